@@ -1,0 +1,113 @@
+using System.Net.Sockets;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Lightning.Bench.Rpc;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>Against a real Unix stream socket that answers the way lightningd can: out of order, split, back to back.</summary>
+[Trait("Category", "Unit")]
+public class ClnRpcClientTests : IDisposable
+{
+    private readonly string directory = Directory.CreateTempSubdirectory("lnbench-rpc-").FullName;
+
+    private string SocketPath => Path.Combine(directory, "lightning-rpc");
+
+    [Fact]
+    public async Task Answers_are_matched_to_requests_by_id_whatever_their_order_and_framing()
+    {
+        using var listener = Listen();
+        var server = Task.Run(async () =>
+        {
+            using var connection = await listener.AcceptAsync();
+            var ids = await ReadRequestIdsAsync(connection, 3);
+            // Reverse order; the first two answers in one write, the last one split mid-token.
+            var answers = ids.AsEnumerable().Reverse().Select(id => id.Contains("fail")
+                ? $$$"""{"jsonrpc":"2.0","id":"{{{id}}}","error":{"code":205,"message":"no route, \"quoted\""}}"""
+                : """{"jsonrpc":"2.0","id":"ID","result":{"echo":"ID","nested":{"a":[1,2,{"b":"}"}]}}}""".Replace("ID", id)).ToList();
+            await connection.SendAsync(Encoding.UTF8.GetBytes(answers[0] + "\n\n" + answers[1] + "\n\n"));
+            var last = Encoding.UTF8.GetBytes(answers[2] + "\n\n");
+            await connection.SendAsync(last.AsMemory(0, 17));
+            await Task.Delay(50);
+            await connection.SendAsync(last.AsMemory(17));
+            await Task.Delay(200);
+        });
+
+        await using var client = await ClnRpcClient.ConnectAsync("alice", SocketPath);
+        var first = client.CallAsync("getinfo", null, "lnbench:getinfo#1");
+        var second = client.CallAsync("xpay", new JsonObject { ["invstring"] = "lnbcrt1" }, "lnbench:xpay#2");
+        var failing = client.CallAsync("xpay", null, "lnbench:xpay#fail");
+
+        Assert.Equal("lnbench:getinfo#1", (await first).GetProperty("echo").GetString());
+        Assert.Equal("lnbench:xpay#2", (await second).GetProperty("echo").GetString());
+        var error = await Assert.ThrowsAsync<JsonRpcException>(() => failing);
+        Assert.Equal(205, error.Code);
+        Assert.Equal("alice", error.Node);
+        Assert.Contains("no route", error.Message);
+        await server;
+    }
+
+    [Fact]
+    public async Task A_closed_connection_fails_the_calls_in_flight_with_the_node_name()
+    {
+        using var listener = Listen();
+        var server = Task.Run(async () =>
+        {
+            var connection = await listener.AcceptAsync();
+            await ReadRequestIdsAsync(connection, 1);
+            connection.Dispose();
+        });
+        await using var client = await ClnRpcClient.ConnectAsync("bob", SocketPath);
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => client.CallAsync("invoice", null, "lnbench:invoice#1"));
+        Assert.Contains("bob", error.Message);
+        await server;
+    }
+
+    [Fact]
+    public async Task Connecting_to_a_missing_socket_names_the_node_and_path()
+    {
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => ClnRpcClient.ConnectAsync("carol-1", SocketPath));
+        Assert.Contains("carol-1", error.Message);
+        Assert.Contains(SocketPath, error.Message);
+    }
+
+    [Fact]
+    public void Framing_finds_complete_values_only()
+    {
+        Assert.Equal(0, JsonFraming.CompleteValueLength("{\"a\":\"}\""u8));
+        Assert.Equal(0, JsonFraming.CompleteValueLength("  "u8));
+        Assert.Equal(11, JsonFraming.CompleteValueLength("\n {\"a\":[1]}{\"b\":2}"u8));
+    }
+
+    public void Dispose() => Directory.Delete(directory, recursive: true);
+
+    private Socket Listen()
+    {
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        socket.Bind(new UnixDomainSocketEndPoint(SocketPath));
+        socket.Listen();
+        return socket;
+    }
+
+    private static async Task<List<string>> ReadRequestIdsAsync(Socket connection, int count)
+    {
+        var ids = new List<string>();
+        var buffer = new byte[65536];
+        var length = 0;
+        while (ids.Count < count)
+        {
+            length += await connection.ReceiveAsync(buffer.AsMemory(length));
+            int size;
+            while ((size = JsonFraming.CompleteValueLength(buffer.AsSpan(0, length))) > 0)
+            {
+                using var request = JsonDocument.Parse(buffer.AsMemory(0, size));
+                Assert.Equal("2.0", request.RootElement.GetProperty("jsonrpc").GetString());
+                ids.Add(request.RootElement.GetProperty("id").GetString()!);
+                Buffer.BlockCopy(buffer, size, buffer, 0, length - size);
+                length -= size;
+            }
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,92 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Running;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Tests;
+
+[Trait("Category", "Unit")]
+public class ComposeGeneratorTests
+{
+    private static readonly ComposeFragments Fragments = ComposeFragments.Load();
+
+    private static ComposeRunSettings Settings(bool traces = false) => new(
+        "lnbench-golden-1",
+        new RunLayout("/tmp/lnb/lnbench-golden-1"),
+        "1000:1000",
+        new Dictionary<string, string> { [RunLabels.Run] = "golden", [RunLabels.OwnerPid] = "42" },
+        traces);
+
+    [Fact]
+    public void AlicePaysBob_matches_the_golden_file()
+    {
+        var topology = AlicePaysBob.Build("elementsproject/lightningd:v26.06.6", "bitcoin/bitcoin:30.2");
+        var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments));
+        Golden.AssertMatches("alice-pays-bob.yml", yaml);
+    }
+
+    [Fact]
+    public void Every_service_is_labelled_runs_as_the_host_user_and_publishes_nothing_beyond_loopback()
+    {
+        var topology = AlicePaysBob.Build("cln", "btc");
+        var file = ComposeGenerator.Generate(topology, Settings(), Fragments);
+
+        Assert.Equal(["bitcoind", "alice", "bob"], file.Services.Keys);
+        foreach (var (name, service) in file.Services)
+        {
+            Assert.Equal("golden", service.Labels![RunLabels.Run]);
+            Assert.Equal(name, service.Labels[ComposeGenerator.NodeLabel]);
+            Assert.Equal("1000:1000", service.User);
+            Assert.Null(service.Privileged);
+            Assert.All(service.Ports ?? [], p => Assert.StartsWith("127.0.0.1:", p));
+            Assert.Equal([$"/tmp/lnb/lnbench-golden-1/{name}:/lnb"], service.Volumes);
+        }
+        Assert.Equal("golden", file.Networks!["default"].Labels![RunLabels.Run]);
+    }
+
+    [Fact]
+    public void Credentials_never_appear_in_the_compose_file()
+    {
+        var topology = AlicePaysBob.Build("cln", "btc");
+        var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments));
+        Assert.DoesNotContain("rpcpassword", yaml);
+        Assert.DoesNotContain("rpcauth", yaml);
+    }
+
+    [Fact]
+    public void Trace_sockets_point_each_node_at_its_own_mount()
+    {
+        var topology = AlicePaysBob.Build("cln", "btc");
+        var file = ComposeGenerator.Generate(topology, Settings(traces: true), Fragments);
+        Assert.Equal("/lnb/trace.sock", file.Services["alice"].Environment!["CLN_TRACE_SOCKET"]);
+        Assert.Null(file.Services["bitcoind"].Environment);
+    }
+
+    [Fact]
+    public void Dollar_signs_are_escaped_for_compose_interpolation()
+    {
+        var settings = Settings() with { Layout = new RunLayout("/tmp/lnb/a$b") };
+        var file = ComposeGenerator.Generate(AlicePaysBob.Build("cln", "btc"), settings, Fragments);
+        Assert.Equal(["/tmp/lnb/a$$b/alice:/lnb"], file.Services["alice"].Volumes);
+    }
+
+    [Fact]
+    public void Generation_does_not_change_the_fragments()
+    {
+        var before = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
+        ComposeGenerator.Generate(AlicePaysBob.Build("cln", "btc"), Settings(traces: true), Fragments);
+        var after = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
+        Assert.Equal(before, after);
+    }
+
+    [Fact]
+    public void A_fragment_with_an_unknown_key_is_rejected_with_its_path()
+    {
+        var dir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
+        File.WriteAllText(Path.Combine(dir, ComposeFragments.BitcoindFile), "services:\n  bitcoind:\n    entrypoint: [bitcoind]\n    comand: [-regtest]\n");
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile), Path.Combine(dir, ComposeFragments.CoreLightningFile));
+        var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(dir));
+        Assert.Contains(ComposeFragments.BitcoindFile, error.Message);
+        Assert.Contains("comand", error.Message);
+    }
+}

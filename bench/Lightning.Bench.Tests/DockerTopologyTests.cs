@@ -1,0 +1,148 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Nodes;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Running;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>The real engine and compose, with stand-in node images built locally (see <see cref="FakeNodeImage"/>).</summary>
+[Trait("Category", "Docker")]
+public class DockerTopologyTests : IAsyncLifetime
+{
+    private readonly string runId = $"test-{Guid.NewGuid():N}"[..17];
+    private readonly string work = Directory.CreateTempSubdirectory("lnb-").FullName;
+    private readonly string results = Directory.CreateTempSubdirectory("lnbench-results-").FullName;
+    private readonly DockerEngine engine = new();
+    private ComposeCli? compose;
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    /// <summary>Each test starts here, so a missing engine skips (or, in CI, fails) the test itself.</summary>
+    private async Task ReadyAsync()
+    {
+        Requirements.Docker();
+        compose = await ComposeCli.DetectAsync();
+        await FakeNodeImage.EnsureBuiltAsync();
+    }
+
+    public async Task DisposeAsync()
+    {
+        if (compose is not null)
+        {
+            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+        }
+        engine.Dispose();
+        Directory.Delete(work, recursive: true);
+        Directory.Delete(results, recursive: true);
+    }
+
+    private LightningNetwork Network(string project) => LightningNetwork.Create(
+        new TopologySpec(FakeNodeImage.FakeNode,
+            [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
+            [new ChannelSpec("alice", "bob", 1_000_000)],
+            [new PaymentFlow("alice", "bob")]),
+        new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, TimeSpan.FromSeconds(20)),
+        engine, compose!, new RunProgress(TextWriter.Null));
+
+    [SkippableFact]
+    public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing()
+    {
+        await ReadyAsync();
+        var project = $"lnbench-{runId}-1";
+        var network = Network(project);
+        await network.UpAsync(ComposeFragments.Load(), RunCredentials.Generate());
+
+        var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");
+        Assert.Equal(["alice", "bitcoind", "bob"], containers.Select(c => c.Labels[ComposeGenerator.NodeLabel]).Order());
+        Assert.All(containers, c => Assert.Equal(project, c.Labels[RunLabels.ComposeProject]));
+        Assert.Single(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+
+        // The node wrote into its bind-mounted folder, as the harness's user, with the command line the fragment gave.
+        var args = Path.Combine(network.Layout.NodeDirectory("alice"), "args");
+        await WaitForFileAsync(args);
+        var lines = await File.ReadAllLinesAsync(args);
+        Assert.Contains("--network=regtest", lines);
+        Assert.Contains("--lightning-dir=/lnb", lines);
+        Assert.Contains("--alias=alice", lines);
+        Assert.Equal(HostUser.ContainerUser!.Split(':')[0], (await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"))).Trim());
+        Assert.Contains("bitcoin-rpcpassword=", await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "config")));
+        // The bitcoind RPC port is published on loopback only.
+        var bitcoind = await engine.InspectContainerAsync(containers.Single(c => c.Labels[ComposeGenerator.NodeLabel] == "bitcoind").Id);
+        Assert.True(bitcoind!.HostPorts.ContainsKey("18443/tcp"));
+
+        await network.DisposeAsync();
+        await network.DisposeAsync(); // twice is safe
+
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        Assert.False(Directory.Exists(network.Layout.Root));
+        Assert.True(File.Exists(Path.Combine(results, "docker-compose.yml")));
+    }
+
+    [SkippableFact]
+    public async Task A_node_that_dies_during_setup_is_reported_by_name_exit_code_and_log()
+    {
+        await ReadyAsync();
+        var fragmentsDir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile), Path.Combine(fragmentsDir, ComposeFragments.CoreLightningFile));
+        var bitcoind = await File.ReadAllTextAsync(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile));
+        await File.WriteAllTextAsync(Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile), bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest"));
+
+        var network = Network($"lnbench-{runId}-2");
+        var error = await Assert.ThrowsAsync<NodeDiedException>(() => network.StartAsync(ComposeFragments.Load(fragmentsDir)));
+        Assert.Equal("bitcoind", error.Node);
+        Assert.Equal(3, error.ExitCode);
+        Assert.Contains("failing on purpose", error.Message);
+
+        await network.DisposeAsync();
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    [SkippableFact]
+    public async Task Resources_of_a_run_whose_harness_is_gone_are_removed_by_label()
+    {
+        await ReadyAsync();
+        // A container labelled as if a harness with a pid that does not exist had left it behind.
+        var created = await ProcessRunner.RunAsync("docker",
+            ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
+             FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+        Assert.True(created.Succeeded, created.Tail());
+
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
+
+        Assert.Contains(runId, stale);
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    [SkippableFact]
+    public async Task An_image_without_lightningd_or_that_cannot_be_pulled_gets_one_clear_error()
+    {
+        await ReadyAsync();
+        var images = new ImageProvisioner(engine, new RunProgress(TextWriter.Null), RunLabels.For(runId));
+        var noLightningd = await Assert.ThrowsAsync<ImageUnavailableException>(() => images.EnsureAsync(FakeNodeImage.Busybox, "--cln-image",
+            new Dictionary<string, string> { ["lightningd"] = "--version" }, pull: false));
+        Assert.Contains("lightningd", noLightningd.Message);
+        Assert.Contains("--cln-image", noLightningd.Message);
+
+        var missing = await Assert.ThrowsAsync<ImageUnavailableException>(() => images.EnsureAsync("lnbench-test/does-not-exist:1", "--cln-image",
+            new Dictionary<string, string> { ["lightningd"] = "--version" }, pull: true));
+        Assert.Contains("lnbench-test/does-not-exist:1", missing.Message);
+        Assert.Contains("pulling it failed", missing.Message);
+
+        var versions = await images.EnsureAsync(FakeNodeImage.FakeNode, "--cln-image",
+            new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, pull: false);
+        Assert.Equal("fake lightningd v0.0", versions["lightningd"]);
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    private static async Task WaitForFileAsync(string path)
+    {
+        for (var i = 0; i < 100 && !File.Exists(path); i++)
+        {
+            await Task.Delay(100);
+        }
+        Assert.True(File.Exists(path), $"{path} did not appear");
+    }
+}

@@ -1,0 +1,2 @@
+global using Lightning.Bench.Tests.Support;
+global using Xunit;

@@ -1,0 +1,50 @@
+using Lightning.Bench.Docker;
+
+namespace Lightning.Bench.Tests.Support;
+
+/// <summary>
+/// What a test category needs. A missing requirement skips the test with the reason, unless the run demands it:
+/// LNBENCH_REQUIRE_DOCKER=1 (set by CI) turns a missing Docker engine into a failure.
+/// </summary>
+public static class Requirements
+{
+    private static readonly Lazy<string?> DockerProblem = new(() =>
+    {
+        try
+        {
+            using var engine = new DockerEngine();
+            engine.GetVersionAsync().GetAwaiter().GetResult();
+            ComposeCli.DetectAsync().GetAwaiter().GetResult();
+            return null;
+        }
+        catch (Exception e)
+        {
+            return e.Message;
+        }
+    });
+
+    public static void Docker()
+    {
+        var problem = DockerProblem.Value;
+        if (problem is null)
+        {
+            return;
+        }
+        if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_DOCKER") == "1")
+        {
+            throw new InvalidOperationException($"LNBENCH_REQUIRE_DOCKER=1 but Docker is not usable: {problem}");
+        }
+        Skip.If(true, $"needs a Docker engine and compose: {problem}");
+    }
+
+    /// <summary>Real node images for end-to-end runs, named by LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE.</summary>
+    public static (string Cln, string Bitcoind) NodeImages()
+    {
+        var cln = Environment.GetEnvironmentVariable("LNBENCH_E2E_CLN_IMAGE");
+        var bitcoind = Environment.GetEnvironmentVariable("LNBENCH_E2E_BITCOIND_IMAGE");
+        Skip.If(string.IsNullOrEmpty(cln) || string.IsNullOrEmpty(bitcoind),
+            "end-to-end runs need real node images: set LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE");
+        Docker();
+        return (cln!, bitcoind!);
+    }
+}

@@ -1,0 +1,53 @@
+using Lightning.Bench.Running;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Tests;
+
+[Trait("Category", "Unit")]
+public class TopologySpecTests
+{
+    [Theory]
+    [InlineData("Alice", "lowercase")]
+    [InlineData("bitcoind", "not be 'bitcoind'")]
+    [InlineData("a_b", "lowercase")]
+    public void Node_names_are_checked(string name, string expected)
+    {
+        var error = Assert.Throws<ArgumentException>(() => new TopologySpec("btc", [new NodeSpec(name, "cln")], [], []));
+        Assert.Contains(expected, error.Message);
+    }
+
+    [Fact]
+    public void Channels_and_flows_must_name_nodes_of_the_topology()
+    {
+        NodeSpec[] nodes = [new("alice", "cln"), new("bob", "cln")];
+        Assert.Contains("carol", Assert.Throws<ArgumentException>(() =>
+            new TopologySpec("btc", nodes, [new ChannelSpec("alice", "carol", 1000)], [])).Message);
+        Assert.Contains("itself", Assert.Throws<ArgumentException>(() =>
+            new TopologySpec("btc", nodes, [new ChannelSpec("alice", "alice", 1000)], [])).Message);
+        Assert.Contains("dave", Assert.Throws<ArgumentException>(() =>
+            new TopologySpec("btc", nodes, [], [new PaymentFlow("dave", "bob")])).Message);
+        Assert.Contains("twice", Assert.Throws<ArgumentException>(() =>
+            new TopologySpec("btc", [new("alice", "cln"), new("alice", "cln")], [], [])).Message);
+    }
+
+    [Fact]
+    public void A_chain_of_any_length_is_a_valid_topology()
+    {
+        var names = new[] { "alice" }.Concat(Enumerable.Range(1, 6).Select(i => $"carol-{i}")).Append("bob").ToList();
+        var topology = new TopologySpec("btc",
+            names.Select(n => new NodeSpec(n, "cln")).ToList(),
+            names.Zip(names.Skip(1), (a, b) => new ChannelSpec(a, b, 1_000_000)).ToList(),
+            [new PaymentFlow("alice", "bob")]);
+        Assert.Equal(7, topology.Funders.Count);
+    }
+
+    [Fact]
+    public void A_run_folder_too_deep_for_unix_sockets_is_refused_with_the_fix()
+    {
+        var deep = "/tmp/" + new string('x', 80);
+        var error = Assert.Throws<ArgumentException>(() => new RunLayout(deep));
+        Assert.Contains("107-byte", error.Message);
+        Assert.Contains("--work-dir", error.Message);
+        Assert.True(new RunLayout("/tmp/lnb/lnbench-20261121-101010-abcd-1").RpcSocket("alice").Length < RunLayout.MaxUnixSocketPath);
+    }
+}

@@ -1,0 +1,44 @@
+namespace Lightning.Bench.Cli;
+
+/// <summary>Everything the user chose on the command line, validated by <see cref="OptionParser"/>.</summary>
+public sealed record HarnessOptions
+{
+    public const string DefaultClnImage = "elementsproject/lightningd:v26.06.6";
+
+    /// <summary>Bitcoin Core's release binaries, checked against the guix signatures when the image is built (see README).</summary>
+    public const string DefaultBitcoindImage = "bitcoin/bitcoin:30.2";
+
+    public string Scenario { get; init; } = ScenarioCatalog.Default.Name;
+
+    public bool List { get; init; }
+
+    public bool Help { get; init; }
+
+    /// <summary>Payments started at once in one benchmark invocation; one benchmark case per value.</summary>
+    public IReadOnlyList<int> Concurrency { get; init; } = [1, 4, 10];
+
+    public int Iterations { get; init; } = 10;
+
+    public int Warmups { get; init; } = 1;
+
+    public string ClnImage { get; init; } = DefaultClnImage;
+
+    public string BitcoindImage { get; init; } = DefaultBitcoindImage;
+
+    public long AmountMsat { get; init; } = 1_000_000;
+
+    public string ResultsRoot { get; init; } = "results";
+
+    /// <summary>Short host folder for node folders and sockets (Unix socket paths are limited to 107 bytes).</summary>
+    public string WorkRoot { get; init; } = "/tmp/lnb";
+
+    public TimeSpan StepTimeout { get; init; } = TimeSpan.FromSeconds(120);
+
+    public bool Pull { get; init; } = true;
+
+    /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
+    public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
+
+    /// <summary>The command line as typed, kept with the results.</summary>
+    public IReadOnlyList<string> CommandLine { get; init; } = [];
+}

@@ -1,0 +1,49 @@
+using System.Text;
+
+namespace Lightning.Bench.Cli;
+
+/// <summary>What --help and --list print.</summary>
+public static class Usage
+{
+    public static string Help()
+    {
+        var defaults = new HarnessOptions();
+        return $"""
+            Lightning.Bench: benchmark Core Lightning payments on a regtest network in Docker.
+
+            Usage: ./run.sh [SCENARIO] [options] [-- BenchmarkDotNet options]
+
+              SCENARIO                 one of: {string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))} (default {ScenarioCatalog.Default.Name}); see --list
+              --list                   list scenarios and their parameters
+              --concurrency LIST       payments started at once per invocation, one case each (default {string.Join(',', defaults.Concurrency)}; at most {OptionParser.MaxConcurrency})
+              --iterations N           measured invocations per case (default {defaults.Iterations})
+              --warmups N              warmup invocations per case (default {defaults.Warmups})
+              --amount-msat N          amount of each payment (default {defaults.AmountMsat})
+              --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
+              --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
+              --no-pull                fail instead of pulling images that are not present locally
+              --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
+              --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
+              --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})
+              --help                   this text
+
+            Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
+            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 130 interrupted.
+            """;
+    }
+
+    public static string ScenarioList()
+    {
+        var text = new StringBuilder("Scenarios (run one with ./run.sh NAME [options]):\n");
+        foreach (var scenario in ScenarioCatalog.All)
+        {
+            text.AppendLine($"  {scenario.Name}");
+            text.AppendLine($"      {scenario.Description}");
+            foreach (var parameter in scenario.Parameters)
+            {
+                text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Values(new HarnessOptions()))})");
+            }
+        }
+        return text.ToString().TrimEnd();
+    }
+}

@@ -1,0 +1,6 @@
+namespace Lightning.Bench.Compose;
+
+public sealed class ComposeNetwork
+{
+    public Dictionary<string, string>? Labels { get; set; }
+}

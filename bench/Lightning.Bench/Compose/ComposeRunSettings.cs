@@ -1,0 +1,14 @@
+using Lightning.Bench.Running;
+
+namespace Lightning.Bench.Compose;
+
+/// <summary>What one run decides about its compose file, beyond the topology: names, folders, labels, the container user.</summary>
+/// <param name="User">uid:gid the containers run as (so files in the bind mounts belong to the harness user), or null for the image's user.</param>
+/// <param name="Labels">Put on every container and the network, so cleanup can find them.</param>
+/// <param name="TraceSockets">Whether each Core Lightning node is told to send its spans to its own socket.</param>
+public sealed record ComposeRunSettings(
+    string ProjectName,
+    RunLayout Layout,
+    string? User,
+    IReadOnlyDictionary<string, string> Labels,
+    bool TraceSockets);

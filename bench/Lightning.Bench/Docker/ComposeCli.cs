@@ -1,0 +1,54 @@
+using Lightning.Bench.Processes;
+
+namespace Lightning.Bench.Docker;
+
+/// <summary>Runs `docker compose` (v2) or, where only that exists, `docker-compose` (v1) with argument lists.</summary>
+public sealed class ComposeCli
+{
+    private static readonly TimeSpan DefaultTimeout = TimeSpan.FromMinutes(5);
+    private readonly string fileName;
+    private readonly IReadOnlyList<string> prefix;
+
+    private ComposeCli(string fileName, IReadOnlyList<string> prefix, string version)
+    {
+        this.fileName = fileName;
+        this.prefix = prefix;
+        Version = version;
+    }
+
+    /// <summary>e.g. "docker compose 2.29.1" or "docker-compose 1.29.2".</summary>
+    public string Version { get; }
+
+    public static async Task<ComposeCli> DetectAsync(CancellationToken ct = default)
+    {
+        var candidates = new (string File, string[] Prefix)[] { ("docker", ["compose"]), ("docker-compose", []) };
+        foreach (var (file, prefix) in candidates)
+        {
+            try
+            {
+                var result = await ProcessRunner.RunAsync(file, [.. prefix, "version", "--short"], TimeSpan.FromSeconds(30), ct: ct);
+                if (result.Succeeded && result.StandardOutput.Trim().Length > 0)
+                {
+                    return new ComposeCli(file, prefix, $"{string.Join(' ', [file, .. prefix])} {result.StandardOutput.Trim()}");
+                }
+            }
+            catch (ToolNotFoundException)
+            {
+            }
+        }
+        throw new DockerUnavailableException(
+            "neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install the Docker Compose plugin (or Debian's docker-compose package)");
+    }
+
+    public Task<ProcessResult> UpAsync(string project, string file, CancellationToken ct = default) =>
+        RunAsync(project, file, ["up", "--detach", "--no-build"], ct);
+
+    public Task<ProcessResult> DownAsync(string project, string file, CancellationToken ct = default) =>
+        RunAsync(project, file, ["down", "--volumes", "--remove-orphans", "--timeout", "5"], ct);
+
+    public Task<ProcessResult> ConfigAsync(string project, string file, CancellationToken ct = default) =>
+        RunAsync(project, file, ["config", "--quiet"], ct);
+
+    private Task<ProcessResult> RunAsync(string project, string file, IReadOnlyList<string> arguments, CancellationToken ct) =>
+        ProcessRunner.RunAsync(fileName, [.. prefix, "--project-name", project, "--file", file, .. arguments], DefaultTimeout, ct: ct);
+}

@@ -1,0 +1,43 @@
+using Lightning.Bench.Running;
+
+namespace Lightning.Bench.Docker;
+
+/// <summary>Makes sure each image is present (pulling it if needed) and has the programs the harness starts.</summary>
+public sealed class ImageProvisioner(DockerEngine engine, RunProgress progress, IReadOnlyDictionary<string, string> labels)
+{
+    /// <summary>Checks one image; returns the first line each program printed for its version.</summary>
+    /// <param name="programs">Program → its version flag, e.g. lightningd → --version.</param>
+    public async Task<IReadOnlyDictionary<string, string>> EnsureAsync(
+        string image, string option, IReadOnlyDictionary<string, string> programs, bool pull, CancellationToken ct = default)
+    {
+        if (await engine.InspectImageAsync(image, ct) is null)
+        {
+            if (!pull)
+            {
+                throw new ImageUnavailableException($"image '{image}' is not present locally and --no-pull was given: build or pull it, or choose another with {option}");
+            }
+            using var step = progress.Begin($"pulling {image}");
+            try
+            {
+                await engine.PullImageAsync(image, ct);
+            }
+            catch (DockerApiException e)
+            {
+                throw new ImageUnavailableException(
+                    $"image '{image}' is not present locally and pulling it failed ({e.Message.Trim()}): pull or build it yourself, or choose another with {option}");
+            }
+        }
+        var versions = new Dictionary<string, string>();
+        foreach (var (program, versionFlag) in programs)
+        {
+            var (exitCode, output) = await engine.RunToCompletionAsync(image, [program], [versionFlag], labels, TimeSpan.FromSeconds(60), ct);
+            if (exitCode != 0)
+            {
+                throw new ImageUnavailableException(
+                    $"image '{image}' cannot run '{program} {versionFlag}' (exit {exitCode}: {output.Trim().Split('\n').LastOrDefault()}): it needs {string.Join(" and ", programs.Keys)} on PATH; choose another with {option}");
+            }
+            versions[program] = output.Trim().Split('\n').FirstOrDefault()?.Trim() ?? "";
+        }
+        return versions;
+    }
+}

@@ -1,0 +1,3 @@
+namespace Lightning.Bench.Docker;
+
+public sealed class ImageUnavailableException(string message) : Exception(message);

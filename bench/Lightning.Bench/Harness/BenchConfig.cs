@@ -1,0 +1,45 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Lightning.Bench.Cli;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Reporting;
+using Perfolizer.Horology;
+
+namespace Lightning.Bench.Harness;
+
+/// <summary>The BenchmarkDotNet configuration of a macro-benchmark: in-process (one topology per case stays alive), one invocation per iteration.</summary>
+public static class BenchConfig
+{
+    /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
+    public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
+
+    public static IConfig Create(HarnessOptions options, string artifactsPath, Func<PaymentLedger> ledger)
+    {
+        var job = Job.Default
+            .WithStrategy(RunStrategy.Monitoring)
+            .WithLaunchCount(1)
+            .WithWarmupCount(options.Warmups)
+            .WithIterationCount(options.Iterations)
+            .WithInvocationCount(1)
+            .WithUnrollFactor(1)
+            .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
+            .WithId("lnbench");
+        return ManualConfig.CreateEmpty()
+            .AddJob(job)
+            .AddLogger(ConsoleLogger.Default)
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddColumn(PaymentColumn.All(ledger).ToArray())
+            .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
+            .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+            .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))
+            .WithArtifactsPath(artifactsPath)
+            .WithOptions(ConfigOptions.JoinSummary);
+    }
+}

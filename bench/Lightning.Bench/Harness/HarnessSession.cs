@@ -1,0 +1,112 @@
+using Lightning.Bench.Cli;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Nodes;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Running;
+
+namespace Lightning.Bench.Harness;
+
+/// <summary>
+/// One harness run: options, engine, results folder, payments, and the topologies alive right now.
+/// BenchmarkDotNet creates scenario instances itself, so they reach the run through <see cref="Current"/>.
+/// </summary>
+public sealed class HarnessSession : IAsyncDisposable
+{
+    private static HarnessSession? current;
+    private readonly List<LightningNetwork> networks = new();
+    private readonly CancellationTokenSource cancellation = new();
+    private int caseNumber;
+
+    public HarnessSession(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, ComposeCli compose, ComposeFragments fragments, RunProgress progress)
+    {
+        Options = options;
+        Scenario = scenario;
+        Engine = engine;
+        Compose = compose;
+        Fragments = fragments;
+        Progress = progress;
+        Started = DateTimeOffset.UtcNow;
+        RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
+        ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
+    }
+
+    public static HarnessSession Current => current ?? throw new InvalidOperationException(
+        "no harness session: scenarios run through Lightning.Bench's Program (./run.sh), not on their own");
+
+    public HarnessOptions Options { get; }
+
+    public ScenarioInfo Scenario { get; }
+
+    public DockerEngine Engine { get; }
+
+    public ComposeCli Compose { get; }
+
+    public ComposeFragments Fragments { get; }
+
+    public RunProgress Progress { get; }
+
+    public string RunId { get; }
+
+    public DateTimeOffset Started { get; }
+
+    public string ResultsDirectory { get; }
+
+    public PaymentLedger Payments { get; } = new();
+
+    public CancellationToken Cancellation => cancellation.Token;
+
+    public static void Activate(HarnessSession? session) => current = session;
+
+    /// <summary>Creates and starts a topology for one benchmark case; on failure it is torn down before the exception leaves.</summary>
+    public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey)
+    {
+        var number = Interlocked.Increment(ref caseNumber);
+        var options = new NetworkOptions(
+            RunId,
+            ProjectName: $"lnbench-{RunId}-{number}".ToLowerInvariant(),
+            WorkDirectory: Options.WorkRoot,
+            ResultsDirectory: Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)),
+            ContainerUser: HostUser.ContainerUser,
+            TraceSockets: false,
+            StepTimeout: Options.StepTimeout);
+        var network = LightningNetwork.Create(topology, options, Engine, Compose, Progress);
+        lock (networks)
+        {
+            networks.Add(network);
+        }
+        try
+        {
+            await network.StartAsync(Fragments, Cancellation);
+            return network;
+        }
+        catch
+        {
+            await network.DisposeAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Ctrl+C or SIGTERM: stop waiting on nodes; teardown follows in <see cref="DisposeAsync"/>.</summary>
+    public void Cancel() => cancellation.Cancel();
+
+    public async ValueTask DisposeAsync()
+    {
+        List<LightningNetwork> alive;
+        lock (networks)
+        {
+            alive = networks.ToList();
+            networks.Clear();
+        }
+        foreach (var network in alive)
+        {
+            await network.DisposeAsync();
+        }
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        await new ResourceSweeper(Engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
+        cancellation.Dispose();
+    }
+
+    public static string CaseFolder(string caseKey) =>
+        string.Concat(caseKey.Select(c => char.IsLetterOrDigit(c) ? c : '-')).Trim('-');
+}

@@ -1,0 +1,302 @@
+using System.Text.Json;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Rpc;
+using Lightning.Bench.Running;
+using Lightning.Bench.Topology;
+using Lightning.Bench.Waiting;
+
+namespace Lightning.Bench.Nodes;
+
+/// <summary>
+/// A started regtest topology: containers, RPC handles, funded channels. Disposing it tears everything down
+/// (compose down, then a sweep by label), keeps the compose file and node logs, and is safe to call twice.
+/// </summary>
+public sealed class LightningNetwork : IAsyncDisposable
+{
+    private const decimal FundingBtc = 1m;
+    private const int ChannelConfirmations = 6;
+    private readonly DockerEngine engine;
+    private readonly ComposeCli compose;
+    private readonly RunProgress progress;
+    private readonly Dictionary<string, string> containers = new();
+    private readonly Dictionary<string, LightningNode> nodes = new();
+    private readonly SemaphoreSlim disposeLock = new(1, 1);
+    private BitcoinMiner? miner;
+    private bool started;
+    private bool disposed;
+
+    private LightningNetwork(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, RunProgress progress)
+    {
+        Topology = topology;
+        Options = options;
+        Layout = new RunLayout(Path.Combine(options.WorkDirectory, options.ProjectName));
+        this.engine = engine;
+        this.compose = compose;
+        this.progress = progress;
+    }
+
+    public TopologySpec Topology { get; }
+
+    public NetworkOptions Options { get; }
+
+    public RunLayout Layout { get; }
+
+    public IReadOnlyDictionary<string, LightningNode> Nodes => nodes;
+
+    public BitcoinMiner Miner => miner ?? throw new InvalidOperationException("the network is not started");
+
+    /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
+    public static LightningNetwork Create(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, RunProgress progress) =>
+        new(topology, options, engine, compose, progress);
+
+    public async Task StartAsync(ComposeFragments fragments, CancellationToken ct = default)
+    {
+        var credentials = RunCredentials.Generate();
+        await UpAsync(fragments, credentials, ct);
+        await ConnectAsync(credentials, ct);
+    }
+
+    /// <summary>Writes the run folder and compose file and starts the containers (no waiting on the nodes).</summary>
+    public async Task UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct = default)
+    {
+        using (progress.Begin($"{Options.ProjectName}: starting {Topology.Nodes.Count + 1} containers"))
+        {
+            PrepareFolders(credentials);
+            var settings = new ComposeRunSettings(
+                Options.ProjectName, Layout, Options.ContainerUser,
+                new Dictionary<string, string>(RunLabels.For(Options.RunId)), Options.TraceSockets);
+            var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(Topology, settings, fragments));
+            await File.WriteAllTextAsync(Layout.ComposeFile, yaml, ct);
+            Directory.CreateDirectory(Options.ResultsDirectory);
+            await File.WriteAllTextAsync(Path.Combine(Options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
+
+            started = true;
+            var up = await compose.UpAsync(Options.ProjectName, Layout.ComposeFile, ct);
+            if (!up.Succeeded)
+            {
+                throw new InvalidOperationException($"{compose.Version} could not start the topology: {up.Tail(5)}");
+            }
+            foreach (var container in await engine.ListContainersAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", ct))
+            {
+                containers[container.Labels[ComposeGenerator.NodeLabel]] = container.Id;
+            }
+        }
+    }
+
+    /// <summary>Waits for bitcoind and every lightningd to answer, mines the first coins and waits for the nodes to sync.</summary>
+    public async Task ConnectAsync(RunCredentials credentials, CancellationToken ct = default)
+    {
+
+        using (progress.Begin("bitcoind: waiting for RPC, mining 101 blocks"))
+        {
+            var details = await engine.InspectContainerAsync(containers[TopologySpec.BitcoindName], ct)
+                ?? throw new InvalidOperationException("the bitcoind container disappeared");
+            if (!details.HostPorts.TryGetValue($"{ComposeGenerator.BitcoindRpcPort}/tcp", out var port))
+            {
+                await ThrowIfNodeDiedAsync(ct);
+                throw new InvalidOperationException("bitcoind's RPC port was not published");
+            }
+            var rpc = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password);
+            await GuardedWaitAsync("bitcoind RPC to answer", async c =>
+            {
+                var info = await rpc.CallAsync("getblockchaininfo", [], c);
+                return WaitState.Met(info.GetProperty("chain").GetString()!);
+            }, ct);
+            miner = await BitcoinMiner.CreateAsync(rpc, ct);
+            await miner.MineAsync(101, ct);
+        }
+
+        using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for lightningd"))
+        {
+            await Task.WhenAll(Topology.Nodes.Select(n => ConnectNodeAsync(n.Name, ct)));
+            await WaitSyncedAsync(ct);
+        }
+    }
+
+    /// <summary>Waits until every node has seen bitcoind's current tip.</summary>
+    public async Task WaitSyncedAsync(CancellationToken ct = default)
+    {
+        var height = await Miner.GetHeightAsync(ct);
+        await Task.WhenAll(nodes.Values.Select(node => GuardedWaitAsync($"{node.Name} to sync to block {height}", async c =>
+        {
+            var info = await node.CallAsync("getinfo", ct: c);
+            var seen = info.GetProperty("blockheight").GetInt64();
+            var warning = info.TryGetProperty("warning_bitcoind_sync", out var w) ? w.GetString()
+                : info.TryGetProperty("warning_lightningd_sync", out var l) ? l.GetString() : null;
+            return seen >= height && warning is null
+                ? WaitState.Met()
+                : WaitState.NotYet($"blockheight {seen}{(warning is null ? "" : $", {warning}")}");
+        }, ct)));
+    }
+
+    /// <summary>Polls a condition with the step timeout; if a check fails and a node has died, says so at once.</summary>
+    public Task GuardedWaitAsync(string condition, Func<CancellationToken, Task<WaitState>> check, CancellationToken ct = default) =>
+        Wait.UntilAsync(condition, async c =>
+        {
+            try
+            {
+                return await check(c);
+            }
+            catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
+            {
+                await ThrowIfNodeDiedAsync(c);
+                throw;
+            }
+        }, Options.StepTimeout, ct);
+
+    /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
+    public async Task ThrowIfNodeDiedAsync(CancellationToken ct = default)
+    {
+        foreach (var (name, id) in containers)
+        {
+            var details = await engine.InspectContainerAsync(id, ct);
+            if (details is null)
+            {
+                throw new NodeDiedException(name, -1, "(container removed)");
+            }
+            if (!details.Running)
+            {
+                var log = await engine.GetLogsAsync(id, 20, ct);
+                throw new NodeDiedException(name, details.ExitCode, log.TrimEnd());
+            }
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await disposeLock.WaitAsync();
+        try
+        {
+            if (disposed)
+            {
+                return;
+            }
+            disposed = true;
+            foreach (var node in nodes.Values)
+            {
+                await node.DisposeAsync();
+            }
+            miner?.Dispose();
+            if (started)
+            {
+                await TearDownAsync();
+            }
+        }
+        finally
+        {
+            disposeLock.Release();
+        }
+    }
+
+    private async Task TearDownAsync()
+    {
+        using var step = progress.Begin($"{Options.ProjectName}: tearing down");
+        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
+        KeepLogs();
+        try
+        {
+            var down = await compose.DownAsync(Options.ProjectName, Layout.ComposeFile, timeout.Token);
+            if (!down.Succeeded)
+            {
+                progress.Info($"compose down failed ({down.Tail()}); removing by label");
+            }
+        }
+        catch (Exception e) when (e is OperationCanceledException or TimeoutException)
+        {
+            progress.Info("compose down took too long; removing by label");
+        }
+        // Whatever compose left (it was killed, or an older compose): remove by label.
+        using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", sweepTimeout.Token);
+        try
+        {
+            Directory.Delete(Layout.Root, recursive: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            progress.Info($"could not remove {Layout.Root}: {e.Message}");
+        }
+    }
+
+    private void KeepLogs()
+    {
+        var logs = Path.Combine(Options.ResultsDirectory, "logs");
+        Directory.CreateDirectory(logs);
+        var sources = Topology.Nodes.Select(n => (n.Name, Path.Combine(Layout.NodeDirectory(n.Name), "lightningd.log")))
+            .Append((TopologySpec.BitcoindName, Path.Combine(Layout.NodeDirectory(TopologySpec.BitcoindName), "regtest", "debug.log")));
+        foreach (var (name, source) in sources)
+        {
+            if (File.Exists(source))
+            {
+                File.Copy(source, Path.Combine(logs, $"{name}.log"), overwrite: true);
+            }
+        }
+    }
+
+    private void PrepareFolders(RunCredentials credentials)
+    {
+        if (Directory.Exists(Layout.Root))
+        {
+            throw new IOException($"run folder {Layout.Root} already exists; another run with the same id?");
+        }
+        var bitcoindDir = CreatePrivateDirectory(Layout.NodeDirectory(TopologySpec.BitcoindName));
+        WritePrivateFile(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n");
+        foreach (var node in Topology.Nodes)
+        {
+            var dir = CreatePrivateDirectory(Layout.NodeDirectory(node.Name));
+            WritePrivateFile(Path.Combine(dir, "config"),
+                $"bitcoin-rpcuser={credentials.User}\nbitcoin-rpcpassword={credentials.Password}\n");
+        }
+    }
+
+    private async Task ConnectNodeAsync(string name, CancellationToken ct)
+    {
+        ClnRpcClient? rpc = null;
+        JsonElement info = default;
+        await GuardedWaitAsync($"{name} RPC socket to answer", async c =>
+        {
+            if (!File.Exists(Layout.RpcSocket(name)))
+            {
+                await ThrowIfNodeDiedAsync(c);
+                return WaitState.NotYet($"{Layout.RpcSocket(name)} does not exist yet");
+            }
+            rpc ??= await ClnRpcClient.ConnectAsync(name, Layout.RpcSocket(name), c);
+            try
+            {
+                info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{name}", c);
+            }
+            catch (RpcConnectionException)
+            {
+                await rpc.DisposeAsync();
+                rpc = null;
+                throw;
+            }
+            return WaitState.Met();
+        }, ct);
+        var node = new LightningNode(name, containers[name], rpc!, info.GetProperty("id").GetString()!);
+        lock (nodes)
+        {
+            nodes[name] = node;
+        }
+    }
+
+    private static string CreatePrivateDirectory(string path)
+    {
+        var info = Directory.CreateDirectory(path);
+        if (!OperatingSystem.IsWindows())
+        {
+            info.UnixFileMode = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
+        }
+        return path;
+    }
+
+    private static void WritePrivateFile(string path, string content)
+    {
+        File.WriteAllText(path, content);
+        if (!OperatingSystem.IsWindows())
+        {
+            File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+namespace Lightning.Bench.Payments;
+
+/// <summary>The payments of one benchmark case, kept for the columns and the CSV.</summary>
+public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
+{
+    private readonly List<PaymentRecord> records = new();
+    private int invocations;
+
+    public string CaseKey { get; } = caseKey;
+
+    public int PaymentsPerInvocation { get; } = paymentsPerInvocation;
+
+    public int StartInvocation() => Interlocked.Increment(ref invocations);
+
+    public void Add(PaymentRecord record)
+    {
+        lock (records)
+        {
+            records.Add(record);
+        }
+    }
+
+    /// <summary>Marks the last <paramref name="measuredIterations"/> invocations as measured (BenchmarkDotNet runs warmups first).</summary>
+    public void Complete(int measuredIterations)
+    {
+        lock (records)
+        {
+            var firstMeasured = invocations - measuredIterations + 1;
+            for (var i = 0; i < records.Count; i++)
+            {
+                records[i] = records[i] with { Measured = records[i].Invocation >= firstMeasured };
+            }
+        }
+    }
+
+    public IReadOnlyList<PaymentRecord> Records
+    {
+        get
+        {
+            lock (records)
+            {
+                return records.ToList();
+            }
+        }
+    }
+
+    public IReadOnlyList<PaymentRecord> Measured => Records.Where(r => r.Measured).ToList();
+}

@@ -1,0 +1,7 @@
+namespace Lightning.Bench.Payments;
+
+public enum PaymentOutcome
+{
+    Succeeded,
+    Failed,
+}

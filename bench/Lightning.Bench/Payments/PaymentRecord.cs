@@ -1,0 +1,27 @@
+namespace Lightning.Bench.Payments;
+
+/// <summary>One payment: invoice on the payee, then pay on the payer. Times are UTC wall clock (spans use it too).</summary>
+/// <param name="Invocation">The benchmark invocation (1-based) within the case; warmup invocations come first.</param>
+/// <param name="PaymentId">Unique in the run; it is also the JSON-RPC id suffix of the payment's calls (lnbench:xpay#ID).</param>
+public sealed record PaymentRecord(
+    string Case,
+    int Invocation,
+    long PaymentId,
+    string Payer,
+    string Payee,
+    DateTimeOffset Start,
+    DateTimeOffset InvoiceDone,
+    DateTimeOffset End,
+    string? PaymentHash,
+    PaymentOutcome Outcome,
+    string? Error)
+{
+    public double LatencyMs => (End - Start).TotalMilliseconds;
+
+    public double InvoiceMs => (InvoiceDone - Start).TotalMilliseconds;
+
+    public double PayMs => (End - InvoiceDone).TotalMilliseconds;
+
+    /// <summary>Set after the case ends, once it is known which invocations BenchmarkDotNet measured.</summary>
+    public bool Measured { get; init; }
+}

@@ -1,0 +1,169 @@
+using System.Collections.Concurrent;
+using System.Net.Sockets;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace Lightning.Bench.Rpc;
+
+/// <summary>
+/// JSON-RPC 2.0 over a Core Lightning node's Unix stream socket. Many requests may be in flight on one connection;
+/// answers are matched by id, so every caller chooses an id that says what the request belongs to (the traces join on it).
+/// </summary>
+public sealed class ClnRpcClient : IAsyncDisposable
+{
+    private readonly Socket socket;
+    private readonly SemaphoreSlim writeLock = new(1, 1);
+    private readonly ConcurrentDictionary<string, Pending> pending = new();
+    private readonly CancellationTokenSource closing = new();
+    private readonly Task readLoop;
+    private Exception? failure;
+
+    private ClnRpcClient(string node, Socket socket)
+    {
+        Node = node;
+        this.socket = socket;
+        readLoop = Task.Run(ReadLoopAsync);
+    }
+
+    public string Node { get; }
+
+    public static async Task<ClnRpcClient> ConnectAsync(string node, string socketPath, CancellationToken ct = default)
+    {
+        var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+        try
+        {
+            await socket.ConnectAsync(new UnixDomainSocketEndPoint(socketPath), ct);
+        }
+        catch (SocketException e)
+        {
+            socket.Dispose();
+            throw new RpcConnectionException($"{node}: cannot connect to {socketPath} ({e.SocketErrorCode})", e);
+        }
+        return new ClnRpcClient(node, socket);
+    }
+
+    /// <summary>Sends one request and waits for its answer; a JSON-RPC error becomes a <see cref="JsonRpcException"/>.</summary>
+    public async Task<JsonElement> CallAsync(string method, JsonObject? parameters, string id, CancellationToken ct = default)
+    {
+        if (failure is not null)
+        {
+            throw new RpcConnectionException($"{Node}: RPC connection is closed ({failure.Message})", failure);
+        }
+        var request = new JsonObject
+        {
+            ["jsonrpc"] = "2.0",
+            ["id"] = id,
+            ["method"] = method,
+            ["params"] = parameters ?? new JsonObject(),
+        };
+        var entry = new Pending(method, new TaskCompletionSource<JsonElement>(TaskCreationOptions.RunContinuationsAsynchronously));
+        if (!pending.TryAdd(id, entry))
+        {
+            throw new ArgumentException($"JSON-RPC id '{id}' is already in flight on {Node}", nameof(id));
+        }
+        try
+        {
+            var bytes = JsonSerializer.SerializeToUtf8Bytes(request);
+            await writeLock.WaitAsync(ct);
+            try
+            {
+                var sent = 0;
+                while (sent < bytes.Length)
+                {
+                    sent += await socket.SendAsync(bytes.AsMemory(sent), SocketFlags.None, ct);
+                }
+            }
+            finally
+            {
+                writeLock.Release();
+            }
+            using var registration = ct.Register(() => entry.Answer.TrySetCanceled(ct));
+            return await entry.Answer.Task;
+        }
+        catch (SocketException e)
+        {
+            throw new RpcConnectionException($"{Node}: RPC connection failed while sending {method} ({e.SocketErrorCode})", e);
+        }
+        finally
+        {
+            pending.TryRemove(id, out _);
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        closing.Cancel();
+        try { socket.Shutdown(SocketShutdown.Both); } catch (SocketException) { } catch (ObjectDisposedException) { }
+        socket.Dispose();
+        await readLoop;
+        closing.Dispose();
+        writeLock.Dispose();
+    }
+
+    private async Task ReadLoopAsync()
+    {
+        var buffer = new byte[64 * 1024];
+        var length = 0;
+        try
+        {
+            while (true)
+            {
+                if (length == buffer.Length)
+                {
+                    Array.Resize(ref buffer, buffer.Length * 2);
+                }
+                var read = await socket.ReceiveAsync(buffer.AsMemory(length), SocketFlags.None, closing.Token);
+                if (read == 0)
+                {
+                    throw new RpcConnectionException($"{Node}: the node closed its RPC connection");
+                }
+                length += read;
+                var start = 0;
+                int valueLength;
+                while ((valueLength = JsonFraming.CompleteValueLength(buffer.AsSpan(start, length - start))) > 0)
+                {
+                    Dispatch(buffer.AsMemory(start, valueLength));
+                    start += valueLength;
+                }
+                // Whitespace between answers is consumed with the next value.
+                Buffer.BlockCopy(buffer, start, buffer, 0, length - start);
+                length -= start;
+            }
+        }
+        catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException or RpcConnectionException or JsonException)
+        {
+            failure = e is RpcConnectionException ? e : new RpcConnectionException($"{Node}: RPC connection lost ({e.Message})", e);
+            foreach (var entry in pending.Values)
+            {
+                entry.Answer.TrySetException(failure);
+            }
+        }
+    }
+
+    private void Dispatch(ReadOnlyMemory<byte> json)
+    {
+        using var document = JsonDocument.Parse(json);
+        var root = document.RootElement;
+        if (!root.TryGetProperty("id", out var idElement))
+        {
+            return; // a notification
+        }
+        var id = idElement.ValueKind == JsonValueKind.String ? idElement.GetString()! : idElement.GetRawText();
+        if (!pending.TryGetValue(id, out var entry))
+        {
+            return;
+        }
+        if (root.TryGetProperty("error", out var error))
+        {
+            var code = error.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number ? c.GetInt64() : 0;
+            var message = error.TryGetProperty("message", out var m) ? m.ToString() : error.GetRawText();
+            entry.Answer.TrySetException(new JsonRpcException(Node, entry.Method, code, message));
+        }
+        else
+        {
+            entry.Answer.TrySetResult(root.GetProperty("result").Clone());
+        }
+    }
+
+    private sealed record Pending(string Method, TaskCompletionSource<JsonElement> Answer);
+}

@@ -1,0 +1,74 @@
+using BenchmarkDotNet.Attributes;
+using Lightning.Bench.Harness;
+using Lightning.Bench.Nodes;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Scenarios;
+
+/// <summary>
+/// What every scenario shares: a fresh topology per benchmark case (global setup), payments driven per invocation,
+/// teardown in global cleanup. A scenario says which topology, which parameters make its case, and how many payments an invocation makes.
+/// </summary>
+public abstract class ScenarioBenchmark
+{
+    private LightningNetwork? network;
+    private PaymentDriver? driver;
+    private CaseResults? results;
+
+    protected static HarnessSession Session => HarnessSession.Current;
+
+    /// <summary>The case's parameters as BenchmarkDotNet shows them (name → value); the ledger and columns key on them.</summary>
+    protected abstract IReadOnlyDictionary<string, object> CaseParameters { get; }
+
+    protected abstract int PaymentsPerInvocation { get; }
+
+    protected abstract TopologySpec BuildTopology();
+
+    [GlobalSetup]
+    public async Task GlobalSetupAsync()
+    {
+        var caseKey = CaseKey.From(CaseParameters);
+        Session.Progress.Info($"case {caseKey}: building the topology");
+        var topology = BuildTopology();
+        network = await Session.StartNetworkAsync(topology, caseKey);
+        try
+        {
+            await new WalletFunder(network, Session.Progress).FundAsync(topology.Funders, 1m, Session.Cancellation);
+            var opener = new ChannelOpener(network, Session.Progress);
+            await opener.OpenAsync(topology.Channels, Session.Cancellation);
+            await opener.WaitRoutesAsync(topology.Flows, Session.Options.AmountMsat, Session.Cancellation);
+        }
+        catch
+        {
+            await network.DisposeAsync();
+            throw;
+        }
+        results = Session.Payments.StartCase(caseKey, PaymentsPerInvocation);
+        driver = new PaymentDriver(network.Nodes, topology.Flows, Session.Options.AmountMsat,
+            $"lnbench-{Session.RunId}", Session.Payments, results);
+        Session.Progress.Info($"case {caseKey}: topology ready, benchmarking");
+    }
+
+    protected Task PayBatchAsync() => driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
+
+    [GlobalCleanup]
+    public async Task GlobalCleanupAsync()
+    {
+        if (results is not null)
+        {
+            results.Complete(Session.Options.Iterations);
+            Directory.CreateDirectory(Session.ResultsDirectory);
+            PaymentCsv.Append(Path.Combine(Session.ResultsDirectory, PaymentCsv.FileName), results.Records);
+            var failed = results.Measured.Count(r => r.Outcome == PaymentOutcome.Failed);
+            if (failed > 0)
+            {
+                Session.Progress.Info($"case {results.CaseKey}: {failed} of {results.Measured.Count} measured payments failed; first error: {results.Measured.First(r => r.Error is not null).Error}");
+            }
+        }
+        if (network is not null)
+        {
+            await network.DisposeAsync();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+using System.Text.RegularExpressions;
+
+namespace Lightning.Bench.Topology;
+
+/// <summary>
+/// Any set of named Core Lightning nodes around one bitcoind miner, the channels between them and the payment flows.
+/// Validated once, when built.
+/// </summary>
+public sealed partial record TopologySpec
+{
+    public const string BitcoindName = "bitcoind";
+
+    public TopologySpec(string bitcoindImage, IReadOnlyList<NodeSpec> nodes, IReadOnlyList<ChannelSpec> channels, IReadOnlyList<PaymentFlow> flows)
+    {
+        BitcoindImage = bitcoindImage;
+        Nodes = nodes;
+        Channels = channels;
+        Flows = flows;
+        Validate();
+    }
+
+    public string BitcoindImage { get; }
+
+    public IReadOnlyList<NodeSpec> Nodes { get; }
+
+    public IReadOnlyList<ChannelSpec> Channels { get; }
+
+    public IReadOnlyList<PaymentFlow> Flows { get; }
+
+    public NodeSpec Node(string name) => Nodes.Single(n => n.Name == name);
+
+    /// <summary>Nodes that fund at least one channel and so need on-chain coins.</summary>
+    public IReadOnlyList<string> Funders => Channels.Select(c => c.From).Distinct().ToList();
+
+    private void Validate()
+    {
+        if (string.IsNullOrWhiteSpace(BitcoindImage))
+        {
+            throw new ArgumentException("bitcoind image must not be empty", nameof(BitcoindImage));
+        }
+        if (Nodes.Count == 0)
+        {
+            throw new ArgumentException("a topology needs at least one Core Lightning node", nameof(Nodes));
+        }
+        foreach (var node in Nodes)
+        {
+            if (!NodeName().IsMatch(node.Name) || node.Name == BitcoindName)
+            {
+                throw new ArgumentException(
+                    $"node name '{node.Name}' must be lowercase letters, digits and '-', start with a letter, be at most 20 characters and not be '{BitcoindName}'",
+                    nameof(Nodes));
+            }
+            if (string.IsNullOrWhiteSpace(node.Image))
+            {
+                throw new ArgumentException($"node '{node.Name}' has no image", nameof(Nodes));
+            }
+        }
+        var duplicate = Nodes.GroupBy(n => n.Name).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw new ArgumentException($"node name '{duplicate.Key}' is used twice", nameof(Nodes));
+        }
+        var names = Nodes.Select(n => n.Name).ToHashSet();
+        foreach (var channel in Channels)
+        {
+            if (!names.Contains(channel.From) || !names.Contains(channel.To))
+            {
+                throw new ArgumentException($"channel {channel.From} -> {channel.To} names a node that is not in the topology", nameof(Channels));
+            }
+            if (channel.From == channel.To)
+            {
+                throw new ArgumentException($"channel {channel.From} -> {channel.To} connects a node to itself", nameof(Channels));
+            }
+            if (channel.CapacitySat <= 0)
+            {
+                throw new ArgumentException($"channel {channel.From} -> {channel.To} needs a positive capacity", nameof(Channels));
+            }
+        }
+        foreach (var flow in Flows)
+        {
+            if (!names.Contains(flow.Payer) || !names.Contains(flow.Payee))
+            {
+                throw new ArgumentException($"payment flow {flow.Payer} -> {flow.Payee} names a node that is not in the topology", nameof(Flows));
+            }
+        }
+    }
+
+    [GeneratedRegex("^[a-z][a-z0-9-]{0,19}$")]
+    private static partial Regex NodeName();
+}

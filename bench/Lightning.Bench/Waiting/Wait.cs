@@ -1,0 +1,42 @@
+namespace Lightning.Bench.Waiting;
+
+/// <summary>The one polling primitive: check, sleep, repeat until the condition holds or the timeout names it.</summary>
+public static class Wait
+{
+    public static readonly TimeSpan DefaultInterval = TimeSpan.FromMilliseconds(250);
+
+    /// <param name="check">Looks once. An exception counts as "not yet" with its message as what was seen,
+    /// unless it is <see cref="WaitAbortedException"/>, which ends the wait at once (a node died, say).</param>
+    public static async Task UntilAsync(
+        string condition,
+        Func<CancellationToken, Task<WaitState>> check,
+        TimeSpan timeout,
+        CancellationToken ct = default,
+        TimeSpan? interval = null)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        var observed = "nothing yet";
+        while (true)
+        {
+            ct.ThrowIfCancellationRequested();
+            try
+            {
+                var state = await check(ct);
+                if (state.Done)
+                {
+                    return;
+                }
+                observed = state.Observed;
+            }
+            catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
+            {
+                observed = e.Message;
+            }
+            if (DateTime.UtcNow >= deadline)
+            {
+                throw new WaitTimeoutException(condition, timeout, observed);
+            }
+            await Task.Delay(interval ?? DefaultInterval, ct);
+        }
+    }
+}
