@@ -5,6 +5,8 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Harness;
 using Lightning.Bench.Nodes;
+using Lightning.Bench.Reporting;
+using Lightning.Bench.Tracing;
 using Lightning.Bench.Running;
 using Lightning.Bench.Waiting;
 
@@ -95,6 +97,7 @@ public static class Program
             {
                 return Fail(ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {session.ResultsDirectory}");
             }
+            await FinishRunAsync(session, progress);
             progress.Info($"results: {session.ResultsDirectory}");
             return 0;
         }
@@ -109,6 +112,25 @@ public static class Program
                 await session.DisposeAsync();
             }
             HarnessSession.Activate(null);
+        }
+    }
+
+    /// <summary>Run-level outputs made from every case's files: one Zipkin file and the plots.</summary>
+    private static async Task FinishRunAsync(HarnessSession session, RunProgress progress)
+    {
+        var cases = Path.Combine(session.ResultsDirectory, "cases");
+        if (Directory.Exists(cases))
+        {
+            var parts = Directory.GetDirectories(cases).Order().Select(d => Path.Combine(d, ZipkinExport.FileName)).ToList();
+            if (parts.Any(File.Exists))
+            {
+                ZipkinExport.Merge(Path.Combine(session.ResultsDirectory, ZipkinExport.FileName), parts);
+            }
+        }
+        var plots = await new PlotRenderer(progress).RenderAsync(session.ResultsDirectory);
+        foreach (var plot in plots)
+        {
+            progress.Info($"plot: {plot}");
         }
     }
 

@@ -55,8 +55,16 @@ public static class FakeNodeImage
         }
     }
 
+    /// <summary>Imports the image unless a tag of that name exists (change the tag when the image's content changes).</summary>
     private static async Task ImportAsync(string tag, bool withNodeScripts)
     {
+        using (var engine = new Lightning.Bench.Docker.DockerEngine())
+        {
+            if (await engine.InspectImageAsync(tag) is not null)
+            {
+                return;
+            }
+        }
         var tarPath = Path.Combine(Path.GetTempPath(), $"lnbench-image-{Guid.NewGuid():N}.tar");
         try
         {

@@ -37,6 +37,21 @@ public static class Requirements
         Skip.If(true, $"needs a Docker engine and compose: {problem}");
     }
 
+    /// <summary>R with ggplot2 for the plot scripts; LNBENCH_REQUIRE_R=1 (set by CI) turns its absence into a failure.</summary>
+    public static void R()
+    {
+        var problem = Lightning.Bench.Reporting.PlotRenderer.FindProblemAsync().GetAwaiter().GetResult();
+        if (problem is null)
+        {
+            return;
+        }
+        if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_R") == "1")
+        {
+            throw new InvalidOperationException($"LNBENCH_REQUIRE_R=1 but {problem}");
+        }
+        Skip.If(true, problem);
+    }
+
     /// <summary>Real node images for end-to-end runs, named by LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE.</summary>
     public static (string Cln, string Bitcoind) NodeImages()
     {

@@ -36,6 +36,9 @@ public sealed record HarnessOptions
 
     public bool Pull { get; init; } = true;
 
+    /// <summary>Collect every node's spans (switch off to measure the tracing overhead).</summary>
+    public bool Traces { get; init; } = true;
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

@@ -61,10 +61,11 @@ public static class OptionParser
                 "--work-dir" => options with { WorkRoot = NonEmpty(name, Value()) },
                 "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
                 "--no-pull" => options with { Pull = false },
+                "--no-traces" => options with { Traces = false },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces")
             {
                 throw new UsageException($"{name} takes no value");
             }

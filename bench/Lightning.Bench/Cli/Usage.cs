@@ -22,6 +22,7 @@ public static class Usage
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
+              --no-traces              do not collect the nodes' spans (to measure the tracing overhead)
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
               --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
               --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})

@@ -68,7 +68,7 @@ public sealed class HarnessSession : IAsyncDisposable
             WorkDirectory: Options.WorkRoot,
             ResultsDirectory: Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)),
             ContainerUser: HostUser.ContainerUser,
-            TraceSockets: false,
+            TraceSockets: Options.Traces,
             StepTimeout: Options.StepTimeout);
         var network = LightningNetwork.Create(topology, options, Engine, Compose, Progress);
         lock (networks)

@@ -4,6 +4,7 @@ using Lightning.Bench.Docker;
 using Lightning.Bench.Rpc;
 using Lightning.Bench.Running;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Nodes;
@@ -46,6 +47,9 @@ public sealed class LightningNetwork : IAsyncDisposable
 
     public BitcoinMiner Miner => miner ?? throw new InvalidOperationException("the network is not started");
 
+    /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
+    public TraceRecorder? Traces { get; private set; }
+
     /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
     public static LightningNetwork Create(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, RunProgress progress) =>
         new(topology, options, engine, compose, progress);
@@ -70,6 +74,13 @@ public sealed class LightningNetwork : IAsyncDisposable
             await File.WriteAllTextAsync(Layout.ComposeFile, yaml, ct);
             Directory.CreateDirectory(Options.ResultsDirectory);
             await File.WriteAllTextAsync(Path.Combine(Options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
+            if (Options.TraceSockets)
+            {
+                // Bound before the nodes start: Core Lightning sends to the path it is given and drops what finds no listener.
+                Traces = TraceRecorder.Start(
+                    Topology.Nodes.Select(n => (n.Name, Layout.TraceSocket(n.Name))),
+                    Path.Combine(Options.ResultsDirectory, SpanFileWriter.FileName));
+            }
 
             started = true;
             var up = await compose.UpAsync(Options.ProjectName, Layout.ComposeFile, ct);
@@ -173,6 +184,10 @@ public sealed class LightningNetwork : IAsyncDisposable
                 return;
             }
             disposed = true;
+            if (Traces is not null)
+            {
+                await Traces.DisposeAsync();
+            }
             foreach (var node in nodes.Values)
             {
                 await node.DisposeAsync();

@@ -33,6 +33,18 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
+    /// <summary>Replaces each record with what <paramref name="update"/> makes of it (used to attach spans).</summary>
+    public void Update(Func<PaymentRecord, PaymentRecord> update)
+    {
+        lock (records)
+        {
+            for (var i = 0; i < records.Count; i++)
+            {
+                records[i] = update(records[i]);
+            }
+        }
+    }
+
     public IReadOnlyList<PaymentRecord> Records
     {
         get

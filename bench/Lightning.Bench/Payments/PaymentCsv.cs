@@ -11,7 +11,7 @@ public static class PaymentCsv
     private static readonly string[] Header =
     [
         "case", "invocation", "phase", "payment_id", "payer", "payee", "start_utc", "start_unix_us", "end_unix_us",
-        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error",
+        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms",
     ];
 
     public static void Append(string path, IEnumerable<PaymentRecord> records)
@@ -39,7 +39,9 @@ public static class PaymentCsv
                 r.PayMs.ToString("0.###", CultureInfo.InvariantCulture),
                 Field(r.PaymentHash ?? ""),
                 r.Outcome == PaymentOutcome.Succeeded ? "succeeded" : "failed",
-                Field(r.Error ?? "")));
+                Field(r.Error ?? ""),
+                r.SpanCount.ToString(CultureInfo.InvariantCulture),
+                Field(r.SpanBreakdown)));
         }
     }
 

@@ -24,4 +24,10 @@ public sealed record PaymentRecord(
 
     /// <summary>Set after the case ends, once it is known which invocations BenchmarkDotNet measured.</summary>
     public bool Measured { get; init; }
+
+    /// <summary>Spans joined to this payment by JSON-RPC id or payment hash (0 without traces).</summary>
+    public int SpanCount { get; init; }
+
+    /// <summary>Its top-level steps on the payer, largest first: "injectpaymentonion=48.1;getroutes=4.2".</summary>
+    public string SpanBreakdown { get; init; } = "";
 }

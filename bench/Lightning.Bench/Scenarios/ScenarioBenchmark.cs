@@ -2,6 +2,7 @@ using BenchmarkDotNet.Attributes;
 using Lightning.Bench.Harness;
 using Lightning.Bench.Nodes;
 using Lightning.Bench.Payments;
+using Lightning.Bench.Reporting;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;
@@ -55,18 +56,19 @@ public abstract class ScenarioBenchmark
     [GlobalCleanup]
     public async Task GlobalCleanupAsync()
     {
-        if (results is not null)
+        if (network is null)
         {
-            results.Complete(Session.Options.Iterations);
-            Directory.CreateDirectory(Session.ResultsDirectory);
-            PaymentCsv.Append(Path.Combine(Session.ResultsDirectory, PaymentCsv.FileName), results.Records);
-            var failed = results.Measured.Count(r => r.Outcome == PaymentOutcome.Failed);
-            if (failed > 0)
+            return;
+        }
+        try
+        {
+            if (results is not null)
             {
-                Session.Progress.Info($"case {results.CaseKey}: {failed} of {results.Measured.Count} measured payments failed; first error: {results.Measured.First(r => r.Error is not null).Error}");
+                await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
+                    .ReportAsync(results, network, Session.Options.Iterations, Session.Cancellation);
             }
         }
-        if (network is not null)
+        finally
         {
             await network.DisposeAsync();
         }

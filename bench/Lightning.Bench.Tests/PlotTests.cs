@@ -1,0 +1,81 @@
+using System.Text;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Reporting;
+using Lightning.Bench.Running;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>The R script over small CSVs written by the harness's own writers, with real Rscript and ggplot2.</summary>
+[Trait("Category", "Plots")]
+public class PlotTests : IDisposable
+{
+    private readonly string directory = Directory.CreateTempSubdirectory("lnbench-plots-").FullName;
+
+    [SkippableFact]
+    public async Task The_r_script_draws_the_payment_timeline_span_timeline_and_breakdown()
+    {
+        Requirements.R();
+        var spans = new List<Span>();
+        foreach (var (caseKey, concurrency) in new[] { ("Concurrency=1", 1), ("Concurrency=4", 4) })
+        {
+            var results = new CaseResults(caseKey, concurrency);
+            var t0 = DateTimeOffset.UnixEpoch.AddDays(20_000);
+            for (var invocation = 1; invocation <= 4; invocation++)
+            {
+                results.StartInvocation();
+                for (var i = 0; i < concurrency; i++)
+                {
+                    var id = (concurrency * 100) + (invocation * 10) + i;
+                    var start = t0.AddMilliseconds(invocation * 80);
+                    var end = start.AddMilliseconds(50 + (5 * i) + invocation);
+                    results.Add(new PaymentRecord(caseKey, invocation, id, "alice", "bob", start, start.AddMilliseconds(3), end, $"h{id}",
+                        i == 3 ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, i == 3 ? "xpay failed" : null));
+                    var us = (start - DateTimeOffset.UnixEpoch).Ticks / 10;
+                    spans.Add(Span("alice", "jsonrpc", us + 4000, 40_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:injectpaymentonion#2")));
+                    spans.Add(Span("alice", "jsonrpc", us + 3000, 4_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:getroutes#3")));
+                    spans.Add(Span("bob", "lightningd/jsonrpc", us + 100, 900, ("method", "invoice")));
+                    spans.Add(Span("bob", "db_exec_prepared", us + 500, 40, ("query", "UPDATE invoices")));
+                }
+            }
+            results.Complete(3);
+            var joined = PaymentSpans.Join(spans, results.Records);
+            PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+            TraceFiles.AppendSpans(Path.Combine(directory, TraceFiles.SpansCsv), caseKey, spans, new Dictionary<string, long>());
+            TraceFiles.AppendPaymentSpans(Path.Combine(directory, TraceFiles.PaymentSpansCsv), caseKey, results.Records, joined);
+            spans.Clear();
+        }
+
+        var output = new StringWriter();
+        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory);
+
+        Assert.Equal(["payments-timeline.png", "span-breakdown.png", "spans-timeline.png"], plots.Select(Path.GetFileName).Order());
+        foreach (var plot in plots)
+        {
+            var bytes = await File.ReadAllBytesAsync(plot);
+            Assert.True(bytes.Length > 10_000, $"{plot} has only {bytes.Length} bytes");
+            Assert.Equal(new byte[] { 0x89, 0x50, 0x4E, 0x47 }, bytes[..4]);
+        }
+    }
+
+    [SkippableFact]
+    public async Task Without_spans_only_the_payment_timeline_is_drawn()
+    {
+        Requirements.R();
+        var results = new CaseResults("Concurrency=2", 2);
+        results.StartInvocation();
+        var start = DateTimeOffset.UtcNow;
+        results.Add(new PaymentRecord("Concurrency=2", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", PaymentOutcome.Succeeded, null));
+        results.Complete(1);
+        PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+
+        var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);
+
+        Assert.Equal("payments-timeline.png", Path.GetFileName(Assert.Single(plots)));
+    }
+
+    public void Dispose() => Directory.Delete(directory, recursive: true);
+
+    private static Span Span(string node, string name, long startUs, long durationUs, (string, string) tag) =>
+        new(node, Random.Shared.NextInt64().ToString("x16"), null, "t", name, startUs, durationUs, new Dictionary<string, string> { [tag.Item1] = tag.Item2 });
+}

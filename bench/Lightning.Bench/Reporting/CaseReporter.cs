@@ -1,0 +1,74 @@
+using System.Globalization;
+using Lightning.Bench.Nodes;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Running;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Reporting;
+
+/// <summary>At the end of a case: stops span collection, joins spans to payments, writes the payment and span tables.</summary>
+public sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
+{
+    public async Task ReportAsync(CaseResults results, LightningNetwork network, int measuredIterations, CancellationToken ct = default)
+    {
+        results.Complete(measuredIterations);
+        Directory.CreateDirectory(runDirectory);
+        if (network.Traces is { } traces)
+        {
+            var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct);
+            ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network.Options.ResultsDirectory);
+        }
+        PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
+        var measured = results.Measured;
+        var failed = measured.Where(r => r.Outcome == PaymentOutcome.Failed).ToList();
+        if (failed.Count > 0)
+        {
+            progress.Info($"case {results.CaseKey}: {failed.Count} of {measured.Count} measured payments failed; first error: {failed[0].Error}");
+        }
+    }
+
+    private void ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, string caseDirectory)
+    {
+        var stats = collected.Select(s => s with { Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node) }).ToList();
+        var byHash = results.Records.Where(r => r.PaymentHash is not null).GroupBy(r => r.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
+        var joined = PaymentSpans.Join(analysis.Spans, results.Records);
+        results.Update(r => joined.TryGetValue(r.PaymentId, out var spans)
+            ? r with
+            {
+                SpanCount = spans.Count,
+                SpanBreakdown = string.Join(';', PaymentSpans.Breakdown(spans).Select(b => FormattableString.Invariant($"{b.Operation}={b.TotalMs:0.###}"))),
+            }
+            : r);
+
+        var measured = results.Measured;
+        var rows = measured.Count == 0
+            ? []
+            : SpanSummary.Summarize(analysis.Spans,
+                measured.Min(r => Micros(r.Start)), measured.Max(r => Micros(r.End)), measured.Sum(r => r.LatencyMs));
+        var meanPaymentMs = measured.Count == 0 ? double.NaN : measured.Average(r => r.LatencyMs);
+        var meanBreakdown = PaymentSpans.Breakdown(measured.SelectMany(r => joined.GetValueOrDefault(r.PaymentId) ?? []))
+            .Select(b => (b.Operation, (int)Math.Round((double)b.Count / measured.Count), b.TotalMs / measured.Count))
+            .ToList();
+
+        TraceFiles.AppendSpans(Path.Combine(runDirectory, TraceFiles.SpansCsv), results.CaseKey, analysis.Spans, byHash);
+        TraceFiles.AppendPaymentSpans(Path.Combine(runDirectory, TraceFiles.PaymentSpansCsv), results.CaseKey, results.Records, joined);
+        TraceFiles.AppendSummary(Path.Combine(runDirectory, TraceFiles.SummaryCsv), results.CaseKey, rows);
+        TraceFiles.AppendMarkdown(Path.Combine(runDirectory, TraceFiles.SummaryMarkdown), results.CaseKey, stats, rows, meanPaymentMs, meanBreakdown);
+        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), analysis.Spans, s => PaymentSpans.PaymentOf(s, byHash), runId);
+        if (analysis.MalformedSamples.Count > 0)
+        {
+            File.WriteAllLines(Path.Combine(caseDirectory, "malformed-spans.txt"),
+                analysis.MalformedSamples.Select(m => $"{m.Node}\t{m.ReceivedUnixMicros}\t{m.Problem}\t{m.Raw}"));
+        }
+
+        progress.Info($"case {results.CaseKey}: spans " + string.Join(", ", stats.Select(s =>
+            $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}")));
+        if (meanBreakdown.Count > 0)
+        {
+            progress.Info($"case {results.CaseKey}: mean payment {meanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
+                string.Join(", ", meanBreakdown.Take(4).Select(b => FormattableString.Invariant($"{b.Item1} {b.Item3:0.0} ms"))));
+        }
+    }
+
+    private static long Micros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
+}

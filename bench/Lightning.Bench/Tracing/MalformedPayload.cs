@@ -1,0 +1,3 @@
+namespace Lightning.Bench.Tracing;
+
+public sealed record MalformedPayload(string Node, long ReceivedUnixMicros, string Problem, string Raw);

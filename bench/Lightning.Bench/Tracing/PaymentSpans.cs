@@ -1,0 +1,56 @@
+using Lightning.Bench.Payments;
+
+namespace Lightning.Bench.Tracing;
+
+/// <summary>
+/// Joins spans to payments. Exact joins: a plugin jsonrpc span whose id chain starts with lnbench:…#N belongs to
+/// payment N; an xpay/payment span (Core Lightning after v26.06.x) by its payment_hash. Other spans (lightningd/jsonrpc,
+/// db_*) carry no payment, so they count in the summary of the case's measured time window instead.
+/// </summary>
+public static class PaymentSpans
+{
+    /// <summary>Direct calls of the plugin serving the harness's request: lnbench:xpay#N / cln:xpay#M / cln-xpay:getroutes#K.</summary>
+    public const int PluginCallDepth = 3;
+
+    public static IReadOnlyDictionary<long, List<Span>> Join(IEnumerable<Span> spans, IEnumerable<PaymentRecord> payments)
+    {
+        var byHash = payments.Where(p => p.PaymentHash is not null)
+            .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
+        var joined = new Dictionary<long, List<Span>>();
+        foreach (var span in spans)
+        {
+            var id = PaymentOf(span, byHash);
+            if (id is not null)
+            {
+                if (!joined.TryGetValue(id.Value, out var list))
+                {
+                    joined[id.Value] = list = new List<Span>();
+                }
+                list.Add(span);
+            }
+        }
+        return joined;
+    }
+
+    public static long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash)
+    {
+        if (span.Tags.TryGetValue("id", out var chain) && RpcIdChain.PaymentId(chain) is { } id)
+        {
+            return id;
+        }
+        return span.Tags.TryGetValue("payment_hash", out var hash) && paymentsByHash.TryGetValue(hash, out var byHash) ? byHash : null;
+    }
+
+    /// <summary>Time per top-level step of one payment (its plugin's direct calls, and xpay/* spans), largest first.</summary>
+    public static IReadOnlyList<(string Operation, int Count, double TotalMs)> Breakdown(IEnumerable<Span> paymentSpans) =>
+        paymentSpans
+            .Where(IsTopLevelStep)
+            .GroupBy(s => s.Operation)
+            .Select(g => (g.Key, g.Count(), g.Sum(s => s.DurationMicros) / 1000.0))
+            .OrderByDescending(x => x.Item3)
+            .ToList();
+
+    public static bool IsTopLevelStep(Span span) =>
+        span.Name.StartsWith("xpay/", StringComparison.Ordinal)
+        || (span.Name == "jsonrpc" && span.Tags.TryGetValue("id", out var chain) && RpcIdChain.Depth(chain) == PluginCallDepth);
+}

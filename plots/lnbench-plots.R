@@ -1,0 +1,92 @@
+#!/usr/bin/env Rscript
+# Lightning.Bench plots from a run folder's CSVs (ggplot2 only; nothing is downloaded).
+#   Rscript lnbench-plots.R RESULTS_DIR
+# Writes payments-timeline.png, spans-timeline.png and span-breakdown.png into RESULTS_DIR (the last two only
+# when the run collected spans).
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) != 1) stop("usage: Rscript lnbench-plots.R RESULTS_DIR")
+dir <- args[1]
+suppressPackageStartupMessages(library(ggplot2))
+
+save <- function(plot, name, width = 11, height = 6.5) {
+  path <- file.path(dir, name)
+  ggsave(path, plot, width = width, height = height, dpi = 110)
+  cat(path, "\n")
+}
+case_levels <- function(cases) {
+  # Order cases by their numbers (Concurrency=10 after Concurrency=4), not alphabetically.
+  u <- unique(cases)
+  key <- suppressWarnings(as.numeric(gsub("[^0-9.]+", " ", u)))
+  u[order(ifelse(is.na(key), Inf, key), u)]
+}
+
+payments <- read.csv(file.path(dir, "payments.csv"), stringsAsFactors = FALSE)
+if (nrow(payments) > 0) {
+  payments$case <- factor(payments$case, levels = case_levels(payments$case))
+  starts <- tapply(payments$start_unix_us, payments$case, min)
+  payments$since_s <- (payments$start_unix_us - starts[as.character(payments$case)]) / 1e6
+  plot <- ggplot(payments, aes(since_s, latency_ms)) +
+    geom_point(aes(colour = phase, shape = outcome), alpha = 0.6, size = 1.4) +
+    geom_smooth(data = subset(payments, phase == "measured" & outcome == "succeeded"),
+                method = "loess", formula = y ~ x, se = FALSE, colour = "black", linewidth = 0.6) +
+    facet_wrap(~case, scales = "free_x") +
+    scale_colour_manual(values = c(measured = "#1f77b4", warmup = "#bbbbbb")) +
+    expand_limits(y = 0) +
+    labs(title = "Payment latency over the run", subtitle = "invoice on the payee + xpay on the payer; line: loess of measured payments",
+         x = "seconds since the case's first payment", y = "latency (ms)", colour = NULL, shape = NULL) +
+    theme_bw()
+  suppressWarnings(save(plot, "payments-timeline.png"))
+}
+
+spans_path <- file.path(dir, "spans.csv")
+if (file.exists(spans_path)) {
+  spans <- read.csv(spans_path, stringsAsFactors = FALSE)
+  if (nrow(spans) > 0) {
+    spans$case <- factor(spans$case, levels = case_levels(spans$case))
+    starts <- tapply(spans$start_unix_us, spans$case, min)
+    spans$since_s <- (spans$start_unix_us - starts[as.character(spans$case)]) / 1e6
+    spans$duration_ms <- spans$duration_us / 1000
+    # The main names: the operations with the most total time, per node; the rest are left out of this picture.
+    totals <- aggregate(duration_ms ~ node + operation, data = spans, FUN = sum)
+    totals <- totals[order(totals$node, -totals$duration_ms), ]
+    top <- do.call(rbind, lapply(split(totals, totals$node), head, 8))
+    main <- merge(spans, top[, c("node", "operation")])
+    plot <- ggplot(main, aes(x = since_s, xend = since_s + duration_ms / 1000, y = operation, yend = operation, colour = operation)) +
+      geom_segment(linewidth = 2.5, alpha = 0.5) +
+      geom_point(aes(size = duration_ms), alpha = 0.3, show.legend = FALSE) +
+      facet_grid(node ~ case, scales = "free", space = "free_y") +
+      labs(title = "Spans on each node", subtitle = "the 8 operations with the most total time per node; a segment spans a span's duration",
+           x = "seconds since the case's first span", y = NULL) +
+      theme_bw() + theme(legend.position = "none")
+    save(plot, "spans-timeline.png", height = 2 + 2.2 * length(unique(main$node)))
+  }
+}
+
+steps_path <- file.path(dir, "payment-spans.csv")
+if (file.exists(steps_path)) {
+  steps <- read.csv(steps_path, stringsAsFactors = FALSE)
+  steps <- steps[steps$phase == "measured", ]
+  measured <- payments[payments$phase == "measured" & payments$outcome == "succeeded", ]
+  if (nrow(steps) > 0 && nrow(measured) > 0) {
+    counts <- table(measured$case)
+    per_case <- aggregate(total_ms ~ case + operation, data = steps, FUN = sum)
+    per_case$mean_ms <- per_case$total_ms / as.numeric(counts[per_case$case])
+    latency <- aggregate(latency_ms ~ case, data = measured, FUN = mean)
+    known <- aggregate(mean_ms ~ case, data = per_case, FUN = sum)
+    other <- merge(latency, known)
+    other <- data.frame(case = other$case, operation = "other (not in a payer step)", total_ms = NA,
+                        mean_ms = pmax(0, other$latency_ms - other$mean_ms))
+    parts <- rbind(per_case, other)
+    parts$case <- factor(parts$case, levels = case_levels(as.character(parts$case)))
+    parts <- merge(parts, latency)
+    parts$share <- 100 * parts$mean_ms / parts$latency_ms
+    plot <- ggplot(parts, aes(x = case, y = mean_ms, fill = reorder(operation, mean_ms))) +
+      geom_col(colour = "white", linewidth = 0.2) +
+      geom_text(data = subset(parts, share >= 5), aes(label = sprintf("%.0f%%", share)),
+                position = position_stack(vjust = 0.5), size = 3) +
+      labs(title = "Where a payment's time goes", subtitle = "mean per successful measured payment; steps are the payer's calls joined by JSON-RPC id",
+           x = NULL, y = "ms per payment", fill = "step") +
+      theme_bw()
+    save(plot, "span-breakdown.png")
+  }
+}
