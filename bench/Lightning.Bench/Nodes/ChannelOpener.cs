@@ -42,13 +42,17 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
             var payee = network.Nodes[flow.Payee];
             return network.GuardedWaitAsync($"a route {flow.Payer} -> {flow.Payee} for {amountMsat} msat", async c =>
             {
-                var route = await payer.CallAsync("getroute", new JsonObject
+                // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06).
+                var routes = await payer.CallAsync("getroutes", new JsonObject
                 {
-                    ["id"] = payee.NodeId,
+                    ["source"] = payer.NodeId,
+                    ["destination"] = payee.NodeId,
                     ["amount_msat"] = amountMsat,
-                    ["riskfactor"] = 1,
+                    ["layers"] = new JsonArray("auto.localchans", "auto.sourcefree"),
+                    ["maxfee_msat"] = amountMsat,
+                    ["final_cltv"] = 18,
                 }, c);
-                return WaitState.Met($"{route.GetProperty("route").GetArrayLength()} hops");
+                return WaitState.Met($"{routes.GetProperty("routes").GetArrayLength()} routes");
             }, ct);
         }));
     }

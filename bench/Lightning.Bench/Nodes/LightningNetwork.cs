@@ -149,6 +149,11 @@ public sealed class LightningNetwork : IAsyncDisposable
             {
                 return await check(c);
             }
+            catch (JsonRpcException e) when (e.Code is JsonRpcException.MethodNotFound or JsonRpcException.InvalidParams)
+            {
+                // Asking again cannot help: the node does not know the call (an older or newer build).
+                throw new WaitAbortedException($"{condition}: {e.Message}");
+            }
             catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
             {
                 await ThrowIfNodeDiedAsync(c);

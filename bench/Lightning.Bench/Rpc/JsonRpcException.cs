@@ -4,6 +4,9 @@ namespace Lightning.Bench.Rpc;
 public sealed class JsonRpcException(string node, string method, long code, string rpcMessage)
     : Exception($"{node}: {method} failed with {code}: {rpcMessage}")
 {
+    public const long MethodNotFound = -32601;
+    public const long InvalidParams = -32602;
+
     public string Node { get; } = node;
 
     public string Method { get; } = method;

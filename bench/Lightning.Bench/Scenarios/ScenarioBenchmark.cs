@@ -26,7 +26,14 @@ public abstract class ScenarioBenchmark
 
     protected abstract TopologySpec BuildTopology();
 
+    // BenchmarkDotNet 0.14's in-process toolchain calls setup and cleanup without awaiting a returned Task, so these
+    // two are the synchronous boundary to the async harness (a console app has no synchronization context to deadlock on).
     [GlobalSetup]
+    public void GlobalSetup() => GlobalSetupAsync().GetAwaiter().GetResult();
+
+    [GlobalCleanup]
+    public void GlobalCleanup() => GlobalCleanupAsync().GetAwaiter().GetResult();
+
     public async Task GlobalSetupAsync()
     {
         var caseKey = CaseKey.From(CaseParameters);
@@ -53,7 +60,6 @@ public abstract class ScenarioBenchmark
 
     protected Task PayBatchAsync() => driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
 
-    [GlobalCleanup]
     public async Task GlobalCleanupAsync()
     {
         if (network is null)

@@ -1,0 +1,76 @@
+using System.Diagnostics;
+using System.Globalization;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.TraceStress;
+
+/// <summary>
+/// The harness's span collection on its own, for stress benchmarks (benchmarks/trace-stress.sh): binds one trace
+/// socket exactly as a benchmark run does (receive thread, bounded queue, JSON-lines writer), prints "ready", and after
+/// the socket has been idle for --idle-ms following the first datagram prints what it received and its peak memory.
+/// </summary>
+public static class Program
+{
+    public static async Task<int> Main(string[] args)
+    {
+        string? socket = null;
+        var output = Path.Combine(Path.GetTempPath(), $"lnbench-stress-{Environment.ProcessId}.jsonl");
+        var keep = false;
+        var idle = TimeSpan.FromSeconds(2);
+        for (var i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--socket": socket = args[++i]; break;
+                case "--out": output = args[++i]; keep = true; break;
+                case "--idle-ms": idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture)); break;
+                default:
+                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N]");
+                    return 2;
+            }
+        }
+        if (socket is null)
+        {
+            Console.Error.WriteLine("trace-stress: --socket PATH is required");
+            return 2;
+        }
+
+        var recorder = TraceRecorder.Start([("stress", socket)], output);
+        Console.WriteLine("ready");
+        while (recorder.Received == 0)
+        {
+            await Task.Delay(20);
+        }
+        var clock = Stopwatch.StartNew();
+        var last = 0L;
+        var lastChange = clock.Elapsed;
+        while (clock.Elapsed - lastChange < idle)
+        {
+            await Task.Delay(50);
+            var now = recorder.Received;
+            if (now != last)
+            {
+                last = now;
+                lastChange = clock.Elapsed;
+            }
+        }
+        var stats = (await recorder.StopAsync(TimeSpan.Zero)).Single();
+        await recorder.DisposeAsync();
+        var seconds = lastChange.TotalSeconds;
+        var written = File.ReadLines(output).LongCount();
+        Console.WriteLine(FormattableString.Invariant(
+            $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRssMb():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"));
+        if (!keep)
+        {
+            File.Delete(output);
+        }
+        return 0;
+    }
+
+    /// <summary>VmHWM: the process's peak resident set size.</summary>
+    private static double PeakRssMb()
+    {
+        var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
+        return line is null ? double.NaN : long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) / 1024.0;
+    }
+}
