@@ -33,10 +33,21 @@ public class AlicePaysBobEndToEndTests
         var table = await File.ReadAllTextAsync(report);
         Assert.Contains("Payments/s", table);
         Assert.Contains("p95 ms", table);
-        foreach (var caseFolder in new[] { "Concurrency-1", "Concurrency-3" })
+        foreach (var caseFolder in new[] { "Concurrency-1-Traces-on", "Concurrency-3-Traces-on" })
         {
             Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "docker-compose.yml")));
             Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "logs", "alice.log")));
+            Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "zipkin.json")));
+        }
+
+        // Every measured payment is joined to its spans on the payer, with injectpaymentonion among its steps.
+        Assert.All(rows.Where(r => r.Contains(",measured,")), r => Assert.Contains("jsonrpc:injectpaymentonion=", r));
+        var summary = await File.ReadAllTextAsync(Path.Combine(runDir, "span-summary.md"));
+        Assert.Contains("| alice | jsonrpc:injectpaymentonion |", summary);
+        Assert.Contains("| bob | lightningd/jsonrpc:invoice |", summary);
+        foreach (var plot in new[] { "payments-timeline.png", "spans-timeline.png", "span-breakdown.png" })
+        {
+            Assert.True(new FileInfo(Path.Combine(runDir, plot)).Length > 10_000, plot);
         }
         var runId = Path.GetFileName(runDir)[..^"-AlicePaysBob".Length];
         using var engine = new DockerEngine();

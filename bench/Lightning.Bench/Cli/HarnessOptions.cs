@@ -36,8 +36,11 @@ public sealed record HarnessOptions
 
     public bool Pull { get; init; } = true;
 
-    /// <summary>Collect every node's spans (switch off to measure the tracing overhead).</summary>
-    public bool Traces { get; init; } = true;
+    /// <summary>Whether nodes send spans to the harness; "on,off" runs every case both ways to measure the tracing overhead.</summary>
+    public IReadOnlyList<bool> Traces { get; init; } = [true];
+
+    /// <summary>Also make every node write Core Lightning's own trace file (CLN_DEV_TRACE_FILE), to count spans lost on the way.</summary>
+    public bool TraceCheck { get; init; }
 
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];

@@ -61,11 +61,13 @@ public static class OptionParser
                 "--work-dir" => options with { WorkRoot = NonEmpty(name, Value()) },
                 "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
                 "--no-pull" => options with { Pull = false },
-                "--no-traces" => options with { Traces = false },
+                "--no-traces" => options with { Traces = [false] },
+                "--traces" => options with { Traces = OnOffList(name, Value()) },
+                "--trace-check" => options with { TraceCheck = true },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check")
             {
                 throw new UsageException($"{name} takes no value");
             }
@@ -117,6 +119,21 @@ public static class OptionParser
         if (duplicate is not null)
         {
             throw new UsageException($"{option} lists {duplicate.Key} twice: give each value once");
+        }
+        return values;
+    }
+
+    private static IReadOnlyList<bool> OnOffList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).Select(v => v switch
+        {
+            "on" => true,
+            "off" => false,
+            _ => throw new UsageException($"{option} '{text}' is not a list of on and off: give on, off or on,off"),
+        }).ToList();
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} lists a value twice: give on, off or on,off");
         }
         return values;
     }

@@ -22,7 +22,9 @@ public static class Usage
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
-              --no-traces              do not collect the nodes' spans (to measure the tracing overhead)
+              --traces LIST            on, off or on,off: collect the nodes' spans (default on); on,off runs every case both ways
+              --no-traces              same as --traces off
+              --trace-check            nodes also write Core Lightning's trace file, to count spans lost on the way
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
               --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
               --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})

@@ -42,6 +42,11 @@ public static class ComposeGenerator
                 service.Environment ??= new();
                 service.Environment["CLN_TRACE_SOCKET"] = RunLayout.ContainerPath(RunLayout.TraceSocketName);
             }
+            if (settings.DevTraceFile)
+            {
+                service.Environment ??= new();
+                service.Environment["CLN_DEV_TRACE_FILE"] = RunLayout.ContainerPath(RunLayout.DevTraceFilePrefix);
+            }
             file.Services[node.Name] = service;
         }
         return file;

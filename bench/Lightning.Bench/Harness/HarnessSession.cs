@@ -59,7 +59,7 @@ public sealed class HarnessSession : IAsyncDisposable
     public static void Activate(HarnessSession? session) => current = session;
 
     /// <summary>Creates and starts a topology for one benchmark case; on failure it is torn down before the exception leaves.</summary>
-    public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey)
+    public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey, bool traces)
     {
         var number = Interlocked.Increment(ref caseNumber);
         var options = new NetworkOptions(
@@ -68,7 +68,8 @@ public sealed class HarnessSession : IAsyncDisposable
             WorkDirectory: Options.WorkRoot,
             ResultsDirectory: Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)),
             ContainerUser: HostUser.ContainerUser,
-            TraceSockets: Options.Traces,
+            TraceSockets: traces,
+            DevTraceFile: traces && Options.TraceCheck,
             StepTimeout: Options.StepTimeout);
         var network = LightningNetwork.Create(topology, options, Engine, Compose, Progress);
         lock (networks)

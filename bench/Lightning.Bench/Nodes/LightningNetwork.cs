@@ -69,7 +69,7 @@ public sealed class LightningNetwork : IAsyncDisposable
             PrepareFolders(credentials);
             var settings = new ComposeRunSettings(
                 Options.ProjectName, Layout, Options.ContainerUser,
-                new Dictionary<string, string>(RunLabels.For(Options.RunId)), Options.TraceSockets);
+                new Dictionary<string, string>(RunLabels.For(Options.RunId)), Options.TraceSockets, Options.DevTraceFile);
             var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(Topology, settings, fragments));
             await File.WriteAllTextAsync(Layout.ComposeFile, yaml, ct);
             Directory.CreateDirectory(Options.ResultsDirectory);

@@ -11,4 +11,5 @@ public sealed record NetworkOptions(
     string ResultsDirectory,
     string? ContainerUser,
     bool TraceSockets,
+    bool DevTraceFile,
     TimeSpan StepTimeout);

@@ -16,7 +16,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         if (network.Traces is { } traces)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct);
-            ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network.Options.ResultsDirectory);
+            ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
         var measured = results.Measured;
@@ -27,9 +27,14 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
     }
 
-    private void ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, string caseDirectory)
+    private void ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network)
     {
-        var stats = collected.Select(s => s with { Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node) }).ToList();
+        var caseDirectory = network.Options.ResultsDirectory;
+        var stats = collected.Select(s => s with
+        {
+            Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node),
+            Emitted = network.Options.DevTraceFile ? CountEmitted(network.Layout.NodeDirectory(s.Node)) : null,
+        }).ToList();
         var byHash = results.Records.Where(r => r.PaymentHash is not null).GroupBy(r => r.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
         var joined = PaymentSpans.Join(analysis.Spans, results.Records);
         results.Update(r => joined.TryGetValue(r.PaymentId, out var spans)
@@ -62,13 +67,18 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
 
         progress.Info($"case {results.CaseKey}: spans " + string.Join(", ", stats.Select(s =>
-            $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}")));
+            $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}{(s.Emitted is null ? "" : $" of {s.Emitted} emitted")}")));
         if (meanBreakdown.Count > 0)
         {
             progress.Info($"case {results.CaseKey}: mean payment {meanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
                 string.Join(", ", meanBreakdown.Take(4).Select(b => FormattableString.Invariant($"{b.Item1} {b.Item3:0.0} ms"))));
         }
     }
+
+    /// <summary>Spans a node's processes recorded in Core Lightning's trace files (one per process: trace-events.PID).</summary>
+    private static long CountEmitted(string nodeDirectory) =>
+        Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*")
+            .Sum(file => File.ReadLines(file).LongCount(line => line.StartsWith("span_emit ", StringComparison.Ordinal)));
 
     private static long Micros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
 }

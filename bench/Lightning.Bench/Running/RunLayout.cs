@@ -10,6 +10,9 @@ public sealed record RunLayout
 {
     public const string ContainerMount = "/lnb";
     public const string TraceSocketName = "trace.sock";
+
+    /// <summary>Core Lightning appends ".PID" per process.</summary>
+    public const string DevTraceFilePrefix = "trace-events";
     public const int MaxUnixSocketPath = 107;
 
     /// <summary>The longest node name a topology may have (see TopologySpec), used to check socket paths up front.</summary>

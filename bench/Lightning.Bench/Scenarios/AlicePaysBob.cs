@@ -14,7 +14,7 @@ public class AlicePaysBob : ScenarioBenchmark
     public static IEnumerable<int> ConcurrencyValues => Session.Options.Concurrency;
 
     protected override IReadOnlyDictionary<string, object> CaseParameters =>
-        new Dictionary<string, object> { [nameof(Concurrency)] = Concurrency };
+        new Dictionary<string, object> { [nameof(Concurrency)] = Concurrency, [nameof(Traces)] = Traces };
 
     protected override int PaymentsPerInvocation => Concurrency;
 

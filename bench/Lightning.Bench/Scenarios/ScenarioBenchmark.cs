@@ -19,6 +19,12 @@ public abstract class ScenarioBenchmark
 
     protected static HarnessSession Session => HarnessSession.Current;
 
+    /// <summary>Whether the nodes send their spans to the harness: a parameter, so one run can measure the tracing overhead.</summary>
+    [ParamsSource(nameof(TracesValues))]
+    public string Traces { get; set; } = "on";
+
+    public static IEnumerable<string> TracesValues => Session.Options.Traces.Select(on => on ? "on" : "off");
+
     /// <summary>The case's parameters as BenchmarkDotNet shows them (name → value); the ledger and columns key on them.</summary>
     protected abstract IReadOnlyDictionary<string, object> CaseParameters { get; }
 
@@ -39,7 +45,7 @@ public abstract class ScenarioBenchmark
         var caseKey = CaseKey.From(CaseParameters);
         Session.Progress.Info($"case {caseKey}: building the topology");
         var topology = BuildTopology();
-        network = await Session.StartNetworkAsync(topology, caseKey);
+        network = await Session.StartNetworkAsync(topology, caseKey, Traces == "on");
         try
         {
             await new WalletFunder(network, Session.Progress).FundAsync(topology.Funders, 1m, Session.Cancellation);

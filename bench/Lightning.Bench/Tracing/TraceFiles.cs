@@ -72,7 +72,10 @@ public static class TraceFiles
         text.AppendLine("|---|---:|---:|---:|---|");
         foreach (var s in stats)
         {
-            text.AppendLine($"| {s.Node} | {s.Received} | {s.Malformed} | {s.DroppedByHarness} | {(s.Received == 0 ? "no spans: the image may predate Core Lightning v26.06's trace socket" : "not reported by the node")} |");
+            var lost = s.Received == 0 ? "no spans: the image may predate Core Lightning v26.06's trace socket"
+                : s.Lost is { } n ? $"{n} of {s.Emitted} (trace-check)"
+                : "not reported by the node (see --trace-check)";
+            text.AppendLine($"| {s.Node} | {s.Received} | {s.Malformed} | {s.DroppedByHarness} | {lost} |");
         }
         text.AppendLine();
         if (meanBreakdown.Count > 0)
