@@ -12,7 +12,9 @@ public class OptionParserTests
         Assert.Equal("AlicePaysBob", options.Scenario);
         Assert.Equal("elementsproject/lightningd:v26.06.6", options.ClnImage);
         Assert.Equal(HarnessOptions.DefaultBitcoindImage, options.BitcoindImage);
-        Assert.Equal([1, 4, 10], options.Concurrency);
+        Assert.Empty(options.Sweeps);
+        Assert.Equal([1, 4, 10], ScenarioCatalog.Default.Parameters.Single(p => p.Name == "Concurrency").ValuesFrom(options));
+        Assert.Equal("lightningd:v26.06.6", Assert.Single(options.Builds).Name);
     }
 
     [Fact]
@@ -24,7 +26,7 @@ public class OptionParserTests
             "--bitcoind-image", "lnbench-local/bitcoind:31.99", "--no-pull", "--", "--memory", "--filter", "*",
         ]);
         Assert.Equal("AlicePaysBob", options.Scenario);
-        Assert.Equal([1, 4, 7, 10], options.Concurrency);
+        Assert.Equal([1, 4, 7, 10], options.Sweeps["Concurrency"]);
         Assert.Equal(10, options.Iterations);
         Assert.Equal("mycln:dev", options.ClnImage);
         Assert.Equal("lnbench-local/bitcoind:31.99", options.BitcoindImage);
@@ -55,10 +57,40 @@ public class OptionParserTests
     }
 
     [Fact]
+    public void Scenario_parameters_and_builds_are_taken_from_the_command_line()
+    {
+        var carols = OptionParser.Parse(["AlicePaysBobViaCarols", "--carols", "1,2,4", "--pregenerate-invoices"]);
+        Assert.Equal([1, 2, 4], carols.Sweeps["CarolsCount"]);
+        Assert.True(carols.PregenerateInvoices);
+        Assert.Equal([4, 7, 10], ScenarioCatalog.Get("AlicesPayBob").Parameters.Single(p => p.Name == "AliceCount").ValuesFrom(OptionParser.Parse(["AlicesPayBob"])));
+
+        var builds = OptionParser.Parse(["--build", "v26.06=elementsproject/lightningd:v26.06.6", "--build", "mine=mycln:dev,carol-1=other:1", "--traces", "on,off"]);
+        Assert.Equal(["v26.06", "mine"], builds.Builds.Select(b => b.Name));
+        Assert.Equal("elementsproject/lightningd:v26.06.6", builds.Builds[0].ImageFor("alice"));
+        Assert.Equal("other:1", builds.Builds[1].ImageFor("carol-1"));
+        Assert.Equal("mycln:dev", builds.Builds[1].ImageFor("bob"));
+        Assert.Equal([true, false], builds.Traces);
+    }
+
+    [Theory]
+    [InlineData(new[] { "AlicePaysBob", "--carols", "2" }, "--carols does not apply to AlicePaysBob")]
+    [InlineData(new[] { "AlicesPayBob", "--alices", "0" }, "--alices 0 is out of range")]
+    [InlineData(new[] { "--build", "nameonly" }, "is not NAME=IMAGE")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "a=y:2" }, "name 'a' is used twice")]
+    [InlineData(new[] { "--build", "a=x:1", "--cln-image", "y:2" }, "--cln-image and --build do not go together")]
+    [InlineData(new[] { "--traces", "maybe" }, "is not a list of on and off")]
+    public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
+    {
+        Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Fact]
     public void The_list_names_every_scenario_and_its_parameters()
     {
         var list = Usage.ScenarioList();
         Assert.Contains("AlicePaysBob", list);
         Assert.Contains("Concurrency: --concurrency", list);
+        Assert.Contains("CarolsCount: --carols", list);
+        Assert.Contains("AliceCount: --alices", list);
     }
 }

@@ -80,11 +80,16 @@ public static class Program
 
             session = new HarnessSession(options, scenario, engine, compose, fragments, progress);
             var images = new ImageProvisioner(engine, progress, RunLabels.For(session.RunId));
-            var cln = await images.EnsureAsync(options.ClnImage, "--cln-image",
-                new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, options.Pull);
+            var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
+            foreach (var image in options.Builds.SelectMany(b => b.Images).Distinct())
+            {
+                var cln = await images.EnsureAsync(image, option,
+                    new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, options.Pull);
+                progress.Info($"{image}: lightningd {cln["lightningd"]}");
+            }
             var bitcoind = await images.EnsureAsync(options.BitcoindImage, "--bitcoind-image",
                 new Dictionary<string, string> { ["bitcoind"] = "-version" }, options.Pull);
-            progress.Info($"{options.ClnImage}: lightningd {cln["lightningd"]}; {options.BitcoindImage}: {bitcoind["bitcoind"]}");
+            progress.Info($"{options.BitcoindImage}: {bitcoind["bitcoind"]}");
             progress.Info($"run {session.RunId}: results in {session.ResultsDirectory}");
             Directory.CreateDirectory(session.ResultsDirectory);
 

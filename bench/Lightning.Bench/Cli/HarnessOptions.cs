@@ -14,14 +14,23 @@ public sealed record HarnessOptions
 
     public bool Help { get; init; }
 
-    /// <summary>Payments started at once in one benchmark invocation; one benchmark case per value.</summary>
-    public IReadOnlyList<int> Concurrency { get; init; } = [1, 4, 10];
+    /// <summary>Sweeps given on the command line, by parameter name (Concurrency, CarolsCount, AliceCount); others take the scenario's default.</summary>
+    public IReadOnlyDictionary<string, IReadOnlyList<int>> Sweeps { get; init; } = new Dictionary<string, IReadOnlyList<int>>();
+
+    /// <summary>Create every invoice during setup and measure payments only.</summary>
+    public bool PregenerateInvoices { get; init; }
 
     public int Iterations { get; init; } = 10;
 
     public int Warmups { get; init; } = 1;
 
     public string ClnImage { get; init; } = DefaultClnImage;
+
+    /// <summary>Builds given with --build; without any, the one build is --cln-image.</summary>
+    public IReadOnlyList<BuildSpec> BuildList { get; init; } = [];
+
+    /// <summary>The builds a run benchmarks; the first is the baseline of the Ratio column.</summary>
+    public IReadOnlyList<BuildSpec> Builds => BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)];
 
     public string BitcoindImage { get; init; } = DefaultBitcoindImage;
 

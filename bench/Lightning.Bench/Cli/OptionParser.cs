@@ -5,9 +5,6 @@ namespace Lightning.Bench.Cli;
 /// <summary>Parses the harness's own options; everything after `--` goes to BenchmarkDotNet untouched.</summary>
 public static class OptionParser
 {
-    /// <summary>The protocol's limit on HTLCs in flight on one channel.</summary>
-    public const int MaxConcurrency = 483;
-
     public static HarnessOptions Parse(IReadOnlyList<string> args)
     {
         var options = new HarnessOptions { CommandLine = args.ToList() };
@@ -47,14 +44,24 @@ public static class OptionParser
                 return args[++i];
             }
 
+            if (ScenarioCatalog.AllParameters.FirstOrDefault(p => p.Option == name) is { } parameter)
+            {
+                var sweeps = new Dictionary<string, IReadOnlyList<int>>(options.Sweeps)
+                {
+                    [parameter.Name] = IntList(name, Value(), parameter.Min, parameter.Max, parameter.RangeReason),
+                };
+                options = options with { Sweeps = sweeps };
+                continue;
+            }
+
             options = name switch
             {
                 "--list" => options with { List = true },
                 "--help" or "-h" => options with { Help = true },
-                "--concurrency" => options with { Concurrency = IntList(name, Value(), 1, MaxConcurrency, "the HTLC limit of one channel") },
                 "--iterations" => options with { Iterations = Int(name, Value(), 1, 1000) },
                 "--warmups" => options with { Warmups = Int(name, Value(), 0, 100) },
                 "--cln-image" => options with { ClnImage = Image(name, Value()) },
+                "--build" => options with { BuildList = [.. options.BuildList, Build(name, Value(), options.BuildList)] },
                 "--bitcoind-image" => options with { BitcoindImage = Image(name, Value()) },
                 "--amount-msat" => options with { AmountMsat = Long(name, Value(), 1, 100_000_000) },
                 "--results" => options with { ResultsRoot = NonEmpty(name, Value()) },
@@ -62,15 +69,27 @@ public static class OptionParser
                 "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
                 "--no-pull" => options with { Pull = false },
                 "--no-traces" => options with { Traces = [false] },
+                "--pregenerate-invoices" => options with { PregenerateInvoices = true },
                 "--traces" => options with { Traces = OnOffList(name, Value()) },
                 "--trace-check" => options with { TraceCheck = true },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices")
             {
                 throw new UsageException($"{name} takes no value");
             }
+        }
+        if (options.BuildList.Count > 0 && args.Any(a => a == "--cln-image" || a.StartsWith("--cln-image=", StringComparison.Ordinal)))
+        {
+            throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");
+        }
+        var chosen = ScenarioCatalog.Get(options.Scenario);
+        foreach (var swept in options.Sweeps.Keys.Where(k => chosen.Parameters.All(p => p.Name != k)))
+        {
+            var parameter = ScenarioCatalog.AllParameters.Single(p => p.Name == swept);
+            var owners = ScenarioCatalog.All.Where(s => s.Parameters.Contains(parameter)).Select(s => s.Name);
+            throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
         return options;
     }
@@ -107,7 +126,7 @@ public static class OptionParser
         return value;
     }
 
-    private static IReadOnlyList<int> IntList(string option, string text, int min, int max, string why)
+    private static IReadOnlyList<int> IntList(string option, string text, int min, int max, string? why)
     {
         var parts = text.Split(',', StringSplitOptions.TrimEntries);
         if (parts.Any(p => p.Length == 0))
@@ -136,6 +155,35 @@ public static class OptionParser
             throw new UsageException($"{option} lists a value twice: give on, off or on,off");
         }
         return values;
+    }
+
+    /// <summary>NAME=IMAGE[,NODE=IMAGE...]: a build name for the tables, its image, and other images for named nodes.</summary>
+    private static BuildSpec Build(string option, string text, IReadOnlyList<BuildSpec> earlier)
+    {
+        var parts = text.Split(',', StringSplitOptions.TrimEntries);
+        var pairs = parts.Select(p => p.Split('=', 2)).ToList();
+        if (pairs.Any(p => p.Length != 2 || p[0].Length == 0 || p[1].Length == 0))
+        {
+            throw new UsageException($"{option} '{text}' is not NAME=IMAGE[,NODE=IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
+        }
+        var name = pairs[0][0];
+        if (!System.Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"))
+        {
+            throw new UsageException($"{option} name '{name}' must be letters, digits, '.', '_' or '-' (at most 40)");
+        }
+        if (earlier.Any(b => b.Name == name))
+        {
+            throw new UsageException($"{option} name '{name}' is used twice: give every build its own name");
+        }
+        var nodes = new Dictionary<string, string>();
+        foreach (var pair in pairs.Skip(1))
+        {
+            if (!nodes.TryAdd(pair[0], Image(option, pair[1])))
+            {
+                throw new UsageException($"{option} '{text}' names node '{pair[0]}' twice");
+            }
+        }
+        return new BuildSpec(name, Image(option, pairs[0][1]), nodes);
     }
 
     private static string Image(string option, string text)

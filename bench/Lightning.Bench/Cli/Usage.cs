@@ -15,11 +15,17 @@ public static class Usage
 
               SCENARIO                 one of: {string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))} (default {ScenarioCatalog.Default.Name}); see --list
               --list                   list scenarios and their parameters
-              --concurrency LIST       payments started at once per invocation, one case each (default {string.Join(',', defaults.Concurrency)}; at most {OptionParser.MaxConcurrency})
+              --concurrency LIST       payments each payer starts at once per invocation, one case each (1 to {ScenarioCatalog.MaxConcurrency}; default: see --list)
+              --carols LIST            AlicePaysBobViaCarols: Carols between Alice and Bob (default 1,4)
+              --alices LIST            AlicesPayBob: number of Alices (default 4,7,10)
+              --pregenerate-invoices   create every invoice during setup and measure payments only (default: invoice + pay)
               --iterations N           measured invocations per case (default {defaults.Iterations})
               --warmups N              warmup invocations per case (default {defaults.Warmups})
               --amount-msat N          amount of each payment (default {defaults.AmountMsat})
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
+              --build NAME=IMAGE[,NODE=IMAGE...]
+                                       a build to compare (repeat the option); the first is the baseline of Ratio;
+                                       NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev)
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
               --traces LIST            on, off or on,off: collect the nodes' spans (default on); on,off runs every case both ways
@@ -44,7 +50,7 @@ public static class Usage
             text.AppendLine($"      {scenario.Description}");
             foreach (var parameter in scenario.Parameters)
             {
-                text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Values(new HarnessOptions()))})");
+                text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
             }
         }
         return text.ToString().TrimEnd();

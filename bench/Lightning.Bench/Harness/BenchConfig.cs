@@ -35,7 +35,7 @@ public static class BenchConfig
             .AddJob(job)
             .AddLogger(ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
-            .AddColumn(PaymentColumn.All(ledger).ToArray())
+            .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices).ToArray())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))

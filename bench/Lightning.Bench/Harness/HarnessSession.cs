@@ -58,6 +58,10 @@ public sealed class HarnessSession : IAsyncDisposable
 
     public static void Activate(HarnessSession? session) => current = session;
 
+    /// <summary>The values of a swept parameter of this run's scenario: from the command line, else the scenario's default.</summary>
+    public IReadOnlyList<int> Sweep(string parameter) =>
+        Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
+
     /// <summary>Creates and starts a topology for one benchmark case; on failure it is torn down before the exception leaves.</summary>
     public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey, bool traces)
     {

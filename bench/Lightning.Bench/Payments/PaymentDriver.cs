@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Text.Json;
 using System.Text.Json.Nodes;
 using Lightning.Bench.Nodes;
@@ -8,7 +9,8 @@ namespace Lightning.Bench.Payments;
 
 /// <summary>
 /// Drives payments: each is an invoice on the payee and an xpay on the payer, both with JSON-RPC ids that name the
-/// payment (lnbench:invoice#ID, lnbench:xpay#ID), so node traces can be joined to it.
+/// payment (lnbench:invoice#ID, lnbench:xpay#ID), so node traces can be joined to it. With pre-generated invoices,
+/// the invoices were made in setup (lnbench:invoice#setup-ID) and a payment is the xpay alone.
 /// </summary>
 public sealed class PaymentDriver(
     IReadOnlyDictionary<string, LightningNode> nodes,
@@ -18,9 +20,10 @@ public sealed class PaymentDriver(
     PaymentLedger ledger,
     CaseResults results)
 {
+    private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<Invoice>> pregenerated = new();
     private long flowCursor;
 
-    /// <summary>Starts <paramref name="count"/> payments at once and waits for all; failures are recorded, not thrown.</summary>
+    /// <summary>Starts <paramref name="count"/> payments at once, spread over the flows, and waits for all; failures are recorded, not thrown.</summary>
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = results.StartInvocation();
@@ -33,6 +36,21 @@ public sealed class PaymentDriver(
         await Task.WhenAll(payments);
     }
 
+    /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>
+    public async Task PregenerateInvoicesAsync(int count, CancellationToken ct = default)
+    {
+        var perFlow = (count + flows.Count - 1) / flows.Count;
+        await Parallel.ForEachAsync(
+            flows.SelectMany(flow => Enumerable.Range(0, perFlow).Select(_ => flow)),
+            new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct },
+            async (flow, c) =>
+            {
+                var id = ledger.NextPaymentId();
+                var invoice = await CreateInvoiceAsync(flow, id, $"lnbench:invoice#setup-{id}", c);
+                pregenerated.GetOrAdd(flow, _ => new ConcurrentQueue<Invoice>()).Enqueue(invoice);
+            });
+    }
+
     private async Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {
         var id = ledger.NextPaymentId();
@@ -41,30 +59,34 @@ public sealed class PaymentDriver(
         string? paymentHash = null;
         try
         {
-            var invoice = await nodes[flow.Payee].CallAsync("invoice", new JsonObject
+            if (!pregenerated.TryGetValue(flow, out var queue) || !queue.TryDequeue(out var invoice))
             {
-                ["amount_msat"] = amountMsat,
-                ["label"] = $"{labelPrefix}-{id}",
-                ["description"] = $"lnbench payment {id}",
-            }, $"lnbench:invoice#{id}", ct);
-            paymentHash = invoice.GetProperty("payment_hash").GetString();
-            invoiceDone = DateTimeOffset.UtcNow;
-            await nodes[flow.Payer].CallAsync("xpay", new JsonObject
-            {
-                ["invstring"] = invoice.GetProperty("bolt11").GetString(),
-            }, $"lnbench:xpay#{id}", ct);
+                invoice = await CreateInvoiceAsync(flow, id, $"lnbench:invoice#{id}", ct);
+                invoiceDone = DateTimeOffset.UtcNow;
+            }
+            paymentHash = invoice.PaymentHash;
+            await nodes[flow.Payer].CallAsync("xpay", new JsonObject { ["invstring"] = invoice.Bolt11 }, $"lnbench:xpay#{id}", ct);
             Record(PaymentOutcome.Succeeded, null);
         }
         catch (Exception e) when (e is JsonRpcException or RpcConnectionException or JsonException or KeyNotFoundException)
         {
-            if (invoiceDone == start)
-            {
-                invoiceDone = DateTimeOffset.UtcNow;
-            }
             Record(PaymentOutcome.Failed, e.Message);
         }
 
         void Record(PaymentOutcome outcome, string? error) => results.Add(new PaymentRecord(
             results.CaseKey, invocation, id, flow.Payer, flow.Payee, start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error));
     }
+
+    private async Task<Invoice> CreateInvoiceAsync(PaymentFlow flow, long id, string rpcId, CancellationToken ct)
+    {
+        var invoice = await nodes[flow.Payee].CallAsync("invoice", new JsonObject
+        {
+            ["amount_msat"] = amountMsat,
+            ["label"] = $"{labelPrefix}-{id}",
+            ["description"] = $"lnbench payment {id} from {flow.Payer}",
+        }, rpcId, ct);
+        return new Invoice(invoice.GetProperty("bolt11").GetString()!, invoice.GetProperty("payment_hash").GetString()!);
+    }
+
+    private sealed record Invoice(string Bolt11, string PaymentHash);
 }

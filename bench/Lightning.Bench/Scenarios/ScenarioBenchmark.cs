@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Attributes;
+using Lightning.Bench.Cli;
 using Lightning.Bench.Harness;
 using Lightning.Bench.Nodes;
 using Lightning.Bench.Payments;
@@ -9,7 +10,8 @@ namespace Lightning.Bench.Scenarios;
 
 /// <summary>
 /// What every scenario shares: a fresh topology per benchmark case (global setup), payments driven per invocation,
-/// teardown in global cleanup. A scenario says which topology, which parameters make its case, and how many payments an invocation makes.
+/// teardown in global cleanup, and the parameters every scenario has (Build, Concurrency, Traces). A scenario says
+/// which topology it builds, its own parameters, and how many payments one invocation makes.
 /// </summary>
 public abstract class ScenarioBenchmark
 {
@@ -19,18 +21,31 @@ public abstract class ScenarioBenchmark
 
     protected static HarnessSession Session => HarnessSession.Current;
 
+    /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of the Ratio column.</summary>
+    [ParamsSource(nameof(BuildValues))]
+    public string Build { get; set; } = "";
+
+    /// <summary>Payments each payer starts at once in one invocation.</summary>
+    [ParamsSource(nameof(ConcurrencyValues))]
+    public int Concurrency { get; set; }
+
     /// <summary>Whether the nodes send their spans to the harness: a parameter, so one run can measure the tracing overhead.</summary>
     [ParamsSource(nameof(TracesValues))]
     public string Traces { get; set; } = "on";
 
+    public static IEnumerable<string> BuildValues => Session.Options.Builds.Select(b => b.Name);
+
+    public static IEnumerable<int> ConcurrencyValues => Session.Sweep(nameof(Concurrency));
+
     public static IEnumerable<string> TracesValues => Session.Options.Traces.Select(on => on ? "on" : "off");
 
-    /// <summary>The case's parameters as BenchmarkDotNet shows them (name → value); the ledger and columns key on them.</summary>
-    protected abstract IReadOnlyDictionary<string, object> CaseParameters { get; }
+    /// <summary>The scenario's own parameters (name → value), part of the case's identity.</summary>
+    protected virtual IReadOnlyDictionary<string, object> ScenarioParameters => new Dictionary<string, object>();
 
-    protected abstract int PaymentsPerInvocation { get; }
+    /// <summary>Payments one invocation makes: Concurrency per payer.</summary>
+    protected virtual int PaymentsPerInvocation => Concurrency;
 
-    protected abstract TopologySpec BuildTopology();
+    protected abstract TopologySpec BuildTopology(BuildSpec build, string bitcoindImage);
 
     // BenchmarkDotNet 0.14's in-process toolchain calls setup and cleanup without awaiting a returned Task, so these
     // two are the synchronous boundary to the async harness (a console app has no synchronization context to deadlock on).
@@ -40,33 +55,48 @@ public abstract class ScenarioBenchmark
     [GlobalCleanup]
     public void GlobalCleanup() => GlobalCleanupAsync().GetAwaiter().GetResult();
 
-    public async Task GlobalSetupAsync()
+    private IReadOnlyDictionary<string, object> CaseParameters => new Dictionary<string, object>(ScenarioParameters)
+    {
+        [nameof(Build)] = Build,
+        [nameof(Concurrency)] = Concurrency,
+        [nameof(Traces)] = Traces,
+    };
+
+    private async Task GlobalSetupAsync()
     {
         var caseKey = CaseKey.From(CaseParameters);
         Session.Progress.Info($"case {caseKey}: building the topology");
-        var topology = BuildTopology();
+        var build = Session.Options.Builds.Single(b => b.Name == Build);
+        var topology = BuildTopology(build, Session.Options.BitcoindImage);
         network = await Session.StartNetworkAsync(topology, caseKey, Traces == "on");
+        var ct = Session.Cancellation;
         try
         {
-            await new WalletFunder(network, Session.Progress).FundAsync(topology.Funders, 1m, Session.Cancellation);
+            await new WalletFunder(network, Session.Progress).FundAsync(topology.Funders, 1m, ct);
             var opener = new ChannelOpener(network, Session.Progress);
-            await opener.OpenAsync(topology.Channels, Session.Cancellation);
-            await opener.WaitRoutesAsync(topology.Flows, Session.Options.AmountMsat, Session.Cancellation);
+            await opener.OpenAsync(topology.Channels, ct);
+            await opener.WaitRoutesAsync(topology.Flows, Session.Options.AmountMsat, ct);
+            results = Session.Payments.StartCase(caseKey, PaymentsPerInvocation);
+            driver = new PaymentDriver(network.Nodes, topology.Flows, Session.Options.AmountMsat,
+                $"lnbench-{Session.RunId}", Session.Payments, results);
+            if (Session.Options.PregenerateInvoices)
+            {
+                var count = (Session.Options.Warmups + Session.Options.Iterations) * PaymentsPerInvocation;
+                using var step = Session.Progress.Begin($"creating {count} invoices");
+                await driver.PregenerateInvoicesAsync(count, ct);
+            }
         }
         catch
         {
             await network.DisposeAsync();
             throw;
         }
-        results = Session.Payments.StartCase(caseKey, PaymentsPerInvocation);
-        driver = new PaymentDriver(network.Nodes, topology.Flows, Session.Options.AmountMsat,
-            $"lnbench-{Session.RunId}", Session.Payments, results);
         Session.Progress.Info($"case {caseKey}: topology ready, benchmarking");
     }
 
     protected Task PayBatchAsync() => driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
 
-    public async Task GlobalCleanupAsync()
+    private async Task GlobalCleanupAsync()
     {
         if (network is null)
         {

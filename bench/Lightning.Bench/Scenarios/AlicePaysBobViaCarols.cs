@@ -1,0 +1,32 @@
+using BenchmarkDotNet.Attributes;
+using Lightning.Bench.Cli;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Scenarios;
+
+/// <summary>Alice pays Bob through Carol 1 … Carol N: every payment crosses CarolsCount + 1 channels, routed from gossip.</summary>
+public class AlicePaysBobViaCarols : ScenarioBenchmark
+{
+    [ParamsSource(nameof(CarolsValues))]
+    public int CarolsCount { get; set; }
+
+    public static IEnumerable<int> CarolsValues => Session.Sweep(nameof(CarolsCount));
+
+    protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
+        new Dictionary<string, object> { [nameof(CarolsCount)] = CarolsCount };
+
+    [Benchmark(Description = "invoice+xpay")]
+    public Task Pay() => PayBatchAsync();
+
+    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => Topology(build, bitcoindImage, CarolsCount);
+
+    public static TopologySpec Topology(BuildSpec build, string bitcoindImage, int carols)
+    {
+        var chain = new[] { "alice" }.Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}")).Append("bob").ToList();
+        return new TopologySpec(
+            bitcoindImage,
+            chain.Select(n => new NodeSpec(n, build.ImageFor(n))).ToList(),
+            chain.Zip(chain.Skip(1), (from, to) => new ChannelSpec(from, to, AlicePaysBob.ChannelCapacitySat)).ToList(),
+            [new PaymentFlow("alice", "bob")]);
+    }
+}

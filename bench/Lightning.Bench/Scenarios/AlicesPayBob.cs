@@ -1,0 +1,34 @@
+using BenchmarkDotNet.Attributes;
+using Lightning.Bench.Cli;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Scenarios;
+
+/// <summary>AliceCount Alices, each with a channel to Bob, pay Bob at once: an invocation is AliceCount × Concurrency payments.</summary>
+public class AlicesPayBob : ScenarioBenchmark
+{
+    [ParamsSource(nameof(AliceValues))]
+    public int AliceCount { get; set; }
+
+    public static IEnumerable<int> AliceValues => Session.Sweep(nameof(AliceCount));
+
+    protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
+        new Dictionary<string, object> { [nameof(AliceCount)] = AliceCount };
+
+    protected override int PaymentsPerInvocation => AliceCount * Concurrency;
+
+    [Benchmark(Description = "invoice+xpay")]
+    public Task Pay() => PayBatchAsync();
+
+    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => Topology(build, bitcoindImage, AliceCount);
+
+    public static TopologySpec Topology(BuildSpec build, string bitcoindImage, int alices)
+    {
+        var payers = Enumerable.Range(1, alices).Select(i => $"alice-{i}").ToList();
+        return new TopologySpec(
+            bitcoindImage,
+            payers.Append("bob").Select(n => new NodeSpec(n, build.ImageFor(n))).ToList(),
+            payers.Select(a => new ChannelSpec(a, "bob", AlicePaysBob.ChannelCapacitySat)).ToList(),
+            payers.Select(a => new PaymentFlow(a, "bob")).ToList());
+    }
+}
