@@ -6,23 +6,23 @@ namespace Lightning.Bench.TraceStress;
 
 /// <summary>
 /// The harness's span collection on its own, for stress benchmarks (benchmarks/trace-stress.sh): binds one trace
-/// socket exactly as a benchmark run does (receive thread, bounded queue, JSON-lines writer), prints "ready", and after
-/// the socket has been idle for --idle-ms following the first datagram prints what it received and its peak memory.
+/// socket exactly as a benchmark run does (receive thread, spool segments written to disk), prints "ready", and after
+/// the socket has been idle for --idle-ms following the first datagram prints what it received, what reached the
+/// disk and its peak memory. --out FILE also writes spans.jsonl from the spool, as a run does after each case.
 /// </summary>
 public static class Program
 {
     public static async Task<int> Main(string[] args)
     {
         string? socket = null;
-        var output = Path.Combine(Path.GetTempPath(), $"lnbench-stress-{Environment.ProcessId}.jsonl");
-        var keep = false;
+        string? output = null;
         var idle = TimeSpan.FromSeconds(2);
         for (var i = 0; i < args.Length; i++)
         {
             switch (args[i])
             {
                 case "--socket": socket = args[++i]; break;
-                case "--out": output = args[++i]; keep = true; break;
+                case "--out": output = args[++i]; break;
                 case "--idle-ms": idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture)); break;
                 default:
                     Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N]");
@@ -35,7 +35,8 @@ public static class Program
             return 2;
         }
 
-        var recorder = TraceRecorder.Start([("stress", socket)], output);
+        var spans = output ?? Path.Combine(Path.GetTempPath(), $"lnbench-stress-{Environment.ProcessId}.jsonl");
+        var recorder = TraceRecorder.Start([("stress", socket)], spans);
         Console.WriteLine("ready");
         while (recorder.Received == 0)
         {
@@ -54,16 +55,12 @@ public static class Program
                 lastChange = clock.Elapsed;
             }
         }
-        var stats = (await recorder.StopAsync(TimeSpan.Zero)).Single();
+        var stats = (await recorder.StopAsync(TimeSpan.Zero, writeJsonLines: output is not null)).Single();
+        var written = recorder.Written;
         await recorder.DisposeAsync();
         var seconds = lastChange.TotalSeconds;
-        var written = File.ReadLines(output).LongCount();
         Console.WriteLine(FormattableString.Invariant(
             $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRssMb():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"));
-        if (!keep)
-        {
-            File.Delete(output);
-        }
         return 0;
     }
 

@@ -79,7 +79,7 @@ public sealed class LightningNetwork : IAsyncDisposable
                 // Bound before the nodes start: Core Lightning sends to the path it is given and drops what finds no listener.
                 Traces = TraceRecorder.Start(
                     Topology.Nodes.Select(n => (n.Name, Layout.TraceSocket(n.Name))),
-                    Path.Combine(Options.ResultsDirectory, SpanFileWriter.FileName));
+                    Path.Combine(Options.ResultsDirectory, SpanJsonLines.FileName));
             }
 
             started = true;

@@ -15,7 +15,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         Directory.CreateDirectory(runDirectory);
         if (network.Traces is { } traces)
         {
-            var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct);
+            var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
             ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);

@@ -1,47 +1,53 @@
 namespace Lightning.Bench.Tracing;
 
 /// <summary>
-/// Collects every node's spans during one case: a socket and receive thread per node, one writer to spans.jsonl.
-/// Start it before the nodes start (they look the socket up once); stop it after the last payment.
+/// Collects every node's spans during one case: a socket and receive thread per node, one spool file on disk.
+/// Start it before the nodes start (they look the socket up once); stop it after the last payment, which also
+/// writes spans.jsonl.
 /// </summary>
 public sealed class TraceRecorder : IAsyncDisposable
 {
-    /// <summary>Payload bytes queued between the receive threads and the writer: absorbs bursts, bounds memory.</summary>
-    public const long QueueBytes = 64L * 1024 * 1024;
+    /// <summary>Memory for received spans not yet on disk: absorbs bursts, bounds the harness's footprint.</summary>
+    public const long SpoolMemoryBytes = 32L * 1024 * 1024;
 
     private readonly List<SpanCollector> collectors = new();
-    private readonly DatagramQueue queue = new(QueueBytes);
-    private readonly Task writing;
+    private readonly SpanSpool spool;
+    private readonly IReadOnlyList<string> nodes;
     private IReadOnlyList<TraceNodeStats>? stats;
 
-    private TraceRecorder(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile)
+    private TraceRecorder(IReadOnlyList<(string Node, string SocketPath)> sockets, string spansFile)
     {
         SpansFile = spansFile;
+        nodes = sockets.Select(s => s.Node).ToList();
+        spool = new SpanSpool(Path.ChangeExtension(spansFile, ".spool"), SpoolMemoryBytes);
         try
         {
-            foreach (var (node, path) in sockets)
+            for (var i = 0; i < sockets.Count; i++)
             {
-                collectors.Add(new SpanCollector(node, path, queue));
+                collectors.Add(new SpanCollector(sockets[i].Node, i, sockets[i].SocketPath, spool));
             }
         }
         catch
         {
             collectors.ForEach(c => c.Dispose());
+            spool.DisposeAsync().AsTask().Wait();
             throw;
         }
-        var writer = new SpanFileWriter(queue, spansFile);
-        writing = Task.Run(() => writer.RunAsync());
         collectors.ForEach(c => c.Start());
     }
 
+    /// <summary>spans.jsonl, complete once <see cref="StopAsync"/> returns.</summary>
     public string SpansFile { get; }
 
-    public static TraceRecorder Start(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile) => new(sockets, spansFile);
+    public static TraceRecorder Start(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile) => new(sockets.ToList(), spansFile);
 
     public long Received => collectors.Sum(c => c.Received);
 
-    /// <summary>Waits until the sockets are quiet (late spans of the last payments), stops receiving and flushes the file.</summary>
-    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(TimeSpan quietPeriod, CancellationToken ct = default)
+    /// <summary>
+    /// Waits until the sockets are quiet (late spans of the last payments), stops receiving, and writes spans.jsonl
+    /// from the spool (or, with <paramref name="writeJsonLines"/> false, leaves only the count).
+    /// </summary>
+    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(TimeSpan quietPeriod, bool writeJsonLines = true, CancellationToken ct = default)
     {
         if (stats is not null)
         {
@@ -55,19 +61,26 @@ public sealed class TraceRecorder : IAsyncDisposable
             await Task.Delay(quietPeriod, ct);
         }
         collectors.ForEach(c => c.Dispose());
-        queue.Complete();
-        await writing;
+        await spool.DisposeAsync();
         stats = collectors.Select(c => new TraceNodeStats(c.Node, c.Received, c.Dropped, 0, c.Bytes, c.KernelBufferBytes)).ToList();
+        if (writeJsonLines)
+        {
+            SpanJsonLines.Convert(spool.Path, nodes, SpansFile);
+        }
+        File.Delete(spool.Path);
         return stats;
     }
+
+    /// <summary>Spool records on disk (after <see cref="StopAsync"/>: everything kept).</summary>
+    public long Written => spool.Written;
 
     public async ValueTask DisposeAsync()
     {
         if (stats is null)
         {
             collectors.ForEach(c => c.Dispose());
-            queue.Complete();
-            await writing;
+            await spool.DisposeAsync();
+            File.Delete(spool.Path);
         }
     }
 }
