@@ -5,6 +5,7 @@ using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Exporters.Csv;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Cli;
@@ -39,6 +40,8 @@ public static class BenchConfig
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))
+            // Cases in the order the command line gave them: the first build (the baseline) first.
+            .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
             .WithArtifactsPath(artifactsPath)
             .WithOptions(ConfigOptions.JoinSummary);
     }

@@ -55,6 +55,10 @@ public static class HarnessColumns
     public static BenchmarkCase? BaselineOf(Summary summary, BenchmarkCase c, string baselineBuild)
     {
         var wanted = Parameters(c);
+        if (!wanted.ContainsKey(nameof(ScenarioBenchmark.Build)))
+        {
+            return null;
+        }
         wanted[nameof(ScenarioBenchmark.Build)] = baselineBuild;
         return summary.BenchmarksCases.FirstOrDefault(other => CaseKey.From(Parameters(other)) == CaseKey.From(wanted));
     }
@@ -62,7 +66,7 @@ public static class HarnessColumns
     public static string KeyOf(BenchmarkCase c) => CaseKey.From(Parameters(c));
 
     private static Dictionary<string, object> Parameters(BenchmarkCase c) =>
-        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value);
+        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value is BuildName build ? build.Name : p.Value);
 
     private static string Format(double value, string format) =>
         double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);

@@ -23,7 +23,7 @@ public abstract class ScenarioBenchmark
 
     /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of the Ratio column.</summary>
     [ParamsSource(nameof(BuildValues))]
-    public string Build { get; set; } = "";
+    public BuildName Build { get; set; } = new(0, "");
 
     /// <summary>Payments each payer starts at once in one invocation.</summary>
     [ParamsSource(nameof(ConcurrencyValues))]
@@ -33,7 +33,7 @@ public abstract class ScenarioBenchmark
     [ParamsSource(nameof(TracesValues))]
     public string Traces { get; set; } = "on";
 
-    public static IEnumerable<string> BuildValues => Session.Options.Builds.Select(b => b.Name);
+    public static IEnumerable<BuildName> BuildValues => Session.Options.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Session.Sweep(nameof(Concurrency));
 
@@ -57,7 +57,7 @@ public abstract class ScenarioBenchmark
 
     private IReadOnlyDictionary<string, object> CaseParameters => new Dictionary<string, object>(ScenarioParameters)
     {
-        [nameof(Build)] = Build,
+        [nameof(Build)] = Build.Name,
         [nameof(Concurrency)] = Concurrency,
         [nameof(Traces)] = Traces,
     };
@@ -66,7 +66,7 @@ public abstract class ScenarioBenchmark
     {
         var caseKey = CaseKey.From(CaseParameters);
         Session.Progress.Info($"case {caseKey}: building the topology");
-        var build = Session.Options.Builds.Single(b => b.Name == Build);
+        var build = Session.Options.Builds[Build.Index];
         var topology = BuildTopology(build, Session.Options.BitcoindImage);
         network = await Session.StartNetworkAsync(topology, caseKey, Traces == "on");
         var ct = Session.Cancellation;
