@@ -48,6 +48,7 @@ public static class Program
         var scenario = ScenarioCatalog.Find(options.Scenario)!;
         using var engine = new DockerEngine();
         HarnessSession? session = null;
+        DatagramQueueLimit? queueLimit = null;
         var interrupted = 0;
 
         void Interrupt(PosixSignalContext context)
@@ -60,6 +61,7 @@ public static class Program
             progress.Info($"{context.Signal}: stopping, tearing the topology down");
             session?.Cancel();
             session?.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            queueLimit?.Restore();
             Environment.Exit(ExitInterrupted);
         }
 
@@ -93,6 +95,7 @@ public static class Program
             progress.Info($"run {session.RunId}: results in {session.ResultsDirectory}");
             Directory.CreateDirectory(session.ResultsDirectory);
 
+            queueLimit = options.Traces.Contains(true) ? DatagramQueueLimit.Ensure(progress) : null;
             HarnessSession.Activate(session);
             var config = BenchConfig.Create(options, session.ResultsDirectory, () => HarnessSession.Current.Payments);
             var summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
@@ -117,6 +120,7 @@ public static class Program
                 await session.DisposeAsync();
             }
             HarnessSession.Activate(null);
+            queueLimit?.Restore();
         }
     }
 

@@ -33,7 +33,9 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         var stats = collected.Select(s => s with
         {
             Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node),
-            Emitted = network.Options.DevTraceFile ? CountEmitted(network.Layout.NodeDirectory(s.Node)) : null,
+            Emitted = network.Options.DevTraceFile
+                ? CountEmitted(network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, RunLayout.DevTraceFilePrefix, s.Node))
+                : null,
         }).ToList();
         var byHash = results.Records.Where(r => r.PaymentHash is not null).GroupBy(r => r.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
         var joined = PaymentSpans.Join(analysis.Spans, results.Records);
@@ -75,10 +77,21 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
     }
 
-    /// <summary>Spans a node's processes recorded in Core Lightning's trace files (one per process: trace-events.PID).</summary>
-    private static long CountEmitted(string nodeDirectory) =>
-        Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*")
-            .Sum(file => File.ReadLines(file).LongCount(line => line.StartsWith("span_emit ", StringComparison.Ordinal)));
+    /// <summary>
+    /// Spans a node's processes recorded in Core Lightning's trace files (one per process: trace-events.PID); the files
+    /// are kept with the case (trace-events/NODE/) as the ground truth to compare spans.jsonl with.
+    /// </summary>
+    private static long CountEmitted(string nodeDirectory, string keepIn)
+    {
+        Directory.CreateDirectory(keepIn);
+        long emitted = 0;
+        foreach (var file in Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*"))
+        {
+            emitted += File.ReadLines(file).LongCount(line => line.StartsWith("span_emit ", StringComparison.Ordinal));
+            File.Copy(file, Path.Combine(keepIn, Path.GetFileName(file)), overwrite: true);
+        }
+        return emitted;
+    }
 
     private static long Micros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
 }
