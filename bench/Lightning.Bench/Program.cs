@@ -1,13 +1,14 @@
 using System.Runtime.InteropServices;
+using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using Lightning.Bench.Artifacts;
 using Lightning.Bench.Cli;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Harness;
 using Lightning.Bench.Nodes;
-using Lightning.Bench.Reporting;
-using Lightning.Bench.Tracing;
 using Lightning.Bench.Running;
+using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench;
@@ -24,31 +25,55 @@ public static class Program
         try
         {
             options = OptionParser.Parse(args);
+            if (options.Help)
+            {
+                Console.WriteLine(Usage.Help());
+                return 0;
+            }
+            if (options.List)
+            {
+                Console.WriteLine(Usage.ScenarioList());
+                return 0;
+            }
+            if (options.Compare.Count == 2)
+            {
+                return Compare(options.Compare[0], options.Compare[1]);
+            }
+            if (options.Replay is not null)
+            {
+                var plan = ReplayPlan.Load(options.Replay, options);
+                RunProgress.Console.Info($"replaying run {plan.Manifest.RunId}: {plan.Manifest.CommandLine}");
+                options = plan.Options;
+            }
         }
         catch (UsageException e)
         {
             return Fail(ExitUsage, e.Message);
         }
-        if (options.Help)
+        catch (Exception e) when (e is FileNotFoundException or InvalidDataException or System.Text.Json.JsonException)
         {
-            Console.WriteLine(Usage.Help());
-            return 0;
-        }
-        if (options.List)
-        {
-            Console.WriteLine(Usage.ScenarioList());
-            return 0;
+            return Fail(ExitUsage, e.Message);
         }
         return RunAsync(options).GetAwaiter().GetResult();
+    }
+
+    private static int Compare(string a, string b)
+    {
+        var summaryA = RunSummary.Read(ArtifactZip.ReadText(a, RunSummary.FileName));
+        var summaryB = RunSummary.Read(ArtifactZip.ReadText(b, RunSummary.FileName));
+        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB));
+        return 0;
     }
 
     private static async Task<int> RunAsync(HarnessOptions options)
     {
         var progress = RunProgress.Console;
-        var scenario = ScenarioCatalog.Find(options.Scenario)!;
+        var scenario = ScenarioCatalog.Get(options.Scenario);
         using var engine = new DockerEngine();
         HarnessSession? session = null;
+        RunArtifacts? artifacts = null;
         DatagramQueueLimit? queueLimit = null;
+        Summary? summary = null;
         var interrupted = 0;
 
         void Interrupt(PosixSignalContext context)
@@ -62,11 +87,13 @@ public static class Program
             session?.Cancel();
             session?.DisposeAsync().AsTask().GetAwaiter().GetResult();
             queueLimit?.Restore();
+            artifacts?.WriteAsync(null, partial: true, plots: false).GetAwaiter().GetResult();
             Environment.Exit(ExitInterrupted);
         }
 
         using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Interrupt);
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Interrupt);
+        var exitCode = ExitFailure;
         try
         {
             var dockerVersion = await engine.GetVersionAsync();
@@ -81,33 +108,23 @@ public static class Program
             }
 
             session = new HarnessSession(options, scenario, engine, compose, fragments, progress);
-            var images = new ImageProvisioner(engine, progress, RunLabels.For(session.RunId));
-            var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
-            foreach (var image in options.Builds.SelectMany(b => b.Images).Distinct())
-            {
-                var cln = await images.EnsureAsync(image, option,
-                    new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, options.Pull);
-                progress.Info($"{image}: lightningd {cln["lightningd"]}");
-            }
-            var bitcoind = await images.EnsureAsync(options.BitcoindImage, "--bitcoind-image",
-                new Dictionary<string, string> { ["bitcoind"] = "-version" }, options.Pull);
-            progress.Info($"{options.BitcoindImage}: {bitcoind["bitcoind"]}");
+            var images = await CheckImagesAsync(engine, options, progress, session.RunId);
+            artifacts = new RunArtifacts(session, MachineRecord.Collect(dockerVersion, compose.Version), images);
             progress.Info($"run {session.RunId}: results in {session.ResultsDirectory}");
             Directory.CreateDirectory(session.ResultsDirectory);
 
             queueLimit = options.Traces.Contains(true) ? DatagramQueueLimit.Ensure(progress) : null;
             HarnessSession.Activate(session);
             var config = BenchConfig.Create(options, session.ResultsDirectory, () => HarnessSession.Current.Payments);
-            var summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
+            summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
 
             var failedCases = summary.Reports.Count(r => !r.Success);
             if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)
             {
                 return Fail(ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {session.ResultsDirectory}");
             }
-            await FinishRunAsync(session, progress);
-            progress.Info($"results: {session.ResultsDirectory}");
-            return 0;
+            exitCode = 0;
+            return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or ImageUnavailableException or NodeDiedException or WaitTimeoutException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
@@ -121,26 +138,31 @@ public static class Program
             }
             HarnessSession.Activate(null);
             queueLimit?.Restore();
+            if (artifacts is not null && session is not null)
+            {
+                await artifacts.WriteAsync(summary, partial: exitCode != 0, plots: true);
+                progress.Info($"results: {session.ResultsDirectory}");
+            }
         }
     }
 
-    /// <summary>Run-level outputs made from every case's files: one Zipkin file and the plots.</summary>
-    private static async Task FinishRunAsync(HarnessSession session, RunProgress progress)
+    /// <summary>Every image present (pulled if needed) with the programs the harness starts; records ids, digests and versions.</summary>
+    private static async Task<IReadOnlyList<ImageRecord>> CheckImagesAsync(DockerEngine engine, HarnessOptions options, RunProgress progress, string runId)
     {
-        var cases = Path.Combine(session.ResultsDirectory, "cases");
-        if (Directory.Exists(cases))
+        var provisioner = new ImageProvisioner(engine, progress, RunLabels.For(runId));
+        var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
+        var wanted = options.Builds.SelectMany(b => b.Images).Distinct()
+            .Select(image => (Image: image, Option: option, Programs: new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }))
+            .Append((options.BitcoindImage, "--bitcoind-image", new Dictionary<string, string> { ["bitcoind"] = "-version" }));
+        var records = new List<ImageRecord>();
+        foreach (var (image, imageOption, programs) in wanted)
         {
-            var parts = Directory.GetDirectories(cases).Order().Select(d => Path.Combine(d, ZipkinExport.FileName)).ToList();
-            if (parts.Any(File.Exists))
-            {
-                ZipkinExport.Merge(Path.Combine(session.ResultsDirectory, ZipkinExport.FileName), parts);
-            }
+            var versions = await provisioner.EnsureAsync(image, imageOption, programs, options.Pull);
+            var details = await engine.InspectImageAsync(image);
+            records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions));
+            progress.Info($"{image}: {string.Join("; ", versions.Select(v => $"{v.Key} {v.Value}"))}");
         }
-        var plots = await new PlotRenderer(progress).RenderAsync(session.ResultsDirectory);
-        foreach (var plot in plots)
-        {
-            progress.Info($"plot: {plot}");
-        }
+        return records;
     }
 
     private static int Fail(int exitCode, string message)

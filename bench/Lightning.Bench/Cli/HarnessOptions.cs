@@ -51,6 +51,18 @@ public sealed record HarnessOptions
     /// <summary>Also make every node write Core Lightning's own trace file (CLN_DEV_TRACE_FILE), to count spans lost on the way.</summary>
     public bool TraceCheck { get; init; }
 
+    /// <summary>Write results/RUN.zip at the end (--no-zip to skip).</summary>
+    public bool Zip { get; init; } = true;
+
+    /// <summary>A run's zip or folder to run again (--replay).</summary>
+    public string? Replay { get; init; }
+
+    /// <summary>Set when this run replays another: that run's id.</summary>
+    public string? ReplayOf { get; init; }
+
+    /// <summary>Two runs' zips or folders to compare (--compare A B); nothing is benchmarked.</summary>
+    public IReadOnlyList<string> Compare { get; init; } = [];
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

@@ -72,10 +72,13 @@ public static class OptionParser
                 "--pregenerate-invoices" => options with { PregenerateInvoices = true },
                 "--traces" => options with { Traces = OnOffList(name, Value()) },
                 "--trace-check" => options with { TraceCheck = true },
+                "--no-zip" => options with { Zip = false },
+                "--replay" => options with { Replay = NonEmpty(name, Value()) },
+                "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip")
             {
                 throw new UsageException($"{name} takes no value");
             }
@@ -83,6 +86,10 @@ public static class OptionParser
         if (options.BuildList.Count > 0 && args.Any(a => a == "--cln-image" || a.StartsWith("--cln-image=", StringComparison.Ordinal)))
         {
             throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");
+        }
+        if (options.Replay is not null && (scenarioGiven || options.Sweeps.Count > 0 || options.BuildList.Count > 0))
+        {
+            throw new UsageException("--replay takes the scenario and parameters from the run it replays: give only --replay RUN.zip (and --results)");
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         foreach (var swept in options.Sweeps.Keys.Where(k => chosen.Parameters.All(p => p.Name != k)))
@@ -92,6 +99,15 @@ public static class OptionParser
             throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
         return options;
+    }
+
+    private static string CompareSecond(IReadOnlyList<string> args, ref int i)
+    {
+        if (i + 1 >= args.Count || args[i + 1].StartsWith("--", StringComparison.Ordinal))
+        {
+            throw new UsageException("--compare needs two runs: --compare results/A.zip results/B.zip");
+        }
+        return args[++i];
     }
 
     private static (string Name, string? Value) SplitOption(string arg)

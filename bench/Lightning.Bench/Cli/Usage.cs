@@ -34,6 +34,9 @@ public static class Usage
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
               --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
               --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})
+              --no-zip                 do not write results/RUN.zip
+              --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
+              --compare A.zip B.zip    print the cases of two runs side by side (nothing is benchmarked)
               --help                   this text
 
             Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).

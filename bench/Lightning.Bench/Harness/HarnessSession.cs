@@ -15,6 +15,7 @@ public sealed class HarnessSession : IAsyncDisposable
 {
     private static HarnessSession? current;
     private readonly List<LightningNetwork> networks = new();
+    private readonly List<Artifacts.CaseRecord> cases = new();
     private readonly CancellationTokenSource cancellation = new();
     private int caseNumber;
 
@@ -80,15 +81,47 @@ public sealed class HarnessSession : IAsyncDisposable
         {
             networks.Add(network);
         }
+        var started = DateTimeOffset.UtcNow;
         try
         {
             await network.StartAsync(Fragments, Cancellation);
+            lock (cases)
+            {
+                cases.Add(new Artifacts.CaseRecord(caseKey, options.ProjectName,
+                    topology.Nodes.ToDictionary(n => n.Name, n => n.Image),
+                    network.Nodes.ToDictionary(n => n.Key, n => n.Value.Version),
+                    started, null));
+            }
             return network;
         }
         catch
         {
             await network.DisposeAsync();
             throw;
+        }
+    }
+
+    /// <summary>The cases started so far, for the manifest.</summary>
+    public IReadOnlyList<Artifacts.CaseRecord> Cases
+    {
+        get
+        {
+            lock (cases)
+            {
+                return cases.ToList();
+            }
+        }
+    }
+
+    public void CaseEnded(string projectName)
+    {
+        lock (cases)
+        {
+            var index = cases.FindIndex(c => c.ComposeProject == projectName);
+            if (index >= 0)
+            {
+                cases[index] = cases[index] with { Ended = DateTimeOffset.UtcNow };
+            }
         }
     }
 

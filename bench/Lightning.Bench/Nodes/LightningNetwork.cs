@@ -294,7 +294,8 @@ public sealed class LightningNetwork : IAsyncDisposable
             }
             return WaitState.Met();
         }, ct);
-        var node = new LightningNode(name, containers[name], rpc!, info.GetProperty("id").GetString()!);
+        var node = new LightningNode(name, containers[name], rpc!, info.GetProperty("id").GetString()!,
+            info.TryGetProperty("version", out var version) ? version.GetString() ?? "" : "");
         lock (nodes)
         {
             nodes[name] = node;

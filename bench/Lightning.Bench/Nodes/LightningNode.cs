@@ -5,7 +5,7 @@ using Lightning.Bench.Rpc;
 namespace Lightning.Bench.Nodes;
 
 /// <summary>A running Core Lightning node of a topology, with its RPC connection.</summary>
-public sealed class LightningNode(string name, string containerId, ClnRpcClient rpc, string nodeId) : IAsyncDisposable
+public sealed class LightningNode(string name, string containerId, ClnRpcClient rpc, string nodeId, string version) : IAsyncDisposable
 {
     private long nextSetupId;
 
@@ -14,6 +14,9 @@ public sealed class LightningNode(string name, string containerId, ClnRpcClient 
     public string ContainerId { get; } = containerId;
 
     public string NodeId { get; } = nodeId;
+
+    /// <summary>The version getinfo reported (kept in the run's manifest).</summary>
+    public string Version { get; } = version;
 
     /// <summary>A call that belongs to a payment or another unit the traces should join on: the caller names the id.</summary>
     public Task<JsonElement> CallAsync(string method, JsonObject? parameters, string id, CancellationToken ct = default) =>

@@ -113,6 +113,7 @@ public abstract class ScenarioBenchmark
         finally
         {
             await network.DisposeAsync();
+            Session.CaseEnded(network.Options.ProjectName);
         }
     }
 }

@@ -1,0 +1,121 @@
+using Lightning.Bench.Artifacts;
+using Lightning.Bench.Cli;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Running;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Tests;
+
+[Trait("Category", "Unit")]
+public class ArtifactTests : IDisposable
+{
+    private readonly string directory = Directory.CreateTempSubdirectory("lnbench-artifacts-").FullName;
+
+    private static Manifest SampleManifest(IReadOnlyList<string> arguments)
+    {
+        var options = OptionParser.Parse(arguments);
+        var scenario = ScenarioCatalog.Get(options.Scenario);
+        return new Manifest
+        {
+            RunId = "20261121-101010-abcd",
+            HarnessVersion = "1.0.0",
+            HarnessCommit = "0123456789ab",
+            Arguments = arguments,
+            CommandLine = "./run.sh " + string.Join(' ', arguments),
+            Scenario = scenario.Name,
+            Parameters = scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
+            Iterations = options.Iterations,
+            Warmups = options.Warmups,
+            AmountMsat = options.AmountMsat,
+            Traces = ["on"],
+            Invoices = "in payment",
+            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages)).ToList(),
+            BitcoindImage = options.BitcoindImage,
+            Images = [new ImageRecord("x:1", "sha256:abc", ["x@sha256:def"], new Dictionary<string, string> { ["lightningd"] = "v26.06.6" })],
+            Cases = [new CaseRecord("Build=x:1, CarolsCount=1", "lnbench-1", new Dictionary<string, string> { ["alice"] = "x:1" },
+                new Dictionary<string, string> { ["alice"] = "v26.06.6" }, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch.AddMinutes(1))],
+            Machine = MachineRecord.Collect("20.10.24", "docker-compose 1.29.2"),
+            Started = DateTimeOffset.UnixEpoch,
+            Ended = DateTimeOffset.UnixEpoch.AddMinutes(2),
+            Partial = false,
+        };
+    }
+
+    [Fact]
+    public void The_manifest_keeps_what_a_reader_needs_and_reads_back()
+    {
+        var manifest = SampleManifest(["AlicePaysBobViaCarols", "--carols", "1,4", "--cln-image", "x:1"]);
+        manifest.Write(directory);
+        var json = File.ReadAllText(Path.Combine(directory, Manifest.FileName));
+        foreach (var field in new[] { "harness_commit", "command_line", "parameters", "repo_digests", "cpu_model", "cpu_count", "memory_bytes", "docker_engine", "node_versions", "started", "ended", "partial" })
+        {
+            Assert.Contains($"\"{field}\"", json);
+        }
+        var read = Manifest.Read(json);
+        Assert.Equal([1, 4], read.Parameters["CarolsCount"]);
+        Assert.Equal("v26.06.6", read.Cases[0].NodeVersions["alice"]);
+        Assert.True(read.Machine.CpuCount > 0);
+    }
+
+    [Fact]
+    public void A_replay_reproduces_the_parameters_images_and_compose_files_of_the_zip()
+    {
+        string[] arguments = ["AlicePaysBobViaCarols", "--carols", "1,4", "--cln-image", "x:1", "--bitcoind-image", "btc:1", "--iterations", "7"];
+        var run = Directory.CreateDirectory(Path.Combine(directory, "20261121-101010-abcd-AlicePaysBobViaCarols")).FullName;
+        SampleManifest(arguments).Write(run);
+        var settings = new ComposeRunSettings("lnbench-p", new RunLayout("/tmp/lnb/lnbench-p"), "1000:1000", new Dictionary<string, string> { [RunLabels.Run] = "r" }, true);
+        var original = OptionParser.Parse(arguments);
+        foreach (var carols in new[] { 1, 4 })
+        {
+            var caseDir = Directory.CreateDirectory(Path.Combine(run, "cases", $"CarolsCount-{carols}")).FullName;
+            var topology = AlicePaysBobViaCarols.Topology(original.Builds[0], original.BitcoindImage, carols);
+            File.WriteAllText(Path.Combine(caseDir, "docker-compose.yml"), ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
+        }
+        var zip = ArtifactZip.Create(run);
+
+        var plan = ReplayPlan.Load(zip, OptionParser.Parse(["--replay", zip, "--results", "elsewhere"]));
+
+        Assert.Equal("AlicePaysBobViaCarols", plan.Options.Scenario);
+        Assert.Equal([1, 4], plan.Options.Sweeps["CarolsCount"]);
+        Assert.Equal(7, plan.Options.Iterations);
+        Assert.Equal("x:1", plan.Options.Builds.Single().Image);
+        Assert.Equal("btc:1", plan.Options.BitcoindImage);
+        Assert.Equal("elsewhere", plan.Options.ResultsRoot);
+        Assert.Equal("20261121-101010-abcd", plan.Options.ReplayOf);
+        var stored = ArtifactZip.ReadAll(zip, "docker-compose.yml");
+        foreach (var carols in plan.Options.Sweeps["CarolsCount"])
+        {
+            var topology = AlicePaysBobViaCarols.Topology(plan.Options.Builds[0], plan.Options.BitcoindImage, carols);
+            Assert.Equal(stored[$"cases/CarolsCount-{carols}/docker-compose.yml"], ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
+        }
+    }
+
+    [Fact]
+    public void Replay_refuses_a_folder_that_is_not_a_run()
+    {
+        Assert.Contains("has no manifest.json", Assert.Throws<FileNotFoundException>(() => ReplayPlan.Load(directory, new HarnessOptions())).Message);
+    }
+
+    [Fact]
+    public void Compare_prints_the_shared_cases_with_ratio_and_a_noise_verdict()
+    {
+        static CaseSummary Case(string build, int concurrency, double[] iterations) => new(
+            $"Build={build}, Concurrency={concurrency}, Traces=on",
+            new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = $"{concurrency}", ["Traces"] = "on" },
+            iterations.Average(), 1, iterations, concurrency, concurrency / iterations.Average() * 1000, iterations.Min(), iterations.Max(), 10, 0, true);
+        var a = new RunSummary("run-a", "AlicePaysBob", "in payment", [Case("Og", 1, [80, 82, 79, 81]), Case("Og", 10, [190, 180, 200, 185])]);
+        var b = new RunSummary("run-b", "AlicePaysBob", "in payment", [Case("O2", 1, [60, 61, 59, 62]), Case("O2", 4, [100, 101, 99, 100])]);
+        var dirA = Directory.CreateDirectory(Path.Combine(directory, "a")).FullName;
+        var dirB = Directory.CreateDirectory(Path.Combine(directory, "b")).FullName;
+        a.Write(dirA);
+        b.Write(dirB);
+
+        var table = RunComparison.Render(dirA, RunSummary.Read(ArtifactZip.ReadText(dirA, RunSummary.FileName)), dirB, RunSummary.Read(ArtifactZip.ReadText(dirB, RunSummary.FileName)));
+
+        Assert.Contains("| Concurrency=1, Traces=on | 80.5 | 60.5 | 0.75 |", table);
+        Assert.Contains("yes (p=", table);
+        Assert.Contains("not in both: A Concurrency=10, Traces=on; B Concurrency=4, Traces=on", table);
+    }
+
+    public void Dispose() => Directory.Delete(directory, recursive: true);
+}
