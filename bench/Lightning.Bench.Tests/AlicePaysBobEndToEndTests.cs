@@ -6,6 +6,7 @@ namespace Lightning.Bench.Tests;
 
 /// <summary>The whole product against real Core Lightning and bitcoind images named by environment variables.</summary>
 [Trait("Category", "E2E")]
+[Collection(DockerCollection.Name)]
 public class AlicePaysBobEndToEndTests
 {
     [SkippableFact]

@@ -9,6 +9,7 @@ namespace Lightning.Bench.Tests;
 
 /// <summary>The real engine and compose, with stand-in node images built locally (see <see cref="FakeNodeImage"/>).</summary>
 [Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
 public class DockerTopologyTests : IAsyncLifetime
 {
     private readonly string runId = $"test-{Guid.NewGuid():N}"[..17];

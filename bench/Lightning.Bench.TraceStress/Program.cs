@@ -14,6 +14,11 @@ public static class Program
 {
     public static async Task<int> Main(string[] args)
     {
+        if (args.Length >= 1 && args[0] == "--fuzz")
+        {
+            var count = args.Length >= 2 ? long.Parse(args[1], CultureInfo.InvariantCulture) : 1_000_000;
+            return SpanFuzzer.Run(count, seed: args.Length >= 3 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1);
+        }
         string? socket = null;
         string? output = null;
         var idle = TimeSpan.FromSeconds(2);
@@ -25,7 +30,7 @@ public static class Program
                 case "--out": output = args[++i]; break;
                 case "--idle-ms": idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture)); break;
                 default:
-                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N]");
+                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N] | --fuzz [COUNT] [SEED]");
                     return 2;
             }
         }
@@ -60,14 +65,7 @@ public static class Program
         await recorder.DisposeAsync();
         var seconds = lastChange.TotalSeconds;
         Console.WriteLine(FormattableString.Invariant(
-            $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRssMb():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"));
+            $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRss.Megabytes():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"));
         return 0;
-    }
-
-    /// <summary>VmHWM: the process's peak resident set size.</summary>
-    private static double PeakRssMb()
-    {
-        var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("VmHWM:", StringComparison.Ordinal));
-        return line is null ? double.NaN : long.Parse(line.Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], CultureInfo.InvariantCulture) / 1024.0;
     }
 }

@@ -45,6 +45,7 @@ public static class Program
                 RunProgress.Console.Info($"replaying run {plan.Manifest.RunId}: {plan.Manifest.CommandLine}");
                 options = plan.Options;
             }
+            Preflight.Check(options);
         }
         catch (UsageException e)
         {

@@ -18,8 +18,10 @@ public sealed class PaymentDriver(
     long amountMsat,
     string labelPrefix,
     PaymentLedger ledger,
-    CaseResults results)
+    CaseResults results,
+    Func<CancellationToken, Task> throwIfNodeDied)
 {
+    private int connectionLost;
     private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<Invoice>> pregenerated = new();
     private long flowCursor;
 
@@ -34,6 +36,11 @@ public sealed class PaymentDriver(
             payments[i] = PayAsync(invocation, flow, ct);
         }
         await Task.WhenAll(payments);
+        if (Interlocked.Exchange(ref connectionLost, 0) == 1)
+        {
+            // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every payment.
+            await throwIfNodeDied(ct);
+        }
     }
 
     /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>
@@ -70,6 +77,10 @@ public sealed class PaymentDriver(
         }
         catch (Exception e) when (e is JsonRpcException or RpcConnectionException or JsonException or KeyNotFoundException)
         {
+            if (e is RpcConnectionException)
+            {
+                Interlocked.Exchange(ref connectionLost, 1);
+            }
             Record(PaymentOutcome.Failed, e.Message);
         }
 

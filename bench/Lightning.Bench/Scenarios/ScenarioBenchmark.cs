@@ -78,7 +78,7 @@ public abstract class ScenarioBenchmark
             await opener.WaitRoutesAsync(topology.Flows, Session.Options.AmountMsat, ct);
             results = Session.Payments.StartCase(caseKey, PaymentsPerInvocation);
             driver = new PaymentDriver(network.Nodes, topology.Flows, Session.Options.AmountMsat,
-                $"lnbench-{Session.RunId}", Session.Payments, results);
+                $"lnbench-{Session.RunId}", Session.Payments, results, network.ThrowIfNodeDiedAsync);
             if (Session.Options.PregenerateInvoices)
             {
                 var count = (Session.Options.Warmups + Session.Options.Iterations) * PaymentsPerInvocation;
@@ -94,11 +94,26 @@ public abstract class ScenarioBenchmark
         Session.Progress.Info($"case {caseKey}: topology ready, benchmarking");
     }
 
-    protected Task PayBatchAsync() => driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
+    protected async Task PayBatchAsync()
+    {
+        try
+        {
+            await driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
+        }
+        catch (NodeDiedException e)
+        {
+            // BenchmarkDotNet ends the case on this exception; the topology goes now, not at the end of the run.
+            Session.Progress.Info($"{e.Message.Split('\n')[0]}: tearing the case down, its results so far are kept");
+            await GlobalCleanupAsync();
+            throw;
+        }
+    }
 
+    /// <summary>Reports the case and tears its topology down; a second call (after a node died) does nothing.</summary>
     private async Task GlobalCleanupAsync()
     {
-        if (network is null)
+        var ending = Interlocked.Exchange(ref network, null);
+        if (ending is null)
         {
             return;
         }
@@ -107,13 +122,13 @@ public abstract class ScenarioBenchmark
             if (results is not null)
             {
                 await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
-                    .ReportAsync(results, network, Session.Options.Iterations, Session.Cancellation);
+                    .ReportAsync(results, ending, Session.Options.Iterations, Session.Cancellation);
             }
         }
         finally
         {
-            await network.DisposeAsync();
-            Session.CaseEnded(network.Options.ProjectName);
+            await ending.DisposeAsync();
+            Session.CaseEnded(ending.Options.ProjectName);
         }
     }
 }

@@ -1,0 +1,101 @@
+using System.Text.Json;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Running;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>Faults during a run, with the harness as a process, the real engine and stand-in node images.</summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public class HarnessFaultTests : IDisposable
+{
+    private readonly string results = Directory.CreateTempSubdirectory("lnbench-faults-").FullName;
+    private readonly DockerEngine engine = new();
+
+    private string[] FakeRun(params string[] extra) =>
+    [
+        "AlicePaysBob", "--concurrency", "1", "--iterations", "1", "--cln-image", FakeNodeImage.FakeNode,
+        "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results, "--setup-timeout", "300", .. extra,
+    ];
+
+    [SkippableTheory]
+    [InlineData("INT")]
+    [InlineData("TERM")]
+    public async Task A_signal_during_setup_tears_everything_down_keeps_partial_results_and_exits_130(string signal)
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        using var harness = HarnessProcess.Start(FakeRun());
+        // The stand-in bitcoind never answers RPC, so the harness waits there until it is stopped.
+        await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
+        var runId = harness.RunId!;
+        Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+
+        await harness.SignalAsync(signal);
+        var exitCode = await harness.WaitForExitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.Equal(130, exitCode);
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        Assert.True(manifest.RootElement.GetProperty("partial").GetBoolean());
+        Assert.True(File.Exists(runDir + ".zip"));
+    }
+
+    [SkippableFact]
+    public async Task A_run_killed_with_sigkill_is_cleaned_up_by_the_next_run_which_says_so()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        string runId;
+        using (var killed = HarnessProcess.Start(FakeRun()))
+        {
+            await killed.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
+            runId = killed.RunId!;
+            await killed.SignalAsync("KILL");
+            await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
+        }
+        Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+
+        // The next run cleans up first, then fails on its own bad image before starting anything.
+        using var next = HarnessProcess.Start(
+            "AlicePaysBob", "--cln-image", "lnbench-test/does-not-exist:1", "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results);
+        var exitCode = await next.WaitForExitAsync(TimeSpan.FromMinutes(1));
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains($"removed containers left by 1 earlier run(s) whose harness is gone: {runId}", next.Output);
+        Assert.Contains("lnbench: error: image 'lnbench-test/does-not-exist:1' is not present locally", next.Output);
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    [SkippableFact]
+    public async Task Bad_input_fails_before_any_container_starts()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var before = (await engine.ListContainersAsync(RunLabels.Run)).Count;
+        foreach (var (args, expected) in new (string[], string)[]
+        {
+            (["--concurrency", "0"], "--concurrency 0 is out of range"),
+            (["--work-dir", "/tmp/" + new string('w', 90)], "Unix socket limit"),
+            (["--results", "/proc/lnbench"], "cannot write to /proc/lnbench"),
+            (["--cln-image", FakeNodeImage.Busybox, "--no-pull", "--results", results], "cannot run 'lightningd --version'"),
+        })
+        {
+            using var harness = HarnessProcess.Start(args);
+            var exitCode = await harness.WaitForExitAsync(TimeSpan.FromMinutes(1));
+            Assert.NotEqual(0, exitCode);
+            var errors = harness.Output.Split('\n').Where(l => l.StartsWith("lnbench: error:", StringComparison.Ordinal)).ToList();
+            Assert.Contains(expected, Assert.Single(errors));
+        }
+        Assert.Equal(before, (await engine.ListContainersAsync(RunLabels.Run)).Count);
+    }
+
+    public void Dispose()
+    {
+        engine.Dispose();
+        Directory.Delete(results, recursive: true);
+    }
+}

@@ -1,0 +1,111 @@
+using System.Diagnostics;
+using System.Text.RegularExpressions;
+using Lightning.Bench.Processes;
+
+namespace Lightning.Bench.Tests.Support;
+
+/// <summary>The harness as a user runs it: a separate process whose output is watched and to which signals are sent.</summary>
+public sealed partial class HarnessProcess : IDisposable
+{
+    private readonly Process process;
+    private readonly List<string> lines = new();
+
+    private HarnessProcess(Process process) => this.process = process;
+
+    public static HarnessProcess Start(params string[] arguments)
+    {
+        var startInfo = new ProcessStartInfo("dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        startInfo.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"));
+        foreach (var argument in arguments)
+        {
+            startInfo.ArgumentList.Add(argument);
+        }
+        var harness = new HarnessProcess(new Process { StartInfo = startInfo });
+        harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);
+        harness.process.ErrorDataReceived += (_, e) => harness.Add(e.Data);
+        harness.process.Start();
+        harness.process.BeginOutputReadLine();
+        harness.process.BeginErrorReadLine();
+        return harness;
+    }
+
+    public int Pid => process.Id;
+
+    public string Output
+    {
+        get
+        {
+            lock (lines)
+            {
+                return string.Join('\n', lines);
+            }
+        }
+    }
+
+    /// <summary>The run id the harness printed ("run ID: results in ...").</summary>
+    public string? RunId => RunLine().Match(Output) is { Success: true } m ? m.Groups[1].Value : null;
+
+    public async Task WaitForOutputAsync(string text, TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (!Output.Contains(text, StringComparison.Ordinal))
+        {
+            if (process.HasExited)
+            {
+                Assert.Fail($"the harness exited ({process.ExitCode}) before printing '{text}':\n{Output}");
+            }
+            Assert.True(DateTime.UtcNow < deadline, $"the harness did not print '{text}' within {timeout.TotalSeconds} s:\n{Output}");
+            await Task.Delay(100);
+        }
+    }
+
+    public async Task SignalAsync(string signal)
+    {
+        var result = await ProcessRunner.RunAsync("kill", [$"-{signal}", Pid.ToString(System.Globalization.CultureInfo.InvariantCulture)], TimeSpan.FromSeconds(10));
+        Assert.True(result.Succeeded, result.Tail());
+    }
+
+    /// <summary>Waits for the exit and returns the exit code; fails the test if it takes longer than <paramref name="timeout"/>.</summary>
+    public async Task<int> WaitForExitAsync(TimeSpan timeout)
+    {
+        using var cts = new CancellationTokenSource(timeout);
+        try
+        {
+            await process.WaitForExitAsync(cts.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            Assert.Fail($"the harness did not exit within {timeout.TotalSeconds} s:\n{Output}");
+        }
+        process.WaitForExit();
+        return process.ExitCode;
+    }
+
+    public void Dispose()
+    {
+        if (!process.HasExited)
+        {
+            process.Kill(entireProcessTree: true);
+        }
+        process.Dispose();
+    }
+
+    private void Add(string? line)
+    {
+        if (line is not null)
+        {
+            lock (lines)
+            {
+                lines.Add(line);
+            }
+        }
+    }
+
+    [GeneratedRegex(@"run (\d{8}-\d{6}-[0-9a-f]{4}): results in")]
+    private static partial Regex RunLine();
+}
