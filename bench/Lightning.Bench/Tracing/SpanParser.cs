@@ -46,7 +46,7 @@ public static class SpanParser
         }
         catch (JsonException e)
         {
-            problem = payload.Length >= 2047 ? "cut at 2048 bytes" : $"invalid JSON ({e.Message.Split('.')[0]})";
+            problem = payload.Length == 2048 ? "cut at 2048 bytes" : $"invalid JSON ({e.Message.Split('.')[0]})";
             return null;
         }
         catch (InvalidOperationException e)
