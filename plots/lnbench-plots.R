@@ -13,16 +13,29 @@ save <- function(plot, name, width = 11, height = 6.5) {
   ggsave(path, plot, width = width, height = height, dpi = 110)
   cat(path, "\n")
 }
-case_levels <- function(cases) {
-  # Order cases by their numbers (Concurrency=10 after Concurrency=4), not alphabetically.
+# Cases as factors in the order the run made them (the order of payments.csv), labelled by the parameters that
+# differ between cases (a parameter with one value in the whole run is left out of the labels).
+case_labels <- NULL
+case_factor <- function(cases) {
+  factor(cases, levels = names(case_labels), labels = unname(case_labels))
+}
+make_case_labels <- function(cases) {
   u <- unique(cases)
-  key <- suppressWarnings(as.numeric(gsub("[^0-9.]+", " ", u)))
-  u[order(ifelse(is.na(key), Inf, key), u)]
+  parts <- lapply(strsplit(u, ", ", fixed = TRUE), function(p) {
+    kv <- strsplit(p, "=", fixed = TRUE)
+    setNames(vapply(kv, function(x) paste(x[-1], collapse = "="), ""), vapply(kv, `[`, "", 1))
+  })
+  keys <- unique(unlist(lapply(parts, names)))
+  varying <- keys[vapply(keys, function(k) length(unique(vapply(parts, function(p) p[k], ""))) > 1, TRUE)]
+  if (length(varying) == 0) varying <- keys
+  labels <- vapply(parts, function(p) paste(paste0(varying, "=", p[varying]), collapse = ", "), "")
+  setNames(labels, u)
 }
 
 payments <- read.csv(file.path(dir, "payments.csv"), stringsAsFactors = FALSE)
 if (nrow(payments) > 0) {
-  payments$case <- factor(payments$case, levels = case_levels(payments$case))
+  case_labels <- make_case_labels(payments$case)
+  payments$case <- case_factor(payments$case)
   starts <- tapply(payments$start_unix_us, payments$case, min)
   payments$since_s <- (payments$start_unix_us - starts[as.character(payments$case)]) / 1e6
   plot <- ggplot(payments, aes(since_s, latency_ms)) +
@@ -44,14 +57,14 @@ if (file.exists(spans_path)) {
   if (nrow(spans) > 0) {
     # Only the benchmark itself: each case's spans between its first payment's start and its last payment's end
     # (node start-up and channel setup come before and would squeeze the payments into a sliver).
-    window_start <- tapply(payments$start_unix_us, as.character(payments$case), min)
-    window_end <- tapply(payments$end_unix_us, as.character(payments$case), max)
+    window_start <- tapply(payments$start_unix_us, names(case_labels)[as.integer(payments$case)], min)
+    window_end <- tapply(payments$end_unix_us, names(case_labels)[as.integer(payments$case)], max)
     spans <- spans[spans$case %in% names(window_start), ]
     spans <- spans[spans$start_unix_us >= window_start[spans$case] & spans$start_unix_us <= window_end[spans$case], ]
   }
   if (nrow(spans) > 0) {
-    spans$case <- factor(spans$case, levels = case_levels(spans$case))
-    spans$since_s <- (spans$start_unix_us - window_start[as.character(spans$case)]) / 1e6
+    spans$since_s <- (spans$start_unix_us - window_start[spans$case]) / 1e6
+    spans$case <- case_factor(spans$case)
     spans$duration_ms <- spans$duration_us / 1000
     # The main names: the operations with the most total time, per node; the rest are left out of this picture.
     totals <- aggregate(duration_ms ~ node + operation, data = spans, FUN = sum)
@@ -74,6 +87,7 @@ if (file.exists(steps_path)) {
   steps <- read.csv(steps_path, stringsAsFactors = FALSE)
   steps <- steps[steps$phase == "measured", ]
   measured <- payments[payments$phase == "measured" & payments$outcome == "succeeded", ]
+  measured$case <- names(case_labels)[as.integer(measured$case)]
   if (nrow(steps) > 0 && nrow(measured) > 0) {
     counts <- table(measured$case)
     per_case <- aggregate(total_ms ~ case + operation, data = steps, FUN = sum)
@@ -84,8 +98,8 @@ if (file.exists(steps_path)) {
     other <- data.frame(case = other$case, operation = "other (not in a payer step)", total_ms = NA,
                         mean_ms = pmax(0, other$latency_ms - other$mean_ms))
     parts <- rbind(per_case, other)
-    parts$case <- factor(parts$case, levels = case_levels(as.character(parts$case)))
     parts <- merge(parts, latency)
+    parts$case <- case_factor(parts$case)
     parts$share <- 100 * parts$mean_ms / parts$latency_ms
     plot <- ggplot(parts, aes(x = case, y = mean_ms, fill = reorder(operation, mean_ms))) +
       geom_col(colour = "white", linewidth = 0.2) +
@@ -93,6 +107,7 @@ if (file.exists(steps_path)) {
                 position = position_stack(vjust = 0.5), size = 3) +
       labs(title = "Where a payment's time goes", subtitle = "mean per successful measured payment; steps are the payer's calls joined by JSON-RPC id",
            x = NULL, y = "ms per payment", fill = "step") +
+      scale_x_discrete(labels = function(x) gsub(", ", "\n", x, fixed = TRUE)) +
       theme_bw()
     save(plot, "span-breakdown.png")
   }
