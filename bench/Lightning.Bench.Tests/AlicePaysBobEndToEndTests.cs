@@ -34,12 +34,15 @@ public class AlicePaysBobEndToEndTests
         var table = await File.ReadAllTextAsync(report);
         Assert.Contains("Payments/s", table);
         Assert.Contains("p95 ms", table);
-        foreach (var caseFolder in new[] { "Concurrency-1-Traces-on", "Concurrency-3-Traces-on" })
+        foreach (var concurrency in new[] { 1, 3 })
         {
-            Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "docker-compose.yml")));
-            Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "logs", "alice.log")));
-            Assert.True(File.Exists(Path.Combine(runDir, "cases", caseFolder, "zipkin.json")));
+            var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), $"*-Concurrency-{concurrency}-Traces-on"));
+            Assert.True(File.Exists(Path.Combine(caseFolder, "docker-compose.yml")));
+            Assert.True(File.Exists(Path.Combine(caseFolder, "logs", "alice.log")));
+            Assert.True(File.Exists(Path.Combine(caseFolder, "zipkin.json")));
         }
+        Assert.True(File.Exists(runDir + ".zip"));
+        Assert.Contains("\"partial\": false", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
 
         // Every measured payment is joined to its spans on the payer, with injectpaymentonion among its steps.
         Assert.All(rows.Where(r => r.Contains(",measured,")), r => Assert.Contains("jsonrpc:injectpaymentonion=", r));
@@ -54,5 +57,34 @@ public class AlicePaysBobEndToEndTests
         using var engine = new DockerEngine();
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    [SkippableFact]
+    public async Task A_node_killed_mid_benchmark_is_reported_and_torn_down_and_the_results_so_far_are_kept()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-kill-").FullName;
+        using var harness = HarnessProcess.Start(
+            "AlicePaysBob", "--concurrency", "1", "--iterations", "500", "--warmups", "0",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results);
+        await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        var runId = harness.RunId!;
+        using var engine = new DockerEngine();
+        var bob = (await engine.ListContainersAsync($"{RunLabels.Run}={runId}")).Single(c => c.Labels["lnbench.node"] == "bob");
+
+        var kill = await ProcessRunner.RunAsync("docker", ["kill", bob.Id], TimeSpan.FromSeconds(30));
+        Assert.True(kill.Succeeded, kill.Tail());
+        var exitCode = await harness.WaitForExitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.Equal(1, exitCode);
+        Assert.Contains("node 'bob' exited with code 137", harness.Output);
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        var payments = (await File.ReadAllLinesAsync(Path.Combine(runDir, "payments.csv"))).Skip(1).ToList();
+        Assert.Contains(payments, p => p.Contains(",succeeded,"));
+        Assert.Contains(payments, p => p.Contains(",failed,"));
     }
 }

@@ -93,6 +93,18 @@ public class HarnessFaultTests : IDisposable
         Assert.Equal(before, (await engine.ListContainersAsync(RunLabels.Run)).Count);
     }
 
+    [SkippableFact]
+    public async Task A_docker_engine_that_does_not_answer_gets_one_line_that_says_how_to_start_it()
+    {
+        Requirements.Docker();
+        var missing = Path.Combine(results, "no-docker.sock");
+        using var harness = HarnessProcess.Start(new Dictionary<string, string> { ["DOCKER_HOST"] = $"unix://{missing}" }, "--results", results);
+        Assert.Equal(1, await harness.WaitForExitAsync(TimeSpan.FromMinutes(1)));
+        var error = Assert.Single(harness.Output.Split('\n'), l => l.StartsWith("lnbench: error:", StringComparison.Ordinal));
+        Assert.Contains($"no Docker engine answers at unix://{missing}", error);
+        Assert.Contains("start it", error);
+    }
+
     public void Dispose()
     {
         engine.Dispose();

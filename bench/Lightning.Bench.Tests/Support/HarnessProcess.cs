@@ -12,7 +12,9 @@ public sealed partial class HarnessProcess : IDisposable
 
     private HarnessProcess(Process process) => this.process = process;
 
-    public static HarnessProcess Start(params string[] arguments)
+    public static HarnessProcess Start(params string[] arguments) => Start(new Dictionary<string, string>(), arguments);
+
+    public static HarnessProcess Start(IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var startInfo = new ProcessStartInfo("dotnet")
         {
@@ -24,6 +26,10 @@ public sealed partial class HarnessProcess : IDisposable
         foreach (var argument in arguments)
         {
             startInfo.ArgumentList.Add(argument);
+        }
+        foreach (var (key, value) in environment)
+        {
+            startInfo.Environment[key] = value;
         }
         var harness = new HarnessProcess(new Process { StartInfo = startInfo });
         harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);

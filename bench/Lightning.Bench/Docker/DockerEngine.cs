@@ -239,6 +239,36 @@ public sealed class DockerEngine : IDisposable
         }
     }
 
+    /// <summary>
+    /// Streams the engine's "die" events of containers matching the label filter and calls <paramref name="onDie"/>
+    /// with each container id, until cancelled.
+    /// </summary>
+    public async Task WatchDeathsAsync(string labelFilter, Func<string, Task> onDie, CancellationToken ct)
+    {
+        var filters = JsonSerializer.Serialize(new Dictionary<string, string[]>
+        {
+            ["type"] = ["container"],
+            ["event"] = ["die"],
+            ["label"] = [labelFilter],
+        });
+        using var response = await http.GetAsync($"events?filters={Uri.EscapeDataString(filters)}", HttpCompletionOption.ResponseHeadersRead, ct);
+        response.EnsureSuccessStatusCode();
+        await using var stream = await response.Content.ReadAsStreamAsync(ct);
+        using var reader = new StreamReader(stream);
+        while (await reader.ReadLineAsync(ct) is { } line)
+        {
+            if (line.Length == 0)
+            {
+                continue;
+            }
+            using var document = JsonDocument.Parse(line);
+            if (document.RootElement.TryGetProperty("id", out var id) && id.GetString() is { } containerId)
+            {
+                await onDie(containerId);
+            }
+        }
+    }
+
     public void Dispose() => http.Dispose();
 
     private static async Task<JsonDocument> ReadJsonAsync(HttpResponseMessage response, string what, CancellationToken ct)

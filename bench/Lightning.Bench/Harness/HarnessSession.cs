@@ -113,6 +113,28 @@ public sealed class HarnessSession : IAsyncDisposable
         }
     }
 
+    private readonly List<(IReadOnlyDictionary<string, string> Parameters, Reporting.CaseSteps Steps)> steps = new();
+
+    /// <summary>Each case's payer steps, for the build comparison in span-summary.md.</summary>
+    public IReadOnlyList<(IReadOnlyDictionary<string, string> Parameters, Reporting.CaseSteps Steps)> Steps
+    {
+        get
+        {
+            lock (steps)
+            {
+                return steps.ToList();
+            }
+        }
+    }
+
+    public void RecordSteps(IReadOnlyDictionary<string, string> parameters, Reporting.CaseSteps caseSteps)
+    {
+        lock (steps)
+        {
+            steps.Add((parameters, caseSteps));
+        }
+    }
+
     public void CaseEnded(string projectName)
     {
         lock (cases)
@@ -145,6 +167,7 @@ public sealed class HarnessSession : IAsyncDisposable
         cancellation.Dispose();
     }
 
+    /// <summary>"Build=cln:v26.06.6, Concurrency=1" → "Build-cln-v26-06-6-Concurrency-1".</summary>
     public static string CaseFolder(string caseKey) =>
-        string.Concat(caseKey.Select(c => char.IsLetterOrDigit(c) ? c : '-')).Trim('-');
+        System.Text.RegularExpressions.Regex.Replace(caseKey, "[^A-Za-z0-9]+", "-").Trim('-');
 }

@@ -19,6 +19,11 @@ public sealed class RunArtifacts(HarnessSession session, MachineRecord machine, 
             SummaryOf(summary).Write(directory);
         }
         ManifestOf(partial).Write(directory);
+        var summaryMarkdown = Path.Combine(directory, TraceFiles.SummaryMarkdown);
+        if (session.Options.Builds.Count > 1 && File.Exists(summaryMarkdown) && session.Steps.Any(s => s.Steps.Steps.Count > 0))
+        {
+            await File.AppendAllTextAsync(summaryMarkdown, BuildStepsTable.Render(session.Options.Builds.Select(b => b.Name).ToList(), session.Steps));
+        }
         MergeZipkin(directory);
         if (plots)
         {

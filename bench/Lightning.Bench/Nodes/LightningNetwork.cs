@@ -23,6 +23,9 @@ public sealed class LightningNetwork : IAsyncDisposable
     private readonly Dictionary<string, string> containers = new();
     private readonly Dictionary<string, LightningNode> nodes = new();
     private readonly SemaphoreSlim disposeLock = new(1, 1);
+    private readonly CancellationTokenSource deathWatch = new();
+    private readonly CancellationTokenSource died = new();
+    private Task? watching;
     private BitcoinMiner? miner;
     private bool started;
     private bool disposed;
@@ -46,6 +49,12 @@ public sealed class LightningNetwork : IAsyncDisposable
     public IReadOnlyDictionary<string, LightningNode> Nodes => nodes;
 
     public BitcoinMiner Miner => miner ?? throw new InvalidOperationException("the network is not started");
+
+    /// <summary>Cancelled the moment a node's container dies (the engine reports it), so nothing waits on a dead node.</summary>
+    public CancellationToken NodeDied => died.Token;
+
+    /// <summary>The first node death seen, with its evidence.</summary>
+    public NodeDiedException? Death { get; private set; }
 
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
     public TraceRecorder? Traces { get; private set; }
@@ -92,6 +101,7 @@ public sealed class LightningNetwork : IAsyncDisposable
             {
                 containers[container.Labels[ComposeGenerator.NodeLabel]] = container.Id;
             }
+            watching = Task.Run(() => WatchForDeathsAsync(deathWatch.Token));
         }
     }
 
@@ -189,6 +199,12 @@ public sealed class LightningNetwork : IAsyncDisposable
                 return;
             }
             disposed = true;
+            // Teardown kills the containers: stop listening for deaths first.
+            deathWatch.Cancel();
+            if (watching is not null)
+            {
+                await watching;
+            }
             if (Traces is not null)
             {
                 await Traces.DisposeAsync();
@@ -236,6 +252,26 @@ public sealed class LightningNetwork : IAsyncDisposable
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             progress.Info($"could not remove {Layout.Root}: {e.Message}");
+        }
+    }
+
+    private async Task WatchForDeathsAsync(CancellationToken ct)
+    {
+        try
+        {
+            await engine.WatchDeathsAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", async id =>
+            {
+                var name = containers.FirstOrDefault(c => c.Value == id).Key ?? id;
+                var details = await engine.InspectContainerAsync(id, ct);
+                var log = await engine.GetLogsAsync(id, 20, ct);
+                Death ??= new NodeDiedException(name, details?.ExitCode ?? -1, log.TrimEnd());
+                progress.Info($"node '{name}' died (exit {details?.ExitCode})");
+                died.Cancel();
+            }, ct);
+        }
+        catch (Exception e) when (e is OperationCanceledException or HttpRequestException or IOException)
+        {
+            // Stopped for teardown, or the engine went away (then the waits and calls notice on their own).
         }
     }
 

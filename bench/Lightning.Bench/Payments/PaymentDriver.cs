@@ -83,6 +83,11 @@ public sealed class PaymentDriver(
             }
             Record(PaymentOutcome.Failed, e.Message);
         }
+        catch (OperationCanceledException)
+        {
+            Record(PaymentOutcome.Failed, "cancelled: a node died or the run was stopped");
+            throw;
+        }
 
         void Record(PaymentOutcome outcome, string? error) => results.Add(new PaymentRecord(
             results.CaseKey, invocation, id, flow.Payer, flow.Payee, start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error));

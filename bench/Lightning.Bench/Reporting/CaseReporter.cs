@@ -9,14 +9,16 @@ namespace Lightning.Bench.Reporting;
 /// <summary>At the end of a case: stops span collection, joins spans to payments, writes the payment and span tables.</summary>
 public sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
 {
-    public async Task ReportAsync(CaseResults results, LightningNetwork network, int measuredIterations, CancellationToken ct = default)
+    /// <summary>Returns the payer's mean steps per payment (empty without traces), for the comparison of builds.</summary>
+    public async Task<CaseSteps> ReportAsync(CaseResults results, LightningNetwork network, int measuredIterations, CancellationToken ct = default)
     {
+        var steps = new CaseSteps(results.CaseKey, []);
         results.Complete(measuredIterations);
         Directory.CreateDirectory(runDirectory);
         if (network.Traces is { } traces)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
-            ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network);
+            steps = ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
         var measured = results.Measured;
@@ -25,9 +27,10 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         {
             progress.Info($"case {results.CaseKey}: {failed.Count} of {measured.Count} measured payments failed; first error: {failed[0].Error}");
         }
+        return steps;
     }
 
-    private void ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network)
+    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network)
     {
         var caseDirectory = network.Options.ResultsDirectory;
         var stats = collected.Select(s => s with
@@ -75,6 +78,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
             progress.Info($"case {results.CaseKey}: mean payment {meanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
                 string.Join(", ", meanBreakdown.Take(4).Select(b => FormattableString.Invariant($"{b.Item1} {b.Item3:0.0} ms"))));
         }
+        return new CaseSteps(results.CaseKey, meanBreakdown.Select(b => new CaseStep(b.Operation, b.Item3)).ToList());
     }
 
     /// <summary>

@@ -96,9 +96,18 @@ public abstract class ScenarioBenchmark
 
     protected async Task PayBatchAsync()
     {
+        var current = network!;
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(Session.Cancellation, current.NodeDied);
         try
         {
-            await driver!.RunBatchAsync(PaymentsPerInvocation, Session.Cancellation);
+            try
+            {
+                await driver!.RunBatchAsync(PaymentsPerInvocation, stop.Token);
+            }
+            catch (OperationCanceledException) when (current.Death is not null)
+            {
+                throw current.Death;
+            }
         }
         catch (NodeDiedException e)
         {
@@ -121,8 +130,9 @@ public abstract class ScenarioBenchmark
         {
             if (results is not null)
             {
-                await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
+                var steps = await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
                     .ReportAsync(results, ending, Session.Options.Iterations, Session.Cancellation);
+                Session.RecordSteps(CaseParameters.ToDictionary(p => p.Key, p => Convert.ToString(p.Value, System.Globalization.CultureInfo.InvariantCulture) ?? ""), steps);
             }
         }
         finally

@@ -1,0 +1,3 @@
+namespace Lightning.Bench.Reporting;
+
+public sealed record CaseStep(string Operation, double MeanMs);
