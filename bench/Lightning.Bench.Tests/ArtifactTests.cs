@@ -115,6 +115,12 @@ public class ArtifactTests : IDisposable
         Assert.Contains("| Concurrency=1, Traces=on | 80.5 | 60.5 | 0.75 |", table);
         Assert.Contains("yes (p=", table);
         Assert.Contains("not in both: A Concurrency=10, Traces=on; B Concurrency=4, Traces=on", table);
+
+        // A run that compared two builds against a run of one: a row per pair.
+        var ab = new RunSummary("run-ab", "AlicePaysBob", "in payment", [Case("Og", 1, [80, 82, 79, 81]), Case("O2", 1, [60, 61, 59, 62])]);
+        var pairs = RunComparison.Render("ab", ab, "b", b);
+        Assert.Contains("| Concurrency=1, Traces=on (Og / O2) | 80.5 | 60.5 | 0.75 |", pairs);
+        Assert.Contains("| Concurrency=1, Traces=on (O2 / O2) | 60.5 | 60.5 | 1.00 |", pairs);
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);

@@ -79,6 +79,8 @@ public class OptionParserTests
     [InlineData(new[] { "--build", "a=x:1", "--build", "a=y:2" }, "name 'a' is used twice")]
     [InlineData(new[] { "--build", "a=x:1", "--cln-image", "y:2" }, "--cln-image and --build do not go together")]
     [InlineData(new[] { "--traces", "maybe" }, "is not a list of on and off")]
+    [InlineData(new[] { "--replay", "run.zip", "--iterations", "3" }, "give only --replay RUN.zip")]
+    [InlineData(new[] { "--compare", "a.zip" }, "--compare needs two runs")]
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);

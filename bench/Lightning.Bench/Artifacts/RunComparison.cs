@@ -26,15 +26,23 @@ public static class RunComparison
         }
         text.AppendLine("| case | A mean ms | B mean ms | B/A | A payments/s | B payments/s | A p95 ms | B p95 ms | beyond noise |");
         text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-        foreach (var (key, caseA) in casesA)
+        foreach (var (key, casesOfA) in casesA)
         {
-            if (!casesB.TryGetValue(key, out var caseB))
+            if (!casesB.TryGetValue(key, out var casesOfB))
             {
                 continue;
             }
-            var comparison = BuildComparison.Compare(caseB.IterationsMs, caseA.IterationsMs);
-            text.AppendLine(Invariant(
-                $"| {key} | {caseA.MeanMs:0.0} | {caseB.MeanMs:0.0} | {comparison.Ratio:0.00} | {caseA.PaymentsPerSecond:0.0} | {caseB.PaymentsPerSecond:0.0} | {caseA.P95Ms:0.0} | {caseB.P95Ms:0.0} | {comparison.Verdict} |"));
+            // A run that compared builds has one case per build for each key: every pair is a row.
+            foreach (var caseA in casesOfA)
+            {
+                foreach (var caseB in casesOfB)
+                {
+                    var label = casesOfA.Count > 1 || casesOfB.Count > 1 ? $"{key} ({BuildOf(caseA)} / {BuildOf(caseB)})" : key;
+                    var comparison = BuildComparison.Compare(caseB.IterationsMs, caseA.IterationsMs);
+                    text.AppendLine(Invariant(
+                        $"| {label} | {caseA.MeanMs:0.0} | {caseB.MeanMs:0.0} | {comparison.Ratio:0.00} | {caseA.PaymentsPerSecond:0.0} | {caseB.PaymentsPerSecond:0.0} | {caseA.P95Ms:0.0} | {caseB.P95Ms:0.0} | {comparison.Verdict} |"));
+                }
+            }
         }
         var onlyA = casesA.Keys.Except(casesB.Keys).ToList();
         var onlyB = casesB.Keys.Except(casesA.Keys).ToList();
@@ -46,14 +54,14 @@ public static class RunComparison
         return text.ToString().TrimEnd();
     }
 
-    /// <summary>Cases by their parameters; the build name counts only when a run compared several builds.</summary>
-    private static Dictionary<string, CaseSummary> ByKey(RunSummary run)
-    {
-        var builds = run.Cases.Select(c => c.Parameters.GetValueOrDefault(nameof(ScenarioBenchmark.Build))).Distinct().Count();
-        return run.Cases.ToDictionary(c => CaseKey.From(c.Parameters
-            .Where(p => builds > 1 || p.Key != nameof(ScenarioBenchmark.Build))
-            .Select(p => new KeyValuePair<string, object>(p.Key, p.Value))));
-    }
+    /// <summary>Cases by their parameters other than the build (two runs usually differ in exactly that).</summary>
+    private static Dictionary<string, List<CaseSummary>> ByKey(RunSummary run) =>
+        run.Cases.GroupBy(c => CaseKey.From(c.Parameters
+                .Where(p => p.Key != nameof(ScenarioBenchmark.Build))
+                .Select(p => new KeyValuePair<string, object>(p.Key, p.Value))))
+            .ToDictionary(g => g.Key, g => g.ToList());
+
+    private static string BuildOf(CaseSummary c) => c.Parameters.GetValueOrDefault(nameof(ScenarioBenchmark.Build)) ?? "?";
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -5,6 +5,8 @@ namespace Lightning.Bench.Cli;
 /// <summary>Parses the harness's own options; everything after `--` goes to BenchmarkDotNet untouched.</summary>
 public static class OptionParser
 {
+    private static readonly HashSet<string> ReplayOptions = ["--replay", "--results", "--no-zip"];
+
     public static HarnessOptions Parse(IReadOnlyList<string> args)
     {
         var options = new HarnessOptions { CommandLine = args.ToList() };
@@ -87,9 +89,9 @@ public static class OptionParser
         {
             throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");
         }
-        if (options.Replay is not null && (scenarioGiven || options.Sweeps.Count > 0 || options.BuildList.Count > 0))
+        if (options.Replay is not null && (scenarioGiven || args.Any(a => a.StartsWith('-') && !ReplayOptions.Contains(a.Split('=')[0]))))
         {
-            throw new UsageException("--replay takes the scenario and parameters from the run it replays: give only --replay RUN.zip (and --results)");
+            throw new UsageException("--replay takes the scenario, parameters and images from the run it replays: give only --replay RUN.zip (with --results or --no-zip if needed)");
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         foreach (var swept in options.Sweeps.Keys.Where(k => chosen.Parameters.All(p => p.Name != k)))
