@@ -118,20 +118,9 @@ public static class OptionParser
         return eq > 0 ? (arg[..eq], arg[(eq + 1)..]) : (arg, null);
     }
 
-    private static int Int(string option, string text, int min, int max, string? why = null)
-    {
-        if (!int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
-        {
-            throw new UsageException($"{option} '{text}' is not a whole number: give a value from {min} to {max}");
-        }
-        if (value < min || value > max)
-        {
-            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}");
-        }
-        return value;
-    }
+    private static int Int(string option, string text, int min, int max, string? why = null) => (int)Long(option, text, min, max, why);
 
-    private static long Long(string option, string text, long min, long max)
+    private static long Long(string option, string text, long min, long max, string? why = null)
     {
         if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
         {
@@ -139,7 +128,7 @@ public static class OptionParser
         }
         if (value < min || value > max)
         {
-            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}");
+            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}");
         }
         return value;
     }

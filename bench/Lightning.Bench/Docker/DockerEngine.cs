@@ -83,8 +83,7 @@ public sealed class DockerEngine : IDisposable
 
     public async Task<IReadOnlyList<ContainerSummary>> ListContainersAsync(string labelFilter, CancellationToken ct = default)
     {
-        var filters = JsonSerializer.Serialize(new Dictionary<string, string[]> { ["label"] = [labelFilter] });
-        using var response = await http.GetAsync($"containers/json?all=true&filters={Uri.EscapeDataString(filters)}", ct);
+        using var response = await http.GetAsync($"containers/json?all=true&filters={LabelFilter(labelFilter)}", ct);
         using var doc = await ReadJsonAsync(response, "list containers", ct);
         return doc.RootElement.EnumerateArray().Select(ContainerSummary.FromJson).ToList();
     }
@@ -124,8 +123,7 @@ public sealed class DockerEngine : IDisposable
 
     public async Task<IReadOnlyList<string>> ListNetworksAsync(string labelFilter, CancellationToken ct = default)
     {
-        var filters = JsonSerializer.Serialize(new Dictionary<string, string[]> { ["label"] = [labelFilter] });
-        using var response = await http.GetAsync($"networks?filters={Uri.EscapeDataString(filters)}", ct);
+        using var response = await http.GetAsync($"networks?filters={LabelFilter(labelFilter)}", ct);
         using var doc = await ReadJsonAsync(response, "list networks", ct);
         return doc.RootElement.EnumerateArray().Select(n => n.GetProperty("Id").GetString()!).ToList();
     }
@@ -141,8 +139,7 @@ public sealed class DockerEngine : IDisposable
 
     public async Task<IReadOnlyList<string>> ListVolumesAsync(string labelFilter, CancellationToken ct = default)
     {
-        var filters = JsonSerializer.Serialize(new Dictionary<string, string[]> { ["label"] = [labelFilter] });
-        using var response = await http.GetAsync($"volumes?filters={Uri.EscapeDataString(filters)}", ct);
+        using var response = await http.GetAsync($"volumes?filters={LabelFilter(labelFilter)}", ct);
         using var doc = await ReadJsonAsync(response, "list volumes", ct);
         return doc.RootElement.GetProperty("Volumes") is { ValueKind: JsonValueKind.Array } volumes
             ? volumes.EnumerateArray().Select(v => v.GetProperty("Name").GetString()!).ToList()
@@ -270,6 +267,10 @@ public sealed class DockerEngine : IDisposable
     }
 
     public void Dispose() => http.Dispose();
+
+    /// <summary>The engine's filters query value for one label ("key" or "key=value").</summary>
+    private static string LabelFilter(string labelFilter) =>
+        Uri.EscapeDataString(JsonSerializer.Serialize(new Dictionary<string, string[]> { ["label"] = [labelFilter] }));
 
     private static async Task<JsonDocument> ReadJsonAsync(HttpResponseMessage response, string what, CancellationToken ct)
     {
