@@ -86,6 +86,7 @@ public static class Program
             }
             progress.Info($"{context.Signal}: stopping, tearing the topology down");
             session?.Cancel();
+            session?.WriteUnreportedPayments();
             session?.DisposeAsync().AsTask().GetAwaiter().GetResult();
             queueLimit?.Restore();
             artifacts?.WriteAsync(null, partial: true, plots: false).GetAwaiter().GetResult();

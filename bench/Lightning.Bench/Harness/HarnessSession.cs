@@ -135,6 +135,21 @@ public sealed class HarnessSession : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// When the run is stopped mid-case: the payments of cases not yet reported go to payments.csv as they are
+    /// (the last invocations counted as measured), so a partial run keeps what it measured.
+    /// </summary>
+    public void WriteUnreportedPayments()
+    {
+        var reported = Steps.Select(s => s.Steps.CaseKey).ToHashSet();
+        foreach (var results in Payments.Cases.Where(c => !reported.Contains(c.CaseKey)))
+        {
+            results.Complete(Options.Iterations);
+            Directory.CreateDirectory(ResultsDirectory);
+            PaymentCsv.Append(Path.Combine(ResultsDirectory, PaymentCsv.FileName), results.Records);
+        }
+    }
+
     public void CaseEnded(string projectName)
     {
         lock (cases)
