@@ -19,9 +19,13 @@ public sealed class ComposeCli
     /// <summary>e.g. "docker compose 2.29.1" or "docker-compose 1.29.2".</summary>
     public string Version { get; }
 
-    public static async Task<ComposeCli> DetectAsync(CancellationToken ct = default)
+    /// <summary>The compose commands tried, in order: the v2 plugin, then v1.</summary>
+    public static readonly IReadOnlyList<(string File, string[] Prefix)> Candidates = [("docker", ["compose"]), ("docker-compose", [])];
+
+    public static Task<ComposeCli> DetectAsync(CancellationToken ct = default) => DetectAsync(Candidates, ct);
+
+    public static async Task<ComposeCli> DetectAsync(IReadOnlyList<(string File, string[] Prefix)> candidates, CancellationToken ct = default)
     {
-        var candidates = new (string File, string[] Prefix)[] { ("docker", ["compose"]), ("docker-compose", []) };
         foreach (var (file, prefix) in candidates)
         {
             try

@@ -12,7 +12,7 @@ public static class Preflight
     /// <summary>As long as any compose project name a run makes (lnbench-RUNID-CASE).</summary>
     private const string LongestProject = "lnbench-20261121-101010-abcd-999";
 
-    public static void Check(HarnessOptions options)
+    public static void Check(HarnessOptions options, long minimumFreeBytes = MinimumFreeBytes)
     {
         try
         {
@@ -22,11 +22,11 @@ public static class Preflight
         {
             throw new UsageException(e.Message);
         }
-        CheckWritable(options.WorkRoot, "--work-dir");
-        CheckWritable(options.ResultsRoot, "--results");
+        CheckWritable(options.WorkRoot, "--work-dir", minimumFreeBytes);
+        CheckWritable(options.ResultsRoot, "--results", minimumFreeBytes);
     }
 
-    private static void CheckWritable(string directory, string option)
+    private static void CheckWritable(string directory, string option, long minimumFreeBytes)
     {
         var full = Path.GetFullPath(directory);
         try
@@ -41,9 +41,9 @@ public static class Preflight
             throw new UsageException($"cannot write to {full} ({e.Message.TrimEnd('.')}): choose another folder with {option}");
         }
         var free = new DriveInfo(full).AvailableFreeSpace;
-        if (free < MinimumFreeBytes)
+        if (free < minimumFreeBytes)
         {
-            throw new UsageException($"{full} has only {free / (1024 * 1024)} MB free; a run needs at least {MinimumFreeBytes / (1024 * 1024)} MB: free some space or choose another folder with {option}");
+            throw new UsageException($"{full} has only {free / (1024 * 1024)} MB free; a run needs at least {minimumFreeBytes / (1024 * 1024)} MB: free some space or choose another folder with {option}");
         }
     }
 }

@@ -4,21 +4,23 @@ using Lightning.Bench.Running;
 namespace Lightning.Bench.Reporting;
 
 /// <summary>Runs the project's own R script (plots/lnbench-plots.R) over a run folder; missing R or ggplot2 skips the plots with one line.</summary>
-public sealed class PlotRenderer(RunProgress progress)
+public sealed class PlotRenderer(RunProgress progress, string rscript = PlotRenderer.DefaultRscript)
 {
+    public const string DefaultRscript = "Rscript";
+
     public static string ScriptPath => Path.Combine(AppContext.BaseDirectory, "plots", "lnbench-plots.R");
 
     /// <summary>Returns the PNG files written, or an empty list when the plots were skipped (the reason is printed).</summary>
     public async Task<IReadOnlyList<string>> RenderAsync(string resultsDirectory, CancellationToken ct = default)
     {
-        var problem = await FindProblemAsync(ct);
+        var problem = await FindProblemAsync(rscript, ct);
         if (problem is not null)
         {
             progress.Info($"plots skipped: {problem}");
             return [];
         }
         using var step = progress.Begin("plotting with R");
-        var result = await ProcessRunner.RunAsync("Rscript", ["--vanilla", ScriptPath, resultsDirectory], TimeSpan.FromMinutes(5), ct: ct);
+        var result = await ProcessRunner.RunAsync(rscript, ["--vanilla", ScriptPath, resultsDirectory], TimeSpan.FromMinutes(5), ct: ct);
         if (!result.Succeeded)
         {
             progress.Info($"plots failed (Rscript exit {result.ExitCode}): {result.Tail(5)}");
@@ -29,11 +31,11 @@ public sealed class PlotRenderer(RunProgress progress)
     }
 
     /// <summary>Null when R and ggplot2 are there, else what is missing and how to install it.</summary>
-    public static async Task<string?> FindProblemAsync(CancellationToken ct = default)
+    public static async Task<string?> FindProblemAsync(string rscript = DefaultRscript, CancellationToken ct = default)
     {
         try
         {
-            var check = await ProcessRunner.RunAsync("Rscript",
+            var check = await ProcessRunner.RunAsync(rscript,
                 ["--vanilla", "-e", "quit(status = if (requireNamespace('ggplot2', quietly = TRUE)) 0 else 3)"], TimeSpan.FromMinutes(1), ct: ct);
             return check.ExitCode switch
             {
