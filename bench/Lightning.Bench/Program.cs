@@ -128,7 +128,8 @@ public static class Program
             exitCode = 0;
             return exitCode;
         }
-        catch (Exception e) when (e is DockerUnavailableException or ImageUnavailableException or NodeDiedException or WaitTimeoutException or IOException or UnauthorizedAccessException or InvalidDataException)
+        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
+            or WaitTimeoutException or TimeoutException or Processes.ToolNotFoundException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
             return Fail(ExitFailure, e.Message);
         }
