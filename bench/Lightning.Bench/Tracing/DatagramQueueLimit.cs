@@ -18,6 +18,10 @@ public sealed class DatagramQueueLimit
 
     private DatagramQueueLimit(int? original) => this.original = original;
 
+    /// <summary>The limit in force now (sockets bound from now on get it), or 0 when it cannot be read.</summary>
+    public static int Current =>
+        File.Exists(SysctlPath) && int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : 0;
+
     public static DatagramQueueLimit Ensure(RunProgress progress)
     {
         if (!File.Exists(SysctlPath) || !int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var current) || current >= Wanted)
