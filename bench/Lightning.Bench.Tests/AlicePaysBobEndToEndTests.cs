@@ -34,6 +34,7 @@ public class AlicePaysBobEndToEndTests
         var table = await File.ReadAllTextAsync(report);
         Assert.Contains("Payments/s", table);
         Assert.Contains("p95 ms", table);
+        Assert.Contains("complete", table);
         foreach (var concurrency in new[] { 1, 3 })
         {
             var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), $"*-Concurrency-{concurrency}-Traces-on"));
@@ -83,6 +84,8 @@ public class AlicePaysBobEndToEndTests
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
         var runDir = Assert.Single(Directory.GetDirectories(results));
         Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.Contains("partial: node bob exited with code 137", table);
         var payments = (await File.ReadAllLinesAsync(Path.Combine(runDir, "payments.csv"))).Skip(1).ToList();
         Assert.Contains(payments, p => p.Contains(",succeeded,"));
         Assert.Contains(payments, p => p.Contains(",failed,"));

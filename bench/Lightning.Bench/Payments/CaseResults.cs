@@ -10,6 +10,9 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     public int PaymentsPerInvocation { get; } = paymentsPerInvocation;
 
+    /// <summary>Why the case ended before its iterations did (a node died), or null for a complete case.</summary>
+    public string? StoppedBy { get; set; }
+
     public int StartInvocation() => Interlocked.Increment(ref invocations);
 
     public void Add(PaymentRecord record)

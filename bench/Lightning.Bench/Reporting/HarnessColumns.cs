@@ -42,6 +42,8 @@ public static class HarnessColumns
                 (s, c) => Figure(s, c, f => Format(f.P95Ms, "0.0"))),
             new HarnessColumn("Failed", "Payments that failed in measured iterations (see payments.csv for their errors)",
                 (s, c) => Figure(s, c, f => f.Failed.ToString(CultureInfo.InvariantCulture))),
+            new HarnessColumn("Status", "complete, or partial when the case stopped early (a node died): its payments so far are in payments.csv",
+                (_, c) => ledger().Find(KeyOf(c)) is { } r ? (r.StoppedBy is null ? "complete" : $"partial: {r.StoppedBy}") : "not started", numeric: false),
             new HarnessColumn("Invoices", "in payment: each payment creates its invoice and pays it; pregenerated: invoices made in setup, payments measured alone",
                 (_, _) => pregeneratedInvoices ? "pregenerated" : "in payment", numeric: false),
             new HarnessColumn("Ratio", $"Mean ÷ Mean of the same case on the baseline build ({builds[0]})",

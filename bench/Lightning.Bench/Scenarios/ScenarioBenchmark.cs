@@ -113,6 +113,10 @@ public abstract class ScenarioBenchmark
         {
             // BenchmarkDotNet ends the case on this exception; the topology goes now, not at the end of the run.
             Session.Progress.Info($"{e.Message.Split('\n')[0]}: tearing the case down, its results so far are kept");
+            if (results is not null)
+            {
+                results.StoppedBy = $"node {e.Node} exited with code {e.ExitCode}";
+            }
             await GlobalCleanupAsync();
             throw;
         }
