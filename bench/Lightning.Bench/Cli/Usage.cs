@@ -56,6 +56,7 @@ public static class Usage
                 text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
             }
         }
+        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds) and Traces (--traces on,off).");
         return text.ToString().TrimEnd();
     }
 }
