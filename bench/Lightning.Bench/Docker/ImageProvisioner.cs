@@ -16,10 +16,12 @@ public sealed class ImageProvisioner(DockerEngine engine, RunProgress progress, 
             {
                 throw new ImageUnavailableException($"image '{image}' is not present locally and --no-pull was given: build or pull it, or choose another with {option}");
             }
-            using var step = progress.Begin($"pulling {image}");
+            progress.Info($"pulling {image}...");
+            var clock = System.Diagnostics.Stopwatch.StartNew();
             try
             {
                 await engine.PullImageAsync(image, ct);
+                progress.Info($"pulled {image} in {clock.Elapsed.TotalSeconds:0.0} s");
             }
             catch (DockerApiException e)
             {
