@@ -108,7 +108,6 @@ public sealed class LightningNetwork : IAsyncDisposable
     /// <summary>Waits for bitcoind and every lightningd to answer, mines the first coins and waits for the nodes to sync.</summary>
     public async Task ConnectAsync(RunCredentials credentials, CancellationToken ct = default)
     {
-
         using (progress.Begin("bitcoind: waiting for RPC, mining 101 blocks"))
         {
             var details = await engine.InspectContainerAsync(containers[TopologySpec.BitcoindName], ct)
