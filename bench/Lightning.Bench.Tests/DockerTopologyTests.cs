@@ -44,7 +44,7 @@ public class DockerTopologyTests : IAsyncLifetime
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
             [new ChannelSpec("alice", "bob", 1_000_000)],
             [new PaymentFlow("alice", "bob")]),
-        new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
+        new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
         engine, compose!, new RunProgress(TextWriter.Null));
 
     [SkippableFact]

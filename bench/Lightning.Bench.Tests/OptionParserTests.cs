@@ -69,7 +69,8 @@ public class OptionParserTests
         Assert.Equal("elementsproject/lightningd:v26.06.6", builds.Builds[0].ImageFor("alice"));
         Assert.Equal("other:1", builds.Builds[1].ImageFor("carol-1"));
         Assert.Equal("mycln:dev", builds.Builds[1].ImageFor("bob"));
-        Assert.Equal([true, false], builds.Traces);
+        Assert.Equal(["on", "off"], builds.Traces);
+        Assert.Equal(["on", "off", "unread"], OptionParser.Parse(["--traces", "on,off,unread"]).Traces);
     }
 
     [Theory]
@@ -78,7 +79,7 @@ public class OptionParserTests
     [InlineData(new[] { "--build", "nameonly" }, "is not NAME=IMAGE")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "a=y:2" }, "name 'a' is used twice")]
     [InlineData(new[] { "--build", "a=x:1", "--cln-image", "y:2" }, "--cln-image and --build do not go together")]
-    [InlineData(new[] { "--traces", "maybe" }, "is not a list of on and off")]
+    [InlineData(new[] { "--traces", "maybe" }, "is not a list of on, off and unread")]
     [InlineData(new[] { "--replay", "run.zip", "--iterations", "3" }, "give only --replay RUN.zip")]
     [InlineData(new[] { "--compare", "a.zip" }, "--compare needs two runs")]
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)

@@ -115,7 +115,7 @@ public static class Program
             progress.Info($"run {session.RunId}: results in {session.ResultsDirectory}");
             Directory.CreateDirectory(session.ResultsDirectory);
 
-            queueLimit = options.Traces.Contains(true) ? DatagramQueueLimit.Ensure(progress) : null;
+            queueLimit = options.Traces.Contains(TraceModes.On) ? DatagramQueueLimit.Ensure(progress) : null;
             HarnessSession.Activate(session);
             var config = BenchConfig.Create(options, session.ResultsDirectory, () => HarnessSession.Current.Payments);
             summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());

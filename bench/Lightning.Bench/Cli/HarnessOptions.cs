@@ -45,8 +45,11 @@ public sealed record HarnessOptions
 
     public bool Pull { get; init; } = true;
 
-    /// <summary>Whether nodes send spans to the harness; "on,off" runs every case both ways to measure the tracing overhead.</summary>
-    public IReadOnlyList<bool> Traces { get; init; } = [true];
+    /// <summary>
+    /// Trace modes, one case each: "on" (nodes send spans, the harness collects them), "off" (tracing disabled in the
+    /// nodes), "unread" (nodes send spans to a socket nobody reads: the nodes' cost without the harness's).
+    /// </summary>
+    public IReadOnlyList<string> Traces { get; init; } = [TraceModes.On];
 
     /// <summary>Also make every node write Core Lightning's own trace file (CLN_DEV_TRACE_FILE), to count spans lost on the way.</summary>
     public bool TraceCheck { get; init; }

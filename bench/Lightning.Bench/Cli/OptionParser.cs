@@ -70,9 +70,9 @@ public static class OptionParser
                 "--work-dir" => options with { WorkRoot = NonEmpty(name, Value()) },
                 "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
                 "--no-pull" => options with { Pull = false },
-                "--no-traces" => options with { Traces = [false] },
+                "--no-traces" => options with { Traces = [TraceModes.Off] },
                 "--pregenerate-invoices" => options with { PregenerateInvoices = true },
-                "--traces" => options with { Traces = OnOffList(name, Value()) },
+                "--traces" => options with { Traces = TraceModeList(name, Value()) },
                 "--trace-check" => options with { TraceCheck = true },
                 "--no-zip" => options with { Zip = false },
                 "--replay" => options with { Replay = NonEmpty(name, Value()) },
@@ -149,17 +149,16 @@ public static class OptionParser
         return values;
     }
 
-    private static IReadOnlyList<bool> OnOffList(string option, string text)
+    private static IReadOnlyList<string> TraceModeList(string option, string text)
     {
-        var values = text.Split(',', StringSplitOptions.TrimEntries).Select(v => v switch
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (values.Any(v => !TraceModes.All.Contains(v)))
         {
-            "on" => true,
-            "off" => false,
-            _ => throw new UsageException($"{option} '{text}' is not a list of on and off: give on, off or on,off"),
-        }).ToList();
+            throw new UsageException($"{option} '{text}' is not a list of on, off and unread: give on, off, on,off or on,off,unread");
+        }
         if (values.Distinct().Count() != values.Count)
         {
-            throw new UsageException($"{option} lists a value twice: give on, off or on,off");
+            throw new UsageException($"{option} lists a value twice: give on, off, on,off or on,off,unread");
         }
         return values;
     }

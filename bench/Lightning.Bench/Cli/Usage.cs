@@ -28,7 +28,8 @@ public static class Usage
                                        NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev)
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
-              --traces LIST            on, off or on,off: collect the nodes' spans (default on); on,off runs every case both ways
+              --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
+                                       case both ways; unread: nodes trace to a socket nobody reads (their cost alone)
               --no-traces              same as --traces off
               --trace-check            nodes also write Core Lightning's trace file, to count spans lost on the way
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
@@ -56,7 +57,7 @@ public static class Usage
                 text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
             }
         }
-        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds) and Traces (--traces on,off).");
+        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds) and Traces (--traces on,off,unread).");
         return text.ToString().TrimEnd();
     }
 }

@@ -64,7 +64,7 @@ public sealed class HarnessSession : IAsyncDisposable
         Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
 
     /// <summary>Creates and starts a topology for one benchmark case; on failure it is torn down before the exception leaves.</summary>
-    public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey, bool traces)
+    public async Task<LightningNetwork> StartNetworkAsync(Topology.TopologySpec topology, string caseKey, string traceMode)
     {
         var number = Interlocked.Increment(ref caseNumber);
         var options = new NetworkOptions(
@@ -73,8 +73,9 @@ public sealed class HarnessSession : IAsyncDisposable
             WorkDirectory: Options.WorkRoot,
             ResultsDirectory: Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)),
             ContainerUser: HostUser.ContainerUser,
-            TraceSockets: traces,
-            DevTraceFile: traces && Options.TraceCheck,
+            TraceSockets: traceMode != TraceModes.Off,
+            CollectTraces: traceMode == TraceModes.On,
+            DevTraceFile: traceMode == TraceModes.On && Options.TraceCheck,
             StepTimeout: Options.StepTimeout);
         var network = LightningNetwork.Create(topology, options, Engine, Compose, Progress);
         lock (networks)

@@ -83,7 +83,7 @@ public sealed class LightningNetwork : IAsyncDisposable
             await File.WriteAllTextAsync(Layout.ComposeFile, yaml, ct);
             Directory.CreateDirectory(Options.ResultsDirectory);
             await File.WriteAllTextAsync(Path.Combine(Options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
-            if (Options.TraceSockets)
+            if (Options.CollectTraces)
             {
                 // Bound before the nodes start: Core Lightning sends to the path it is given and drops what finds no listener.
                 Traces = TraceRecorder.Start(

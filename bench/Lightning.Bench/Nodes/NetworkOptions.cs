@@ -11,5 +11,6 @@ public sealed record NetworkOptions(
     string ResultsDirectory,
     string? ContainerUser,
     bool TraceSockets,
+    bool CollectTraces,
     bool DevTraceFile,
     TimeSpan StepTimeout);

@@ -37,7 +37,7 @@ public abstract class ScenarioBenchmark
 
     public static IEnumerable<int> ConcurrencyValues => Session.Sweep(nameof(Concurrency));
 
-    public static IEnumerable<string> TracesValues => Session.Options.Traces.Select(on => on ? "on" : "off");
+    public static IEnumerable<string> TracesValues => Session.Options.Traces;
 
     /// <summary>The scenario's own parameters (name → value), part of the case's identity.</summary>
     protected virtual IReadOnlyDictionary<string, object> ScenarioParameters => new Dictionary<string, object>();
@@ -68,7 +68,7 @@ public abstract class ScenarioBenchmark
         Session.Progress.Info($"case {caseKey}: building the topology");
         var build = Session.Options.Builds[Build.Index];
         var topology = BuildTopology(build, Session.Options.BitcoindImage);
-        network = await Session.StartNetworkAsync(topology, caseKey, Traces == "on");
+        network = await Session.StartNetworkAsync(topology, caseKey, Traces);
         var ct = Session.Cancellation;
         try
         {
