@@ -39,7 +39,7 @@ public class PlotTests : IDisposable
                 }
             }
             results.Complete(3);
-            var joined = PaymentSpans.Join(spans, results.Records);
+            var joined = PaymentSpans.Join(spans, PaymentSpans.ByHash(results.Records));
             PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
             TraceFiles.AppendSpans(Path.Combine(directory, TraceFiles.SpansCsv), caseKey, spans, new Dictionary<string, long>());
             TraceFiles.AppendPaymentSpans(Path.Combine(directory, TraceFiles.PaymentSpansCsv), caseKey, results.Records, joined);

@@ -18,6 +18,11 @@ public sealed record PaymentRecord(
 {
     public double LatencyMs => (End - Start).TotalMilliseconds;
 
+    /// <summary>Start in µs since the Unix epoch, the unit spans use.</summary>
+    public long StartUnixMicros => UnixMicros(Start);
+
+    public long EndUnixMicros => UnixMicros(End);
+
     public double InvoiceMs => (InvoiceDone - Start).TotalMilliseconds;
 
     public double PayMs => (End - InvoiceDone).TotalMilliseconds;
@@ -30,4 +35,6 @@ public sealed record PaymentRecord(
 
     /// <summary>Its top-level steps on the payer, largest first: "injectpaymentonion=48.1;getroutes=4.2".</summary>
     public string SpanBreakdown { get; init; } = "";
+
+    private static long UnixMicros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
 }

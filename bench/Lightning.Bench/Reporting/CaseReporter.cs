@@ -40,8 +40,8 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
                 ? CountEmitted(network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, RunLayout.DevTraceFilePrefix, s.Node))
                 : null,
         }).ToList();
-        var byHash = results.Records.Where(r => r.PaymentHash is not null).GroupBy(r => r.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
-        var joined = PaymentSpans.Join(analysis.Spans, results.Records);
+        var byHash = PaymentSpans.ByHash(results.Records);
+        var joined = PaymentSpans.Join(analysis.Spans, byHash);
         results.Update(r => joined.TryGetValue(r.PaymentId, out var spans)
             ? r with
             {
@@ -54,7 +54,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         var rows = measured.Count == 0
             ? []
             : SpanSummary.Summarize(analysis.Spans,
-                measured.Min(r => Micros(r.Start)), measured.Max(r => Micros(r.End)), measured.Sum(r => r.LatencyMs));
+                measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
         var meanPaymentMs = measured.Count == 0 ? double.NaN : measured.Average(r => r.LatencyMs);
         var meanBreakdown = PaymentSpans.Breakdown(measured.SelectMany(r => joined.GetValueOrDefault(r.PaymentId) ?? []))
             .Select(b => (b.Operation, (int)Math.Round((double)b.Count / measured.Count), b.TotalMs / measured.Count))
@@ -96,6 +96,4 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
         return emitted;
     }
-
-    private static long Micros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
 }

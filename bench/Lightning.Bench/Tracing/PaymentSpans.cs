@@ -12,10 +12,13 @@ public static class PaymentSpans
     /// <summary>Direct calls of the plugin serving the harness's request: lnbench:xpay#N / cln:xpay#M / cln-xpay:getroutes#K.</summary>
     public const int PluginCallDepth = 3;
 
-    public static IReadOnlyDictionary<long, List<Span>> Join(IEnumerable<Span> spans, IEnumerable<PaymentRecord> payments)
-    {
-        var byHash = payments.Where(p => p.PaymentHash is not null)
+    /// <summary>Payment ids by payment hash, the join key of xpay/payment spans.</summary>
+    public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<PaymentRecord> payments) =>
+        payments.Where(p => p.PaymentHash is not null)
             .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
+
+    public static IReadOnlyDictionary<long, List<Span>> Join(IEnumerable<Span> spans, IReadOnlyDictionary<string, long> byHash)
+    {
         var joined = new Dictionary<long, List<Span>>();
         foreach (var span in spans)
         {
