@@ -49,7 +49,7 @@ public sealed class RunArtifacts(HarnessSession session, MachineRecord machine, 
             var figures = results is not null && statistics is not null ? CaseFigures.Compute(results, statistics.Mean) : null;
             cases.Add(new CaseSummary(
                 key,
-                benchmarkCase.Parameters.Items.ToDictionary(p => p.Name, p => Convert.ToString(p.Value, System.Globalization.CultureInfo.InvariantCulture) ?? ""),
+                CaseKey.Texts(benchmarkCase.Parameters.Items.Select(p => new KeyValuePair<string, object>(p.Name, p.Value))),
                 (statistics?.Mean ?? double.NaN) / 1e6,
                 (statistics?.StandardDeviation ?? double.NaN) / 1e6,
                 statistics?.OriginalValues.Select(v => v / 1e6).ToList() ?? [],

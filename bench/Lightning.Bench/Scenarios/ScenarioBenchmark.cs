@@ -136,7 +136,7 @@ public abstract class ScenarioBenchmark
             {
                 var steps = await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
                     .ReportAsync(results, ending, Session.Options.Iterations, Session.Cancellation);
-                Session.RecordSteps(CaseParameters.ToDictionary(p => p.Key, p => Convert.ToString(p.Value, System.Globalization.CultureInfo.InvariantCulture) ?? ""), steps);
+                Session.RecordSteps(CaseKey.Texts(CaseParameters), steps);
             }
         }
         finally
