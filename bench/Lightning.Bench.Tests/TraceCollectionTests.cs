@@ -11,12 +11,16 @@ public class TraceCollectionTests : IDisposable
 {
     private readonly string directory = Directory.CreateTempSubdirectory("lnb-trace-").FullName;
 
-    [Fact]
-    public async Task Every_datagram_is_counted_attributed_to_its_socket_and_kept_and_bad_ones_never_stop_collection()
+    // A deep kernel queue: one thread polls every socket; the default queue of 10: a thread blocks on each.
+    [Theory]
+    [InlineData(1024)]
+    [InlineData(10)]
+    public async Task Every_datagram_is_counted_attributed_to_its_socket_and_kept_and_bad_ones_never_stop_collection(int queueLength)
     {
         string[] nodes = ["alice", "bob", "carol-1"];
         const int validPerNode = 20_000;
-        var recorder = TraceRecorder.Start(nodes.Select(n => (n, Path.Combine(directory, $"{n}.sock"))), Path.Combine(directory, "spans.jsonl"));
+        var recorder = TraceRecorder.Start(nodes.Select(n => (n, Path.Combine(directory, $"{n}.sock"))), Path.Combine(directory, "spans.jsonl"), queueLength);
+        Assert.Equal(OperatingSystem.IsLinux() && queueLength >= 256, recorder.Polling);
 
         var senders = nodes.Select(node => Task.Run(() =>
         {

@@ -31,13 +31,13 @@ public abstract class ScenarioBenchmark
 
     /// <summary>Whether the nodes send their spans to the harness: a parameter, so one run can measure the tracing overhead.</summary>
     [ParamsSource(nameof(TracesValues))]
-    public string Traces { get; set; } = "on";
+    public TraceMode Traces { get; set; } = new(0, TraceModes.On);
 
     public static IEnumerable<BuildName> BuildValues => Session.Options.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Session.Sweep(nameof(Concurrency));
 
-    public static IEnumerable<string> TracesValues => Session.Options.Traces;
+    public static IEnumerable<TraceMode> TracesValues => Session.Options.Traces.Select((t, i) => new TraceMode(i, t));
 
     /// <summary>The scenario's own parameters (name → value), part of the case's identity.</summary>
     protected virtual IReadOnlyDictionary<string, object> ScenarioParameters => new Dictionary<string, object>();
@@ -59,7 +59,7 @@ public abstract class ScenarioBenchmark
     {
         [nameof(Build)] = Build.Name,
         [nameof(Concurrency)] = Concurrency,
-        [nameof(Traces)] = Traces,
+        [nameof(Traces)] = Traces.Name,
     };
 
     private async Task GlobalSetupAsync()
@@ -68,7 +68,7 @@ public abstract class ScenarioBenchmark
         Session.Progress.Info($"case {caseKey}: building the topology");
         var build = Session.Options.Builds[Build.Index];
         var topology = BuildTopology(build, Session.Options.BitcoindImage);
-        network = await Session.StartNetworkAsync(topology, caseKey, Traces);
+        network = await Session.StartNetworkAsync(topology, caseKey, Traces.Name);
         var ct = Session.Cancellation;
         try
         {

@@ -76,6 +76,20 @@ internal static unsafe partial class RecvMmsg
         return SetSocketOption(fd, SolSocket, SoRcvTimeo, &timeout, (uint)sizeof(TimeVal)) == 0;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public struct PollFd
+    {
+        public int Descriptor;
+        public short Events;
+        public short ReturnedEvents;
+    }
+
+    public const short PollIn = 1;
+
+    /// <summary>poll(2): waits until one of the descriptors is readable, or the timeout.</summary>
+    [LibraryImport("libc", EntryPoint = "poll", SetLastError = true)]
+    public static partial int Poll(PollFd* descriptors, nuint count, int timeoutMs);
+
     [LibraryImport("libc", EntryPoint = "gettid")]
     public static partial int GetThreadId();
 

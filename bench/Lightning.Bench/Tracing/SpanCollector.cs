@@ -5,26 +5,14 @@ using System.Runtime.InteropServices;
 namespace Lightning.Bench.Tracing;
 
 /// <summary>
-/// Binds one node's SOCK_DGRAM trace socket and drains it on a dedicated thread straight into spool segments, so the
-/// kernel queue (Core Lightning drops spans silently when it is full) is emptied as fast as the socket allows.
+/// One node's SOCK_DGRAM trace socket, bound before the node starts, and what was received on it. The receiving is
+/// done by a <see cref="SpanReceiver"/>: on Linux one polling thread for all of a case's sockets, elsewhere a thread
+/// per socket.
 /// </summary>
 public sealed unsafe class SpanCollector : IDisposable
 {
     /// <summary>Core Lightning cuts payloads at 2048 bytes; room for 64 KiB also catches anything else sent whole.</summary>
     public const int MaxDatagramBytes = 64 * 1024;
-
-    /// <summary>Datagrams fetched per recvmmsg call, each into a slot of <see cref="SlotBytes"/>.</summary>
-    public const int Batch = 64;
-
-    /// <summary>Core Lightning's payloads are at most 2048 bytes; a longer one is cut to this (and flagged truncated).</summary>
-    public const int SlotBytes = 8 * 1024;
-
-    /// <summary>
-    /// With a deep kernel queue (net.unix.max_dgram_qlen at least this), a thread that found few datagrams sleeps a
-    /// millisecond before asking again, so spans arrive in batches: at benchmark rates this cuts the receive thread's
-    /// CPU (taken from the nodes on a small machine) several times. With the default queue of 10 it never sleeps.
-    /// </summary>
-    public const int CoalescingQueueLength = 256;
 
     /// <summary>Kernel receive buffer asked for; the kernel caps it at net.core.rmem_max.</summary>
     public const int SocketBufferBytes = 8 * 1024 * 1024;
@@ -33,22 +21,17 @@ public sealed unsafe class SpanCollector : IDisposable
     private static readonly long StartUnixMicros = (DateTimeOffset.UtcNow - DateTimeOffset.UnixEpoch).Ticks / 10;
 
     private readonly Socket socket;
-    private readonly SpanSpool spool;
     private readonly int nodeIndex;
-    private readonly Thread thread;
-    private readonly byte[] overflow = new byte[MaxDatagramBytes];
     private long received;
     private long dropped;
     private long bytes;
     private long truncated;
-    private volatile bool stopping;
 
-    public SpanCollector(string node, int nodeIndex, string socketPath, SpanSpool spool)
+    public SpanCollector(string node, int nodeIndex, string socketPath)
     {
         Node = node;
         SocketPath = socketPath;
         this.nodeIndex = nodeIndex;
-        this.spool = spool;
         if (File.Exists(socketPath))
         {
             File.Delete(socketPath);
@@ -57,7 +40,6 @@ public sealed unsafe class SpanCollector : IDisposable
         socket.Bind(new UnixDomainSocketEndPoint(socketPath));
         socket.ReceiveBufferSize = SocketBufferBytes;
         KernelBufferBytes = socket.ReceiveBufferSize;
-        thread = new Thread(ReceiveLoop) { IsBackground = true, Name = $"spans:{node}" };
     }
 
     public string Node { get; }
@@ -74,24 +56,15 @@ public sealed unsafe class SpanCollector : IDisposable
 
     public long Bytes => Interlocked.Read(ref bytes);
 
-    public void Start() => thread.Start();
-
     /// <summary>Datagrams longer than a receive slot, kept cut (Linux batch path only).</summary>
     public long Truncated => Interlocked.Read(ref truncated);
 
+    internal int Descriptor => (int)socket.SafeHandle.DangerousGetHandle();
+
+    /// <summary>Closes the socket (after its receiver has stopped) and removes its file.</summary>
     public void Dispose()
     {
-        stopping = true;
-        if (thread.IsAlive && RecvMmsg.Available)
-        {
-            // The batch loop's receive times out every 100 ms and sees the flag; the socket closes after it has left.
-            thread.Join(TimeSpan.FromSeconds(5));
-        }
         socket.Dispose();
-        if (thread.IsAlive)
-        {
-            thread.Join(TimeSpan.FromSeconds(5));
-        }
         try
         {
             File.Delete(SocketPath);
@@ -105,135 +78,59 @@ public sealed unsafe class SpanCollector : IDisposable
     public static long UnixMicrosNow() =>
         StartUnixMicros + (long)((Stopwatch.GetTimestamp() - StartTicks) * (1_000_000.0 / Stopwatch.Frequency));
 
-    private void ReceiveLoop()
-    {
-        if (RecvMmsg.Available)
-        {
-            ReceiveBatches();
-        }
-        else
-        {
-            ReceiveOneByOne();
-        }
-    }
-
-    /// <summary>Linux: up to <see cref="Batch"/> datagrams per recvmmsg into fixed slots, then copied into the spool segment.</summary>
-    /// <remarks>Compiled optimised at once: the loop runs for the whole case, and tier-0 code loses spans while it warms up.</remarks>
+    /// <summary>
+    /// Linux: one recvmmsg into <paramref name="batch"/>, then the datagrams are copied into the spool segment.
+    /// Returns how many arrived, 0 when none was waiting, or -1 when the socket is gone.
+    /// </summary>
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
-    private void ReceiveBatches()
+    internal int ReceiveBatch(RecvBatch batch, int flags, SpoolCursor cursor)
     {
-        var fd = (int)socket.SafeHandle.DangerousGetHandle();
-        var slots = GC.AllocateArray<byte>(Batch * SlotBytes, pinned: true);
-        var iovecs = new RecvMmsg.IoVec[Batch];
-        var messages = new RecvMmsg.MMsgHdr[Batch];
-        var segment = spool.Rent();
-        fixed (byte* slotBase = slots)
-        fixed (RecvMmsg.IoVec* iov = iovecs)
-        fixed (RecvMmsg.MMsgHdr* msgs = messages)
+        var count = RecvMmsg.Receive(Descriptor, batch.Messages, RecvBatch.Size, flags, null);
+        if (count <= 0)
         {
-            for (var i = 0; i < Batch; i++)
+            var errno = Marshal.GetLastPInvokeError();
+            return count < 0 && errno != RecvMmsg.EAgain && errno != RecvMmsg.EIntr ? -1 : 0;
+        }
+        var now = UnixMicrosNow();
+        long batchBytes = 0;
+        for (var i = 0; i < count; i++)
+        {
+            var length = (int)Math.Min(batch.Messages[i].Length, RecvBatch.SlotBytes);
+            batchBytes += length;
+            if ((batch.Messages[i].Header.Flags & RecvMmsg.MsgTrunc) != 0)
             {
-                iov[i].Base = slotBase + (i * SlotBytes);
-                iov[i].Length = SlotBytes;
-                msgs[i].Header.Iov = iov + i;
-                msgs[i].Header.IovLength = 1;
+                Interlocked.Increment(ref truncated);
             }
-            var blocking = RecvMmsg.MakeBlockingWithTimeout(fd, 100);
-            var coalesce = DatagramQueueLimit.Current >= CoalescingQueueLength;
-            while (!stopping)
+            if (!cursor.Append(batch.Slot(i, length), now, nodeIndex))
             {
-                var count = RecvMmsg.Receive(fd, msgs, Batch, blocking ? RecvMmsg.MsgWaitForOne : RecvMmsg.MsgDontWait, null);
-                if (count <= 0)
-                {
-                    var errno = Marshal.GetLastPInvokeError();
-                    if (count < 0 && errno != RecvMmsg.EAgain && errno != RecvMmsg.EIntr)
-                    {
-                        break;
-                    }
-                    if (!blocking)
-                    {
-                        Thread.Sleep(1);
-                    }
-                    continue;
-                }
-                var now = UnixMicrosNow();
-                long batchBytes = 0;
-                for (var i = 0; i < count; i++)
-                {
-                    var length = (int)Math.Min(msgs[i].Length, SlotBytes);
-                    batchBytes += length;
-                    if ((msgs[i].Header.Flags & RecvMmsg.MsgTrunc) != 0)
-                    {
-                        Interlocked.Increment(ref truncated);
-                    }
-                    if (segment is null || segment.Free < SpoolSegment.HeaderBytes + length)
-                    {
-                        if (segment is not null)
-                        {
-                            spool.Submit(segment);
-                        }
-                        segment = spool.Rent();
-                        if (segment is null)
-                        {
-                            Interlocked.Increment(ref dropped);
-                            continue;
-                        }
-                    }
-                    new ReadOnlySpan<byte>(slotBase + (i * SlotBytes), length).CopyTo(segment.NextPayload);
-                    segment.Commit(length, now, nodeIndex);
-                }
-                Interlocked.Add(ref received, count);
-                Interlocked.Add(ref bytes, batchBytes);
-                if (coalesce && count < Batch / 4)
-                {
-                    Thread.Sleep(1);
-                }
+                Interlocked.Increment(ref dropped);
             }
         }
-        if (segment is not null)
-        {
-            spool.Submit(segment);
-        }
+        Interlocked.Add(ref received, count);
+        Interlocked.Add(ref bytes, batchBytes);
+        return count;
     }
 
-    private void ReceiveOneByOne()
+    /// <summary>Other systems: one blocking receive per datagram until the socket is closed.</summary>
+    internal void ReceiveOneByOne(SpoolCursor cursor)
     {
-        var segment = spool.Rent();
+        var buffer = new byte[MaxDatagramBytes];
         try
         {
-            while (!stopping)
+            while (true)
             {
-                if (segment is null || segment.Free < SpoolSegment.HeaderBytes + MaxDatagramBytes)
-                {
-                    if (segment is not null)
-                    {
-                        spool.Submit(segment);
-                    }
-                    segment = spool.Rent();
-                }
-                // With no segment free the datagram is still taken off the kernel queue, then counted as dropped.
-                Span<byte> target = segment is null ? overflow : segment.NextPayload[..MaxDatagramBytes];
-                var length = socket.Receive(target);
+                var length = socket.Receive(buffer);
                 Interlocked.Increment(ref received);
                 Interlocked.Add(ref bytes, length);
-                if (segment is null)
+                if (!cursor.Append(buffer.AsSpan(0, length), UnixMicrosNow(), nodeIndex))
                 {
                     Interlocked.Increment(ref dropped);
-                    continue;
                 }
-                segment.Commit(length, UnixMicrosNow(), nodeIndex);
             }
         }
         catch (Exception e) when (e is SocketException or ObjectDisposedException)
         {
             // The socket was closed: the recorder is stopping.
-        }
-        finally
-        {
-            if (segment is not null)
-            {
-                spool.Submit(segment);
-            }
         }
     }
 }

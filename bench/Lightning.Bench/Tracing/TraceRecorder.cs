@@ -12,10 +12,11 @@ public sealed class TraceRecorder : IAsyncDisposable
 
     private readonly List<SpanCollector> collectors = new();
     private readonly SpanSpool spool;
+    private readonly SpanReceiver receiver;
     private readonly IReadOnlyList<string> nodes;
     private IReadOnlyList<TraceNodeStats>? stats;
 
-    private TraceRecorder(IReadOnlyList<(string Node, string SocketPath)> sockets, string spansFile)
+    private TraceRecorder(IReadOnlyList<(string Node, string SocketPath)> sockets, string spansFile, int queueLength)
     {
         SpansFile = spansFile;
         nodes = sockets.Select(s => s.Node).ToList();
@@ -24,7 +25,7 @@ public sealed class TraceRecorder : IAsyncDisposable
         {
             for (var i = 0; i < sockets.Count; i++)
             {
-                collectors.Add(new SpanCollector(sockets[i].Node, i, sockets[i].SocketPath, spool));
+                collectors.Add(new SpanCollector(sockets[i].Node, i, sockets[i].SocketPath));
             }
         }
         catch
@@ -33,13 +34,20 @@ public sealed class TraceRecorder : IAsyncDisposable
             spool.DisposeAsync().AsTask().Wait();
             throw;
         }
-        collectors.ForEach(c => c.Start());
+        receiver = new SpanReceiver(collectors, spool, queueLength);
+        receiver.Start();
     }
+
+    /// <summary>Whether one thread polls every socket (Linux with a deep kernel queue) rather than a thread blocking on each.</summary>
+    public bool Polling => receiver.Polling;
 
     /// <summary>spans.jsonl, complete once <see cref="StopAsync"/> returns.</summary>
     public string SpansFile { get; }
 
-    public static TraceRecorder Start(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile) => new(sockets.ToList(), spansFile);
+    /// <param name="queueLength">The kernel's datagram queue per socket, which picks how sockets are drained
+    /// (default: net.unix.max_dgram_qlen now).</param>
+    public static TraceRecorder Start(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile, int? queueLength = null) =>
+        new(sockets.ToList(), spansFile, queueLength ?? DatagramQueueLimit.Current);
 
     public long Received => collectors.Sum(c => c.Received);
 
@@ -60,6 +68,7 @@ public sealed class TraceRecorder : IAsyncDisposable
             last = Received;
             await Task.Delay(quietPeriod, ct);
         }
+        receiver.Dispose();
         collectors.ForEach(c => c.Dispose());
         await spool.DisposeAsync();
         stats = collectors.Select(c => new TraceNodeStats(c.Node, c.Received, c.Dropped, 0, c.Bytes, c.KernelBufferBytes)).ToList();
@@ -78,6 +87,7 @@ public sealed class TraceRecorder : IAsyncDisposable
     {
         if (stats is null)
         {
+            receiver.Dispose();
             collectors.ForEach(c => c.Dispose());
             await spool.DisposeAsync();
             File.Delete(spool.Path);
