@@ -6,7 +6,8 @@
 #   benchmarks/trace-overhead.sh RUNS [run.sh options...]
 #   e.g. benchmarks/trace-overhead.sh 12 --cln-image lnbench-local/cln:v26.06.6-O2 --bitcoind-image lnbench-local/bitcoind:31.99 --no-pull
 # Defaults: --concurrency 10 --iterations 60 (pass them to change); results under $LNBENCH_OVERHEAD_RESULTS or a temp folder.
-# Needs python3 for the statistics.
+# LNBENCH_OVERHEAD_MODES=on,off,unread adds the nodes-trace-but-nobody-reads mode (splits the nodes' cost from the
+# harness's); the order of the modes rotates from run to run. Needs python3 for the statistics.
 set -euo pipefail
 runs=${1:?usage: benchmarks/trace-overhead.sh RUNS [run.sh options...]}
 shift
@@ -17,8 +18,10 @@ defaults=()
 [[ " $* " == *" --concurrency "* ]] || defaults+=(--concurrency 10)
 [[ " $* " == *" --iterations "* ]] || defaults+=(--iterations 60)
 echo "results: $results"
+IFS=, read -r -a modes <<<"${LNBENCH_OVERHEAD_MODES:-on,off}"
 for run in $(seq 1 "$runs"); do
-  if (( run % 2 )); then order=on,off; else order=off,on; fi
+  order=""
+  for i in "${!modes[@]}"; do order+="${order:+,}${modes[$(( (i + run - 1) % ${#modes[@]} ))]}"; done
   printf 'run %d/%d (--traces %s)... ' "$run" "$runs" "$order"
   if ! "$here/../run.sh" AlicePaysBob "${defaults[@]}" "$@" --traces "$order" --no-zip --results "$results" \
       >"$results/run-$run.log" 2>&1; then
@@ -34,25 +37,26 @@ T95 = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 
        13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12, 17: 2.11, 18: 2.10, 19: 2.09, 20: 2.09, 25: 2.06, 30: 2.04}
 def t95(df):
     return T95.get(df) or next((T95[k] for k in sorted(T95) if k >= df), 1.96)
-ratios, by_order, on_all, off_all = [], {"on first": [], "off first": []}, [], []
+runs = []
 for path in sorted(glob.glob(sys.argv[1] + "/*/summary.json")):
     cases = json.load(open(path))["cases"]
     pps = {c["parameters"]["Traces"]: c["payments_per_second"] for c in cases if c.get("completed")}
-    if "on" not in pps or "off" not in pps:
-        continue
-    first = cases[0]["parameters"]["Traces"]
-    r = pps["on"] / pps["off"]
-    ratios.append(r); on_all.append(pps["on"]); off_all.append(pps["off"])
-    by_order[f"{first} first"].append(r)
-if len(ratios) < 2:
+    if len(pps) == len(cases) and "off" in pps:
+        runs.append((cases[0]["parameters"]["Traces"], pps))
+if len(runs) < 2:
     sys.exit("trace-overhead: fewer than two complete runs")
-mean, sd = statistics.mean(ratios), statistics.stdev(ratios)
-half = t95(len(ratios) - 1) * sd / math.sqrt(len(ratios))
-print(f"runs: {len(ratios)}; payments/s mean: on {statistics.mean(on_all):.1f}, off {statistics.mean(off_all):.1f}")
-print("on/off per run: " + " ".join(f"{r:.3f}" for r in ratios))
-print(f"on/off throughput ratio: mean {mean:.3f} (95 % CI {mean - half:.3f} to {mean + half:.3f}), sd {sd:.3f}, "
-      f"median {statistics.median(ratios):.3f}")
-for order, values in by_order.items():
-    if values:
-        print(f"  {order}: mean {statistics.mean(values):.3f} over {len(values)} runs")
+modes = list(runs[0][1])
+print(f"runs: {len(runs)}; payments/s mean: " + ", ".join(f"{m} {statistics.mean(p[m] for _, p in runs):.1f}" for m in modes))
+pairs = [(m, "off") for m in modes if m != "off"] + ([("on", "unread")] if {"on", "unread"} <= set(modes) else [])
+for a, b in pairs:
+    ratios = [p[a] / p[b] for _, p in runs]
+    mean, sd = statistics.mean(ratios), statistics.stdev(ratios)
+    half = t95(len(ratios) - 1) * sd / math.sqrt(len(ratios))
+    print(f"{a}/{b} per run: " + " ".join(f"{r:.3f}" for r in ratios))
+    print(f"{a}/{b} throughput ratio: mean {mean:.3f} (95 % CI {mean - half:.3f} to {mean + half:.3f}), sd {sd:.3f}, "
+          f"median {statistics.median(ratios):.3f}")
+    for first in modes:
+        values = [p[a] / p[b] for f, p in runs if f == first]
+        if values:
+            print(f"  {first} first: mean {statistics.mean(values):.3f} over {len(values)} runs")
 PY

@@ -18,7 +18,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         if (network.Traces is { } traces)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
-            steps = ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network);
+            steps = ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network, traces.StoppedUnixMicros ?? long.MaxValue);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
         var measured = results.Measured;
@@ -30,15 +30,16 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         return steps;
     }
 
-    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network)
+    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network, long stoppedUnixMicros)
     {
         var caseDirectory = network.Options.ResultsDirectory;
-        var stats = collected.Select(s => s with
+        var stats = collected.Select(s =>
         {
-            Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node),
-            Emitted = network.Options.DevTraceFile
-                ? CountEmitted(network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, RunLayout.DevTraceFilePrefix, s.Node))
-                : null,
+            var check = network.Options.DevTraceFile
+                ? CheckEmitted(network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, RunLayout.DevTraceFilePrefix, s.Node),
+                    stoppedUnixMicros, analysis.ReceivedIds(s.Node))
+                : ((long Emitted, long Arrived)?)null;
+            return s with { Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node), Emitted = check?.Emitted, Arrived = check?.Arrived };
         }).ToList();
         var byHash = PaymentSpans.ByHash(results.Records);
         var joined = PaymentSpans.Join(analysis.Spans, byHash);
@@ -72,7 +73,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
 
         progress.Info($"case {results.CaseKey}: spans " + string.Join(", ", stats.Select(s =>
-            $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}{(s.Emitted is null ? "" : $" of {s.Emitted} emitted")}")));
+            $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}{(s.Emitted is null ? "" : $" (trace-check: {s.Arrived} of the {s.Emitted} emitted while collecting arrived)")}")));
         if (meanBreakdown.Count > 0)
         {
             progress.Info($"case {results.CaseKey}: mean payment {meanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
@@ -82,18 +83,17 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
     }
 
     /// <summary>
-    /// Spans a node's processes recorded in Core Lightning's trace files (one per process: trace-events.PID); the files
-    /// are kept with the case (trace-events/NODE/) as the ground truth to compare spans.jsonl with.
+    /// Core Lightning's trace files of a node (one per process: trace-events.PID), kept with the case
+    /// (trace-events/NODE/) as the ground truth: spans emitted while the harness collected, and how many arrived.
     /// </summary>
-    private static long CountEmitted(string nodeDirectory, string keepIn)
+    private static (long Emitted, long Arrived) CheckEmitted(string nodeDirectory, string keepIn, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
     {
         Directory.CreateDirectory(keepIn);
-        long emitted = 0;
-        foreach (var file in Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*"))
+        var files = Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*");
+        foreach (var file in files)
         {
-            emitted += File.ReadLines(file).LongCount(line => line.StartsWith("span_emit ", StringComparison.Ordinal));
             File.Copy(file, Path.Combine(keepIn, Path.GetFileName(file)), overwrite: true);
         }
-        return emitted;
+        return TraceCheck.Count(files.SelectMany(f => File.ReadLines(Path.Combine(keepIn, Path.GetFileName(f)))), stoppedUnixMicros, receivedIds);
     }
 }

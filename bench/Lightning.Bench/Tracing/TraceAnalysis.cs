@@ -8,9 +8,13 @@ public sealed class TraceAnalysis
 {
     private const int MaxMalformedSamples = 50;
 
-    private TraceAnalysis(IReadOnlyList<Span> spans, IReadOnlyDictionary<string, long> malformedByNode, IReadOnlyList<MalformedPayload> samples)
+    private readonly IReadOnlyDictionary<string, HashSet<string>> malformedIds;
+
+    private TraceAnalysis(IReadOnlyList<Span> spans, IReadOnlyDictionary<string, long> malformedByNode, IReadOnlyList<MalformedPayload> samples,
+        IReadOnlyDictionary<string, HashSet<string>> malformedIds)
     {
         Spans = spans;
+        this.malformedIds = malformedIds;
         MalformedByNode = malformedByNode;
         MalformedSamples = samples;
     }
@@ -22,14 +26,23 @@ public sealed class TraceAnalysis
     /// <summary>The first malformed payloads, raw, for the report.</summary>
     public IReadOnlyList<MalformedPayload> MalformedSamples { get; }
 
+    /// <summary>The ids of every span a node delivered, parsed or not (a cut payload still starts with its id).</summary>
+    public IReadOnlySet<string> ReceivedIds(string node)
+    {
+        var ids = Spans.Where(s => s.Node == node).Select(s => s.Id).ToHashSet();
+        ids.UnionWith(malformedIds.GetValueOrDefault(node) ?? []);
+        return ids;
+    }
+
     public static TraceAnalysis Load(string spansFile)
     {
         var spans = new List<Span>();
         var malformed = new Dictionary<string, long>();
         var samples = new List<MalformedPayload>();
+        var ids = new Dictionary<string, HashSet<string>>();
         if (!File.Exists(spansFile))
         {
-            return new TraceAnalysis(spans, malformed, samples);
+            return new TraceAnalysis(spans, malformed, samples, ids);
         }
         foreach (var line in File.ReadLines(spansFile))
         {
@@ -47,11 +60,16 @@ public sealed class TraceAnalysis
                 continue;
             }
             malformed[node] = malformed.GetValueOrDefault(node) + 1;
+            var raw = Encoding.UTF8.GetString(payload);
+            if (TraceCheck.IdOf(raw) is { } id)
+            {
+                (ids.TryGetValue(node, out var set) ? set : ids[node] = new HashSet<string>()).Add(id);
+            }
             if (samples.Count < MaxMalformedSamples)
             {
-                samples.Add(new MalformedPayload(node, received, problem ?? "unknown", Encoding.UTF8.GetString(payload)));
+                samples.Add(new MalformedPayload(node, received, problem ?? "unknown", raw));
             }
         }
-        return new TraceAnalysis(spans, malformed, samples);
+        return new TraceAnalysis(spans, malformed, samples, ids);
     }
 }

@@ -68,6 +68,7 @@ public sealed class TraceRecorder : IAsyncDisposable
             last = Received;
             await Task.Delay(quietPeriod, ct);
         }
+        StoppedUnixMicros = SpanCollector.UnixMicrosNow();
         receiver.Dispose();
         collectors.ForEach(c => c.Dispose());
         await spool.DisposeAsync();
@@ -79,6 +80,9 @@ public sealed class TraceRecorder : IAsyncDisposable
         File.Delete(spool.Path);
         return stats;
     }
+
+    /// <summary>When the sockets stopped being read (µs since the epoch): spans that ended later were not collected.</summary>
+    public long? StoppedUnixMicros { get; private set; }
 
     /// <summary>Spool records on disk (after <see cref="StopAsync"/>: everything kept).</summary>
     public long Written => spool.Written;
