@@ -84,16 +84,23 @@ internal sealed class SpanReceiver : IDisposable
         var busy = false;
         var windowStart = Stopwatch.GetTimestamp();
         long windowCount = 0;
+        // Blocking receives (busy, one socket) wait at most 100 ms, so the loop sees a stop; MSG_DONTWAIT ones never wait.
+        var canBlock = open.Length == 1 && RecvMmsg.MakeBlockingWithTimeout(open[0].Descriptor, 100);
         fixed (RecvMmsg.PollFd* pollFds = descriptors)
         {
             while (true)
             {
-                if (busy)
+                var round = 0;
+                if (busy && canBlock)
+                {
+                    // One socket: a single recvmmsg waits for a datagram and takes what else is queued, as a plain loop would.
+                    round += Math.Max(open[0].ReceiveBatch(batch, RecvMmsg.MsgWaitForOne, cursor), 0);
+                }
+                else if (busy)
                 {
                     RecvMmsg.Poll(pollFds, (nuint)descriptors.Length, 100);
                 }
                 var last = stopping;
-                var round = 0;
                 foreach (var collector in open)
                 {
                     int count;
