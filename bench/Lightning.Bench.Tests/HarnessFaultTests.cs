@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Running;
+using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;
 
@@ -48,6 +49,7 @@ public class HarnessFaultTests : IDisposable
     {
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
+        var queueBefore = DatagramQueueLimit.Current;
         string runId;
         using (var killed = HarnessProcess.Start(FakeRun()))
         {
@@ -66,6 +68,12 @@ public class HarnessFaultTests : IDisposable
         Assert.Equal(1, exitCode);
         Assert.Contains($"removed containers left by 1 earlier run(s) whose harness is gone: {runId}", next.Output);
         Assert.Contains("lnbench: error: image 'lnbench-test/does-not-exist:1' is not present locally", next.Output);
+        // As root the killed run raised net.unix.max_dgram_qlen for its trace sockets and could not put it back: the next run did.
+        Assert.Equal(queueBefore, DatagramQueueLimit.Current);
+        if (queueBefore < DatagramQueueLimit.Wanted && Environment.UserName == "root")
+        {
+            Assert.Contains($"restored net.unix.max_dgram_qlen to {queueBefore} (an earlier run whose harness is gone left it at {DatagramQueueLimit.Wanted})", next.Output);
+        }
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
     }

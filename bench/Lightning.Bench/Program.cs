@@ -108,6 +108,7 @@ public static class Program
             {
                 progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
             }
+            DatagramQueueLimit.RestoreLeftover(progress);
 
             session = new HarnessSession(options, scenario, engine, compose, fragments, progress);
             var images = await CheckImagesAsync(engine, options, progress, session.RunId);

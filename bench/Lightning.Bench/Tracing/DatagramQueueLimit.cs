@@ -22,6 +22,46 @@ public sealed class DatagramQueueLimit
     public static int Current =>
         File.Exists(SysctlPath) && int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : 0;
 
+    /// <summary>
+    /// Where a run that raised the limit notes the value to restore and its process id, until it restores it: a harness
+    /// killed with SIGKILL cannot restore, so the next run does (<see cref="RestoreLeftover"/>).
+    /// </summary>
+    public static string MarkerPath => Path.Combine(Path.GetTempPath(), "lnbench-max_dgram_qlen");
+
+    /// <summary>Puts back a limit that a run whose harness is gone raised and never restored; says so.</summary>
+    public static void RestoreLeftover(RunProgress progress)
+    {
+        try
+        {
+            var parts = File.Exists(MarkerPath) ? File.ReadAllText(MarkerPath).Split(' ', StringSplitOptions.RemoveEmptyEntries) : [];
+            if (parts.Length != 2 || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var original)
+                || !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || IsAlive(pid))
+            {
+                return;
+            }
+            var current = Current;
+            File.WriteAllText(SysctlPath, original.ToString(CultureInfo.InvariantCulture));
+            File.Delete(MarkerPath);
+            progress.Info($"restored net.unix.max_dgram_qlen to {original} (an earlier run whose harness is gone left it at {current})");
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
+        {
+        }
+    }
+
+    private static bool IsAlive(int pid)
+    {
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
+    }
+
     public static DatagramQueueLimit Ensure(RunProgress progress)
     {
         if (!File.Exists(SysctlPath) || !int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var current) || current >= Wanted)
@@ -31,6 +71,7 @@ public sealed class DatagramQueueLimit
         try
         {
             File.WriteAllText(SysctlPath, Wanted.ToString(CultureInfo.InvariantCulture));
+            File.WriteAllText(MarkerPath, FormattableString.Invariant($"{current} {Environment.ProcessId}"));
             progress.Info($"raised net.unix.max_dgram_qlen from {current} to {Wanted} for the trace sockets (restored at the end)");
             return new DatagramQueueLimit(current);
         }
@@ -49,6 +90,7 @@ public sealed class DatagramQueueLimit
             try
             {
                 File.WriteAllText(SysctlPath, value.ToString(CultureInfo.InvariantCulture));
+                File.Delete(MarkerPath);
             }
             catch (Exception e) when (e is UnauthorizedAccessException or IOException)
             {
