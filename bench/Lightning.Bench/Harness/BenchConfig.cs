@@ -36,7 +36,7 @@ public static class BenchConfig
             .AddJob(job)
             .AddLogger(ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
-            .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices).ToArray())
+            .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices, options.Traces).ToArray())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))

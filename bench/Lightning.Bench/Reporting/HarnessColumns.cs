@@ -2,6 +2,7 @@ using System.Globalization;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using Lightning.Bench.Cli;
 using Lightning.Bench.Payments;
 using Lightning.Bench.Scenarios;
 
@@ -10,7 +11,7 @@ namespace Lightning.Bench.Reporting;
 /// <summary>The columns the harness adds to BenchmarkDotNet's table.</summary>
 public static class HarnessColumns
 {
-    public static IReadOnlyList<IColumn> All(Func<PaymentLedger> ledger, IReadOnlyList<string> builds, bool pregeneratedInvoices)
+    public static IReadOnlyList<IColumn> All(Func<PaymentLedger> ledger, IReadOnlyList<string> builds, bool pregeneratedInvoices, IReadOnlyList<string> traceModes)
     {
         string Figure(Summary summary, BenchmarkCase c, Func<CaseFigures, string> value)
         {
@@ -31,7 +32,30 @@ public static class HarnessColumns
             return values is null || baselineValues is null ? "-" : value(BuildComparison.Compare(values, baselineValues));
         }
 
+        // Throughput with this trace mode over throughput of the same case with tracing off, and Welch's test on them.
+        string VersusTracesOff(Summary summary, BenchmarkCase c)
+        {
+            var wanted = Parameters(c);
+            if (!wanted.TryGetValue(nameof(ScenarioBenchmark.Traces), out var mode) || (string)mode == TraceModes.Off)
+            {
+                return "baseline";
+            }
+            wanted[nameof(ScenarioBenchmark.Traces)] = TraceModes.Off;
+            var off = summary.BenchmarksCases.FirstOrDefault(other => CaseKey.From(Parameters(other)) == CaseKey.From(wanted));
+            var values = summary[c]?.ResultStatistics?.OriginalValues;
+            var offValues = off is null ? null : summary[off]?.ResultStatistics?.OriginalValues;
+            var offResults = off is null ? null : ledger().Find(KeyOf(off));
+            var results = ledger().Find(KeyOf(c));
+            if (values is null || offValues is null || results is null || offResults is null)
+            {
+                return "-";
+            }
+            var ratio = CaseFigures.Compute(results, values.Average()).PaymentsPerSecond / CaseFigures.Compute(offResults, offValues.Average()).PaymentsPerSecond;
+            return $"{Format(ratio, "0.00")}, {BuildComparison.Compare(values, offValues).Verdict}";
+        }
+
         var multipleBuilds = (Summary _) => builds.Count > 1;
+        var tracesOffToo = (Summary _) => traceModes.Count > 1 && traceModes.Contains(TraceModes.Off);
         return
         [
             new HarnessColumn("Payments/s", "Successful payments per second: payments per invocation × success share ÷ Mean",
@@ -50,6 +74,8 @@ public static class HarnessColumns
                 (s, c) => Compare(s, c, r => Format(r.Ratio, "0.00")), multipleBuilds),
             new HarnessColumn("Beyond noise", $"Whether the difference to the baseline build is larger than run-to-run noise: Welch's t-test on iteration times, p < {BuildComparison.SignificanceLevel}",
                 (s, c) => Compare(s, c, r => r.Verdict), multipleBuilds, numeric: false),
+            new HarnessColumn("vs traces off", "Payments/s ÷ Payments/s of the same case with Traces=off, and whether the gap is beyond noise (Welch's t-test on iteration times; one run is one topology per case: repeat runs, see benchmarks/trace-overhead.sh)",
+                VersusTracesOff, tracesOffToo, numeric: false),
         ];
     }
 
@@ -68,7 +94,7 @@ public static class HarnessColumns
     public static string KeyOf(BenchmarkCase c) => CaseKey.From(Parameters(c));
 
     private static Dictionary<string, object> Parameters(BenchmarkCase c) =>
-        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value is BuildName build ? build.Name : p.Value);
+        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value switch { BuildName build => build.Name, TraceMode mode => mode.Name, var other => other });
 
     private static string Format(double value, string format) =>
         double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);
