@@ -29,7 +29,8 @@ public static class Usage
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
               --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
-                                       case both ways; unread: nodes trace to a socket nobody reads (their cost alone)
+                                       case both ways, in that order; unread: nodes trace to a socket nobody reads (their
+                                       cost alone); benchmarks/trace-overhead.sh repeats such runs for a firm figure
               --no-traces              same as --traces off
               --trace-check            nodes also write Core Lightning's trace file, to count spans lost on the way
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
