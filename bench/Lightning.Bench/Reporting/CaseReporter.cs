@@ -89,11 +89,13 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
     private static (long Emitted, long Arrived) CheckEmitted(string nodeDirectory, string keepIn, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
     {
         Directory.CreateDirectory(keepIn);
-        var files = Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*");
-        foreach (var file in files)
+        // The copies are read: the node still runs and may append to its files.
+        var copies = Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*").Select(file =>
         {
-            File.Copy(file, Path.Combine(keepIn, Path.GetFileName(file)), overwrite: true);
-        }
-        return TraceCheck.Count(files.SelectMany(f => File.ReadLines(Path.Combine(keepIn, Path.GetFileName(f)))), stoppedUnixMicros, receivedIds);
+            var copy = Path.Combine(keepIn, Path.GetFileName(file));
+            File.Copy(file, copy, overwrite: true);
+            return copy;
+        }).ToList();
+        return TraceCheck.Count(copies.SelectMany(File.ReadLines), stoppedUnixMicros, receivedIds);
     }
 }

@@ -35,13 +35,11 @@ public static class HarnessColumns
         // Throughput with this trace mode over throughput of the same case with tracing off, and Welch's test on them.
         string VersusTracesOff(Summary summary, BenchmarkCase c)
         {
-            var wanted = Parameters(c);
-            if (!wanted.TryGetValue(nameof(ScenarioBenchmark.Traces), out var mode) || (string)mode == TraceModes.Off)
+            var off = CounterpartOf(summary, c, nameof(ScenarioBenchmark.Traces), TraceModes.Off);
+            if (off == c)
             {
                 return "baseline";
             }
-            wanted[nameof(ScenarioBenchmark.Traces)] = TraceModes.Off;
-            var off = summary.BenchmarksCases.FirstOrDefault(other => CaseKey.From(Parameters(other)) == CaseKey.From(wanted));
             var values = summary[c]?.ResultStatistics?.OriginalValues;
             var offValues = off is null ? null : summary[off]?.ResultStatistics?.OriginalValues;
             var offResults = off is null ? null : ledger().Find(KeyOf(off));
@@ -80,21 +78,26 @@ public static class HarnessColumns
     }
 
     /// <summary>The case with the same parameters on the baseline build.</summary>
-    public static BenchmarkCase? BaselineOf(Summary summary, BenchmarkCase c, string baselineBuild)
+    public static BenchmarkCase? BaselineOf(Summary summary, BenchmarkCase c, string baselineBuild) =>
+        CounterpartOf(summary, c, nameof(ScenarioBenchmark.Build), baselineBuild);
+
+    /// <summary>The case whose parameters are <paramref name="c"/>'s with <paramref name="parameter"/> set to <paramref name="value"/>.</summary>
+    private static BenchmarkCase? CounterpartOf(Summary summary, BenchmarkCase c, string parameter, string value)
     {
         var wanted = Parameters(c);
-        if (!wanted.ContainsKey(nameof(ScenarioBenchmark.Build)))
+        if (!wanted.ContainsKey(parameter))
         {
             return null;
         }
-        wanted[nameof(ScenarioBenchmark.Build)] = baselineBuild;
-        return summary.BenchmarksCases.FirstOrDefault(other => CaseKey.From(Parameters(other)) == CaseKey.From(wanted));
+        wanted[parameter] = value;
+        var key = CaseKey.From(wanted);
+        return summary.BenchmarksCases.FirstOrDefault(other => KeyOf(other) == key);
     }
 
     public static string KeyOf(BenchmarkCase c) => CaseKey.From(Parameters(c));
 
     private static Dictionary<string, object> Parameters(BenchmarkCase c) =>
-        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value switch { BuildName build => build.Name, TraceMode mode => mode.Name, var other => other });
+        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value is OrderedName ordered ? ordered.Name : p.Value);
 
     private static string Format(double value, string format) =>
         double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);

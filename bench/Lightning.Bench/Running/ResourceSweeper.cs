@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Running;
@@ -36,7 +35,7 @@ public sealed class ResourceSweeper(DockerEngine engine)
         foreach (var run in containers.GroupBy(c => c.Labels[RunLabels.Run]))
         {
             var owner = run.First().Labels.GetValueOrDefault(RunLabels.OwnerPid);
-            if (owner is not null && int.TryParse(owner, out var pid) && IsAlive(pid))
+            if (owner is not null && int.TryParse(owner, out var pid) && OwnerProcess.IsAlive(pid))
             {
                 continue;
             }
@@ -44,18 +43,5 @@ public sealed class ResourceSweeper(DockerEngine engine)
             stale.Add(run.Key);
         }
         return stale;
-    }
-
-    private static bool IsAlive(int pid)
-    {
-        try
-        {
-            using var process = Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
     }
 }

@@ -19,8 +19,10 @@ public sealed class DatagramQueueLimit
     private DatagramQueueLimit(int? original) => this.original = original;
 
     /// <summary>The limit in force now (sockets bound from now on get it), or 0 when it cannot be read.</summary>
-    public static int Current =>
-        File.Exists(SysctlPath) && int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : 0;
+    public static int Current => Read() ?? 0;
+
+    private static int? Read() =>
+        File.Exists(SysctlPath) && int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
 
     /// <summary>
     /// Where a run that raised the limit notes the value to restore and its process id, until it restores it: a harness
@@ -35,7 +37,7 @@ public sealed class DatagramQueueLimit
         {
             var parts = File.Exists(MarkerPath) ? File.ReadAllText(MarkerPath).Split(' ', StringSplitOptions.RemoveEmptyEntries) : [];
             if (parts.Length != 2 || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var original)
-                || !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || IsAlive(pid))
+                || !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || OwnerProcess.IsAlive(pid))
             {
                 return;
             }
@@ -49,22 +51,9 @@ public sealed class DatagramQueueLimit
         }
     }
 
-    private static bool IsAlive(int pid)
-    {
-        try
-        {
-            using var process = System.Diagnostics.Process.GetProcessById(pid);
-            return !process.HasExited;
-        }
-        catch (ArgumentException)
-        {
-            return false;
-        }
-    }
-
     public static DatagramQueueLimit Ensure(RunProgress progress)
     {
-        if (!File.Exists(SysctlPath) || !int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var current) || current >= Wanted)
+        if (Read() is not { } current || current >= Wanted)
         {
             return new DatagramQueueLimit(null);
         }

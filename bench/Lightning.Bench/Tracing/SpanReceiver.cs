@@ -68,7 +68,10 @@ internal sealed class SpanReceiver : IDisposable
         if (!RecvMmsg.Available)
         {
             // Blocking receives on other systems end only when the socket closes.
-            collectors.ToList().ForEach(c => c.Dispose());
+            foreach (var collector in collectors)
+            {
+                collector.Dispose();
+            }
         }
         threads.ForEach(t => t.Join(TimeSpan.FromSeconds(5)));
     }
