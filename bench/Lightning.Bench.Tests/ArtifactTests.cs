@@ -34,7 +34,7 @@ public class ArtifactTests : IDisposable
             Images = [new ImageRecord("x:1", "sha256:abc", ["x@sha256:def"], new Dictionary<string, string> { ["lightningd"] = "v26.06.6" })],
             Cases = [new CaseRecord("Build=x:1, CarolsCount=1", "lnbench-1", new Dictionary<string, string> { ["alice"] = "x:1" },
                 new Dictionary<string, string> { ["alice"] = "v26.06.6" }, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch.AddMinutes(1))],
-            Machine = MachineRecord.Collect("20.10.24", "docker-compose 1.29.2"),
+            Machine = MachineRecord.Collect("20.10.24", "1.41", "docker-compose 1.29.2"),
             Started = DateTimeOffset.UnixEpoch,
             Ended = DateTimeOffset.UnixEpoch.AddMinutes(2),
             Partial = false,

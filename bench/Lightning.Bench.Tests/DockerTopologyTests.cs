@@ -24,7 +24,7 @@ public class DockerTopologyTests : IAsyncLifetime
     private async Task ReadyAsync()
     {
         Requirements.Docker();
-        compose = await ComposeCli.DetectAsync();
+        compose = await ComposeCli.DetectAsync(engine.Endpoint);
         await FakeNodeImage.EnsureBuiltAsync();
     }
 

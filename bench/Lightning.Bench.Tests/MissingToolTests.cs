@@ -23,7 +23,7 @@ public class MissingToolTests
     public async Task Without_any_compose_the_error_says_what_to_install()
     {
         var error = await Assert.ThrowsAsync<DockerUnavailableException>(() =>
-            ComposeCli.DetectAsync([("/nonexistent/docker", ["compose"]), ("/nonexistent/docker-compose", [])]));
+            ComposeCli.DetectAsync(DockerEndpoint.Resolve(), [("/nonexistent/docker", ["compose"]), ("/nonexistent/docker-compose", [])]));
         Assert.Contains("neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install", error.Message);
     }
 

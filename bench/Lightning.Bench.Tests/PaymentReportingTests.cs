@@ -27,7 +27,7 @@ public class PaymentReportingTests
         results.Add(Payment(2, 4, 60));
         results.Add(Payment(3, 5, 70));
         results.Add(Payment(3, 6, 10, PaymentOutcome.Failed, "boom"));
-        results.Complete(measuredIterations: 2);
+        results.Complete(warmups: 1, iterations: 2);
 
         // Mean invocation time 100 ms, 2 payments each, 3 of 4 measured payments succeeded.
         var figures = CaseFigures.Compute(results, meanNanoseconds: 100e6);
@@ -53,7 +53,7 @@ public class PaymentReportingTests
         results.StartInvocation();
         results.Add(Payment(1, 1, 40));
         results.Add(Payment(2, 2, 50, PaymentOutcome.Failed, "bob: xpay failed with 203: \"no\", sorry"));
-        results.Complete(1);
+        results.Complete(warmups: 1, iterations: 1);
         var path = Path.Combine(Directory.CreateTempSubdirectory("lnbench-csv-").FullName, PaymentCsv.FileName);
 
         PaymentCsv.Append(path, results.Records);

@@ -38,11 +38,17 @@ public class PlotTests : IDisposable
                     spans.Add(Span("bob", "db_exec_prepared", us + 500, 40, ("query", "UPDATE invoices")));
                 }
             }
-            results.Complete(3);
-            var joined = PaymentSpans.Join(spans, PaymentSpans.ByHash(results.Records));
+            results.Complete(warmups: 0, iterations: 3);
+            var steps = new PaymentSteps(PaymentSpans.ByHash(results.Records));
+            using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(directory, TraceFiles.SpansCsvFile), caseKey))
+            {
+                foreach (var span in spans)
+                {
+                    spansCsv.Write(span, steps.Add(span));
+                }
+            }
             PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
-            TraceFiles.AppendSpans(Path.Combine(directory, TraceFiles.SpansCsv), caseKey, spans, new Dictionary<string, long>());
-            TraceFiles.AppendPaymentSpans(Path.Combine(directory, TraceFiles.PaymentSpansCsv), caseKey, results.Records, joined);
+            TraceFiles.AppendPaymentSpans(Path.Combine(directory, TraceFiles.PaymentSpansCsv), caseKey, results.Records, steps);
             spans.Clear();
         }
 
@@ -66,7 +72,7 @@ public class PlotTests : IDisposable
         results.StartInvocation();
         var start = DateTimeOffset.UtcNow;
         results.Add(new PaymentRecord("Concurrency=2", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", PaymentOutcome.Succeeded, null));
-        results.Complete(1);
+        results.Complete(warmups: 0, iterations: 1);
         PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
 
         var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);

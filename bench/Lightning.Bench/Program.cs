@@ -22,6 +22,7 @@ public static class Program
     public static int Main(string[] args)
     {
         HarnessOptions options;
+        ComposeFragments fragments;
         try
         {
             options = OptionParser.Parse(args);
@@ -46,6 +47,7 @@ public static class Program
                 options = plan.Options;
             }
             Preflight.Check(options);
+            fragments = ComposeFragments.Load(allowPrivileged: options.AllowPrivilegedFragments);
         }
         catch (UsageException e)
         {
@@ -55,7 +57,7 @@ public static class Program
         {
             return Fail(ExitUsage, e.Message);
         }
-        return RunAsync(options).GetAwaiter().GetResult();
+        return RunAsync(options, fragments).GetAwaiter().GetResult();
     }
 
     private static int Compare(string a, string b)
@@ -66,16 +68,50 @@ public static class Program
         return 0;
     }
 
-    private static async Task<int> RunAsync(HarnessOptions options)
+    private static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments)
     {
         var progress = RunProgress.Console;
         var scenario = ScenarioCatalog.Get(options.Scenario);
-        using var engine = new DockerEngine();
+        var output = new MutableLogger(BenchmarkDotNet.Loggers.ConsoleLogger.Default);
         HarnessSession? session = null;
         RunArtifacts? artifacts = null;
         DatagramQueueLimit? queueLimit = null;
         Summary? summary = null;
+        Task? shutdown = null;
+        var shutdownLock = new object();
         var interrupted = 0;
+        var exitCode = ExitFailure;
+
+        // The one teardown of a run, whoever gets there first: the normal end, a failure, or a signal.
+        Task ShutdownAsync(bool partial, bool byInterrupt)
+        {
+            lock (shutdownLock)
+            {
+                return shutdown ??= Task.Run(async () =>
+                {
+                    if (byInterrupt)
+                    {
+                        session?.WriteUnreportedPayments();
+                    }
+                    try
+                    {
+                        if (session is not null)
+                        {
+                            await session.DisposeAsync();
+                        }
+                    }
+                    finally
+                    {
+                        queueLimit?.Restore();
+                        if (artifacts is not null && session is not null)
+                        {
+                            await artifacts.WriteAsync(byInterrupt ? null : summary, partial, plots: !byInterrupt);
+                            progress.Info($"results: {session.ResultsDirectory}");
+                        }
+                    }
+                });
+            }
+        }
 
         void Interrupt(PosixSignalContext context)
         {
@@ -85,40 +121,53 @@ public static class Program
                 return;
             }
             progress.Info($"{context.Signal}: stopping, tearing the topology down");
+            // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
+            // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
+            output.Mute();
             session?.Cancel();
-            session?.WriteUnreportedPayments();
-            session?.DisposeAsync().AsTask().GetAwaiter().GetResult();
-            queueLimit?.Restore();
-            artifacts?.WriteAsync(null, partial: true, plots: false).GetAwaiter().GetResult();
+            try
+            {
+                ShutdownAsync(partial: true, byInterrupt: true).GetAwaiter().GetResult();
+            }
+            catch (Exception e)
+            {
+                Console.Error.WriteLine($"lnbench: error: teardown after {context.Signal} failed: {e.Message}");
+            }
             Environment.Exit(ExitInterrupted);
         }
 
         using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Interrupt);
         using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Interrupt);
-        var exitCode = ExitFailure;
+        DockerEngine? engine = null;
         try
         {
+            engine = new DockerEngine(DockerEndpoint.Resolve());
             var dockerVersion = await engine.GetVersionAsync();
-            var compose = await ComposeCli.DetectAsync();
-            var fragments = ComposeFragments.Load();
-            progress.Info($"Docker engine {dockerVersion} at {engine.Host}, {compose.Version}");
+            var compose = await ComposeCli.DetectAsync(engine.Endpoint);
+            progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
 
             var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
             if (stale.Count > 0)
             {
                 progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
             }
-            DatagramQueueLimit.RestoreLeftover(progress);
+            var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
+            if (folders.Count > 0)
+            {
+                progress.Info($"removed {folders.Count} node folder(s) with RPC credentials that earlier runs whose harness is gone left in {Path.GetFullPath(options.WorkRoot)}: {string.Join(", ", folders)}");
+            }
+            var limit = new DatagramQueueLimit();
+            limit.RestoreLeftover(progress);
 
             session = new HarnessSession(options, scenario, engine, compose, fragments, progress);
             var images = await CheckImagesAsync(engine, options, progress, session.RunId);
-            artifacts = new RunArtifacts(session, MachineRecord.Collect(dockerVersion, compose.Version), images);
+            artifacts = new RunArtifacts(session, MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {session.RunId}: results in {session.ResultsDirectory}");
             Directory.CreateDirectory(session.ResultsDirectory);
 
-            queueLimit = options.Traces.Contains(TraceModes.On) ? DatagramQueueLimit.Ensure(progress) : null;
+            queueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
             HarnessSession.Activate(session);
-            var config = BenchConfig.Create(options, session.ResultsDirectory, () => HarnessSession.Current.Payments);
+            var config = BenchConfig.Create(options, session.ResultsDirectory, () => HarnessSession.Current.Payments, output);
             summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
 
             var failedCases = summary.Reports.Count(r => !r.Success);
@@ -136,17 +185,9 @@ public static class Program
         }
         finally
         {
-            if (session is not null)
-            {
-                await session.DisposeAsync();
-            }
+            await ShutdownAsync(partial: exitCode != 0, byInterrupt: false);
             HarnessSession.Activate(null);
-            queueLimit?.Restore();
-            if (artifacts is not null && session is not null)
-            {
-                await artifacts.WriteAsync(summary, partial: exitCode != 0, plots: true);
-                progress.Info($"results: {session.ResultsDirectory}");
-            }
+            engine?.Dispose();
         }
     }
 

@@ -14,7 +14,7 @@ public static class Requirements
         {
             using var engine = new DockerEngine();
             engine.GetVersionAsync().GetAwaiter().GetResult();
-            ComposeCli.DetectAsync().GetAwaiter().GetResult();
+            ComposeCli.DetectAsync(engine.Endpoint).GetAwaiter().GetResult();
             return null;
         }
         catch (Exception e)

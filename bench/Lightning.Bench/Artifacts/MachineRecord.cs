@@ -10,17 +10,20 @@ public sealed record MachineRecord(
     int CpuCount,
     long MemoryBytes,
     string DockerEngine,
+    string DockerApi,
     string Compose,
     string DotNet,
     string BenchmarkDotNet)
 {
-    public static MachineRecord Collect(string dockerEngine, string compose) => new(
+    /// <param name="dockerApi">The Engine API version the harness and the engine agreed on.</param>
+    public static MachineRecord Collect(string dockerEngine, string dockerApi, string compose) => new(
         ReadOsRelease() ?? RuntimeInformation.OSDescription,
         Environment.OSVersion.VersionString,
         ReadField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
         Environment.ProcessorCount,
         (long.TryParse(ReadField("/proc/meminfo", "MemTotal")?.Split(' ')[0], out var kb) ? kb : 0) * 1024,
         dockerEngine,
+        dockerApi,
         compose,
         RuntimeInformation.FrameworkDescription,
         typeof(BenchmarkDotNet.Running.BenchmarkRunner).Assembly.GetName().Version?.ToString() ?? "");

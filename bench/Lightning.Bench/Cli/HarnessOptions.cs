@@ -54,6 +54,9 @@ public sealed record HarnessOptions
     /// <summary>Also make every node write Core Lightning's own trace file (CLN_DEV_TRACE_FILE), to count spans lost on the way.</summary>
     public bool TraceCheck { get; init; }
 
+    /// <summary>Let compose fragments give containers privileges (privileged, cap_add, security_opt); refused otherwise.</summary>
+    public bool AllowPrivilegedFragments { get; init; }
+
     /// <summary>Write results/RUN.zip at the end (--no-zip to skip).</summary>
     public bool Zip { get; init; } = true;
 

@@ -75,12 +75,13 @@ public static class OptionParser
                 "--traces" => options with { Traces = TraceModeList(name, Value()) },
                 "--trace-check" => options with { TraceCheck = true },
                 "--no-zip" => options with { Zip = false },
+                "--allow-privileged-fragments" => options with { AllowPrivilegedFragments = true },
                 "--replay" => options with { Replay = NonEmpty(name, Value()) },
                 "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments")
             {
                 throw new UsageException($"{name} takes no value");
             }

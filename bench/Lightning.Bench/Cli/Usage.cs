@@ -37,11 +37,14 @@ public static class Usage
               --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
               --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})
               --no-zip                 do not write results/RUN.zip
+              --allow-privileged-fragments
+                                       let docker-fragments/ give containers privileged, cap_add or security_opt
               --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
               --compare A.zip B.zip    print the cases of two runs side by side (nothing is benchmarked)
               --help                   this text
 
             Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
+            The engine is DOCKER_HOST, else the active docker context, else /var/run/docker.sock; compose is pointed at the same.
             Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 130 interrupted.
             """;
     }

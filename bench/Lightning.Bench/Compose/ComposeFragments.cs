@@ -14,15 +14,17 @@ public sealed record ComposeFragments(ComposeService Bitcoind, ComposeService Co
     /// <summary>docker-fragments/ beside the harness assembly (the build copies it there).</summary>
     public static string DefaultDirectory => Path.Combine(AppContext.BaseDirectory, "docker-fragments");
 
-    public static ComposeFragments Load(string? directory = null)
+    /// <param name="allowPrivileged">Whether a fragment may give its containers privileges (privileged, cap_add,
+    /// security_opt): refused unless the user asked, since a node container has no need of them and they reach the host.</param>
+    public static ComposeFragments Load(string? directory = null, bool allowPrivileged = false)
     {
         directory ??= DefaultDirectory;
         return new ComposeFragments(
-            LoadService(Path.Combine(directory, BitcoindFile)),
-            LoadService(Path.Combine(directory, CoreLightningFile)));
+            LoadService(Path.Combine(directory, BitcoindFile), allowPrivileged),
+            LoadService(Path.Combine(directory, CoreLightningFile), allowPrivileged));
     }
 
-    private static ComposeService LoadService(string path)
+    private static ComposeService LoadService(string path, bool allowPrivileged)
     {
         if (!File.Exists(path))
         {
@@ -41,6 +43,25 @@ public sealed record ComposeFragments(ComposeService Bitcoind, ComposeService Co
         {
             throw new InvalidDataException($"compose fragment {path} must define exactly one service, found {file.Services.Count}");
         }
-        return file.Services.Values.Single();
+        var service = file.Services.Values.Single();
+        var privileges = new List<string>();
+        if (service.Privileged == true)
+        {
+            privileges.Add("privileged: true");
+        }
+        if (service.CapAdd is { Count: > 0 })
+        {
+            privileges.Add($"cap_add: {string.Join(", ", service.CapAdd)}");
+        }
+        if (service.SecurityOpt is { Count: > 0 })
+        {
+            privileges.Add($"security_opt: {string.Join(", ", service.SecurityOpt)}");
+        }
+        if (privileges.Count > 0 && !allowPrivileged)
+        {
+            throw new InvalidDataException(
+                $"compose fragment {path} gives its containers privileges ({string.Join("; ", privileges)}): remove them, or pass --allow-privileged-fragments if you mean it");
+        }
+        return service;
     }
 }

@@ -8,11 +8,13 @@ public sealed class ComposeCli
     private static readonly TimeSpan DefaultTimeout = TimeSpan.FromMinutes(5);
     private readonly string fileName;
     private readonly IReadOnlyList<string> prefix;
+    private readonly IReadOnlyDictionary<string, string?> environment;
 
-    private ComposeCli(string fileName, IReadOnlyList<string> prefix, string version)
+    private ComposeCli(string fileName, IReadOnlyList<string> prefix, string version, DockerEndpoint endpoint)
     {
         this.fileName = fileName;
         this.prefix = prefix;
+        environment = endpoint.Environment;
         Version = version;
     }
 
@@ -22,18 +24,19 @@ public sealed class ComposeCli
     /// <summary>The compose commands tried, in order: the v2 plugin, then v1.</summary>
     public static readonly IReadOnlyList<(string File, string[] Prefix)> Candidates = [("docker", ["compose"]), ("docker-compose", [])];
 
-    public static Task<ComposeCli> DetectAsync(CancellationToken ct = default) => DetectAsync(Candidates, ct);
+    /// <summary>Finds compose and points it at <paramref name="endpoint"/>, the engine the harness's API client uses.</summary>
+    public static Task<ComposeCli> DetectAsync(DockerEndpoint endpoint, CancellationToken ct = default) => DetectAsync(endpoint, Candidates, ct);
 
-    public static async Task<ComposeCli> DetectAsync(IReadOnlyList<(string File, string[] Prefix)> candidates, CancellationToken ct = default)
+    public static async Task<ComposeCli> DetectAsync(DockerEndpoint endpoint, IReadOnlyList<(string File, string[] Prefix)> candidates, CancellationToken ct = default)
     {
         foreach (var (file, prefix) in candidates)
         {
             try
             {
-                var result = await ProcessRunner.RunAsync(file, [.. prefix, "version", "--short"], TimeSpan.FromSeconds(30), ct: ct);
+                var result = await ProcessRunner.RunAsync(file, [.. prefix, "version", "--short"], TimeSpan.FromSeconds(30), endpoint.Environment, ct: ct);
                 if (result.Succeeded && result.StandardOutput.Trim().Length > 0)
                 {
-                    return new ComposeCli(file, prefix, $"{string.Join(' ', [file, .. prefix])} {result.StandardOutput.Trim()}");
+                    return new ComposeCli(file, prefix, $"{string.Join(' ', [file, .. prefix])} {result.StandardOutput.Trim()}", endpoint);
                 }
             }
             catch (ToolNotFoundException)
@@ -54,5 +57,5 @@ public sealed class ComposeCli
         RunAsync(project, file, ["config", "--quiet"], ct);
 
     private Task<ProcessResult> RunAsync(string project, string file, IReadOnlyList<string> arguments, CancellationToken ct) =>
-        ProcessRunner.RunAsync(fileName, [.. prefix, "--project-name", project, "--file", file, .. arguments], DefaultTimeout, ct: ct);
+        ProcessRunner.RunAsync(fileName, [.. prefix, "--project-name", project, "--file", file, .. arguments], DefaultTimeout, environment, ct: ct);
 }

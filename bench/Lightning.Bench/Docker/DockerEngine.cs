@@ -7,20 +7,34 @@ using System.Text.Json;
 namespace Lightning.Bench.Docker;
 
 /// <summary>
-/// A small typed client for the Docker Engine API (unix socket or plain tcp DOCKER_HOST).
-/// Docker.DotNet is not served by this project's package feed; the handful of endpoints the harness needs are here.
+/// A small typed client for the Docker Engine API (unix socket or plain tcp), shaped like Docker.DotNet's so that library
+/// can replace it where it is served (it is not on this project's package feed). It negotiates the API version as
+/// Docker's own clients do, and every call has a timeout.
 /// </summary>
 public sealed class DockerEngine : IDisposable
 {
-    private const string ApiVersion = "v1.41";
-    private readonly HttpClient http;
+    /// <summary>The newest API version this client speaks (Docker Engine 29); it asks for less when the engine is older.</summary>
+    public static readonly Version NewestApiVersion = new(1, 52);
 
-    public DockerEngine(string? dockerHost = null)
+    /// <summary>The oldest API version it was tested with (Docker Engine 20.10); an engine that offers less is refused.</summary>
+    public static readonly Version OldestApiVersion = new(1, 41);
+
+    /// <summary>How long an ordinary call may take before the engine counts as not answering.</summary>
+    public static readonly TimeSpan DefaultRequestTimeout = TimeSpan.FromSeconds(60);
+
+    private readonly HttpClient http;
+    private readonly TimeSpan requestTimeout;
+    private readonly SemaphoreSlim negotiation = new(1, 1);
+    private string? versionPrefix;
+
+    public DockerEngine(DockerEndpoint? endpoint = null, TimeSpan? requestTimeout = null)
     {
-        Host = dockerHost ?? Environment.GetEnvironmentVariable("DOCKER_HOST") ?? "unix:///var/run/docker.sock";
-        if (Host.StartsWith("unix://", StringComparison.Ordinal))
+        Endpoint = endpoint ?? DockerEndpoint.Resolve();
+        this.requestTimeout = requestTimeout ?? DefaultRequestTimeout;
+        var host = Endpoint.Host;
+        if (host.StartsWith("unix://", StringComparison.Ordinal))
         {
-            var socketPath = Host["unix://".Length..];
+            var socketPath = host["unix://".Length..];
             var handler = new SocketsHttpHandler
             {
                 ConnectCallback = async (_, ct) =>
@@ -38,31 +52,46 @@ public sealed class DockerEngine : IDisposable
                     return new NetworkStream(socket, ownsSocket: true);
                 },
             };
-            http = new HttpClient(handler) { BaseAddress = new Uri($"http://docker/{ApiVersion}/") };
+            http = new HttpClient(handler) { BaseAddress = new Uri("http://docker/") };
         }
-        else if (Host.StartsWith("tcp://", StringComparison.Ordinal))
+        else if (host.StartsWith("tcp://", StringComparison.Ordinal))
         {
-            http = new HttpClient { BaseAddress = new Uri($"http://{Host["tcp://".Length..].TrimEnd('/')}/{ApiVersion}/") };
+            http = new HttpClient { BaseAddress = new Uri($"http://{host["tcp://".Length..].TrimEnd('/')}/") };
         }
         else
         {
-            throw new DockerUnavailableException($"DOCKER_HOST '{Host}' is not supported: use unix:///path/to/docker.sock or tcp://host:port");
+            throw new DockerUnavailableException($"Docker host '{host}' is not supported: use unix:///path/to/docker.sock or tcp://host:port");
         }
+        // Timeouts are per call (a followed event stream has none).
         http.Timeout = Timeout.InfiniteTimeSpan;
     }
 
-    public string Host { get; }
-
-    /// <summary>Engine version, or a <see cref="DockerUnavailableException"/> that says why the engine cannot be used.</summary>
-    public async Task<string> GetVersionAsync(CancellationToken ct = default)
+    /// <summary>A client for a given host string, e.g. "unix:///run/user/1000/docker.sock".</summary>
+    public DockerEngine(string host, TimeSpan? requestTimeout = null)
+        : this(new DockerEndpoint(host, "the caller"), requestTimeout)
     {
+    }
+
+    public DockerEndpoint Endpoint { get; }
+
+    public string Host => Endpoint.Host;
+
+    /// <summary>The API version agreed with the engine (e.g. 1.41), once a call has been made.</summary>
+    public Version? ApiVersion { get; private set; }
+
+    /// <summary>
+    /// Engine version, after agreeing on the API version (the unversioned GET /version gives the engine's newest and
+    /// oldest; the client speaks the newest both support). Throws <see cref="DockerUnavailableException"/> saying why
+    /// the engine cannot be used.
+    /// </summary>
+    public async Task<string> GetVersionAsync(CancellationToken ct = default) => (await NegotiateAsync(ct)).EngineVersion;
+
+    private async Task<(string EngineVersion, Version Api)> NegotiateAsync(CancellationToken ct)
+    {
+        JsonDocument document;
         try
         {
-            using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            timeout.CancelAfter(TimeSpan.FromSeconds(10));
-            using var response = await http.GetAsync("version", timeout.Token);
-            using var doc = await ReadJsonAsync(response, "version", timeout.Token);
-            return doc.RootElement.GetProperty("Version").GetString() ?? "unknown";
+            document = await GetUnversionedJsonAsync("version", "report its version", ct);
         }
         catch (HttpRequestException e) when (e.InnerException is SocketException socketError)
         {
@@ -71,131 +100,125 @@ public sealed class DockerEngine : IDisposable
                 SocketError.AccessDenied => new DockerUnavailableException(
                     $"permission denied on {Host}: add your user to the 'docker' group (then log in again) or run as a user that may use Docker"),
                 SocketError.AddressNotAvailable or SocketError.ConnectionRefused => new DockerUnavailableException(
-                    $"no Docker engine answers at {Host}: start it (e.g. 'sudo systemctl start docker' or 'sudo dockerd &')"),
+                    $"no Docker engine answers at {Host} ({Endpoint.Source}): start it (e.g. 'sudo systemctl start docker' or 'sudo dockerd &')"),
                 _ => new DockerUnavailableException($"cannot reach the Docker engine at {Host} ({socketError.Message}): is Docker installed and running?"),
             };
         }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        catch (HttpRequestException e)
         {
-            throw new DockerUnavailableException($"the Docker engine at {Host} did not answer within 10 s");
+            throw new DockerUnavailableException($"cannot reach the Docker engine at {Host} ({e.Message}): is Docker installed and running?");
+        }
+        using (document)
+        {
+            var root = document.RootElement;
+            var engineVersion = root.TryGetProperty("Version", out var v) ? v.GetString() ?? "unknown" : "unknown";
+            var newest = ParseApiVersion(root, "ApiVersion") ?? OldestApiVersion;
+            var oldest = ParseApiVersion(root, "MinAPIVersion") ?? newest;
+            var agreed = newest < NewestApiVersion ? newest : NewestApiVersion;
+            if (agreed < oldest || agreed < OldestApiVersion)
+            {
+                throw new DockerUnavailableException(agreed < oldest
+                    ? $"the Docker engine at {Host} (Docker {engineVersion}) needs API {oldest} or newer; this harness speaks up to {NewestApiVersion}: update Lightning.Bench"
+                    : $"the Docker engine at {Host} (Docker {engineVersion}) speaks API up to {newest}; this harness needs {OldestApiVersion} or newer (Docker 20.10+): update Docker");
+            }
+            ApiVersion = agreed;
+            versionPrefix = $"v{agreed.Major}.{agreed.Minor}/";
+            return (engineVersion, agreed);
         }
     }
 
-    public async Task<IReadOnlyList<ContainerSummary>> ListContainersAsync(string labelFilter, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync($"containers/json?all=true&filters={LabelFilter(labelFilter)}", ct);
-        using var doc = await ReadJsonAsync(response, "list containers", ct);
-        return doc.RootElement.EnumerateArray().Select(ContainerSummary.FromJson).ToList();
-    }
+    private static Version? ParseApiVersion(JsonElement root, string property) =>
+        root.TryGetProperty(property, out var value) && value.ValueKind == JsonValueKind.String && Version.TryParse(value.GetString(), out var parsed)
+            ? new Version(parsed.Major, parsed.Minor)
+            : null;
 
-    public async Task<ContainerDetails?> InspectContainerAsync(string idOrName, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync($"containers/{Uri.EscapeDataString(idOrName)}/json", ct);
-        if (response.StatusCode == HttpStatusCode.NotFound)
-        {
-            return null;
-        }
-        using var doc = await ReadJsonAsync(response, $"inspect container {idOrName}", ct);
-        return ContainerDetails.FromJson(doc.RootElement);
-    }
+    public Task<IReadOnlyList<ContainerSummary>> ListContainersAsync(string labelFilter, CancellationToken ct = default) =>
+        GetJsonAsync($"containers/json?all=true&filters={LabelFilter(labelFilter)}", "list containers",
+            root => (IReadOnlyList<ContainerSummary>)root.EnumerateArray().Select(ContainerSummary.FromJson).ToList(), ct);
+
+    public Task<ContainerDetails?> InspectContainerAsync(string idOrName, CancellationToken ct = default) =>
+        GetJsonOrNullAsync($"containers/{Uri.EscapeDataString(idOrName)}/json", $"inspect container {idOrName}", ContainerDetails.FromJson, ct);
 
     /// <summary>The last <paramref name="tail"/> lines of a container's stdout and stderr, demultiplexed.</summary>
-    public async Task<string> GetLogsAsync(string idOrName, int tail, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync(
-            $"containers/{Uri.EscapeDataString(idOrName)}/logs?stdout=true&stderr=true&tail={tail}", ct);
-        if (!response.IsSuccessStatusCode)
-        {
-            return $"(logs unavailable: {(int)response.StatusCode})";
-        }
-        var bytes = await response.Content.ReadAsByteArrayAsync(ct);
-        return DockerLogFrames.Demultiplex(bytes);
-    }
+    public Task<string> GetLogsAsync(string idOrName, int tail, CancellationToken ct = default) =>
+        CallAsync(HttpMethod.Get, $"containers/{Uri.EscapeDataString(idOrName)}/logs?stdout=true&stderr=true&tail={tail}", $"read the logs of {idOrName}",
+            async (response, c) => response.IsSuccessStatusCode
+                ? DockerLogFrames.Demultiplex(await response.Content.ReadAsByteArrayAsync(c))
+                : $"(logs unavailable: {(int)response.StatusCode})", ct);
 
-    public async Task RemoveContainerAsync(string id, CancellationToken ct = default)
-    {
-        using var response = await http.DeleteAsync($"containers/{Uri.EscapeDataString(id)}?force=true&v=true", ct);
-        if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
-        {
-            throw new DockerApiException($"remove container {id}", response.StatusCode, await response.Content.ReadAsStringAsync(ct));
-        }
-    }
+    public Task RemoveContainerAsync(string id, CancellationToken ct = default) =>
+        DeleteAsync($"containers/{Uri.EscapeDataString(id)}?force=true&v=true", $"remove container {id}", ct);
 
-    public async Task<IReadOnlyList<string>> ListNetworksAsync(string labelFilter, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync($"networks?filters={LabelFilter(labelFilter)}", ct);
-        using var doc = await ReadJsonAsync(response, "list networks", ct);
-        return doc.RootElement.EnumerateArray().Select(n => n.GetProperty("Id").GetString()!).ToList();
-    }
+    public Task<IReadOnlyList<string>> ListNetworksAsync(string labelFilter, CancellationToken ct = default) =>
+        GetJsonAsync($"networks?filters={LabelFilter(labelFilter)}", "list networks",
+            root => (IReadOnlyList<string>)root.EnumerateArray().Select(n => n.GetProperty("Id").GetString()!).ToList(), ct);
 
-    public async Task RemoveNetworkAsync(string id, CancellationToken ct = default)
-    {
-        using var response = await http.DeleteAsync($"networks/{Uri.EscapeDataString(id)}", ct);
-        if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
-        {
-            throw new DockerApiException($"remove network {id}", response.StatusCode, await response.Content.ReadAsStringAsync(ct));
-        }
-    }
+    public Task RemoveNetworkAsync(string id, CancellationToken ct = default) =>
+        DeleteAsync($"networks/{Uri.EscapeDataString(id)}", $"remove network {id}", ct);
 
-    public async Task<IReadOnlyList<string>> ListVolumesAsync(string labelFilter, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync($"volumes?filters={LabelFilter(labelFilter)}", ct);
-        using var doc = await ReadJsonAsync(response, "list volumes", ct);
-        return doc.RootElement.GetProperty("Volumes") is { ValueKind: JsonValueKind.Array } volumes
-            ? volumes.EnumerateArray().Select(v => v.GetProperty("Name").GetString()!).ToList()
-            : [];
-    }
+    public Task<IReadOnlyList<string>> ListVolumesAsync(string labelFilter, CancellationToken ct = default) =>
+        GetJsonAsync($"volumes?filters={LabelFilter(labelFilter)}", "list volumes",
+            root => root.GetProperty("Volumes") is { ValueKind: JsonValueKind.Array } volumes
+                ? (IReadOnlyList<string>)volumes.EnumerateArray().Select(v => v.GetProperty("Name").GetString()!).ToList()
+                : [], ct);
 
-    public async Task RemoveVolumeAsync(string name, CancellationToken ct = default)
-    {
-        using var response = await http.DeleteAsync($"volumes/{Uri.EscapeDataString(name)}?force=true", ct);
-        if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
-        {
-            throw new DockerApiException($"remove volume {name}", response.StatusCode, await response.Content.ReadAsStringAsync(ct));
-        }
-    }
+    public Task RemoveVolumeAsync(string name, CancellationToken ct = default) =>
+        DeleteAsync($"volumes/{Uri.EscapeDataString(name)}?force=true", $"remove volume {name}", ct);
 
     /// <summary>The image's id (digest of its config) when it is present locally, otherwise null.</summary>
-    public async Task<ImageDetails?> InspectImageAsync(string image, CancellationToken ct = default)
-    {
-        using var response = await http.GetAsync($"images/{Uri.EscapeDataString(image)}/json", ct);
-        if (response.StatusCode == HttpStatusCode.NotFound)
-        {
-            return null;
-        }
-        using var doc = await ReadJsonAsync(response, $"inspect image {image}", ct);
-        return ImageDetails.FromJson(doc.RootElement);
-    }
+    public Task<ImageDetails?> InspectImageAsync(string image, CancellationToken ct = default) =>
+        GetJsonOrNullAsync($"images/{Uri.EscapeDataString(image)}/json", $"inspect image {image}", ImageDetails.FromJson, ct);
 
-    /// <summary>Pulls an image; the engine streams progress as JSON lines and reports failures inside that stream.</summary>
-    public async Task PullImageAsync(string image, CancellationToken ct = default)
+    /// <summary>
+    /// Pulls an image. The engine streams progress as JSON lines and reports failures inside that stream; the lines are
+    /// read one at a time (a pull's whole answer is never held), and a pull that goes quiet for <paramref name="idle"/> fails.
+    /// </summary>
+    public async Task PullImageAsync(string image, CancellationToken ct = default, TimeSpan? idle = null)
     {
         var reference = ImageReference.Parse(image);
-        using var request = new HttpRequestMessage(HttpMethod.Post,
-            $"images/create?fromImage={Uri.EscapeDataString(reference.Repository)}&tag={Uri.EscapeDataString(reference.Tag)}");
-        using var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct);
-        var body = await response.Content.ReadAsStringAsync(ct);
-        if (!response.IsSuccessStatusCode)
+        var quiet = idle ?? TimeSpan.FromMinutes(5);
+        await EnsureNegotiatedAsync(ct);
+        using var watchdog = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        watchdog.CancelAfter(quiet);
+        try
         {
-            throw new DockerApiException($"pull {image}", response.StatusCode, body);
-        }
-        foreach (var line in body.Split('\n', StringSplitOptions.RemoveEmptyEntries))
-        {
-            using var doc = JsonDocument.Parse(line);
-            if (doc.RootElement.TryGetProperty("error", out var error))
+            using var request = new HttpRequestMessage(HttpMethod.Post,
+                $"{versionPrefix}images/create?fromImage={Uri.EscapeDataString(reference.Repository)}&tag={Uri.EscapeDataString(reference.Tag)}");
+            using var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, watchdog.Token);
+            if (!response.IsSuccessStatusCode)
             {
-                throw new DockerApiException($"pull {image}", HttpStatusCode.OK, error.GetString() ?? line);
+                throw new DockerApiException($"pull {image}", response.StatusCode, await ReadBoundedAsync(response, watchdog.Token));
             }
+            await using var stream = await response.Content.ReadAsStreamAsync(watchdog.Token);
+            using var reader = new StreamReader(stream);
+            while (await reader.ReadLineAsync(watchdog.Token) is { } line)
+            {
+                watchdog.CancelAfter(quiet);
+                if (line.Length == 0)
+                {
+                    continue;
+                }
+                using var progressLine = JsonDocument.Parse(line);
+                if (progressLine.RootElement.TryGetProperty("error", out var error))
+                {
+                    throw new DockerApiException($"pull {image}", HttpStatusCode.OK, error.GetString() ?? line);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw new DockerUnavailableException($"pulling {image} made no progress for {quiet.TotalSeconds:0} s: check the network and the engine at {Host}");
         }
     }
 
     /// <summary>Waits until the container stops and returns its exit code.</summary>
-    public async Task<long> WaitContainerAsync(string id, CancellationToken ct = default)
-    {
-        using var response = await http.PostAsync($"containers/{Uri.EscapeDataString(id)}/wait", content: null, ct);
-        using var doc = await ReadJsonAsync(response, $"wait for container {id}", ct);
-        return doc.RootElement.GetProperty("StatusCode").GetInt64();
-    }
+    public Task<long> WaitContainerAsync(string id, TimeSpan timeout, CancellationToken ct = default) =>
+        CallAsync(HttpMethod.Post, $"containers/{Uri.EscapeDataString(id)}/wait", $"wait for container {id}",
+            async (response, c) =>
+            {
+                using var doc = await ReadJsonAsync(response, $"wait for container {id}", c);
+                return doc.RootElement.GetProperty("StatusCode").GetInt64();
+            }, ct, timeout: timeout);
 
     /// <summary>Runs a short-lived container (no network, labelled) to completion and returns its exit code and output.</summary>
     public async Task<(long ExitCode, string Output)> RunToCompletionAsync(
@@ -210,35 +233,32 @@ public sealed class DockerEngine : IDisposable
             ["Labels"] = labels,
             ["HostConfig"] = new Dictionary<string, object> { ["NetworkMode"] = "none" },
         };
-        string id;
-        using (var created = await http.PostAsJsonAsync("containers/create", body, ct))
+        var id = await CallAsync(HttpMethod.Post, "containers/create", $"create a container from {image}", async (response, c) =>
         {
-            using var doc = await ReadJsonAsync(created, $"create a container from {image}", ct);
-            id = doc.RootElement.GetProperty("Id").GetString()!;
-        }
+            using var doc = await ReadJsonAsync(response, $"create a container from {image}", c);
+            return doc.RootElement.GetProperty("Id").GetString()!;
+        }, ct, content: JsonContent.Create(body));
         try
         {
-            using (var started = await http.PostAsync($"containers/{id}/start", content: null, ct))
+            var startError = await CallAsync(HttpMethod.Post, $"containers/{id}/start", $"start container {id}",
+                async (response, c) => response.IsSuccessStatusCode ? null : await ReadBoundedAsync(response, c), ct);
+            if (startError is not null)
             {
-                if (!started.IsSuccessStatusCode)
-                {
-                    return (-1, await started.Content.ReadAsStringAsync(ct));
-                }
+                return (-1, startError);
             }
-            using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
-            timeoutCts.CancelAfter(timeout);
-            var exitCode = await WaitContainerAsync(id, timeoutCts.Token);
+            var exitCode = await WaitContainerAsync(id, timeout, ct);
             return (exitCode, await GetLogsAsync(id, 50, ct));
         }
         finally
         {
-            await RemoveContainerAsync(id, CancellationToken.None);
+            using var cleanup = new CancellationTokenSource(requestTimeout);
+            await RemoveContainerAsync(id, cleanup.Token);
         }
     }
 
     /// <summary>
     /// Streams the engine's "die" events of containers matching the label filter and calls <paramref name="onDie"/>
-    /// with each container id, until cancelled.
+    /// with each container id, until cancelled. A line that is not an event is skipped.
     /// </summary>
     public async Task WatchDeathsAsync(string labelFilter, Func<string, Task> onDie, CancellationToken ct)
     {
@@ -248,37 +268,160 @@ public sealed class DockerEngine : IDisposable
             ["event"] = ["die"],
             ["label"] = [labelFilter],
         });
-        using var response = await http.GetAsync($"events?filters={Uri.EscapeDataString(filters)}", HttpCompletionOption.ResponseHeadersRead, ct);
-        response.EnsureSuccessStatusCode();
+        await EnsureNegotiatedAsync(ct);
+        using var response = await http.GetAsync($"{versionPrefix}events?filters={Uri.EscapeDataString(filters)}", HttpCompletionOption.ResponseHeadersRead, ct);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw new DockerApiException("stream events", response.StatusCode, await ReadBoundedAsync(response, ct));
+        }
         await using var stream = await response.Content.ReadAsStreamAsync(ct);
         using var reader = new StreamReader(stream);
         while (await reader.ReadLineAsync(ct) is { } line)
         {
-            if (line.Length == 0)
+            string? containerId;
+            try
+            {
+                using var document = JsonDocument.Parse(line);
+                containerId = document.RootElement.ValueKind == JsonValueKind.Object && document.RootElement.TryGetProperty("id", out var id)
+                    ? id.GetString()
+                    : null;
+            }
+            catch (JsonException)
             {
                 continue;
             }
-            using var document = JsonDocument.Parse(line);
-            if (document.RootElement.TryGetProperty("id", out var id) && id.GetString() is { } containerId)
+            if (containerId is not null)
             {
                 await onDie(containerId);
             }
         }
     }
 
-    public void Dispose() => http.Dispose();
+    public void Dispose()
+    {
+        http.Dispose();
+        negotiation.Dispose();
+    }
 
     /// <summary>The engine's filters query value for one label ("key" or "key=value").</summary>
     private static string LabelFilter(string labelFilter) =>
         Uri.EscapeDataString(JsonSerializer.Serialize(new Dictionary<string, string[]> { ["label"] = [labelFilter] }));
 
+    private async Task EnsureNegotiatedAsync(CancellationToken ct)
+    {
+        if (versionPrefix is not null)
+        {
+            return;
+        }
+        await negotiation.WaitAsync(ct);
+        try
+        {
+            if (versionPrefix is null)
+            {
+                await NegotiateAsync(ct);
+            }
+        }
+        finally
+        {
+            negotiation.Release();
+        }
+    }
+
+    private Task<T> GetJsonAsync<T>(string path, string what, Func<JsonElement, T> read, CancellationToken ct) =>
+        CallAsync(HttpMethod.Get, path, what, async (response, c) =>
+        {
+            using var doc = await ReadJsonAsync(response, what, c);
+            return read(doc.RootElement);
+        }, ct);
+
+    private Task<T?> GetJsonOrNullAsync<T>(string path, string what, Func<JsonElement, T> read, CancellationToken ct) where T : class =>
+        CallAsync(HttpMethod.Get, path, what, async (response, c) =>
+        {
+            if (response.StatusCode == HttpStatusCode.NotFound)
+            {
+                return null;
+            }
+            using var doc = await ReadJsonAsync(response, what, c);
+            return read(doc.RootElement);
+        }, ct);
+
+    private Task DeleteAsync(string path, string what, CancellationToken ct) =>
+        CallAsync(HttpMethod.Delete, path, what, async (response, c) =>
+        {
+            if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotFound)
+            {
+                throw new DockerApiException(what, response.StatusCode, await ReadBoundedAsync(response, c));
+            }
+            return true;
+        }, ct);
+
+    /// <summary>One versioned call: negotiates first, then sends and reads the answer within the call's timeout.</summary>
+    private async Task<T> CallAsync<T>(HttpMethod method, string path, string what, Func<HttpResponseMessage, CancellationToken, Task<T>> read,
+        CancellationToken ct, HttpContent? content = null, TimeSpan? timeout = null)
+    {
+        await EnsureNegotiatedAsync(ct);
+        var limit = timeout ?? requestTimeout;
+        using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeoutCts.CancelAfter(limit);
+        try
+        {
+            using var request = new HttpRequestMessage(method, versionPrefix + path) { Content = content };
+            using var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timeoutCts.Token);
+            return await read(response, timeoutCts.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw new DockerUnavailableException($"the Docker engine at {Host} did not {what} within {limit.TotalSeconds:0} s");
+        }
+    }
+
+    /// <summary>An unversioned call (GET /version, which must work whatever version the engine speaks).</summary>
+    private async Task<JsonDocument> GetUnversionedJsonAsync(string path, string what, CancellationToken ct)
+    {
+        using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        timeoutCts.CancelAfter(requestTimeout);
+        try
+        {
+            using var response = await http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, timeoutCts.Token);
+            return await ReadJsonAsync(response, what, timeoutCts.Token);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw new DockerUnavailableException($"the Docker engine at {Host} did not {what} within {requestTimeout.TotalSeconds:0} s");
+        }
+    }
+
     private static async Task<JsonDocument> ReadJsonAsync(HttpResponseMessage response, string what, CancellationToken ct)
     {
         if (!response.IsSuccessStatusCode)
         {
-            throw new DockerApiException(what, response.StatusCode, await response.Content.ReadAsStringAsync(ct));
+            throw new DockerApiException(what, response.StatusCode, await ReadBoundedAsync(response, ct));
         }
         await using var stream = await response.Content.ReadAsStreamAsync(ct);
         return await JsonDocument.ParseAsync(stream, cancellationToken: ct);
+    }
+
+    /// <summary>An error body, cut to its first 4 KiB: it goes into a one-line message.</summary>
+    private static async Task<string> ReadBoundedAsync(HttpResponseMessage response, CancellationToken ct)
+    {
+        await using var stream = await response.Content.ReadAsStreamAsync(ct);
+        var buffer = new byte[4096];
+        var length = 0;
+        int read;
+        while (length < buffer.Length && (read = await stream.ReadAsync(buffer.AsMemory(length), ct)) > 0)
+        {
+            length += read;
+        }
+        var text = Encoding.UTF8.GetString(buffer, 0, length);
+        try
+        {
+            // The engine's errors are {"message": "..."}: show the message alone.
+            using var error = JsonDocument.Parse(text);
+            return error.RootElement.TryGetProperty("message", out var message) ? message.GetString() ?? text : text;
+        }
+        catch (JsonException)
+        {
+            return text;
+        }
     }
 }

@@ -21,7 +21,7 @@ public static class BenchConfig
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
 
-    public static IConfig Create(HarnessOptions options, string artifactsPath, Func<PaymentLedger> ledger)
+    public static IConfig Create(HarnessOptions options, string artifactsPath, Func<PaymentLedger> ledger, ILogger? logger = null)
     {
         var job = Job.Default
             .WithStrategy(RunStrategy.Monitoring)
@@ -34,7 +34,7 @@ public static class BenchConfig
             .WithId("lnbench");
         return ManualConfig.CreateEmpty()
             .AddJob(job)
-            .AddLogger(ConsoleLogger.Default)
+            .AddLogger(logger ?? ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
             .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices, options.Traces).ToArray())
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)

@@ -145,7 +145,7 @@ public sealed class HarnessSession : IAsyncDisposable
         var reported = Steps.Select(s => s.Steps.CaseKey).ToHashSet();
         foreach (var results in Payments.Cases.Where(c => !reported.Contains(c.CaseKey)))
         {
-            results.Complete(Options.Iterations);
+            results.Complete(Options.Warmups, Options.Iterations);
             Directory.CreateDirectory(ResultsDirectory);
             PaymentCsv.Append(Path.Combine(ResultsDirectory, PaymentCsv.FileName), results.Records);
         }
@@ -176,11 +176,25 @@ public sealed class HarnessSession : IAsyncDisposable
         }
         foreach (var network in alive)
         {
-            await network.DisposeAsync();
+            try
+            {
+                await network.DisposeAsync();
+            }
+            catch (Exception e)
+            {
+                Progress.Info($"{network.Options.ProjectName}: teardown failed ({e.Message}); removing the run's resources by label");
+            }
         }
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-        await new ResourceSweeper(Engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
-        cancellation.Dispose();
+        try
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+            await new ResourceSweeper(Engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            Progress.Info($"could not remove the run's Docker resources by label ({e.Message}): remove containers labelled {RunLabels.Run}={RunId} by hand");
+        }
+        // The cancellation source is not disposed: after Ctrl+C, BenchmarkDotNet's thread may still read its token.
     }
 
     /// <summary>"Build=cln:v26.06.6, Concurrency=1" → "Build-cln-v26-06-6-Concurrency-1".</summary>

@@ -46,11 +46,12 @@ public sealed class RunArtifacts(HarnessSession session, MachineRecord machine, 
             var key = HarnessColumns.KeyOf(benchmarkCase);
             var statistics = summary[benchmarkCase]?.ResultStatistics;
             var results = session.Payments.Find(key);
-            var figures = results is not null && statistics is not null ? CaseFigures.Compute(results, statistics.Mean) : null;
+            var mean = results is null ? null : CaseFigures.MeanNanoseconds(statistics?.Mean, results);
+            var figures = results is not null && mean is not null ? CaseFigures.Compute(results, mean.Value) : null;
             cases.Add(new CaseSummary(
                 key,
                 CaseKey.Texts(benchmarkCase.Parameters.Items.Select(p => new KeyValuePair<string, object>(p.Name, p.Value))),
-                (statistics?.Mean ?? double.NaN) / 1e6,
+                (mean ?? double.NaN) / 1e6,
                 (statistics?.StandardDeviation ?? double.NaN) / 1e6,
                 statistics?.OriginalValues.Select(v => v / 1e6).ToList() ?? [],
                 results?.PaymentsPerInvocation ?? 0,

@@ -23,9 +23,7 @@ public sealed class LightningNetwork : IAsyncDisposable
     private readonly Dictionary<string, string> containers = new();
     private readonly Dictionary<string, LightningNode> nodes = new();
     private readonly SemaphoreSlim disposeLock = new(1, 1);
-    private readonly CancellationTokenSource deathWatch = new();
-    private readonly CancellationTokenSource died = new();
-    private Task? watching;
+    private DeathWatch? deathWatch;
     private BitcoinMiner? miner;
     private bool started;
     private bool disposed;
@@ -51,10 +49,10 @@ public sealed class LightningNetwork : IAsyncDisposable
     public BitcoinMiner Miner => miner ?? throw new InvalidOperationException("the network is not started");
 
     /// <summary>Cancelled the moment a node's container dies (the engine reports it), so nothing waits on a dead node.</summary>
-    public CancellationToken NodeDied => died.Token;
+    public CancellationToken NodeDied => deathWatch?.Died ?? CancellationToken.None;
 
     /// <summary>The first node death seen, with its evidence.</summary>
-    public NodeDiedException? Death { get; private set; }
+    public NodeDiedException? Death => deathWatch?.Death;
 
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
     public TraceRecorder? Traces { get; private set; }
@@ -101,7 +99,7 @@ public sealed class LightningNetwork : IAsyncDisposable
             {
                 containers[container.Labels[ComposeGenerator.NodeLabel]] = container.Id;
             }
-            watching = Task.Run(() => WatchForDeathsAsync(deathWatch.Token));
+            deathWatch = new DeathWatch(engine, $"{RunLabels.ComposeProject}={Options.ProjectName}", DescribeDeathAsync, progress);
         }
     }
 
@@ -182,12 +180,12 @@ public sealed class LightningNetwork : IAsyncDisposable
             }
             if (!details.Running)
             {
-                var log = await engine.GetLogsAsync(id, 20, ct);
-                throw new NodeDiedException(name, details.ExitCode, log.TrimEnd());
+                throw new NodeDiedException(name, details.ExitCode, await LogTailAsync(name, id, ct));
             }
         }
     }
 
+    /// <summary>Tears the topology down: every step runs whatever the one before it did, and the containers always go.</summary>
     public async ValueTask DisposeAsync()
     {
         await disposeLock.WaitAsync();
@@ -199,18 +197,20 @@ public sealed class LightningNetwork : IAsyncDisposable
             }
             disposed = true;
             // Teardown kills the containers: stop listening for deaths first.
-            deathWatch.Cancel();
-            if (watching is not null)
+            await Attempt("stop watching for node deaths", async () =>
             {
-                await watching;
-            }
+                if (deathWatch is not null)
+                {
+                    await deathWatch.DisposeAsync();
+                }
+            });
             if (Traces is not null)
             {
-                await Traces.DisposeAsync();
+                await Attempt("stop collecting spans", () => Traces.DisposeAsync().AsTask());
             }
             foreach (var node in nodes.Values)
             {
-                await node.DisposeAsync();
+                await Attempt($"close {node.Name}'s RPC connection", () => node.DisposeAsync().AsTask());
             }
             miner?.Dispose();
             if (started)
@@ -224,26 +224,48 @@ public sealed class LightningNetwork : IAsyncDisposable
         }
     }
 
+    private async Task Attempt(string step, Func<Task> action)
+    {
+        try
+        {
+            await action();
+        }
+        catch (Exception e)
+        {
+            progress.Info($"{Options.ProjectName}: could not {step} ({e.Message}); tearing down anyway");
+        }
+    }
+
     private async Task TearDownAsync()
     {
         using var step = progress.Begin($"{Options.ProjectName}: tearing down");
-        using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
-        KeepLogs();
-        try
+        await Attempt("keep the node logs", () =>
         {
-            var down = await compose.DownAsync(Options.ProjectName, Layout.ComposeFile, timeout.Token);
-            if (!down.Succeeded)
+            KeepLogs();
+            return Task.CompletedTask;
+        });
+        await Attempt("run compose down", async () =>
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
+            try
             {
-                progress.Info($"compose down failed ({down.Tail()}); removing by label");
+                var down = await compose.DownAsync(Options.ProjectName, Layout.ComposeFile, timeout.Token);
+                if (!down.Succeeded)
+                {
+                    progress.Info($"compose down failed ({down.Tail()}); removing by label");
+                }
             }
-        }
-        catch (Exception e) when (e is OperationCanceledException or TimeoutException)
-        {
-            progress.Info("compose down took too long; removing by label");
-        }
+            catch (Exception e) when (e is OperationCanceledException or TimeoutException)
+            {
+                progress.Info("compose down took too long; removing by label");
+            }
+        });
         // Whatever compose left (it was killed, or an older compose): remove by label.
-        using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", sweepTimeout.Token);
+        await Attempt("remove the containers by label", async () =>
+        {
+            using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", sweepTimeout.Token);
+        });
         try
         {
             Directory.Delete(Layout.Root, recursive: true);
@@ -254,32 +276,38 @@ public sealed class LightningNetwork : IAsyncDisposable
         }
     }
 
-    private async Task WatchForDeathsAsync(CancellationToken ct)
+    private async Task<NodeDiedException> DescribeDeathAsync(string containerId, CancellationToken ct)
     {
-        try
-        {
-            await engine.WatchDeathsAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", async id =>
-            {
-                var name = containers.FirstOrDefault(c => c.Value == id).Key ?? id;
-                var details = await engine.InspectContainerAsync(id, ct);
-                var log = await engine.GetLogsAsync(id, 20, ct);
-                Death ??= new NodeDiedException(name, details?.ExitCode ?? -1, log.TrimEnd());
-                progress.Info($"node '{name}' died (exit {details?.ExitCode})");
-                died.Cancel();
-            }, ct);
-        }
-        catch (Exception e) when (e is OperationCanceledException or HttpRequestException or IOException)
-        {
-            // Stopped for teardown, or the engine went away (then the waits and calls notice on their own).
-        }
+        var name = containers.FirstOrDefault(c => c.Value == containerId).Key ?? containerId;
+        var details = await engine.InspectContainerAsync(containerId, ct);
+        return new NodeDiedException(name, details?.ExitCode ?? -1, await LogTailAsync(name, containerId, ct));
     }
+
+    /// <summary>
+    /// The end of a node's log: its own log file in the run folder (what lightningd or bitcoind wrote, complete up to
+    /// its death), else what the engine kept of its output.
+    /// </summary>
+    private async Task<string> LogTailAsync(string node, string containerId, CancellationToken ct)
+    {
+        const int lines = 20;
+        var file = LogFileOf(node);
+        var tail = File.Exists(file) ? LogTail.Read(file, lines) : "";
+        if (tail.Length == 0)
+        {
+            tail = (await engine.GetLogsAsync(containerId, lines, ct)).TrimEnd();
+        }
+        return tail.Length > 0 ? tail : "(its log is empty)";
+    }
+
+    private string LogFileOf(string node) => node == TopologySpec.BitcoindName
+        ? Path.Combine(Layout.NodeDirectory(node), "regtest", "debug.log")
+        : Path.Combine(Layout.NodeDirectory(node), "lightningd.log");
 
     private void KeepLogs()
     {
         var logs = Path.Combine(Options.ResultsDirectory, "logs");
         Directory.CreateDirectory(logs);
-        var sources = Topology.Nodes.Select(n => (n.Name, Path.Combine(Layout.NodeDirectory(n.Name), "lightningd.log")))
-            .Append((TopologySpec.BitcoindName, Path.Combine(Layout.NodeDirectory(TopologySpec.BitcoindName), "regtest", "debug.log")));
+        var sources = Topology.Nodes.Select(n => n.Name).Append(TopologySpec.BitcoindName).Select(n => (n, LogFileOf(n)));
         foreach (var (name, source) in sources)
         {
             if (File.Exists(source))
@@ -295,6 +323,8 @@ public sealed class LightningNetwork : IAsyncDisposable
         {
             throw new IOException($"run folder {Layout.Root} already exists; another run with the same id?");
         }
+        // Claimed before any secret is written, so a harness killed now still has its folder removed by the next run.
+        NodeFolderSweeper.Claim(CreatePrivateDirectory(Layout.Root));
         var bitcoindDir = CreatePrivateDirectory(Layout.NodeDirectory(TopologySpec.BitcoindName));
         WritePrivateFile(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n");
         foreach (var node in Topology.Nodes)

@@ -9,4 +9,10 @@ public sealed class NodeDiedException(string node, long exitCode, string logTail
     public string Node { get; } = node;
 
     public long ExitCode { get; } = exitCode;
+
+    /// <summary>
+    /// The message alone: BenchmarkDotNet prints a benchmark's exception with ToString(), and a dead node is the
+    /// evidence the user needs, not a stack trace of the harness.
+    /// </summary>
+    public override string ToString() => Message;
 }

@@ -4,6 +4,7 @@ namespace Lightning.Bench.Payments;
 public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 {
     private readonly List<PaymentRecord> records = new();
+    private readonly Dictionary<int, TimeSpan> completedInvocations = new();
     private int invocations;
 
     public string CaseKey { get; } = caseKey;
@@ -15,6 +16,51 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     public int StartInvocation() => Interlocked.Increment(ref invocations);
 
+    /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
+    public void CompleteInvocation(int invocation, TimeSpan elapsed)
+    {
+        lock (completedInvocations)
+        {
+            completedInvocations[invocation] = elapsed;
+        }
+    }
+
+    /// <summary>
+    /// Mean time of the measured invocations that completed, in nanoseconds, or null without any: the case's figures
+    /// when BenchmarkDotNet has none because the case stopped early.
+    /// </summary>
+    public double? CompletedMeanNanoseconds
+    {
+        get
+        {
+            lock (records)
+            {
+                lock (completedInvocations)
+                {
+                    var measured = completedInvocations.Where(i => i.Key >= firstMeasured).Select(i => i.Value.TotalNanoseconds).ToList();
+                    return measured.Count == 0 ? null : measured.Average();
+                }
+            }
+        }
+    }
+
+    /// <summary>Measured invocations that completed.</summary>
+    public int CompletedMeasuredInvocations
+    {
+        get
+        {
+            lock (records)
+            {
+                lock (completedInvocations)
+                {
+                    return completedInvocations.Keys.Count(k => k >= firstMeasured);
+                }
+            }
+        }
+    }
+
+    private int firstMeasured = int.MaxValue;
+
     public void Add(PaymentRecord record)
     {
         lock (records)
@@ -23,12 +69,15 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
-    /// <summary>Marks the last <paramref name="measuredIterations"/> invocations as measured (BenchmarkDotNet runs warmups first).</summary>
-    public void Complete(int measuredIterations)
+    /// <summary>
+    /// Marks the measured invocations: BenchmarkDotNet runs the warmups first, then the iterations. A complete case's
+    /// last <paramref name="iterations"/> invocations were measured; a case that stopped early measured those after the warmups.
+    /// </summary>
+    public void Complete(int warmups, int iterations)
     {
         lock (records)
         {
-            var firstMeasured = invocations - measuredIterations + 1;
+            firstMeasured = invocations >= warmups + iterations ? invocations - iterations + 1 : warmups + 1;
             for (var i = 0; i < records.Count; i++)
             {
                 records[i] = records[i] with { Measured = records[i].Invocation >= firstMeasured };

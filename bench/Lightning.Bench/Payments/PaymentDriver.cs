@@ -29,6 +29,7 @@ public sealed class PaymentDriver(
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = results.StartInvocation();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
         for (var i = 0; i < count; i++)
         {
@@ -41,6 +42,7 @@ public sealed class PaymentDriver(
             // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every payment.
             await throwIfNodeDied(ct);
         }
+        results.CompleteInvocation(invocation, clock.Elapsed);
     }
 
     /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>

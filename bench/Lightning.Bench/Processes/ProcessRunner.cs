@@ -11,7 +11,7 @@ public static class ProcessRunner
         string fileName,
         IReadOnlyList<string> arguments,
         TimeSpan timeout,
-        IReadOnlyDictionary<string, string>? environment = null,
+        IReadOnlyDictionary<string, string?>? environment = null,
         string? workingDirectory = null,
         CancellationToken ct = default)
     {
@@ -27,9 +27,17 @@ public static class ProcessRunner
         {
             startInfo.ArgumentList.Add(argument);
         }
-        foreach (var (key, value) in environment ?? new Dictionary<string, string>())
+        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
         {
-            startInfo.Environment[key] = value;
+            // null removes the variable from the child's environment.
+            if (value is null)
+            {
+                startInfo.Environment.Remove(key);
+            }
+            else
+            {
+                startInfo.Environment[key] = value;
+            }
         }
 
         using var process = new Process { StartInfo = startInfo };

@@ -16,6 +16,13 @@ public sealed record CaseFigures(double PaymentsPerSecond, double P50Ms, double 
         return new CaseFigures(rate, Percentile(succeeded, 0.50), Percentile(succeeded, 0.95), succeeded.LastOrDefault(double.NaN), succeeded.Count, failed);
     }
 
+    /// <summary>
+    /// The mean time of an invocation: BenchmarkDotNet's, or, for a case that stopped early (BenchmarkDotNet then has
+    /// none), the harness's own of the measured invocations that completed.
+    /// </summary>
+    public static double? MeanNanoseconds(double? benchmarkDotNetMean, CaseResults results) =>
+        benchmarkDotNetMean ?? results.CompletedMeanNanoseconds;
+
     /// <summary>Linear interpolation between closest ranks (R's default, type 7); NaN for no data.</summary>
     public static double Percentile(IReadOnlyList<double> sorted, double p)
     {

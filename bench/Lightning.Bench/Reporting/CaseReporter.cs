@@ -10,15 +10,15 @@ namespace Lightning.Bench.Reporting;
 public sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
 {
     /// <summary>Returns the payer's mean steps per payment (empty without traces), for the comparison of builds.</summary>
-    public async Task<CaseSteps> ReportAsync(CaseResults results, LightningNetwork network, int measuredIterations, CancellationToken ct = default)
+    public async Task<CaseSteps> ReportAsync(CaseResults results, LightningNetwork network, int warmups, int iterations, CancellationToken ct = default)
     {
         var steps = new CaseSteps(results.CaseKey, []);
-        results.Complete(measuredIterations);
+        results.Complete(warmups, iterations);
         Directory.CreateDirectory(runDirectory);
         if (network.Traces is { } traces)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
-            steps = ReportSpans(results, collected, TraceAnalysis.Load(traces.SpansFile), network, traces.StoppedUnixMicros ?? long.MaxValue);
+            steps = ReportSpans(results, collected, traces.SpansFile, network, traces.StoppedUnixMicros ?? long.MaxValue);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
         var measured = results.Measured;
@@ -30,9 +30,26 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         return steps;
     }
 
-    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, TraceAnalysis analysis, LightningNetwork network, long stoppedUnixMicros)
+    /// <summary>Reads the case's spans once into every table that needs them (a span at a time), then writes Zipkin in two more passes.</summary>
+    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, long stoppedUnixMicros)
     {
         var caseDirectory = network.Options.ResultsDirectory;
+        var measured = results.Measured;
+        var byHash = PaymentSpans.ByHash(results.Records);
+        var steps = new PaymentSteps(byHash);
+        var summary = measured.Count == 0
+            ? null
+            : new SpanSummary(measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
+        TraceAnalysis analysis;
+        using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(runDirectory, TraceFiles.SpansCsvFile), results.CaseKey))
+        {
+            analysis = TraceAnalysis.Scan(spansFile, span =>
+            {
+                var payment = steps.Add(span);
+                summary?.Add(span);
+                spansCsv.Write(span, payment);
+            }, collectIds: network.Options.DevTraceFile);
+        }
         var stats = collected.Select(s =>
         {
             var check = network.Options.DevTraceFile
@@ -41,31 +58,24 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
                 : ((long Emitted, long Arrived)?)null;
             return s with { Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node), Emitted = check?.Emitted, Arrived = check?.Arrived };
         }).ToList();
-        var byHash = PaymentSpans.ByHash(results.Records);
-        var joined = PaymentSpans.Join(analysis.Spans, byHash);
-        results.Update(r => joined.TryGetValue(r.PaymentId, out var spans)
+        results.Update(r => steps.SpanCount(r.PaymentId) is > 0 and var count
             ? r with
             {
-                SpanCount = spans.Count,
-                SpanBreakdown = string.Join(';', PaymentSpans.Breakdown(spans).Select(b => FormattableString.Invariant($"{b.Operation}={b.TotalMs:0.###}"))),
+                SpanCount = count,
+                SpanBreakdown = string.Join(';', steps.Breakdown(r.PaymentId).Select(b => FormattableString.Invariant($"{b.Operation}={b.TotalMs:0.###}"))),
             }
             : r);
 
-        var measured = results.Measured;
-        var rows = measured.Count == 0
-            ? []
-            : SpanSummary.Summarize(analysis.Spans,
-                measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
+        var rows = summary?.Rows() ?? [];
         var meanPaymentMs = measured.Count == 0 ? double.NaN : measured.Average(r => r.LatencyMs);
-        var meanBreakdown = PaymentSpans.Breakdown(measured.SelectMany(r => joined.GetValueOrDefault(r.PaymentId) ?? []))
+        var meanBreakdown = steps.Breakdown(measured.Select(r => r.PaymentId))
             .Select(b => (b.Operation, (int)Math.Round((double)b.Count / measured.Count), b.TotalMs / measured.Count))
             .ToList();
 
-        TraceFiles.AppendSpans(Path.Combine(runDirectory, TraceFiles.SpansCsv), results.CaseKey, analysis.Spans, byHash);
-        TraceFiles.AppendPaymentSpans(Path.Combine(runDirectory, TraceFiles.PaymentSpansCsv), results.CaseKey, results.Records, joined);
+        TraceFiles.AppendPaymentSpans(Path.Combine(runDirectory, TraceFiles.PaymentSpansCsv), results.CaseKey, results.Records, steps);
         TraceFiles.AppendSummary(Path.Combine(runDirectory, TraceFiles.SummaryCsv), results.CaseKey, rows);
         TraceFiles.AppendMarkdown(Path.Combine(runDirectory, TraceFiles.SummaryMarkdown), results.CaseKey, stats, rows, meanPaymentMs, meanBreakdown);
-        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), analysis.Spans, s => PaymentSpans.PaymentOf(s, byHash), runId);
+        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), () => TraceAnalysis.ReadSpans(spansFile), s => PaymentSpans.PaymentOf(s, byHash), runId);
         if (analysis.MalformedSamples.Count > 0)
         {
             File.WriteAllLines(Path.Combine(caseDirectory, "malformed-spans.txt"),

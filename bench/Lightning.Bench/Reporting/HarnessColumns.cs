@@ -16,7 +16,7 @@ public static class HarnessColumns
         string Figure(Summary summary, BenchmarkCase c, Func<CaseFigures, string> value)
         {
             var results = ledger().Find(KeyOf(c));
-            var mean = summary[c]?.ResultStatistics?.Mean;
+            var mean = results is null ? null : CaseFigures.MeanNanoseconds(summary[c]?.ResultStatistics?.Mean, results);
             return results is null || mean is null ? "-" : value(CaseFigures.Compute(results, mean.Value));
         }
 
@@ -65,7 +65,7 @@ public static class HarnessColumns
             new HarnessColumn("Failed", "Payments that failed in measured iterations (see payments.csv for their errors)",
                 (s, c) => Figure(s, c, f => f.Failed.ToString(CultureInfo.InvariantCulture))),
             new HarnessColumn("Status", "complete, or partial when the case stopped early (a node died): its payments so far are in payments.csv",
-                (_, c) => ledger().Find(KeyOf(c)) is { } r ? (r.StoppedBy is null ? "complete" : $"partial: {r.StoppedBy}") : "not started", numeric: false),
+                (_, c) => ledger().Find(KeyOf(c)) is { } r ? (r.StoppedBy is null ? "complete" : $"partial: {r.StoppedBy}, {r.CompletedMeasuredInvocations} measured iterations completed") : "not started", numeric: false),
             new HarnessColumn("Invoices", "in payment: each payment creates its invoice and pays it; pregenerated: invoices made in setup, payments measured alone",
                 (_, _) => pregeneratedInvoices ? "pregenerated" : "in payment", numeric: false),
             new HarnessColumn("Ratio", $"Mean ÷ Mean of the same case on the baseline build ({builds[0]})",

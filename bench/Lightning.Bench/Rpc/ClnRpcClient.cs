@@ -11,23 +11,29 @@ namespace Lightning.Bench.Rpc;
 /// </summary>
 public sealed class ClnRpcClient : IAsyncDisposable
 {
+    /// <summary>The largest answer accepted: the harness's calls are answered in kilobytes; more means a broken stream.</summary>
+    public const int DefaultMaxMessageBytes = 16 * 1024 * 1024;
+
     private readonly Socket socket;
+    private readonly int maxMessageBytes;
+    private readonly object gate = new();
     private readonly SemaphoreSlim writeLock = new(1, 1);
     private readonly ConcurrentDictionary<string, Pending> pending = new();
     private readonly CancellationTokenSource closing = new();
     private readonly Task readLoop;
     private Exception? failure;
 
-    private ClnRpcClient(string node, Socket socket)
+    private ClnRpcClient(string node, Socket socket, int maxMessageBytes)
     {
         Node = node;
         this.socket = socket;
+        this.maxMessageBytes = maxMessageBytes;
         readLoop = Task.Run(ReadLoopAsync);
     }
 
     public string Node { get; }
 
-    public static async Task<ClnRpcClient> ConnectAsync(string node, string socketPath, CancellationToken ct = default)
+    public static async Task<ClnRpcClient> ConnectAsync(string node, string socketPath, CancellationToken ct = default, int maxMessageBytes = DefaultMaxMessageBytes)
     {
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
@@ -39,16 +45,12 @@ public sealed class ClnRpcClient : IAsyncDisposable
             socket.Dispose();
             throw new RpcConnectionException($"{node}: cannot connect to {socketPath} ({e.SocketErrorCode})", e);
         }
-        return new ClnRpcClient(node, socket);
+        return new ClnRpcClient(node, socket, maxMessageBytes);
     }
 
     /// <summary>Sends one request and waits for its answer; a JSON-RPC error becomes a <see cref="JsonRpcException"/>.</summary>
     public async Task<JsonElement> CallAsync(string method, JsonObject? parameters, string id, CancellationToken ct = default)
     {
-        if (failure is not null)
-        {
-            throw new RpcConnectionException($"{Node}: RPC connection is closed ({failure.Message})", failure);
-        }
         var request = new JsonObject
         {
             ["jsonrpc"] = "2.0",
@@ -57,9 +59,17 @@ public sealed class ClnRpcClient : IAsyncDisposable
             ["params"] = parameters ?? new JsonObject(),
         };
         var entry = new Pending(method, new TaskCompletionSource<JsonElement>(TaskCreationOptions.RunContinuationsAsynchronously));
-        if (!pending.TryAdd(id, entry))
+        // Under the lock the read loop takes to fail every pending call: a call is either failed by it or sees the failure here.
+        lock (gate)
         {
-            throw new ArgumentException($"JSON-RPC id '{id}' is already in flight on {Node}", nameof(id));
+            if (failure is not null)
+            {
+                throw new RpcConnectionException($"{Node}: RPC connection is closed ({failure.Message})", failure);
+            }
+            if (!pending.TryAdd(id, entry))
+            {
+                throw new ArgumentException($"JSON-RPC id '{id}' is already in flight on {Node}", nameof(id));
+            }
         }
         try
         {
@@ -110,7 +120,11 @@ public sealed class ClnRpcClient : IAsyncDisposable
             {
                 if (length == buffer.Length)
                 {
-                    Array.Resize(ref buffer, buffer.Length * 2);
+                    if (buffer.Length >= maxMessageBytes)
+                    {
+                        throw new RpcConnectionException($"{Node}: an RPC answer exceeded {maxMessageBytes / (1024 * 1024)} MiB; the connection is closed");
+                    }
+                    Array.Resize(ref buffer, Math.Min(buffer.Length * 2, maxMessageBytes));
                 }
                 var read = await socket.ReceiveAsync(buffer.AsMemory(length), SocketFlags.None, closing.Token);
                 if (read == 0)
@@ -130,21 +144,29 @@ public sealed class ClnRpcClient : IAsyncDisposable
                 length -= start;
             }
         }
-        catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException or RpcConnectionException or JsonException)
+        catch (Exception e)
         {
-            failure = e is RpcConnectionException ? e : new RpcConnectionException($"{Node}: RPC connection lost ({e.Message})", e);
-            foreach (var entry in pending.Values)
+            // Whatever ended the loop, no call may be left waiting for an answer that cannot come.
+            var reason = e is RpcConnectionException ? e : new RpcConnectionException($"{Node}: RPC connection lost ({e.Message})", e);
+            List<Pending> waiting;
+            lock (gate)
             {
-                entry.Answer.TrySetException(failure);
+                failure = reason;
+                waiting = pending.Values.ToList();
+            }
+            foreach (var entry in waiting)
+            {
+                entry.Answer.TrySetException(reason);
             }
         }
     }
 
+    /// <summary>Completes the call an answer belongs to. An answer that is not valid JSON-RPC fails its call, not the connection.</summary>
     private void Dispatch(ReadOnlyMemory<byte> json)
     {
         using var document = JsonDocument.Parse(json);
         var root = document.RootElement;
-        if (!root.TryGetProperty("id", out var idElement))
+        if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("id", out var idElement))
         {
             return; // a notification
         }
@@ -155,13 +177,19 @@ public sealed class ClnRpcClient : IAsyncDisposable
         }
         if (root.TryGetProperty("error", out var error))
         {
-            var code = error.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number ? c.GetInt64() : 0;
-            var message = error.TryGetProperty("message", out var m) ? m.ToString() : error.GetRawText();
+            var code = error.ValueKind == JsonValueKind.Object && error.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number && c.TryGetInt64(out var n) ? n : 0;
+            var message = error.ValueKind == JsonValueKind.Object && error.TryGetProperty("message", out var m) ? m.ToString() : error.GetRawText();
             entry.Answer.TrySetException(new JsonRpcException(Node, entry.Method, code, message));
+        }
+        else if (root.TryGetProperty("result", out var result))
+        {
+            entry.Answer.TrySetResult(result.Clone());
         }
         else
         {
-            entry.Answer.TrySetResult(root.GetProperty("result").Clone());
+            var raw = root.GetRawText();
+            entry.Answer.TrySetException(new JsonRpcException(Node, entry.Method, 0,
+                $"the answer has neither 'result' nor 'error': {(raw.Length > 200 ? raw[..200] + "..." : raw)}"));
         }
     }
 

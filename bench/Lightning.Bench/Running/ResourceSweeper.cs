@@ -27,15 +27,21 @@ public sealed class ResourceSweeper(DockerEngine engine)
         return removed;
     }
 
-    /// <summary>Runs whose owning harness process is gone (killed with -9, a crash): their resources are removed.</summary>
+    /// <summary>
+    /// Runs whose owning harness is gone (killed with -9, a crash): their resources are removed. Only runs started on
+    /// this machine are judged by their process id; another machine's runs on a shared engine are left alone, and so are
+    /// runs without an owner machine on an engine that is not local.
+    /// </summary>
     public async Task<IReadOnlyList<string>> RemoveStaleRunsAsync(CancellationToken ct = default)
     {
         var stale = new List<string>();
         var containers = await engine.ListContainersAsync(RunLabels.Run, ct);
         foreach (var run in containers.GroupBy(c => c.Labels[RunLabels.Run]))
         {
-            var owner = run.First().Labels.GetValueOrDefault(RunLabels.OwnerPid);
-            if (owner is not null && int.TryParse(owner, out var pid) && OwnerProcess.IsAlive(pid))
+            var labels = run.First().Labels;
+            var host = labels.GetValueOrDefault(RunLabels.OwnerHost) ?? (engine.Endpoint.IsLocal ? OwnerProcess.Current.Host : null);
+            var owner = OwnerProcess.Parse($"{host} {labels.GetValueOrDefault(RunLabels.OwnerPid)}");
+            if (owner is null || !owner.IsGone)
             {
                 continue;
             }

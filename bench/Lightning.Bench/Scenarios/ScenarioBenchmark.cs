@@ -135,7 +135,7 @@ public abstract class ScenarioBenchmark
             if (results is not null)
             {
                 var steps = await new CaseReporter(Session.RunId, Session.ResultsDirectory, Session.Progress)
-                    .ReportAsync(results, ending, Session.Options.Iterations, Session.Cancellation);
+                    .ReportAsync(results, ending, Session.Options.Warmups, Session.Options.Iterations, Session.Cancellation);
                 Session.RecordSteps(CaseKey.Texts(CaseParameters), steps);
             }
         }

@@ -9,81 +9,157 @@ namespace Lightning.Bench.Tracing;
 /// of the spans of 10 concurrent payments on 2 cores; 1024 loses none. Raised for the run when the harness may
 /// write it (root), otherwise the run says how to raise it.
 /// </summary>
+/// <remarks>
+/// A harness killed with SIGKILL cannot restore the limit, so the raising run keeps a marker (the value to restore and
+/// its owner) in the harness user's own state folder, which nobody else can write: a marker in a shared folder such as
+/// /tmp could be replaced by a symlink (and root's write would clobber its target) or by a value that the next run
+/// would write into the sysctl. What is read back is checked before it is used.
+/// </remarks>
 public sealed class DatagramQueueLimit
 {
-    public const string SysctlPath = "/proc/sys/net/unix/max_dgram_qlen";
+    public const string DefaultSysctlPath = "/proc/sys/net/unix/max_dgram_qlen";
     public const int Wanted = 1024;
+    public const string MarkerName = "max_dgram_qlen.restore";
 
-    private readonly int? original;
+    private readonly string sysctlPath;
+    private readonly string stateDirectory;
+    /// <summary>The limit this instance raised and owes back; 0 when it owes nothing.</summary>
+    private int original;
 
-    private DatagramQueueLimit(int? original) => this.original = original;
+    /// <param name="sysctlPath">The sysctl file (tests pass a file of their own).</param>
+    /// <param name="stateDirectory">The harness user's private folder for the marker (default: <see cref="DefaultStateDirectory"/>).</param>
+    public DatagramQueueLimit(string sysctlPath = DefaultSysctlPath, string? stateDirectory = null)
+    {
+        this.sysctlPath = sysctlPath;
+        this.stateDirectory = stateDirectory ?? DefaultStateDirectory;
+    }
 
-    /// <summary>The limit in force now (sockets bound from now on get it), or 0 when it cannot be read.</summary>
-    public static int Current => Read() ?? 0;
+    /// <summary>$XDG_STATE_HOME/lnbench, else ~/.local/state/lnbench: the harness user's own.</summary>
+    public static string DefaultStateDirectory =>
+        Path.Combine(
+            Environment.GetEnvironmentVariable("XDG_STATE_HOME") is { Length: > 0 } state && Path.IsPathRooted(state)
+                ? state
+                : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".local", "state"),
+            "lnbench");
 
-    private static int? Read() =>
-        File.Exists(SysctlPath) && int.TryParse(File.ReadAllText(SysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
+    /// <summary>The limit in force now on this machine (sockets bound from now on get it), or 0 when it cannot be read.</summary>
+    public static int Current => new DatagramQueueLimit().Read() ?? 0;
 
-    /// <summary>
-    /// Where a run that raised the limit notes the value to restore and its process id, until it restores it: a harness
-    /// killed with SIGKILL cannot restore, so the next run does (<see cref="RestoreLeftover"/>).
-    /// </summary>
-    public static string MarkerPath => Path.Combine(Path.GetTempPath(), "lnbench-max_dgram_qlen");
+    public string MarkerPath => Path.Combine(stateDirectory, MarkerName);
+
+    /// <summary>Whether <paramref name="value"/> can be a limit this harness replaced: the kernel's range, below what it raises to.</summary>
+    public static bool IsPlausibleOriginal(int value) => value is >= 1 and < Wanted;
+
+    public int? Read() =>
+        File.Exists(sysctlPath) && int.TryParse(File.ReadAllText(sysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
 
     /// <summary>Puts back a limit that a run whose harness is gone raised and never restored; says so.</summary>
-    public static void RestoreLeftover(RunProgress progress)
+    public void RestoreLeftover(RunProgress progress)
     {
+        var marker = MarkerPath;
         try
         {
-            var parts = File.Exists(MarkerPath) ? File.ReadAllText(MarkerPath).Split(' ', StringSplitOptions.RemoveEmptyEntries) : [];
-            if (parts.Length != 2 || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var original)
-                || !int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) || OwnerProcess.IsAlive(pid))
+            if (!File.Exists(marker) || new FileInfo(marker).LinkTarget is not null)
             {
                 return;
             }
-            var current = Current;
-            File.WriteAllText(SysctlPath, original.ToString(CultureInfo.InvariantCulture));
-            File.Delete(MarkerPath);
-            progress.Info($"restored net.unix.max_dgram_qlen to {original} (an earlier run whose harness is gone left it at {current})");
+            var parts = File.ReadAllText(marker).Split(' ', 2, StringSplitOptions.TrimEntries);
+            var owner = parts.Length == 2 ? OwnerProcess.Parse(parts[1]) : null;
+            if (parts.Length != 2 || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var value)
+                || !IsPlausibleOriginal(value) || owner is null)
+            {
+                File.Delete(marker);
+                progress.Info($"ignored {marker}: it does not hold a limit to restore (expected 'VALUE HOST PID' with VALUE from 1 to {Wanted - 1})");
+                return;
+            }
+            if (!owner.IsGone)
+            {
+                return;
+            }
+            var current = Read();
+            File.WriteAllText(sysctlPath, value.ToString(CultureInfo.InvariantCulture));
+            File.Delete(marker);
+            progress.Info($"restored net.unix.max_dgram_qlen to {value} (an earlier run whose harness is gone left it at {current})");
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
         }
     }
 
-    public static DatagramQueueLimit Ensure(RunProgress progress)
+    /// <summary>Raises the limit to <see cref="Wanted"/> when it is lower and this process may; otherwise warns how to.</summary>
+    public DatagramQueueLimit Ensure(RunProgress progress)
     {
         if (Read() is not { } current || current >= Wanted)
         {
-            return new DatagramQueueLimit(null);
+            return this;
         }
         try
         {
-            File.WriteAllText(SysctlPath, Wanted.ToString(CultureInfo.InvariantCulture));
-            File.WriteAllText(MarkerPath, FormattableString.Invariant($"{current} {Environment.ProcessId}"));
+            // The marker first: a harness killed right after raising the limit must leave the means to restore it.
+            WriteMarker(FormattableString.Invariant($"{current} {OwnerProcess.Current}"));
+            File.WriteAllText(sysctlPath, Wanted.ToString(CultureInfo.InvariantCulture));
+            original = current;
             progress.Info($"raised net.unix.max_dgram_qlen from {current} to {Wanted} for the trace sockets (restored at the end)");
-            return new DatagramQueueLimit(current);
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
+            TryDelete(MarkerPath);
             progress.Info($"warning: net.unix.max_dgram_qlen is {current}: nodes drop spans in bursts (about 5 % at 10 concurrent payments); " +
                 $"raise it with 'sudo sysctl -w net.unix.max_dgram_qlen={Wanted}' (or run with --no-traces)");
-            return new DatagramQueueLimit(null);
+        }
+        return this;
+    }
+
+    /// <summary>Puts back what <see cref="Ensure"/> raised; safe to call more than once.</summary>
+    public void Restore()
+    {
+        var value = Interlocked.Exchange(ref original, 0);
+        if (value == 0)
+        {
+            return;
+        }
+        try
+        {
+            File.WriteAllText(sysctlPath, value.ToString(CultureInfo.InvariantCulture));
+            TryDelete(MarkerPath);
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
+        {
         }
     }
 
-    public void Restore()
+    /// <summary>
+    /// Writes the marker in the private state folder (made 0700, refused if it is a symlink) through a new file that
+    /// replaces the old name: a symlink planted at the marker's name is replaced, never followed.
+    /// </summary>
+    private void WriteMarker(string content)
     {
-        if (original is { } value)
+        var directory = Directory.CreateDirectory(stateDirectory);
+        if (directory.LinkTarget is not null)
         {
-            try
-            {
-                File.WriteAllText(SysctlPath, value.ToString(CultureInfo.InvariantCulture));
-                File.Delete(MarkerPath);
-            }
-            catch (Exception e) when (e is UnauthorizedAccessException or IOException)
-            {
-            }
+            throw new IOException($"{stateDirectory} is a symbolic link; the harness keeps its state only in a folder of its own");
+        }
+        if (!OperatingSystem.IsWindows())
+        {
+            directory.UnixFileMode = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
+        }
+        var temporary = Path.Combine(stateDirectory, $".{MarkerName}.{Environment.ProcessId}.{Guid.NewGuid():N}");
+        using (var file = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write))
+        using (var writer = new StreamWriter(file))
+        {
+            writer.Write(content);
+        }
+        File.Move(temporary, MarkerPath, overwrite: true);
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
+        {
         }
     }
 }

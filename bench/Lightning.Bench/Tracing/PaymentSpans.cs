@@ -17,24 +17,6 @@ public static class PaymentSpans
         payments.Where(p => p.PaymentHash is not null)
             .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
 
-    public static IReadOnlyDictionary<long, List<Span>> Join(IEnumerable<Span> spans, IReadOnlyDictionary<string, long> byHash)
-    {
-        var joined = new Dictionary<long, List<Span>>();
-        foreach (var span in spans)
-        {
-            var id = PaymentOf(span, byHash);
-            if (id is not null)
-            {
-                if (!joined.TryGetValue(id.Value, out var list))
-                {
-                    joined[id.Value] = list = new List<Span>();
-                }
-                list.Add(span);
-            }
-        }
-        return joined;
-    }
-
     public static long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash)
     {
         if (span.Tags.TryGetValue("id", out var chain) && RpcIdChain.PaymentId(chain) is { } id)
@@ -43,15 +25,6 @@ public static class PaymentSpans
         }
         return span.Tags.TryGetValue("payment_hash", out var hash) && paymentsByHash.TryGetValue(hash, out var byHash) ? byHash : null;
     }
-
-    /// <summary>Time per top-level step of one payment (its plugin's direct calls, and xpay/* spans), largest first.</summary>
-    public static IReadOnlyList<(string Operation, int Count, double TotalMs)> Breakdown(IEnumerable<Span> paymentSpans) =>
-        paymentSpans
-            .Where(IsTopLevelStep)
-            .GroupBy(s => s.Operation)
-            .Select(g => (g.Key, g.Count(), g.Sum(s => s.DurationMicros) / 1000.0))
-            .OrderByDescending(x => x.Item3)
-            .ToList();
 
     public static bool IsTopLevelStep(Span span) =>
         span.Name.StartsWith("xpay/", StringComparison.Ordinal)

@@ -7,38 +7,42 @@ namespace Lightning.Bench.Tracing;
 /// <summary>The span tables a run keeps: spans.csv, payment-spans.csv and span-summary.csv (appended case by case).</summary>
 public static class TraceFiles
 {
-    public const string SpansCsv = "spans.csv";
+    public const string SpansCsvFile = "spans.csv";
     public const string PaymentSpansCsv = "payment-spans.csv";
     public const string SummaryCsv = "span-summary.csv";
     public const string SummaryMarkdown = "span-summary.md";
 
-    public static void AppendSpans(string path, string caseKey, IEnumerable<Span> spans, IReadOnlyDictionary<string, long> paymentsByHash)
+    /// <summary>spans.csv, one row per span in the order they were received, written as the spans are read.</summary>
+    public sealed class SpansCsv : IDisposable
     {
-        using var writer = Open(path, "case,node,name,operation,start_unix_us,duration_us,payment_id,id,parent_id,trace_id");
-        foreach (var s in spans.OrderBy(s => s.TimestampMicros))
+        private readonly StreamWriter writer;
+        private readonly string caseKey;
+
+        public SpansCsv(string path, string caseKey)
         {
-            var payment = PaymentSpans.PaymentOf(s, paymentsByHash);
+            writer = Open(path, "case,node,name,operation,start_unix_us,duration_us,payment_id,id,parent_id,trace_id");
+            this.caseKey = caseKey;
+        }
+
+        public void Write(Span s, long? payment) =>
             writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), PaymentCsv.Field(s.Node), PaymentCsv.Field(s.Name), PaymentCsv.Field(s.Operation),
                 Invariant(s.TimestampMicros), Invariant(s.DurationMicros), payment is null ? "" : Invariant(payment.Value),
                 PaymentCsv.Field(s.Id), PaymentCsv.Field(s.ParentId ?? ""), PaymentCsv.Field(s.TraceId)));
-        }
+
+        public void Dispose() => writer.Dispose();
     }
 
-    public static void AppendPaymentSpans(string path, string caseKey, IEnumerable<PaymentRecord> payments, IReadOnlyDictionary<long, List<Span>> joined)
+    public static void AppendPaymentSpans(string path, string caseKey, IEnumerable<PaymentRecord> payments, PaymentSteps steps)
     {
         using var writer = Open(path, "case,payment_id,phase,node,operation,count,total_ms");
         foreach (var payment in payments.OrderBy(p => p.PaymentId))
         {
-            if (!joined.TryGetValue(payment.PaymentId, out var spans))
+            foreach (var node in steps.NodesOf(payment.PaymentId))
             {
-                continue;
-            }
-            foreach (var node in spans.GroupBy(s => s.Node))
-            {
-                foreach (var (operation, count, totalMs) in PaymentSpans.Breakdown(node))
+                foreach (var (operation, count, totalMs) in steps.Breakdown(payment.PaymentId, node))
                 {
                     writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), Invariant(payment.PaymentId), payment.Measured ? "measured" : "warmup",
-                        PaymentCsv.Field(node.Key), PaymentCsv.Field(operation), Invariant(count), Ms(totalMs)));
+                        PaymentCsv.Field(node), PaymentCsv.Field(operation), Invariant(count), Ms(totalMs)));
                 }
             }
         }

@@ -10,25 +10,32 @@ public static class ZipkinExport
 {
     public const string FileName = "zipkin.json";
 
-    public static void Write(string path, IEnumerable<Span> spans, Func<Span, long?> paymentOf, string runId)
+    /// <summary>
+    /// Writes the spans <paramref name="spans"/> yields, reading them twice (it is called for each pass): first to learn
+    /// which trace each span lands in (a few bytes a span), then to write them one by one.
+    /// </summary>
+    public static void Write(string path, Func<IEnumerable<Span>> spans, Func<Span, long?> paymentOf, string runId)
     {
         var runBits = (ulong)(uint)StableHash(runId) << 32;
-        var list = spans.ToList();
-        var traceOf = new Dictionary<(string Node, string Id), string>();
-        foreach (var span in list)
+        // A parent link is kept only inside one trace: each span's trace, keyed compactly by node and span id.
+        var nodes = new Dictionary<string, int>();
+        var traceOf = new Dictionary<(int Node, ulong Id), long>();
+        foreach (var span in spans())
         {
-            traceOf.TryAdd((span.Node, span.Id), paymentOf(span) is { } id ? $"{runBits:x16}{id:x16}" : span.TraceId);
+            traceOf.TryAdd(Key(nodes, span.Node, span.Id), paymentOf(span) ?? -(long)(uint)StableHash(span.TraceId) - 1);
         }
         using var stream = File.Create(path);
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = false });
         json.WriteStartArray();
-        foreach (var span in list)
+        foreach (var span in spans())
         {
-            var traceId = paymentOf(span) is { } own ? $"{runBits:x16}{own:x16}" : span.TraceId;
+            var payment = paymentOf(span);
+            var traceId = payment is { } own ? $"{runBits:x16}{own:x16}" : span.TraceId;
+            var trace = payment ?? -(long)(uint)StableHash(span.TraceId) - 1;
             json.WriteStartObject();
             json.WriteString("traceId", traceId);
             json.WriteString("id", span.Id);
-            if (span.ParentId is not null && traceOf.TryGetValue((span.Node, span.ParentId), out var parentTrace) && parentTrace == traceId)
+            if (span.ParentId is not null && traceOf.TryGetValue(Key(nodes, span.Node, span.ParentId), out var parentTrace) && parentTrace == trace)
             {
                 json.WriteString("parentId", span.ParentId);
             }
@@ -43,31 +50,68 @@ public static class ZipkinExport
             {
                 json.WriteString(key, value);
             }
-            if (paymentOf(span) is { } payment)
+            if (payment is not null)
             {
-                json.WriteString("lnbench.payment", payment.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                json.WriteString("lnbench.payment", payment.Value.ToString(System.Globalization.CultureInfo.InvariantCulture));
             }
             json.WriteEndObject();
             json.WriteEndObject();
+            if (json.BytesPending > 1 << 16)
+            {
+                json.Flush();
+            }
         }
         json.WriteEndArray();
     }
 
-    /// <summary>Concatenates the arrays of several export files into one.</summary>
+    /// <summary>
+    /// Concatenates the arrays of several export files into one, copying each file's elements as bytes (this harness
+    /// wrote them: one array of objects), so no file is ever held whole.
+    /// </summary>
     public static void Merge(string path, IEnumerable<string> parts)
     {
-        using var stream = File.Create(path);
-        using var json = new Utf8JsonWriter(stream);
-        json.WriteStartArray();
+        using var output = File.Create(path);
+        output.WriteByte((byte)'[');
+        var first = true;
         foreach (var part in parts.Where(File.Exists))
         {
-            using var document = JsonDocument.Parse(File.ReadAllBytes(part));
-            foreach (var span in document.RootElement.EnumerateArray())
+            using var input = File.OpenRead(part);
+            var length = input.Length;
+            // Skip the opening '[' and leave out the closing ']'; an empty array "[]" adds nothing.
+            if (length <= 2)
             {
-                span.WriteTo(json);
+                continue;
+            }
+            if (!first)
+            {
+                output.WriteByte((byte)',');
+            }
+            first = false;
+            input.Position = 1;
+            var remaining = length - 2;
+            var buffer = new byte[1 << 16];
+            while (remaining > 0)
+            {
+                var read = input.Read(buffer, 0, (int)Math.Min(buffer.Length, remaining));
+                if (read == 0)
+                {
+                    break;
+                }
+                output.Write(buffer, 0, read);
+                remaining -= read;
             }
         }
-        json.WriteEndArray();
+        output.WriteByte((byte)']');
+    }
+
+    /// <summary>Span ids are 16 hex digits; anything else is hashed into the same space.</summary>
+    private static (int, ulong) Key(Dictionary<string, int> nodes, string node, string id)
+    {
+        if (!nodes.TryGetValue(node, out var index))
+        {
+            nodes[node] = index = nodes.Count;
+        }
+        return (index, ulong.TryParse(id, System.Globalization.NumberStyles.AllowHexSpecifier, null, out var value) ? value : (ulong)(uint)StableHash(id) | (1UL << 63));
     }
 
     private static int StableHash(string text)
