@@ -73,6 +73,76 @@ public class ClnRpcClientTests : IDisposable
     }
 
     [Fact]
+    public async Task An_answer_with_neither_result_nor_error_fails_its_call_and_the_connection_goes_on()
+    {
+        using var listener = Listen();
+        var server = Task.Run(async () =>
+        {
+            using var connection = await listener.AcceptAsync();
+            var first = await ReadRequestIdsAsync(connection, 1);
+            await connection.SendAsync(Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{first[0]}}}"}""" + "\n\n"));
+            var second = await ReadRequestIdsAsync(connection, 1);
+            await connection.SendAsync(Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{second[0]}}}","result":{"ok":true}}""" + "\n\n"));
+            await Task.Delay(200);
+        });
+        await using var client = await ClnRpcClient.ConnectAsync("alice", SocketPath);
+
+        var bad = await Assert.ThrowsAsync<JsonRpcException>(() => client.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(TimeSpan.FromSeconds(10)));
+        Assert.Contains("neither 'result' nor 'error'", bad.Message);
+        var good = await client.CallAsync("getinfo", null, "lnbench:getinfo#2").WaitAsync(TimeSpan.FromSeconds(10));
+        Assert.True(good.GetProperty("ok").GetBoolean());
+        await server;
+    }
+
+    [Fact]
+    public async Task Calls_made_while_the_connection_fails_all_end_none_hangs()
+    {
+        for (var round = 0; round < 20; round++)
+        {
+            using var listener = Listen();
+            var server = Task.Run(async () =>
+            {
+                var connection = await listener.AcceptAsync();
+                await Task.Delay(Random.Shared.Next(0, 5));
+                connection.Dispose();
+            });
+            await using var client = await ClnRpcClient.ConnectAsync("bob", SocketPath);
+            var calls = Enumerable.Range(0, 50).Select(i => Task.Run(() => client.CallAsync("xpay", null, $"lnbench:xpay#{round}-{i}"))).ToArray();
+
+            var all = Task.WhenAll(calls.Select(c => c.ContinueWith(_ => { })));
+            Assert.Same(all, await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(20))));
+            Assert.All(calls, c => Assert.IsType<RpcConnectionException>(c.Exception?.InnerException));
+            await server;
+            File.Delete(SocketPath);
+        }
+    }
+
+    [Fact]
+    public async Task An_answer_larger_than_the_limit_closes_the_connection_instead_of_growing_the_buffer()
+    {
+        using var listener = Listen();
+        var server = Task.Run(async () =>
+        {
+            using var connection = await listener.AcceptAsync();
+            var ids = await ReadRequestIdsAsync(connection, 1);
+            var huge = $$$"""{"jsonrpc":"2.0","id":"{{{ids[0]}}}","result":{"x":"{{{new string('x', 1_000_000)}}}"}}""";
+            try
+            {
+                await connection.SendAsync(Encoding.UTF8.GetBytes(huge));
+            }
+            catch (SocketException)
+            {
+            }
+        });
+        await using var client = await ClnRpcClient.ConnectAsync("carol-1", SocketPath, maxMessageBytes: 256 * 1024);
+
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => client.CallAsync("listinvoices", null, "lnbench:listinvoices#1").WaitAsync(TimeSpan.FromSeconds(10)));
+
+        Assert.Contains("exceeded", error.Message);
+        await server;
+    }
+
+    [Fact]
     public void Framing_finds_complete_values_only()
     {
         Assert.Equal(0, JsonFraming.CompleteValueLength("{\"a\":\"}\""u8));

@@ -118,6 +118,40 @@ public class DockerTopologyTests : IAsyncLifetime
     }
 
     [SkippableFact]
+    public async Task Another_machines_run_on_a_shared_engine_is_never_swept_by_a_local_pid_check()
+    {
+        await ReadyAsync();
+        var created = await ProcessRunner.RunAsync("docker",
+            ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
+             "--label", $"{RunLabels.OwnerHost}=another-machine", FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+        Assert.True(created.Succeeded, created.Tail());
+
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
+
+        Assert.DoesNotContain(runId, stale);
+        Assert.Single(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+    }
+
+    [SkippableFact]
+    public async Task Compose_talks_to_the_engine_the_api_client_talks_to()
+    {
+        await ReadyAsync();
+        await using var stand = new StandInEngine(work, "1.41", "1.12", (_, path) => path.StartsWith("/containers/json", StringComparison.Ordinal)
+            || path.StartsWith("/networks", StringComparison.Ordinal) || path.StartsWith("/volumes", StringComparison.Ordinal)
+            ? new StandInResponse(200, path.StartsWith("/volumes", StringComparison.Ordinal) ? "{\"Volumes\":[]}" : "[]")
+            : null);
+        var endpoint = new DockerEndpoint(stand.Host, "test");
+        var standCompose = await ComposeCli.DetectAsync(endpoint);
+        var file = Path.Combine(work, "docker-compose.yml");
+        await File.WriteAllTextAsync(file, "services:\n  x:\n    image: busybox\n");
+
+        await standCompose.DownAsync("lnbench-standin", file);
+
+        // Whatever compose asked, it asked the stand-in (the real engine never heard of this project).
+        Assert.Contains(stand.Requests, r => r.Contains("/containers/json", StringComparison.Ordinal) || r.StartsWith("GET /version", StringComparison.Ordinal));
+    }
+
+    [SkippableFact]
     public async Task An_image_without_lightningd_or_that_cannot_be_pulled_gets_one_clear_error()
     {
         await ReadyAsync();

@@ -122,7 +122,7 @@ public sealed class ClnRpcClient : IAsyncDisposable
                 {
                     if (buffer.Length >= maxMessageBytes)
                     {
-                        throw new RpcConnectionException($"{Node}: an RPC answer exceeded {maxMessageBytes / (1024 * 1024)} MiB; the connection is closed");
+                        throw new RpcConnectionException($"{Node}: an RPC answer exceeded {maxMessageBytes / 1024} KiB; the connection is closed");
                     }
                     Array.Resize(ref buffer, Math.Min(buffer.Length * 2, maxMessageBytes));
                 }
@@ -158,6 +158,8 @@ public sealed class ClnRpcClient : IAsyncDisposable
             {
                 entry.Answer.TrySetException(reason);
             }
+            // Nothing more is read: the node must not block writing into a connection nobody drains.
+            try { socket.Shutdown(SocketShutdown.Both); } catch (SocketException) { } catch (ObjectDisposedException) { }
         }
     }
 

@@ -1,0 +1,169 @@
+using Lightning.Bench.Nodes;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Reporting;
+using Lightning.Bench.Running;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>What a run leaves on the machine and how the next run treats it: the sysctl marker, node folders with secrets.</summary>
+[Trait("Category", "Unit")]
+public class LeftoverStateTests : IDisposable
+{
+    private readonly string directory = Directory.CreateTempSubdirectory("lnbench-leftover-").FullName;
+
+    private string Sysctl(string value)
+    {
+        var path = Path.Combine(directory, "max_dgram_qlen");
+        File.WriteAllText(path, value + "\n");
+        return path;
+    }
+
+    private static OwnerProcess GoneOwner => new(OwnerProcess.Current.Host, 2147483646);
+
+    [Fact]
+    public void The_restore_marker_lives_in_a_private_folder_and_a_planted_symlink_is_replaced_not_followed()
+    {
+        var sysctl = Sysctl("10");
+        var state = Path.Combine(directory, "state");
+        var victim = Path.Combine(directory, "victim");
+        File.WriteAllText(victim, "precious");
+        Directory.CreateDirectory(state);
+        File.CreateSymbolicLink(Path.Combine(state, DatagramQueueLimit.MarkerName), victim);
+        var output = new StringWriter();
+
+        var limit = new DatagramQueueLimit(sysctl, state).Ensure(new RunProgress(output));
+
+        Assert.Equal("1024", File.ReadAllText(sysctl).Trim());
+        Assert.Equal("precious", File.ReadAllText(victim));
+        var marker = new FileInfo(limit.MarkerPath);
+        Assert.Null(marker.LinkTarget);
+        Assert.Equal($"10 {OwnerProcess.Current}", File.ReadAllText(marker.FullName));
+        Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, new DirectoryInfo(state).UnixFileMode);
+        limit.Restore();
+        limit.Restore();
+        Assert.Equal("10", File.ReadAllText(sysctl).Trim());
+        Assert.False(File.Exists(marker.FullName));
+    }
+
+    [Fact]
+    public void The_default_marker_is_not_in_a_shared_temporary_folder()
+    {
+        var marker = new DatagramQueueLimit().MarkerPath;
+        Assert.False(marker.StartsWith(Path.GetTempPath(), StringComparison.Ordinal), marker);
+        Assert.StartsWith(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), marker);
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("-5")]
+    [InlineData("999999")]
+    [InlineData("1024")]
+    [InlineData("abc")]
+    public void A_marker_whose_value_is_no_limit_the_harness_replaced_is_never_written_into_the_sysctl(string value)
+    {
+        var sysctl = Sysctl("1024");
+        var state = Directory.CreateDirectory(Path.Combine(directory, "state")).FullName;
+        var limit = new DatagramQueueLimit(sysctl, state);
+        File.WriteAllText(limit.MarkerPath, $"{value} {GoneOwner}");
+        var output = new StringWriter();
+
+        limit.RestoreLeftover(new RunProgress(output));
+
+        Assert.Equal("1024", File.ReadAllText(sysctl).Trim());
+        Assert.False(File.Exists(limit.MarkerPath));
+        Assert.Contains("does not hold a limit to restore", output.ToString());
+    }
+
+    [Fact]
+    public void A_valid_marker_of_a_harness_that_is_gone_is_restored_and_one_of_a_live_harness_is_left()
+    {
+        var sysctl = Sysctl("1024");
+        var state = Directory.CreateDirectory(Path.Combine(directory, "state")).FullName;
+        var limit = new DatagramQueueLimit(sysctl, state);
+
+        File.WriteAllText(limit.MarkerPath, $"10 {OwnerProcess.Current}");
+        limit.RestoreLeftover(new RunProgress(TextWriter.Null));
+        Assert.Equal("1024", File.ReadAllText(sysctl).Trim());
+
+        File.WriteAllText(limit.MarkerPath, $"10 {GoneOwner}");
+        var output = new StringWriter();
+        limit.RestoreLeftover(new RunProgress(output));
+        Assert.Equal("10", File.ReadAllText(sysctl).Trim());
+        Assert.Contains("restored net.unix.max_dgram_qlen to 10", output.ToString());
+    }
+
+    [Fact]
+    public void Node_folders_whose_harness_is_gone_are_removed_and_others_are_kept()
+    {
+        var work = Directory.CreateDirectory(Path.Combine(directory, "work")).FullName;
+        string Folder(string name, string? owner)
+        {
+            var folder = Directory.CreateDirectory(Path.Combine(work, name)).FullName;
+            Directory.CreateDirectory(Path.Combine(folder, "alice"));
+            File.WriteAllText(Path.Combine(folder, "alice", "config"), "bitcoin-rpcpassword=secret\n");
+            if (owner is not null)
+            {
+                File.WriteAllText(Path.Combine(folder, NodeFolderSweeper.OwnerFile), owner);
+            }
+            return folder;
+        }
+        Folder("lnbench-gone-1", GoneOwner.ToString());
+        var alive = Folder("lnbench-alive-1", OwnerProcess.Current.ToString());
+        var elsewhere = Folder("lnbench-elsewhere-1", "another-machine 2147483646");
+        var fresh = Folder("lnbench-unowned-1", null);
+        var old = Folder("lnbench-unowned-2", null);
+        Directory.SetLastWriteTimeUtc(old, DateTime.UtcNow - TimeSpan.FromHours(2));
+        var notOurs = Folder("something-else", GoneOwner.ToString());
+
+        var removed = NodeFolderSweeper.RemoveStale(work);
+
+        Assert.Equal(["lnbench-gone-1", "lnbench-unowned-2"], removed.Order());
+        Assert.All(new[] { alive, elsewhere, fresh, notOurs }, f => Assert.True(Directory.Exists(f), f));
+    }
+
+    [Fact]
+    public void A_case_cut_short_by_a_dead_node_keeps_the_figures_of_its_completed_iterations()
+    {
+        var results = new CaseResults("Concurrency=4", 4) { StoppedBy = "node bob exited with code 137" };
+        var start = DateTimeOffset.UtcNow;
+        // 1 warmup, then 3 measured invocations completed and a 4th cut off by the death.
+        for (var invocation = 1; invocation <= 5; invocation++)
+        {
+            results.StartInvocation();
+            for (var i = 0; i < 4; i++)
+            {
+                var cut = invocation == 5 && i > 0;
+                results.Add(new PaymentRecord("Concurrency=4", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
+                    "h", cut ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, cut ? "cancelled" : null));
+            }
+            if (invocation < 5)
+            {
+                results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(invocation == 1 ? 500 : 100));
+            }
+        }
+        results.Complete(warmups: 1, iterations: 500);
+
+        var mean = CaseFigures.MeanNanoseconds(null, results);
+        Assert.Equal(100e6, mean!.Value, precision: 3);
+        Assert.Equal(3, results.CompletedMeasuredInvocations);
+        var figures = CaseFigures.Compute(results, mean.Value);
+        Assert.Equal(13, figures.Succeeded);
+        Assert.Equal(3, figures.Failed);
+        Assert.True(figures.PaymentsPerSecond > 0);
+    }
+
+    [Fact]
+    public void A_log_tail_is_the_last_lines_of_the_file_even_when_it_is_large()
+    {
+        var log = Path.Combine(directory, "lightningd.log");
+        File.WriteAllLines(log, Enumerable.Range(1, 100_000).Select(i => $"2026-11-22T10:00:00.000Z INFO    lightningd: line {i}"));
+
+        var tail = LogTail.Read(log, 3).Split(Environment.NewLine);
+
+        Assert.Equal(["line 99998", "line 99999", "line 100000"], tail.Select(l => l[(l.LastIndexOf("line", StringComparison.Ordinal))..]));
+        Assert.Equal("", LogTail.Read(Path.Combine(directory, "missing.log"), 3));
+    }
+
+    public void Dispose() => Directory.Delete(directory, recursive: true);
+}
