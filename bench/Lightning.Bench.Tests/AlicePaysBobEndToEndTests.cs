@@ -80,14 +80,56 @@ public class AlicePaysBobEndToEndTests
 
         Assert.Equal(1, exitCode);
         Assert.Contains("node 'bob' exited with code 137", harness.Output);
+        // The evidence is the end of bob's own log, and no stack trace of the harness.
+        var afterLog = harness.Output[(harness.Output.IndexOf("last lines of its log:", StringComparison.Ordinal) + "last lines of its log:".Length)..];
+        Assert.Contains("lightningd", afterLog.Split('\n').Skip(1).First(l => l.Trim().Length > 0));
+        Assert.DoesNotContain("   at Lightning.Bench", harness.Output);
+        Assert.DoesNotContain("NodeDiedException:", harness.Output);
+        Assert.DoesNotContain("TargetInvocationException", harness.Output);
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
         var runDir = Assert.Single(Directory.GetDirectories(results));
         Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
         Assert.Contains("partial: node bob exited with code 137", table);
+        // The iterations that completed still give the case its figures.
+        var row = table.Split('\n').Single(l => l.Contains("partial: node bob", StringComparison.Ordinal));
+        var cells = row.Split('|').Select(c => c.Trim()).ToList();
+        var header = table.Split('\n').First(l => l.Contains("Payments/s", StringComparison.Ordinal)).Split('|').Select(c => c.Trim()).ToList();
+        Assert.True(double.TryParse(cells[header.IndexOf("Payments/s")], System.Globalization.CultureInfo.InvariantCulture, out var rate) && rate > 0, row);
         var payments = (await File.ReadAllLinesAsync(Path.Combine(runDir, "payments.csv"))).Skip(1).ToList();
         Assert.Contains(payments, p => p.Contains(",succeeded,"));
         Assert.Contains(payments, p => p.Contains(",failed,"));
+    }
+
+    [SkippableFact]
+    public async Task Ctrl_c_while_payments_run_stops_cleanly_keeps_the_payments_and_leaves_nothing_behind()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-int-").FullName;
+        var work = Directory.CreateTempSubdirectory("lnb-").FullName;
+        using var harness = HarnessProcess.Start(
+            "AlicePaysBob", "--concurrency", "2", "--iterations", "500", "--warmups", "0",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work);
+        await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
+        await Task.Delay(TimeSpan.FromSeconds(3));
+        var runId = harness.RunId!;
+
+        await harness.SignalAsync("INT");
+        var exitCode = await harness.WaitForExitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.Equal(130, exitCode);
+        Assert.DoesNotContain("ObjectDisposedException", harness.Output);
+        Assert.DoesNotContain("   at ", harness.Output);
+        using var engine = new DockerEngine();
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(Directory.GetDirectories(work));
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        var payments = (await File.ReadAllLinesAsync(Path.Combine(runDir, "payments.csv"))).Skip(1).ToList();
+        Assert.Contains(payments, p => p.Contains(",succeeded,"));
+        Assert.True(File.Exists(runDir + ".zip"));
     }
 }

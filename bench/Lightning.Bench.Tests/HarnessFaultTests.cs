@@ -50,8 +50,9 @@ public class HarnessFaultTests : IDisposable
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
         var queueBefore = DatagramQueueLimit.Current;
+        var work = Directory.CreateTempSubdirectory("lnb-").FullName;
         string runId;
-        using (var killed = HarnessProcess.Start(FakeRun()))
+        using (var killed = HarnessProcess.Start(FakeRun("--work-dir", work)))
         {
             await killed.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
             runId = killed.RunId!;
@@ -59,10 +60,14 @@ public class HarnessFaultTests : IDisposable
             await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
         }
         Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        // The killed run's topology folder holds node configs with the bitcoind RPC password.
+        var leftFolder = Assert.Single(Directory.GetDirectories(work, $"lnbench-{runId}-*"));
+        Assert.Contains("bitcoin-rpcpassword=", await File.ReadAllTextAsync(Path.Combine(leftFolder, "alice", "config")));
 
         // The next run cleans up first, then fails on its own bad image before starting anything.
         using var next = HarnessProcess.Start(
-            "AlicePaysBob", "--cln-image", "lnbench-test/does-not-exist:1", "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results);
+            "AlicePaysBob", "--cln-image", "lnbench-test/does-not-exist:1", "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results,
+            "--work-dir", work);
         var exitCode = await next.WaitForExitAsync(TimeSpan.FromMinutes(1));
 
         Assert.Equal(1, exitCode);
@@ -76,6 +81,10 @@ public class HarnessFaultTests : IDisposable
         }
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
+        Assert.Contains($"removed 1 node folder(s) with RPC credentials", next.Output);
+        Assert.False(Directory.Exists(leftFolder));
+        Directory.Delete(work, recursive: true);
     }
 
     [SkippableFact]

@@ -72,7 +72,7 @@ public static class Program
     {
         var progress = RunProgress.Console;
         var scenario = ScenarioCatalog.Get(options.Scenario);
-        var output = new MutableLogger(BenchmarkDotNet.Loggers.ConsoleLogger.Default);
+        var output = new BenchmarkOutput(BenchmarkDotNet.Loggers.ConsoleLogger.Default);
         HarnessSession? session = null;
         RunArtifacts? artifacts = null;
         DatagramQueueLimit? queueLimit = null;

@@ -10,9 +10,15 @@ public sealed class NodeDiedException(string node, long exitCode, string logTail
 
     public long ExitCode { get; } = exitCode;
 
+    /// <summary>Marks, in BenchmarkDotNet's output, an exception that stopped a case for a reason the message tells in full.</summary>
+    public const string CaseStoppedPrefix = "case stopped: ";
+
+    /// <summary>"node 'bob' exited with code 137", for one-line progress.</summary>
+    public string Summary => $"node '{Node}' exited with code {ExitCode}";
+
     /// <summary>
-    /// The message alone: BenchmarkDotNet prints a benchmark's exception with ToString(), and a dead node is the
-    /// evidence the user needs, not a stack trace of the harness.
+    /// The message alone: BenchmarkDotNet prints a benchmark's exception with ToString(), and a dead node's evidence is
+    /// what the user needs, not the harness's stack (see <see cref="Harness.BenchmarkOutput"/>, which drops the wrapper's).
     /// </summary>
-    public override string ToString() => Message;
+    public override string ToString() => CaseStoppedPrefix + Message;
 }

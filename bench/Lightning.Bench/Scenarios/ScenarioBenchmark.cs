@@ -112,7 +112,7 @@ public abstract class ScenarioBenchmark
         catch (NodeDiedException e)
         {
             // BenchmarkDotNet ends the case on this exception; the topology goes now, not at the end of the run.
-            Session.Progress.Info($"{e.Message.Split('\n')[0]}: tearing the case down, its results so far are kept");
+            Session.Progress.Info($"{e.Summary}: tearing the case down, its results so far are kept");
             if (results is not null)
             {
                 results.StoppedBy = $"node {e.Node} exited with code {e.ExitCode}";
