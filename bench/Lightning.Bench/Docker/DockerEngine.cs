@@ -84,14 +84,17 @@ public sealed class DockerEngine : IDisposable
     /// oldest; the client speaks the newest both support). Throws <see cref="DockerUnavailableException"/> saying why
     /// the engine cannot be used.
     /// </summary>
-    public async Task<string> GetVersionAsync(CancellationToken ct = default) => (await NegotiateAsync(ct)).EngineVersion;
+    public Task<string> GetVersionAsync(CancellationToken ct = default) => NegotiateAsync(ct);
 
-    private async Task<(string EngineVersion, Version Api)> NegotiateAsync(CancellationToken ct)
+    /// <summary>Agrees on the API version (kept for every later call) and returns the engine's version.</summary>
+    private async Task<string> NegotiateAsync(CancellationToken ct)
     {
         JsonDocument document;
         try
         {
-            document = await GetUnversionedJsonAsync("version", "report its version", ct);
+            // Unversioned: GET /version must work whatever version the engine speaks.
+            document = await CallAsync(HttpMethod.Get, "version", "report its version",
+                (response, c) => ReadJsonAsync(response, "report its version", c), ct, versioned: false);
         }
         catch (HttpRequestException e) when (e.InnerException is SocketException socketError)
         {
@@ -123,7 +126,7 @@ public sealed class DockerEngine : IDisposable
             }
             ApiVersion = agreed;
             versionPrefix = $"v{agreed.Major}.{agreed.Minor}/";
-            return (engineVersion, agreed);
+            return engineVersion;
         }
     }
 
@@ -355,39 +358,26 @@ public sealed class DockerEngine : IDisposable
             return true;
         }, ct);
 
-    /// <summary>One versioned call: negotiates first, then sends and reads the answer within the call's timeout.</summary>
+    /// <summary>One call, sent and read within its timeout; a versioned call (all but GET /version) negotiates first.</summary>
     private async Task<T> CallAsync<T>(HttpMethod method, string path, string what, Func<HttpResponseMessage, CancellationToken, Task<T>> read,
-        CancellationToken ct, HttpContent? content = null, TimeSpan? timeout = null)
+        CancellationToken ct, HttpContent? content = null, TimeSpan? timeout = null, bool versioned = true)
     {
-        await EnsureNegotiatedAsync(ct);
+        if (versioned)
+        {
+            await EnsureNegotiatedAsync(ct);
+        }
         var limit = timeout ?? requestTimeout;
         using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
         timeoutCts.CancelAfter(limit);
         try
         {
-            using var request = new HttpRequestMessage(method, versionPrefix + path) { Content = content };
+            using var request = new HttpRequestMessage(method, (versioned ? versionPrefix : "") + path) { Content = content };
             using var response = await http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, timeoutCts.Token);
             return await read(response, timeoutCts.Token);
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
             throw new DockerUnavailableException($"the Docker engine at {Host} did not {what} within {limit.TotalSeconds:0} s");
-        }
-    }
-
-    /// <summary>An unversioned call (GET /version, which must work whatever version the engine speaks).</summary>
-    private async Task<JsonDocument> GetUnversionedJsonAsync(string path, string what, CancellationToken ct)
-    {
-        using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
-        timeoutCts.CancelAfter(requestTimeout);
-        try
-        {
-            using var response = await http.GetAsync(path, HttpCompletionOption.ResponseHeadersRead, timeoutCts.Token);
-            return await ReadJsonAsync(response, what, timeoutCts.Token);
-        }
-        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
-        {
-            throw new DockerUnavailableException($"the Docker engine at {Host} did not {what} within {requestTimeout.TotalSeconds:0} s");
         }
     }
 

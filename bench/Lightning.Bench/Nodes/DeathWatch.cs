@@ -61,10 +61,7 @@ public sealed class DeathWatch : IAsyncDisposable
     /// <summary>Stops watching (teardown is about to kill the containers); never throws.</summary>
     public async ValueTask DisposeAsync()
     {
-        if (!stop.IsCancellationRequested)
-        {
-            stop.Cancel();
-        }
+        stop.Cancel();
         await watching;
     }
 }

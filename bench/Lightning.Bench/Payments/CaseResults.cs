@@ -35,11 +35,8 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             lock (records)
             {
-                lock (completedInvocations)
-                {
-                    var measured = completedInvocations.Where(i => i.Key >= firstMeasured).Select(i => i.Value.TotalNanoseconds).ToList();
-                    return measured.Count == 0 ? null : measured.Average();
-                }
+                var measured = CompletedMeasured().Select(t => t.TotalNanoseconds).ToList();
+                return measured.Count == 0 ? null : measured.Average();
             }
         }
     }
@@ -51,11 +48,17 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             lock (records)
             {
-                lock (completedInvocations)
-                {
-                    return completedInvocations.Keys.Count(k => k >= firstMeasured);
-                }
+                return CompletedMeasured().Count;
             }
+        }
+    }
+
+    /// <summary>Times of the completed measured invocations; the caller holds the records lock (it guards <see cref="firstMeasured"/>).</summary>
+    private List<TimeSpan> CompletedMeasured()
+    {
+        lock (completedInvocations)
+        {
+            return completedInvocations.Where(i => i.Key >= firstMeasured).Select(i => i.Value).ToList();
         }
     }
 

@@ -40,8 +40,7 @@ public sealed class ResourceSweeper(DockerEngine engine)
         {
             var labels = run.First().Labels;
             var host = labels.GetValueOrDefault(RunLabels.OwnerHost) ?? (engine.Endpoint.IsLocal ? OwnerProcess.Current.Host : null);
-            var owner = OwnerProcess.Parse($"{host} {labels.GetValueOrDefault(RunLabels.OwnerPid)}");
-            if (owner is null || !owner.IsGone)
+            if (host is null || !int.TryParse(labels.GetValueOrDefault(RunLabels.OwnerPid), out var pid) || !new OwnerProcess(host, pid).IsGone)
             {
                 continue;
             }

@@ -22,7 +22,7 @@ public static class ZipkinExport
         var traceOf = new Dictionary<(int Node, ulong Id), long>();
         foreach (var span in spans())
         {
-            traceOf.TryAdd(Key(nodes, span.Node, span.Id), paymentOf(span) ?? -(long)(uint)StableHash(span.TraceId) - 1);
+            traceOf.TryAdd(Key(nodes, span.Node, span.Id), TraceKey(span, paymentOf(span)));
         }
         using var stream = File.Create(path);
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = false });
@@ -31,7 +31,7 @@ public static class ZipkinExport
         {
             var payment = paymentOf(span);
             var traceId = payment is { } own ? $"{runBits:x16}{own:x16}" : span.TraceId;
-            var trace = payment ?? -(long)(uint)StableHash(span.TraceId) - 1;
+            var trace = TraceKey(span, payment);
             json.WriteStartObject();
             json.WriteString("traceId", traceId);
             json.WriteString("id", span.Id);
@@ -103,6 +103,9 @@ public static class ZipkinExport
         }
         output.WriteByte((byte)']');
     }
+
+    /// <summary>A span's trace as a number: its payment's id, or (not joined) a negative hash of its own trace id.</summary>
+    private static long TraceKey(Span span, long? payment) => payment ?? -(long)(uint)StableHash(span.TraceId) - 1;
 
     /// <summary>Span ids are 16 hex digits; anything else is hashed into the same space.</summary>
     private static (int, ulong) Key(Dictionary<string, int> nodes, string node, string id)
