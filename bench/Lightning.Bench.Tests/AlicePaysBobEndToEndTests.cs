@@ -1,6 +1,8 @@
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
 using Lightning.Bench.Processes;
-using Lightning.Bench.Running;
+using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Tests;
 

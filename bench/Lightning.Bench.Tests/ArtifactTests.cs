@@ -1,7 +1,9 @@
-using Lightning.Bench.Artifacts;
-using Lightning.Bench.Cli;
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
-using Lightning.Bench.Running;
+using Lightning.Bench.Network;
+using Lightning.Bench.Options;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Tests;

@@ -1,7 +1,7 @@
-using System.Reflection;
 using BenchmarkDotNet.Loggers;
-using Lightning.Bench.Harness;
-using Lightning.Bench.Nodes;
+using System.Reflection;
+using Lightning.Bench.Network;
+using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,7 +1,8 @@
 using System.Net.Sockets;
-using System.Text;
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json;
+using System.Text;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.Tests;

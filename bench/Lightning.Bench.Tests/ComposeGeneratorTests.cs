@@ -1,8 +1,8 @@
-using Lightning.Bench.Cli;
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
-using Lightning.Bench.Running;
+using Lightning.Bench.Network;
+using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
-using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,6 +1,7 @@
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Nodes;
-using Lightning.Bench.Running;
+using Lightning.Bench.Network;
+using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 

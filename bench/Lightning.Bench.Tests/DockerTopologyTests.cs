@@ -1,8 +1,9 @@
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Nodes;
+using Lightning.Bench.Network;
 using Lightning.Bench.Processes;
-using Lightning.Bench.Running;
+using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

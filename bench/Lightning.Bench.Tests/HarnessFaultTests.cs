@@ -1,6 +1,7 @@
 using System.Text.Json;
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Running;
+using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

@@ -1,7 +1,7 @@
-using Lightning.Bench.Nodes;
-using Lightning.Bench.Payments;
-using Lightning.Bench.Reporting;
-using Lightning.Bench.Running;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Network;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

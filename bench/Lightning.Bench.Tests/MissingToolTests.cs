@@ -1,8 +1,7 @@
-using Lightning.Bench.Cli;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Harness;
-using Lightning.Bench.Reporting;
-using Lightning.Bench.Running;
+using Lightning.Bench.Options;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,4 +1,5 @@
-using Lightning.Bench.Cli;
+using Lightning.Bench.Options;
+using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Tests;
 

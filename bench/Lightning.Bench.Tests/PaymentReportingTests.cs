@@ -1,5 +1,5 @@
-using Lightning.Bench.Payments;
-using Lightning.Bench.Reporting;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,7 +1,7 @@
 using System.Text;
-using Lightning.Bench.Payments;
-using Lightning.Bench.Reporting;
-using Lightning.Bench.Running;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

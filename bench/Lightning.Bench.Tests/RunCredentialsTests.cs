@@ -1,4 +1,4 @@
-using Lightning.Bench.Running;
+using Lightning.Bench.Network;
 
 namespace Lightning.Bench.Tests;
 

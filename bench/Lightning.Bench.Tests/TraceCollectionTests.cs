@@ -1,6 +1,6 @@
 using System.Net.Sockets;
-using System.Text;
 using System.Text.Json;
+using System.Text;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

@@ -1,4 +1,4 @@
-using Lightning.Bench.Reporting;
+using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,13 +1,16 @@
-using System.Runtime.InteropServices;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using Lightning.Bench.Artifacts;
-using Lightning.Bench.Cli;
+using System.Runtime.InteropServices;
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Harness;
-using Lightning.Bench.Nodes;
-using Lightning.Bench.Running;
+using Lightning.Bench.Network;
+using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
+using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
 
@@ -179,7 +182,7 @@ public static class Program
             return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
-            or WaitTimeoutException or TimeoutException or Processes.ToolNotFoundException or IOException or UnauthorizedAccessException or InvalidDataException)
+            or WaitTimeoutException or TimeoutException or ToolNotFoundException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
             return Fail(ExitFailure, e.Message);
         }

@@ -1,4 +1,5 @@
 using System.Formats.Tar;
+using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Tests.Support;

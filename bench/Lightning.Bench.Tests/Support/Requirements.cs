@@ -1,4 +1,5 @@
 using Lightning.Bench.Docker;
+using Lightning.Bench.Reports;
 
 namespace Lightning.Bench.Tests.Support;
 
@@ -40,7 +41,7 @@ public static class Requirements
     /// <summary>R with ggplot2 for the plot scripts; LNBENCH_REQUIRE_R=1 (set by CI) turns its absence into a failure.</summary>
     public static void R()
     {
-        var problem = Lightning.Bench.Reporting.PlotRenderer.FindProblemAsync().GetAwaiter().GetResult();
+        var problem = Lightning.Bench.Reports.PlotRenderer.FindProblemAsync().GetAwaiter().GetResult();
         if (problem is null)
         {
             return;

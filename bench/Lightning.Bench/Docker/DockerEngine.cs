@@ -1,8 +1,8 @@
-using System.Net;
 using System.Net.Http.Json;
 using System.Net.Sockets;
-using System.Text;
+using System.Net;
 using System.Text.Json;
+using System.Text;
 
 namespace Lightning.Bench.Docker;
 

@@ -1,4 +1,4 @@
-using Lightning.Bench.Running;
+using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Docker;
 

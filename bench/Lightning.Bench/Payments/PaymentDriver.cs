@@ -1,8 +1,10 @@
 using System.Collections.Concurrent;
-using System.Text.Json;
 using System.Text.Json.Nodes;
-using Lightning.Bench.Nodes;
+using System.Text.Json;
+using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.Results;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Payments;

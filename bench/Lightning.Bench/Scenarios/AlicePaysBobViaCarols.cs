@@ -1,5 +1,5 @@
 using BenchmarkDotNet.Attributes;
-using Lightning.Bench.Cli;
+using Lightning.Bench.Options;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;

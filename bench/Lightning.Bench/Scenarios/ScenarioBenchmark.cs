@@ -1,9 +1,11 @@
 using BenchmarkDotNet.Attributes;
-using Lightning.Bench.Cli;
-using Lightning.Bench.Harness;
-using Lightning.Bench.Nodes;
+using Lightning.Bench.Network;
+using Lightning.Bench.Options;
 using Lightning.Bench.Payments;
-using Lightning.Bench.Reporting;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
+using Lightning.Bench.Setup;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;

@@ -1,5 +1,6 @@
 using System.Globalization;
-using Lightning.Bench.Running;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tracing;
 

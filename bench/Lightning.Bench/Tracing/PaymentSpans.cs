@@ -1,4 +1,4 @@
-using Lightning.Bench.Payments;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tracing;
 

@@ -1,5 +1,5 @@
-using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
+using System.Runtime.InteropServices;
 
 namespace Lightning.Bench.Tracing;
 

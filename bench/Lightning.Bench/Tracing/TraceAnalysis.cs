@@ -1,5 +1,5 @@
-using System.Text;
 using System.Text.Json;
+using System.Text;
 
 namespace Lightning.Bench.Tracing;
 

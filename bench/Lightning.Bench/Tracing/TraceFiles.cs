@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
-using Lightning.Bench.Payments;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tracing;
 

@@ -1,3 +1,5 @@
+using Lightning.Bench.Waiting;
+
 namespace Lightning.Bench.Tracing;
 
 /// <summary>

@@ -1,3 +1,0 @@
-namespace Lightning.Bench.Artifacts;
-
-public sealed record BuildRecord(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages);

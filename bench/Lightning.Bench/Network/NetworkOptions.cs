@@ -1,0 +1,16 @@
+namespace Lightning.Bench.Network;
+
+/// <summary>How one topology is brought up.</summary>
+/// <param name="ProjectName">The compose project: one per topology, lowercase.</param>
+/// <param name="WorkDirectory">The short host folder whose node sub-folders are bind-mounted (sockets live there).</param>
+/// <param name="ResultsDirectory">Where the generated compose file and node logs are kept after teardown.</param>
+public sealed record NetworkOptions(
+    string RunId,
+    string ProjectName,
+    string WorkDirectory,
+    string ResultsDirectory,
+    string? ContainerUser,
+    bool TraceSockets,
+    bool CollectTraces,
+    bool DevTraceFile,
+    TimeSpan StepTimeout);

@@ -1,0 +1,45 @@
+using System.Text;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>
+/// One short folder per topology on the host, with a sub-folder per node that is bind-mounted at <see cref="ContainerMount"/>.
+/// Unix socket paths are limited to 107 bytes, so the layout refuses roots that would exceed it.
+/// </summary>
+public sealed record RunLayout
+{
+    public const string ContainerMount = "/lnb";
+    public const string TraceSocketName = "trace.sock";
+
+    /// <summary>Core Lightning appends ".PID" per process.</summary>
+    public const string DevTraceFilePrefix = "trace-events";
+    public const int MaxUnixSocketPath = 107;
+
+    /// <summary>The longest node name a topology may have (see TopologySpec), used to check socket paths up front.</summary>
+    private const int LongestNodeName = 20;
+
+    public RunLayout(string root)
+    {
+        Root = Path.GetFullPath(root);
+        var longest = RpcSocket(new string('n', LongestNodeName));
+        if (Encoding.UTF8.GetByteCount(longest) > MaxUnixSocketPath)
+        {
+            throw new ArgumentException(
+                $"run folder '{Root}' is too deep: node sockets such as {longest} would exceed the {MaxUnixSocketPath}-byte Unix socket limit; choose a shorter --work-dir (default /tmp/lnb)");
+        }
+    }
+
+    public string Root { get; }
+
+    public string ComposeFile => Path.Combine(Root, "docker-compose.yml");
+
+    public string NodeDirectory(string node) => Path.Combine(Root, node);
+
+    public string RpcSocket(string node) => Path.Combine(Root, node, "regtest", "lightning-rpc");
+
+    public string TraceSocket(string node) => Path.Combine(Root, node, TraceSocketName);
+
+    public static string ContainerPath(string relative) => $"{ContainerMount}/{relative}";
+}

@@ -1,0 +1,80 @@
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>Everything the user chose on the command line, validated by <see cref="OptionParser"/>.</summary>
+public sealed record HarnessOptions
+{
+    public const string DefaultClnImage = "elementsproject/lightningd:v26.06.6";
+
+    /// <summary>Bitcoin Core's release binaries, checked against the guix signatures when the image is built (see README).</summary>
+    public const string DefaultBitcoindImage = "bitcoin/bitcoin:30.2";
+
+    public string Scenario { get; init; } = ScenarioCatalog.Default.Name;
+
+    public bool List { get; init; }
+
+    public bool Help { get; init; }
+
+    /// <summary>Sweeps given on the command line, by parameter name (Concurrency, CarolsCount, AliceCount); others take the scenario's default.</summary>
+    public IReadOnlyDictionary<string, IReadOnlyList<int>> Sweeps { get; init; } = new Dictionary<string, IReadOnlyList<int>>();
+
+    /// <summary>Create every invoice during setup and measure payments only.</summary>
+    public bool PregenerateInvoices { get; init; }
+
+    public int Iterations { get; init; } = 10;
+
+    public int Warmups { get; init; } = 1;
+
+    public string ClnImage { get; init; } = DefaultClnImage;
+
+    /// <summary>Builds given with --build; without any, the one build is --cln-image.</summary>
+    public IReadOnlyList<BuildSpec> BuildList { get; init; } = [];
+
+    /// <summary>The builds a run benchmarks; the first is the baseline of the Ratio column.</summary>
+    public IReadOnlyList<BuildSpec> Builds => BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)];
+
+    public string BitcoindImage { get; init; } = DefaultBitcoindImage;
+
+    public long AmountMsat { get; init; } = 1_000_000;
+
+    public string ResultsRoot { get; init; } = "results";
+
+    /// <summary>Short host folder for node folders and sockets (Unix socket paths are limited to 107 bytes).</summary>
+    public string WorkRoot { get; init; } = "/tmp/lnb";
+
+    public TimeSpan StepTimeout { get; init; } = TimeSpan.FromSeconds(120);
+
+    public bool Pull { get; init; } = true;
+
+    /// <summary>
+    /// Trace modes, one case each: "on" (nodes send spans, the harness collects them), "off" (tracing disabled in the
+    /// nodes), "unread" (nodes send spans to a socket nobody reads: the nodes' cost without the harness's).
+    /// </summary>
+    public IReadOnlyList<string> Traces { get; init; } = [TraceModes.On];
+
+    /// <summary>Also make every node write Core Lightning's own trace file (CLN_DEV_TRACE_FILE), to count spans lost on the way.</summary>
+    public bool TraceCheck { get; init; }
+
+    /// <summary>Let compose fragments give containers privileges (privileged, cap_add, security_opt); refused otherwise.</summary>
+    public bool AllowPrivilegedFragments { get; init; }
+
+    /// <summary>Write results/RUN.zip at the end (--no-zip to skip).</summary>
+    public bool Zip { get; init; } = true;
+
+    /// <summary>A run's zip or folder to run again (--replay).</summary>
+    public string? Replay { get; init; }
+
+    /// <summary>Set when this run replays another: that run's id.</summary>
+    public string? ReplayOf { get; init; }
+
+    /// <summary>Two runs' zips or folders to compare (--compare A B); nothing is benchmarked.</summary>
+    public IReadOnlyList<string> Compare { get; init; } = [];
+
+    /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
+    public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
+
+    /// <summary>The command line as typed, kept with the results.</summary>
+    public IReadOnlyList<string> CommandLine { get; init; } = [];
+}

@@ -1,0 +1,209 @@
+using System.Globalization;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>Parses the harness's own options; everything after `--` goes to BenchmarkDotNet untouched.</summary>
+public static class OptionParser
+{
+    private static readonly HashSet<string> ReplayOptions = ["--replay", "--results", "--no-zip"];
+
+    public static HarnessOptions Parse(IReadOnlyList<string> args)
+    {
+        var options = new HarnessOptions { CommandLine = args.ToList() };
+        var scenarioGiven = false;
+        for (var i = 0; i < args.Count; i++)
+        {
+            var arg = args[i];
+            if (arg == "--")
+            {
+                options = options with { BenchmarkDotNetArguments = args.Skip(i + 1).ToList() };
+                break;
+            }
+            if (!arg.StartsWith('-'))
+            {
+                if (scenarioGiven)
+                {
+                    throw new UsageException($"unexpected argument '{arg}': name one scenario (see --list); options for BenchmarkDotNet go after `--`");
+                }
+                var scenario = ScenarioCatalog.Find(arg)
+                    ?? throw new UsageException($"unknown scenario '{arg}': run with --list to see the scenarios ({string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))})");
+                options = options with { Scenario = scenario.Name };
+                scenarioGiven = true;
+                continue;
+            }
+
+            var (name, inlineValue) = SplitOption(arg);
+            string Value()
+            {
+                if (inlineValue is not null)
+                {
+                    return inlineValue;
+                }
+                if (i + 1 >= args.Count || args[i + 1].StartsWith("--", StringComparison.Ordinal))
+                {
+                    throw new UsageException($"{name} needs a value");
+                }
+                return args[++i];
+            }
+
+            if (ScenarioCatalog.AllParameters.FirstOrDefault(p => p.Option == name) is { } parameter)
+            {
+                var sweeps = new Dictionary<string, IReadOnlyList<int>>(options.Sweeps)
+                {
+                    [parameter.Name] = IntList(name, Value(), parameter.Min, parameter.Max, parameter.RangeReason),
+                };
+                options = options with { Sweeps = sweeps };
+                continue;
+            }
+
+            options = name switch
+            {
+                "--list" => options with { List = true },
+                "--help" or "-h" => options with { Help = true },
+                "--iterations" => options with { Iterations = Int(name, Value(), 1, 1000) },
+                "--warmups" => options with { Warmups = Int(name, Value(), 0, 100) },
+                "--cln-image" => options with { ClnImage = Image(name, Value()) },
+                "--build" => options with { BuildList = [.. options.BuildList, Build(name, Value(), options.BuildList)] },
+                "--bitcoind-image" => options with { BitcoindImage = Image(name, Value()) },
+                "--amount-msat" => options with { AmountMsat = Long(name, Value(), 1, 100_000_000) },
+                "--results" => options with { ResultsRoot = NonEmpty(name, Value()) },
+                "--work-dir" => options with { WorkRoot = NonEmpty(name, Value()) },
+                "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
+                "--no-pull" => options with { Pull = false },
+                "--no-traces" => options with { Traces = [TraceModes.Off] },
+                "--pregenerate-invoices" => options with { PregenerateInvoices = true },
+                "--traces" => options with { Traces = TraceModeList(name, Value()) },
+                "--trace-check" => options with { TraceCheck = true },
+                "--no-zip" => options with { Zip = false },
+                "--allow-privileged-fragments" => options with { AllowPrivilegedFragments = true },
+                "--replay" => options with { Replay = NonEmpty(name, Value()) },
+                "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
+                _ => throw new UsageException(
+                    $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
+            };
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments")
+            {
+                throw new UsageException($"{name} takes no value");
+            }
+        }
+        if (options.BuildList.Count > 0 && args.Any(a => a == "--cln-image" || a.StartsWith("--cln-image=", StringComparison.Ordinal)))
+        {
+            throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");
+        }
+        if (options.Replay is not null && (scenarioGiven || args.Any(a => a.StartsWith('-') && !ReplayOptions.Contains(a.Split('=')[0]))))
+        {
+            throw new UsageException("--replay takes the scenario, parameters and images from the run it replays: give only --replay RUN.zip (with --results or --no-zip if needed)");
+        }
+        var chosen = ScenarioCatalog.Get(options.Scenario);
+        foreach (var swept in options.Sweeps.Keys.Where(k => chosen.Parameters.All(p => p.Name != k)))
+        {
+            var parameter = ScenarioCatalog.AllParameters.Single(p => p.Name == swept);
+            var owners = ScenarioCatalog.All.Where(s => s.Parameters.Contains(parameter)).Select(s => s.Name);
+            throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
+        }
+        return options;
+    }
+
+    private static string CompareSecond(IReadOnlyList<string> args, ref int i)
+    {
+        if (i + 1 >= args.Count || args[i + 1].StartsWith("--", StringComparison.Ordinal))
+        {
+            throw new UsageException("--compare needs two runs: --compare results/A.zip results/B.zip");
+        }
+        return args[++i];
+    }
+
+    private static (string Name, string? Value) SplitOption(string arg)
+    {
+        var eq = arg.IndexOf('=');
+        return eq > 0 ? (arg[..eq], arg[(eq + 1)..]) : (arg, null);
+    }
+
+    private static int Int(string option, string text, int min, int max, string? why = null) => (int)Long(option, text, min, max, why);
+
+    private static long Long(string option, string text, long min, long max, string? why = null)
+    {
+        if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
+        {
+            throw new UsageException($"{option} '{text}' is not a whole number: give a value from {min} to {max}");
+        }
+        if (value < min || value > max)
+        {
+            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}");
+        }
+        return value;
+    }
+
+    private static IReadOnlyList<int> IntList(string option, string text, int min, int max, string? why)
+    {
+        var parts = text.Split(',', StringSplitOptions.TrimEntries);
+        if (parts.Any(p => p.Length == 0))
+        {
+            throw new UsageException($"{option} '{text}' has an empty item: give comma-separated numbers such as 1,4,10");
+        }
+        var values = parts.Select(p => Int(option, p, min, max, why)).ToList();
+        var duplicate = values.GroupBy(v => v).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw new UsageException($"{option} lists {duplicate.Key} twice: give each value once");
+        }
+        return values;
+    }
+
+    private static IReadOnlyList<string> TraceModeList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (values.Any(v => !TraceModes.All.Contains(v)))
+        {
+            throw new UsageException($"{option} '{text}' is not a list of on, off and unread: give on, off, on,off or on,off,unread");
+        }
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} lists a value twice: give on, off, on,off or on,off,unread");
+        }
+        return values;
+    }
+
+    /// <summary>NAME=IMAGE[,NODE=IMAGE...]: a build name for the tables, its image, and other images for named nodes.</summary>
+    private static BuildSpec Build(string option, string text, IReadOnlyList<BuildSpec> earlier)
+    {
+        var parts = text.Split(',', StringSplitOptions.TrimEntries);
+        var pairs = parts.Select(p => p.Split('=', 2)).ToList();
+        if (pairs.Any(p => p.Length != 2 || p[0].Length == 0 || p[1].Length == 0))
+        {
+            throw new UsageException($"{option} '{text}' is not NAME=IMAGE[,NODE=IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
+        }
+        var name = pairs[0][0];
+        if (!System.Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"))
+        {
+            throw new UsageException($"{option} name '{name}' must be letters, digits, '.', '_' or '-' (at most 40)");
+        }
+        if (earlier.Any(b => b.Name == name))
+        {
+            throw new UsageException($"{option} name '{name}' is used twice: give every build its own name");
+        }
+        var nodes = new Dictionary<string, string>();
+        foreach (var pair in pairs.Skip(1))
+        {
+            if (!nodes.TryAdd(pair[0], Image(option, pair[1])))
+            {
+                throw new UsageException($"{option} '{text}' names node '{pair[0]}' twice");
+            }
+        }
+        return new BuildSpec(name, Image(option, pairs[0][1]), nodes);
+    }
+
+    private static string Image(string option, string text)
+    {
+        if (string.IsNullOrWhiteSpace(text) || text.Any(char.IsWhiteSpace) || text.StartsWith('-'))
+        {
+            throw new UsageException($"{option} '{text}' is not an image reference: give one such as {HarnessOptions.DefaultClnImage}");
+        }
+        return text;
+    }
+
+    private static string NonEmpty(string option, string text) =>
+        string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
+}

@@ -1,0 +1,25 @@
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>./run.sh --replay run.zip: the same scenario, parameters and images, from the run's manifest.</summary>
+public sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
+{
+    /// <summary>Reads the manifest and parses its arguments again; the new results go where <paramref name="current"/> says.</summary>
+    public static ReplayPlan Load(string runPath, HarnessOptions current)
+    {
+        var manifest = Manifest.Read(ArtifactZip.ReadText(runPath, Manifest.FileName));
+        if (manifest.Format != Manifest.CurrentFormat)
+        {
+            throw new UsageException($"{runPath} was written in format {manifest.Format}; this harness replays {Manifest.CurrentFormat}");
+        }
+        var options = OptionParser.Parse(manifest.Arguments) with
+        {
+            ResultsRoot = current.ResultsRoot,
+            ReplayOf = manifest.RunId,
+            CommandLine = current.CommandLine,
+        };
+        return new ReplayPlan(manifest, options);
+    }
+}

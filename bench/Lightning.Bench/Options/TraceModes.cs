@@ -1,0 +1,11 @@
+namespace Lightning.Bench.Options;
+
+/// <summary>The values of the Traces parameter.</summary>
+public static class TraceModes
+{
+    public const string On = "on";
+    public const string Off = "off";
+    public const string Unread = "unread";
+
+    public static readonly IReadOnlyList<string> All = [On, Off, Unread];
+}

@@ -1,0 +1,68 @@
+using System.Text;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>What --help and --list print.</summary>
+public static class Usage
+{
+    public static string Help()
+    {
+        var defaults = new HarnessOptions();
+        return $"""
+            Lightning.Bench: benchmark Core Lightning payments on a regtest network in Docker.
+
+            Usage: ./run.sh [SCENARIO] [options] [-- BenchmarkDotNet options]
+
+              SCENARIO                 one of: {string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))} (default {ScenarioCatalog.Default.Name}); see --list
+              --list                   list scenarios and their parameters
+              --concurrency LIST       payments each payer starts at once per invocation, one case each (1 to {ScenarioCatalog.MaxConcurrency}; default: see --list)
+              --carols LIST            AlicePaysBobViaCarols: Carols between Alice and Bob (default 1,4)
+              --alices LIST            AlicesPayBob: number of Alices (default 4,7,10)
+              --pregenerate-invoices   create every invoice during setup and measure payments only (default: invoice + pay)
+              --iterations N           measured invocations per case (default {defaults.Iterations})
+              --warmups N              warmup invocations per case (default {defaults.Warmups})
+              --amount-msat N          amount of each payment (default {defaults.AmountMsat})
+              --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
+              --build NAME=IMAGE[,NODE=IMAGE...]
+                                       a build to compare (repeat the option); the first is the baseline of Ratio;
+                                       NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev)
+              --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
+              --no-pull                fail instead of pulling images that are not present locally
+              --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
+                                       case both ways, in that order; unread: nodes trace to a socket nobody reads (their
+                                       cost alone); benchmarks/trace-overhead.sh repeats such runs for a firm figure
+              --no-traces              same as --traces off
+              --trace-check            nodes also write Core Lightning's trace file, to count spans lost on the way
+              --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
+              --work-dir DIR           short folder for node data and sockets (default {defaults.WorkRoot})
+              --setup-timeout SECONDS  limit for each setup wait (default {defaults.StepTimeout.TotalSeconds:0})
+              --no-zip                 do not write results/RUN.zip
+              --allow-privileged-fragments
+                                       let docker-fragments/ give containers privileged, cap_add or security_opt
+              --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
+              --compare A.zip B.zip    print the cases of two runs side by side (nothing is benchmarked)
+              --help                   this text
+
+            Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
+            The engine is DOCKER_HOST, else the active docker context, else /var/run/docker.sock; compose is pointed at the same.
+            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 130 interrupted.
+            """;
+    }
+
+    public static string ScenarioList()
+    {
+        var text = new StringBuilder("Scenarios (run one with ./run.sh NAME [options]):\n");
+        foreach (var scenario in ScenarioCatalog.All)
+        {
+            text.AppendLine($"  {scenario.Name}");
+            text.AppendLine($"      {scenario.Description}");
+            foreach (var parameter in scenario.Parameters)
+            {
+                text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
+            }
+        }
+        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds) and Traces (--traces on,off,unread).");
+        return text.ToString().TrimEnd();
+    }
+}

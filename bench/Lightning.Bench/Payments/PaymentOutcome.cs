@@ -1,7 +1,0 @@
-namespace Lightning.Bench.Payments;
-
-public enum PaymentOutcome
-{
-    Succeeded,
-    Failed,
-}

@@ -1,3 +1,0 @@
-namespace Lightning.Bench.Reporting;
-
-public sealed record CaseStep(string Operation, double MeanMs);

@@ -1,4 +1,0 @@
-namespace Lightning.Bench.Reporting;
-
-/// <summary>A case's payer steps, mean milliseconds per measured payment, largest first.</summary>
-public sealed record CaseSteps(string CaseKey, IReadOnlyList<CaseStep> Steps);

@@ -1,0 +1,43 @@
+using System.Globalization;
+using System.Text;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// The payer's steps of the same case on every build, side by side (ms per payment, and the last build over the first),
+/// appended to span-summary.md when a run compares builds.
+/// </summary>
+public static class BuildStepsTable
+{
+    /// <param name="cases">Each case's parameters (with Build) and its steps, in run order.</param>
+    public static string Render(IReadOnlyList<string> builds, IReadOnlyList<(IReadOnlyDictionary<string, string> Parameters, CaseSteps Steps)> cases)
+    {
+        var text = new StringBuilder("## Steps by build\n\nMean ms per measured payment on the payer, the same case on each build.\n\n");
+        foreach (var group in cases.GroupBy(c => string.Join(", ", c.Parameters.Where(p => p.Key != "Build").OrderBy(p => p.Key).Select(p => $"{p.Key}={p.Value}"))))
+        {
+            var byBuild = group.ToDictionary(c => c.Parameters["Build"], c => c.Steps.Steps.ToDictionary(s => s.Operation, s => s.MeanMs));
+            var present = builds.Where(byBuild.ContainsKey).ToList();
+            if (present.Count < 2)
+            {
+                continue;
+            }
+            text.AppendLine($"### {group.Key}");
+            text.AppendLine();
+            text.AppendLine($"| step | {string.Join(" | ", present)} | {present[^1]}/{present[0]} |");
+            text.AppendLine($"|---|{string.Concat(present.Select(_ => "---:|"))}---:|");
+            var operations = byBuild.Values.SelectMany(s => s.Keys).Distinct()
+                .OrderByDescending(o => byBuild[present[0]].GetValueOrDefault(o));
+            foreach (var operation in operations)
+            {
+                var values = present.Select(b => byBuild[b].TryGetValue(operation, out var ms) ? ms : double.NaN).ToList();
+                var ratio = values[^1] / values[0];
+                text.AppendLine($"| {operation} | {string.Join(" | ", values.Select(Ms))} | {(double.IsNaN(ratio) || double.IsInfinity(ratio) ? "-" : ratio.ToString("0.00", CultureInfo.InvariantCulture))} |");
+            }
+            text.AppendLine();
+        }
+        return text.ToString();
+    }
+
+    private static string Ms(double value) => double.IsNaN(value) ? "-" : value.ToString("0.00", CultureInfo.InvariantCulture);
+}

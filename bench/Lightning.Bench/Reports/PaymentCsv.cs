@@ -1,0 +1,51 @@
+using System.Globalization;
+using System.Text;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>payments.csv: one row per payment of every case, measured and warmup alike (the phase column says which).</summary>
+public static class PaymentCsv
+{
+    public const string FileName = "payments.csv";
+
+    private static readonly string[] Header =
+    [
+        "case", "invocation", "phase", "payment_id", "payer", "payee", "start_utc", "start_unix_us", "end_unix_us",
+        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms",
+    ];
+
+    public static void Append(string path, IEnumerable<PaymentRecord> records)
+    {
+        var exists = File.Exists(path);
+        using var writer = new StreamWriter(path, append: true, new UTF8Encoding(false));
+        if (!exists)
+        {
+            writer.WriteLine(string.Join(',', Header));
+        }
+        foreach (var r in records.OrderBy(r => r.PaymentId))
+        {
+            writer.WriteLine(string.Join(',',
+                Field(r.Case),
+                r.Invocation.ToString(CultureInfo.InvariantCulture),
+                r.Measured ? "measured" : "warmup",
+                r.PaymentId.ToString(CultureInfo.InvariantCulture),
+                Field(r.Payer),
+                Field(r.Payee),
+                r.Start.ToString("O", CultureInfo.InvariantCulture),
+                r.StartUnixMicros.ToString(CultureInfo.InvariantCulture),
+                r.EndUnixMicros.ToString(CultureInfo.InvariantCulture),
+                r.LatencyMs.ToString("0.###", CultureInfo.InvariantCulture),
+                r.InvoiceMs.ToString("0.###", CultureInfo.InvariantCulture),
+                r.PayMs.ToString("0.###", CultureInfo.InvariantCulture),
+                Field(r.PaymentHash ?? ""),
+                r.Outcome == PaymentOutcome.Succeeded ? "succeeded" : "failed",
+                Field(r.Error ?? ""),
+                r.SpanCount.ToString(CultureInfo.InvariantCulture),
+                Field(r.SpanBreakdown)));
+        }
+    }
+
+    public static string Field(string value) =>
+        value.IndexOfAny([',', '"', '\n', '\r']) >= 0 ? $"\"{value.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : value;
+}

@@ -1,0 +1,10 @@
+namespace Lightning.Bench.Results;
+
+/// <summary>What the manifest keeps of one benchmark case: its topology's project, nodes and their versions, and times.</summary>
+public sealed record CaseRecord(
+    string Case,
+    string ComposeProject,
+    IReadOnlyDictionary<string, string> NodeImages,
+    IReadOnlyDictionary<string, string> NodeVersions,
+    DateTimeOffset Started,
+    DateTimeOffset? Ended);

@@ -1,0 +1,73 @@
+using System.Reflection;
+using System.Text.Json;
+
+namespace Lightning.Bench.Results;
+
+/// <summary>manifest.json: everything needed to read a run and to replay it (./run.sh --replay run.zip).</summary>
+public sealed record Manifest
+{
+    public const string FileName = "manifest.json";
+    public const string CurrentFormat = "lnbench-run/1";
+
+    public string Format { get; init; } = CurrentFormat;
+
+    public required string RunId { get; init; }
+
+    public required string HarnessVersion { get; init; }
+
+    /// <summary>The git commit the harness was built from, when the build could ask git.</summary>
+    public string? HarnessCommit { get; init; }
+
+    /// <summary>The arguments as given (replay parses them again).</summary>
+    public required IReadOnlyList<string> Arguments { get; init; }
+
+    public required string CommandLine { get; init; }
+
+    public required string Scenario { get; init; }
+
+    /// <summary>Every swept parameter's values, defaults included.</summary>
+    public required IReadOnlyDictionary<string, IReadOnlyList<int>> Parameters { get; init; }
+
+    public required int Iterations { get; init; }
+
+    public required int Warmups { get; init; }
+
+    public required long AmountMsat { get; init; }
+
+    public required IReadOnlyList<string> Traces { get; init; }
+
+    public required string Invoices { get; init; }
+
+    public required IReadOnlyList<BuildRecord> Builds { get; init; }
+
+    public required string BitcoindImage { get; init; }
+
+    public required IReadOnlyList<ImageRecord> Images { get; init; }
+
+    public required IReadOnlyList<CaseRecord> Cases { get; init; }
+
+    public required MachineRecord Machine { get; init; }
+
+    public required DateTimeOffset Started { get; init; }
+
+    public required DateTimeOffset Ended { get; init; }
+
+    /// <summary>True when the run stopped early (interrupted, a node died, a case failed): the results are what it had.</summary>
+    public required bool Partial { get; init; }
+
+    public string? ReplayOf { get; init; }
+
+    public void Write(string directory) =>
+        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
+
+    public static Manifest Read(string json) =>
+        JsonSerializer.Deserialize<Manifest>(json, RunSummary.Json) ?? throw new InvalidDataException("manifest.json is empty");
+
+    /// <summary>(version, commit) from the assembly's informational version "1.0.0+commit".</summary>
+    public static (string Version, string? Commit) HarnessBuild()
+    {
+        var informational = typeof(Manifest).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0.0.0";
+        var plus = informational.IndexOf('+');
+        return plus < 0 ? (informational, null) : (informational[..plus], informational[(plus + 1)..]);
+    }
+}

@@ -1,0 +1,7 @@
+namespace Lightning.Bench.Results;
+
+public enum PaymentOutcome
+{
+    Succeeded,
+    Failed,
+}

@@ -1,0 +1,40 @@
+namespace Lightning.Bench.Results;
+
+/// <summary>One payment: invoice on the payee, then pay on the payer. Times are UTC wall clock (spans use it too).</summary>
+/// <param name="Invocation">The benchmark invocation (1-based) within the case; warmup invocations come first.</param>
+/// <param name="PaymentId">Unique in the run; it is also the JSON-RPC id suffix of the payment's calls (lnbench:xpay#ID).</param>
+public sealed record PaymentRecord(
+    string Case,
+    int Invocation,
+    long PaymentId,
+    string Payer,
+    string Payee,
+    DateTimeOffset Start,
+    DateTimeOffset InvoiceDone,
+    DateTimeOffset End,
+    string? PaymentHash,
+    PaymentOutcome Outcome,
+    string? Error)
+{
+    public double LatencyMs => (End - Start).TotalMilliseconds;
+
+    /// <summary>Start in µs since the Unix epoch, the unit spans use.</summary>
+    public long StartUnixMicros => UnixMicros(Start);
+
+    public long EndUnixMicros => UnixMicros(End);
+
+    public double InvoiceMs => (InvoiceDone - Start).TotalMilliseconds;
+
+    public double PayMs => (End - InvoiceDone).TotalMilliseconds;
+
+    /// <summary>Set after the case ends, once it is known which invocations BenchmarkDotNet measured.</summary>
+    public bool Measured { get; init; }
+
+    /// <summary>Spans joined to this payment by JSON-RPC id or payment hash (0 without traces).</summary>
+    public int SpanCount { get; init; }
+
+    /// <summary>Its top-level steps on the payer, largest first: "injectpaymentonion=48.1;getroutes=4.2".</summary>
+    public string SpanBreakdown { get; init; } = "";
+
+    private static long UnixMicros(DateTimeOffset time) => (time - DateTimeOffset.UnixEpoch).Ticks / 10;
+}

@@ -1,0 +1,48 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Engines;
+using BenchmarkDotNet.Exporters.Csv;
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Order;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Perfolizer.Horology;
+using Lightning.Bench.Columns;
+using Lightning.Bench.Options;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Run;
+
+/// <summary>The BenchmarkDotNet configuration of a macro-benchmark: in-process (one topology per case stays alive), one invocation per iteration.</summary>
+public static class BenchConfig
+{
+    /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
+    public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
+
+    public static IConfig Create(HarnessOptions options, string artifactsPath, Func<PaymentLedger> ledger, ILogger? logger = null)
+    {
+        var job = Job.Default
+            .WithStrategy(RunStrategy.Monitoring)
+            .WithLaunchCount(1)
+            .WithWarmupCount(options.Warmups)
+            .WithIterationCount(options.Iterations)
+            .WithInvocationCount(1)
+            .WithUnrollFactor(1)
+            .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
+            .WithId("lnbench");
+        return ManualConfig.CreateEmpty()
+            .AddJob(job)
+            .AddLogger(logger ?? ConsoleLogger.Default)
+            .AddColumnProvider(DefaultColumnProviders.Instance)
+            .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices, options.Traces).ToArray())
+            .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
+            .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
+            .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))
+            // Cases in the order the command line gave them: the first build (the baseline) first.
+            .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
+            .WithArtifactsPath(artifactsPath)
+            .WithOptions(ConfigOptions.JoinSummary);
+    }
+}

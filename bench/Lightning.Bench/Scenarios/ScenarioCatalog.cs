@@ -1,0 +1,45 @@
+namespace Lightning.Bench.Scenarios;
+
+/// <summary>The scenarios users can run by name; adding one is adding a class and an entry here.</summary>
+public static class ScenarioCatalog
+{
+    /// <summary>The protocol's limit on HTLCs in flight on one channel.</summary>
+    public const int MaxConcurrency = 483;
+
+    public static ScenarioParameter Concurrency(params int[] defaults) => new(
+        nameof(AlicePaysBob.Concurrency), "--concurrency", "payments each payer starts at once in each benchmark invocation",
+        defaults, 1, MaxConcurrency, "the HTLC limit of one channel");
+
+    public static readonly ScenarioParameter Carols = new(
+        nameof(AlicePaysBobViaCarols.CarolsCount), "--carols", "Carols between Alice and Bob (a payment crosses Carols + 1 channels)",
+        [1, 4], 1, 10, "routes are limited in length");
+
+    public static readonly ScenarioParameter Alices = new(
+        nameof(AlicesPayBob.AliceCount), "--alices", "Alices, each with a channel to Bob, all paying at once",
+        [4, 7, 10], 1, 20, "every node is a container on this machine");
+
+    public static ScenarioInfo Default { get; } = new(
+        nameof(AlicePaysBob), typeof(AlicePaysBob),
+        "Alice pays Bob over one direct channel: invoice on Bob, xpay on Alice.",
+        [Concurrency(1, 4, 10)]);
+
+    public static IReadOnlyList<ScenarioInfo> All { get; } =
+    [
+        Default,
+        new(nameof(AlicePaysBobViaCarols), typeof(AlicePaysBobViaCarols),
+            "Alice pays Bob through a chain Alice -> Carol 1 -> ... -> Carol N -> Bob (routes found in gossip).",
+            [Carols, Concurrency(1)]),
+        new(nameof(AlicesPayBob), typeof(AlicesPayBob),
+            "N Alices, each with a channel to one Bob, pay Bob at the same time.",
+            [Alices, Concurrency(1)]),
+    ];
+
+    public static IReadOnlyList<ScenarioParameter> AllParameters { get; } =
+        All.SelectMany(s => s.Parameters).GroupBy(p => p.Name).Select(g => g.First()).ToList();
+
+    public static ScenarioInfo? Find(string name) =>
+        All.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+
+    public static ScenarioInfo Get(string name) =>
+        Find(name) ?? throw new InvalidOperationException($"scenario {name} is not in the catalog");
+}
