@@ -2,6 +2,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
@@ -46,7 +47,7 @@ public class DockerTopologyTests : IAsyncLifetime
             [new ChannelSpec("alice", "bob", 1_000_000)],
             [new PaymentFlow("alice", "bob")]),
         new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
-        engine, compose!, new RunProgress(TextWriter.Null));
+        engine, compose!, NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
 
     [SkippableFact]
     public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing()

@@ -1,5 +1,7 @@
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 
@@ -74,10 +76,27 @@ public class OptionParserTests
         Assert.Equal(["on", "off", "unread"], OptionParser.Parse(["--traces", "on,off,unread"]).Traces);
     }
 
+    [Fact]
+    public void A_build_may_name_the_node_kind_of_all_its_nodes_or_of_one()
+    {
+        var builds = OptionParser.Parse(["--build", "base=registry.local:5000/cln:v1", "--build", "other=lnd=lightninglabs/lnd:v0.18,bob=cln=mycln:dev,carol-1=img:2"]).Builds;
+        Assert.Equal(new NodeSpec("alice", "registry.local:5000/cln:v1", "cln"), builds[0].Node("alice"));
+        Assert.Equal(new NodeSpec("alice", "lightninglabs/lnd:v0.18", "lnd"), builds[1].Node("alice"));
+        Assert.Equal(new NodeSpec("bob", "mycln:dev", "cln"), builds[1].Node("bob"));
+        // A node given an image alone keeps the build's kind.
+        Assert.Equal(new NodeSpec("carol-1", "img:2", "lnd"), builds[1].Node("carol-1"));
+        Assert.Equal([("lightninglabs/lnd:v0.18", "lnd"), ("mycln:dev", "cln"), ("img:2", "lnd")], builds[1].Images);
+        Assert.Equal("other=lnd=lightninglabs/lnd:v0.18,bob=mycln:dev,carol-1=lnd=img:2", builds[1].ToString());
+
+        var unknown = Assert.Throws<UsageException>(() => NodeKindCatalog.Default.Get("lnd"));
+        Assert.Equal("node kind 'lnd' is unknown: use one of cln (as --build NAME=KIND=IMAGE)", unknown.Message);
+        Assert.Throws<UsageException>(() => OptionParser.Parse(["--build", "x=CLN=img"]));
+    }
+
     [Theory]
     [InlineData(new[] { "AlicePaysBob", "--carols", "2" }, "--carols does not apply to AlicePaysBob")]
     [InlineData(new[] { "AlicesPayBob", "--alices", "0" }, "--alices 0 is out of range")]
-    [InlineData(new[] { "--build", "nameonly" }, "is not NAME=IMAGE")]
+    [InlineData(new[] { "--build", "nameonly" }, "is not NAME=[KIND=]IMAGE")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "a=y:2" }, "name 'a' is used twice")]
     [InlineData(new[] { "--build", "a=x:1", "--cln-image", "y:2" }, "--cln-image and --build do not go together")]
     [InlineData(new[] { "--traces", "maybe" }, "is not a list of on, off and unread")]

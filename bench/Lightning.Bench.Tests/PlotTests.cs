@@ -1,4 +1,5 @@
 using System.Text;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
@@ -39,7 +40,7 @@ public class PlotTests : IDisposable
                 }
             }
             results.Complete(warmups: 0, iterations: 3);
-            var steps = new PaymentSteps(PaymentSpans.ByHash(results.Records));
+            var steps = new PaymentSteps(new CoreLightningTraceJoin(), PaymentSteps.ByHash(results.Records));
             using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(directory, TraceFiles.SpansCsvFile), caseKey))
             {
                 foreach (var span in spans)

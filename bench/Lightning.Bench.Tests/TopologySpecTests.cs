@@ -1,4 +1,5 @@
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
@@ -48,6 +49,6 @@ public class TopologySpecTests
         var error = Assert.Throws<ArgumentException>(() => new RunLayout(deep));
         Assert.Contains("107-byte", error.Message);
         Assert.Contains("--work-dir", error.Message);
-        Assert.True(new RunLayout("/tmp/lnb/lnbench-20261121-101010-abcd-1").RpcSocket("alice").Length < RunLayout.MaxUnixSocketPath);
+        Assert.True(Path.Combine(new RunLayout("/tmp/lnb/lnbench-20261121-101010-abcd-1").NodeDirectory("alice"), CoreLightningKind.RpcSocketPath).Length < RunLayout.MaxUnixSocketPath);
     }
 }

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Compose;
 /// The service templates in docker-fragments/: each file is a compose file with one service, whose static part
 /// (entrypoint, base command line, init, grace period) is data; the generator adds what a run decides.
 /// </summary>
-public sealed record ComposeFragments(ComposeService Bitcoind, ComposeService CoreLightning)
+public sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeService> Services)
 {
     public const string BitcoindFile = "bitcoind.yml";
     public const string CoreLightningFile = "cln.yml";
@@ -14,14 +14,24 @@ public sealed record ComposeFragments(ComposeService Bitcoind, ComposeService Co
     /// <summary>docker-fragments/ beside the harness assembly (the build copies it there).</summary>
     public static string DefaultDirectory => Path.Combine(AppContext.BaseDirectory, "docker-fragments");
 
+    public ComposeService Bitcoind => For(BitcoindFile);
+
+    public ComposeService CoreLightning => For(CoreLightningFile);
+
+    /// <summary>The service of one fragment file (a node kind names its own).</summary>
+    public ComposeService For(string file) => Services.TryGetValue(file, out var service)
+        ? service
+        : throw new InvalidOperationException($"compose fragment {file} was not loaded");
+
+    /// <param name="files">The fragments to load: bitcoind's and one per node kind the run may use (default: bitcoind and Core Lightning).</param>
     /// <param name="allowPrivileged">Whether a fragment may give its containers privileges (privileged, cap_add,
     /// security_opt): refused unless the user asked, since a node container has no need of them and they reach the host.</param>
-    public static ComposeFragments Load(string? directory = null, bool allowPrivileged = false)
+    public static ComposeFragments Load(string? directory = null, bool allowPrivileged = false, IEnumerable<string>? files = null)
     {
         directory ??= DefaultDirectory;
-        return new ComposeFragments(
-            LoadService(Path.Combine(directory, BitcoindFile), allowPrivileged),
-            LoadService(Path.Combine(directory, CoreLightningFile), allowPrivileged));
+        files ??= [CoreLightningFile];
+        return new ComposeFragments(new[] { BitcoindFile }.Concat(files).Distinct()
+            .ToDictionary(f => f, f => LoadService(Path.Combine(directory, f), allowPrivileged)));
     }
 
     private static ComposeService LoadService(string path, bool allowPrivileged)

@@ -1,4 +1,5 @@
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Compose;
@@ -7,11 +8,11 @@ namespace Lightning.Bench.Compose;
 public static class ComposeGenerator
 {
     public const int BitcoindRpcPort = 18443;
-    public const int LightningPort = 9735;
     public const string NodeLabel = "lnbench.node";
 
-    public static ComposeFile Generate(TopologySpec topology, ComposeRunSettings settings, ComposeFragments fragments)
+    public static ComposeFile Generate(TopologySpec topology, ComposeRunSettings settings, ComposeFragments fragments, NodeKindCatalog? kinds = null)
     {
+        kinds ??= NodeKindCatalog.Default;
         var file = new ComposeFile
         {
             Networks = new() { ["default"] = new ComposeNetwork { Labels = new(settings.Labels) } },
@@ -25,28 +26,16 @@ public static class ComposeGenerator
 
         foreach (var node in topology.Nodes)
         {
-            var service = Customize(fragments.CoreLightning, node.Name, node.Image, settings);
-            service.Command!.AddRange(
-            [
-                $"--lightning-dir={RunLayout.ContainerMount}",
-                $"--alias={node.Name}",
-                $"--bitcoin-rpcconnect={TopologySpec.BitcoindName}",
-                $"--bitcoin-rpcport={BitcoindRpcPort}",
-                $"--addr=0.0.0.0:{LightningPort}",
-                $"--log-file={RunLayout.ContainerPath("lightningd.log")}",
-                "--log-file=-",
-            ]);
+            var kind = kinds.Get(node.Kind);
+            var traced = kind.Traces is not null;
+            var service = kind.DescribeService(Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings), new NodeServiceSettings(
+                node.Name,
+                RunLayout.ContainerMount,
+                TopologySpec.BitcoindName,
+                BitcoindRpcPort,
+                settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
+                settings.DevTraceFile && traced ? RunLayout.ContainerPath(RunLayout.DevTraceFilePrefix) : null));
             service.DependsOn = [TopologySpec.BitcoindName];
-            if (settings.TraceSockets)
-            {
-                service.Environment ??= new();
-                service.Environment["CLN_TRACE_SOCKET"] = RunLayout.ContainerPath(RunLayout.TraceSocketName);
-            }
-            if (settings.DevTraceFile)
-            {
-                service.Environment ??= new();
-                service.Environment["CLN_DEV_TRACE_FILE"] = RunLayout.ContainerPath(RunLayout.DevTraceFilePrefix);
-            }
             file.Services[node.Name] = service;
         }
         return file;

@@ -1,10 +1,7 @@
-using System.Text.Json;
 using Lightning.Bench.Chain;
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
-using Lightning.Bench.NodeKinds.CoreLightning;
-using Lightning.Bench.Rpc;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
@@ -13,32 +10,34 @@ using Lightning.Bench.Waiting;
 namespace Lightning.Bench.Network;
 
 /// <summary>
-/// A started regtest topology: containers, RPC handles, funded channels. Disposing it tears everything down
-/// (compose down, then a sweep by label), keeps the compose file and node logs, and is safe to call twice.
+/// A started regtest topology: its containers (<see cref="TopologyLauncher"/>), its miner (<see cref="BitcoindBootstrap"/>),
+/// its node handles (<see cref="NodeConnections"/>), a watch for node deaths (<see cref="DeathWatch"/>) and its logs
+/// (<see cref="NodeLogs"/>). Disposing it tears everything down, keeps the compose file and node logs, and is safe twice.
 /// </summary>
 public sealed class LightningNetwork : IAsyncDisposable
 {
-    private const decimal FundingBtc = 1m;
-    private const int ChannelConfirmations = 6;
     private readonly DockerEngine engine;
-    private readonly ComposeCli compose;
+    private readonly NodeKindCatalog kinds;
     private readonly RunProgress progress;
-    private readonly Dictionary<string, string> containers = new();
-    private readonly Dictionary<string, LightningNode> nodes = new();
+    private readonly TopologyLauncher launcher;
+    private readonly NodeLogs logs;
     private readonly SemaphoreSlim disposeLock = new(1, 1);
+    private IReadOnlyDictionary<string, ILightningNode> nodes = new Dictionary<string, ILightningNode>();
+    private NodeWaits? waits;
     private DeathWatch? deathWatch;
     private BitcoinMiner? miner;
-    private bool started;
     private bool disposed;
 
-    private LightningNetwork(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, RunProgress progress)
+    private LightningNetwork(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress)
     {
         Topology = topology;
         Options = options;
         Layout = new RunLayout(Path.Combine(options.WorkDirectory, options.ProjectName));
         this.engine = engine;
-        this.compose = compose;
+        this.kinds = kinds;
         this.progress = progress;
+        launcher = new TopologyLauncher(topology, options, Layout, engine, compose, kinds, progress);
+        logs = new NodeLogs(topology, Layout, kinds, engine);
     }
 
     public TopologySpec Topology { get; }
@@ -47,9 +46,12 @@ public sealed class LightningNetwork : IAsyncDisposable
 
     public RunLayout Layout { get; }
 
-    public IReadOnlyDictionary<string, LightningNode> Nodes => nodes;
+    public IReadOnlyDictionary<string, ILightningNode> Nodes => nodes;
 
     public BitcoinMiner Miner => miner ?? throw new InvalidOperationException("the network is not started");
+
+    /// <summary>Setup's waits: bounded, and ended at once with the evidence when a node dies.</summary>
+    public NodeWaits Waits => waits ?? throw new InvalidOperationException("the network is not started");
 
     /// <summary>Cancelled the moment a node's container dies (the engine reports it), so nothing waits on a dead node.</summary>
     public CancellationToken NodeDied => deathWatch?.Died ?? CancellationToken.None;
@@ -60,15 +62,28 @@ public sealed class LightningNetwork : IAsyncDisposable
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
     public TraceRecorder? Traces { get; private set; }
 
-    /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
-    public static LightningNetwork Create(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, RunProgress progress) =>
-        new(topology, options, engine, compose, progress);
+    /// <summary>How the spans of this topology's nodes join to payments (the first kind with a trace source), or null.</summary>
+    public ITraceJoin? TraceJoin => Topology.Nodes.Select(n => kinds.Get(n.Kind).Traces).FirstOrDefault(j => j is not null);
 
+    /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
+    public static LightningNetwork Create(
+        TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress) =>
+        new(topology, options, engine, compose, kinds, progress);
+
+    /// <summary>Containers up, bitcoind with spendable coins, every node answering and synced to the tip.</summary>
     public async Task StartAsync(ComposeFragments fragments, CancellationToken ct = default)
     {
         var credentials = RunCredentials.Generate();
         await UpAsync(fragments, credentials, ct);
-        await ConnectAsync(credentials, ct);
+        using (progress.Begin("bitcoind: waiting for RPC, mining 101 blocks"))
+        {
+            miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, Waits, ct);
+        }
+        using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for the nodes"))
+        {
+            nodes = await NodeConnections.ConnectAsync(Topology, launcher.Containers, Layout, kinds, engine, Waits, ct);
+            await WaitSyncedAsync(ct);
+        }
     }
 
     /// <summary>Writes the run folder and compose file and starts the containers (no waiting on the nodes).</summary>
@@ -76,62 +91,19 @@ public sealed class LightningNetwork : IAsyncDisposable
     {
         using (progress.Begin($"{Options.ProjectName}: starting {Topology.Nodes.Count + 1} containers"))
         {
-            PrepareFolders(credentials);
-            var settings = new ComposeRunSettings(
-                Options.ProjectName, Layout, Options.ContainerUser,
-                new Dictionary<string, string>(RunLabels.For(Options.RunId)), Options.TraceSockets, Options.DevTraceFile);
-            var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(Topology, settings, fragments));
-            await File.WriteAllTextAsync(Layout.ComposeFile, yaml, ct);
-            Directory.CreateDirectory(Options.ResultsDirectory);
-            await File.WriteAllTextAsync(Path.Combine(Options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
-            if (Options.CollectTraces)
+            await launcher.PrepareAsync(fragments, credentials, ct);
+            var traced = Topology.Nodes.Where(n => kinds.Get(n.Kind).Traces is not null).ToList();
+            if (Options.CollectTraces && traced.Count > 0)
             {
-                // Bound before the nodes start: Core Lightning sends to the path it is given and drops what finds no listener.
+                // Bound before the nodes start: a node sends to the path it is given and drops what finds no listener.
                 Traces = TraceRecorder.Start(
-                    Topology.Nodes.Select(n => (n.Name, Layout.TraceSocket(n.Name))),
+                    traced.Select(n => (n.Name, Layout.TraceSocket(n.Name))),
                     Path.Combine(Options.ResultsDirectory, SpanJsonLines.FileName));
             }
-
-            started = true;
-            var up = await compose.UpAsync(Options.ProjectName, Layout.ComposeFile, ct);
-            if (!up.Succeeded)
-            {
-                throw new InvalidOperationException($"{compose.Version} could not start the topology: {up.Tail(5)}");
-            }
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", ct))
-            {
-                containers[container.Labels[ComposeGenerator.NodeLabel]] = container.Id;
-            }
-            deathWatch = new DeathWatch(engine, $"{RunLabels.ComposeProject}={Options.ProjectName}", DescribeDeathAsync, progress);
-        }
-    }
-
-    /// <summary>Waits for bitcoind and every lightningd to answer, mines the first coins and waits for the nodes to sync.</summary>
-    public async Task ConnectAsync(RunCredentials credentials, CancellationToken ct = default)
-    {
-        using (progress.Begin("bitcoind: waiting for RPC, mining 101 blocks"))
-        {
-            var details = await engine.InspectContainerAsync(containers[TopologySpec.BitcoindName], ct)
-                ?? throw new InvalidOperationException("the bitcoind container disappeared");
-            if (!details.HostPorts.TryGetValue($"{ComposeGenerator.BitcoindRpcPort}/tcp", out var port))
-            {
-                await ThrowIfNodeDiedAsync(ct);
-                throw new InvalidOperationException("bitcoind's RPC port was not published");
-            }
-            var rpc = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password);
-            await GuardedWaitAsync("bitcoind RPC to answer", async c =>
-            {
-                var info = await rpc.CallAsync("getblockchaininfo", [], c);
-                return WaitState.Met(info.GetProperty("chain").GetString()!);
-            }, ct);
-            miner = await BitcoinMiner.CreateAsync(rpc, ct);
-            await miner.MineAsync(101, ct);
-        }
-
-        using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for lightningd"))
-        {
-            await Task.WhenAll(Topology.Nodes.Select(n => ConnectNodeAsync(n.Name, ct)));
-            await WaitSyncedAsync(ct);
+            var containers = await launcher.UpAsync(ct);
+            var evidence = new NodeEvidence(engine, logs, containers);
+            waits = new NodeWaits(evidence, Options.StepTimeout);
+            deathWatch = new DeathWatch(engine, launcher.ProjectFilter, evidence.DescribeAsync, progress);
         }
     }
 
@@ -139,54 +111,15 @@ public sealed class LightningNetwork : IAsyncDisposable
     public async Task WaitSyncedAsync(CancellationToken ct = default)
     {
         var height = await Miner.GetHeightAsync(ct);
-        await Task.WhenAll(nodes.Values.Select(node => GuardedWaitAsync($"{node.Name} to sync to block {height}", async c =>
+        await Task.WhenAll(nodes.Values.Select(node => Waits.UntilAsync($"{node.Name} to sync to block {height}", async c =>
         {
-            var info = await node.CallAsync("getinfo", ct: c);
-            var seen = info.GetProperty("blockheight").GetInt64();
-            var warning = info.TryGetProperty("warning_bitcoind_sync", out var w) ? w.GetString()
-                : info.TryGetProperty("warning_lightningd_sync", out var l) ? l.GetString() : null;
-            return seen >= height && warning is null
-                ? WaitState.Met()
-                : WaitState.NotYet($"blockheight {seen}{(warning is null ? "" : $", {warning}")}");
+            var state = await node.GetSyncStateAsync(c);
+            return state.SyncedTo(height) ? WaitState.Met() : WaitState.NotYet(state.ToString());
         }, ct)));
     }
 
-    /// <summary>Polls a condition with the step timeout; if a check fails and a node has died, says so at once.</summary>
-    public Task GuardedWaitAsync(string condition, Func<CancellationToken, Task<WaitState>> check, CancellationToken ct = default) =>
-        Wait.UntilAsync(condition, async c =>
-        {
-            try
-            {
-                return await check(c);
-            }
-            catch (JsonRpcException e) when (e.Code is JsonRpcException.MethodNotFound or JsonRpcException.InvalidParams)
-            {
-                // Asking again cannot help: the node does not know the call (an older or newer build).
-                throw new WaitAbortedException($"{condition}: {e.Message}");
-            }
-            catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
-            {
-                await ThrowIfNodeDiedAsync(c);
-                throw;
-            }
-        }, Options.StepTimeout, ct);
-
     /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
-    public async Task ThrowIfNodeDiedAsync(CancellationToken ct = default)
-    {
-        foreach (var (name, id) in containers)
-        {
-            var details = await engine.InspectContainerAsync(id, ct);
-            if (details is null)
-            {
-                throw new NodeDiedException(name, -1, "(container removed)");
-            }
-            if (!details.Running)
-            {
-                throw new NodeDiedException(name, details.ExitCode, await LogTailAsync(name, id, ct));
-            }
-        }
-    }
+    public Task ThrowIfNodeDiedAsync(CancellationToken ct = default) => Waits.ThrowIfAnyDiedAsync(ct);
 
     /// <summary>Tears the topology down: every step runs whatever the one before it did, and the containers always go.</summary>
     public async ValueTask DisposeAsync()
@@ -216,9 +149,15 @@ public sealed class LightningNetwork : IAsyncDisposable
                 await Attempt($"close {node.Name}'s RPC connection", () => node.DisposeAsync().AsTask());
             }
             miner?.Dispose();
-            if (started)
+            if (launcher.Started)
             {
-                await TearDownAsync();
+                using var step = progress.Begin($"{Options.ProjectName}: tearing down");
+                await Attempt("keep the node logs", () =>
+                {
+                    logs.Keep(Options.ResultsDirectory);
+                    return Task.CompletedTask;
+                });
+                await launcher.TearDownAsync(Attempt);
             }
         }
         finally
@@ -236,156 +175,6 @@ public sealed class LightningNetwork : IAsyncDisposable
         catch (Exception e)
         {
             progress.Info($"{Options.ProjectName}: could not {step} ({e.Message}); tearing down anyway");
-        }
-    }
-
-    private async Task TearDownAsync()
-    {
-        using var step = progress.Begin($"{Options.ProjectName}: tearing down");
-        await Attempt("keep the node logs", () =>
-        {
-            KeepLogs();
-            return Task.CompletedTask;
-        });
-        await Attempt("run compose down", async () =>
-        {
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
-            try
-            {
-                var down = await compose.DownAsync(Options.ProjectName, Layout.ComposeFile, timeout.Token);
-                if (!down.Succeeded)
-                {
-                    progress.Info($"compose down failed ({down.Tail()}); removing by label");
-                }
-            }
-            catch (Exception e) when (e is OperationCanceledException or TimeoutException)
-            {
-                progress.Info("compose down took too long; removing by label");
-            }
-        });
-        // Whatever compose left (it was killed, or an older compose): remove by label.
-        await Attempt("remove the containers by label", async () =>
-        {
-            using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.ComposeProject}={Options.ProjectName}", sweepTimeout.Token);
-        });
-        try
-        {
-            Directory.Delete(Layout.Root, recursive: true);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            progress.Info($"could not remove {Layout.Root}: {e.Message}");
-        }
-    }
-
-    private async Task<NodeDiedException> DescribeDeathAsync(string containerId, CancellationToken ct)
-    {
-        var name = containers.FirstOrDefault(c => c.Value == containerId).Key ?? containerId;
-        var details = await engine.InspectContainerAsync(containerId, ct);
-        return new NodeDiedException(name, details?.ExitCode ?? -1, await LogTailAsync(name, containerId, ct));
-    }
-
-    /// <summary>
-    /// The end of a node's log: its own log file in the run folder (what lightningd or bitcoind wrote, complete up to
-    /// its death), else what the engine kept of its output.
-    /// </summary>
-    private async Task<string> LogTailAsync(string node, string containerId, CancellationToken ct)
-    {
-        const int lines = 20;
-        var file = LogFileOf(node);
-        var tail = File.Exists(file) ? LogTail.Read(file, lines) : "";
-        if (tail.Length == 0)
-        {
-            tail = (await engine.GetLogsAsync(containerId, lines, ct)).TrimEnd();
-        }
-        return tail.Length > 0 ? tail : "(its log is empty)";
-    }
-
-    private string LogFileOf(string node) => node == TopologySpec.BitcoindName
-        ? Path.Combine(Layout.NodeDirectory(node), "regtest", "debug.log")
-        : Path.Combine(Layout.NodeDirectory(node), "lightningd.log");
-
-    private void KeepLogs()
-    {
-        var logs = Path.Combine(Options.ResultsDirectory, "logs");
-        Directory.CreateDirectory(logs);
-        var sources = Topology.Nodes.Select(n => n.Name).Append(TopologySpec.BitcoindName).Select(n => (n, LogFileOf(n)));
-        foreach (var (name, source) in sources)
-        {
-            if (File.Exists(source))
-            {
-                File.Copy(source, Path.Combine(logs, $"{name}.log"), overwrite: true);
-            }
-        }
-    }
-
-    private void PrepareFolders(RunCredentials credentials)
-    {
-        if (Directory.Exists(Layout.Root))
-        {
-            throw new IOException($"run folder {Layout.Root} already exists; another run with the same id?");
-        }
-        // Claimed before any secret is written, so a harness killed now still has its folder removed by the next run.
-        NodeFolderSweeper.Claim(CreatePrivateDirectory(Layout.Root));
-        var bitcoindDir = CreatePrivateDirectory(Layout.NodeDirectory(TopologySpec.BitcoindName));
-        WritePrivateFile(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n");
-        foreach (var node in Topology.Nodes)
-        {
-            var dir = CreatePrivateDirectory(Layout.NodeDirectory(node.Name));
-            WritePrivateFile(Path.Combine(dir, "config"),
-                $"bitcoin-rpcuser={credentials.User}\nbitcoin-rpcpassword={credentials.Password}\n");
-        }
-    }
-
-    private async Task ConnectNodeAsync(string name, CancellationToken ct)
-    {
-        ClnRpcClient? rpc = null;
-        JsonElement info = default;
-        await GuardedWaitAsync($"{name} RPC socket to answer", async c =>
-        {
-            if (!File.Exists(Layout.RpcSocket(name)))
-            {
-                await ThrowIfNodeDiedAsync(c);
-                return WaitState.NotYet($"{Layout.RpcSocket(name)} does not exist yet");
-            }
-            rpc ??= await ClnRpcClient.ConnectAsync(name, Layout.RpcSocket(name), c);
-            try
-            {
-                info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{name}", c);
-            }
-            catch (RpcConnectionException)
-            {
-                await rpc.DisposeAsync();
-                rpc = null;
-                throw;
-            }
-            return WaitState.Met();
-        }, ct);
-        var node = new LightningNode(name, containers[name], rpc!, info.GetProperty("id").GetString()!,
-            info.TryGetProperty("version", out var version) ? version.GetString() ?? "" : "");
-        lock (nodes)
-        {
-            nodes[name] = node;
-        }
-    }
-
-    private static string CreatePrivateDirectory(string path)
-    {
-        var info = Directory.CreateDirectory(path);
-        if (!OperatingSystem.IsWindows())
-        {
-            info.UnixFileMode = UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute;
-        }
-        return path;
-    }
-
-    private static void WritePrivateFile(string path, string content)
-    {
-        File.WriteAllText(path, content);
-        if (!OperatingSystem.IsWindows())
-        {
-            File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
         }
     }
 }

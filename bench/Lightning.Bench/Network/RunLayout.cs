@@ -17,13 +17,16 @@ public sealed record RunLayout
     public const string DevTraceFilePrefix = "trace-events";
     public const int MaxUnixSocketPath = 107;
 
+    /// <summary>Node kinds keep their sockets within this many characters of the node folder (Core Lightning: regtest/lightning-rpc).</summary>
+    public const int MaxSocketSubpath = 24;
+
     /// <summary>The longest node name a topology may have (see TopologySpec), used to check socket paths up front.</summary>
     private const int LongestNodeName = 20;
 
     public RunLayout(string root)
     {
         Root = Path.GetFullPath(root);
-        var longest = RpcSocket(new string('n', LongestNodeName));
+        var longest = Path.Combine(Root, new string('n', LongestNodeName), new string('s', MaxSocketSubpath));
         if (Encoding.UTF8.GetByteCount(longest) > MaxUnixSocketPath)
         {
             throw new ArgumentException(
@@ -36,8 +39,6 @@ public sealed record RunLayout
     public string ComposeFile => Path.Combine(Root, "docker-compose.yml");
 
     public string NodeDirectory(string node) => Path.Combine(Root, node);
-
-    public string RpcSocket(string node) => Path.Combine(Root, node, "regtest", "lightning-rpc");
 
     public string TraceSocket(string node) => Path.Combine(Root, node, TraceSocketName);
 

@@ -1,15 +1,30 @@
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
+
 namespace Lightning.Bench.Options;
 
 /// <summary>
-/// A node build to benchmark: a name for the tables and the Core Lightning image of every node, optionally with
-/// other images for named nodes (--build mixed=cln:a,carol-1=cln:b).
+/// A node build to benchmark: a name for the tables, the node kind and image of every node, optionally with another
+/// kind or image for named nodes (--build mixed=cln:a,carol-1=cln:b; --build lnd=lnd=lightninglabs/lnd:v0.18).
 /// </summary>
 public sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
 {
+    /// <summary>The node kind of every node not named in <see cref="NodeKinds"/> (Core Lightning unless given).</summary>
+    public string Kind { get; init; } = NodeKindCatalog.DefaultKind;
+
+    /// <summary>Node → kind, for nodes of another kind than <see cref="Kind"/>.</summary>
+    public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
+
     public string ImageFor(string node) => NodeImages.GetValueOrDefault(node) ?? Image;
 
-    /// <summary>Every image the build uses, the default first.</summary>
-    public IReadOnlyList<string> Images => new[] { Image }.Concat(NodeImages.Values).Distinct().ToList();
+    public string KindFor(string node) => NodeKinds.GetValueOrDefault(node) ?? Kind;
+
+    /// <summary>A node of this build in a topology.</summary>
+    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name));
+
+    /// <summary>Every image the build uses with its kind, the default first.</summary>
+    public IReadOnlyList<(string Image, string Kind)> Images =>
+        new[] { (Image, Kind) }.Concat(NodeImages.Select(n => (n.Value, KindFor(n.Key)))).Distinct().ToList();
 
     /// <summary>The build of a run without --build: the --cln-image, named by its repository's last part and tag.</summary>
     public static BuildSpec FromImage(string image)
@@ -19,5 +34,7 @@ public sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<st
     }
 
     public override string ToString() =>
-        string.Join(',', new[] { $"{Name}={Image}" }.Concat(NodeImages.Select(n => $"{n.Key}={n.Value}")));
+        string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")));
+
+    private static string WithKind(string kind, string image) => kind == NodeKindCatalog.DefaultKind ? image : $"{kind}={image}";
 }

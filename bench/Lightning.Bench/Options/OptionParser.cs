@@ -1,4 +1,5 @@
 using System.Globalization;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tracing;
 
@@ -166,14 +167,17 @@ public static class OptionParser
         return values;
     }
 
-    /// <summary>NAME=IMAGE[,NODE=IMAGE...]: a build name for the tables, its image, and other images for named nodes.</summary>
+    /// <summary>
+    /// NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: a build name for the tables, its node kind (cln unless given) and image,
+    /// and other kinds or images for named nodes. Image references never hold '=', so a second '=' marks a kind.
+    /// </summary>
     private static BuildSpec Build(string option, string text, IReadOnlyList<BuildSpec> earlier)
     {
         var parts = text.Split(',', StringSplitOptions.TrimEntries);
         var pairs = parts.Select(p => p.Split('=', 2)).ToList();
         if (pairs.Any(p => p.Length != 2 || p[0].Length == 0 || p[1].Length == 0))
         {
-            throw new UsageException($"{option} '{text}' is not NAME=IMAGE[,NODE=IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
+            throw new UsageException($"{option} '{text}' is not NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
         }
         var name = pairs[0][0];
         if (!System.Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"))
@@ -184,15 +188,33 @@ public static class OptionParser
         {
             throw new UsageException($"{option} name '{name}' is used twice: give every build its own name");
         }
+        var (kind, image) = KindAndImage(option, pairs[0][1]);
         var nodes = new Dictionary<string, string>();
+        var kinds = new Dictionary<string, string>();
         foreach (var pair in pairs.Skip(1))
         {
-            if (!nodes.TryAdd(pair[0], Image(option, pair[1])))
+            var (nodeKind, nodeImage) = KindAndImage(option, pair[1]);
+            if (!nodes.TryAdd(pair[0], nodeImage))
             {
                 throw new UsageException($"{option} '{text}' names node '{pair[0]}' twice");
             }
+            kinds[pair[0]] = nodeKind ?? kind ?? NodeKindCatalog.DefaultKind;
         }
-        return new BuildSpec(name, Image(option, pairs[0][1]), nodes);
+        return new BuildSpec(name, image, nodes) { Kind = kind ?? NodeKindCatalog.DefaultKind, NodeKinds = kinds };
+    }
+
+    private static (string? Kind, string Image) KindAndImage(string option, string text)
+    {
+        var parts = text.Split('=', 2);
+        if (parts.Length == 1)
+        {
+            return (null, Image(option, text));
+        }
+        if (!System.Text.RegularExpressions.Regex.IsMatch(parts[0], "^[a-z][a-z0-9-]{0,19}$"))
+        {
+            throw new UsageException($"{option} '{text}': node kind '{parts[0]}' must be lowercase letters, digits and '-' (e.g. cln)");
+        }
+        return (parts[0], Image(option, parts[1]));
     }
 
     private static string Image(string option, string text)

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json.Nodes;
 using System.Text.Json;
-using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
 using Lightning.Bench.Rpc;
 using Lightning.Bench.Scenarios;
@@ -10,21 +10,21 @@ using Lightning.Bench.Topology;
 namespace Lightning.Bench.Payments;
 
 /// <summary>
-/// Drives payments: each is an invoice on the payee and an xpay on the payer, both with JSON-RPC ids that name the
-/// payment (lnbench:invoice#ID, lnbench:xpay#ID), so node traces can be joined to it. With pre-generated invoices,
-/// the invoices were made in setup (lnbench:invoice#setup-ID) and a payment is the xpay alone.
+/// Drives payments: each is an invoice on the payee and a payment on the payer, both tagged with the payment's id so
+/// the node kind can carry it into its traces. With pre-generated invoices, the invoices were made in setup and a
+/// payment is the pay call alone.
 /// </summary>
 public sealed class PaymentDriver(
-    IReadOnlyDictionary<string, LightningNode> nodes,
+    IReadOnlyDictionary<string, ILightningNode> nodes,
     IReadOnlyList<PaymentFlow> flows,
     long amountMsat,
     string labelPrefix,
-    PaymentLedger ledger,
+    RunResults run,
     CaseResults results,
     Func<CancellationToken, Task> throwIfNodeDied)
 {
     private int connectionLost;
-    private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<Invoice>> pregenerated = new();
+    private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<NodeInvoice>> pregenerated = new();
     private long flowCursor;
 
     /// <summary>Starts <paramref name="count"/> payments at once, spread over the flows, and waits for all; failures are recorded, not thrown.</summary>
@@ -56,15 +56,15 @@ public sealed class PaymentDriver(
             new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct },
             async (flow, c) =>
             {
-                var id = ledger.NextPaymentId();
-                var invoice = await CreateInvoiceAsync(flow, id, $"lnbench:invoice#setup-{id}", c);
-                pregenerated.GetOrAdd(flow, _ => new ConcurrentQueue<Invoice>()).Enqueue(invoice);
+                var id = run.NextPaymentId();
+                var invoice = await CreateInvoiceAsync(flow, new PaymentTag(id, InSetup: true), c);
+                pregenerated.GetOrAdd(flow, _ => new ConcurrentQueue<NodeInvoice>()).Enqueue(invoice);
             });
     }
 
     private async Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {
-        var id = ledger.NextPaymentId();
+        var id = run.NextPaymentId();
         var start = DateTimeOffset.UtcNow;
         var invoiceDone = start;
         string? paymentHash = null;
@@ -72,11 +72,11 @@ public sealed class PaymentDriver(
         {
             if (!pregenerated.TryGetValue(flow, out var queue) || !queue.TryDequeue(out var invoice))
             {
-                invoice = await CreateInvoiceAsync(flow, id, $"lnbench:invoice#{id}", ct);
+                invoice = await CreateInvoiceAsync(flow, new PaymentTag(id), ct);
                 invoiceDone = DateTimeOffset.UtcNow;
             }
             paymentHash = invoice.PaymentHash;
-            await nodes[flow.Payer].CallAsync("xpay", new JsonObject { ["invstring"] = invoice.Bolt11 }, $"lnbench:xpay#{id}", ct);
+            await nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), ct);
             Record(PaymentOutcome.Succeeded, null);
         }
         catch (Exception e) when (e is JsonRpcException or RpcConnectionException or JsonException or KeyNotFoundException)
@@ -97,16 +97,6 @@ public sealed class PaymentDriver(
             results.CaseKey, invocation, id, flow.Payer, flow.Payee, start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error));
     }
 
-    private async Task<Invoice> CreateInvoiceAsync(PaymentFlow flow, long id, string rpcId, CancellationToken ct)
-    {
-        var invoice = await nodes[flow.Payee].CallAsync("invoice", new JsonObject
-        {
-            ["amount_msat"] = amountMsat,
-            ["label"] = $"{labelPrefix}-{id}",
-            ["description"] = $"lnbench payment {id} from {flow.Payer}",
-        }, rpcId, ct);
-        return new Invoice(invoice.GetProperty("bolt11").GetString()!, invoice.GetProperty("payment_hash").GetString()!);
-    }
-
-    private sealed record Invoice(string Bolt11, string PaymentHash);
+    private Task<NodeInvoice> CreateInvoiceAsync(PaymentFlow flow, PaymentTag tag, CancellationToken ct) =>
+        nodes[flow.Payee].CreateInvoiceAsync(amountMsat, $"{labelPrefix}-{tag.PaymentId}", $"lnbench payment {tag.PaymentId} from {flow.Payer}", tag, ct);
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
@@ -16,10 +17,10 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         var steps = new CaseSteps(results.CaseKey, []);
         results.Complete(warmups, iterations);
         Directory.CreateDirectory(runDirectory);
-        if (network.Traces is { } traces)
+        if (network.Traces is { } traces && network.TraceJoin is { } join)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
-            steps = ReportSpans(results, collected, traces.SpansFile, network, traces.StoppedUnixMicros ?? long.MaxValue);
+            steps = ReportSpans(results, collected, traces.SpansFile, network, join, traces.StoppedUnixMicros ?? long.MaxValue);
         }
         PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
         var measured = results.Measured;
@@ -32,12 +33,12 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
     }
 
     /// <summary>Reads the case's spans once into every table that needs them (a span at a time), then writes Zipkin in two more passes.</summary>
-    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, long stoppedUnixMicros)
+    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, ITraceJoin join, long stoppedUnixMicros)
     {
         var caseDirectory = network.Options.ResultsDirectory;
         var measured = results.Measured;
-        var byHash = PaymentSpans.ByHash(results.Records);
-        var steps = new PaymentSteps(byHash);
+        var byHash = PaymentSteps.ByHash(results.Records);
+        var steps = new PaymentSteps(join, byHash);
         var summary = measured.Count == 0
             ? null
             : new SpanSummary(measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
@@ -76,7 +77,7 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         TraceFiles.AppendPaymentSpans(Path.Combine(runDirectory, TraceFiles.PaymentSpansCsv), results.CaseKey, results.Records, steps);
         TraceFiles.AppendSummary(Path.Combine(runDirectory, TraceFiles.SummaryCsv), results.CaseKey, rows);
         TraceFiles.AppendMarkdown(Path.Combine(runDirectory, TraceFiles.SummaryMarkdown), results.CaseKey, stats, rows, meanPaymentMs, meanBreakdown);
-        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), () => TraceAnalysis.ReadSpans(spansFile), s => PaymentSpans.PaymentOf(s, byHash), runId);
+        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), () => TraceAnalysis.ReadSpans(spansFile), s => join.PaymentOf(s, byHash), runId);
         if (analysis.MalformedSamples.Count > 0)
         {
             File.WriteAllLines(Path.Combine(caseDirectory, "malformed-spans.txt"),

@@ -1,36 +1,47 @@
+using Perfolizer.Mathematics.Common;
+using Perfolizer.Mathematics.QuantileEstimators;
+using Perfolizer;
+
 namespace Lightning.Bench.Results;
 
-/// <summary>The figures a case is judged by, from its measured payments and BenchmarkDotNet's mean time per invocation.</summary>
+/// <summary>The figures a case is judged by, computed once when it ends, from its measured payments and iteration times.</summary>
+/// <param name="IterationsMs">Each measured invocation's time: BenchmarkDotNet's, or, for a case that stopped early, the harness's own.</param>
 /// <param name="PaymentsPerSecond">Successful payments per second: success share × payments per invocation ÷ mean invocation time.</param>
-public sealed record CaseFigures(double PaymentsPerSecond, double P50Ms, double P95Ms, double MaxMs, int Succeeded, int Failed)
+/// <param name="FromBenchmarkDotNet">Whether the times are BenchmarkDotNet's (false: the case stopped before BenchmarkDotNet had results).</param>
+public sealed record CaseFigures(
+    double MeanMs,
+    double StdDevMs,
+    IReadOnlyList<double> IterationsMs,
+    double PaymentsPerSecond,
+    double P50Ms,
+    double P95Ms,
+    double MaxMs,
+    int Succeeded,
+    int Failed,
+    bool FromBenchmarkDotNet)
 {
-    public static CaseFigures Compute(CaseResults results, double meanNanoseconds)
+    public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
+        IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
         var measured = results.Measured;
         var succeeded = measured.Where(r => r.Outcome == PaymentOutcome.Succeeded).Select(r => r.LatencyMs).Order().ToList();
         var failed = measured.Count - succeeded.Count;
         var successShare = measured.Count == 0 ? 0 : (double)succeeded.Count / measured.Count;
         var rate = meanNanoseconds > 0 ? successShare * results.PaymentsPerInvocation / (meanNanoseconds / 1e9) : 0;
-        return new CaseFigures(rate, Percentile(succeeded, 0.50), Percentile(succeeded, 0.95), succeeded.LastOrDefault(double.NaN), succeeded.Count, failed);
+        return new CaseFigures(
+            meanNanoseconds / 1e6,
+            stdDevNanoseconds / 1e6,
+            (iterationsNanoseconds ?? []).Select(n => n / 1e6).ToList(),
+            rate,
+            Percentile(succeeded, 0.50),
+            Percentile(succeeded, 0.95),
+            succeeded.LastOrDefault(double.NaN),
+            succeeded.Count,
+            failed,
+            fromBenchmarkDotNet);
     }
 
-    /// <summary>
-    /// The mean time of an invocation: BenchmarkDotNet's, or, for a case that stopped early (BenchmarkDotNet then has
-    /// none), the harness's own of the measured invocations that completed.
-    /// </summary>
-    public static double? MeanNanoseconds(double? benchmarkDotNetMean, CaseResults results) =>
-        benchmarkDotNetMean ?? results.CompletedMeanNanoseconds;
-
-    /// <summary>Linear interpolation between closest ranks (R's default, type 7); NaN for no data.</summary>
-    public static double Percentile(IReadOnlyList<double> sorted, double p)
-    {
-        if (sorted.Count == 0)
-        {
-            return double.NaN;
-        }
-        var rank = p * (sorted.Count - 1);
-        var low = (int)Math.Floor(rank);
-        var high = (int)Math.Ceiling(rank);
-        return sorted[low] + (rank - low) * (sorted[high] - sorted[low]);
-    }
+    /// <summary>Linear interpolation between closest ranks (Hyndman–Fan type 7, R's default); NaN for no data.</summary>
+    public static double Percentile(IReadOnlyList<double> values, double p) =>
+        values.Count == 0 ? double.NaN : HyndmanFanQuantileEstimator.Type7.Quantile(new Sample(values.ToArray()), new Probability(p));
 }

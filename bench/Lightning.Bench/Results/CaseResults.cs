@@ -2,7 +2,10 @@ using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Results;
 
-/// <summary>The payments of one benchmark case, kept for the columns and the CSV.</summary>
+/// <summary>
+/// One benchmark case in the results model: its payments and invocations as they happen, its topology, the payer's
+/// steps once its spans are read, and its figures once it ended (<see cref="Finish"/>).
+/// </summary>
 public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 {
     private readonly List<PaymentRecord> records = new();
@@ -13,10 +16,43 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     public int PaymentsPerInvocation { get; } = paymentsPerInvocation;
 
+    /// <summary>The case's parameters (Build, Concurrency, Traces and the scenario's own) as text.</summary>
+    public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>The topology the case ran on (null until it started).</summary>
+    public CaseRecord? Topology { get; set; }
+
+    /// <summary>The payer's mean steps per payment, once the case is reported (empty without traces); null before.</summary>
+    public CaseSteps? Steps { get; set; }
+
+    /// <summary>The case's figures, computed once by <see cref="Finish"/>; null before, or when no measured invocation completed.</summary>
+    public CaseFigures? Figures { get; private set; }
+
+    /// <summary>
+    /// Computes the case's figures once it ended, from BenchmarkDotNet's statistics of its measured iterations, or,
+    /// when BenchmarkDotNet has none because the case stopped early, from the harness's own timing of them.
+    /// </summary>
+    public CaseFigures? Finish(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
+    {
+        if (meanNanoseconds is { } mean)
+        {
+            return Figures = CaseFigures.Compute(this, mean, stdDevNanoseconds ?? double.NaN, iterationsNanoseconds, fromBenchmarkDotNet: true);
+        }
+        List<double> own;
+        lock (records)
+        {
+            own = CompletedMeasured().Select(t => t.TotalNanoseconds).ToList();
+        }
+        return Figures = own.Count == 0 ? null : CaseFigures.Compute(this, own.Average(), double.NaN, own);
+    }
+
     /// <summary>Why the case ended before its iterations did (a node died), or null for a complete case.</summary>
     public string? StoppedBy { get; set; }
 
     public int StartInvocation() => Interlocked.Increment(ref invocations);
+
+    /// <summary>Invocations started so far, warmups included (0: the case never got to pay).</summary>
+    public int InvocationsStarted => Volatile.Read(ref invocations);
 
     /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
     public void CompleteInvocation(int invocation, TimeSpan elapsed)
@@ -24,22 +60,6 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         lock (completedInvocations)
         {
             completedInvocations[invocation] = elapsed;
-        }
-    }
-
-    /// <summary>
-    /// Mean time of the measured invocations that completed, in nanoseconds, or null without any: the case's figures
-    /// when BenchmarkDotNet has none because the case stopped early.
-    /// </summary>
-    public double? CompletedMeanNanoseconds
-    {
-        get
-        {
-            lock (records)
-            {
-                var measured = CompletedMeasured().Select(t => t.TotalNanoseconds).ToList();
-                return measured.Count == 0 ? null : measured.Average();
-            }
         }
     }
 

@@ -21,7 +21,7 @@ public static class BenchConfig
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
 
-    public static IConfig Create(HarnessOptions options, string artifactsPath, Func<PaymentLedger> ledger, ILogger? logger = null)
+    public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ILogger? logger = null)
     {
         var job = Job.Default
             .WithStrategy(RunStrategy.Monitoring)
@@ -36,7 +36,8 @@ public static class BenchConfig
             .AddJob(job)
             .AddLogger(logger ?? ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
-            .AddColumn(HarnessColumns.All(ledger, options.Builds.Select(b => b.Name).ToList(), options.PregenerateInvoices, options.Traces).ToArray())
+            .AddColumn(HarnessColumns.For(results, options).ToArray())
+            .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))

@@ -16,7 +16,7 @@ public class AlicePaysBob : ScenarioBenchmark
 
     public static TopologySpec Topology(BuildSpec build, string bitcoindImage) => new(
         bitcoindImage,
-        [new NodeSpec("alice", build.ImageFor("alice")), new NodeSpec("bob", build.ImageFor("bob"))],
+        [build.Node("alice"), build.Node("bob")],
         [new ChannelSpec("alice", "bob", ChannelCapacitySat)],
         [new PaymentFlow("alice", "bob")]);
 }

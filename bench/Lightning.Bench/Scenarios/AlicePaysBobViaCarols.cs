@@ -10,7 +10,7 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
     [ParamsSource(nameof(CarolsValues))]
     public int CarolsCount { get; set; }
 
-    public static IEnumerable<int> CarolsValues => Session.Sweep(nameof(CarolsCount));
+    public static IEnumerable<int> CarolsValues => Run.Sweep(nameof(CarolsCount));
 
     protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
         new Dictionary<string, object> { [nameof(CarolsCount)] = CarolsCount };
@@ -25,7 +25,7 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
         var chain = new[] { "alice" }.Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}")).Append("bob").ToList();
         return new TopologySpec(
             bitcoindImage,
-            chain.Select(n => new NodeSpec(n, build.ImageFor(n))).ToList(),
+            chain.Select(n => build.Node(n)).ToList(),
             chain.Zip(chain.Skip(1), (from, to) => new ChannelSpec(from, to, AlicePaysBob.ChannelCapacitySat)).ToList(),
             [new PaymentFlow("alice", "bob")]);
     }

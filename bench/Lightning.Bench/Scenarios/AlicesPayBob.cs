@@ -10,7 +10,7 @@ public class AlicesPayBob : ScenarioBenchmark
     [ParamsSource(nameof(AliceValues))]
     public int AliceCount { get; set; }
 
-    public static IEnumerable<int> AliceValues => Session.Sweep(nameof(AliceCount));
+    public static IEnumerable<int> AliceValues => Run.Sweep(nameof(AliceCount));
 
     protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
         new Dictionary<string, object> { [nameof(AliceCount)] = AliceCount };
@@ -27,7 +27,7 @@ public class AlicesPayBob : ScenarioBenchmark
         var payers = Enumerable.Range(1, alices).Select(i => $"alice-{i}").ToList();
         return new TopologySpec(
             bitcoindImage,
-            payers.Append("bob").Select(n => new NodeSpec(n, build.ImageFor(n))).ToList(),
+            payers.Append("bob").Select(n => build.Node(n)).ToList(),
             payers.Select(a => new ChannelSpec(a, "bob", AlicePaysBob.ChannelCapacitySat)).ToList(),
             payers.Select(a => new PaymentFlow(a, "bob")).ToList());
     }

@@ -1,3 +1,4 @@
+using BenchmarkDotNet.Running;
 using System.Globalization;
 
 namespace Lightning.Bench.Scenarios;
@@ -11,4 +12,22 @@ public static class CaseKey
     /// <summary>The parameters' values as they show in keys and files (a build by its name).</summary>
     public static IReadOnlyDictionary<string, string> Texts(IEnumerable<KeyValuePair<string, object>> parameters) =>
         parameters.ToDictionary(p => p.Key, p => Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "");
+
+    /// <summary>The key of a case BenchmarkDotNet runs.</summary>
+    public static string Of(BenchmarkCase benchmarkCase) => From(Parameters(benchmarkCase));
+
+    /// <summary>The key of the case whose parameters are <paramref name="benchmarkCase"/>'s with <paramref name="parameter"/> set to <paramref name="value"/>, or null if it has no such parameter.</summary>
+    public static string? Counterpart(BenchmarkCase benchmarkCase, string parameter, string value)
+    {
+        var parameters = Parameters(benchmarkCase);
+        if (!parameters.ContainsKey(parameter))
+        {
+            return null;
+        }
+        parameters[parameter] = value;
+        return From(parameters);
+    }
+
+    private static Dictionary<string, object> Parameters(BenchmarkCase c) =>
+        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value is OrderedName ordered ? ordered.Name : p.Value);
 }

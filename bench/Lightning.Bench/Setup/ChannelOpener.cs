@@ -1,6 +1,5 @@
-using System.Text.Json.Nodes;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
@@ -25,7 +24,10 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
             {
                 foreach (var channel in group)
                 {
-                    await OpenOneAsync(channel, ct);
+                    var from = network.Nodes[channel.From];
+                    var to = network.Nodes[channel.To];
+                    await from.ConnectPeerAsync(to, ct);
+                    await from.OpenChannelAsync(to, channel.CapacitySat, ct);
                 }
             }));
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
@@ -42,51 +44,23 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
         {
             var payer = network.Nodes[flow.Payer];
             var payee = network.Nodes[flow.Payee];
-            return network.GuardedWaitAsync($"a route {flow.Payer} -> {flow.Payee} for {amountMsat} msat", async c =>
+            return network.Waits.UntilAsync($"a route {flow.Payer} -> {flow.Payee} for {amountMsat} msat", async c =>
             {
-                // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06).
-                var routes = await payer.CallAsync("getroutes", new JsonObject
-                {
-                    ["source"] = payer.NodeId,
-                    ["destination"] = payee.NodeId,
-                    ["amount_msat"] = amountMsat,
-                    ["layers"] = new JsonArray("auto.localchans", "auto.sourcefree"),
-                    ["maxfee_msat"] = amountMsat,
-                    ["final_cltv"] = 18,
-                }, c);
-                return WaitState.Met($"{routes.GetProperty("routes").GetArrayLength()} routes");
+                var routes = await payer.CountRoutesAsync(payee, amountMsat, c);
+                return routes > 0 ? WaitState.Met($"{routes} routes") : WaitState.NotYet("no route yet");
             }, ct);
         }));
     }
 
-    private async Task OpenOneAsync(ChannelSpec channel, CancellationToken ct)
-    {
-        var from = network.Nodes[channel.From];
-        var to = network.Nodes[channel.To];
-        await from.CallAsync("connect", new JsonObject
-        {
-            ["id"] = to.NodeId,
-            ["host"] = to.Name,
-            ["port"] = ComposeGenerator.LightningPort,
-        }, ct);
-        await from.CallAsync("fundchannel", new JsonObject
-        {
-            ["id"] = to.NodeId,
-            ["amount"] = channel.CapacitySat,
-            ["announce"] = true,
-        }, ct);
-    }
-
+    /// <summary>Both ends see the channel as usable.</summary>
     private Task WaitNormalAsync(ChannelSpec channel, CancellationToken ct) =>
         Task.WhenAll(new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>
         {
             var (self, peer) = pair;
-            var peerId = network.Nodes[peer].NodeId;
-            return network.GuardedWaitAsync($"channel {channel.From}->{channel.To} to be CHANNELD_NORMAL on {self}", async c =>
+            return network.Waits.UntilAsync($"channel {channel.From}->{channel.To} to be normal on {self}", async c =>
             {
-                var result = await network.Nodes[self].CallAsync("listpeerchannels", new JsonObject { ["id"] = peerId }, c);
-                var states = result.GetProperty("channels").EnumerateArray().Select(ch => ch.GetProperty("state").GetString()).ToList();
-                return states.Contains("CHANNELD_NORMAL")
+                var states = await network.Nodes[self].GetChannelStatesAsync(network.Nodes[peer], c);
+                return states.Contains(ChannelState.Normal)
                     ? WaitState.Met()
                     : WaitState.NotYet(states.Count == 0 ? "no channel" : string.Join(", ", states));
             }, ct);

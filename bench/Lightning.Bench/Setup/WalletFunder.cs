@@ -1,4 +1,3 @@
-using System.Text.Json.Nodes;
 using Lightning.Bench.Network;
 using Lightning.Bench.Run;
 using Lightning.Bench.Waiting;
@@ -18,18 +17,15 @@ public sealed class WalletFunder(LightningNetwork network, RunProgress progress)
         var addresses = new Dictionary<string, decimal>();
         foreach (var name in funders)
         {
-            var address = await network.Nodes[name].CallAsync("newaddr", new JsonObject { ["addresstype"] = "bech32" }, ct);
-            addresses[address.GetProperty("bech32").GetString()!] = btcEach;
+            addresses[await network.Nodes[name].NewAddressAsync(ct)] = btcEach;
         }
         await network.Miner.SendManyAsync(addresses, ct);
         await network.Miner.MineAsync(1, ct);
         await network.WaitSyncedAsync(ct);
-        await Task.WhenAll(funders.Select(name => network.GuardedWaitAsync($"{name} to see its confirmed funds", async c =>
+        await Task.WhenAll(funders.Select(name => network.Waits.UntilAsync($"{name} to see its confirmed funds", async c =>
         {
-            var funds = await network.Nodes[name].CallAsync("listfunds", ct: c);
-            var confirmed = funds.GetProperty("outputs").EnumerateArray()
-                .Count(o => o.GetProperty("status").GetString() == "confirmed");
-            return confirmed > 0 ? WaitState.Met() : WaitState.NotYet($"{confirmed} confirmed outputs");
+            var balance = await network.Nodes[name].ConfirmedBalanceSatAsync(c);
+            return balance > 0 ? WaitState.Met() : WaitState.NotYet($"{balance} sat confirmed");
         }, ct)));
     }
 }

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 namespace Lightning.Bench.Topology;
 
 /// <summary>
-/// Any set of named Core Lightning nodes around one bitcoind miner, the channels between them and the payment flows.
+/// Any set of named Lightning nodes around one bitcoind miner, the channels between them and the payment flows.
 /// Validated once, when built.
 /// </summary>
 public sealed partial record TopologySpec
@@ -40,7 +40,7 @@ public sealed partial record TopologySpec
         }
         if (Nodes.Count == 0)
         {
-            throw new ArgumentException("a topology needs at least one Core Lightning node", nameof(Nodes));
+            throw new ArgumentException("a topology needs at least one Lightning node", nameof(Nodes));
         }
         foreach (var node in Nodes)
         {

@@ -1,17 +1,25 @@
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Tracing;
 
 /// <summary>
 /// What the spans say of each payment, built span by span: how many spans joined it, and the time of its top-level
-/// steps per node (<see cref="PaymentSpans.IsTopLevelStep"/>). A few numbers per payment, not its spans.
+/// steps per node (<see cref="ITraceJoin.IsTopLevelStep"/> of the kind that sent them). A few numbers per payment, not its spans.
 /// </summary>
-public sealed class PaymentSteps(IReadOnlyDictionary<string, long> paymentsByHash)
+public sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, long> paymentsByHash)
 {
+    /// <summary>Payment ids by payment hash, the join key of spans that name the payment they serve by its hash.</summary>
+    public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<PaymentRecord> payments) =>
+        payments.Where(p => p.PaymentHash is not null)
+            .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
+
     private readonly Dictionary<long, Payment> payments = new();
 
     /// <summary>Joins one span to its payment, if it has one; returns that payment's id.</summary>
     public long? Add(Span span)
     {
-        if (PaymentSpans.PaymentOf(span, paymentsByHash) is not { } id)
+        if (join.PaymentOf(span, paymentsByHash) is not { } id)
         {
             return null;
         }
@@ -20,7 +28,7 @@ public sealed class PaymentSteps(IReadOnlyDictionary<string, long> paymentsByHas
             payments[id] = payment = new Payment();
         }
         payment.Spans++;
-        if (PaymentSpans.IsTopLevelStep(span))
+        if (join.IsTopLevelStep(span))
         {
             var key = (span.Node, span.Operation);
             var (count, totalMicros) = payment.Steps.GetValueOrDefault(key);

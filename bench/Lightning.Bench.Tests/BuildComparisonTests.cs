@@ -3,14 +3,14 @@ using Lightning.Bench.Statistics;
 namespace Lightning.Bench.Tests;
 
 [Trait("Category", "Unit")]
-public class WelchTestTests
+public class BuildComparisonTests
 {
     [Fact]
     public void P_values_match_r_t_test()
     {
         // Reference values: R's t.test(a, b)$p.value (Welch is its default).
-        Assert.Equal(0.0007418750728, WelchTest.PValue([79.1, 81.2, 88.9, 72.8, 66.9], [118.1, 136.1, 102.3, 109, 121.5]), 9);
-        Assert.Equal(0.6441804617, WelchTest.PValue([1, 2, 3, 4], [1.5, 2.5, 3.5, 4.2]), 9);
+        Assert.Equal(0.0007418750728, BuildComparison.WelchPValue([79.1, 81.2, 88.9, 72.8, 66.9], [118.1, 136.1, 102.3, 109, 121.5]), 9);
+        Assert.Equal(0.6441804617, BuildComparison.WelchPValue([1, 2, 3, 4], [1.5, 2.5, 3.5, 4.2]), 9);
     }
 
     [Fact]

@@ -1,0 +1,42 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
+using Lightning.Bench.Waiting;
+
+namespace Lightning.Bench.Chain;
+
+/// <summary>Brings a topology's bitcoind to a spendable chain: waits for its RPC, creates the miner's wallet and mines the first coins.</summary>
+public static class BitcoindBootstrap
+{
+    /// <summary>Coinbase outputs mature after 100 blocks: 101 leave one spendable.</summary>
+    public const int InitialBlocks = 101;
+
+    public static async Task<BitcoinMiner> StartAsync(
+        DockerEngine engine, string containerId, RunCredentials credentials, NodeWaits waits, CancellationToken ct = default)
+    {
+        var details = await engine.InspectContainerAsync(containerId, ct)
+            ?? throw new InvalidOperationException("the bitcoind container disappeared");
+        if (!details.HostPorts.TryGetValue($"{ComposeGenerator.BitcoindRpcPort}/tcp", out var port))
+        {
+            await waits.ThrowIfAnyDiedAsync(ct);
+            throw new InvalidOperationException("bitcoind's RPC port was not published");
+        }
+        var rpc = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password);
+        try
+        {
+            await waits.UntilAsync("bitcoind RPC to answer", async c =>
+            {
+                var info = await rpc.CallAsync("getblockchaininfo", [], c);
+                return WaitState.Met(info.GetProperty("chain").GetString()!);
+            }, ct);
+            var miner = await BitcoinMiner.CreateAsync(rpc, ct);
+            await miner.MineAsync(InitialBlocks, ct);
+            return miner;
+        }
+        catch
+        {
+            rpc.Dispose();
+            throw;
+        }
+    }
+}

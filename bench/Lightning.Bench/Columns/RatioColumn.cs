@@ -1,0 +1,22 @@
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Columns;
+
+/// <summary>Mean over the Mean of the same case on the baseline build (the first --build).</summary>
+public sealed class RatioColumn(RunResults results, IReadOnlyList<string> builds) : CaseColumn(results)
+{
+    public override string ColumnName => "Ratio";
+
+    public override string Legend => $"Mean ÷ Mean of the same case on the baseline build ({builds[0]})";
+
+    public override bool IsAvailable(Summary summary) => builds.Count > 1;
+
+    protected override string Value(string caseKey, BenchmarkCase benchmarkCase)
+    {
+        var baseline = CaseKey.Counterpart(benchmarkCase, nameof(ScenarioBenchmark.Build), builds[0]);
+        return baseline == caseKey ? "baseline" : baseline is null ? "-" : Results.Compare(caseKey, baseline) is { } c ? Format(c.Ratio, "0.00") : "-";
+    }
+}

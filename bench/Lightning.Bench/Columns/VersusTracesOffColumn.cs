@@ -1,0 +1,35 @@
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using Lightning.Bench.Options;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Columns;
+
+/// <summary>Throughput with this trace mode over throughput of the same case with tracing off, and Welch's test on their iteration times.</summary>
+public sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<string> traceModes) : CaseColumn(results)
+{
+    public override string ColumnName => "vs traces off";
+
+    public override string Legend =>
+        "Payments/s ÷ Payments/s of the same case with Traces=off, and whether the gap is beyond noise (Welch's t-test on iteration times; one run is one topology per case: repeat runs, see benchmarks/trace-overhead.sh)";
+
+    public override bool IsNumeric => false;
+
+    public override bool IsAvailable(Summary summary) => traceModes.Count > 1 && traceModes.Contains(TraceModes.Off);
+
+    protected override string Value(string caseKey, BenchmarkCase benchmarkCase)
+    {
+        var off = CaseKey.Counterpart(benchmarkCase, nameof(ScenarioBenchmark.Traces), TraceModes.Off);
+        if (off == caseKey)
+        {
+            return "baseline";
+        }
+        var figures = Results.Find(caseKey)?.Figures;
+        var offFigures = off is null ? null : Results.Find(off)?.Figures;
+        var comparison = off is null ? null : Results.Compare(caseKey, off);
+        return figures is null || offFigures is null || comparison is null
+            ? "-"
+            : $"{Format(figures.PaymentsPerSecond / offFigures.PaymentsPerSecond, "0.00")}, {comparison.Verdict}";
+    }
+}

@@ -1,0 +1,52 @@
+using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
+using Lightning.Bench.Waiting;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>Connects to every node of a topology through its kind, in parallel, waiting until each answers.</summary>
+public static class NodeConnections
+{
+    public static async Task<IReadOnlyDictionary<string, ILightningNode>> ConnectAsync(
+        TopologySpec topology, IReadOnlyDictionary<string, string> containers, RunLayout layout, NodeKindCatalog kinds,
+        DockerEngine engine, NodeWaits waits, CancellationToken ct = default)
+    {
+        var nodes = new Dictionary<string, ILightningNode>();
+        try
+        {
+            await Task.WhenAll(topology.Nodes.Select(async spec =>
+            {
+                var kind = kinds.Get(spec.Kind);
+                var details = await engine.InspectContainerAsync(containers[spec.Name], ct);
+                var container = new NodeContainer(spec.Name, containers[spec.Name], layout.NodeDirectory(spec.Name),
+                    details?.HostPorts ?? new Dictionary<string, int>());
+                ILightningNode? node = null;
+                await waits.UntilAsync($"{spec.Name} RPC to answer", async c =>
+                {
+                    var (connected, observed) = await kind.TryConnectAsync(container, c);
+                    if (connected is null)
+                    {
+                        await waits.ThrowIfAnyDiedAsync(c);
+                        return WaitState.NotYet(observed);
+                    }
+                    node = connected;
+                    return WaitState.Met();
+                }, ct);
+                lock (nodes)
+                {
+                    nodes[spec.Name] = node!;
+                }
+            }));
+        }
+        catch
+        {
+            foreach (var node in nodes.Values)
+            {
+                await node.DisposeAsync();
+            }
+            throw;
+        }
+        return nodes;
+    }
+}

@@ -1,0 +1,30 @@
+using Lightning.Bench.Docker;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>The one place a dead node's evidence is gathered: its name, exit code and the end of its log.</summary>
+public sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers)
+{
+    /// <summary>The evidence of the container with this id (the death watch knows only the id).</summary>
+    public async Task<NodeDiedException> DescribeAsync(string containerId, CancellationToken ct = default)
+    {
+        var name = containers.FirstOrDefault(c => c.Value == containerId).Key ?? containerId;
+        var details = await engine.InspectContainerAsync(containerId, ct);
+        return details is null
+            ? new NodeDiedException(name, -1, "(container removed)")
+            : new NodeDiedException(name, details.ExitCode, await logs.TailAsync(name, containerId, ct));
+    }
+
+    /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
+    public async Task ThrowIfAnyDiedAsync(CancellationToken ct = default)
+    {
+        foreach (var (_, id) in containers)
+        {
+            var details = await engine.InspectContainerAsync(id, ct);
+            if (details is null || !details.Running)
+            {
+                throw await DescribeAsync(id, ct);
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Run;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>
+/// Puts a topology's containers on the engine and takes them off: the run folder with each node's configuration,
+/// the compose file, compose up, and at the end compose down, a sweep by label and the folder's removal.
+/// </summary>
+public sealed class TopologyLauncher(
+    TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress)
+{
+    /// <summary>Whether compose was asked to start anything (so teardown has something to take down).</summary>
+    public bool Started { get; private set; }
+
+    /// <summary>Writes the run folder (owner file first, then each node's configuration) and the compose file, kept with the results too.</summary>
+    public async Task PrepareAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct = default)
+    {
+        if (Directory.Exists(layout.Root))
+        {
+            throw new IOException($"run folder {layout.Root} already exists; another run with the same id?");
+        }
+        // Claimed before any secret is written, so a harness killed now still has its folder removed by the next run.
+        NodeFolderSweeper.Claim(PrivateFiles.CreateDirectory(layout.Root));
+        var bitcoindDir = PrivateFiles.CreateDirectory(layout.NodeDirectory(TopologySpec.BitcoindName));
+        PrivateFiles.Write(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n");
+        foreach (var node in topology.Nodes)
+        {
+            kinds.Get(node.Kind).Configure(PrivateFiles.CreateDirectory(layout.NodeDirectory(node.Name)), credentials);
+        }
+
+        var settings = new ComposeRunSettings(
+            options.ProjectName, layout, options.ContainerUser,
+            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile);
+        var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, fragments, kinds));
+        await File.WriteAllTextAsync(layout.ComposeFile, yaml, ct);
+        Directory.CreateDirectory(options.ResultsDirectory);
+        await File.WriteAllTextAsync(Path.Combine(options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
+    }
+
+    /// <summary>Starts the containers (no waiting on the nodes); returns each node's container id by node name.</summary>
+    public async Task<IReadOnlyDictionary<string, string>> UpAsync(CancellationToken ct = default)
+    {
+        Started = true;
+        var up = await compose.UpAsync(options.ProjectName, layout.ComposeFile, ct);
+        if (!up.Succeeded)
+        {
+            throw new InvalidOperationException($"{compose.Version} could not start the topology: {up.Tail(5)}");
+        }
+        Containers = (await engine.ListContainersAsync(ProjectFilter, ct))
+            .ToDictionary(c => c.Labels[ComposeGenerator.NodeLabel], c => c.Id);
+        return Containers;
+    }
+
+    /// <summary>Each started container's id by node name (bitcoind included).</summary>
+    public IReadOnlyDictionary<string, string> Containers { get; private set; } = new Dictionary<string, string>();
+
+    /// <summary>The label filter of this topology's containers.</summary>
+    public string ProjectFilter => $"{RunLabels.ComposeProject}={options.ProjectName}";
+
+    /// <summary>compose down, then whatever compose left removed by label, then the run folder; each step runs whatever the one before did.</summary>
+    public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
+    {
+        await attempt("run compose down", async () =>
+        {
+            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
+            try
+            {
+                var down = await compose.DownAsync(options.ProjectName, layout.ComposeFile, timeout.Token);
+                if (!down.Succeeded)
+                {
+                    progress.Info($"compose down failed ({down.Tail()}); removing by label");
+                }
+            }
+            catch (Exception e) when (e is OperationCanceledException or TimeoutException)
+            {
+                progress.Info("compose down took too long; removing by label");
+            }
+        });
+        // Whatever compose left (it was killed, or an older compose): remove by label.
+        await attempt("remove the containers by label", async () =>
+        {
+            using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+            await new ResourceSweeper(engine).RemoveAsync(ProjectFilter, sweepTimeout.Token);
+        });
+        try
+        {
+            Directory.Delete(layout.Root, recursive: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            progress.Info($"could not remove {layout.Root}: {e.Message}");
+        }
+    }
+}

@@ -1,0 +1,80 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
+
+namespace Lightning.Bench.NodeKinds.CoreLightning;
+
+/// <summary>Core Lightning (lightningd with its bundled plugins), driven over its JSON-RPC socket, tracing to a datagram socket.</summary>
+public sealed class CoreLightningKind : INodeKind
+{
+    public const string KindName = "cln";
+
+    /// <summary>Where lightningd puts its RPC socket in the node folder (regtest network).</summary>
+    public const string RpcSocketPath = "regtest/lightning-rpc";
+
+    public const string LogFileName = "lightningd.log";
+
+    public string Name => KindName;
+
+    public string FragmentFile => "cln.yml";
+
+    public IReadOnlyDictionary<string, string> VersionProbes { get; } =
+        new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" };
+
+    public ITraceJoin Traces { get; } = new CoreLightningTraceJoin();
+
+    ITraceJoin? INodeKind.Traces => Traces;
+
+    public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
+    {
+        var service = fragment.Clone();
+        service.Command ??= [];
+        service.Command.AddRange(
+        [
+            $"--lightning-dir={settings.ContainerDirectory}",
+            $"--alias={settings.Name}",
+            $"--bitcoin-rpcconnect={settings.BitcoindHost}",
+            $"--bitcoin-rpcport={settings.BitcoindRpcPort}",
+            $"--addr=0.0.0.0:{CoreLightningNode.PeerPort}",
+            $"--log-file={settings.ContainerDirectory}/{LogFileName}",
+            "--log-file=-",
+        ]);
+        if (settings.TraceSocket is not null)
+        {
+            service.Environment ??= new();
+            service.Environment["CLN_TRACE_SOCKET"] = settings.TraceSocket;
+        }
+        if (settings.DevTraceFile is not null)
+        {
+            service.Environment ??= new();
+            service.Environment["CLN_DEV_TRACE_FILE"] = settings.DevTraceFile;
+        }
+        return service;
+    }
+
+    public void Configure(string nodeDirectory, RunCredentials credentials) =>
+        PrivateFiles.Write(Path.Combine(nodeDirectory, "config"),
+            $"bitcoin-rpcuser={credentials.User}\nbitcoin-rpcpassword={credentials.Password}\n");
+
+    public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, LogFileName);
+
+    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
+    {
+        var socket = Path.Combine(container.Directory, RpcSocketPath);
+        if (!File.Exists(socket))
+        {
+            return (null, $"{socket} does not exist yet");
+        }
+        var rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+        try
+        {
+            var info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{container.Name}", ct);
+            var version = info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : "";
+            return (new CoreLightningNode(container.Name, container.ContainerId, rpc, info.GetProperty("id").GetString()!, version), "answered");
+        }
+        catch
+        {
+            await rpc.DisposeAsync();
+            throw;
+        }
+    }
+}

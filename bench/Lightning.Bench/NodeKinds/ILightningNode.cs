@@ -1,0 +1,46 @@
+using Lightning.Bench.Rpc;
+
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>
+/// A running Lightning node as setup and payments see it, whatever its implementation. A call the node refuses throws
+/// <see cref="Rpc.JsonRpcException"/>; a connection that is lost throws <see cref="Rpc.RpcConnectionException"/>.
+/// </summary>
+public interface ILightningNode : IAsyncDisposable
+{
+    /// <summary>Its name in the topology (also its host name on the compose network).</summary>
+    string Name { get; }
+
+    /// <summary>Its public key, as peers and invoices name it.</summary>
+    string NodeId { get; }
+
+    /// <summary>The version the node reports about itself (kept in the manifest).</summary>
+    string Version { get; }
+
+    /// <summary>Where peers reach it on the compose network.</summary>
+    PeerAddress Address { get; }
+
+    Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default);
+
+    /// <summary>A fresh on-chain address of its wallet (bech32 on regtest).</summary>
+    Task<string> NewAddressAsync(CancellationToken ct = default);
+
+    /// <summary>Confirmed on-chain funds its wallet can spend.</summary>
+    Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default);
+
+    Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default);
+
+    /// <summary>Funds and announces a channel to <paramref name="peer"/>; it becomes usable once the funding transaction is deep enough.</summary>
+    Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default);
+
+    /// <summary>The states of its channels with <paramref name="peer"/>, in the harness's terms.</summary>
+    Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default);
+
+    /// <summary>How many routes to <paramref name="payee"/> for the amount it knows of now (0 while gossip has not arrived).</summary>
+    Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default);
+
+    /// <param name="tag">Names the payment, so the kind can carry it into its traces (Core Lightning: the JSON-RPC id).</param>
+    Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default);
+
+    Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default);
+}

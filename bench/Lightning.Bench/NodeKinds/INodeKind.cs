@@ -1,0 +1,39 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
+
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>
+/// A Lightning implementation the harness can run: how its container is described and configured, how its version is
+/// probed, how to connect to a started node, and which trace source its nodes have. A new implementation is a new
+/// folder under NodeKinds/ with one of these and an <see cref="ILightningNode"/>.
+/// </summary>
+public interface INodeKind
+{
+    /// <summary>What --build NAME=KIND=IMAGE calls it (lowercase).</summary>
+    string Name { get; }
+
+    /// <summary>The file in docker-fragments/ its containers start from.</summary>
+    string FragmentFile { get; }
+
+    /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
+    IReadOnlyDictionary<string, string> VersionProbes { get; }
+
+    /// <summary>
+    /// The node's compose service: its fragment plus the command line and environment this run needs. Image, user,
+    /// labels and the node folder's mount are added by the generator.
+    /// </summary>
+    ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings);
+
+    /// <summary>Writes the node's configuration (with the run's bitcoind credentials) into its folder before it starts.</summary>
+    void Configure(string nodeDirectory, RunCredentials credentials);
+
+    /// <summary>The node's own log file, on the host.</summary>
+    string LogFile(string nodeDirectory);
+
+    /// <summary>Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready.</summary>
+    Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default);
+
+    /// <summary>How its spans join to payments, or null when its nodes send none to the harness.</summary>
+    ITraceJoin? Traces { get; }
+}

@@ -1,0 +1,13 @@
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>How a kind's spans join to the harness's payments: what its trace source carries of the payment tag.</summary>
+public interface ITraceJoin
+{
+    /// <summary>The payment a span belongs to, or null for spans that carry none.</summary>
+    long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash);
+
+    /// <summary>Whether the span is a top-level step of a payment on the payer (the breakdown's rows).</summary>
+    bool IsTopLevelStep(Span span);
+}

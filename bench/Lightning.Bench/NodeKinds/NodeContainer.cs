@@ -1,0 +1,6 @@
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>A started node container, as a kind connects to it.</summary>
+/// <param name="Directory">The node's folder on the host, mounted in the container (sockets and logs live there).</param>
+/// <param name="HostPorts">Container port ("9735/tcp") → port published on the host's loopback.</param>
+public sealed record NodeContainer(string Name, string ContainerId, string Directory, IReadOnlyDictionary<string, int> HostPorts);

@@ -1,0 +1,24 @@
+using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.Options;
+
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>The node kinds a run may name; Core Lightning is the default.</summary>
+public sealed class NodeKindCatalog
+{
+    public const string DefaultKind = CoreLightningKind.KindName;
+
+    private readonly IReadOnlyDictionary<string, INodeKind> kinds;
+
+    public NodeKindCatalog(IEnumerable<INodeKind> kinds) => this.kinds = kinds.ToDictionary(k => k.Name);
+
+    public static NodeKindCatalog Default { get; } = new([new CoreLightningKind()]);
+
+    public IReadOnlyCollection<INodeKind> All => kinds.Values.ToList();
+
+    public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
+
+    public INodeKind Get(string name) => kinds.TryGetValue(name, out var kind)
+        ? kind
+        : throw new UsageException($"node kind '{name}' is unknown: use one of {string.Join(", ", kinds.Keys.Order())} (as --build NAME=KIND=IMAGE)");
+}

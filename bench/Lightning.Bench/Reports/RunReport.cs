@@ -1,0 +1,122 @@
+using BenchmarkDotNet.Reports;
+using Lightning.Bench.Options;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// Run-level outputs, written from the results model once the cases are done (or the run stopped): summary.json,
+/// manifest.json, the build steps table, the merged Zipkin file, plots and the zip.
+/// </summary>
+public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyList<ImageRecord> images)
+{
+    public async Task WriteAsync(bool completed, bool partial, bool plots)
+    {
+        var directory = run.ResultsDirectory;
+        Directory.CreateDirectory(directory);
+        var cases = run.Results.Cases;
+        if (completed)
+        {
+            SummaryOf(cases).Write(directory);
+        }
+        ManifestOf(cases, partial).Write(directory);
+        var summaryMarkdown = Path.Combine(directory, TraceFiles.SummaryMarkdown);
+        var steps = cases.Where(c => c.Steps is { Steps.Count: > 0 }).Select(c => (c.Parameters, c.Steps!)).ToList();
+        if (run.Options.Builds.Count > 1 && File.Exists(summaryMarkdown) && steps.Count > 0)
+        {
+            await File.AppendAllTextAsync(summaryMarkdown, BuildStepsTable.Render(run.Options.Builds.Select(b => b.Name).ToList(), steps));
+        }
+        MergeZipkin(directory);
+        if (plots)
+        {
+            foreach (var plot in await new PlotRenderer(run.Progress).RenderAsync(directory))
+            {
+                run.Progress.Info($"plot: {plot}");
+            }
+        }
+        if (run.Options.Zip)
+        {
+            run.Progress.Info($"artifact: {ArtifactZip.Create(directory)}");
+        }
+    }
+
+    /// <summary>
+    /// When the run is stopped mid-case: the payments of cases not yet reported go to payments.csv as they are
+    /// (the last invocations counted as measured), so a partial run keeps what it measured.
+    /// </summary>
+    public void WriteUnreportedPayments()
+    {
+        foreach (var results in run.Results.Cases.Where(c => c.Steps is null))
+        {
+            results.Complete(run.Options.Warmups, run.Options.Iterations);
+            Directory.CreateDirectory(run.ResultsDirectory);
+            PaymentCsv.Append(Path.Combine(run.ResultsDirectory, PaymentCsv.FileName), results.Records);
+        }
+    }
+
+    private RunSummary SummaryOf(IReadOnlyList<CaseResults> cases) =>
+        new(run.RunId, run.Scenario.Name, InvoiceMode(run.Options), cases.Select(c => new CaseSummary(
+            c.CaseKey,
+            c.Parameters,
+            c.Figures?.MeanMs ?? double.NaN,
+            c.Figures?.StdDevMs ?? double.NaN,
+            c.Figures is { FromBenchmarkDotNet: true } f ? f.IterationsMs : [],
+            c.PaymentsPerInvocation,
+            c.Figures?.PaymentsPerSecond ?? double.NaN,
+            c.Figures?.P50Ms ?? double.NaN,
+            c.Figures?.P95Ms ?? double.NaN,
+            c.Figures?.Succeeded ?? 0,
+            c.Figures?.Failed ?? 0,
+            c.Figures?.FromBenchmarkDotNet ?? false)).ToList());
+
+    private Manifest ManifestOf(IReadOnlyList<CaseResults> cases, bool partial)
+    {
+        var options = run.Options;
+        var (version, commit) = Manifest.HarnessBuild();
+        return new Manifest
+        {
+            RunId = run.RunId,
+            HarnessVersion = version,
+            HarnessCommit = commit,
+            Arguments = options.CommandLine,
+            CommandLine = string.Join(' ', new[] { "./run.sh" }.Concat(options.CommandLine.Select(Quote))),
+            Scenario = run.Scenario.Name,
+            Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
+            Iterations = options.Iterations,
+            Warmups = options.Warmups,
+            AmountMsat = options.AmountMsat,
+            Traces = options.Traces,
+            Invoices = InvoiceMode(options),
+            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds }).ToList(),
+            BitcoindImage = options.BitcoindImage,
+            Images = images,
+            Cases = cases.Where(c => c.Topology is not null).Select(c => c.Topology!).ToList(),
+            Machine = machine,
+            Started = run.Started,
+            Ended = DateTimeOffset.UtcNow,
+            Partial = partial,
+            ReplayOf = options.ReplayOf,
+        };
+    }
+    private static void MergeZipkin(string directory)
+    {
+        var cases = Path.Combine(directory, "cases");
+        if (!Directory.Exists(cases))
+        {
+            return;
+        }
+        var parts = Directory.GetDirectories(cases).Order().Select(d => Path.Combine(d, ZipkinExport.FileName)).ToList();
+        if (parts.Any(File.Exists))
+        {
+            ZipkinExport.Merge(Path.Combine(directory, ZipkinExport.FileName), parts);
+        }
+    }
+
+    private static string InvoiceMode(HarnessOptions options) => options.PregenerateInvoices ? "pregenerated" : "in payment";
+
+    private static string Quote(string argument) =>
+        argument.Length > 0 && argument.All(c => char.IsLetterOrDigit(c) || "-_=.,:/@+".Contains(c)) ? argument : $"'{argument.Replace("'", "'\\''", StringComparison.Ordinal)}'";
+}

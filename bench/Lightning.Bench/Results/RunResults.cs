@@ -1,0 +1,64 @@
+using System.Collections.Concurrent;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Statistics;
+
+namespace Lightning.Bench.Results;
+
+/// <summary>
+/// The one results model of a run: every case in the order it started, each with its payments, iterations, topology
+/// and, once it ended, its figures. Every output (tables, CSV, JSON, plots, manifest) is written from it.
+/// </summary>
+public sealed class RunResults
+{
+    private readonly List<CaseResults> cases = new();
+    private readonly ConcurrentDictionary<(string Case, string Baseline), BuildComparison?> comparisons = new();
+    private long nextPaymentId;
+
+    /// <summary>Run-unique payment ids (payments.csv's payment_id, and the tag each payment's calls carry).</summary>
+    public long NextPaymentId() => Interlocked.Increment(ref nextPaymentId);
+
+    public CaseResults StartCase(string caseKey, IReadOnlyDictionary<string, string> parameters, int paymentsPerInvocation)
+    {
+        var results = new CaseResults(caseKey, paymentsPerInvocation) { Parameters = parameters };
+        lock (cases)
+        {
+            cases.RemoveAll(c => c.CaseKey == caseKey);
+            cases.Add(results);
+        }
+        return results;
+    }
+
+    public CaseResults? Find(string caseKey)
+    {
+        lock (cases)
+        {
+            return cases.FirstOrDefault(c => c.CaseKey == caseKey);
+        }
+    }
+
+    public IReadOnlyList<CaseResults> Cases
+    {
+        get
+        {
+            lock (cases)
+            {
+                return cases.ToList();
+            }
+        }
+    }
+
+    /// <summary>
+    /// A case against another (the same case on the baseline build, or with traces off), from both cases' iteration
+    /// times: computed once, then shared by every column and file that shows it. Null while either has no figures.
+    /// </summary>
+    public BuildComparison? Compare(string caseKey, string baselineKey)
+    {
+        var figures = Find(caseKey)?.Figures;
+        var baseline = Find(baselineKey)?.Figures;
+        if (figures is null || baseline is null || figures.IterationsMs.Count == 0 || baseline.IterationsMs.Count == 0)
+        {
+            return null;
+        }
+        return comparisons.GetOrAdd((caseKey, baselineKey), _ => BuildComparison.Compare(figures.IterationsMs, baseline.IterationsMs));
+    }
+}

@@ -1,0 +1,141 @@
+using Lightning.Bench.Network;
+using Lightning.Bench.Payments;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Setup;
+
+namespace Lightning.Bench.Run;
+
+/// <summary>
+/// One benchmark case from start to end, in the order it happens: build the topology, start it, fund the wallets, open
+/// the channels, wait for routes, then pay once per invocation; at the end report the case and tear the topology down.
+/// BenchmarkDotNet drives it through <see cref="Scenarios.ScenarioBenchmark"/> (setup, invocations, cleanup).
+/// </summary>
+public sealed class CaseLifecycle
+{
+    private const decimal FundingBtc = 1m;
+    private readonly RunContext run;
+    private readonly CaseDefinition definition;
+    private readonly CaseResults results;
+    private LightningNetwork? network;
+    private PaymentDriver? driver;
+
+    private CaseLifecycle(RunContext run, CaseDefinition definition)
+    {
+        this.run = run;
+        this.definition = definition;
+        results = run.Results.StartCase(definition.Key, definition.Parameters, definition.PaymentsPerInvocation);
+    }
+
+    /// <summary>Builds the case's topology up to the first payment; on failure it is torn down before the exception leaves.</summary>
+    public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition)
+    {
+        var lifecycle = new CaseLifecycle(run, definition);
+        try
+        {
+            await lifecycle.SetUpAsync();
+        }
+        catch
+        {
+            await lifecycle.TearDownAsync();
+            throw;
+        }
+        return lifecycle;
+    }
+
+    private async Task SetUpAsync()
+    {
+        var ct = run.Cancellation;
+        var topology = definition.Topology;
+        run.Progress.Info($"case {definition.Key}: building the topology");
+
+        // 1. Start: containers, bitcoind with coins, every node answering and synced.
+        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode);
+        var started = DateTimeOffset.UtcNow;
+        await network.StartAsync(run.Fragments, ct);
+        results.Topology = new CaseRecord(definition.Key, network.Options.ProjectName,
+            topology.Nodes.ToDictionary(n => n.Name, n => n.Image),
+            network.Nodes.ToDictionary(n => n.Key, n => n.Value.Version),
+            started, null)
+        {
+            NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
+        };
+
+        // 2. Fund the channel openers, 3. open the channels, 4. wait until every payer has a route.
+        await new WalletFunder(network, run.Progress).FundAsync(topology.Funders, FundingBtc, ct);
+        var opener = new ChannelOpener(network, run.Progress);
+        await opener.OpenAsync(topology.Channels, ct);
+        await opener.WaitRoutesAsync(topology.Flows, run.Options.AmountMsat, ct);
+
+        // 5. Ready to pay (with every invoice made ahead, if asked).
+        driver = new PaymentDriver(network.Nodes, topology.Flows, run.Options.AmountMsat,
+            $"lnbench-{run.RunId}", run.Results, results, network.ThrowIfNodeDiedAsync);
+        if (run.Options.PregenerateInvoices)
+        {
+            var count = (run.Options.Warmups + run.Options.Iterations) * definition.PaymentsPerInvocation;
+            using var step = run.Progress.Begin($"creating {count} invoices");
+            await driver.PregenerateInvoicesAsync(count, ct);
+        }
+        run.Progress.Info($"case {definition.Key}: topology ready, benchmarking");
+    }
+
+    /// <summary>One invocation: the case's payments at once. A node that dies ends the case: it is reported and torn down now.</summary>
+    public async Task PayAsync()
+    {
+        var current = network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(run.Cancellation, current.NodeDied);
+        try
+        {
+            try
+            {
+                await driver!.RunBatchAsync(definition.PaymentsPerInvocation, stop.Token);
+            }
+            catch (OperationCanceledException) when (current.Death is not null)
+            {
+                throw current.Death;
+            }
+        }
+        catch (NodeDiedException e)
+        {
+            // BenchmarkDotNet ends the case on this exception; the topology goes now, not at the end of the run.
+            run.Progress.Info($"{e.Summary}: tearing the case down, its results so far are kept");
+            results.StoppedBy = $"node {e.Node} exited with code {e.ExitCode}";
+            await EndAsync();
+            throw;
+        }
+    }
+
+    /// <summary>Reports the case (payments, spans) and tears its topology down; a second call (after a node died) does nothing.</summary>
+    public async Task EndAsync()
+    {
+        var ending = network;
+        if (ending is null || Interlocked.CompareExchange(ref network, null, ending) != ending)
+        {
+            return;
+        }
+        try
+        {
+            results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress)
+                .ReportAsync(results, ending, run.Options.Warmups, run.Options.Iterations, run.Cancellation);
+        }
+        finally
+        {
+            await TearDownAsync(ending);
+        }
+    }
+
+    private async Task TearDownAsync(LightningNetwork? ending = null)
+    {
+        ending ??= Interlocked.Exchange(ref network, null);
+        if (ending is null)
+        {
+            return;
+        }
+        await ending.DisposeAsync();
+        if (results.Topology is { } topology)
+        {
+            results.Topology = topology with { Ended = DateTimeOffset.UtcNow };
+        }
+    }
+}
