@@ -3,6 +3,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

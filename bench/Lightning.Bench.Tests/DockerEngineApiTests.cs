@@ -2,6 +2,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Run;
+using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

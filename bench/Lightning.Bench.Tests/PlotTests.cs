@@ -3,6 +3,7 @@ using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
+using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

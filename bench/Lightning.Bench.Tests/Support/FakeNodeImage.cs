@@ -1,6 +1,7 @@
 using System.Formats.Tar;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Tests.Support.StandIn;
 
 namespace Lightning.Bench.Tests.Support;
 
@@ -12,6 +13,9 @@ public static class FakeNodeImage
 {
     public const string Busybox = "lnbench-test/busybox:1";
     public const string FakeNode = "lnbench-test/fakenode:1";
+
+    /// <summary>The stand-in node kind's image: its node and its chain (see <see cref="StandInScripts"/>).</summary>
+    public const string StandIn = "lnbench-test/standin:1";
     private const string BusyboxPath = "/bin/busybox";
     private static readonly SemaphoreSlim Gate = new(1, 1);
     private static bool built;
@@ -46,8 +50,10 @@ public static class FakeNodeImage
             {
                 throw new InvalidOperationException($"Docker tests build their images from a static {BusyboxPath}: apt-get install busybox-static");
             }
-            await ImportAsync(Busybox, withNodeScripts: false);
-            await ImportAsync(FakeNode, withNodeScripts: true);
+            var script = NodeScript.Replace("\r", "") + "\n";
+            await ImportAsync(Busybox, BasicApplets, new Dictionary<string, string>());
+            await ImportAsync(FakeNode, BasicApplets, new[] { "lightningd", "bitcoind", "bitcoin-cli" }.ToDictionary(p => $"usr/local/bin/{p}", _ => script));
+            await ImportAsync(StandIn, StandInScripts.Applets, StandInScripts.Files.ToDictionary(f => f.Key, f => f.Value.Replace("\r", "") + "\n"));
             built = true;
         }
         finally
@@ -56,8 +62,17 @@ public static class FakeNodeImage
         }
     }
 
+    private static IEnumerable<string> ParentsOf(string path)
+    {
+        var parts = path.Split('/')[..^1];
+        return Enumerable.Range(1, parts.Length).Select(n => string.Join('/', parts[..n]) + "/");
+    }
+
+    private static readonly string[] BasicApplets = ["sh", "sleep", "echo", "id", "cat", "basename", "printf", "ls"];
+
     /// <summary>Imports the image unless a tag of that name exists (change the tag when the image's content changes).</summary>
-    private static async Task ImportAsync(string tag, bool withNodeScripts)
+    /// <param name="files">Path in the image → content; scripts (content starting with #!) are executable.</param>
+    private static async Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files)
     {
         using (var engine = new Lightning.Bench.Docker.DockerEngine())
         {
@@ -72,27 +87,24 @@ public static class FakeNodeImage
             await using (var file = File.Create(tarPath))
             await using (var tar = new TarWriter(file, TarEntryFormat.Pax))
             {
-                foreach (var dir in new[] { "bin/", "tmp/", "usr/", "usr/local/", "usr/local/bin/" })
+                var dirs = new[] { "bin/", "tmp/", "usr/", "usr/local/", "usr/local/bin/" }
+                    .Concat(files.Keys.SelectMany(ParentsOf)).Distinct().OrderBy(d => d.Length);
+                foreach (var dir in dirs)
                 {
                     await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.Directory, dir) { Mode = (UnixFileMode)0b111_111_111 });
                 }
                 await tar.WriteEntryAsync(BusyboxPath, "bin/busybox");
-                foreach (var applet in new[] { "sh", "sleep", "echo", "id", "cat", "basename", "printf", "ls" })
+                foreach (var applet in applets)
                 {
                     await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.SymbolicLink, $"bin/{applet}") { LinkName = "busybox" });
                 }
-                if (withNodeScripts)
+                foreach (var (path, content) in files)
                 {
-                    var script = System.Text.Encoding.UTF8.GetBytes(NodeScript.Replace("\r", "") + "\n");
-                    foreach (var program in new[] { "lightningd", "bitcoind", "bitcoin-cli" })
+                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.RegularFile, path)
                     {
-                        var entry = new PaxTarEntry(TarEntryType.RegularFile, $"usr/local/bin/{program}")
-                        {
-                            Mode = (UnixFileMode)0b111_101_101,
-                            DataStream = new MemoryStream(script),
-                        };
-                        await tar.WriteEntryAsync(entry);
-                    }
+                        Mode = content.StartsWith("#!", StringComparison.Ordinal) ? (UnixFileMode)0b111_101_101 : (UnixFileMode)0b110_100_100,
+                        DataStream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(content)),
+                    });
                 }
             }
             var result = await ProcessRunner.RunAsync("docker",

@@ -2,8 +2,11 @@ using System.Text.Json.Nodes;
 
 namespace Lightning.Bench.Chain;
 
-/// <summary>bitcoind with a wallet that mines and pays: the source of every coin in the topology.</summary>
-public sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinRpcClient wallet, string address) : IDisposable
+/// <summary>
+/// bitcoind with a wallet that mines and pays: the source of every coin in the topology. It is bitcoind's only wallet,
+/// so wallet calls go to the node's own endpoint (bitcoind routes them to its single loaded wallet).
+/// </summary>
+public sealed class BitcoinMiner(BitcoinRpcClient node, string address) : IDisposable
 {
     public const string WalletName = "miner";
 
@@ -12,16 +15,15 @@ public sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinRpcClient wallet,
     public static async Task<BitcoinMiner> CreateAsync(BitcoinRpcClient node, CancellationToken ct = default)
     {
         await node.CallAsync("createwallet", [WalletName], ct);
-        var wallet = node.ForWallet(WalletName);
-        var address = (await wallet.CallAsync("getnewaddress", [], ct)).GetString()!;
-        return new BitcoinMiner(node, wallet, address);
+        var address = (await node.CallAsync("getnewaddress", [], ct)).GetString()!;
+        return new BitcoinMiner(node, address);
     }
 
     public async Task<long> GetHeightAsync(CancellationToken ct = default) =>
         (await Node.CallAsync("getblockcount", [], ct)).GetInt64();
 
     public async Task MineAsync(int blocks, CancellationToken ct = default) =>
-        await wallet.CallAsync("generatetoaddress", [blocks, address], ct);
+        await Node.CallAsync("generatetoaddress", [blocks, address], ct);
 
     /// <summary>Pays every address in one transaction, so N wallets are funded by one block.</summary>
     public async Task<string> SendManyAsync(IReadOnlyDictionary<string, decimal> amountsBtc, CancellationToken ct = default)
@@ -31,12 +33,8 @@ public sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinRpcClient wallet,
         {
             outputs[address] = amount;
         }
-        return (await wallet.CallAsync("sendmany", ["", outputs], ct)).GetString()!;
+        return (await Node.CallAsync("sendmany", ["", outputs], ct)).GetString()!;
     }
 
-    public void Dispose()
-    {
-        wallet.Dispose();
-        Node.Dispose();
-    }
+    public void Dispose() => Node.Dispose();
 }

@@ -11,27 +11,17 @@ namespace Lightning.Bench.Chain;
 public sealed class BitcoinRpcClient : IDisposable
 {
     private readonly HttpClient http;
-    private readonly string path;
     private long nextId;
 
-    public BitcoinRpcClient(Uri endpoint, string user, string password, string? wallet = null)
+    public BitcoinRpcClient(Uri endpoint, string user, string password)
     {
         http = new HttpClient { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(60) };
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(
             "Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes($"{user}:{password}")));
-        path = wallet is null ? "/" : $"/wallet/{Uri.EscapeDataString(wallet)}";
         Endpoint = endpoint;
-        User = user;
-        Password = password;
     }
 
     public Uri Endpoint { get; }
-
-    private string User { get; }
-
-    private string Password { get; }
-
-    public BitcoinRpcClient ForWallet(string wallet) => new(Endpoint, User, Password, wallet);
 
     public async Task<JsonElement> CallAsync(string method, params JsonNode?[] parameters) =>
         await CallAsync(method, parameters, CancellationToken.None);
@@ -48,7 +38,9 @@ public sealed class BitcoinRpcClient : IDisposable
         HttpResponseMessage response;
         try
         {
-            response = await http.PostAsJsonAsync(path, request, ct);
+            // A body with its length, not chunked: any HTTP/1.1 server reads it (bitcoind does either way).
+            using var content = new StringContent(request.ToJsonString(), Encoding.UTF8, "application/json");
+            response = await http.PostAsync("/", content, ct);
         }
         catch (HttpRequestException e)
         {

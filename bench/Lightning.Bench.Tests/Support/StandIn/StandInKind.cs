@@ -1,0 +1,64 @@
+using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
+
+namespace Lightning.Bench.Tests.Support.StandIn;
+
+/// <summary>
+/// A test-only node kind: proves the seam carries a whole run without Core Lightning code. Its nodes are the busybox
+/// scripts of <see cref="StandInScripts"/>, reached over HTTP on a port published on loopback.
+/// </summary>
+public sealed class StandInKind : INodeKind
+{
+    public const string KindName = "standin";
+    public const string Fragment = "standin.yml";
+
+    /// <summary>docker-fragments/standin.yml: the static part of a stand-in node's service, as data.</summary>
+    public const string FragmentYaml = """
+        services:
+          standin:
+            entrypoint: [standin-node]
+            init: true
+            stop_grace_period: 2s
+        """;
+
+    public string Name => KindName;
+
+    public string FragmentFile => Fragment;
+
+    public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["standin-node"] = "--version" };
+
+    public ITraceJoin? Traces => null;
+
+    public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
+    {
+        var service = fragment.Clone();
+        service.Command = [.. service.Command ?? [], $"--alias={settings.Name}"];
+        service.Ports = [$"127.0.0.1::{StandInScripts.NodePort}"];
+        return service;
+    }
+
+    public void Configure(string nodeDirectory, RunCredentials credentials) =>
+        PrivateFiles.Write(Path.Combine(nodeDirectory, "standin.conf"), "chain=bitcoind:18443\n");
+
+    public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, "node.log");
+
+    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
+    {
+        if (!container.HostPorts.TryGetValue($"{StandInScripts.NodePort}/tcp", out var port))
+        {
+            return (null, "its port is not published");
+        }
+        var node = new StandInNode(container.Name, new Uri($"http://127.0.0.1:{port}/cgi-bin/"));
+        try
+        {
+            await node.InitializeAsync(ct);
+            return (node, "answered");
+        }
+        catch
+        {
+            await node.DisposeAsync();
+            throw;
+        }
+    }
+}
