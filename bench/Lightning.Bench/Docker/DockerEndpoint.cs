@@ -15,7 +15,15 @@ public sealed record DockerEndpoint(string Host, string Source)
     public const string DefaultHost = "unix:///var/run/docker.sock";
 
     /// <summary>Whether the engine runs on this machine (a Unix socket): only then are process ids in its labels ours to check.</summary>
-    public bool IsLocal => Host.StartsWith("unix://", StringComparison.Ordinal);
+    public const string SupportedForms = "use unix:///path/to/docker.sock or tcp://host:port";
+
+    public bool IsLocal => UnixSocketPath is not null;
+
+    /// <summary>The socket of a unix:// host, else null.</summary>
+    public string? UnixSocketPath => Host.StartsWith("unix://", StringComparison.Ordinal) ? Host["unix://".Length..] : null;
+
+    /// <summary>host:port of a tcp:// host, else null.</summary>
+    public string? TcpAddress => Host.StartsWith("tcp://", StringComparison.Ordinal) ? Host["tcp://".Length..].TrimEnd('/') : null;
 
     /// <summary>The environment compose and the docker CLI get, so they reach this engine and no other.</summary>
     public IReadOnlyDictionary<string, string?> Environment => new Dictionary<string, string?>
@@ -88,12 +96,11 @@ public sealed record DockerEndpoint(string Host, string Source)
     private static DockerEndpoint Checked(DockerEndpoint endpoint, Func<string, string?> variable)
     {
         var host = endpoint.Host;
-        if (!host.StartsWith("unix://", StringComparison.Ordinal) && !host.StartsWith("tcp://", StringComparison.Ordinal))
+        if (endpoint.UnixSocketPath is null && endpoint.TcpAddress is null)
         {
-            throw new DockerUnavailableException(
-                $"Docker host '{host}' (from {endpoint.Source}) is not supported: use unix:///path/to/docker.sock or tcp://host:port");
+            throw new DockerUnavailableException($"Docker host '{host}' (from {endpoint.Source}) is not supported: {SupportedForms}");
         }
-        if (host.StartsWith("tcp://", StringComparison.Ordinal) && variable("DOCKER_TLS_VERIFY") is { Length: > 0 } tls && tls != "0")
+        if (endpoint.TcpAddress is not null && variable("DOCKER_TLS_VERIFY") is { Length: > 0 } tls && tls != "0")
         {
             throw new DockerUnavailableException(
                 $"Docker host '{host}' (from {endpoint.Source}) needs TLS (DOCKER_TLS_VERIFY is set), which this harness does not speak: use the engine's Unix socket");

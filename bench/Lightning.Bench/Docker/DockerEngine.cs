@@ -31,10 +31,8 @@ public sealed class DockerEngine : IDisposable
     {
         Endpoint = endpoint ?? DockerEndpoint.Resolve();
         this.requestTimeout = requestTimeout ?? DefaultRequestTimeout;
-        var host = Endpoint.Host;
-        if (host.StartsWith("unix://", StringComparison.Ordinal))
+        if (Endpoint.UnixSocketPath is { } socketPath)
         {
-            var socketPath = host["unix://".Length..];
             var handler = new SocketsHttpHandler
             {
                 ConnectCallback = async (_, ct) =>
@@ -54,13 +52,13 @@ public sealed class DockerEngine : IDisposable
             };
             http = new HttpClient(handler) { BaseAddress = new Uri("http://docker/") };
         }
-        else if (host.StartsWith("tcp://", StringComparison.Ordinal))
+        else if (Endpoint.TcpAddress is { } address)
         {
-            http = new HttpClient { BaseAddress = new Uri($"http://{host["tcp://".Length..].TrimEnd('/')}/") };
+            http = new HttpClient { BaseAddress = new Uri($"http://{address}/") };
         }
         else
         {
-            throw new DockerUnavailableException($"Docker host '{host}' is not supported: use unix:///path/to/docker.sock or tcp://host:port");
+            throw new DockerUnavailableException($"Docker host '{Endpoint.Host}' is not supported: {DockerEndpoint.SupportedForms}");
         }
         // Timeouts are per call (a followed event stream has none).
         http.Timeout = Timeout.InfiniteTimeSpan;

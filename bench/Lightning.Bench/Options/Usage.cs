@@ -10,7 +10,7 @@ public static class Usage
     {
         var defaults = new HarnessOptions();
         return $"""
-            Lightning.Bench: benchmark Core Lightning payments on a regtest network in Docker.
+            Lightning.Bench: benchmark Lightning payments (Core Lightning) on a regtest network in Docker.
 
             Usage: ./run.sh [SCENARIO] [options] [-- BenchmarkDotNet options]
 
@@ -24,9 +24,10 @@ public static class Usage
               --warmups N              warmup invocations per case (default {defaults.Warmups})
               --amount-msat N          amount of each payment (default {defaults.AmountMsat})
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
-              --build NAME=IMAGE[,NODE=IMAGE...]
+              --build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]
                                        a build to compare (repeat the option); the first is the baseline of Ratio;
-                                       NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev)
+                                       NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev); KIND is the
+                                       node implementation (default cln, Core Lightning)
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
               --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
