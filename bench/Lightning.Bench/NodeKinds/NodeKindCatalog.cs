@@ -14,8 +14,6 @@ public sealed class NodeKindCatalog
 
     public static NodeKindCatalog Default { get; } = new([new CoreLightningKind()]);
 
-    public IReadOnlyCollection<INodeKind> All => kinds.Values.ToList();
-
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 
     public INodeKind Get(string name) => kinds.TryGetValue(name, out var kind)

@@ -69,7 +69,7 @@ public sealed class CoreLightningKind : INodeKind
         {
             var info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{container.Name}", ct);
             var version = info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : "";
-            return (new CoreLightningNode(container.Name, container.ContainerId, rpc, info.GetProperty("id").GetString()!, version), "answered");
+            return (new CoreLightningNode(container.Name, rpc, info.GetProperty("id").GetString()!, version), "answered");
         }
         catch
         {

@@ -8,14 +8,12 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
 /// spans join to payments.
 /// </summary>
-public sealed class CoreLightningNode(string name, string containerId, ClnRpcClient rpc, string nodeId, string version) : ILightningNode
+public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string nodeId, string version) : ILightningNode
 {
     public const int PeerPort = 9735;
     private long nextSetupId;
 
     public string Name { get; } = name;
-
-    public string ContainerId { get; } = containerId;
 
     public string NodeId { get; } = nodeId;
 
