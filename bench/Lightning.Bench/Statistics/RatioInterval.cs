@@ -1,0 +1,22 @@
+namespace Lightning.Bench.Statistics;
+
+/// <summary>
+/// A candidate against a baseline on one metric, over fresh topologies: the ratio, its confidence interval, how many
+/// topologies (or pairs) it rests on and how the interval was made.
+/// </summary>
+/// <param name="Ratio">Candidate over baseline: the geometric mean of the per-topology ratios (paired) or of the topology means (unpaired).</param>
+/// <param name="PValue">The test of "no difference" on the log scale (paired t, or Welch's t across runs); NaN with too few topologies.</param>
+/// <param name="BootstrapLow">The hierarchical bootstrap's interval (topologies, then iterations within them) of the ratio of means, as a cross-check.</param>
+public sealed record RatioInterval(
+    double Ratio,
+    double Low,
+    double High,
+    int BaselineTopologies,
+    int CandidateTopologies,
+    bool Paired,
+    double PValue,
+    double BootstrapLow,
+    double BootstrapHigh)
+{
+    public bool HasInterval => !double.IsNaN(Low) && !double.IsNaN(High);
+}

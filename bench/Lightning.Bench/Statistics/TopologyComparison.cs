@@ -1,0 +1,122 @@
+using Perfolizer.Mathematics.Common;
+using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
+
+namespace Lightning.Bench.Statistics;
+
+/// <summary>
+/// Compares two arms (builds, or trace modes) of one case where the unit of replication is a fresh topology: each
+/// topology is summarised by the mean of its measured iterations, and only those summaries are tested.
+/// <para>
+/// Within a run the arms' topologies come in pairs started next to each other in time (the same Topology index), so
+/// the interval is a t-interval on the per-pair log ratios: drift of the machine over the run is common to a pair and
+/// cancels. Across runs (--compare) there are no pairs: Welch's t-interval on the log topology means. Both are
+/// exp-transformed into an interval of the ratio. The hierarchical bootstrap (resample topologies, then iterations
+/// within them) of the ratio of means is reported beside it as a cross-check; with few topologies it is too narrow,
+/// which is why it does not decide.
+/// </para>
+/// </summary>
+public static class TopologyComparison
+{
+    public const double Confidence = 0.95;
+    public const int BootstrapResamples = 2000;
+
+    /// <param name="baseline">Each baseline topology's measured iteration values, in topology order.</param>
+    /// <param name="candidate">The candidate's, in the same order; paired by index when <paramref name="paired"/>.</param>
+    public static RatioInterval Compare(
+        IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, bool paired, int seed)
+    {
+        var baseMeans = baseline.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
+        var candMeans = candidate.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
+        var (bootLow, bootHigh) = Bootstrap(baseline, candidate, seed);
+        if (baseMeans.Count == 0 || candMeans.Count == 0)
+        {
+            return new RatioInterval(double.NaN, double.NaN, double.NaN, baseMeans.Count, candMeans.Count, paired, double.NaN, bootLow, bootHigh);
+        }
+        if (paired && baseline.Count == candidate.Count && baseline.All(t => t.Count > 0) && candidate.All(t => t.Count > 0))
+        {
+            var logRatios = candMeans.Zip(baseMeans, (c, b) => Math.Log(c / b)).ToList();
+            var (low, high, p) = OneSampleT(logRatios);
+            return new RatioInterval(Math.Exp(logRatios.Average()), low, high, baseMeans.Count, candMeans.Count, true, p, bootLow, bootHigh);
+        }
+        var (wLow, wHigh, wp) = WelchT(candMeans.Select(m => Math.Log(m)).ToList(), baseMeans.Select(m => Math.Log(m)).ToList());
+        var ratio = Math.Exp(candMeans.Select(m => Math.Log(m)).Average() - baseMeans.Select(m => Math.Log(m)).Average());
+        return new RatioInterval(ratio, wLow, wHigh, baseMeans.Count, candMeans.Count, false, wp, bootLow, bootHigh);
+    }
+
+    /// <summary>exp of the t-interval of the mean of <paramref name="d"/>, and the two-sided p-value of mean 0.</summary>
+    private static (double Low, double High, double P) OneSampleT(IReadOnlyList<double> d)
+    {
+        if (d.Count < 2)
+        {
+            return (double.NaN, double.NaN, double.NaN);
+        }
+        var mean = d.Average();
+        var se = Math.Sqrt(d.Sum(x => (x - mean) * (x - mean)) / (d.Count - 1) / d.Count);
+        return Interval(mean, se, d.Count - 1);
+    }
+
+    private static (double Low, double High, double P) WelchT(IReadOnlyList<double> x, IReadOnlyList<double> y)
+    {
+        if (x.Count < 2 || y.Count < 2)
+        {
+            return (double.NaN, double.NaN, double.NaN);
+        }
+        double Variance(IReadOnlyList<double> v)
+        {
+            var m = v.Average();
+            return v.Sum(e => (e - m) * (e - m)) / (v.Count - 1);
+        }
+        var vx = Variance(x) / x.Count;
+        var vy = Variance(y) / y.Count;
+        var se = Math.Sqrt(vx + vy);
+        var df = (vx + vy) * (vx + vy) / (vx * vx / (x.Count - 1) + vy * vy / (y.Count - 1));
+        return Interval(x.Average() - y.Average(), se, df);
+    }
+
+    private static (double Low, double High, double P) Interval(double mean, double se, double df)
+    {
+        if (se == 0)
+        {
+            return (Math.Exp(mean), Math.Exp(mean), mean == 0 ? 1 : 0);
+        }
+        var t = new StudentDistribution(df);
+        var q = t.Quantile(new Probability(1 - (1 - Confidence) / 2));
+        var p = 2 * (1 - t.Cdf(Math.Abs(mean / se)));
+        return (Math.Exp(mean - q * se), Math.Exp(mean + q * se), p);
+    }
+
+    /// <summary>Percentile interval of the ratio of means: per resample, topologies with replacement, then each one's iterations with replacement.</summary>
+    private static (double Low, double High) Bootstrap(IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, int seed)
+    {
+        var b = baseline.Where(t => t.Count > 0).ToList();
+        var c = candidate.Where(t => t.Count > 0).ToList();
+        if (b.Count < 2 || c.Count < 2)
+        {
+            return (double.NaN, double.NaN);
+        }
+        var random = new Random(seed);
+        double MeanOf(List<IReadOnlyList<double>> topologies)
+        {
+            var total = 0.0;
+            for (var i = 0; i < topologies.Count; i++)
+            {
+                var topology = topologies[random.Next(topologies.Count)];
+                var sum = 0.0;
+                for (var j = 0; j < topology.Count; j++)
+                {
+                    sum += topology[random.Next(topology.Count)];
+                }
+                total += sum / topology.Count;
+            }
+            return total / topologies.Count;
+        }
+        var ratios = new double[BootstrapResamples];
+        for (var r = 0; r < ratios.Length; r++)
+        {
+            ratios[r] = MeanOf(c) / MeanOf(b);
+        }
+        Array.Sort(ratios);
+        var tail = (1 - Confidence) / 2;
+        return (ratios[(int)Math.Floor(tail * (ratios.Length - 1))], ratios[(int)Math.Ceiling((1 - tail) * (ratios.Length - 1))]);
+    }
+}
