@@ -21,7 +21,7 @@ public class AlicePaysBobEndToEndTests
         var run = await ProcessRunner.RunAsync("dotnet",
         [
             Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob",
-            "--concurrency", "1,3", "--iterations", "2", "--warmups", "1",
+            "--concurrency", "1,3", "--iterations", "2", "--warmups", "1", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
         ], TimeSpan.FromMinutes(20));
 
@@ -40,7 +40,7 @@ public class AlicePaysBobEndToEndTests
         Assert.Contains("complete", table);
         foreach (var concurrency in new[] { 1, 3 })
         {
-            var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), $"*-Concurrency-{concurrency}-Traces-on"));
+            var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), $"*-Concurrency-{concurrency}-Topology-1-Traces-on"));
             Assert.True(File.Exists(Path.Combine(caseFolder, "docker-compose.yml")));
             Assert.True(File.Exists(Path.Combine(caseFolder, "logs", "alice.log")));
             Assert.True(File.Exists(Path.Combine(caseFolder, "zipkin.json")));
@@ -69,7 +69,7 @@ public class AlicePaysBobEndToEndTests
         var (cln, bitcoind) = Requirements.NodeImages();
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-kill-").FullName;
         using var harness = HarnessProcess.Start(
-            "AlicePaysBob", "--concurrency", "1", "--iterations", "500", "--warmups", "0",
+            "AlicePaysBob", "--concurrency", "1", "--iterations", "500", "--warmups", "0", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results);
         await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
         await Task.Delay(TimeSpan.FromSeconds(2));
@@ -112,7 +112,7 @@ public class AlicePaysBobEndToEndTests
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-int-").FullName;
         var work = Directory.CreateTempSubdirectory("lnb-").FullName;
         using var harness = HarnessProcess.Start(
-            "AlicePaysBob", "--concurrency", "2", "--iterations", "500", "--warmups", "0",
+            "AlicePaysBob", "--concurrency", "2", "--iterations", "500", "--warmups", "0", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work);
         await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
         await Task.Delay(TimeSpan.FromSeconds(3));

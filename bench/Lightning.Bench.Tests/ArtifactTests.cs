@@ -70,7 +70,7 @@ public class ArtifactTests : IDisposable
         foreach (var carols in new[] { 1, 4 })
         {
             var caseDir = Directory.CreateDirectory(Path.Combine(run, "cases", $"CarolsCount-{carols}")).FullName;
-            var topology = AlicePaysBobViaCarols.Topology(original.Builds[0], original.BitcoindImage, carols);
+            var topology = AlicePaysBobViaCarols.TopologyFor(original.Builds[0], original.BitcoindImage, carols);
             File.WriteAllText(Path.Combine(caseDir, "docker-compose.yml"), ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
         }
         var zip = ArtifactZip.Create(run);
@@ -87,7 +87,7 @@ public class ArtifactTests : IDisposable
         var stored = ArtifactZip.ReadAll(zip, "docker-compose.yml");
         foreach (var carols in plan.Options.Sweeps["CarolsCount"])
         {
-            var topology = AlicePaysBobViaCarols.Topology(plan.Options.Builds[0], plan.Options.BitcoindImage, carols);
+            var topology = AlicePaysBobViaCarols.TopologyFor(plan.Options.Builds[0], plan.Options.BitcoindImage, carols);
             Assert.Equal(stored[$"cases/CarolsCount-{carols}/docker-compose.yml"], ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
         }
     }
@@ -99,30 +99,29 @@ public class ArtifactTests : IDisposable
     }
 
     [Fact]
-    public void Compare_prints_the_shared_cases_with_ratio_and_a_noise_verdict()
+    public void Compare_judges_the_shared_cases_over_topologies_with_the_runs_method_unpaired()
     {
-        static CaseSummary Case(string build, int concurrency, double[] iterations) => new(
-            $"Build={build}, Concurrency={concurrency}, Traces=on",
-            new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = $"{concurrency}", ["Traces"] = "on" },
+        static CaseSummary Case(string build, int concurrency, int topology, double[] iterations) => new(
+            $"Build={build}, Concurrency={concurrency}, Topology={topology}, Traces=on",
+            new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = $"{concurrency}", ["Topology"] = $"{topology}", ["Traces"] = "on" },
             iterations.Average(), 1, iterations, concurrency, concurrency / iterations.Average() * 1000, iterations.Min(), iterations.Max(), 10, 0, true);
-        var a = new RunSummary("run-a", "AlicePaysBob", "in payment", [Case("Og", 1, [80, 82, 79, 81]), Case("Og", 10, [190, 180, 200, 185])]);
-        var b = new RunSummary("run-b", "AlicePaysBob", "in payment", [Case("O2", 1, [60, 61, 59, 62]), Case("O2", 4, [100, 101, 99, 100])]);
+        var a = new RunSummary("run-a", "AlicePaysBob", "in payment",
+            [Case("Og", 1, 1, [80, 82]), Case("Og", 1, 2, [84, 86]), Case("Og", 1, 3, [78, 79]), Case("Og", 10, 1, [190, 180])]);
+        var b = new RunSummary("run-b", "AlicePaysBob", "in payment",
+            [Case("O2", 1, 1, [60, 61]), Case("O2", 1, 2, [63, 64]), Case("O2", 1, 3, [59, 58]), Case("O2", 4, 1, [100, 101])]);
         var dirA = Directory.CreateDirectory(Path.Combine(directory, "a")).FullName;
         var dirB = Directory.CreateDirectory(Path.Combine(directory, "b")).FullName;
         a.Write(dirA);
         b.Write(dirB);
 
-        var table = RunComparison.Render(dirA, RunSummary.Read(ArtifactZip.ReadText(dirA, RunSummary.FileName)), dirB, RunSummary.Read(ArtifactZip.ReadText(dirB, RunSummary.FileName)));
+        var table = RunComparison.Render(dirA, RunSummary.Read(ArtifactZip.ReadText(dirA, RunSummary.FileName)), dirB,
+            RunSummary.Read(ArtifactZip.ReadText(dirB, RunSummary.FileName)), thresholdPercent: 2, seed: 1);
 
-        Assert.Contains("| Concurrency=1, Traces=on | 80.5 | 60.5 | 0.75 |", table);
-        Assert.Contains("yes (p=", table);
-        Assert.Contains("not in both: A Concurrency=10, Traces=on; B Concurrency=4, Traces=on", table);
-
-        // A run that compared two builds against a run of one: a row per pair.
-        var ab = new RunSummary("run-ab", "AlicePaysBob", "in payment", [Case("Og", 1, [80, 82, 79, 81]), Case("O2", 1, [60, 61, 59, 62])]);
-        var pairs = RunComparison.Render("ab", ab, "b", b);
-        Assert.Contains("| Concurrency=1, Traces=on (Og / O2) | 80.5 | 60.5 | 0.75 |", pairs);
-        Assert.Contains("| Concurrency=1, Traces=on (O2 / O2) | 60.5 | 60.5 | 1.00 |", pairs);
+        Assert.Contains("weaker evidence than the same difference within one run", table);
+        Assert.Matches(@"\| Concurrency=1 \| mean time \| Og \| O2 \| 81\.5 ms \| 60\.8 ms \| 0\.74\d \| 0\.\d+ – 0\.\d+ \| 3 \+ 3 \| [0-9.]+ \| faster \|", table);
+        Assert.Matches(@"\| Concurrency=1 \| payments/s \| Og \| O2 \| .* \| 1\.34\d \| .* \| 3 \+ 3 \| .* \| faster \|", table);
+        Assert.Contains("not in both: A Concurrency=10; B Concurrency=4", table);
+        Assert.Contains("A case with one topology has no interval", table);
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);

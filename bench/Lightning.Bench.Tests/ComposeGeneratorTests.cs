@@ -22,7 +22,7 @@ public class ComposeGeneratorTests
     [Fact]
     public void AlicePaysBob_matches_the_golden_file()
     {
-        var topology = AlicePaysBob.Topology(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2");
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2");
         var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments));
         Golden.AssertMatches("alice-pays-bob.yml", yaml);
     }
@@ -32,7 +32,7 @@ public class ComposeGeneratorTests
     [InlineData(4)]
     public void AlicePaysBobViaCarols_matches_the_golden_file(int carols)
     {
-        var topology = AlicePaysBobViaCarols.Topology(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2", carols);
+        var topology = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2", carols);
         Assert.Equal(carols + 1, topology.Channels.Count);
         Golden.AssertMatches($"alice-pays-bob-via-{carols}-carols.yml", ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments)));
     }
@@ -42,7 +42,7 @@ public class ComposeGeneratorTests
     [InlineData(4)]
     public void AlicesPayBob_matches_the_golden_file(int alices)
     {
-        var topology = AlicesPayBob.Topology(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2", alices);
+        var topology = AlicesPayBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2", alices);
         Assert.Equal(alices, topology.Flows.Count);
         Golden.AssertMatches($"{alices}-alices-pay-bob.yml", ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments)));
     }
@@ -51,7 +51,7 @@ public class ComposeGeneratorTests
     public void A_mixed_build_puts_one_node_on_another_image()
     {
         var build = new BuildSpec("mixed", "cln:a", new Dictionary<string, string> { ["carol-1"] = "cln:b" });
-        var file = ComposeGenerator.Generate(AlicePaysBobViaCarols.Topology(build, "btc", 2), Settings(), Fragments);
+        var file = ComposeGenerator.Generate(AlicePaysBobViaCarols.TopologyFor(build, "btc", 2), Settings(), Fragments);
         Assert.Equal("cln:b", file.Services["carol-1"].Image);
         Assert.Equal("cln:a", file.Services["carol-2"].Image);
         Assert.Equal("cln:a", file.Services["alice"].Image);
@@ -60,7 +60,7 @@ public class ComposeGeneratorTests
     [Fact]
     public void Every_service_is_labelled_runs_as_the_host_user_and_publishes_nothing_beyond_loopback()
     {
-        var topology = AlicePaysBob.Topology(BuildSpec.FromImage("cln"), "btc");
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
         var file = ComposeGenerator.Generate(topology, Settings(), Fragments);
 
         Assert.Equal(["bitcoind", "alice", "bob"], file.Services.Keys);
@@ -79,7 +79,7 @@ public class ComposeGeneratorTests
     [Fact]
     public void Credentials_never_appear_in_the_compose_file()
     {
-        var topology = AlicePaysBob.Topology(BuildSpec.FromImage("cln"), "btc");
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
         var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, Settings(), Fragments));
         Assert.DoesNotContain("rpcpassword", yaml);
         Assert.DoesNotContain("rpcauth", yaml);
@@ -88,7 +88,7 @@ public class ComposeGeneratorTests
     [Fact]
     public void Trace_sockets_point_each_node_at_its_own_mount()
     {
-        var topology = AlicePaysBob.Topology(BuildSpec.FromImage("cln"), "btc");
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
         var file = ComposeGenerator.Generate(topology, Settings(traces: true), Fragments);
         Assert.Equal("/lnb/trace.sock", file.Services["alice"].Environment!["CLN_TRACE_SOCKET"]);
         Assert.Null(file.Services["bitcoind"].Environment);
@@ -98,7 +98,7 @@ public class ComposeGeneratorTests
     public void Dollar_signs_are_escaped_for_compose_interpolation()
     {
         var settings = Settings() with { Layout = new RunLayout("/tmp/lnb/a$b") };
-        var file = ComposeGenerator.Generate(AlicePaysBob.Topology(BuildSpec.FromImage("cln"), "btc"), settings, Fragments);
+        var file = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc"), settings, Fragments);
         Assert.Equal(["/tmp/lnb/a$$b/alice:/lnb"], file.Services["alice"].Volumes);
     }
 
@@ -106,7 +106,7 @@ public class ComposeGeneratorTests
     public void Generation_does_not_change_the_fragments()
     {
         var before = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
-        ComposeGenerator.Generate(AlicePaysBob.Topology(BuildSpec.FromImage("cln"), "btc"), Settings(traces: true), Fragments);
+        ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc"), Settings(traces: true), Fragments);
         var after = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
         Assert.Equal(before, after);
     }

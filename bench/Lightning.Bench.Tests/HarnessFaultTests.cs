@@ -17,7 +17,7 @@ public class HarnessFaultTests : IDisposable
 
     private string[] FakeRun(params string[] extra) =>
     [
-        "AlicePaysBob", "--concurrency", "1", "--iterations", "1", "--cln-image", FakeNodeImage.FakeNode,
+        "AlicePaysBob", "--concurrency", "1", "--iterations", "1", "--topologies", "1", "--cln-image", FakeNodeImage.FakeNode,
         "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results, "--setup-timeout", "300", .. extra,
     ];
 

@@ -33,7 +33,7 @@ public class NodeKindSeamTests : IDisposable
         var exit = await Task.Run(() => Program.Run(
         [
             "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
-            "--no-pull", "--concurrency", "3", "--warmups", "1", "--iterations", "4", "--traces", "off",
+            "--no-pull", "--concurrency", "3", "--warmups", "1", "--iterations", "4", "--topologies", "1", "--traces", "off",
             "--results", results, "--work-dir", work, "--setup-timeout", "60",
         ], kinds, fragments));
 
@@ -47,7 +47,7 @@ public class NodeKindSeamTests : IDisposable
 
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
         var figures = Assert.Single(summary.RootElement.GetProperty("cases").EnumerateArray().ToList());
-        Assert.Equal("Build=standin, Concurrency=3, Traces=off", figures.GetProperty("case").GetString());
+        Assert.Equal("Build=standin, Concurrency=3, Topology=1, Traces=off", figures.GetProperty("case").GetString());
         Assert.True(figures.GetProperty("payments_per_second").GetDouble() > 0);
         Assert.Equal(4, figures.GetProperty("iterations_ms").GetArrayLength());
         Assert.Equal(12, figures.GetProperty("succeeded").GetInt32());
@@ -64,8 +64,50 @@ public class NodeKindSeamTests : IDisposable
         Assert.Contains("Payments/s", table);
         Assert.Contains("complete", table);
         // The node logs were kept, and the compose file shows the kind's own service.
-        Assert.Contains("pay", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Traces-off", "logs", "alice.log")));
-        Assert.Contains("standin-node", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Traces-off", "docker-compose.yml")));
+        Assert.Contains("pay", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "logs", "alice.log")));
+        Assert.Contains("standin-node", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "docker-compose.yml")));
+    }
+
+    [SkippableFact]
+    public async Task A_build_comparison_interleaves_builds_over_fresh_topologies_and_writes_its_verdicts()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
+        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
+        var image = $"{StandInKind.KindName}={FakeNodeImage.StandIn}";
+
+        var exit = await Task.Run(() => Program.Run(
+        [
+            "AlicePaysBob", "--build", $"a={image}", "--build", $"b={image}", "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull",
+            "--concurrency", "2", "--warmups", "0", "--iterations", "3", "--topologies", "4", "--seed", "11", "--traces", "off",
+            "--results", results, "--work-dir", work, "--no-zip",
+        ], NodeKindCatalog.Default.With(new StandInKind()), fragments));
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
+        Assert.Equal(11, manifest.RootElement.GetProperty("seed").GetInt32());
+        Assert.Equal(4, manifest.RootElement.GetProperty("topologies").GetInt32());
+        var order = manifest.RootElement.GetProperty("order").EnumerateArray().Select(o => o.GetString()!).ToList();
+        Assert.Equal(8, order.Count);
+        // Topology by topology, both builds side by side, each order (ab, ba) twice.
+        Assert.All(order.Chunk(2).Select((pair, i) => (pair, i)), x => Assert.All(x.pair, k => Assert.Contains($"Topology={x.i + 1}", k)));
+        Assert.Equal(2, order.Chunk(2).Count(pair => pair[0].StartsWith("Build=a", StringComparison.Ordinal)));
+
+        var comparisons = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.ComparisonsCsv))).Skip(1).ToList();
+        Assert.Equal(2, comparisons.Count); // mean time and payments/s, b against a
+        Assert.All(comparisons, c => Assert.StartsWith("build,Concurrency=2,", c));
+        Assert.All(comparisons, c => Assert.Contains(",a,b,", c));
+        Assert.All(comparisons, c => Assert.Contains(",true,4,4,", c)); // paired over 4 topologies
+        var topologies = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.TopologiesCsv))).Skip(1).ToList();
+        Assert.Equal(2 * 4 * 2, topologies.Count);
+        var markdown = await File.ReadAllTextAsync(Path.Combine(run, ComparisonReport.MarkdownFile));
+        Assert.Contains("| Concurrency=2 | mean time | a | b |", markdown);
+        Assert.Contains("## Spread between topologies and within them", markdown);
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
+        Assert.Equal(2, summary.RootElement.GetProperty("comparisons").GetArrayLength());
+        Assert.Equal(8, summary.RootElement.GetProperty("cases").GetArrayLength());
     }
 
     public void Dispose()

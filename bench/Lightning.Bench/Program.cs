@@ -38,7 +38,7 @@ public static class Program
             }
             if (options.Compare.Count == 2)
             {
-                return Compare(options.Compare[0], options.Compare[1]);
+                return Compare(options.Compare[0], options.Compare[1], options);
             }
             if (options.Replay is not null)
             {
@@ -61,11 +61,11 @@ public static class Program
         return HarnessRun.RunAsync(options, fragments, kinds).GetAwaiter().GetResult();
     }
 
-    private static int Compare(string a, string b)
+    private static int Compare(string a, string b, HarnessOptions options)
     {
         var summaryA = RunSummary.Read(ArtifactZip.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(ArtifactZip.ReadText(b, RunSummary.FileName));
-        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB));
+        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1));
         return 0;
     }
 

@@ -19,7 +19,6 @@ public static class HarnessColumns
             new StatusColumn(results),
             new InvoicesColumn(results, options.PregenerateInvoices),
             new RatioColumn(results, builds),
-            new BeyondNoiseColumn(results, builds),
             new VersusTracesOffColumn(results, options.Traces),
         ];
     }

@@ -5,12 +5,15 @@ using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Columns;
 
-/// <summary>Mean over the Mean of the same case on the baseline build (the first --build).</summary>
+/// <summary>
+/// Mean over the Mean of the same case and topology index on the baseline build (the first --build): one pair's ratio;
+/// the verdict over all pairs is in the comparison table after BenchmarkDotNet's.
+/// </summary>
 public sealed class RatioColumn(RunResults results, IReadOnlyList<string> builds) : CaseColumn(results)
 {
     public override string ColumnName => "Ratio";
 
-    public override string Legend => $"Mean ÷ Mean of the same case on the baseline build ({builds[0]})";
+    public override string Legend => $"Mean ÷ Mean of the same case and Topology index on the baseline build ({builds[0]}): one pair; the verdict over all topologies follows the table";
 
     public override bool IsAvailable(Summary summary) => builds.Count > 1;
 

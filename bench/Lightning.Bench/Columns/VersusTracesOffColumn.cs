@@ -6,13 +6,13 @@ using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Columns;
 
-/// <summary>Throughput with this trace mode over throughput of the same case with tracing off, and Welch's test on their iteration times.</summary>
+/// <summary>Throughput with this trace mode over throughput of the same case and topology index with tracing off: one pair's ratio.</summary>
 public sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<string> traceModes) : CaseColumn(results)
 {
     public override string ColumnName => "vs traces off";
 
     public override string Legend =>
-        "Payments/s ÷ Payments/s of the same case with Traces=off, and whether the gap is beyond noise (Welch's t-test on iteration times; one run is one topology per case: repeat runs, see benchmarks/trace-overhead.sh)";
+        "Payments/s ÷ Payments/s of the same case and Topology index with Traces=off: one pair; the verdict over all topologies follows the table";
 
     public override bool IsNumeric => false;
 
@@ -27,9 +27,6 @@ public sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<stri
         }
         var figures = Results.Find(caseKey)?.Figures;
         var offFigures = off is null ? null : Results.Find(off)?.Figures;
-        var comparison = off is null ? null : Results.Compare(caseKey, off);
-        return figures is null || offFigures is null || comparison is null
-            ? "-"
-            : $"{Format(figures.PaymentsPerSecond / offFigures.PaymentsPerSecond, "0.00")}, {comparison.Verdict}";
+        return figures is null || offFigures is null ? "-" : Format(figures.PaymentsPerSecond / offFigures.PaymentsPerSecond, "0.00");
     }
 }

@@ -27,6 +27,17 @@ public sealed record HarnessOptions
 
     public int Warmups { get; init; } = 1;
 
+    /// <summary>Fresh topologies per build and case: the unit of replication of every comparison.</summary>
+    public int Topologies { get; init; } = DefaultTopologies;
+
+    public const int DefaultTopologies = 6;
+
+    /// <summary>Seeds the interleaved case order and the bootstrap (recorded in the manifest); null: chosen at random.</summary>
+    public int? Seed { get; init; }
+
+    /// <summary>The smallest difference that matters, in percent: a ratio whose interval lies within ± this is "same".</summary>
+    public double ThresholdPercent { get; init; } = 2;
+
     public string ClnImage { get; init; } = DefaultClnImage;
 
     /// <summary>Builds given with --build; without any, the one build is --cln-image.</summary>

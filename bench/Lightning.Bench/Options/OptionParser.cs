@@ -65,6 +65,9 @@ public static class OptionParser
                 "--help" or "-h" => options with { Help = true },
                 "--iterations" => options with { Iterations = Int(name, Value(), 1, 1000) },
                 "--warmups" => options with { Warmups = Int(name, Value(), 0, 100) },
+                "--topologies" => options with { Topologies = Int(name, Value(), 1, 100) },
+                "--seed" => options with { Seed = Int(name, Value(), 0, int.MaxValue) },
+                "--threshold" => options with { ThresholdPercent = Percent(name, Value()) },
                 "--cln-image" => options with { ClnImage = Image(name, Value()) },
                 "--build" => options with { BuildList = [.. options.BuildList, Build(name, Value(), options.BuildList)] },
                 "--bitcoind-image" => options with { BitcoindImage = Image(name, Value()) },
@@ -224,6 +227,16 @@ public static class OptionParser
             throw new UsageException($"{option} '{text}' is not an image reference: give one such as {HarnessOptions.DefaultClnImage}");
         }
         return text;
+    }
+
+    private static double Percent(string option, string text)
+    {
+        if (!double.TryParse(text.TrimEnd('%'), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var value)
+            || !(value > 0 && value < 100))
+        {
+            throw new UsageException($"{option} '{text}' is not a percentage between 0 and 100 (exclusive): e.g. {option} 2");
+        }
+        return value;
     }
 
     private static string NonEmpty(string option, string text) =>

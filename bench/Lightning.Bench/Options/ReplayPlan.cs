@@ -18,6 +18,7 @@ public sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
         {
             ResultsRoot = current.ResultsRoot,
             ReplayOf = manifest.RunId,
+            Seed = manifest.Seed,
             CommandLine = current.CommandLine,
         };
         return new ReplayPlan(manifest, options);

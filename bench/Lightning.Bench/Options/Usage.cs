@@ -22,6 +22,11 @@ public static class Usage
               --pregenerate-invoices   create every invoice during setup and measure payments only (default: invoice + pay)
               --iterations N           measured invocations per case (default {defaults.Iterations})
               --warmups N              warmup invocations per case (default {defaults.Warmups})
+              --topologies K           fresh topologies per build and case, the unit every comparison replicates
+                                       (default {HarnessOptions.DefaultTopologies}); cases run interleaved in a balanced, shuffled order
+              --seed N                 seed of that order and of the bootstrap (default: random; kept in manifest.json)
+              --threshold PCT          the smallest difference that matters (default {defaults.ThresholdPercent:0.#} %): within it a
+                                       comparison says same
               --amount-msat N          amount of each payment (default {defaults.AmountMsat})
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
               --build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]

@@ -6,17 +6,21 @@ using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>./run.sh --compare A B: the cases two runs share, side by side, with B/A and a Welch test on their iterations.</summary>
+/// <summary>
+/// ./run.sh --compare A B: the cases two runs share, with the method of a run's own comparisons (topologies as the
+/// unit), unpaired since the runs' topologies did not run side by side.
+/// </summary>
 public static class RunComparison
 {
-    public static string Render(string nameA, RunSummary a, string nameB, RunSummary b)
+    public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed)
     {
-        var casesA = ByKey(a);
-        var casesB = ByKey(b);
         var text = new StringBuilder();
         text.AppendLine(Invariant($"A: {nameA} ({a.Scenario}, run {a.RunId}, invoices {a.Invoices})"));
         text.AppendLine(Invariant($"B: {nameB} ({b.Scenario}, run {b.RunId}, invoices {b.Invoices})"));
         text.AppendLine();
+        text.AppendLine("Two runs differ by more than their builds: the machine's state, other tenants and the day add variance a single run does not " +
+            "have, and their topologies cannot be paired in time. A difference here is weaker evidence than the same difference within one run " +
+            "(--build NAME=IMAGE for each build, interleaved); a verdict here is only as good as both runs' number of topologies.");
         if (a.Scenario != b.Scenario)
         {
             text.AppendLine($"note: the runs are of different scenarios ({a.Scenario}, {b.Scenario}); cases are matched by their parameters");
@@ -25,44 +29,69 @@ public static class RunComparison
         {
             text.AppendLine($"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work");
         }
-        text.AppendLine("| case | A mean ms | B mean ms | B/A | A payments/s | B payments/s | A p95 ms | B p95 ms | beyond noise |");
-        text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-        foreach (var (key, casesOfA) in casesA)
+        text.AppendLine();
+        text.AppendLine($"| case | metric | A | B | A mean | B mean | B/A | 95 % interval | topologies | p | verdict (±{thresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} %) |");
+        text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|");
+        var armsA = Arms(a);
+        var armsB = Arms(b);
+        var rows = 0;
+        foreach (var ((cell, traces), buildsA) in armsA)
         {
-            if (!casesB.TryGetValue(key, out var casesOfB))
+            if (!armsB.TryGetValue((cell, traces), out var buildsB))
             {
                 continue;
             }
-            // A run that compared builds has one case per build for each key: every pair is a row.
-            foreach (var caseA in casesOfA)
+            foreach (var (buildA, topologiesA) in buildsA)
             {
-                foreach (var caseB in casesOfB)
+                foreach (var (buildB, topologiesB) in buildsB)
                 {
-                    var label = casesOfA.Count > 1 || casesOfB.Count > 1 ? $"{key} ({BuildOf(caseA)} / {BuildOf(caseB)})" : key;
-                    var comparison = BuildComparison.Compare(caseB.IterationsMs, caseA.IterationsMs);
-                    text.AppendLine(Invariant(
-                        $"| {label} | {caseA.MeanMs:0.0} | {caseB.MeanMs:0.0} | {comparison.Ratio:0.00} | {caseA.PaymentsPerSecond:0.0} | {caseB.PaymentsPerSecond:0.0} | {caseA.P95Ms:0.0} | {caseB.P95Ms:0.0} | {comparison.Verdict} |"));
+                    foreach (var metric in ComparisonMetric.All)
+                    {
+                        var valuesA = topologiesA.Select(c => Values(metric, c)).ToList();
+                        var valuesB = topologiesB.Select(c => Values(metric, c)).ToList();
+                        var interval = TopologyComparison.Compare(valuesA, valuesB, paired: false, seed);
+                        var range = interval.HasInterval ? Invariant($"{interval.Low:0.000} – {interval.High:0.000}") : "-";
+                        var label = cell + (traces.Length > 0 && armsA.Keys.Select(k => k.Traces).Distinct().Count() > 1 ? $", traces {traces}" : "");
+                        text.AppendLine(Invariant(
+                            $"| {label} | {metric.Name} | {buildA} | {buildB} | {valuesA.Select(v => v.Average()).Average():0.0}{Unit(metric)} | {valuesB.Select(v => v.Average()).Average():0.0}{Unit(metric)} | {interval.Ratio:0.000} | {range} | {topologiesA.Count} + {topologiesB.Count} | {P(interval.PValue)} | {Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse)} |"));
+                        rows++;
+                    }
                 }
             }
         }
-        var onlyA = casesA.Keys.Except(casesB.Keys).ToList();
-        var onlyB = casesB.Keys.Except(casesA.Keys).ToList();
-        if (onlyA.Count + onlyB.Count > 0)
+        if (rows == 0)
+        {
+            text.AppendLine("(the runs share no case)");
+        }
+        var cellsA = armsA.Keys.ToHashSet();
+        var cellsB = armsB.Keys.ToHashSet();
+        var only = cellsA.Except(cellsB).Select(k => $"A {k.Cell}").Concat(cellsB.Except(cellsA).Select(k => $"B {k.Cell}")).ToList();
+        if (only.Count > 0)
         {
             text.AppendLine();
-            text.AppendLine($"not in both: {string.Join("; ", onlyA.Select(k => $"A {k}").Concat(onlyB.Select(k => $"B {k}")))}");
+            text.AppendLine($"not in both: {string.Join("; ", only)}");
+        }
+        if (a.Cases.Concat(b.Cases).GroupBy(c => CaseArms.CellOf(c.Parameters) + CaseArms.ArmOf(c.Parameters)).Any(g => g.Count() < 2))
+        {
+            text.AppendLine();
+            text.AppendLine("A case with one topology has no interval: rerun with --topologies 2 or more (the default is several).");
         }
         return text.ToString().TrimEnd();
     }
 
-    /// <summary>Cases by their parameters other than the build (two runs usually differ in exactly that).</summary>
-    private static Dictionary<string, List<CaseSummary>> ByKey(RunSummary run) =>
-        run.Cases.GroupBy(c => CaseKey.From(c.Parameters
-                .Where(p => p.Key != nameof(ScenarioBenchmark.Build))
-                .Select(p => new KeyValuePair<string, object>(p.Key, p.Value))))
-            .ToDictionary(g => g.Key, g => g.ToList());
+    /// <summary>(cell, trace mode) → build → its topologies, in topology order.</summary>
+    private static Dictionary<(string Cell, string Traces), Dictionary<string, List<CaseSummary>>> Arms(RunSummary run) =>
+        run.Cases.Where(c => c.IterationsMs.Count > 0)
+            .GroupBy(c => (CaseArms.CellOf(c.Parameters), CaseArms.ArmOf(c.Parameters).Traces))
+            .ToDictionary(g => g.Key, g => g.GroupBy(c => CaseArms.ArmOf(c.Parameters).Build)
+                .ToDictionary(b => b.Key, b => b.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList()));
 
-    private static string BuildOf(CaseSummary c) => c.Parameters.GetValueOrDefault(nameof(ScenarioBenchmark.Build)) ?? "?";
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) =>
+        metric.IterationValues(c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation);
+
+    private static string Unit(ComparisonMetric metric) => metric.Unit.Length == 0 ? "" : $" {metric.Unit}";
+
+    private static string P(double p) => double.IsNaN(p) ? "-" : p.ToString("0.###", CultureInfo.InvariantCulture);
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

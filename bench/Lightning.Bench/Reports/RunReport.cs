@@ -21,6 +21,10 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
         if (completed)
         {
             SummaryOf(cases).Write(directory);
+            if (run.Results.Comparisons is { } comparisons)
+            {
+                ComparisonReport.Write(directory, comparisons, cases);
+            }
         }
         ManifestOf(cases, partial).Write(directory);
         var summaryMarkdown = Path.Combine(directory, TraceFiles.SummaryMarkdown);
@@ -70,7 +74,10 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             c.Figures?.P95Ms ?? double.NaN,
             c.Figures?.Succeeded ?? 0,
             c.Figures?.Failed ?? 0,
-            c.Figures?.FromBenchmarkDotNet ?? false)).ToList());
+            c.Figures?.FromBenchmarkDotNet ?? false)).ToList(),
+            run.Results.Comparisons?.Comparisons,
+            run.Results.Comparisons?.Spreads,
+            run.Results.Comparisons?.ThresholdPercent);
 
     private Manifest ManifestOf(IReadOnlyList<CaseResults> cases, bool partial)
     {
@@ -87,6 +94,10 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
             Iterations = options.Iterations,
             Warmups = options.Warmups,
+            Topologies = options.Topologies,
+            Seed = run.Plan.Seed,
+            Order = run.Plan.Order,
+            ThresholdPercent = options.ThresholdPercent,
             AmountMsat = options.AmountMsat,
             Traces = options.Traces,
             Invoices = InvoiceMode(options),

@@ -32,6 +32,17 @@ public sealed record Manifest
 
     public required int Warmups { get; init; }
 
+    /// <summary>Fresh topologies per build and case.</summary>
+    public int Topologies { get; init; } = 1;
+
+    /// <summary>The seed of the case order and of the bootstrap; a replay uses it again.</summary>
+    public int? Seed { get; init; }
+
+    /// <summary>Case keys in the order they ran.</summary>
+    public IReadOnlyList<string> Order { get; init; } = [];
+
+    public double ThresholdPercent { get; init; } = 2;
+
     public required long AmountMsat { get; init; }
 
     public required IReadOnlyList<string> Traces { get; init; }

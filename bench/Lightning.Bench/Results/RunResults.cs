@@ -14,6 +14,9 @@ public sealed class RunResults
     private readonly ConcurrentDictionary<(string Case, string Baseline), BuildComparison?> comparisons = new();
     private long nextPaymentId;
 
+    /// <summary>The run's comparisons and spreads, computed once after the last case (null before).</summary>
+    public RunComparisons? Comparisons { get; set; }
+
     /// <summary>Run-unique payment ids (payments.csv's payment_id, and the tag each payment's calls carry).</summary>
     public long NextPaymentId() => Interlocked.Increment(ref nextPaymentId);
 

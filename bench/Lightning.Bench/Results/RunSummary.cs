@@ -1,10 +1,20 @@
 using System.Text.Json.Serialization;
 using System.Text.Json;
+using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Results;
 
 /// <summary>summary.json: the run's cases with their figures; units are in the names (ms, per second).</summary>
-public sealed record RunSummary(string RunId, string Scenario, string Invoices, IReadOnlyList<CaseSummary> Cases)
+/// <param name="Comparisons">Every build and trace-mode comparison, with topologies as the unit (absent in runs before they existed).</param>
+/// <param name="Spreads">Each arm's spread between topologies and within them.</param>
+public sealed record RunSummary(
+    string RunId,
+    string Scenario,
+    string Invoices,
+    IReadOnlyList<CaseSummary> Cases,
+    IReadOnlyList<ArmComparison>? Comparisons = null,
+    IReadOnlyList<ArmSpread>? Spreads = null,
+    double? ThresholdPercent = null)
 {
     public const string FileName = "summary.json";
 

@@ -21,7 +21,7 @@ public static class BenchConfig
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
 
-    public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ILogger? logger = null)
+    public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
     {
         var job = Job.Default
             .WithStrategy(RunStrategy.Monitoring)
@@ -41,8 +41,8 @@ public static class BenchConfig
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))
-            // Cases in the order the command line gave them: the first build (the baseline) first.
-            .WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared))
+            // Cases run interleaved (balanced, shuffled, seeded) and show in the order the command line gave them.
+            .WithOrderer(new InterleavedOrderer(plan))
             .WithArtifactsPath(artifactsPath)
             .WithOptions(ConfigOptions.JoinSummary);
     }

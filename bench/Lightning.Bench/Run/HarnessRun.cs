@@ -11,6 +11,7 @@ using Lightning.Bench.Processes;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Statistics;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
 
@@ -121,11 +122,14 @@ public static class HarnessRun
             Directory.CreateDirectory(run.ResultsDirectory);
 
             queueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
-            var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, output);
+            var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
             using (BenchmarkHost.Host(run))
             {
                 summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
             }
+            run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
+            Console.WriteLine();
+            Console.WriteLine(ComparisonReport.Markdown(run.Results.Comparisons));
 
             var failedCases = summary.Reports.Count(r => !r.Success);
             if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)

@@ -34,7 +34,11 @@ public sealed class RunContext : IAsyncDisposable
         Started = DateTimeOffset.UtcNow;
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
+        Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
     }
+
+    /// <summary>The seeded, interleaved order of the cases.</summary>
+    public ExecutionPlan Plan { get; }
 
     public HarnessOptions Options { get; }
 

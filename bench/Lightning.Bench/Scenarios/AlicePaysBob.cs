@@ -12,9 +12,9 @@ public class AlicePaysBob : ScenarioBenchmark
     [Benchmark(Description = "invoice+xpay")]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => Topology(build, bitcoindImage);
+    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
 
-    public static TopologySpec Topology(BuildSpec build, string bitcoindImage) => new(
+    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) => new(
         bitcoindImage,
         [build.Node("alice"), build.Node("bob")],
         [new ChannelSpec("alice", "bob", ChannelCapacitySat)],

@@ -18,9 +18,9 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
     [Benchmark(Description = "invoice+xpay")]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => Topology(build, bitcoindImage, CarolsCount);
+    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);
 
-    public static TopologySpec Topology(BuildSpec build, string bitcoindImage, int carols)
+    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int carols)
     {
         var chain = new[] { "alice" }.Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}")).Append("bob").ToList();
         return new TopologySpec(

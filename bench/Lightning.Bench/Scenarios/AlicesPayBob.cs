@@ -20,9 +20,9 @@ public class AlicesPayBob : ScenarioBenchmark
     [Benchmark(Description = "invoice+xpay")]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => Topology(build, bitcoindImage, AliceCount);
+    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);
 
-    public static TopologySpec Topology(BuildSpec build, string bitcoindImage, int alices)
+    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int alices)
     {
         var payers = Enumerable.Range(1, alices).Select(i => $"alice-{i}").ToList();
         return new TopologySpec(

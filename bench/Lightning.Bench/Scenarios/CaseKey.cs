@@ -13,6 +13,9 @@ public static class CaseKey
     public static IReadOnlyDictionary<string, string> Texts(IEnumerable<KeyValuePair<string, object>> parameters) =>
         parameters.ToDictionary(p => p.Key, p => Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "");
 
+    /// <summary>A case's parameters as text, as BenchmarkDotNet holds them.</summary>
+    public static IReadOnlyDictionary<string, string> TextsOf(BenchmarkCase benchmarkCase) => Texts(Parameters(benchmarkCase));
+
     /// <summary>The key of a case BenchmarkDotNet runs.</summary>
     public static string Of(BenchmarkCase benchmarkCase) => From(Parameters(benchmarkCase));
 

@@ -17,13 +17,17 @@ public abstract class ScenarioBenchmark
     /// <summary>The run, through the one boundary BenchmarkDotNet's reflection leaves (see <see cref="BenchmarkHost"/>).</summary>
     protected static RunContext Run => BenchmarkHost.Run;
 
-    /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of the Ratio column.</summary>
+    /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of every build comparison.</summary>
     [ParamsSource(nameof(BuildValues))]
     public BuildName Build { get; set; } = new(0, "");
 
     /// <summary>Payments each payer starts at once in one invocation.</summary>
     [ParamsSource(nameof(ConcurrencyValues))]
     public int Concurrency { get; set; }
+
+    /// <summary>Which fresh topology of the case (1..--topologies): the unit of replication of every comparison.</summary>
+    [ParamsSource(nameof(TopologyValues))]
+    public int Topology { get; set; }
 
     /// <summary>Whether the nodes send their spans to the harness: a parameter, so one run can measure the tracing overhead.</summary>
     [ParamsSource(nameof(TracesValues))]
@@ -32,6 +36,8 @@ public abstract class ScenarioBenchmark
     public static IEnumerable<BuildName> BuildValues => Run.Options.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Run.Sweep(nameof(Concurrency));
+
+    public static IEnumerable<int> TopologyValues => Enumerable.Range(1, Run.Options.Topologies);
 
     public static IEnumerable<TraceMode> TracesValues => Run.Options.Traces.Select((t, i) => new TraceMode(i, t));
 
@@ -59,6 +65,7 @@ public abstract class ScenarioBenchmark
         {
             [nameof(Build)] = Build.Name,
             [nameof(Concurrency)] = Concurrency,
+            [nameof(Topology)] = Topology,
             [nameof(Traces)] = Traces.Name,
         };
         return new CaseDefinition(

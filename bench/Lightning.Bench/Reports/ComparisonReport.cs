@@ -1,0 +1,88 @@
+using System.Globalization;
+using System.Text;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Statistics;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// The comparisons and spreads of a run as people and programs read them: comparison.md (also printed after
+/// BenchmarkDotNet's tables), comparisons.csv, and topologies.csv with one row per topology and metric, so anyone
+/// can redo the analysis.
+/// </summary>
+public static class ComparisonReport
+{
+    public const string MarkdownFile = "comparison.md";
+    public const string ComparisonsCsv = "comparisons.csv";
+    public const string TopologiesCsv = "topologies.csv";
+
+    public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases)
+    {
+        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons));
+        File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
+        File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
+    }
+
+    public static string Markdown(RunComparisons run)
+    {
+        var text = new StringBuilder();
+        if (run.Comparisons.Count > 0)
+        {
+            text.AppendLine($"## Comparisons: fresh topologies as the unit, 95 % intervals, threshold ±{F(run.ThresholdPercent, "0.##")} %");
+            text.AppendLine();
+            text.AppendLine("| case | metric | baseline | candidate | baseline mean | candidate mean | ratio | 95 % interval | topologies | p | verdict |");
+            text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|");
+            foreach (var c in run.Comparisons)
+            {
+                var interval = c.Interval.HasInterval ? $"{F(c.Interval.Low, "0.000")} – {F(c.Interval.High, "0.000")}" : "-";
+                var topologies = c.Interval.Paired ? $"{c.Interval.BaselineTopologies} pairs" : $"{c.Interval.BaselineTopologies} + {c.Interval.CandidateTopologies}";
+                text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Baseline} | {c.Candidate} | {Value(c.BaselineMean, c.Unit)} | {Value(c.CandidateMean, c.Unit)} | {F(c.Interval.Ratio, "0.000")} | {interval} | {topologies} | {F(c.Interval.PValue, "0.###")} | {c.Verdict} |");
+            }
+            text.AppendLine();
+            text.AppendLine($"`same`: the whole interval lies within ±{F(run.ThresholdPercent, "0.##")} %; `slower`/`faster`: it lies wholly beyond; " +
+                "`unknown: needs more topologies`: it straddles the threshold (add --topologies). With " +
+                $"{run.Comparisons.Count(c => c.Interval.HasInterval)} intervals at 95 %, about {F(run.ExpectedByChance, "0.#")} of them may miss the true " +
+                "ratio by chance: when nothing changed, fewer than that say slower or faster.");
+            text.AppendLine();
+        }
+        if (run.Spreads.Count > 0)
+        {
+            text.AppendLine("## Spread between topologies and within them");
+            text.AppendLine();
+            text.AppendLine("| case | arm | metric | topologies | mean | between topologies (SD %) | within a topology (SD %) |");
+            text.AppendLine("|---|---|---|---:|---:|---:|---:|");
+            foreach (var s in run.Spreads)
+            {
+                text.AppendLine($"| {s.Cell} | {s.Arm} | {s.Metric} | {s.Topologies} | {F(s.Mean, "0.0")} | {F(s.BetweenPercent, "0.0")} | {F(s.WithinPercent, "0.0")} |");
+            }
+        }
+        return text.ToString();
+    }
+
+    private static IEnumerable<string> ComparisonRows(RunComparisons run) =>
+        new[] { "kind,case,metric,unit,baseline,candidate,baseline_mean,candidate_mean,ratio,low,high,paired,baseline_topologies,candidate_topologies,p,bootstrap_low,bootstrap_high,verdict,threshold_percent" }
+            .Concat(run.Comparisons.Select(c => string.Join(',',
+                c.Kind, PaymentCsv.Field(c.Cell), PaymentCsv.Field(c.Metric), c.Unit, PaymentCsv.Field(c.Baseline), PaymentCsv.Field(c.Candidate),
+                F(c.BaselineMean, "0.####"), F(c.CandidateMean, "0.####"), F(c.Interval.Ratio, "0.#####"), F(c.Interval.Low, "0.#####"),
+                F(c.Interval.High, "0.#####"), c.Interval.Paired ? "true" : "false", c.Interval.BaselineTopologies, c.Interval.CandidateTopologies,
+                F(c.Interval.PValue, "0.#####"), F(c.Interval.BootstrapLow, "0.#####"), F(c.Interval.BootstrapHigh, "0.#####"),
+                PaymentCsv.Field(c.Verdict), F(run.ThresholdPercent, "0.##"))));
+
+    private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
+        new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations" }
+            .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.All.Select(m =>
+            {
+                var values = m.IterationValues(c.Figures!.IterationsMs, ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed), c.PaymentsPerInvocation);
+                var mean = values.Average();
+                var sd = values.Count < 2 ? double.NaN : Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
+                var (build, traces) = CaseArms.ArmOf(c.Parameters);
+                return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(CaseArms.CellOf(c.Parameters)), PaymentCsv.Field(build), traces,
+                    CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count);
+            })));
+
+    private static string Value(double value, string unit) => unit.Length == 0 ? F(value, "0.0") : $"{F(value, "0.0")} {unit}";
+
+    private static string F(double value, string format) =>
+        double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,16 @@
+namespace Lightning.Bench.Statistics;
+
+/// <summary>One comparison of a run: a candidate arm against its baseline in one cell, on one metric, with its verdict.</summary>
+/// <param name="Kind">"build" (another build, same trace mode) or "traces" (a trace mode against Traces=off, same build).</param>
+/// <param name="BaselineMean">Mean over the baseline's topologies of their means.</param>
+public sealed record ArmComparison(
+    string Kind,
+    string Cell,
+    string Metric,
+    string Unit,
+    string Baseline,
+    string Candidate,
+    double BaselineMean,
+    double CandidateMean,
+    RatioInterval Interval,
+    string Verdict);

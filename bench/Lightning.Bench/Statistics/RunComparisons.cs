@@ -1,0 +1,86 @@
+using Lightning.Bench.Options;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Statistics;
+
+/// <summary>
+/// Every comparison a run makes, from the results model: each build against the first build (same trace mode), each
+/// trace mode against Traces=off (same build), in every cell, on every metric, with topologies as the unit.
+/// </summary>
+public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IReadOnlyList<ArmSpread> Spreads, double ThresholdPercent)
+{
+    /// <summary>How many comparisons could say slower or faster by chance if nothing changed (at most 5 % of them).</summary>
+    public double ExpectedByChance => Comparisons.Count(c => c.Interval.HasInterval) * (1 - TopologyComparison.Confidence);
+
+    public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed)
+    {
+        var cases = results.Cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).ToList();
+        var cells = cases.GroupBy(c => CaseArms.CellOf(c.Parameters)).ToList();
+        var comparisons = new List<ArmComparison>();
+        var spreads = new List<ArmSpread>();
+        foreach (var cell in cells)
+        {
+            var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
+                .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
+            foreach (var metric in ComparisonMetric.All)
+            {
+                foreach (var (arm, topologies) in arms)
+                {
+                    spreads.Add(Spread(cell.Key, Label(arm, traceModes), metric, topologies));
+                }
+                foreach (var (arm, topologies) in arms)
+                {
+                    if (arm.Build != builds[0] && arms.TryGetValue((builds[0], arm.Traces), out var baseline))
+                    {
+                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, thresholdPercent, seed));
+                    }
+                    if (arm.Traces != Options.TraceModes.Off && arms.TryGetValue((arm.Build, Options.TraceModes.Off), out var off))
+                    {
+                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, thresholdPercent, seed));
+                    }
+                }
+            }
+        }
+        return new RunComparisons(comparisons, spreads, thresholdPercent);
+    }
+
+    private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<CaseResults> baseline,
+        (string Build, string Traces) candidateArm, List<CaseResults> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed)
+    {
+        // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
+        var paired = baseline.Select(b => (Replicate: CaseArms.ReplicateOf(b.Parameters), Case: b))
+            .Join(candidate, b => b.Replicate, c => CaseArms.ReplicateOf(c.Parameters), (b, c) => (Baseline: b.Case, Candidate: c))
+            .ToList();
+        var usePairs = paired.Count >= 2;
+        var baseValues = (usePairs ? paired.Select(p => p.Baseline) : baseline).Select(c => Values(metric, c)).ToList();
+        var candValues = (usePairs ? paired.Select(p => p.Candidate) : candidate).Select(c => Values(metric, c)).ToList();
+        var interval = TopologyComparison.Compare(baseValues, candValues, usePairs, seed);
+        return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
+            baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
+            interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse));
+    }
+
+    private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<CaseResults> topologies)
+    {
+        var values = topologies.Select(c => Values(metric, c)).ToList();
+        var means = values.Select(v => v.Average()).ToList();
+        var mean = means.Average();
+        var between = means.Count < 2 ? double.NaN : StandardDeviation(means) / mean * 100;
+        var within = values.Where(v => v.Count >= 2).Select(v => StandardDeviation(v) / v.Average() * 100).DefaultIfEmpty(double.NaN).Average();
+        return new ArmSpread(cell, arm, metric.Name, topologies.Count, mean, between, within);
+    }
+
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) =>
+        metric.IterationValues(c.Figures!.IterationsMs, ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed), c.PaymentsPerInvocation);
+
+    private static double StandardDeviation(IReadOnlyList<double> values)
+    {
+        var mean = values.Average();
+        return Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
+    }
+
+    /// <summary>"O2" or, when the run has several trace modes, "O2, traces off".</summary>
+    private static string Label((string Build, string Traces) arm, IReadOnlyList<string> traceModes) =>
+        traceModes.Count > 1 ? $"{arm.Build}, traces {arm.Traces}" : arm.Build;
+}
