@@ -96,17 +96,19 @@ public class NodeKindSeamTests : IDisposable
         Assert.Equal(2, order.Chunk(2).Count(pair => pair[0].StartsWith("Build=a", StringComparison.Ordinal)));
 
         var comparisons = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.ComparisonsCsv))).Skip(1).ToList();
-        Assert.Equal(2, comparisons.Count); // mean time and payments/s, b against a
+        Assert.Equal(3, comparisons.Count); // mean time, payments/s and CPU per payment (cgroups), b against a
+        Assert.Contains(comparisons, c => c.Contains(",CPU/payment,ms,", StringComparison.Ordinal));
         Assert.All(comparisons, c => Assert.StartsWith("build,Concurrency=2,", c));
         Assert.All(comparisons, c => Assert.Contains(",a,b,", c));
         Assert.All(comparisons, c => Assert.Contains(",true,4,4,", c)); // paired over 4 topologies
         var topologies = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.TopologiesCsv))).Skip(1).ToList();
-        Assert.Equal(2 * 4 * 2, topologies.Count);
+        Assert.Equal(2 * 4 * 3, topologies.Count);
         var markdown = await File.ReadAllTextAsync(Path.Combine(run, ComparisonReport.MarkdownFile));
         Assert.Contains("| Concurrency=2 | mean time | a | b |", markdown);
         Assert.Contains("## Spread between topologies and within them", markdown);
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
-        Assert.Equal(2, summary.RootElement.GetProperty("comparisons").GetArrayLength());
+        Assert.Equal(3, summary.RootElement.GetProperty("comparisons").GetArrayLength());
+        Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.True(c.GetProperty("cpu_ms_per_payment").GetDouble() > 0));
         Assert.Equal(8, summary.RootElement.GetProperty("cases").GetArrayLength());
     }
 

@@ -15,6 +15,7 @@ public static class HarnessColumns
             new PaymentsPerSecondColumn(results),
             new LatencyPercentileColumn(results, 50),
             new LatencyPercentileColumn(results, 95),
+            new CpuPerPaymentColumn(results),
             new FailedColumn(results),
             new StatusColumn(results),
             new InvoicesColumn(results, options.PregenerateInvoices),

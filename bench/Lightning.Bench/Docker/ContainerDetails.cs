@@ -9,7 +9,8 @@ public sealed record ContainerDetails(
     long ExitCode,
     string Status,
     IReadOnlyDictionary<string, string> Labels,
-    IReadOnlyDictionary<string, int> HostPorts)
+    IReadOnlyDictionary<string, int> HostPorts,
+    int Pid = 0)
 {
     public static ContainerDetails FromJson(JsonElement json)
     {
@@ -32,6 +33,7 @@ public sealed record ContainerDetails(
             state.GetProperty("ExitCode").GetInt64(),
             state.GetProperty("Status").GetString() ?? "",
             DockerJson.Labels(json.GetProperty("Config").GetProperty("Labels")),
-            ports);
+            ports,
+            state.TryGetProperty("Pid", out var pid) && pid.ValueKind == JsonValueKind.Number ? pid.GetInt32() : 0);
     }
 }

@@ -118,6 +118,10 @@ public sealed class LightningNetwork : IAsyncDisposable
         }, ct)));
     }
 
+    /// <summary>A reader of the Lightning nodes' CPU time (their cgroups).</summary>
+    public Task<CpuMeter> CreateCpuMeterAsync(CancellationToken ct = default) =>
+        CpuMeter.CreateAsync(engine, Topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]), ct);
+
     /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
     public Task ThrowIfNodeDiedAsync(CancellationToken ct = default) => Waits.ThrowIfAnyDiedAsync(ct);
 

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Text.Json.Nodes;
 using System.Text.Json;
+using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
 using Lightning.Bench.Rpc;
@@ -21,7 +22,8 @@ public sealed class PaymentDriver(
     string labelPrefix,
     RunResults run,
     CaseResults results,
-    Func<CancellationToken, Task> throwIfNodeDied)
+    Func<CancellationToken, Task> throwIfNodeDied,
+    CpuMeter? cpu = null)
 {
     private int connectionLost;
     private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<NodeInvoice>> pregenerated = new();
@@ -31,6 +33,7 @@ public sealed class PaymentDriver(
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = results.StartInvocation();
+        var cpuBefore = cpu?.Read();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
         for (var i = 0; i < count; i++)
@@ -44,7 +47,11 @@ public sealed class PaymentDriver(
             // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every payment.
             await throwIfNodeDied(ct);
         }
-        results.CompleteInvocation(invocation, clock.Elapsed);
+        var elapsed = clock.Elapsed;
+        var cpuAfter = cpu?.Read();
+        results.CompleteInvocation(invocation, elapsed, cpuBefore is null || cpuAfter is null
+            ? null
+            : cpuAfter.Where(a => cpuBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - cpuBefore[a.Key]));
     }
 
     /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>

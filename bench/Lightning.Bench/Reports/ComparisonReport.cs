@@ -71,9 +71,10 @@ public static class ComparisonReport
 
     private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
         new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations" }
-            .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.All.Select(m =>
+            .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.All
+                .Where(m => m.IterationValues(TopologySample.Of(c)).Count > 0).Select(m =>
             {
-                var values = m.IterationValues(c.Figures!.IterationsMs, ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed), c.PaymentsPerInvocation);
+                var values = m.IterationValues(TopologySample.Of(c));
                 var mean = values.Average();
                 var sd = values.Count < 2 ? double.NaN : Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
                 var (build, traces) = CaseArms.ArmOf(c.Parameters);

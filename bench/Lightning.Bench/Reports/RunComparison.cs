@@ -45,7 +45,7 @@ public static class RunComparison
             {
                 foreach (var (buildB, topologiesB) in buildsB)
                 {
-                    foreach (var metric in ComparisonMetric.All)
+                    foreach (var metric in ComparisonMetric.All.Where(m => topologiesA.Concat(topologiesB).All(c => Values(m, c).Count > 0)))
                     {
                         var valuesA = topologiesA.Select(c => Values(metric, c)).ToList();
                         var valuesB = topologiesB.Select(c => Values(metric, c)).ToList();
@@ -86,8 +86,7 @@ public static class RunComparison
             .ToDictionary(g => g.Key, g => g.GroupBy(c => CaseArms.ArmOf(c.Parameters).Build)
                 .ToDictionary(b => b.Key, b => b.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList()));
 
-    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) =>
-        metric.IterationValues(c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation);
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) => metric.IterationValues(TopologySample.Of(c));
 
     private static string Unit(ComparisonMetric metric) => metric.Unit.Length == 0 ? "" : $" {metric.Unit}";
 

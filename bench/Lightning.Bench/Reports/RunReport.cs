@@ -74,7 +74,11 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             c.Figures?.P95Ms ?? double.NaN,
             c.Figures?.Succeeded ?? 0,
             c.Figures?.Failed ?? 0,
-            c.Figures?.FromBenchmarkDotNet ?? false)).ToList(),
+            c.Figures?.FromBenchmarkDotNet ?? false,
+            c.Figures?.Cpu?.Ms ?? double.NaN,
+            c.Figures?.Cpu?.Iterations,
+            c.Figures?.Cpu?.ByNode,
+            c.Figures?.Cpu?.WithIdleMs ?? double.NaN)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

@@ -20,6 +20,9 @@ public sealed record CaseFigures(
     int Failed,
     bool FromBenchmarkDotNet)
 {
+    /// <summary>The nodes' CPU time per successful payment, when the harness could read their cgroups.</summary>
+    public CpuPerPayment? Cpu { get; init; }
+
     public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
@@ -38,7 +41,10 @@ public sealed record CaseFigures(
             succeeded.LastOrDefault(double.NaN),
             succeeded.Count,
             failed,
-            fromBenchmarkDotNet);
+            fromBenchmarkDotNet)
+        {
+            Cpu = results.CpuPerPayment(),
+        };
     }
 
     /// <summary>Linear interpolation between closest ranks (Hyndman–Fan type 7, R's default); NaN for no data.</summary>

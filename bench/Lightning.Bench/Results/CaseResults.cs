@@ -10,6 +10,7 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 {
     private readonly List<PaymentRecord> records = new();
     private readonly Dictionary<int, TimeSpan> completedInvocations = new();
+    private readonly Dictionary<int, IReadOnlyDictionary<string, long>> cpuByInvocation = new();
     private int invocations;
 
     public string CaseKey { get; } = caseKey;
@@ -55,12 +56,54 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     public int InvocationsStarted => Volatile.Read(ref invocations);
 
     /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
-    public void CompleteInvocation(int invocation, TimeSpan elapsed)
+    /// <param name="cpuNanoseconds">Each Lightning node's CPU time during the invocation (cgroup), when it could be read.</param>
+    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null)
     {
         lock (completedInvocations)
         {
             completedInvocations[invocation] = elapsed;
+            if (cpuNanoseconds is { Count: > 0 })
+            {
+                cpuByInvocation[invocation] = cpuNanoseconds;
+            }
         }
+    }
+
+    /// <summary>Each node's CPU nanoseconds per second while idle, measured before the first invocation (empty: not measured).</summary>
+    public IReadOnlyDictionary<string, double> IdleCpuNanosecondsPerSecond { get; set; } = new Dictionary<string, double>();
+
+    /// <summary>
+    /// CPU time of the Lightning nodes per successful payment in the measured invocations, each node's idle rate
+    /// subtracted: per invocation (all nodes), per node (all invocations), and without the subtraction. Null without CPU data.
+    /// </summary>
+    public CpuPerPayment? CpuPerPayment()
+    {
+        List<(int Invocation, TimeSpan Elapsed, IReadOnlyDictionary<string, long> Cpu)> measured;
+        lock (records)
+        {
+            lock (completedInvocations)
+            {
+                measured = completedInvocations.Where(i => i.Key >= firstMeasured && cpuByInvocation.ContainsKey(i.Key))
+                    .OrderBy(i => i.Key).Select(i => (i.Key, i.Value, cpuByInvocation[i.Key])).ToList();
+            }
+        }
+        if (measured.Count == 0)
+        {
+            return null;
+        }
+        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        double Active(string node, long ns, TimeSpan elapsed) => ns - IdleCpuNanosecondsPerSecond.GetValueOrDefault(node) * elapsed.TotalSeconds;
+        var perInvocation = measured.Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
+            .Select(m => m.Cpu.Sum(c => Active(c.Key, c.Value, m.Elapsed)) / 1e6 / succeeded[m.Invocation]).ToList();
+        var payments = measured.Sum(m => succeeded.GetValueOrDefault(m.Invocation));
+        if (payments == 0)
+        {
+            return null;
+        }
+        var byNode = measured.SelectMany(m => m.Cpu.Select(c => (c.Key, Ms: Active(c.Key, c.Value, m.Elapsed) / 1e6)))
+            .GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.Sum(c => c.Ms) / payments);
+        var raw = measured.Sum(m => m.Cpu.Values.Sum()) / 1e6 / payments;
+        return new CpuPerPayment(perInvocation, byNode, raw);
     }
 
     /// <summary>Measured invocations that completed.</summary>

@@ -2,6 +2,7 @@ namespace Lightning.Bench.Results;
 
 /// <summary>One case's figures, machine-readable (summary.json), so two runs compare by command.</summary>
 /// <param name="IterationsMs">Every measured invocation's time, for tests between runs.</param>
+/// <param name="CpuMsPerPayment">The Lightning nodes' CPU time per successful payment, idle subtracted (NaN without cgroup access).</param>
 public sealed record CaseSummary(
     string Case,
     IReadOnlyDictionary<string, string> Parameters,
@@ -14,4 +15,8 @@ public sealed record CaseSummary(
     double P95Ms,
     int Succeeded,
     int Failed,
-    bool Completed);
+    bool Completed,
+    double CpuMsPerPayment = double.NaN,
+    IReadOnlyList<double>? CpuMsPerPaymentIterations = null,
+    IReadOnlyDictionary<string, double>? CpuMsPerPaymentByNode = null,
+    double CpuMsPerPaymentWithIdle = double.NaN);

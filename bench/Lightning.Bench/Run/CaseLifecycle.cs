@@ -9,12 +9,16 @@ namespace Lightning.Bench.Run;
 
 /// <summary>
 /// One benchmark case from start to end, in the order it happens: build the topology, start it, fund the wallets, open
-/// the channels, wait for routes, then pay once per invocation; at the end report the case and tear the topology down.
+/// the channels, wait for routes, measure the nodes' idle CPU, then pay once per invocation; at the end report the case
+/// and tear the topology down.
 /// BenchmarkDotNet drives it through <see cref="Scenarios.ScenarioBenchmark"/> (setup, invocations, cleanup).
 /// </summary>
 public sealed class CaseLifecycle
 {
     private const decimal FundingBtc = 1m;
+
+    /// <summary>Long enough to hold a few of the nodes' periodic chores (bitcoind is polled every second).</summary>
+    public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(3);
     private readonly RunContext run;
     private readonly CaseDefinition definition;
     private readonly CaseResults results;
@@ -68,9 +72,21 @@ public sealed class CaseLifecycle
         await opener.OpenAsync(topology.Channels, ct);
         await opener.WaitRoutesAsync(topology.Flows, run.Options.AmountMsat, ct);
 
-        // 5. Ready to pay (with every invoice made ahead, if asked).
+        // 5. The nodes' idle CPU rate, so CPU per payment counts what payments cost, not time passing.
+        var cpu = await network.CreateCpuMeterAsync(ct);
+        if (cpu.Problem is null)
+        {
+            using var idle = run.Progress.Begin($"measuring the nodes' idle CPU for {IdleWindow.TotalSeconds:0} s");
+            results.IdleCpuNanosecondsPerSecond = await cpu.MeasureIdleAsync(IdleWindow, ct);
+        }
+        else
+        {
+            run.Progress.Info($"case {definition.Key}: no CPU time per payment: {cpu.Problem}");
+        }
+
+        // 6. Ready to pay (with every invoice made ahead, if asked).
         driver = new PaymentDriver(network.Nodes, topology.Flows, run.Options.AmountMsat,
-            $"lnbench-{run.RunId}", run.Results, results, network.ThrowIfNodeDiedAsync);
+            $"lnbench-{run.RunId}", run.Results, results, network.ThrowIfNodeDiedAsync, cpu.Problem is null ? cpu : null);
         if (run.Options.PregenerateInvoices)
         {
             var count = (run.Options.Warmups + run.Options.Iterations) * definition.PaymentsPerInvocation;

@@ -23,7 +23,7 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         {
             var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
-            foreach (var metric in ComparisonMetric.All)
+            foreach (var metric in ComparisonMetric.All.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
             {
                 foreach (var (arm, topologies) in arms)
                 {
@@ -71,8 +71,7 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         return new ArmSpread(cell, arm, metric.Name, topologies.Count, mean, between, within);
     }
 
-    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) =>
-        metric.IterationValues(c.Figures!.IterationsMs, ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed), c.PaymentsPerInvocation);
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) => metric.IterationValues(TopologySample.Of(c));
 
     private static double StandardDeviation(IReadOnlyList<double> values)
     {

@@ -1,0 +1,15 @@
+using BenchmarkDotNet.Running;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Columns;
+
+public sealed class CpuPerPaymentColumn(RunResults results) : CaseColumn(results)
+{
+    public override string ColumnName => "CPU ms/pay";
+
+    public override string Legend =>
+        "CPU time (user + system, cgroups) the Lightning nodes spent per successful payment in measured iterations, each node's idle rate subtracted";
+
+    protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
+        Results.Find(caseKey)?.Figures?.Cpu is { } cpu ? Format(cpu.Ms, "0.00") : "-";
+}

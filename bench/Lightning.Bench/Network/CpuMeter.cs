@@ -1,0 +1,62 @@
+using Lightning.Bench.Docker;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>
+/// Reads the CPU time of a topology's Lightning nodes from their cgroups: a snapshot around each invocation, and each
+/// node's idle rate (background work such as chain polling and timers, which grows with time, not payments).
+/// </summary>
+public sealed class CpuMeter
+{
+    private readonly IReadOnlyDictionary<string, string> files;
+
+    private CpuMeter(IReadOnlyDictionary<string, string> files, string? problem)
+    {
+        this.files = files;
+        Problem = problem;
+    }
+
+    /// <summary>Why CPU time cannot be read (then snapshots are empty), or null.</summary>
+    public string? Problem { get; }
+
+    public static async Task<CpuMeter> CreateAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, CancellationToken ct = default)
+    {
+        var files = new Dictionary<string, string>();
+        foreach (var (node, id) in containersByNode)
+        {
+            var details = await engine.InspectContainerAsync(id, ct);
+            var (file, problem) = CgroupCpu.UsageFileOf(details?.Pid ?? 0);
+            if (file is null)
+            {
+                return new CpuMeter(new Dictionary<string, string>(), $"{node}: {problem}");
+            }
+            files[node] = file;
+        }
+        return new CpuMeter(files, null);
+    }
+
+    /// <summary>Each node's CPU time so far, in nanoseconds (empty when it cannot be read).</summary>
+    public IReadOnlyDictionary<string, long> Read()
+    {
+        try
+        {
+            return files.ToDictionary(f => f.Key, f => CgroupCpu.ReadNanoseconds(f.Value));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        {
+            // A node's cgroup goes when its container does: the case is ending anyway.
+            return new Dictionary<string, long>();
+        }
+    }
+
+    /// <summary>Each node's CPU nanoseconds per second while nothing is asked of it.</summary>
+    public async Task<IReadOnlyDictionary<string, double>> MeasureIdleAsync(TimeSpan window, CancellationToken ct = default)
+    {
+        var before = Read();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        await Task.Delay(window, ct);
+        var after = Read();
+        var seconds = clock.Elapsed.TotalSeconds;
+        return before.Where(b => after.ContainsKey(b.Key)).ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
+    }
+}

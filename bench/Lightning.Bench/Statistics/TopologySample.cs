@@ -1,0 +1,18 @@
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Statistics;
+
+/// <summary>What one topology measured, as comparisons read it.</summary>
+/// <param name="IterationsMs">Each measured invocation's time.</param>
+/// <param name="CpuMsPerPayment">Each measured invocation's CPU time per successful payment, idle subtracted (empty without CPU data).</param>
+public sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment)
+{
+    public static TopologySample Of(Results.CaseResults c) => new(
+        c.Figures!.IterationsMs,
+        ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed),
+        c.PaymentsPerInvocation,
+        c.Figures.Cpu?.Iterations ?? []);
+
+    public static TopologySample Of(Results.CaseSummary c) => new(
+        c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? []);
+}
