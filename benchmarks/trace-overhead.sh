@@ -17,6 +17,9 @@ mkdir -p "$results"
 defaults=()
 [[ " $* " == *" --concurrency "* ]] || defaults+=(--concurrency 10)
 [[ " $* " == *" --iterations "* ]] || defaults+=(--iterations 60)
+# One topology per mode and run: this script replicates over runs (a run with --topologies K judges the modes itself,
+# see comparison.md).
+[[ " $* " == *" --topologies "* ]] || defaults+=(--topologies 1)
 echo "results: $results"
 IFS=, read -r -a modes <<<"${LNBENCH_OVERHEAD_MODES:-on,off}"
 for run in $(seq 1 "$runs"); do
@@ -28,7 +31,8 @@ for run in $(seq 1 "$runs"); do
     echo "failed: see $results/run-$run.log" >&2
     exit 1
   fi
-  grep -E '^\| invoice' "$results/run-$run.log" | awk -F'|' '{gsub(/ /,"",$5); gsub(/ /,"",$9); printf "%s %s/s  ", $5, $9} END {print ""}'
+  python3 -c 'import glob, json, sys; s = json.load(open(sorted(glob.glob(sys.argv[1] + "/*/summary.json"), key=lambda p: p)[-1]))
+print("  ".join("%s %.1f/s" % (c["parameters"]["Traces"], c["payments_per_second"]) for c in s["cases"]))' "$results"
 done
 python3 - "$results" <<'PY'
 import glob, json, math, statistics, sys

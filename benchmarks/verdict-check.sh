@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Repeats a build comparison and counts its verdicts: how often each metric says slower / faster / same / unknown,
+# the median width of the intervals, and the ratios' spread. Proves the verdict on a known answer: the same image
+# twice (A/A: slower/faster must stay at or below 5 %; see aa-check.sh) or a build with a known slowdown (power).
+#   benchmarks/verdict-check.sh RUNS BASE_IMAGE CANDIDATE_IMAGE [run.sh options...]
+#   e.g. benchmarks/verdict-check.sh 5 lnbench-local/cln:v26.06.6-O2 lnbench-local/cln:v26.06.6-O2-burn3ms \
+#          --bitcoind-image lnbench-local/bitcoind:31.99 --no-pull --concurrency 1,10
+# Results under $LNBENCH_VERDICT_RESULTS or a temp folder; each run's seed is its number (reproducible order).
+set -euo pipefail
+runs=${1:?usage: benchmarks/verdict-check.sh RUNS BASE_IMAGE CANDIDATE_IMAGE [run.sh options...]}
+base=${2:?base image}
+candidate=${3:?candidate image}
+shift 3
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+results=${LNBENCH_VERDICT_RESULTS:-$(mktemp -d /tmp/lnb-verdicts.XXXX)}
+mkdir -p "$results"
+echo "results: $results"
+for run in $(seq 1 "$runs"); do
+  printf 'run %d/%d... ' "$run" "$runs"
+  start=$(date +%s)
+  if ! "$here/../run.sh" AlicePaysBob --build "base=$base" --build "candidate=$candidate" --seed "$run" --no-zip \
+      --results "$results" "$@" >"$results/run-$run.log" 2>&1; then
+    echo "failed: see $results/run-$run.log" >&2
+    exit 1
+  fi
+  echo "$(( $(date +%s) - start )) s"
+done
+python3 - "$results" <<'PY'
+import collections, csv, glob, statistics, sys
+rows = []
+for path in sorted(glob.glob(sys.argv[1] + "/*/comparisons.csv")):
+    rows += [r for r in csv.DictReader(open(path)) if r["kind"] == "build"]
+if not rows:
+    sys.exit("verdict-check: no comparisons found")
+by = collections.defaultdict(list)
+for r in rows:
+    by[(r["case"], r["metric"])].append(r)
+print(f"{len(rows)} comparisons ({len(glob.glob(sys.argv[1] + '/*/comparisons.csv'))} runs)")
+print("| case | metric | n | slower | faster | same | unknown | ratio median (min–max) | interval width median |")
+print("|---|---|---:|---:|---:|---:|---:|---|---:|")
+for (case, metric), rs in sorted(by.items()):
+    verdicts = collections.Counter(r["verdict"].split(":")[0] for r in rs)
+    ratios = [float(r["ratio"]) for r in rs if r["ratio"] != "-"]
+    widths = [float(r["high"]) - float(r["low"]) for r in rs if r["low"] != "-"]
+    print(f"| {case} | {metric} | {len(rs)} | {verdicts['slower']} | {verdicts['faster']} | {verdicts['same']} | {verdicts['unknown']} | "
+          f"{statistics.median(ratios):.3f} ({min(ratios):.3f}–{max(ratios):.3f}) | {statistics.median(widths):.3f} |")
+decided = sum(1 for r in rows if r["verdict"] in ("slower", "faster"))
+print(f"slower or faster in {decided} of {len(rows)} comparisons ({100 * decided / len(rows):.1f} %)")
+PY
