@@ -2,7 +2,7 @@
 # Lightning.Bench plots from a run folder's CSVs (ggplot2 only; nothing is downloaded).
 #   Rscript lnbench-plots.R RESULTS_DIR
 # Writes payments-timeline.png, spans-timeline.png and span-breakdown.png into RESULTS_DIR (the last two only
-# when the run collected spans).
+# when the run collected spans), and comparison-topologies.png and comparison-ratios.png when it compared arms.
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) != 1) stop("usage: Rscript lnbench-plots.R RESULTS_DIR")
 dir <- args[1]
@@ -110,5 +110,43 @@ if (file.exists(steps_path)) {
       scale_x_discrete(labels = function(x) gsub(", ", "\n", x, fixed = TRUE)) +
       theme_bw()
     save(plot, "span-breakdown.png")
+  }
+}
+
+# The comparison: each topology's mean per arm (the unit every verdict rests on) and each ratio's interval.
+topologies_path <- file.path(dir, "topologies.csv")
+comparisons_path <- file.path(dir, "comparisons.csv")
+if (file.exists(topologies_path) && file.exists(comparisons_path)) {
+  topologies <- read.csv(topologies_path, stringsAsFactors = FALSE)
+  comparisons <- read.csv(comparisons_path, stringsAsFactors = FALSE, na.strings = "-")
+  arms <- length(unique(paste(topologies$build, topologies$traces)))
+  if (nrow(topologies) > 0 && arms > 1 && nrow(comparisons) > 0) {
+    topologies$arm <- if (length(unique(topologies$traces)) > 1) paste0(topologies$build, ", traces ", topologies$traces) else topologies$build
+    topologies$arm <- factor(topologies$arm, levels = rev(unique(topologies$arm)))
+    topologies$metric <- paste0(topologies$metric, ifelse(is.na(topologies$unit) | topologies$unit == "", "", paste0(" (", topologies$unit, ")")))
+    means <- aggregate(mean ~ cell + metric + arm, data = topologies, FUN = mean)
+    plot <- ggplot(topologies, aes(x = mean, y = arm)) +
+      geom_point(aes(colour = factor(topology)), size = 2.2, alpha = 0.8) +
+      geom_point(data = means, shape = 124, size = 9, colour = "black") +
+      facet_wrap(vars(cell, metric), scales = "free_x", ncol = length(unique(topologies$metric))) +
+      labs(title = "Each fresh topology's mean, per arm", subtitle = "dots: topologies (colour: topology index, the pairs); bar: the arm's mean",
+           x = NULL, y = NULL, colour = "topology") +
+      theme_bw()
+    save(plot, "comparison-topologies.png", height = 2 + 1.6 * length(unique(topologies$cell)))
+
+    threshold <- comparisons$threshold_percent[1] / 100
+    comparisons$label <- paste0(comparisons$candidate, " vs ", comparisons$baseline)
+    comparisons$verdict <- sub(":.*", "", comparisons$verdict)
+    plot <- ggplot(comparisons, aes(x = ratio, y = label)) +
+      annotate("rect", xmin = 1 / (1 + threshold), xmax = 1 + threshold, ymin = -Inf, ymax = Inf, alpha = 0.15, fill = "#2ca02c") +
+      geom_vline(xintercept = 1, linetype = "dashed") +
+      geom_errorbarh(aes(xmin = low, xmax = high, colour = verdict), height = 0.25, na.rm = TRUE) +
+      geom_point(aes(colour = verdict), size = 2.5) +
+      facet_grid(case ~ metric) +
+      scale_colour_manual(values = c(slower = "#d62728", faster = "#1f77b4", same = "#2ca02c", unknown = "#7f7f7f")) +
+      labs(title = "Ratios with their 95 % intervals over topologies", subtitle = sprintf("green band: the ±%.3g %% threshold", 100 * threshold),
+           x = "candidate / baseline", y = NULL, colour = "verdict") +
+      theme_bw()
+    save(plot, "comparison-ratios.png", height = 2 + 1.2 * length(unique(comparisons$case)))
   }
 }

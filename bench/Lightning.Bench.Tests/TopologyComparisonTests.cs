@@ -1,3 +1,7 @@
+using Perfolizer;
+using Perfolizer.Mathematics.SignificanceTesting;
+using Perfolizer.Mathematics.SignificanceTesting.Base;
+using Perfolizer.Metrology;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;
@@ -61,7 +65,8 @@ public class TopologyComparisonTests
             var drift = Enumerable.Range(0, 8).Select(r => 1 + 0.02 * r).ToArray(); // the machine slows over the run
             var a = Arm(random, drift, 1.0);
             var b = Arm(random, drift, 1.0);
-            if (BuildComparison.WelchPValue(a.SelectMany(t => t).ToList(), b.SelectMany(t => t).ToList()) < 0.05)
+            if (WelchTest.Instance.GetPValue(new Sample(a.SelectMany(t => t).ToArray()), new Sample(b.SelectMany(t => t).ToArray()),
+                    AlternativeHypothesis.TwoSides, Threshold.Zero) < 0.05)
             {
                 iterationLevelFalse++;
             }

@@ -20,6 +20,12 @@ public sealed class RatioColumn(RunResults results, IReadOnlyList<string> builds
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase)
     {
         var baseline = CaseKey.Counterpart(benchmarkCase, nameof(ScenarioBenchmark.Build), builds[0]);
-        return baseline == caseKey ? "baseline" : baseline is null ? "-" : Results.Compare(caseKey, baseline) is { } c ? Format(c.Ratio, "0.00") : "-";
+        if (baseline == caseKey)
+        {
+            return "baseline";
+        }
+        var figures = Results.Find(caseKey)?.Figures;
+        var baselineFigures = baseline is null ? null : Results.Find(baseline)?.Figures;
+        return figures is null || baselineFigures is null ? "-" : Format(figures.MeanMs / baselineFigures.MeanMs, "0.00");
     }
 }

@@ -30,7 +30,7 @@ public sealed record HarnessOptions
     /// <summary>Fresh topologies per build and case: the unit of replication of every comparison.</summary>
     public int Topologies { get; init; } = DefaultTopologies;
 
-    public const int DefaultTopologies = 6;
+    public const int DefaultTopologies = 8;
 
     /// <summary>Seeds the interleaved case order and the bootstrap (recorded in the manifest); null: chosen at random.</summary>
     public int? Seed { get; init; }

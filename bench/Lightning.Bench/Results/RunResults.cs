@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 
@@ -11,7 +10,6 @@ namespace Lightning.Bench.Results;
 public sealed class RunResults
 {
     private readonly List<CaseResults> cases = new();
-    private readonly ConcurrentDictionary<(string Case, string Baseline), BuildComparison?> comparisons = new();
     private long nextPaymentId;
 
     /// <summary>The run's comparisons and spreads, computed once after the last case (null before).</summary>
@@ -48,20 +46,5 @@ public sealed class RunResults
                 return cases.ToList();
             }
         }
-    }
-
-    /// <summary>
-    /// A case against another (the same case on the baseline build, or with traces off), from both cases' iteration
-    /// times: computed once, then shared by every column and file that shows it. Null while either has no figures.
-    /// </summary>
-    public BuildComparison? Compare(string caseKey, string baselineKey)
-    {
-        var figures = Find(caseKey)?.Figures;
-        var baseline = Find(baselineKey)?.Figures;
-        if (figures is null || baseline is null || figures.IterationsMs.Count == 0 || baseline.IterationsMs.Count == 0)
-        {
-            return null;
-        }
-        return comparisons.GetOrAdd((caseKey, baselineKey), _ => BuildComparison.Compare(figures.IterationsMs, baseline.IterationsMs));
     }
 }

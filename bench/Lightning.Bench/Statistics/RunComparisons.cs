@@ -21,7 +21,9 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         var spreads = new List<ArmSpread>();
         foreach (var cell in cells)
         {
+            // Arms in command-line order (builds, then trace modes), each arm's topologies in index order.
             var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
+                .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
             foreach (var metric in ComparisonMetric.All.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
             {
@@ -69,6 +71,18 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         var between = means.Count < 2 ? double.NaN : StandardDeviation(means) / mean * 100;
         var within = values.Where(v => v.Count >= 2).Select(v => StandardDeviation(v) / v.Average() * 100).DefaultIfEmpty(double.NaN).Average();
         return new ArmSpread(cell, arm, metric.Name, topologies.Count, mean, between, within);
+    }
+
+    private static int Index(IReadOnlyList<string> values, string value)
+    {
+        for (var i = 0; i < values.Count; i++)
+        {
+            if (values[i] == value)
+            {
+                return i;
+            }
+        }
+        return values.Count;
     }
 
     private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) => metric.IterationValues(TopologySample.Of(c));
