@@ -32,22 +32,31 @@ make_case_labels <- function(cases) {
   setNames(labels, u)
 }
 
+# A case key without its Topology=N part: the topologies of one case share a panel (or a bar).
+without_topology <- function(cases) gsub("^, |, $", "", gsub("(, )?Topology=[0-9]+", "", cases))
+
 payments <- read.csv(file.path(dir, "payments.csv"), stringsAsFactors = FALSE)
 if (nrow(payments) > 0) {
   case_labels <- make_case_labels(payments$case)
   payments$case <- case_factor(payments$case)
   starts <- tapply(payments$start_unix_us, payments$case, min)
   payments$since_s <- (payments$start_unix_us - starts[as.character(payments$case)]) / 1e6
+  # A case's topologies share one panel, each in its own colour (Topology=N is left out of the panel's label).
+  payments$topology <- factor(ifelse(grepl("Topology=", payments$case), sub(".*Topology=([0-9]+).*", "\\1", payments$case), "1"))
+  payments$panel <- without_topology(as.character(payments$case))
+  payments$panel[payments$panel == ""] <- "all cases"
+  payments$panel <- factor(payments$panel, levels = unique(payments$panel))
+  measured_ok <- subset(payments, phase == "measured" & outcome == "succeeded")
   plot <- ggplot(payments, aes(since_s, latency_ms)) +
-    geom_point(aes(colour = phase, shape = outcome), alpha = 0.6, size = 1.4) +
-    geom_smooth(data = subset(payments, phase == "measured" & outcome == "succeeded"),
-                method = "loess", formula = y ~ x, se = FALSE, colour = "black", linewidth = 0.6) +
-    facet_wrap(~case, scales = "free_x") +
-    scale_colour_manual(values = c(measured = "#1f77b4", warmup = "#bbbbbb")) +
+    geom_point(aes(colour = topology, shape = outcome, alpha = phase), size = 1.4) +
+    geom_smooth(data = measured_ok, method = "loess", formula = y ~ x, se = FALSE, colour = "black", linewidth = 0.6) +
+    facet_wrap(~panel, scales = "free_x") +
+    scale_alpha_manual(values = c(measured = 0.7, warmup = 0.2)) +
     expand_limits(y = 0) +
-    labs(title = "Payment latency over the run", subtitle = "invoice on the payee + xpay on the payer; line: loess of measured payments",
-         x = "seconds since the case's first payment", y = "latency (ms)", colour = NULL, shape = NULL) +
+    labs(title = "Payment latency over the run", subtitle = "invoice on the payee + xpay on the payer; pale: warmups; line: loess of measured payments",
+         x = "seconds since the topology's first payment", y = "latency (ms)", colour = "topology", shape = NULL, alpha = NULL) +
     theme_bw()
+  if (length(levels(payments$topology)) == 1) plot <- plot + guides(colour = "none")
   suppressWarnings(save(plot, "payments-timeline.png"))
 }
 
@@ -62,9 +71,12 @@ if (file.exists(spans_path)) {
     spans <- spans[spans$case %in% names(window_start), ]
     spans <- spans[spans$start_unix_us >= window_start[spans$case] & spans$start_unix_us <= window_end[spans$case], ]
   }
+  # With several topologies per case, the first one stands for its case (one column per case, not per topology).
+  if (any(grepl("Topology=", spans$case))) spans <- spans[grepl("Topology=1(,|$)", spans$case), ]
   if (nrow(spans) > 0) {
     spans$since_s <- (spans$start_unix_us - window_start[spans$case]) / 1e6
     spans$case <- case_factor(spans$case)
+    levels(spans$case) <- without_topology(levels(spans$case))
     spans$duration_ms <- spans$duration_us / 1000
     # The main names: the operations with the most total time, per node; the rest are left out of this picture.
     totals <- aggregate(duration_ms ~ node + operation, data = spans, FUN = sum)
@@ -74,8 +86,8 @@ if (file.exists(spans_path)) {
     plot <- ggplot(main, aes(x = since_s, xend = since_s + duration_ms / 1000, y = operation, yend = operation, colour = operation)) +
       geom_segment(linewidth = 2.5, alpha = 0.5) +
       geom_point(aes(size = duration_ms), alpha = 0.3, show.legend = FALSE) +
-      facet_grid(node ~ case, scales = "free", space = "free_y") +
-      labs(title = "Spans on each node while payments run", subtitle = "the 8 operations with the most total time per node; a segment covers a span's duration",
+      facet_grid(node ~ case, scales = "free", space = "free_y", labeller = labeller(case = function(x) gsub(", ", "\n", x, fixed = TRUE))) +
+      labs(title = "Spans on each node while payments run", subtitle = "the 8 operations with the most total time per node; a segment covers a span's duration; the first topology of each case",
            x = "seconds since the case's first payment", y = NULL) +
       theme_bw() + theme(legend.position = "none")
     save(plot, "spans-timeline.png", height = 2 + 2.2 * length(unique(main$node)))
@@ -87,7 +99,8 @@ if (file.exists(steps_path)) {
   steps <- read.csv(steps_path, stringsAsFactors = FALSE)
   steps <- steps[steps$phase == "measured", ]
   measured <- payments[payments$phase == "measured" & payments$outcome == "succeeded", ]
-  measured$case <- names(case_labels)[as.integer(measured$case)]
+  measured$case <- without_topology(names(case_labels)[as.integer(measured$case)])
+  steps$case <- without_topology(steps$case)
   if (nrow(steps) > 0 && nrow(measured) > 0) {
     counts <- table(measured$case)
     per_case <- aggregate(total_ms ~ case + operation, data = steps, FUN = sum)
@@ -99,7 +112,7 @@ if (file.exists(steps_path)) {
                         mean_ms = pmax(0, other$latency_ms - other$mean_ms))
     parts <- rbind(per_case, other)
     parts <- merge(parts, latency)
-    parts$case <- case_factor(parts$case)
+    parts$case <- factor(parts$case, levels = unique(measured$case))
     parts$share <- 100 * parts$mean_ms / parts$latency_ms
     plot <- ggplot(parts, aes(x = case, y = mean_ms, fill = reorder(operation, mean_ms))) +
       geom_col(colour = "white", linewidth = 0.2) +

@@ -74,6 +74,10 @@ public class OptionParserTests
         Assert.Equal("mycln:dev", builds.Builds[1].ImageFor("bob"));
         Assert.Equal(["on", "off"], builds.Traces);
         Assert.Equal(["on", "off", "unread"], OptionParser.Parse(["--traces", "on,off,unread"]).Traces);
+
+        var comparison = OptionParser.Parse(["--topologies", "12", "--seed", "7", "--threshold", "1.5%"]);
+        Assert.Equal((12, 7, 1.5), (comparison.Topologies, comparison.Seed, comparison.ThresholdPercent));
+        Assert.Equal((HarnessOptions.DefaultTopologies, (int?)null, 2.0), (new HarnessOptions().Topologies, new HarnessOptions().Seed, new HarnessOptions().ThresholdPercent));
     }
 
     [Fact]
@@ -97,6 +101,9 @@ public class OptionParserTests
     [InlineData(new[] { "AlicePaysBob", "--carols", "2" }, "--carols does not apply to AlicePaysBob")]
     [InlineData(new[] { "AlicesPayBob", "--alices", "0" }, "--alices 0 is out of range")]
     [InlineData(new[] { "--build", "nameonly" }, "is not NAME=[KIND=]IMAGE")]
+    [InlineData(new[] { "--topologies", "0" }, "--topologies 0 is out of range")]
+    [InlineData(new[] { "--threshold", "0" }, "--threshold '0' is not a percentage between 0 and 100")]
+    [InlineData(new[] { "--seed", "-3" }, "--seed")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "a=y:2" }, "name 'a' is used twice")]
     [InlineData(new[] { "--build", "a=x:1", "--cln-image", "y:2" }, "--cln-image and --build do not go together")]
     [InlineData(new[] { "--traces", "maybe" }, "is not a list of on, off and unread")]
