@@ -30,14 +30,14 @@ public static class Usage
               --amount-msat N          amount of each payment (default {defaults.AmountMsat})
               --cln-image IMAGE        Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})
               --build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]
-                                       a build to compare (repeat the option); the first is the baseline of Ratio;
+                                       a build to compare (repeat the option); the first is the baseline of every verdict;
                                        NODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev); KIND is the
                                        node implementation (default cln, Core Lightning)
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
               --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
-                                       case both ways, in that order; unread: nodes trace to a socket nobody reads (their
-                                       cost alone); benchmarks/trace-overhead.sh repeats such runs for a firm figure
+                                       case both ways, interleaved, and compares each mode with off; unread: nodes trace
+                                       to a socket nobody reads (their cost alone)
               --no-traces              same as --traces off
               --trace-check            nodes also write Core Lightning's trace file, to count spans lost on the way
               --results DIR            where each run's folder goes (default {defaults.ResultsRoot})
@@ -47,7 +47,7 @@ public static class Usage
               --allow-privileged-fragments
                                        let docker-fragments/ give containers privileged, cap_add or security_opt
               --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
-              --compare A.zip B.zip    print the cases of two runs side by side (nothing is benchmarked)
+              --compare A.zip B.zip    judge the cases two runs share over their topologies (nothing is benchmarked)
               --help                   this text
 
             Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
@@ -68,7 +68,7 @@ public static class Usage
                 text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
             }
         }
-        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds) and Traces (--traces on,off,unread).");
+        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds), Topology (1..--topologies) and Traces (--traces on,off,unread).");
         return text.ToString().TrimEnd();
     }
 }
