@@ -23,19 +23,13 @@ public class NodeKindSeamTests : IDisposable
     [SkippableFact]
     public async Task A_stand_in_node_kind_carries_an_AlicePaysBob_run_through_setup_payments_and_reports()
     {
-        Requirements.Docker();
-        await FakeNodeImage.EnsureBuiltAsync();
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
-        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
-        var kinds = NodeKindCatalog.Default.With(new StandInKind());
-
-        // In-process, on the thread pool (no test synchronization context under the harness's blocking boundary).
-        var exit = await Task.Run(() => Program.Run(
+        await ReadyAsync();
+        var exit = await RunAsync(
         [
             "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
             "--no-pull", "--concurrency", "3", "--warmups", "1", "--iterations", "4", "--topologies", "1", "--traces", "off",
             "--results", results, "--work-dir", work, "--setup-timeout", "60",
-        ], kinds, fragments));
+        ]);
 
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
@@ -71,18 +65,15 @@ public class NodeKindSeamTests : IDisposable
     [SkippableFact]
     public async Task A_build_comparison_interleaves_builds_over_fresh_topologies_and_writes_its_verdicts()
     {
-        Requirements.Docker();
-        await FakeNodeImage.EnsureBuiltAsync();
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
-        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
+        await ReadyAsync();
         var image = $"{StandInKind.KindName}={FakeNodeImage.StandIn}";
 
-        var exit = await Task.Run(() => Program.Run(
+        var exit = await RunAsync(
         [
             "AlicePaysBob", "--build", $"a={image}", "--build", $"b={image}", "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull",
             "--concurrency", "2", "--warmups", "0", "--iterations", "3", "--topologies", "4", "--seed", "11", "--traces", "off",
             "--results", results, "--work-dir", work, "--no-zip",
-        ], NodeKindCatalog.Default.With(new StandInKind()), fragments));
+        ]);
 
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
@@ -111,6 +102,19 @@ public class NodeKindSeamTests : IDisposable
         Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.True(c.GetProperty("cpu_ms_per_payment").GetDouble() > 0));
         Assert.Equal(8, summary.RootElement.GetProperty("cases").GetArrayLength());
     }
+
+    /// <summary>Each test starts here: the engine (or a skip), the images, and fragments for bitcoind and the stand-in kind.</summary>
+    private async Task ReadyAsync()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
+        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
+    }
+
+    /// <summary>The harness in-process with the stand-in kind, on the thread pool (no test synchronization context under its blocking boundary).</summary>
+    private Task<int> RunAsync(string[] args) =>
+        Task.Run(() => Program.Run(args, NodeKindCatalog.Default.With(new StandInKind()), fragments));
 
     public void Dispose()
     {

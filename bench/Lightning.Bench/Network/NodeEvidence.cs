@@ -9,22 +9,25 @@ public sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDi
     public async Task<NodeDiedException> DescribeAsync(string containerId, CancellationToken ct = default)
     {
         var name = containers.FirstOrDefault(c => c.Value == containerId).Key ?? containerId;
-        var details = await engine.InspectContainerAsync(containerId, ct);
-        return details is null
-            ? new NodeDiedException(name, -1, "(container removed)")
-            : new NodeDiedException(name, details.ExitCode, await logs.TailAsync(name, containerId, ct));
+        return await DescribeAsync(name, containerId, await engine.InspectContainerAsync(containerId, ct), ct);
     }
 
     /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
     public async Task ThrowIfAnyDiedAsync(CancellationToken ct = default)
     {
-        foreach (var (_, id) in containers)
+        foreach (var (name, id) in containers)
         {
             var details = await engine.InspectContainerAsync(id, ct);
             if (details is null || !details.Running)
             {
-                throw await DescribeAsync(id, ct);
+                throw await DescribeAsync(name, id, details, ct);
             }
         }
     }
+
+    /// <summary>The evidence from one inspection of the container (null: it is gone).</summary>
+    private async Task<NodeDiedException> DescribeAsync(string name, string containerId, ContainerDetails? details, CancellationToken ct) =>
+        details is null
+            ? new NodeDiedException(name, -1, "(container removed)")
+            : new NodeDiedException(name, details.ExitCode, await logs.TailAsync(name, containerId, ct));
 }

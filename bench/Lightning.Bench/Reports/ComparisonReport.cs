@@ -76,7 +76,7 @@ public static class ComparisonReport
             {
                 var values = m.IterationValues(TopologySample.Of(c));
                 var mean = values.Average();
-                var sd = values.Count < 2 ? double.NaN : Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
+                var sd = SampleVariance.StandardDeviation(values);
                 var (build, traces) = CaseArms.ArmOf(c.Parameters);
                 return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(CaseArms.CellOf(c.Parameters)), PaymentCsv.Field(build), traces,
                     CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count);

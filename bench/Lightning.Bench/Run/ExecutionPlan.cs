@@ -19,16 +19,20 @@ public sealed class ExecutionPlan(int seed)
     public IReadOnlyList<T> Arrange<T>(IReadOnlyList<T> declared, Func<T, IReadOnlyDictionary<string, string>> parametersOf, Func<T, string> keyOf)
     {
         var random = new Random(Seed);
-        var items = declared.Select(c => (Case: c, Parameters: parametersOf(c))).ToList();
-        var cells = items.Select(i => CaseArms.CellOf(i.Parameters)).Distinct().ToList();
-        var replicates = items.Select(i => CaseArms.ReplicateOf(i.Parameters)).Distinct().Order().ToList();
+        var items = declared.Select(c =>
+        {
+            var parameters = parametersOf(c);
+            return (Case: c, Cell: CaseArms.CellOf(parameters), Replicate: CaseArms.ReplicateOf(parameters));
+        }).ToList();
+        var cells = items.Select(i => i.Cell).Distinct().ToList();
+        var replicates = items.Select(i => i.Replicate).Distinct().Order().ToList();
         var arranged = new List<T>();
         var pending = cells.ToDictionary(c => c, _ => new Queue<int[]>());
         foreach (var replicate in replicates)
         {
             foreach (var cell in cells)
             {
-                var block = items.Where(i => CaseArms.ReplicateOf(i.Parameters) == replicate && CaseArms.CellOf(i.Parameters) == cell).ToList();
+                var block = items.Where(i => i.Replicate == replicate && i.Cell == cell).ToList();
                 if (block.Count == 0)
                 {
                     continue;

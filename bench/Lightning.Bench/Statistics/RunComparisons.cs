@@ -68,30 +68,15 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         var values = topologies.Select(c => Values(metric, c)).ToList();
         var means = values.Select(v => v.Average()).ToList();
         var mean = means.Average();
-        var between = means.Count < 2 ? double.NaN : StandardDeviation(means) / mean * 100;
-        var within = values.Where(v => v.Count >= 2).Select(v => StandardDeviation(v) / v.Average() * 100).DefaultIfEmpty(double.NaN).Average();
+        var between = SampleVariance.StandardDeviation(means) / mean * 100;
+        var within = values.Where(v => v.Count >= 2).Select(v => SampleVariance.StandardDeviation(v) / v.Average() * 100).DefaultIfEmpty(double.NaN).Average();
         return new ArmSpread(cell, arm, metric.Name, topologies.Count, mean, between, within);
     }
 
-    private static int Index(IReadOnlyList<string> values, string value)
-    {
-        for (var i = 0; i < values.Count; i++)
-        {
-            if (values[i] == value)
-            {
-                return i;
-            }
-        }
-        return values.Count;
-    }
+    /// <summary>The position of <paramref name="value"/> in <paramref name="values"/>, or past the end when absent.</summary>
+    private static int Index(IReadOnlyList<string> values, string value) => values.TakeWhile(v => v != value).Count();
 
     private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) => metric.IterationValues(TopologySample.Of(c));
-
-    private static double StandardDeviation(IReadOnlyList<double> values)
-    {
-        var mean = values.Average();
-        return Math.Sqrt(values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1));
-    }
 
     /// <summary>"O2" or, when the run has several trace modes, "O2, traces off".</summary>
     private static string Label((string Build, string Traces) arm, IReadOnlyList<string> traceModes) =>

@@ -50,9 +50,7 @@ public static class TopologyComparison
         {
             return (double.NaN, double.NaN, double.NaN);
         }
-        var mean = d.Average();
-        var se = Math.Sqrt(d.Sum(x => (x - mean) * (x - mean)) / (d.Count - 1) / d.Count);
-        return Interval(mean, se, d.Count - 1);
+        return Interval(d.Average(), Math.Sqrt(SampleVariance.Of(d) / d.Count), d.Count - 1);
     }
 
     private static (double Low, double High, double P) WelchT(IReadOnlyList<double> x, IReadOnlyList<double> y)
@@ -61,13 +59,8 @@ public static class TopologyComparison
         {
             return (double.NaN, double.NaN, double.NaN);
         }
-        double Variance(IReadOnlyList<double> v)
-        {
-            var m = v.Average();
-            return v.Sum(e => (e - m) * (e - m)) / (v.Count - 1);
-        }
-        var vx = Variance(x) / x.Count;
-        var vy = Variance(y) / y.Count;
+        var vx = SampleVariance.Of(x) / x.Count;
+        var vy = SampleVariance.Of(y) / y.Count;
         var se = Math.Sqrt(vx + vy);
         var df = (vx + vy) * (vx + vy) / (vx * vx / (x.Count - 1) + vy * vy / (y.Count - 1));
         return Interval(x.Average() - y.Average(), se, df);

@@ -1,0 +1,18 @@
+namespace Lightning.Bench.Statistics;
+
+/// <summary>The unbiased sample variance (n − 1), the one place the harness computes it.</summary>
+public static class SampleVariance
+{
+    /// <summary>NaN with fewer than two values.</summary>
+    public static double Of(IReadOnlyList<double> values)
+    {
+        if (values.Count < 2)
+        {
+            return double.NaN;
+        }
+        var mean = values.Average();
+        return values.Sum(v => (v - mean) * (v - mean)) / (values.Count - 1);
+    }
+
+    public static double StandardDeviation(IReadOnlyList<double> values) => Math.Sqrt(Of(values));
+}
