@@ -60,6 +60,19 @@ public class NodeKindSeamTests : IDisposable
         // The node logs were kept, and the compose file shows the kind's own service.
         Assert.Contains("pay", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "logs", "alice.log")));
         Assert.Contains("standin-node", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "docker-compose.yml")));
+
+        // The chain was mined once for the run, and the case's bitcoind started from a copy of it at height 101.
+        Assert.Contains("bitcoind", File.ReadAllText(Path.Combine(run, "chain", "docker-compose.yml")));
+        Assert.Contains("stand-in bitcoind started at height 101",
+            File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "logs", "bitcoind.log")));
+        Assert.Empty(Directory.GetDirectories(work));
+        // The topology's setup, step by step, with the time it took to get ready.
+        var setup = topology.GetProperty("setup");
+        Assert.Equal(["containers", "chain", "nodes", "fund", "channels", "routes"],
+            setup.GetProperty("steps").EnumerateArray().Select(s => s.GetProperty("name").GetString()).ToList());
+        Assert.Equal(setup.GetProperty("steps").EnumerateArray().Sum(s => s.GetProperty("seconds").GetDouble()), setup.GetProperty("ready_seconds").GetDouble(), 6);
+        Assert.Equal(3, setup.GetProperty("idle_window_seconds").GetDouble());
+        Assert.True(figures.GetProperty("setup").GetProperty("ready_seconds").GetDouble() > 0);
     }
 
     [SkippableFact]
@@ -97,6 +110,7 @@ public class NodeKindSeamTests : IDisposable
         var markdown = await File.ReadAllTextAsync(Path.Combine(run, ComparisonReport.MarkdownFile));
         Assert.Contains("| Concurrency=2 | mean time | a | b |", markdown);
         Assert.Contains("## Spread between topologies and within them", markdown);
+        Assert.Contains("8 topologies ready in median", markdown);
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
         Assert.Equal(3, summary.RootElement.GetProperty("comparisons").GetArrayLength());
         Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.True(c.GetProperty("cpu_ms_per_payment").GetDouble() > 0));

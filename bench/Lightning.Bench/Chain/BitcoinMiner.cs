@@ -15,9 +15,18 @@ public sealed class BitcoinMiner(BitcoinRpcClient node, string address) : IDispo
     public static async Task<BitcoinMiner> CreateAsync(BitcoinRpcClient node, CancellationToken ct = default)
     {
         await node.CallAsync("createwallet", [WalletName], ct);
+        return await OpenAsync(node, ct);
+    }
+
+    /// <summary>The miner of a bitcoind that loaded its wallet at start (a seeded chain).</summary>
+    public static async Task<BitcoinMiner> OpenAsync(BitcoinRpcClient node, CancellationToken ct = default)
+    {
         var address = (await node.CallAsync("getnewaddress", [], ct)).GetString()!;
         return new BitcoinMiner(node, address);
     }
+
+    /// <summary>Asks bitcoind to shut down cleanly (its files are then whole, to copy).</summary>
+    public Task StopNodeAsync(CancellationToken ct = default) => Node.CallAsync("stop", [], ct);
 
     public async Task<long> GetHeightAsync(CancellationToken ct = default) =>
         (await Node.CallAsync("getblockcount", [], ct)).GetInt64();

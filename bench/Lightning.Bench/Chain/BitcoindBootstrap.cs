@@ -5,14 +5,17 @@ using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Chain;
 
-/// <summary>Brings a topology's bitcoind to a spendable chain: waits for its RPC, creates the miner's wallet and mines the first coins.</summary>
+/// <summary>
+/// Brings a topology's bitcoind to a spendable chain: waits for its RPC, then either opens the miner's wallet of a
+/// seeded chain (<see cref="ChainSeed"/>: the coins are already there) or creates the wallet and mines the first coins.
+/// </summary>
 public static class BitcoindBootstrap
 {
     /// <summary>Coinbase outputs mature after 100 blocks: 101 leave one spendable.</summary>
     public const int InitialBlocks = 101;
 
     public static async Task<BitcoinMiner> StartAsync(
-        DockerEngine engine, string containerId, RunCredentials credentials, NodeWaits waits, CancellationToken ct = default)
+        DockerEngine engine, string containerId, RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default)
     {
         var details = await engine.InspectContainerAsync(containerId, ct)
             ?? throw new InvalidOperationException("the bitcoind container disappeared");
@@ -29,6 +32,10 @@ public static class BitcoindBootstrap
                 var info = await rpc.CallAsync("getblockchaininfo", [], c);
                 return WaitState.Met(info.GetProperty("chain").GetString()!);
             }, ct);
+            if (seeded)
+            {
+                return await BitcoinMiner.OpenAsync(rpc, ct);
+            }
             var miner = await BitcoinMiner.CreateAsync(rpc, ct);
             await miner.MineAsync(InitialBlocks, ct);
             return miner;

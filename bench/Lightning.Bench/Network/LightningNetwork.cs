@@ -1,6 +1,7 @@
 using Lightning.Bench.Chain;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Results;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
@@ -71,19 +72,49 @@ public sealed class LightningNetwork : IAsyncDisposable
         new(topology, options, engine, compose, kinds, progress);
 
     /// <summary>Containers up, bitcoind with spendable coins, every node answering and synced to the tip.</summary>
-    public async Task StartAsync(ComposeFragments fragments, CancellationToken ct = default)
+    /// <param name="clock">Times the steps (containers, chain, nodes), when given.</param>
+    public async Task StartAsync(ComposeFragments fragments, SetupTimes.Clock? clock = null, CancellationToken ct = default)
     {
         var credentials = RunCredentials.Generate();
         await UpAsync(fragments, credentials, ct);
-        using (progress.Begin("bitcoind: waiting for RPC, mining 101 blocks"))
+        clock?.Lap("containers");
+        var seeded = Options.Seed is not null;
+        using (progress.Begin(seeded ? "bitcoind: waiting for RPC (chain seeded at 101 blocks)" : "bitcoind: waiting for RPC, mining 101 blocks"))
         {
-            miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, Waits, ct);
+            miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, Waits, seeded, ct);
+        }
+        clock?.Lap("chain");
+        if (Topology.Nodes.Count == 0)
+        {
+            return;
         }
         using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for the nodes"))
         {
             nodes = await NodeConnections.ConnectAsync(Topology, launcher.Containers, Layout, kinds, engine, Waits, ct);
             await WaitSyncedAsync(ct);
         }
+        clock?.Lap("nodes");
+    }
+
+    /// <summary>
+    /// Stops bitcoind cleanly and keeps its chain and wallet in <paramref name="destination"/> as the run's seed. Its exit
+    /// is no death: the watch stops first. The topology is then good only for teardown.
+    /// </summary>
+    public async Task<ChainSeed> SaveChainAsync(string destination, CancellationToken ct = default)
+    {
+        if (deathWatch is not null)
+        {
+            await deathWatch.DisposeAsync();
+            deathWatch = null;
+        }
+        await Miner.StopNodeAsync(ct);
+        var bitcoind = launcher.Containers[TopologySpec.BitcoindName];
+        var exitCode = await engine.WaitContainerAsync(bitcoind, Options.StepTimeout, ct);
+        if (exitCode != 0)
+        {
+            throw new InvalidOperationException($"bitcoind exited with code {exitCode} when asked to stop: {await logs.TailAsync(TopologySpec.BitcoindName, bitcoind, ct)}");
+        }
+        return ChainSeed.Save(Layout.NodeDirectory(TopologySpec.BitcoindName), destination);
     }
 
     /// <summary>Writes the run folder and compose file and starts the containers (no waiting on the nodes).</summary>

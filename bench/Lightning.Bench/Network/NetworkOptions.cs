@@ -4,6 +4,7 @@ namespace Lightning.Bench.Network;
 /// <param name="ProjectName">The compose project: one per topology, lowercase.</param>
 /// <param name="WorkDirectory">The short host folder whose node sub-folders are bind-mounted (sockets live there).</param>
 /// <param name="ResultsDirectory">Where the generated compose file and node logs are kept after teardown.</param>
+/// <param name="Seed">The run's chain, copied into bitcoind's folder before it starts; null: bitcoind mines its own.</param>
 public sealed record NetworkOptions(
     string RunId,
     string ProjectName,
@@ -13,4 +14,5 @@ public sealed record NetworkOptions(
     bool TraceSockets,
     bool CollectTraces,
     bool DevTraceFile,
-    TimeSpan StepTimeout);
+    TimeSpan StepTimeout,
+    Chain.ChainSeed? Seed = null);

@@ -1,3 +1,4 @@
+using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
@@ -27,7 +28,8 @@ public sealed class TopologyLauncher(
         // Claimed before any secret is written, so a harness killed now still has its folder removed by the next run.
         NodeFolderSweeper.Claim(PrivateFiles.CreateDirectory(layout.Root));
         var bitcoindDir = PrivateFiles.CreateDirectory(layout.NodeDirectory(TopologySpec.BitcoindName));
-        PrivateFiles.Write(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n");
+        PrivateFiles.Write(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n{(options.Seed is null ? "" : ChainSeed.Configuration)}");
+        options.Seed?.CopyInto(bitcoindDir);
         foreach (var node in topology.Nodes)
         {
             kinds.Get(node.Kind).Configure(PrivateFiles.CreateDirectory(layout.NodeDirectory(node.Name)), credentials);

@@ -19,7 +19,7 @@ public static class ComparisonReport
 
     public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases)
     {
-        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons));
+        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons) + SetupReport.Markdown(cases));
         File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
         File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
     }
@@ -70,7 +70,7 @@ public static class ComparisonReport
                 PaymentCsv.Field(c.Verdict), F(run.ThresholdPercent, "0.##"))));
 
     private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
-        new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations" }
+        new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations,ready_s" }
             .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.All
                 .Where(m => m.IterationValues(TopologySample.Of(c)).Count > 0).Select(m =>
             {
@@ -79,7 +79,8 @@ public static class ComparisonReport
                 var sd = SampleVariance.StandardDeviation(values);
                 var (build, traces) = CaseArms.ArmOf(c.Parameters);
                 return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(CaseArms.CellOf(c.Parameters)), PaymentCsv.Field(build), traces,
-                    CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count);
+                    CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count,
+                    F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"));
             })));
 
     private static string Value(double value, string unit) => unit.Length == 0 ? F(value, "0.0") : $"{F(value, "0.0")} {unit}";

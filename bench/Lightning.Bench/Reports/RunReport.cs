@@ -78,7 +78,8 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             c.Figures?.Cpu?.Ms ?? double.NaN,
             c.Figures?.Cpu?.Iterations,
             c.Figures?.Cpu?.ByNode,
-            c.Figures?.Cpu?.WithIdleMs ?? double.NaN)).ToList(),
+            c.Figures?.Cpu?.WithIdleMs ?? double.NaN,
+            c.Topology?.Setup)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

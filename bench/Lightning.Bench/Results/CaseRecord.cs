@@ -11,4 +11,7 @@ public sealed record CaseRecord(
 {
     /// <summary>Each node's kind (cln unless a build named another).</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>How long the topology took to get ready, step by step (null: it never got there).</summary>
+    public SetupTimes? Setup { get; init; }
 }

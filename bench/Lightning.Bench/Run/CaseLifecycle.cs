@@ -57,7 +57,8 @@ public sealed class CaseLifecycle
         // 1. Start: containers, bitcoind with coins, every node answering and synced.
         network = run.CreateNetwork(topology, definition.Key, definition.TraceMode);
         var started = DateTimeOffset.UtcNow;
-        await network.StartAsync(run.Fragments, ct);
+        var clock = new SetupTimes.Clock();
+        await network.StartAsync(run.Fragments, clock, ct);
         results.Topology = new CaseRecord(definition.Key, network.Options.ProjectName,
             topology.Nodes.ToDictionary(n => n.Name, n => n.Image),
             network.Nodes.ToDictionary(n => n.Key, n => n.Value.Version),
@@ -68,9 +69,14 @@ public sealed class CaseLifecycle
 
         // 2. Fund the channel openers, 3. open the channels, 4. wait until every payer has a route.
         await new WalletFunder(network, run.Progress).FundAsync(topology.Funders, FundingBtc, ct);
+        clock.Lap("fund");
         var opener = new ChannelOpener(network, run.Progress);
         await opener.OpenAsync(topology.Channels, ct);
+        clock.Lap("channels");
         await opener.WaitRoutesAsync(topology.Flows, run.Options.AmountMsat, ct);
+        clock.Lap("routes");
+        var setup = clock.Times;
+        run.Progress.Info($"case {definition.Key}: topology ready in {setup}");
 
         // 5. The nodes' idle CPU rate, so CPU per payment counts what payments cost, not time passing.
         var cpu = await network.CreateCpuMeterAsync(ct);
@@ -78,11 +84,13 @@ public sealed class CaseLifecycle
         {
             using var idle = run.Progress.Begin($"measuring the nodes' idle CPU for {IdleWindow.TotalSeconds:0} s");
             results.IdleCpuNanosecondsPerSecond = await cpu.MeasureIdleAsync(IdleWindow, ct);
+            setup = setup with { IdleWindowSeconds = IdleWindow.TotalSeconds };
         }
         else
         {
             run.Progress.Info($"case {definition.Key}: no CPU time per payment: {cpu.Problem}");
         }
+        results.Topology = results.Topology with { Setup = setup };
 
         // 6. Ready to pay (with every invoice made ahead, if asked).
         driver = new PaymentDriver(network.Nodes, topology.Flows, run.Options.AmountMsat,

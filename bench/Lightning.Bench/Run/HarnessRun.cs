@@ -122,6 +122,7 @@ public static class HarnessRun
             Directory.CreateDirectory(run.ResultsDirectory);
 
             queueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
+            await run.SeedChainAsync();
             var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
             using (BenchmarkHost.Host(run))
             {
@@ -130,6 +131,7 @@ public static class HarnessRun
             run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
             Console.WriteLine();
             Console.WriteLine(ComparisonReport.Markdown(run.Results.Comparisons));
+            Console.WriteLine(SetupReport.Markdown(run.Results.Cases));
 
             var failedCases = summary.Reports.Count(r => !r.Success);
             if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)

@@ -1,3 +1,4 @@
+using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
@@ -19,6 +20,7 @@ public sealed class RunContext : IAsyncDisposable
 {
     private readonly List<LightningNetwork> networks = new();
     private readonly CancellationTokenSource cancellation = new();
+    private string? seedFolder;
     private int topologyNumber;
 
     public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, ComposeCli compose, ComposeFragments fragments,
@@ -68,20 +70,42 @@ public sealed class RunContext : IAsyncDisposable
     public IReadOnlyList<int> Sweep(string parameter) =>
         Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
 
-    /// <summary>A new topology's handle, tracked until it is torn down; call StartAsync on it next.</summary>
-    public LightningNetwork CreateNetwork(Topology.TopologySpec topology, string caseKey, string traceMode)
+    /// <summary>The run's chain, mined once and copied into every topology (null until <see cref="SeedChainAsync"/>).</summary>
+    public ChainSeed? Seed { get; private set; }
+
+    /// <summary>
+    /// Mines the run's regtest chain on a bitcoind of its own and keeps it (<see cref="ChainSeed"/>), so each topology
+    /// starts from a copy at height 101 instead of mining it. Its compose file and log go to RESULTS/chain.
+    /// </summary>
+    public async Task SeedChainAsync()
+    {
+        using var step = Progress.Begin($"mining the run's regtest chain ({BitcoindBootstrap.InitialBlocks} blocks) once, for every topology to start from");
+        var folder = PrivateFiles.CreateDirectory(Path.Combine(Options.WorkRoot, $"lnbench-{RunId}-seed".ToLowerInvariant()));
+        NodeFolderSweeper.Claim(folder);
+        seedFolder = folder;
+        await using var network = CreateNetworkIn(TopologySpec.ChainOnly(Options.BitcoindImage), Path.Combine(ResultsDirectory, "chain"), TraceModes.Off);
+        await network.StartAsync(Fragments, ct: Cancellation);
+        Seed = await network.SaveChainAsync(folder, Cancellation);
+    }
+
+    /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
+    public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode) =>
+        CreateNetworkIn(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)), traceMode);
+
+    private LightningNetwork CreateNetworkIn(TopologySpec topology, string resultsDirectory, string traceMode)
     {
         var number = Interlocked.Increment(ref topologyNumber);
         var options = new NetworkOptions(
             RunId,
             ProjectName: $"lnbench-{RunId}-{number}".ToLowerInvariant(),
             WorkDirectory: Options.WorkRoot,
-            ResultsDirectory: Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)),
+            ResultsDirectory: resultsDirectory,
             ContainerUser: HostUser.ContainerUser,
             TraceSockets: traceMode != TraceModes.Off,
             CollectTraces: traceMode == TraceModes.On,
             DevTraceFile: traceMode == TraceModes.On && Options.TraceCheck,
-            StepTimeout: Options.StepTimeout);
+            StepTimeout: Options.StepTimeout,
+            Seed: Seed);
         var network = LightningNetwork.Create(topology, options, Engine, Compose, Kinds, Progress);
         lock (networks)
         {
@@ -121,6 +145,17 @@ public sealed class RunContext : IAsyncDisposable
         catch (Exception e) when (e is not OutOfMemoryException)
         {
             Progress.Info($"could not remove the run's Docker resources by label ({e.Message}): remove containers labelled {RunLabels.Run}={RunId} by hand");
+        }
+        if (seedFolder is not null)
+        {
+            try
+            {
+                Directory.Delete(seedFolder, recursive: true);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                Progress.Info($"could not remove the run's chain seed {seedFolder}: {e.Message}");
+            }
         }
         // The cancellation source is not disposed: after Ctrl+C, BenchmarkDotNet's thread may still read its token.
     }

@@ -11,13 +11,21 @@ public sealed partial record TopologySpec
     public const string BitcoindName = "bitcoind";
 
     public TopologySpec(string bitcoindImage, IReadOnlyList<NodeSpec> nodes, IReadOnlyList<ChannelSpec> channels, IReadOnlyList<PaymentFlow> flows)
+        : this(bitcoindImage, nodes, channels, flows, chainOnly: false)
+    {
+    }
+
+    private TopologySpec(string bitcoindImage, IReadOnlyList<NodeSpec> nodes, IReadOnlyList<ChannelSpec> channels, IReadOnlyList<PaymentFlow> flows, bool chainOnly)
     {
         BitcoindImage = bitcoindImage;
         Nodes = nodes;
         Channels = channels;
         Flows = flows;
-        Validate();
+        Validate(chainOnly);
     }
+
+    /// <summary>bitcoind alone: the run's chain seed is mined on it.</summary>
+    public static TopologySpec ChainOnly(string bitcoindImage) => new(bitcoindImage, [], [], [], chainOnly: true);
 
     public string BitcoindImage { get; }
 
@@ -32,13 +40,13 @@ public sealed partial record TopologySpec
     /// <summary>Nodes that fund at least one channel and so need on-chain coins.</summary>
     public IReadOnlyList<string> Funders => Channels.Select(c => c.From).Distinct().ToList();
 
-    private void Validate()
+    private void Validate(bool chainOnly)
     {
         if (string.IsNullOrWhiteSpace(BitcoindImage))
         {
             throw new ArgumentException("bitcoind image must not be empty", nameof(BitcoindImage));
         }
-        if (Nodes.Count == 0)
+        if (Nodes.Count == 0 && !chainOnly)
         {
             throw new ArgumentException("a topology needs at least one Lightning node", nameof(Nodes));
         }

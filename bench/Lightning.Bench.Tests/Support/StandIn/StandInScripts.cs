@@ -24,12 +24,15 @@ public static class StandInScripts
         ["usr/local/bin/bitcoind"] = """
             #!/bin/sh
             # Stand-in bitcoind: answers the miner's JSON-RPC calls on port 18443 and the nodes' chain queries.
+            # Its chain (the height) lives in regtest/, so a seeded copy starts where the seed stopped; "stop" exits 0.
             case "$1" in -version|--version) echo "Bitcoin Core stand-in v0.0"; exit 0;; esac
             mkdir -p /lnb/funds /lnb/regtest
-            echo 0 > /lnb/height
+            [ -f /lnb/regtest/height ] || echo 0 > /lnb/regtest/height
             : > /lnb/pending
-            echo "stand-in bitcoind started" >> /lnb/regtest/debug.log
-            exec httpd -f -p 18443 -h /www/chain
+            echo "stand-in bitcoind started at height $(cat /lnb/regtest/height)" >> /lnb/regtest/debug.log
+            httpd -p 18443 -h /www/chain
+            while [ ! -f /lnb/stopped ]; do sleep 0.1; done
+            exit 0
             """,
         ["www/lib.sh"] = """
             q() { echo "$QUERY_STRING" | tr '&' '\n' | sed -n "s/^$1=//p"; }
@@ -48,10 +51,11 @@ public static class StandInScripts
               getblockchaininfo) result='{"chain":"regtest"}';;
               createwallet) result='{"name":"miner"}';;
               getnewaddress) result='"standin-miner"';;
-              getblockcount) result=$(cat /lnb/height);;
+              getblockcount) result=$(cat /lnb/regtest/height);;
+              stop) touch /lnb/stopped; result='"Bitcoin Core stopping"';;
               generatetoaddress)
                 n=$(echo "$body" | sed -n 's/.*"params":\[\([0-9]*\),.*/\1/p')
-                echo $(( $(cat /lnb/height) + n )) > /lnb/height.new && mv /lnb/height.new /lnb/height
+                echo $(( $(cat /lnb/regtest/height) + n )) > /lnb/regtest/height.new && mv /lnb/regtest/height.new /lnb/regtest/height
                 while read -r addr amount; do [ -n "$addr" ] && echo "$amount" > "/lnb/funds/$addr"; done < /lnb/pending
                 : > /lnb/pending
                 result='[]';;
@@ -64,7 +68,7 @@ public static class StandInScripts
             """,
         ["www/chain/cgi-bin/height"] = """
             #!/bin/sh
-            printf 'Content-Type: text/plain\r\n\r\n'; cat /lnb/height
+            printf 'Content-Type: text/plain\r\n\r\n'; cat /lnb/regtest/height
             """,
         ["www/chain/cgi-bin/funds"] = """
             #!/bin/sh
