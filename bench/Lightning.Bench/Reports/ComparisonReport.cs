@@ -31,20 +31,39 @@ public static class ComparisonReport
         {
             text.AppendLine($"## Comparisons: fresh topologies as the unit, 95 % intervals, threshold ±{F(run.ThresholdPercent, "0.##")} %");
             text.AppendLine();
-            text.AppendLine("| case | metric | baseline | candidate | baseline mean | candidate mean | ratio | 95 % interval | topologies | p | verdict |");
-            text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|");
+            text.AppendLine("| case | metric | baseline | candidate | baseline mean | candidate mean | ratio | 95 % interval | topologies | p | verdict | detects ≥ |");
+            text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|---:|");
             foreach (var c in run.Comparisons)
             {
                 var interval = c.Interval.HasInterval ? $"{F(c.Interval.Low, "0.000")} – {F(c.Interval.High, "0.000")}" : "-";
                 var topologies = c.Interval.Paired ? $"{c.Interval.BaselineTopologies} pairs" : $"{c.Interval.BaselineTopologies} + {c.Interval.CandidateTopologies}";
-                text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Baseline} | {c.Candidate} | {Value(c.BaselineMean, c.Unit)} | {Value(c.CandidateMean, c.Unit)} | {F(c.Interval.Ratio, "0.000")} | {interval} | {topologies} | {F(c.Interval.PValue, "0.###")} | {c.Verdict} |");
+                text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Baseline} | {c.Candidate} | {Value(c.BaselineMean, c.Unit)} | {Value(c.CandidateMean, c.Unit)} | {F(c.Interval.Ratio, "0.000")} | {interval} | {topologies} | {F(c.Interval.PValue, "0.###")} | {c.Verdict} | {Percent(c.Precision?.DetectablePercent)} |");
             }
             text.AppendLine();
             text.AppendLine($"`same`: the whole interval lies within ±{F(run.ThresholdPercent, "0.##")} %; `slower`/`faster`: it lies wholly beyond; " +
                 "`unknown: needs more topologies`: it straddles the threshold (add --topologies). With " +
                 $"{run.Comparisons.Count(c => c.Interval.HasInterval)} intervals at 95 %, about {F(run.ExpectedByChance, "0.#")} of them may miss the true " +
-                "ratio by chance: when nothing changed, fewer than that say slower or faster.");
+                "ratio by chance: when nothing changed, fewer than that say slower or faster. `detects ≥`: the smallest change " +
+                $"that intervals this wide call slower {F(ComparisonPrecision.Power * 100, "0")} % of the time.");
             text.AppendLine();
+            var precise = run.Comparisons.Where(c => c.Precision is not null).ToList();
+            if (precise.Count > 0)
+            {
+                text.AppendLine("## Precision: more iterations or more topologies?");
+                text.AppendLine();
+                text.AppendLine("| case | metric | candidate | pairs' SD % | from iteration noise | iterations | narrowest per minute at |");
+                text.AppendLine("|---|---|---|---:|---:|---:|---:|");
+                foreach (var c in precise)
+                {
+                    var p = c.Precision!;
+                    text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Candidate} | {F(p.PairSdPercent, "0.0")} | {F(p.IterationNoiseShare * 100, "0")} % | {p.Iterations} | {(p.SuggestedIterations is { } n ? n.ToString(CultureInfo.InvariantCulture) : "-")} |");
+                }
+                text.AppendLine();
+                text.AppendLine("A pair's ratio varies with iteration noise (more `--iterations` average it away) and with the topologies and the " +
+                    "machine between them (only more `--topologies` do). The last column weighs both against what a topology and an " +
+                    "iteration cost in this run (Kalibera and Jones): the iterations per topology that narrow the interval most per minute.");
+                text.AppendLine();
+            }
         }
         if (run.Spreads.Count > 0)
         {
@@ -61,13 +80,15 @@ public static class ComparisonReport
     }
 
     private static IEnumerable<string> ComparisonRows(RunComparisons run) =>
-        new[] { "kind,case,metric,unit,baseline,candidate,baseline_mean,candidate_mean,ratio,low,high,paired,baseline_topologies,candidate_topologies,p,bootstrap_low,bootstrap_high,verdict,threshold_percent" }
+        new[] { "kind,case,metric,unit,baseline,candidate,baseline_mean,candidate_mean,ratio,low,high,paired,baseline_topologies,candidate_topologies,p,bootstrap_low,bootstrap_high,verdict,threshold_percent,pair_sd_percent,iteration_noise_share,iterations,suggested_iterations,detectable_percent" }
             .Concat(run.Comparisons.Select(c => string.Join(',',
                 c.Kind, PaymentCsv.Field(c.Cell), PaymentCsv.Field(c.Metric), c.Unit, PaymentCsv.Field(c.Baseline), PaymentCsv.Field(c.Candidate),
                 F(c.BaselineMean, "0.####"), F(c.CandidateMean, "0.####"), F(c.Interval.Ratio, "0.#####"), F(c.Interval.Low, "0.#####"),
                 F(c.Interval.High, "0.#####"), c.Interval.Paired ? "true" : "false", c.Interval.BaselineTopologies, c.Interval.CandidateTopologies,
                 F(c.Interval.PValue, "0.#####"), F(c.Interval.BootstrapLow, "0.#####"), F(c.Interval.BootstrapHigh, "0.#####"),
-                PaymentCsv.Field(c.Verdict), F(run.ThresholdPercent, "0.##"))));
+                PaymentCsv.Field(c.Verdict), F(run.ThresholdPercent, "0.##"), F(c.Precision?.PairSdPercent ?? double.NaN, "0.###"),
+                F(c.Precision?.IterationNoiseShare ?? double.NaN, "0.###"), c.Precision?.Iterations.ToString(CultureInfo.InvariantCulture) ?? "-",
+                c.Precision?.SuggestedIterations?.ToString(CultureInfo.InvariantCulture) ?? "-", F(c.Precision?.DetectablePercent ?? double.NaN, "0.##"))));
 
     private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
         new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations,ready_s" }
@@ -82,6 +103,8 @@ public static class ComparisonReport
                     CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count,
                     F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"));
             })));
+
+    private static string Percent(double? value) => value is { } v && !double.IsNaN(v) ? $"{F(v, "0.#")} %" : "-";
 
     private static string Value(double value, string unit) => unit.Length == 0 ? F(value, "0.0") : $"{F(value, "0.0")} {unit}";
 

@@ -3,6 +3,7 @@ namespace Lightning.Bench.Statistics;
 /// <summary>One comparison of a run: a candidate arm against its baseline in one cell, on one metric, with its verdict.</summary>
 /// <param name="Kind">"build" (another build, same trace mode) or "traces" (a trace mode against Traces=off, same build).</param>
 /// <param name="BaselineMean">Mean over the baseline's topologies of their means.</param>
+/// <param name="Precision">What the interval's width came from and what would narrow it (paired comparisons only).</param>
 public sealed record ArmComparison(
     string Kind,
     string Cell,
@@ -13,4 +14,5 @@ public sealed record ArmComparison(
     double BaselineMean,
     double CandidateMean,
     RatioInterval Interval,
-    string Verdict);
+    string Verdict,
+    ComparisonPrecision? Precision = null);

@@ -60,7 +60,27 @@ public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IR
         var interval = TopologyComparison.Compare(baseValues, candValues, usePairs, seed);
         return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
-            interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse));
+            interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
+            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent) : null);
+    }
+
+    /// <summary>The pairs' spread, how much of it iteration noise explains, and the iterations per topology that would narrow it most per minute.</summary>
+    private static ComparisonPrecision? Precision(List<CaseResults> topologies, List<IReadOnlyList<double>> baseValues, List<IReadOnlyList<double>> candValues, double thresholdPercent)
+    {
+        var all = baseValues.Concat(candValues).ToList();
+        if (all.Any(v => v.Count < 2))
+        {
+            return null;
+        }
+        var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
+        var within = all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
+        var iterations = (int)Math.Round(all.Average(v => v.Count));
+        // A topology's own cost: its whole time less the time of its invocations (warmups included).
+        var iterationSeconds = topologies.Average(c => c.Figures!.IterationsMs.Average()) / 1000;
+        var topologySeconds = topologies.Where(c => c.Topology is { Ended: not null })
+            .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - c.InvocationsStarted * c.Figures!.IterationsMs.Average() / 1000)
+            .DefaultIfEmpty(double.NaN).Average();
+        return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent);
     }
 
     private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<CaseResults> topologies)
