@@ -62,9 +62,11 @@ public class HarnessFaultTests : IDisposable
             await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
         }
         Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        // The killed run's topology folder holds node configs with the bitcoind RPC password.
-        var leftFolder = Assert.Single(Directory.GetDirectories(work, $"lnbench-{runId}-*"));
-        Assert.Contains("bitcoin-rpcpassword=", await File.ReadAllTextAsync(Path.Combine(leftFolder, "alice", "config")));
+        // Killed while mining its chain seed (the stand-in bitcoind never answers): the seed's folder and the folder of the
+        // bitcoind mining it, whose configuration holds this run's RPC credentials, are left.
+        var leftFolders = Directory.GetDirectories(work, $"lnbench-{runId}-*").Order().ToList();
+        Assert.Equal([$"lnbench-{runId}-1", $"lnbench-{runId}-seed"], leftFolders.Select(Path.GetFileName));
+        Assert.Contains("rpcauth=", await File.ReadAllTextAsync(Path.Combine(leftFolders[0], "bitcoind", "bitcoin.conf")));
 
         // The next run cleans up first, then fails on its own bad image before starting anything.
         using var next = HarnessProcess.Start(
@@ -84,8 +86,8 @@ public class HarnessFaultTests : IDisposable
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
         Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
-        Assert.Contains($"removed 1 node folder(s) with RPC credentials", next.Output);
-        Assert.False(Directory.Exists(leftFolder));
+        Assert.Contains($"removed 2 node folder(s) with RPC credentials", next.Output);
+        Assert.All(leftFolders, f => Assert.False(Directory.Exists(f)));
         Directory.Delete(work, recursive: true);
     }
 
