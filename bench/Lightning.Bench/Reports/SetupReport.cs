@@ -17,20 +17,20 @@ public static class SetupReport
         {
             return "";
         }
+        var ready = setups.Select(s => s.ReadySeconds).ToList();
+        var byStep = setups.SelectMany(s => s.Steps).GroupBy(step => step.Name).ToDictionary(g => g.Key, g => g.Select(step => step.Seconds).ToList());
         var text = new StringBuilder("## Setup: compose up to route found\n\n");
-        text.AppendLine($"{setups.Count} topologies ready in median {S(Median(setups.Select(s => s.ReadySeconds)))} s " +
-            $"(range {S(setups.Min(s => s.ReadySeconds))}–{S(setups.Max(s => s.ReadySeconds))} s), " +
+        text.AppendLine($"{setups.Count} topologies ready in median {S(Median(ready))} s (range {S(ready.Min())}–{S(ready.Max())} s), " +
             $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU.");
         text.AppendLine();
-        var steps = setups.SelectMany(s => s.Steps.Select(step => step.Name)).Distinct().ToList();
-        text.AppendLine($"| step | {string.Join(" | ", steps)} | ready |");
-        text.AppendLine($"|---|{string.Concat(steps.Select(_ => "---:|"))}---:|");
-        text.AppendLine($"| median s | {string.Join(" | ", steps.Select(name => S(Median(setups.SelectMany(s => s.Steps.Where(x => x.Name == name).Select(x => x.Seconds))))))} | {S(Median(setups.Select(s => s.ReadySeconds)))} |");
-        text.AppendLine($"| max s | {string.Join(" | ", steps.Select(name => S(setups.SelectMany(s => s.Steps.Where(x => x.Name == name).Select(x => x.Seconds)).DefaultIfEmpty(double.NaN).Max())))} | {S(setups.Max(s => s.ReadySeconds))} |");
+        text.AppendLine($"| step | {string.Join(" | ", byStep.Keys)} | ready |");
+        text.AppendLine($"|---|{string.Concat(byStep.Keys.Select(_ => "---:|"))}---:|");
+        text.AppendLine($"| median s | {string.Join(" | ", byStep.Values.Select(v => S(Median(v))))} | {S(Median(ready))} |");
+        text.AppendLine($"| max s | {string.Join(" | ", byStep.Values.Select(v => S(v.Max())))} | {S(ready.Max())} |");
         return text.ToString();
     }
 
-    private static double Median(IEnumerable<double> values) => CaseFigures.Percentile(values.ToList(), 0.5);
+    private static double Median(IReadOnlyList<double> values) => CaseFigures.Percentile(values, 0.5);
 
     private static string S(double seconds) => double.IsNaN(seconds) ? "-" : seconds.ToString("0.0", CultureInfo.InvariantCulture);
 }
