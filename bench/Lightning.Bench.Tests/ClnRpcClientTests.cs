@@ -144,6 +144,35 @@ public class ClnRpcClientTests : IDisposable
     }
 
     [Fact]
+    public async Task Requests_escape_only_what_json_requires_so_base64_and_markup_arrive_as_written()
+    {
+        using var listener = Listen();
+        var received = Task.Run(async () =>
+        {
+            using var connection = await listener.AcceptAsync();
+            var buffer = new byte[65536];
+            var length = 0;
+            while (JsonFraming.CompleteValueLength(buffer.AsSpan(0, length)) == 0)
+            {
+                length += await connection.ReceiveAsync(buffer.AsMemory(length));
+            }
+            var text = Encoding.UTF8.GetString(buffer, 0, length);
+            var id = JsonDocument.Parse(text).RootElement.GetProperty("id").GetString();
+            await connection.SendAsync(Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{id}}}","result":{}}"""));
+            return text;
+        });
+
+        await using var client = await ClnRpcClient.ConnectAsync("alice", SocketPath);
+        await client.CallAsync("fundchannel_complete", new JsonObject { ["psbt"] = "cHNi+/8=", ["note"] = "a<b>&'c\"d\\ é" }, "lnbench:fundchannel_complete#1");
+
+        var sent = await received;
+        // Core Lightning does not decode \u escapes in every parameter: '+' must arrive as '+'.
+        Assert.Contains("\"psbt\":\"cHNi+/8=\"", sent);
+        Assert.Contains("a<b>&'c\\\"d\\\\ é", sent);
+        Assert.DoesNotContain("\\u00", sent);
+    }
+
+    [Fact]
     public void Framing_finds_complete_values_only()
     {
         Assert.Equal(0, JsonFraming.CompleteValueLength("{\"a\":\"}\""u8));

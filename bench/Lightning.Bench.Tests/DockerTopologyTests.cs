@@ -10,7 +10,7 @@ using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 
-/// <summary>The real engine and compose, with stand-in node images built locally (see <see cref="FakeNodeImage"/>).</summary>
+/// <summary>The real engine (and compose, with --with-compose), with stand-in node images built locally (see <see cref="FakeNodeImage"/>).</summary>
 [Trait("Category", "Docker")]
 [Collection(DockerCollection.Name)]
 public class DockerTopologyTests : IAsyncLifetime
@@ -42,20 +42,22 @@ public class DockerTopologyTests : IAsyncLifetime
         Directory.Delete(results, recursive: true);
     }
 
-    private LightningNetwork Network(string project) => LightningNetwork.Create(
+    private LightningNetwork Network(string project, bool withCompose = false) => LightningNetwork.Create(
         new TopologySpec(FakeNodeImage.FakeNode,
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
             [new ChannelSpec("alice", "bob", 1_000_000)],
             [new PaymentFlow("alice", "bob")]),
         new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
-        engine, compose!, NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
+        engine, withCompose ? compose! : new EngineComposeRunner(engine), NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
 
-    [SkippableFact]
-    public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing()
+    [SkippableTheory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing(bool withCompose)
     {
         await ReadyAsync();
         var project = $"lnbench-{runId}-1";
-        var network = Network(project);
+        var network = Network(project, withCompose);
         await network.UpAsync(ComposeFragments.Load(), RunCredentials.Generate());
 
         var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");

@@ -45,5 +45,31 @@ public sealed class BitcoinMiner(BitcoinRpcClient node, string address) : IDispo
         return (await Node.CallAsync("sendmany", ["", outputs], ct)).GetString()!;
     }
 
+    /// <summary>
+    /// A signed transaction from the miner's wallet paying every address its amount (satoshis), not broadcast: its PSBT
+    /// (for nodes that must see the funding transaction before it is sent) and its raw form (to send).
+    /// </summary>
+    public async Task<(string Psbt, string Transaction)> CreateFundingAsync(IReadOnlyDictionary<string, long> amountsSat, CancellationToken ct = default)
+    {
+        var outputs = new JsonObject();
+        foreach (var (address, sat) in amountsSat)
+        {
+            outputs[address] = sat / 100_000_000m;
+        }
+        var unsigned = (await Node.CallAsync("walletcreatefundedpsbt", [new JsonArray(), outputs], ct)).GetProperty("psbt").GetString()!;
+        var signed = await Node.CallAsync("walletprocesspsbt", [unsigned], ct);
+        if (!signed.GetProperty("complete").GetBoolean())
+        {
+            throw new InvalidOperationException("the miner's wallet could not sign the funding transaction");
+        }
+        var psbt = signed.GetProperty("psbt").GetString()!;
+        var final = await Node.CallAsync("finalizepsbt", [psbt], ct);
+        return (psbt, final.GetProperty("hex").GetString()!);
+    }
+
+    /// <summary>Sends a raw transaction; returns its id.</summary>
+    public async Task<string> BroadcastAsync(string transaction, CancellationToken ct = default) =>
+        (await Node.CallAsync("sendrawtransaction", [transaction], ct)).GetString()!;
+
     public void Dispose() => Node.Dispose();
 }

@@ -8,12 +8,10 @@ public sealed class ResourceSweeper(DockerEngine engine)
     /// <summary>Removes everything labelled with this label filter (e.g. "lnbench.run=abc"); returns what it removed.</summary>
     public async Task<int> RemoveAsync(string labelFilter, CancellationToken ct = default)
     {
-        var removed = 0;
-        foreach (var container in await engine.ListContainersAsync(labelFilter, ct))
-        {
-            await engine.RemoveContainerAsync(container.Id, ct);
-            removed++;
-        }
+        // Containers all at once (each removal kills its container and waits for it); then what they were attached to.
+        var containers = await engine.ListContainersAsync(labelFilter, ct);
+        await Task.WhenAll(containers.Select(c => engine.RemoveContainerAsync(c.Id, ct)));
+        var removed = containers.Count;
         foreach (var network in await engine.ListNetworksAsync(labelFilter, ct))
         {
             await engine.RemoveNetworkAsync(network, ct);

@@ -1,9 +1,10 @@
+using Lightning.Bench.Compose;
 using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Docker;
 
 /// <summary>Runs `docker compose` (v2) or, where only that exists, `docker-compose` (v1) with argument lists.</summary>
-public sealed class ComposeCli
+public sealed class ComposeCli : IComposeRunner
 {
     private static readonly TimeSpan DefaultTimeout = TimeSpan.FromMinutes(5);
     private readonly string fileName;
@@ -45,6 +46,25 @@ public sealed class ComposeCli
         }
         throw new DockerUnavailableException(
             "neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install the Docker Compose plugin (or Debian's docker-compose package)");
+    }
+
+    /// <summary>compose up on the written file (the model is what the file holds); throws with compose's last lines on failure.</summary>
+    public async Task UpAsync(string project, string file, ComposeFile model, CancellationToken ct = default)
+    {
+        var up = await UpAsync(project, file, ct);
+        if (!up.Succeeded)
+        {
+            throw new InvalidOperationException($"{Version} could not start the topology: {up.Tail(5)}");
+        }
+    }
+
+    async Task IComposeRunner.DownAsync(string project, string file, CancellationToken ct)
+    {
+        var down = await DownAsync(project, file, ct);
+        if (!down.Succeeded)
+        {
+            throw new InvalidOperationException($"{Version} down failed: {down.Tail()}");
+        }
     }
 
     public Task<ProcessResult> UpAsync(string project, string file, CancellationToken ct = default) =>

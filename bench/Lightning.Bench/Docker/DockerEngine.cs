@@ -212,6 +212,33 @@ public sealed class DockerEngine : IDisposable
         }
     }
 
+    /// <summary>Creates a bridge network with these labels; returns its id.</summary>
+    public Task<string> CreateNetworkAsync(string name, IReadOnlyDictionary<string, string> labels, CancellationToken ct = default) =>
+        CallAsync(HttpMethod.Post, "networks/create", $"create network {name}", async (response, c) =>
+        {
+            using var doc = await ReadJsonAsync(response, $"create network {name}", c);
+            return doc.RootElement.GetProperty("Id").GetString()!;
+        }, ct, content: JsonContent.Create(new Dictionary<string, object> { ["Name"] = name, ["Driver"] = "bridge", ["Labels"] = labels, ["CheckDuplicate"] = true }));
+
+    /// <summary>Creates a container from an Engine API create body (Config with HostConfig and NetworkingConfig); returns its id.</summary>
+    public Task<string> CreateContainerAsync(string name, IReadOnlyDictionary<string, object> body, CancellationToken ct = default) =>
+        CallAsync(HttpMethod.Post, $"containers/create?name={Uri.EscapeDataString(name)}", $"create container {name}", async (response, c) =>
+        {
+            using var doc = await ReadJsonAsync(response, $"create container {name}", c);
+            return doc.RootElement.GetProperty("Id").GetString()!;
+        }, ct, content: JsonContent.Create(body));
+
+    /// <summary>Starts a created container (a container already running is no error).</summary>
+    public Task StartContainerAsync(string id, CancellationToken ct = default) =>
+        CallAsync(HttpMethod.Post, $"containers/{Uri.EscapeDataString(id)}/start", $"start container {id}", async (response, c) =>
+        {
+            if (!response.IsSuccessStatusCode && response.StatusCode != HttpStatusCode.NotModified)
+            {
+                throw new DockerApiException($"start container {id}", response.StatusCode, await ReadBoundedAsync(response, c));
+            }
+            return true;
+        }, ct);
+
     /// <summary>Waits until the container stops and returns its exit code.</summary>
     public Task<long> WaitContainerAsync(string id, TimeSpan timeout, CancellationToken ct = default) =>
         CallAsync(HttpMethod.Post, $"containers/{Uri.EscapeDataString(id)}/wait", $"wait for container {id}",

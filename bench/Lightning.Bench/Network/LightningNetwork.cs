@@ -29,7 +29,7 @@ public sealed class LightningNetwork : IAsyncDisposable
     private BitcoinMiner? miner;
     private bool disposed;
 
-    private LightningNetwork(TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress)
+    private LightningNetwork(TopologySpec topology, NetworkOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
     {
         Topology = topology;
         Options = options;
@@ -68,7 +68,7 @@ public sealed class LightningNetwork : IAsyncDisposable
 
     /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
     public static LightningNetwork Create(
-        TopologySpec topology, NetworkOptions options, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress) =>
+        TopologySpec topology, NetworkOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress) =>
         new(topology, options, engine, compose, kinds, progress);
 
     /// <summary>Containers up, bitcoind with spendable coins, every node answering and synced to the tip.</summary>

@@ -10,11 +10,13 @@ namespace Lightning.Bench.Network;
 
 /// <summary>
 /// Puts a topology's containers on the engine and takes them off: the run folder with each node's configuration,
-/// the compose file, compose up, and at the end compose down, a sweep by label and the folder's removal.
+/// the compose file, bringing it up (<see cref="IComposeRunner"/>), and at the end down, a sweep by label and the folder's removal.
 /// </summary>
 public sealed class TopologyLauncher(
-    TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, ComposeCli compose, NodeKindCatalog kinds, RunProgress progress)
+    TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
 {
+    private ComposeFile? model;
+
     /// <summary>Whether compose was asked to start anything (so teardown has something to take down).</summary>
     public bool Started { get; private set; }
 
@@ -38,7 +40,8 @@ public sealed class TopologyLauncher(
         var settings = new ComposeRunSettings(
             options.ProjectName, layout, options.ContainerUser,
             new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile);
-        var yaml = ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, fragments, kinds));
+        model = ComposeGenerator.Generate(topology, settings, fragments, kinds);
+        var yaml = ComposeYaml.Serialize(model);
         await File.WriteAllTextAsync(layout.ComposeFile, yaml, ct);
         Directory.CreateDirectory(options.ResultsDirectory);
         await File.WriteAllTextAsync(Path.Combine(options.ResultsDirectory, "docker-compose.yml"), yaml, ct);
@@ -48,11 +51,7 @@ public sealed class TopologyLauncher(
     public async Task<IReadOnlyDictionary<string, string>> UpAsync(CancellationToken ct = default)
     {
         Started = true;
-        var up = await compose.UpAsync(options.ProjectName, layout.ComposeFile, ct);
-        if (!up.Succeeded)
-        {
-            throw new InvalidOperationException($"{compose.Version} could not start the topology: {up.Tail(5)}");
-        }
+        await compose.UpAsync(options.ProjectName, layout.ComposeFile, model ?? throw new InvalidOperationException("prepare the topology first"), ct);
         Containers = (await engine.ListContainersAsync(ProjectFilter, ct))
             .ToDictionary(c => c.Labels[ComposeGenerator.NodeLabel], c => c.Id);
         return Containers;
@@ -67,20 +66,20 @@ public sealed class TopologyLauncher(
     /// <summary>compose down, then whatever compose left removed by label, then the run folder; each step runs whatever the one before did.</summary>
     public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
     {
-        await attempt("run compose down", async () =>
+        await attempt("take the topology down", async () =>
         {
             using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
             try
             {
-                var down = await compose.DownAsync(options.ProjectName, layout.ComposeFile, timeout.Token);
-                if (!down.Succeeded)
-                {
-                    progress.Info($"compose down failed ({down.Tail()}); removing by label");
-                }
+                await compose.DownAsync(options.ProjectName, layout.ComposeFile, timeout.Token);
             }
             catch (Exception e) when (e is OperationCanceledException or TimeoutException)
             {
-                progress.Info("compose down took too long; removing by label");
+                progress.Info("taking the topology down took too long; removing by label");
+            }
+            catch (Exception e) when (e is InvalidOperationException or DockerApiException)
+            {
+                progress.Info($"{e.Message}; removing by label");
             }
         });
         // Whatever compose left (it was killed, or an older compose): remove by label.

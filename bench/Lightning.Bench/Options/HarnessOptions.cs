@@ -59,6 +59,9 @@ public sealed record HarnessOptions
 
     public bool Pull { get; init; } = true;
 
+    /// <summary>Bring topologies up and down with `docker compose` (or v1 `docker-compose`) instead of the Engine API.</summary>
+    public bool WithCompose { get; init; }
+
     /// <summary>
     /// Trace modes, one case each: "on" (nodes send spans, the harness collects them), "off" (tracing disabled in the
     /// nodes), "unread" (nodes send spans to a socket nobody reads: the nodes' cost without the harness's).

@@ -76,6 +76,7 @@ public static class OptionParser
                 "--work-dir" => options with { WorkRoot = NonEmpty(name, Value()) },
                 "--setup-timeout" => options with { StepTimeout = TimeSpan.FromSeconds(Int(name, Value(), 5, 3600)) },
                 "--no-pull" => options with { Pull = false },
+                "--with-compose" => options with { WithCompose = true },
                 "--no-traces" => options with { Traces = [TraceModes.Off] },
                 "--pregenerate-invoices" => options with { PregenerateInvoices = true },
                 "--traces" => options with { Traces = TraceModeList(name, Value()) },
@@ -87,7 +88,7 @@ public static class OptionParser
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--with-compose" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments")
             {
                 throw new UsageException($"{name} takes no value");
             }

@@ -35,6 +35,8 @@ public static class Usage
                                        node implementation (default cln, Core Lightning)
               --bitcoind-image IMAGE   bitcoind image (default {HarnessOptions.DefaultBitcoindImage})
               --no-pull                fail instead of pulling images that are not present locally
+              --with-compose           start topologies with docker compose (v2, else docker-compose v1) instead of the
+                                       Engine API (the generated docker-compose.yml is the same either way)
               --traces LIST            on, off, unread or a list: collect the nodes' spans (default on); on,off runs every
                                        case both ways, interleaved, and compares each mode with off; unread: nodes trace
                                        to a socket nobody reads (their cost alone)

@@ -67,10 +67,13 @@ public sealed class CaseLifecycle
             NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
         };
 
-        // 2. Fund the channel openers, 3. open the channels, 4. wait until every payer has a route.
-        await new WalletFunder(network, run.Progress).FundAsync(topology.Funders, FundingBtc, ct);
-        clock.Lap("fund");
+        // 2. Fund the channel openers (unless the miner pays for the channels), 3. open the channels, 4. wait until every payer has a route.
         var opener = new ChannelOpener(network, run.Progress);
+        if (!opener.FundsFromMiner(topology.Channels))
+        {
+            await new WalletFunder(network, run.Progress).FundAsync(topology.Funders, FundingBtc, ct);
+        }
+        clock.Lap("fund");
         await opener.OpenAsync(topology.Channels, ct);
         clock.Lap("channels");
         await opener.WaitRoutesAsync(topology.Flows, run.Options.AmountMsat, ct);

@@ -99,7 +99,7 @@ public static class HarnessRun
         {
             engine = new DockerEngine(DockerEndpoint.Resolve());
             var dockerVersion = await engine.GetVersionAsync();
-            var compose = await ComposeCli.DetectAsync(engine.Endpoint);
+            IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
             progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
 
             var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();

@@ -23,7 +23,7 @@ public sealed class RunContext : IAsyncDisposable
     private string? seedFolder;
     private int topologyNumber;
 
-    public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, ComposeCli compose, ComposeFragments fragments,
+    public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, IComposeRunner compose, ComposeFragments fragments,
         NodeKindCatalog kinds, RunProgress progress)
     {
         Options = options;
@@ -48,7 +48,7 @@ public sealed class RunContext : IAsyncDisposable
 
     public DockerEngine Engine { get; }
 
-    public ComposeCli Compose { get; }
+    public IComposeRunner Compose { get; }
 
     public ComposeFragments Fragments { get; }
 

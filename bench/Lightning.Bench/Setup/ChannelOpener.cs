@@ -6,10 +6,18 @@ using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Setup;
 
-/// <summary>Connects peers, funds every channel, confirms them in one batch of blocks and waits until they are usable and routable.</summary>
+/// <summary>
+/// Connects peers, funds every channel, confirms them in one batch of blocks and waits until they are usable and routable.
+/// Where every funder can open channels paid for from outside (<see cref="IExternalChannelFunding"/>), one transaction
+/// of the miner's pays them all; otherwise each funder pays from its wallet (funded first by <see cref="WalletFunder"/>).
+/// </summary>
 public sealed class ChannelOpener(LightningNetwork network, RunProgress progress)
 {
     private const int AnnouncementDepth = 6;
+
+    /// <summary>Whether the miner pays for the channels directly, so the funders' wallets need no coins.</summary>
+    public bool FundsFromMiner(IReadOnlyList<ChannelSpec> channels) =>
+        channels.All(c => network.Nodes[c.From] is IExternalChannelFunding);
 
     public async Task OpenAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct = default)
     {
@@ -19,22 +27,61 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
         }
         using (progress.Begin($"opening {channels.Count} channel(s): {string.Join(", ", channels.Select(c => $"{c.From}->{c.To}"))}"))
         {
-            // A funder's channels are opened one after another (they spend the same wallet); funders work in parallel.
-            await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+            if (FundsFromMiner(channels))
             {
-                foreach (var channel in group)
+                await OpenFundedByMinerAsync(channels, ct);
+            }
+            else
+            {
+                // A funder's channels are opened one after another (they spend the same wallet); funders work in parallel.
+                await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
                 {
-                    var from = network.Nodes[channel.From];
-                    var to = network.Nodes[channel.To];
-                    await from.ConnectPeerAsync(to, ct);
-                    await from.OpenChannelAsync(to, channel.CapacitySat, ct);
-                }
-            }));
+                    foreach (var channel in group)
+                    {
+                        var from = network.Nodes[channel.From];
+                        var to = network.Nodes[channel.To];
+                        await from.ConnectPeerAsync(to, ct);
+                        await from.OpenChannelAsync(to, channel.CapacitySat, ct);
+                    }
+                }));
+            }
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
             await network.Miner.MineAsync(AnnouncementDepth, ct);
             await network.WaitSyncedAsync(ct);
             await Task.WhenAll(channels.Select(c => WaitNormalAsync(c, ct)));
         }
+    }
+
+    /// <summary>
+    /// Every channel negotiated (a funder's one after another, funders in parallel), then one signed transaction of the
+    /// miner's pays every funding address; each funder sees it before it is broadcast, as the protocol requires.
+    /// </summary>
+    private async Task OpenFundedByMinerAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct)
+    {
+        var addresses = new Dictionary<ChannelSpec, string>();
+        await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+        {
+            foreach (var channel in group)
+            {
+                var from = network.Nodes[channel.From];
+                var to = network.Nodes[channel.To];
+                await from.ConnectPeerAsync(to, ct);
+                var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, ct);
+                lock (addresses)
+                {
+                    addresses[channel] = address;
+                }
+            }
+        }));
+        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat), ct);
+        await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+        {
+            foreach (var channel in group)
+            {
+                await ((IExternalChannelFunding)network.Nodes[channel.From]).CompleteExternalChannelAsync(network.Nodes[channel.To], psbt, ct);
+            }
+        }));
+        await network.Miner.BroadcastAsync(transaction, ct);
     }
 
     public async Task WaitRoutesAsync(IReadOnlyList<PaymentFlow> flows, long amountMsat, CancellationToken ct = default)

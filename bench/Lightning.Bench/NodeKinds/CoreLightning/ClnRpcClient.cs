@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net.Sockets;
 using System.Text.Json.Nodes;
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using Lightning.Bench.Rpc;
 
@@ -12,6 +13,12 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// </summary>
 public sealed class ClnRpcClient : IAsyncDisposable
 {
+    /// <summary>
+    /// Only what JSON requires is escaped: Core Lightning reads some parameters (a PSBT's base64 '+', for one) without
+    /// decoding \u escapes, which System.Text.Json's default writes for +, &lt;, &gt;, &amp; and '.
+    /// </summary>
+    public static readonly JsonSerializerOptions Wire = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
     /// <summary>The largest answer accepted: the harness's calls are answered in kilobytes; more means a broken stream.</summary>
     public const int DefaultMaxMessageBytes = 16 * 1024 * 1024;
 
@@ -74,7 +81,7 @@ public sealed class ClnRpcClient : IAsyncDisposable
         }
         try
         {
-            var bytes = JsonSerializer.SerializeToUtf8Bytes(request);
+            var bytes = JsonSerializer.SerializeToUtf8Bytes(request, Wire);
             await writeLock.WaitAsync(ct);
             try
             {

@@ -8,7 +8,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
 /// spans join to payments.
 /// </summary>
-public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string nodeId, string version) : ILightningNode
+public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
 {
     public const int PeerPort = 9735;
     private long nextSetupId;
@@ -45,6 +45,13 @@ public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string node
 
     public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
         CallAsync("fundchannel", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, ct);
+
+    public async Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
+        (await CallAsync("fundchannel_start", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, ct))
+            .GetProperty("funding_address").GetString()!;
+
+    public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
+        CallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, ct);
 
     public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
     {
