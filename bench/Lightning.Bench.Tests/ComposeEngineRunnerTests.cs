@@ -39,6 +39,7 @@ public class ComposeEngineRunnerTests
     [InlineData("cost: 5$", "a lone '$'")]
     [InlineData("${HOME_DIR", "without '}'")]
     [InlineData("${HOME_DIR%x}", "invalid interpolation")]
+    [InlineData("${UNSET:-${HOME_DIR}}", "nested interpolation")]
     public void Bad_or_missing_variables_are_errors_that_say_which(string value, string message) =>
         Assert.Contains(message, Assert.Throws<FormatException>(() => Interpolate(value)).Message);
 

@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Tests;
 
@@ -34,6 +35,29 @@ public class FragmentTests : IDisposable
         Assert.Null(fragments.CoreLightning.Privileged);
         Assert.Null(fragments.Bitcoind.CapAdd);
     }
+
+    [Theory]
+    [InlineData("      - --alias=cost 5$\n", "a lone '$'")]
+    [InlineData("      - --addr=${LNBENCH_TEST_SURELY_UNSET:?set the address}\n", "variable LNBENCH_TEST_SURELY_UNSET is required by the compose fragments: set the address")]
+    [InlineData("", "stop_grace_period \"soon\"")]
+    public void A_fragment_the_engine_cannot_read_is_bad_input_before_any_container_unless_compose_reads_it(string argument, string message)
+    {
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
+        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile));
+        cln = argument.Length > 0 ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument) : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon");
+        File.WriteAllText(Path.Combine(directory, ComposeFragments.CoreLightningFile), cln);
+        var fragments = ComposeFragments.Load(directory);
+
+        var error = Assert.Throws<InvalidDataException>(() => EngineComposeRunner.CheckFragments(fragments, _ => null));
+        Assert.StartsWith($"compose fragment {ComposeFragments.CoreLightningFile}: ", error.Message);
+        Assert.Contains(message, error.Message);
+        // From the command line: exit code 2 (bad input), before any engine is asked anything.
+        Assert.Equal(Program.ExitUsage, Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory));
+    }
+
+    [Fact]
+    public void The_shipped_fragments_pass_the_engine_runners_check() =>
+        EngineComposeRunner.CheckFragments(ComposeFragments.Load(), _ => null);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

@@ -49,6 +49,10 @@ public static class Program
             Preflight.Check(options);
             var used = options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
             fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments, used.Select(k => k.FragmentFile));
+            if (!options.WithCompose)
+            {
+                EngineComposeRunner.CheckFragments(fragments);
+            }
         }
         catch (UsageException e)
         {

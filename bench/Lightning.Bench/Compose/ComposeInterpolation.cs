@@ -75,6 +75,10 @@ public static class ComposeInterpolation
             throw new FormatException($"invalid interpolation in \"{value}\": ${{{expression}}}");
         }
         var argument = op[1..];
+        if (argument.Contains("${", StringComparison.Ordinal))
+        {
+            throw new FormatException($"nested interpolation in \"{value}\" is not supported here: start the topology with --with-compose");
+        }
         // With a colon, an empty value counts as unset.
         var present = colon ? !string.IsNullOrEmpty(set) : set is not null;
         return op[0] switch

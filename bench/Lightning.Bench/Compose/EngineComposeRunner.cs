@@ -84,8 +84,33 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
         return layers;
     }
 
+    /// <summary>
+    /// Checks what of the fragments this runner reads before any container starts (interpolation, ports, grace
+    /// periods), so a mistake is one line of bad input, not a failed case.
+    /// </summary>
+    public static void CheckFragments(ComposeFragments fragments, Func<string, string?>? variables = null)
+    {
+        foreach (var (file, service) in fragments.Services)
+        {
+            var probe = service.Clone();
+            probe.Image ??= "image";
+            probe.Volumes = null; // the generator sets the mounts
+            try
+            {
+                CreateBody("check", "/check/docker-compose.yml", "service", probe, variables ?? Environment.GetEnvironmentVariable);
+            }
+            catch (Exception e) when (e is FormatException or InvalidOperationException)
+            {
+                throw new InvalidDataException($"compose fragment {file}: {e.Message}", e);
+            }
+        }
+    }
+
     /// <summary>The Engine API create body of one service.</summary>
-    public Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service)
+    public Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service) =>
+        CreateBody(project, file, name, service, variables);
+
+    private static Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables)
     {
         string Text(string value) => ComposeInterpolation.Apply(value, variables);
         var image = Text(service.Image ?? throw new InvalidOperationException($"service {name} has no image"));

@@ -5,7 +5,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>
-/// How long the run's topologies took to get ready (compose up to route found), per step: every topology a comparison
+/// How long the run's topologies took to get ready (containers started to route found), per step: every topology a comparison
 /// adds costs this much, so it is printed with every run and kept in comparison.md.
 /// </summary>
 public static class SetupReport
@@ -19,7 +19,7 @@ public static class SetupReport
         }
         var ready = setups.Select(s => s.ReadySeconds).ToList();
         var byStep = setups.SelectMany(s => s.Steps).GroupBy(step => step.Name).ToDictionary(g => g.Key, g => g.Select(step => step.Seconds).ToList());
-        var text = new StringBuilder("## Setup: compose up to route found\n\n");
+        var text = new StringBuilder("## Setup: containers started to route found\n\n");
         text.AppendLine($"{setups.Count} topologies ready in median {S(Median(ready))} s (range {S(ready.Min())}–{S(ready.Max())} s), " +
             $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU.");
         text.AppendLine();
