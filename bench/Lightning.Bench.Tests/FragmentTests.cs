@@ -15,9 +15,7 @@ public class FragmentTests : IDisposable
     [InlineData("    security_opt: [\"seccomp=unconfined\"]\n", "security_opt: seccomp=unconfined")]
     public void A_fragment_that_gives_containers_privileges_is_refused_unless_the_user_allows_it(string privilege, string named)
     {
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
-        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile));
-        File.WriteAllText(Path.Combine(directory, ComposeFragments.CoreLightningFile), cln.Replace("    init: true\n", "    init: true\n" + privilege));
+        WriteFragments(cln => cln.Replace("    init: true\n", "    init: true\n" + privilege));
 
         var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(directory));
         Assert.Contains(named, error.Message);
@@ -42,10 +40,9 @@ public class FragmentTests : IDisposable
     [InlineData("", "stop_grace_period \"soon\"")]
     public void A_fragment_the_engine_cannot_read_is_bad_input_before_any_container_unless_compose_reads_it(string argument, string message)
     {
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
-        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile));
-        cln = argument.Length > 0 ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument) : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon");
-        File.WriteAllText(Path.Combine(directory, ComposeFragments.CoreLightningFile), cln);
+        WriteFragments(cln => argument.Length > 0
+            ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument)
+            : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon"));
         var fragments = ComposeFragments.Load(directory);
 
         var error = Assert.Throws<InvalidDataException>(() => EngineComposeRunner.CheckFragments(fragments, _ => null));
@@ -60,4 +57,12 @@ public class FragmentTests : IDisposable
         EngineComposeRunner.CheckFragments(ComposeFragments.Load(), _ => null);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
+
+    /// <summary>The shipped fragments in <see cref="directory"/>, Core Lightning's edited.</summary>
+    private void WriteFragments(Func<string, string> editCoreLightning)
+    {
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
+        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile));
+        File.WriteAllText(Path.Combine(directory, ComposeFragments.CoreLightningFile), editCoreLightning(cln));
+    }
 }

@@ -214,19 +214,12 @@ public sealed class DockerEngine : IDisposable
 
     /// <summary>Creates a bridge network with these labels; returns its id.</summary>
     public Task<string> CreateNetworkAsync(string name, IReadOnlyDictionary<string, string> labels, CancellationToken ct = default) =>
-        CallAsync(HttpMethod.Post, "networks/create", $"create network {name}", async (response, c) =>
-        {
-            using var doc = await ReadJsonAsync(response, $"create network {name}", c);
-            return doc.RootElement.GetProperty("Id").GetString()!;
-        }, ct, content: JsonContent.Create(new Dictionary<string, object> { ["Name"] = name, ["Driver"] = "bridge", ["Labels"] = labels, ["CheckDuplicate"] = true }));
+        PostForIdAsync("networks/create", $"create network {name}",
+            new Dictionary<string, object> { ["Name"] = name, ["Driver"] = "bridge", ["Labels"] = labels, ["CheckDuplicate"] = true }, ct);
 
     /// <summary>Creates a container from an Engine API create body (Config with HostConfig and NetworkingConfig); returns its id.</summary>
     public Task<string> CreateContainerAsync(string name, IReadOnlyDictionary<string, object> body, CancellationToken ct = default) =>
-        CallAsync(HttpMethod.Post, $"containers/create?name={Uri.EscapeDataString(name)}", $"create container {name}", async (response, c) =>
-        {
-            using var doc = await ReadJsonAsync(response, $"create container {name}", c);
-            return doc.RootElement.GetProperty("Id").GetString()!;
-        }, ct, content: JsonContent.Create(body));
+        PostForIdAsync($"containers/create?name={Uri.EscapeDataString(name)}", $"create container {name}", body, ct);
 
     /// <summary>Starts a created container (a container already running is no error).</summary>
     public Task StartContainerAsync(string id, CancellationToken ct = default) =>
@@ -261,11 +254,7 @@ public sealed class DockerEngine : IDisposable
             ["Labels"] = labels,
             ["HostConfig"] = new Dictionary<string, object> { ["NetworkMode"] = "none" },
         };
-        var id = await CallAsync(HttpMethod.Post, "containers/create", $"create a container from {image}", async (response, c) =>
-        {
-            using var doc = await ReadJsonAsync(response, $"create a container from {image}", c);
-            return doc.RootElement.GetProperty("Id").GetString()!;
-        }, ct, content: JsonContent.Create(body));
+        var id = await PostForIdAsync("containers/create", $"create a container from {image}", body, ct);
         try
         {
             var startError = await CallAsync(HttpMethod.Post, $"containers/{id}/start", $"start container {id}",
@@ -372,6 +361,14 @@ public sealed class DockerEngine : IDisposable
             using var doc = await ReadJsonAsync(response, what, c);
             return read(doc.RootElement);
         }, ct);
+
+    /// <summary>A create call: the body as JSON, the new object's "Id" back.</summary>
+    private Task<string> PostForIdAsync<TBody>(string path, string what, TBody body, CancellationToken ct) =>
+        CallAsync(HttpMethod.Post, path, what, async (response, c) =>
+        {
+            using var doc = await ReadJsonAsync(response, what, c);
+            return doc.RootElement.GetProperty("Id").GetString()!;
+        }, ct, content: JsonContent.Create(body));
 
     private Task DeleteAsync(string path, string what, CancellationToken ct) =>
         CallAsync(HttpMethod.Delete, path, what, async (response, c) =>

@@ -33,17 +33,11 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
             }
             else
             {
-                // A funder's channels are opened one after another (they spend the same wallet); funders work in parallel.
-                await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+                await ByFunderAsync(channels, async (channel, from, to) =>
                 {
-                    foreach (var channel in group)
-                    {
-                        var from = network.Nodes[channel.From];
-                        var to = network.Nodes[channel.To];
-                        await from.ConnectPeerAsync(to, ct);
-                        await from.OpenChannelAsync(to, channel.CapacitySat, ct);
-                    }
-                }));
+                    await from.ConnectPeerAsync(to, ct);
+                    await from.OpenChannelAsync(to, channel.CapacitySat, ct);
+                });
             }
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
             await network.Miner.MineAsync(AnnouncementDepth, ct);
@@ -59,30 +53,29 @@ public sealed class ChannelOpener(LightningNetwork network, RunProgress progress
     private async Task OpenFundedByMinerAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct)
     {
         var addresses = new Dictionary<ChannelSpec, string>();
-        await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+        await ByFunderAsync(channels, async (channel, from, to) =>
         {
-            foreach (var channel in group)
+            await from.ConnectPeerAsync(to, ct);
+            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, ct);
+            lock (addresses)
             {
-                var from = network.Nodes[channel.From];
-                var to = network.Nodes[channel.To];
-                await from.ConnectPeerAsync(to, ct);
-                var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, ct);
-                lock (addresses)
-                {
-                    addresses[channel] = address;
-                }
+                addresses[channel] = address;
             }
-        }));
+        });
         var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat), ct);
-        await Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
-        {
-            foreach (var channel in group)
-            {
-                await ((IExternalChannelFunding)network.Nodes[channel.From]).CompleteExternalChannelAsync(network.Nodes[channel.To], psbt, ct);
-            }
-        }));
+        await ByFunderAsync(channels, (_, from, to) => ((IExternalChannelFunding)from).CompleteExternalChannelAsync(to, psbt, ct));
         await network.Miner.BroadcastAsync(transaction, ct);
     }
+
+    /// <summary>A step for every channel: a funder's channels one after another (they share its wallet and state), funders in parallel.</summary>
+    private Task ByFunderAsync(IReadOnlyList<ChannelSpec> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
+        Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+        {
+            foreach (var channel in group)
+            {
+                await step(channel, network.Nodes[channel.From], network.Nodes[channel.To]);
+            }
+        }));
 
     public async Task WaitRoutesAsync(IReadOnlyList<PaymentFlow> flows, long amountMsat, CancellationToken ct = default)
     {
