@@ -177,7 +177,12 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
         var inspect = await ProcessRunner.RunAsync("docker", ["inspect", .. ids.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries)], TimeSpan.FromMinutes(1));
         Assert.True(inspect.Succeeded, inspect.Tail());
         var described = new Dictionary<string, string>();
-        foreach (var c in JsonDocument.Parse(inspect.StandardOutput).RootElement.EnumerateArray())
+        var containers = JsonDocument.Parse(inspect.StandardOutput).RootElement.EnumerateArray().ToList();
+        // A joined network namespace names its owner's container id: compared as the owner's service.
+        var serviceOf = containers.ToDictionary(
+            c => c.GetProperty("Id").GetString()!,
+            c => c.GetProperty("Config").GetProperty("Labels").GetProperty(EngineComposeRunner.ServiceLabel).GetString()!);
+        foreach (var c in containers)
         {
             var config = c.GetProperty("Config");
             var host = c.GetProperty("HostConfig");
@@ -197,7 +202,8 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
                 $"init {host.GetProperty("Init")}",
                 $"stop {(config.TryGetProperty("StopTimeout", out var stop) ? stop.ToString() : "-")}",
                 $"network {string.Join(",", networks.EnumerateObject().Select(n => n.Name))}",
-                $"aliases {string.Join(",", networks.EnumerateObject().SelectMany(n => n.Value.GetProperty("Aliases").EnumerateArray().Select(a => a.GetString())).Where(a => a == service))}",
+                $"network mode {string.Join(":", host.GetProperty("NetworkMode").GetString()!.Split(':').Select(part => serviceOf.GetValueOrDefault(part, part)))}",
+                $"aliases {string.Join(",", networks.EnumerateObject().Where(n => n.Value.GetProperty("Aliases").ValueKind == JsonValueKind.Array).SelectMany(n => n.Value.GetProperty("Aliases").EnumerateArray().Select(a => a.GetString())).Where(a => a == service))}",
                 $"state {c.GetProperty("State").GetProperty("Status")}");
             described[service] = text.Replace(project, "PROJECT");
         }

@@ -58,7 +58,7 @@ public class ComposeGeneratorTests
     }
 
     [Fact]
-    public void Every_service_is_labelled_runs_as_the_host_user_and_publishes_nothing_beyond_loopback()
+    public void Every_service_is_labelled_runs_as_the_host_user_publishes_nothing_beyond_loopback_and_nodes_share_bitcoinds_namespace()
     {
         var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
         var file = ComposeGenerator.Generate(topology, Settings(), Fragments);
@@ -73,7 +73,13 @@ public class ComposeGeneratorTests
             Assert.All(service.Ports ?? [], p => Assert.StartsWith("127.0.0.1:", p));
             Assert.Equal([$"/tmp/lnb/lnbench-golden-1/{name}:/lnb"], service.Volumes);
         }
-        Assert.Equal("golden", file.Networks!["default"].Labels![RunLabels.Run]);
+        // No network of its own: bitcoind is on the default bridge, every node in bitcoind's network namespace.
+        Assert.Null(file.Networks);
+        Assert.Equal("bridge", file.Services["bitcoind"].NetworkMode);
+        Assert.Equal("service:bitcoind", file.Services["alice"].NetworkMode);
+        Assert.Equal("service:bitcoind", file.Services["bob"].NetworkMode);
+        Assert.Contains("--addr=0.0.0.0:9735", file.Services["alice"].Command!);
+        Assert.Contains("--addr=0.0.0.0:9736", file.Services["bob"].Command!);
     }
 
     [Fact]

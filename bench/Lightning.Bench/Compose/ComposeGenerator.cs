@@ -10,18 +10,38 @@ public static class ComposeGenerator
     public const int BitcoindRpcPort = 18443;
     public const string NodeLabel = "lnbench.node";
 
+    /// <summary>
+    /// Every node joins bitcoind's network namespace (network_mode "service:bitcoind"), as a pod's containers do: one
+    /// namespace and bridge endpoint per topology instead of one per container. Nodes reach bitcoind and each other on
+    /// loopback, each listening on its own port; their processes, files and cgroups stay apart. bitcoind itself is on
+    /// Docker's default bridge (the harness reaches it only through its published port, behind this run's rpcauth), so
+    /// no network is created or removed per topology. Measured on the development machine (engine 20.10): a container
+    /// joining another's namespace starts in 0.2 s, one on the default bridge in 0.58 s, one on a network of its own in
+    /// 0.7 s after the network's 0.2 s.
+    /// </summary>
+    public const string PodHost = "127.0.0.1";
+
+    public const string BridgeNetwork = "bridge";
+
+    /// <summary>The first node's peer port; the i-th node (topology order) listens on FirstPeerPort + i.</summary>
+    public const int FirstPeerPort = 9735;
+
+    public static PeerAddress PeerAddressOf(TopologySpec topology, string node)
+    {
+        var index = topology.Nodes.Select(n => n.Name).ToList().IndexOf(node);
+        return index < 0 ? throw new ArgumentException($"{node} is not a node of the topology", nameof(node)) : new(PodHost, FirstPeerPort + index);
+    }
+
     public static ComposeFile Generate(TopologySpec topology, ComposeRunSettings settings, ComposeFragments fragments, NodeKindCatalog? kinds = null)
     {
         kinds ??= NodeKindCatalog.Default;
-        var file = new ComposeFile
-        {
-            Networks = new() { ["default"] = new ComposeNetwork { Labels = new(settings.Labels) } },
-        };
+        var file = new ComposeFile();
 
         var bitcoind = Customize(fragments.Bitcoind, TopologySpec.BitcoindName, topology.BitcoindImage, settings);
         bitcoind.Command!.Add($"-datadir={RunLayout.ContainerMount}");
         // Reached by the harness only, through loopback on an ephemeral port.
         bitcoind.Ports = [$"127.0.0.1::{BitcoindRpcPort}"];
+        bitcoind.NetworkMode = BridgeNetwork;
         file.Services[TopologySpec.BitcoindName] = bitcoind;
 
         foreach (var node in topology.Nodes)
@@ -31,11 +51,22 @@ public static class ComposeGenerator
             var service = kind.DescribeService(Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings), new NodeServiceSettings(
                 node.Name,
                 RunLayout.ContainerMount,
-                TopologySpec.BitcoindName,
+                PodHost,
                 BitcoindRpcPort,
+                PeerAddressOf(topology, node.Name),
                 settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
                 settings.DevTraceFile && traced ? RunLayout.ContainerPath(RunLayout.DevTraceFilePrefix) : null));
             service.DependsOn = [TopologySpec.BitcoindName];
+            service.NetworkMode = $"service:{TopologySpec.BitcoindName}";
+            // Ports belong to the namespace's owner: what a node publishes (an API for the harness) is published there.
+            foreach (var port in service.Ports ?? [])
+            {
+                if (!bitcoind.Ports.Contains(port))
+                {
+                    bitcoind.Ports.Add(port);
+                }
+            }
+            service.Ports = null;
             file.Services[node.Name] = service;
         }
         return file;

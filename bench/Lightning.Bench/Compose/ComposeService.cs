@@ -29,6 +29,9 @@ public sealed class ComposeService
 
     public List<string>? DependsOn { get; set; }
 
+    /// <summary>"service:NAME": share that service's network namespace (set by the generator for nodes; fragments may not).</summary>
+    public string? NetworkMode { get; set; }
+
     public string? StopGracePeriod { get; set; }
 
     public bool? Privileged { get; set; }
@@ -49,6 +52,7 @@ public sealed class ComposeService
         Volumes = Volumes?.ToList(),
         Ports = Ports?.ToList(),
         DependsOn = DependsOn?.ToList(),
+        NetworkMode = NetworkMode,
         StopGracePeriod = StopGracePeriod,
         Privileged = Privileged,
         CapAdd = CapAdd?.ToList(),

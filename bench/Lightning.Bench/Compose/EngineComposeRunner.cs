@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text.RegularExpressions;
 using Lightning.Bench.Cleanup;
@@ -6,8 +7,9 @@ using Lightning.Bench.Docker;
 namespace Lightning.Bench.Compose;
 
 /// <summary>
-/// Starts a generated compose model through the Engine API, the way compose would: a "PROJECT_default" bridge network,
-/// one container per service named "PROJECT-SERVICE-1" and reachable by its service name, compose's labels (so
+/// Starts a generated compose model through the Engine API, the way compose would: a "PROJECT_default" bridge network
+/// (when a service uses it), one container per service named "PROJECT-SERVICE-1" and reachable there by its service
+/// name, or on network_mode "bridge" or in another service's network namespace ("service:NAME"), compose's labels (so
 /// `docker compose -p PROJECT down` and label sweeps find them), containers created together and started in
 /// depends_on order. Down removes them by label, all at once. It covers every key <see cref="ComposeService"/> accepts
 /// (fragments cannot carry others), and interpolates variables as compose does (<see cref="ComposeInterpolation"/>).
@@ -25,18 +27,44 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
 
     public async Task UpAsync(string project, string file, ComposeFile model, CancellationToken ct = default)
     {
+        // Every body is built (and so checked) before anything is created.
         var bodies = model.Services.ToDictionary(s => s.Key, s => CreateBody(project, file, s.Key, s.Value));
         var order = StartOrder(model);
-        var networkLabels = new Dictionary<string, string>(model.Networks?.GetValueOrDefault("default")?.Labels ?? new())
+        if (model.Services.Values.Any(s => s.NetworkMode is null))
         {
-            [RunLabels.ComposeProject] = project,
-            ["com.docker.compose.network"] = "default",
-        };
-        await engine.CreateNetworkAsync(NetworkName(project), networkLabels, ct);
-        var created = await Task.WhenAll(model.Services.Keys.Select(async name => (name, id: await engine.CreateContainerAsync(ContainerName(project, name), bodies[name], ct))));
-        var ids = created.ToDictionary(c => c.name, c => c.id);
-        foreach (var layer in order)
+            var networkLabels = new Dictionary<string, string>(model.Networks?.GetValueOrDefault("default")?.Labels ?? new())
+            {
+                [RunLabels.ComposeProject] = project,
+                ["com.docker.compose.network"] = "default",
+            };
+            await engine.CreateNetworkAsync(NetworkName(project), networkLabels, ct);
+        }
+        var ids = new ConcurrentDictionary<string, string>();
+        async Task CreateAsync(IEnumerable<string> services) =>
+            await Task.WhenAll(services.Select(async name => ids[name] = await engine.CreateContainerAsync(ContainerName(project, name), bodies[name], ct)));
+        // Services that join another's network namespace are created once it exists (their create body names its
+        // container by id), while the first layer starts: they never start before their namespace's owner.
+        var joiners = model.Services.Where(s => OwnerOf(s.Value) is not null).Select(s => s.Key).ToList();
+        await CreateAsync(model.Services.Keys.Except(joiners));
+        foreach (var name in joiners)
         {
+            bodies[name] = CreateBody(project, file, name, model.Services[name], variables, ids);
+        }
+        var creatingJoiners = CreateAsync(joiners);
+        try
+        {
+            await StartAsync(order[0]);
+        }
+        finally
+        {
+            await creatingJoiners;
+        }
+        foreach (var layer in order.Skip(1))
+        {
+            await StartAsync(layer);
+        }
+
+        async Task StartAsync(IReadOnlyList<string> layer) =>
             await Task.WhenAll(layer.Select(async name =>
             {
                 try
@@ -48,7 +76,6 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
                     throw new InvalidOperationException($"service {name} ({bodies[name]["Image"]}) could not start: {e.Message}", e);
                 }
             }));
-        }
     }
 
     public async Task DownAsync(string project, string file, CancellationToken ct = default) =>
@@ -57,12 +84,18 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
     /// <summary>The services in layers: each layer's services depend only on earlier layers'.</summary>
     public static IReadOnlyList<IReadOnlyList<string>> StartOrder(ComposeFile model)
     {
-        var remaining = model.Services.ToDictionary(s => s.Key, s => (s.Value.DependsOn ?? []).ToHashSet());
+        var remaining = model.Services.ToDictionary(s => s.Key, s => (s.Value.DependsOn ?? [])
+            .Concat(OwnerOf(s.Value) is { } owner ? [owner] : [])
+            .ToHashSet());
         foreach (var (name, needs) in remaining)
         {
             if (needs.FirstOrDefault(n => !model.Services.ContainsKey(n)) is { } unknown)
             {
                 throw new InvalidOperationException($"service {name} depends on {unknown}, which is not a service of the topology");
+            }
+            if (OwnerOf(model.Services[name]) is { } owner && model.Services.GetValueOrDefault(owner) is { } joined && OwnerOf(joined) is not null)
+            {
+                throw new InvalidOperationException($"service {name} joins the network namespace of a service that joins another's; join the owner directly");
             }
         }
         var layers = new List<IReadOnlyList<string>>();
@@ -92,6 +125,10 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
     {
         foreach (var (file, service) in fragments.Services)
         {
+            if (service.NetworkMode is not null)
+            {
+                throw new InvalidDataException($"compose fragment {file}: network_mode is set by the harness (every node shares bitcoind's network namespace); remove it");
+            }
             var probe = service.Clone();
             probe.Image ??= "image";
             probe.Volumes = null; // the generator sets the mounts
@@ -107,10 +144,12 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
     }
 
     /// <summary>The Engine API create body of one service.</summary>
-    public Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service) =>
-        CreateBody(project, file, name, service, variables);
+    /// <param name="containers">Containers created so far (service → id), for a network_mode "service:NAME".</param>
+    public Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, IReadOnlyDictionary<string, string>? containers = null) =>
+        CreateBody(project, file, name, service, variables, containers);
 
-    private static Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables)
+    private static Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables,
+        IReadOnlyDictionary<string, string>? containers = null)
     {
         string Text(string value) => ComposeInterpolation.Apply(value, variables);
         var image = Text(service.Image ?? throw new InvalidOperationException($"service {name} has no image"));
@@ -133,11 +172,27 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
             ["Image"] = image,
             ["Labels"] = labels,
             ["HostConfig"] = host,
-            ["NetworkingConfig"] = new Dictionary<string, object>
+        };
+        if (service.NetworkMode is { } mode && Text(mode) == "bridge")
+        {
+            host["NetworkMode"] = "bridge";
+        }
+        else if (service.NetworkMode is { } joined)
+        {
+            var owner = NetworkOwner(name, Text(joined));
+            if (service.Ports is { Count: > 0 })
+            {
+                throw new InvalidOperationException($"service {name} shares {owner}'s network namespace, so it cannot publish ports; publish them on {owner}");
+            }
+            host["NetworkMode"] = $"container:{containers?.GetValueOrDefault(owner) ?? ContainerName(project, owner)}";
+        }
+        else
+        {
+            body["NetworkingConfig"] = new Dictionary<string, object>
             {
                 ["EndpointsConfig"] = new Dictionary<string, object> { [network] = new Dictionary<string, object> { ["Aliases"] = new[] { name } } },
-            },
-        };
+            };
+        }
         if (service.User is { } user)
         {
             body["User"] = Text(user);
@@ -183,6 +238,15 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
         }
         return body;
     }
+
+    private static string? OwnerOf(ComposeService service) =>
+        service.NetworkMode is { } mode && mode.StartsWith("service:", StringComparison.Ordinal) ? mode["service:".Length..] : null;
+
+    /// <summary>The service named by network_mode "service:NAME".</summary>
+    private static string NetworkOwner(string service, string mode) =>
+        mode.StartsWith("service:", StringComparison.Ordinal) && mode.Length > "service:".Length
+            ? mode["service:".Length..]
+            : throw new InvalidOperationException($"service {service}: network_mode \"{mode}\" is not supported; only \"bridge\" and \"service:NAME\" (share that service's network namespace)");
 
     /// <summary>A bind mount "HOST:CONTAINER[:MODE]" with an absolute host path (a named volume would outlive the run unlabelled).</summary>
     private static string Bind(string service, string volume)

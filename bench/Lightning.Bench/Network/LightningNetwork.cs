@@ -131,7 +131,23 @@ public sealed class LightningNetwork : IAsyncDisposable
                     traced.Select(n => (n.Name, Layout.TraceSocket(n.Name))),
                     Path.Combine(Options.ResultsDirectory, SpanJsonLines.FileName));
             }
-            var containers = await launcher.UpAsync(ct);
+            IReadOnlyDictionary<string, string> containers;
+            try
+            {
+                containers = await launcher.UpAsync(ct);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                // A container that started and exited at once is the cause to report (bitcoind, whose network
+                // namespace the nodes join: they cannot start without it), not the start that failed after it.
+                var exited = await launcher.ExitedAsync(ct);
+                if (exited.Count == 0)
+                {
+                    throw;
+                }
+                var id = exited.OrderBy(x => x.Key == TopologySpec.BitcoindName ? 0 : 1).First().Value;
+                throw await new NodeEvidence(engine, logs, exited).DescribeAsync(id, ct);
+            }
             var evidence = new NodeEvidence(engine, logs, containers);
             waits = new NodeWaits(evidence, Options.StepTimeout);
             deathWatch = new DeathWatch(engine, launcher.ProjectFilter, evidence.DescribeAsync, progress);

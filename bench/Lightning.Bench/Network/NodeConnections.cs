@@ -1,3 +1,4 @@
+using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
@@ -13,14 +14,15 @@ public static class NodeConnections
         DockerEngine engine, NodeWaits waits, CancellationToken ct = default)
     {
         var nodes = new Dictionary<string, ILightningNode>();
+        // Nodes share bitcoind's network namespace, so what they publish is published by bitcoind's container.
+        var published = (await engine.InspectContainerAsync(containers[TopologySpec.BitcoindName], ct))?.HostPorts ?? new Dictionary<string, int>();
         try
         {
             await Task.WhenAll(topology.Nodes.Select(async spec =>
             {
                 var kind = kinds.Get(spec.Kind);
-                var details = await engine.InspectContainerAsync(containers[spec.Name], ct);
-                var container = new NodeContainer(spec.Name, containers[spec.Name], layout.NodeDirectory(spec.Name),
-                    details?.HostPorts ?? new Dictionary<string, int>());
+                var container = new NodeContainer(spec.Name, containers[spec.Name], layout.NodeDirectory(spec.Name), published,
+                    ComposeGenerator.PeerAddressOf(topology, spec.Name));
                 ILightningNode? node = null;
                 await waits.UntilAsync($"{spec.Name} RPC to answer", async c =>
                 {

@@ -57,6 +57,12 @@ public sealed class TopologyLauncher(
         return Containers;
     }
 
+    /// <summary>The topology's containers that ran and exited (node name → id), e.g. after a start failed.</summary>
+    public async Task<IReadOnlyDictionary<string, string>> ExitedAsync(CancellationToken ct = default) =>
+        (await engine.ListContainersAsync(ProjectFilter, ct))
+            .Where(c => c.State is "exited" or "dead" && c.Labels.ContainsKey(ComposeGenerator.NodeLabel))
+            .ToDictionary(c => c.Labels[ComposeGenerator.NodeLabel], c => c.Id);
+
     /// <summary>Each started container's id by node name (bitcoind included).</summary>
     public IReadOnlyDictionary<string, string> Containers { get; private set; } = new Dictionary<string, string>();
 

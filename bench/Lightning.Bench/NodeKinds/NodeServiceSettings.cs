@@ -1,7 +1,9 @@
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>What a run decides about one node's container.</summary>
-/// <param name="BitcoindHost">bitcoind's host name on the compose network.</param>
+/// <param name="BitcoindHost">Where the node reaches bitcoind (loopback: a topology's containers share one network namespace).</param>
+/// <param name="Peer">Where the node listens for peers and they reach it. Its port is the node's own within the
+/// topology's shared network namespace; a kind that needs more ports (an API) takes Peer.Port + 100·k, k ≥ 1.</param>
 /// <param name="TraceSocket">The node's trace socket inside the container, when the run collects spans; else null.</param>
 /// <param name="DevTraceFile">Where the node writes its own trace file (a loss check's ground truth), or null.</param>
 public sealed record NodeServiceSettings(
@@ -9,5 +11,6 @@ public sealed record NodeServiceSettings(
     string ContainerDirectory,
     string BitcoindHost,
     int BitcoindRpcPort,
+    PeerAddress Peer,
     string? TraceSocket,
     string? DevTraceFile);

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 
 /// <summary>
 /// A test-only node kind: proves the seam carries a whole run without Core Lightning code. Its nodes are the busybox
-/// scripts of <see cref="StandInScripts"/>, reached over HTTP on a port published on loopback.
+/// scripts of <see cref="StandInScripts"/>, reached over HTTP on their peer port, published on loopback.
 /// </summary>
 public sealed class StandInKind : INodeKind
 {
@@ -33,8 +33,9 @@ public sealed class StandInKind : INodeKind
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {
         var service = fragment.Clone();
-        service.Command = [.. service.Command ?? [], $"--alias={settings.Name}"];
-        service.Ports = [$"127.0.0.1::{StandInScripts.NodePort}"];
+        service.Command = [.. service.Command ?? [], $"--alias={settings.Name}", $"--addr={settings.Peer.Host}:{settings.Peer.Port}",
+            $"--chain={settings.BitcoindHost}:{settings.BitcoindRpcPort}"];
+        service.Ports = [$"127.0.0.1::{settings.Peer.Port}"];
         return service;
     }
 
@@ -45,11 +46,11 @@ public sealed class StandInKind : INodeKind
 
     public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
     {
-        if (!container.HostPorts.TryGetValue($"{StandInScripts.NodePort}/tcp", out var port))
+        if (!container.HostPorts.TryGetValue($"{container.Peer.Port}/tcp", out var port))
         {
             return (null, "its port is not published");
         }
-        var node = new StandInNode(container.Name, new Uri($"http://127.0.0.1:{port}/cgi-bin/"));
+        var node = new StandInNode(container.Name, container.Peer, new Uri($"http://127.0.0.1:{port}/cgi-bin/"));
         try
         {
             await node.InitializeAsync(ct);

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// The handle of a stand-in node: each call is one HTTP GET answered by a CGI script with key=value lines. Query values
 /// are sent as they are (the scripts do not decode them): labels and invoices hold only URL-safe characters.
 /// </summary>
-public sealed class StandInNode(string name, Uri endpoint) : ILightningNode
+public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) : ILightningNode
 {
     private readonly HttpClient http = new() { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(30) };
 
@@ -17,7 +17,7 @@ public sealed class StandInNode(string name, Uri endpoint) : ILightningNode
 
     public string Version { get; private set; } = "";
 
-    public PeerAddress Address => new(Name, StandInScripts.NodePort);
+    public PeerAddress Address { get; } = address;
 
     public async Task InitializeAsync(CancellationToken ct)
     {
@@ -37,7 +37,7 @@ public sealed class StandInNode(string name, Uri endpoint) : ILightningNode
         CallAsync("connect", $"host={peer.Address.Host}&port={peer.Address.Port}", ct);
 
     public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
-        CallAsync("open", $"peer={peer.NodeId}&sat={capacitySat}", ct);
+        CallAsync("open", $"peer={peer.NodeId}&addr={peer.Address.Host}:{peer.Address.Port}&sat={capacitySat}", ct);
 
     public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
     {

@@ -2,24 +2,26 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 
 /// <summary>
 /// The stand-in node and chain: busybox sh scripts served by busybox httpd as CGI, state in files under the node
-/// folder (/lnb). Tiny, but they answer the node interface over a socket and talk to each other over the compose
-/// network like real nodes: a payment is an HTTP call from the payer's container to the payee's.
+/// folder (/lnb). Tiny, but they answer the node interface over a socket and talk to each other over the network
+/// like real nodes: a payment is an HTTP call from the payer's container to the payee's address.
 /// </summary>
 public static class StandInScripts
 {
-    public const int NodePort = 9736;
-
     /// <summary>Files of the image: path → (content, executable).</summary>
     public static IReadOnlyDictionary<string, string> Files { get; } = new Dictionary<string, string>
     {
         ["usr/local/bin/standin-node"] = """
             #!/bin/sh
-            # Stand-in Lightning node: --alias=NAME; serves its interface on port 9736.
+            # Stand-in Lightning node: --alias=NAME --addr=HOST:PORT (serves its interface there) --chain=HOST:PORT.
             case "$1" in --version) echo "standin-node v1"; exit 0;; esac
-            for a in "$@"; do case "$a" in --alias=*) echo "${a#--alias=}" > /lnb/alias;; esac; done
-            mkdir -p /lnb/channels /lnb/invoices /lnb/paid
-            echo "standin node $(cat /lnb/alias) started" >> /lnb/node.log
-            exec httpd -f -p 9736 -h /www/node
+            for a in "$@"; do case "$a" in
+              --alias=*) echo "${a#--alias=}" > /lnb/alias;;
+              --addr=*) echo "${a#--addr=}" > /lnb/addr;;
+              --chain=*) echo "${a#--chain=}" > /lnb/chain;;
+            esac; done
+            mkdir -p /lnb/channels /lnb/peers /lnb/invoices /lnb/paid
+            echo "standin node $(cat /lnb/alias) started on $(cat /lnb/addr)" >> /lnb/node.log
+            exec httpd -f -p "$(cut -d: -f2 /lnb/addr)" -h /www/node
             """,
         ["usr/local/bin/bitcoind"] = """
             #!/bin/sh
@@ -38,7 +40,7 @@ public static class StandInScripts
             q() { echo "$QUERY_STRING" | tr '&' '\n' | sed -n "s/^$1=//p"; }
             reply() { printf 'Content-Type: text/plain\r\n\r\n'; printf '%s\n' "$@"; }
             log() { echo "$(date +%H:%M:%S) $1 $QUERY_STRING" >> /lnb/node.log; }
-            height() { wget -qO- http://bitcoind:18443/cgi-bin/height; }
+            height() { wget -qO- "http://$(cat /lnb/chain)/cgi-bin/height"; }
             """,
         // The chain: JSON-RPC at / (index.cgi: busybox httpd's fallback for a directory without index.html).
         ["www/chain/cgi-bin/index.cgi"] = """
@@ -89,7 +91,7 @@ public static class StandInScripts
         ["www/node/cgi-bin/balance"] = """
             #!/bin/sh
             . /www/lib.sh
-            reply "sat=$(wget -qO- "http://bitcoind:18443/cgi-bin/funds?addr=standin-$(cat /lnb/alias)")"
+            reply "sat=$(wget -qO- "http://$(cat /lnb/chain)/cgi-bin/funds?addr=standin-$(cat /lnb/alias)")"
             """,
         ["www/node/cgi-bin/connect"] = """
             #!/bin/sh
@@ -100,7 +102,7 @@ public static class StandInScripts
             #!/bin/sh
             . /www/lib.sh; log open
             peer=$(q peer); h=$(height)
-            if wget -qO- "http://$peer:9736/cgi-bin/accept?peer=$(cat /lnb/alias)&height=$h" | grep -q ok; then
+            if wget -qO- "http://$(q addr)/cgi-bin/accept?peer=$(cat /lnb/alias)&height=$h" | grep -q ok; then
               echo "$h" > "/lnb/channels/$peer"; reply ok
             else reply "error $peer refused the channel"; fi
             """,
@@ -126,14 +128,14 @@ public static class StandInScripts
             . /www/lib.sh; log invoice
             hash=$(q label | sha256sum | cut -c1-64)
             touch "/lnb/invoices/$hash"
-            reply "invoice=standin:$(cat /lnb/alias):$hash" "hash=$hash"
+            reply "invoice=standin:$(cat /lnb/alias):$hash:$(cat /lnb/addr)" "hash=$hash"
             """,
         ["www/node/cgi-bin/pay"] = """
             #!/bin/sh
             . /www/lib.sh; log pay
-            payee=$(q invoice | cut -d: -f2); hash=$(q invoice | cut -d: -f3)
+            payee=$(q invoice | cut -d: -f2); hash=$(q invoice | cut -d: -f3); addr=$(q invoice | cut -d: -f4-)
             if [ ! -f "/lnb/channels/$payee" ]; then reply "error no channel to $payee"; exit 0; fi
-            answer=$(wget -qO- "http://$payee:9736/cgi-bin/settle?hash=$hash")
+            answer=$(wget -qO- "http://$addr/cgi-bin/settle?hash=$hash")
             if [ "$answer" = ok ]; then reply ok; else reply "error $payee: $answer"; fi
             """,
         ["www/node/cgi-bin/settle"] = """

@@ -34,7 +34,7 @@ public sealed class CoreLightningKind : INodeKind
             $"--alias={settings.Name}",
             $"--bitcoin-rpcconnect={settings.BitcoindHost}",
             $"--bitcoin-rpcport={settings.BitcoindRpcPort}",
-            $"--addr=0.0.0.0:{CoreLightningNode.PeerPort}",
+            $"--addr=0.0.0.0:{settings.Peer.Port}",
             $"--log-file={settings.ContainerDirectory}/{LogFileName}",
             "--log-file=-",
         ]);
@@ -69,7 +69,7 @@ public sealed class CoreLightningKind : INodeKind
         {
             var info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{container.Name}", ct);
             var version = info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : "";
-            return (new CoreLightningNode(container.Name, rpc, info.GetProperty("id").GetString()!, version), "answered");
+            return (new CoreLightningNode(container.Name, container.Peer, rpc, info.GetProperty("id").GetString()!, version), "answered");
         }
         catch
         {

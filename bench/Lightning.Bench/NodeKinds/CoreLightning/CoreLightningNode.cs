@@ -8,9 +8,8 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
 /// spans join to payments.
 /// </summary>
-public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
+public sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
 {
-    public const int PeerPort = 9735;
     private long nextSetupId;
 
     public string Name { get; } = name;
@@ -19,7 +18,7 @@ public sealed class CoreLightningNode(string name, ClnRpcClient rpc, string node
 
     public string Version { get; } = version;
 
-    public PeerAddress Address => new(Name, PeerPort);
+    public PeerAddress Address { get; } = address;
 
     public async Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default)
     {
