@@ -35,7 +35,56 @@ make_case_labels <- function(cases) {
 # A case key without its Topology=N part: the topologies of one case share a panel (or a bar).
 without_topology <- function(cases) gsub("^, |, $", "", gsub("(, )?Topology=[0-9]+", "", cases))
 
-payments <- read.csv(file.path(dir, "payments.csv"), stringsAsFactors = FALSE)
+# A soak: its windows and each node's resources over time.
+soak_file <- file.path(dir, "soak.csv")
+if (file.exists(soak_file)) {
+  soak <- read.csv(soak_file, stringsAsFactors = FALSE)
+  soak <- subset(soak, payments > 0)
+  if (nrow(soak) > 0) {
+    soak$minutes <- soak$elapsed_s / 60
+    long <- rbind(
+      data.frame(minutes = soak$minutes, value = soak$p50_ms, series = "p50 latency (ms)"),
+      data.frame(minutes = soak$minutes, value = soak$p95_ms, series = "p95 latency (ms)"),
+      data.frame(minutes = soak$minutes, value = soak$p99_ms, series = "p99 latency (ms)"),
+      data.frame(minutes = soak$minutes, value = soak$payments_per_s, series = "payments/s"))
+    long$series <- factor(long$series, levels = c("p50 latency (ms)", "p95 latency (ms)", "p99 latency (ms)", "payments/s"))
+    plot <- ggplot(long, aes(minutes, value)) +
+      geom_line(colour = "grey40", linewidth = 0.3) +
+      geom_smooth(method = "loess", formula = y ~ x, se = FALSE, colour = "firebrick", linewidth = 0.7) +
+      facet_wrap(~series, ncol = 1, scales = "free_y") +
+      expand_limits(y = 0) +
+      labs(title = "Soak: latency and throughput per window", subtitle = "grey: each sampling window; red: loess trend",
+           x = "minutes since the first payment", y = NULL) +
+      theme_bw()
+    suppressWarnings(save(plot, "soak-latency.png", height = 8))
+  }
+  nodes_file <- file.path(dir, "soak-nodes.csv")
+  if (file.exists(nodes_file)) {
+    nodes <- read.csv(nodes_file, stringsAsFactors = FALSE)
+    if (nrow(nodes) > 1) {
+      nodes$minutes <- nodes$elapsed_s / 60
+      metrics <- c(cpu_percent = "CPU (%)", cpu_ms_per_payment = "CPU per payment above idle (ms)", rss_mb = "RSS (MB)",
+                   data_mb = "database (MB)", written_mb = "written to storage (MB)", open_files = "open files")
+      long <- do.call(rbind, lapply(names(metrics), function(m) {
+        data.frame(minutes = nodes$minutes, node = nodes$node, value = nodes[[m]], metric = metrics[[m]])
+      }))
+      long <- subset(long, !is.na(value))
+      long$metric <- factor(long$metric, levels = unname(metrics))
+      plot <- ggplot(long, aes(minutes, value, colour = node)) +
+        geom_line(linewidth = 0.4) +
+        facet_wrap(~metric, ncol = 2, scales = "free_y") +
+        expand_limits(y = 0) +
+        labs(title = "Soak: each node's resources over time", subtitle = "cgroup accounting of each container, sampled every window",
+             x = "minutes since the first payment", y = NULL, colour = NULL) +
+        theme_bw()
+      suppressWarnings(save(plot, "soak-nodes.png", height = 8))
+    }
+  }
+}
+
+payments_file <- file.path(dir, "payments.csv")
+if (!file.exists(payments_file)) quit(save = "no")
+payments <- read.csv(payments_file, stringsAsFactors = FALSE)
 if (nrow(payments) > 0) {
   case_labels <- make_case_labels(payments$case)
   payments$case <- case_factor(payments$case)

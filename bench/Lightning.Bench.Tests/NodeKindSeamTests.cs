@@ -3,6 +3,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Soak;
 using Lightning.Bench.Tests.Support.StandIn;
 using Lightning.Bench.Tests.Support;
 
@@ -73,6 +74,41 @@ public class NodeKindSeamTests : IDisposable
         Assert.Equal(setup.GetProperty("steps").EnumerateArray().Sum(s => s.GetProperty("seconds").GetDouble()), setup.GetProperty("ready_seconds").GetDouble(), 6);
         Assert.Equal(3, setup.GetProperty("idle_window_seconds").GetDouble());
         Assert.True(figures.GetProperty("setup").GetProperty("ready_seconds").GetDouble() > 0);
+    }
+
+    [SkippableFact]
+    public async Task A_soak_on_the_stand_in_kind_samples_every_node_from_its_cgroup_and_reports_trends_and_a_broken_budget()
+    {
+        await ReadyAsync();
+        var exit = await RunAsync(
+        [
+            "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
+            "--no-pull", "--concurrency", "2", "--soak", "12s", "--sample-interval", "1", "--budget", "p95<0.01ms,failures<1",
+            "--results", results, "--work-dir", work, "--setup-timeout", "60",
+        ]);
+
+        // A stand-in payment is two HTTP calls: far above 10 µs, so the run exits 1 for its broken budget.
+        Assert.Equal(1, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        var windows = File.ReadAllLines(Path.Combine(run, SoakRun.WindowsFile));
+        Assert.InRange(windows.Length, 10, 16); // header, the start, about one window a second for 12 s, the last
+        var last = windows[^1].Split(',');
+        Assert.True(long.Parse(last[1]) > 10, windows[^1]);
+        var nodes = File.ReadAllLines(Path.Combine(run, SoakRun.NodesFile)).Skip(1).Select(l => l.Split(',')).ToList();
+        Assert.Equal(["alice", "bitcoind", "bob"], nodes.Select(n => n[2]).Distinct().Order());
+        // Read from each container's cgroup: memory charged and processes alive.
+        Assert.All(nodes, n => Assert.True(double.Parse(n[6], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", n)));
+        Assert.All(nodes, n => Assert.True(int.Parse(n[11]) >= 1, string.Join(",", n)));
+
+        var report = File.ReadAllText(Path.Combine(run, SoakReport.FileName));
+        Assert.Contains("## Trends", report);
+        Assert.Contains("| alice RSS | hour |", report);
+        Assert.Contains("| `p95<0.01ms` |", report);
+        Assert.Contains("**FAIL**", report);
+        Assert.Contains("| `failures<1` | failed payments | 0  | pass |", report);
+        using var zip = System.IO.Compression.ZipFile.OpenRead(run + ".zip");
+        Assert.Contains(zip.Entries, e => e.FullName.EndsWith(SoakReport.FileName, StringComparison.Ordinal));
+        Assert.Empty(Directory.GetDirectories(work));
     }
 
     [SkippableFact]

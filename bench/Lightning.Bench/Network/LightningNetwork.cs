@@ -165,6 +165,9 @@ public sealed class LightningNetwork : IAsyncDisposable
         }, ct)));
     }
 
+    /// <summary>Each container's id by node name (bitcoind included), once started.</summary>
+    public IReadOnlyDictionary<string, string> Containers => launcher.Containers;
+
     /// <summary>A reader of the Lightning nodes' CPU time (their cgroups).</summary>
     public Task<CpuMeter> CreateCpuMeterAsync(CancellationToken ct = default) =>
         CpuMeter.CreateAsync(engine, Topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]), ct);

@@ -34,6 +34,9 @@ public interface INodeKind
     /// <summary>Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready.</summary>
     Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default);
 
+    /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
+    IReadOnlyList<string> DataFiles(string nodeDirectory) => [];
+
     /// <summary>How its spans join to payments, or null when its nodes send none to the harness.</summary>
     ITraceJoin? Traces { get; }
 }

@@ -86,6 +86,15 @@ public sealed record HarnessOptions
     /// <summary>Two runs' zips or folders to compare (--compare A B); nothing is benchmarked.</summary>
     public IReadOnlyList<string> Compare { get; init; } = [];
 
+    /// <summary>--soak: drive one case's payments continuously on one topology for this long (null: benchmark as usual).</summary>
+    public Soak.SoakLimit? Soak { get; init; }
+
+    /// <summary>How often a soak samples its figures (one row of soak.csv per node per sample).</summary>
+    public TimeSpan SampleInterval { get; init; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
+    public IReadOnlyList<Soak.SoakBudget> Budgets { get; init; } = [];
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

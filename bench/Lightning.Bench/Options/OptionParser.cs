@@ -84,6 +84,9 @@ public static class OptionParser
                 "--no-zip" => options with { Zip = false },
                 "--allow-privileged-fragments" => options with { AllowPrivilegedFragments = true },
                 "--replay" => options with { Replay = NonEmpty(name, Value()) },
+                "--soak" => options with { Soak = Soak.SoakLimit.Parse(name, Value()) },
+                "--sample-interval" => options with { SampleInterval = TimeSpan.FromSeconds(Int(name, Value(), 1, 3600)) },
+                "--budget" => options with { Budgets = [.. options.Budgets, .. Soak.SoakBudget.ParseList(name, Value())] },
                 "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
@@ -102,6 +105,11 @@ public static class OptionParser
             throw new UsageException("--replay takes the scenario, parameters and images from the run it replays: give only --replay RUN.zip (with --results or --no-zip if needed)");
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
+        CheckSoak(options, args, chosen);
+        if (options.Soak is not null)
+        {
+            options = options with { Traces = [TraceModes.Off] };
+        }
         foreach (var swept in options.Sweeps.Keys.Where(k => chosen.Parameters.All(p => p.Name != k)))
         {
             var parameter = ScenarioCatalog.AllParameters.Single(p => p.Name == swept);
@@ -109,6 +117,37 @@ public static class OptionParser
             throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
         return options;
+    }
+
+    /// <summary>A soak runs one case on one topology, without traces (hours of spans would fill the disk).</summary>
+    private static void CheckSoak(HarnessOptions options, IReadOnlyList<string> args, ScenarioInfo scenario)
+    {
+        bool Given(string option) => args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
+        if (options.Soak is null)
+        {
+            foreach (var option in new[] { "--budget", "--sample-interval" }.Where(Given))
+            {
+                throw new UsageException($"{option} applies to soak runs: add --soak DURATION|PAYMENTS (e.g. --soak 2h)");
+            }
+            return;
+        }
+        if (options.BuildList.Count > 1)
+        {
+            throw new UsageException("--soak runs one build on one topology: give at most one --build (compare soaks with --compare A.zip B.zip)");
+        }
+        foreach (var (parameter, values) in options.Sweeps.Where(s => s.Value.Count > 1))
+        {
+            var option = scenario.Parameters.Single(p => p.Name == parameter).Option;
+            throw new UsageException($"--soak runs one case: give one value of {option} (not {string.Join(",", values)})");
+        }
+        if (options.Traces.Any(t => t != TraceModes.Off) && (Given("--traces") || Given("--trace-check")))
+        {
+            throw new UsageException("--soak runs with traces off (hours of spans would fill the disk and the trace queue): drop --traces/--trace-check");
+        }
+        if (Given("--topologies") || Given("--iterations") || Given("--warmups") || Given("--pregenerate-invoices"))
+        {
+            throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");
+        }
     }
 
     private static string CompareSecond(IReadOnlyList<string> args, ref int i)

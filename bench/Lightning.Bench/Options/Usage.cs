@@ -48,6 +48,12 @@ public static class Usage
               --no-zip                 do not write results/RUN.zip
               --allow-privileged-fragments
                                        let docker-fragments/ give containers privileged, cap_add or security_opt
+              --soak DURATION|N        drive one case's payments continuously on one topology for a duration (90s, 30m,
+                                       2h, 1h30m) or N payments; writes soak.csv, soak-nodes.csv, soak-report.md (trends
+                                       with verdicts) and plots; traces off; Ctrl+C ends it and keeps everything
+              --sample-interval S      seconds between a soak's samples (default 5)
+              --budget LIST            limits a soak must keep, e.g. 'p95<250ms,rss<400MB,cpu-per-payment<20ms'
+                                       (figures: p50, p95, p99, rss, cpu-per-payment, pps, failures); a broken one exits 1
               --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
               --compare A.zip B.zip    judge the cases two runs share over their topologies (nothing is benchmarked)
               --help                   this text

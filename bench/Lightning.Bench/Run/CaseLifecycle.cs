@@ -107,6 +107,12 @@ public sealed class CaseLifecycle
         run.Progress.Info($"case {definition.Key}: topology ready, benchmarking");
     }
 
+    /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
+    public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
+
+    /// <summary>Each node's CPU nanoseconds per second at rest, measured before the first payment (null when unreadable).</summary>
+    public IReadOnlyDictionary<string, double>? IdleCpu => results.IdleCpuNanosecondsPerSecond;
+
     /// <summary>One invocation: the case's payments at once. A node that dies ends the case: it is reported and torn down now.</summary>
     public async Task PayAsync()
     {

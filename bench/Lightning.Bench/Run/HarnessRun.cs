@@ -37,6 +37,7 @@ public static class HarnessRun
         var shutdownLock = new object();
         var interrupted = 0;
         var exitCode = Program.ExitFailure;
+        Soak.SoakRun? soak = null;
 
         // The one teardown of a run, whoever gets there first: the normal end, a failure, or a signal.
         Task ShutdownAsync(bool partial, bool byInterrupt)
@@ -48,6 +49,18 @@ public static class HarnessRun
                     if (byInterrupt)
                     {
                         report?.WriteUnreportedPayments();
+                    }
+                    if (soak is not null)
+                    {
+                        // Ctrl+C ends a soak normally: everything measured so far is reported before the teardown.
+                        try
+                        {
+                            await soak.FinishAsync();
+                        }
+                        catch (Exception e) when (e is IOException or InvalidOperationException)
+                        {
+                            progress.Info($"soak report failed: {e.Message}");
+                        }
                     }
                     try
                     {
@@ -61,7 +74,7 @@ public static class HarnessRun
                         queueLimit?.Restore();
                         if (report is not null && run is not null)
                         {
-                            await report.WriteAsync(completed: !byInterrupt && summary is not null, partial, plots: !byInterrupt);
+                            await report.WriteAsync(completed: !byInterrupt && summary is not null, partial, plots: !byInterrupt || soak is not null);
                             progress.Info($"results: {run.ResultsDirectory}");
                         }
                     }
@@ -123,6 +136,18 @@ public static class HarnessRun
 
             queueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
             await run.SeedChainAsync();
+            if (options.Soak is not null)
+            {
+                soak = new Soak.SoakRun(run);
+                bool held;
+                using (BenchmarkHost.Host(run))
+                {
+                    held = await soak.RunAsync();
+                    await soak.EndAsync();
+                }
+                exitCode = held ? 0 : Program.ExitFailure;
+                return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
+            }
             var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
             using (BenchmarkHost.Host(run))
             {

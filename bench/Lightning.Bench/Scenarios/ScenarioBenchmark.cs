@@ -59,6 +59,26 @@ public abstract class ScenarioBenchmark
 
     protected Task PayBatchAsync() => lifecycle!.PayAsync();
 
+    /// <summary>
+    /// The case a soak runs, outside BenchmarkDotNet: the first value of every parameter (the option parser lets a soak
+    /// have one), the first build, topology 1, traces off.
+    /// </summary>
+    public static CaseDefinition SoakCase(Type benchmarkType)
+    {
+        var benchmark = (ScenarioBenchmark)Activator.CreateInstance(benchmarkType)!;
+        foreach (var property in benchmarkType.GetProperties())
+        {
+            if (property.GetCustomAttributes(typeof(ParamsSourceAttribute), true).FirstOrDefault() is ParamsSourceAttribute source)
+            {
+                var values = (System.Collections.IEnumerable)benchmarkType.GetProperty(source.Name,
+                    System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.FlattenHierarchy)!.GetValue(null)!;
+                property.SetValue(benchmark, values.Cast<object>().First());
+            }
+        }
+        benchmark.Traces = new TraceMode(0, TraceModes.Off);
+        return benchmark.Definition();
+    }
+
     private CaseDefinition Definition()
     {
         var parameters = new Dictionary<string, object>(ScenarioParameters)

@@ -57,6 +57,11 @@ public sealed class CoreLightningKind : INodeKind
 
     public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, LogFileName);
 
+    /// <summary>The sqlite database and its journal (regtest network).</summary>
+    public IReadOnlyList<string> DataFiles(string nodeDirectory) =>
+        [Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3"), Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-journal"),
+         Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-wal")];
+
     public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
     {
         var socket = Path.Combine(container.Directory, RpcSocketPath);

@@ -1,0 +1,157 @@
+using System.Globalization;
+using Lightning.Bench.Docker;
+
+namespace Lightning.Bench.Network;
+
+/// <summary>One reading of a node container's resources (from its cgroup and its processes).</summary>
+/// <param name="CpuNanoseconds">User + system CPU time of all its processes so far.</param>
+/// <param name="MemoryBytes">Memory charged to the container (anonymous memory and page cache).</param>
+/// <param name="RssBytes">Its anonymous (resident, not file-backed) memory: what grows when a process leaks.</param>
+/// <param name="PeakBytes">The most memory it has had charged at once (the kernel's high-water mark).</param>
+/// <param name="WrittenBytes">Bytes its processes caused to be written to storage (see <see cref="NodeResources"/>).</param>
+/// <param name="OpenFiles">File descriptors its processes hold open.</param>
+/// <param name="Processes">Processes in the container.</param>
+/// <param name="DataBytes">Size of the node's data files (its database), when its kind names them.</param>
+public sealed record NodeResourceSample(
+    long CpuNanoseconds, long MemoryBytes, long RssBytes, long PeakBytes, long WrittenBytes, int OpenFiles, int Processes, long DataBytes);
+
+/// <summary>
+/// Reads a container's resources through its cgroup, found from its first process: cgroup v2 (cpu.stat, memory.current,
+/// memory.peak, memory.stat anon, io.stat wbytes) or v1 (cpuacct.usage, memory.usage_in_bytes,
+/// memory.max_usage_in_bytes, memory.stat total_rss). Storage writes on v1: the blkio controller does not see buffered
+/// writes, so they are the sum of /proc/PID/io write_bytes over the container's live processes (a process that has
+/// exited, such as a short bitcoin-cli call, takes its count with it; a node's database writer lives for the whole run).
+/// </summary>
+public sealed class NodeResources
+{
+    private const string CgroupRoot = "/sys/fs/cgroup";
+    private readonly string cpuFile;
+    private readonly string memoryDirectory;
+    private readonly bool unified;
+    private readonly Func<IReadOnlyList<string>> dataFiles;
+    private long peak;
+
+    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles)
+    {
+        this.cpuFile = cpuFile;
+        this.memoryDirectory = memoryDirectory;
+        this.unified = unified;
+        this.dataFiles = dataFiles;
+    }
+
+    /// <summary>The reader of the container whose first process is <paramref name="pid"/> (a host pid), or null with why not.</summary>
+    public static (NodeResources? Reader, string Problem) Of(int pid, Func<IReadOnlyList<string>>? dataFiles = null)
+    {
+        var (cpu, problem) = CgroupCpu.UsageFileOf(pid);
+        if (cpu is null)
+        {
+            return (null, problem);
+        }
+        var lines = File.ReadAllLines($"/proc/{pid}/cgroup").Select(l => l.Split(':', 3)).Where(p => p.Length == 3).ToList();
+        var memory = lines.FirstOrDefault(p => p[1].Split(',').Contains("memory"));
+        if (memory is not null && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory[2].TrimStart('/'))))
+        {
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory[2].TrimStart('/')), false, dataFiles ?? (() => [])), "");
+        }
+        var v2 = lines.FirstOrDefault(p => p[0] == "0" && p[1].Length == 0);
+        if (v2 is not null && File.Exists(Path.Combine(CgroupRoot, v2[2].TrimStart('/'), "memory.current")))
+        {
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, v2[2].TrimStart('/')), true, dataFiles ?? (() => [])), "");
+        }
+        return (null, $"no memory accounting found for process {pid} under {CgroupRoot}");
+    }
+
+    public static async Task<(NodeResources? Reader, string Problem)> OfContainerAsync(DockerEngine engine, string containerId, Func<IReadOnlyList<string>>? dataFiles = null, CancellationToken ct = default)
+    {
+        var details = await engine.InspectContainerAsync(containerId, ct);
+        return Of(details?.Pid ?? 0, dataFiles);
+    }
+
+    /// <summary>Reads everything once; throws IOException when the container is gone.</summary>
+    public NodeResourceSample Read()
+    {
+        var cpu = CgroupCpu.ReadNanoseconds(cpuFile);
+        var pids = ReadPids();
+        long memory, rss, written = 0;
+        if (unified)
+        {
+            memory = ReadLong("memory.current");
+            rss = StatValue(File.ReadAllText(Path.Combine(memoryDirectory, "memory.stat")), "anon");
+            var peakFile = Path.Combine(memoryDirectory, "memory.peak");
+            peak = Math.Max(peak, File.Exists(peakFile) ? ReadLong("memory.peak") : memory);
+            var io = Path.Combine(memoryDirectory, "io.stat");
+            if (File.Exists(io))
+            {
+                written = File.ReadAllLines(io).SelectMany(l => l.Split(' ')).Where(f => f.StartsWith("wbytes=", StringComparison.Ordinal))
+                    .Sum(f => long.Parse(f["wbytes=".Length..], CultureInfo.InvariantCulture));
+            }
+        }
+        else
+        {
+            memory = ReadLong("memory.usage_in_bytes");
+            var stat = File.ReadAllText(Path.Combine(memoryDirectory, "memory.stat"));
+            rss = StatValue(stat, "total_rss") + StatValue(stat, "total_rss_huge");
+            peak = Math.Max(peak, ReadLong("memory.max_usage_in_bytes"));
+        }
+        var files = 0;
+        foreach (var pid in pids)
+        {
+            if (!unified)
+            {
+                written += ProcIoWriteBytes(pid);
+            }
+            files += CountFiles(pid);
+        }
+        var data = dataFiles().Sum(f => File.Exists(f) ? new FileInfo(f).Length : 0);
+        return new NodeResourceSample(cpu, memory, rss, peak, written, files, pids.Count, data);
+    }
+
+    private List<int> ReadPids() =>
+        File.ReadAllLines(Path.Combine(memoryDirectory, "cgroup.procs"))
+            .Select(l => int.TryParse(l, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : 0).Where(p => p > 0).ToList();
+
+    private long ReadLong(string file) => long.Parse(File.ReadAllText(Path.Combine(memoryDirectory, file)).Trim(), CultureInfo.InvariantCulture);
+
+    public static long StatValue(string stat, string key)
+    {
+        foreach (var line in stat.Split('\n'))
+        {
+            if (line.StartsWith(key + " ", StringComparison.Ordinal))
+            {
+                return long.Parse(line[(key.Length + 1)..].Trim(), CultureInfo.InvariantCulture);
+            }
+        }
+        return 0;
+    }
+
+    private static long ProcIoWriteBytes(int pid)
+    {
+        try
+        {
+            foreach (var line in File.ReadLines($"/proc/{pid}/io"))
+            {
+                if (line.StartsWith("write_bytes:", StringComparison.Ordinal))
+                {
+                    return long.Parse(line["write_bytes:".Length..].Trim(), CultureInfo.InvariantCulture);
+                }
+            }
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // The process exited between listing and reading, or is not ours to read.
+        }
+        return 0;
+    }
+
+    private static int CountFiles(int pid)
+    {
+        try
+        {
+            return Directory.EnumerateFileSystemEntries($"/proc/{pid}/fd").Count();
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return 0;
+        }
+    }
+}

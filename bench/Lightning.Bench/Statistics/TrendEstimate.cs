@@ -1,0 +1,126 @@
+namespace Lightning.Bench.Statistics;
+
+/// <summary>
+/// A series' trend: the Theil–Sen slope (the median of all pairwise slopes, robust to outliers: up to 29 % of the
+/// points can be wild without moving it), its 95 % interval from a moving-block bootstrap (consecutive windows of a soak
+/// are correlated, so points are resampled in blocks, not one by one), expressed relative to the series' median per
+/// unit of x (e.g. "+3.1 % per 10,000 payments"), and a verdict against a practical threshold.
+/// </summary>
+/// <param name="Slope">Change of y per unit of x (in y's unit).</param>
+/// <param name="Relative">Slope × <see cref="Per"/> ÷ median(y), as a fraction (0.031 = +3.1 %).</param>
+/// <param name="Per">The x span the relative figures are given per (10,000 payments, 1 hour).</param>
+public sealed record TrendEstimate(int Points, double Slope, double Median, double Per, double Relative, double RelativeLow, double RelativeHigh, string Verdict)
+{
+    public const string Flat = "flat";
+    public const string Growing = "growing";
+    public const string Shrinking = "shrinking";
+    public const string Unknown = "unknown: run longer";
+
+    /// <summary>Theil–Sen needs all pairs; longer series are first binned to this many points (medians of consecutive points).</summary>
+    public const int MaxPoints = 120;
+
+    public const int BootstrapResamples = 1000;
+
+    /// <param name="thresholdPercent">The smallest trend that matters, in percent of the median per <paramref name="per"/>.</param>
+    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1)
+    {
+        if (x.Count != y.Count)
+        {
+            throw new ArgumentException("x and y differ in length");
+        }
+        var points = Bin(x.Zip(y).Where(p => double.IsFinite(p.First) && double.IsFinite(p.Second)).ToList());
+        var median = MedianOf(points.Select(p => p.Y).ToList());
+        if (points.Count < 3 || median == 0 || points[^1].X == points[0].X)
+        {
+            return new TrendEstimate(points.Count, double.NaN, median, per, double.NaN, double.NaN, double.NaN, Unknown);
+        }
+        var slope = TheilSen(points);
+        var random = new Random(seed);
+        var block = Math.Max(1, (int)Math.Round(Math.Cbrt(points.Count)));
+        var slopes = new double[BootstrapResamples];
+        var resample = new List<(double X, double Y)>(points.Count);
+        for (var b = 0; b < BootstrapResamples; b++)
+        {
+            resample.Clear();
+            while (resample.Count < points.Count)
+            {
+                var start = random.Next(points.Count - block + 1);
+                for (var i = start; i < start + block && resample.Count < points.Count; i++)
+                {
+                    resample.Add(points[i]);
+                }
+            }
+            slopes[b] = TheilSen(resample);
+        }
+        var finite = slopes.Where(double.IsFinite).Order().ToList();
+        var low = Quantile(finite, 0.025);
+        var high = Quantile(finite, 0.975);
+        double Rel(double s) => s * per / Math.Abs(median);
+        var relLow = Rel(low);
+        var relHigh = Rel(high);
+        var t = thresholdPercent / 100;
+        var verdict = relLow >= -t && relHigh <= t ? Flat
+            : relLow > t ? Growing
+            : relHigh < -t ? Shrinking
+            : Unknown;
+        return new TrendEstimate(points.Count, slope, median, per, Rel(slope), relLow, relHigh, verdict);
+    }
+
+    /// <summary>The median of the slopes of all pairs with different x.</summary>
+    public static double TheilSen(IReadOnlyList<(double X, double Y)> points)
+    {
+        var slopes = new double[points.Count * (points.Count - 1) / 2];
+        var n = 0;
+        for (var i = 0; i < points.Count; i++)
+        {
+            for (var j = i + 1; j < points.Count; j++)
+            {
+                var dx = points[j].X - points[i].X;
+                if (dx != 0)
+                {
+                    slopes[n++] = (points[j].Y - points[i].Y) / dx;
+                }
+            }
+        }
+        if (n == 0)
+        {
+            return double.NaN;
+        }
+        Array.Sort(slopes, 0, n);
+        return n % 2 == 1 ? slopes[n / 2] : (slopes[n / 2 - 1] + slopes[n / 2]) / 2;
+    }
+
+    private static List<(double X, double Y)> Bin(List<(double X, double Y)> points)
+    {
+        if (points.Count <= MaxPoints)
+        {
+            return points;
+        }
+        var size = (int)Math.Ceiling(points.Count / (double)MaxPoints);
+        return points.Chunk(size).Select(c => (MedianOf(c.Select(p => p.X).ToList()), MedianOf(c.Select(p => p.Y).ToList()))).ToList();
+    }
+
+    public static double MedianOf(IReadOnlyList<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return double.NaN;
+        }
+        var sorted = values.Order().ToList();
+        var mid = sorted.Count / 2;
+        return sorted.Count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    /// <summary>Linear interpolation between order statistics (R's type 7).</summary>
+    public static double Quantile(IReadOnlyList<double> sorted, double p)
+    {
+        if (sorted.Count == 0)
+        {
+            return double.NaN;
+        }
+        var h = (sorted.Count - 1) * p;
+        var lo = (int)Math.Floor(h);
+        var hi = Math.Min(lo + 1, sorted.Count - 1);
+        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+    }
+}
