@@ -73,6 +73,7 @@ public class DockerTopologyTests : IAsyncLifetime
         Assert.Contains("--network=regtest", lines);
         Assert.Contains("--lightning-dir=/lnb", lines);
         Assert.Contains("--alias=alice", lines);
+        await WaitForFileAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"));
         Assert.Equal(HostUser.ContainerUser!.Split(':')[0], (await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"))).Trim());
         Assert.Contains("bitcoin-rpcpassword=", await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "config")));
         // The bitcoind RPC port is published on loopback only.
@@ -180,10 +181,11 @@ public class DockerTopologyTests : IAsyncLifetime
 
     private static async Task WaitForFileAsync(string path)
     {
-        for (var i = 0; i < 100 && !File.Exists(path); i++)
+        // Written by the node's script as it starts: wait until it is there and has its content.
+        for (var i = 0; i < 100 && !(File.Exists(path) && new FileInfo(path).Length > 0); i++)
         {
             await Task.Delay(100);
         }
-        Assert.True(File.Exists(path), $"{path} did not appear");
+        Assert.True(File.Exists(path) && new FileInfo(path).Length > 0, $"{path} did not appear");
     }
 }

@@ -156,6 +156,44 @@ public class LeftoverStateTests : IDisposable
     }
 
     [Fact]
+    public void Storage_writes_per_payment_count_measured_invocations_only_and_memory_keeps_each_nodes_peak_and_last_reading()
+    {
+        var results = new CaseResults("Concurrency=2", 2);
+        var start = DateTimeOffset.UtcNow;
+        static Network.NodeResourceSample Memory(double peakMb, double rssMb) =>
+            new(0, 0, (long)(rssMb * 1048576), (long)(peakMb * 1048576), 0, 0, 1, 0);
+        // A warmup that writes a lot (it must not count), then two measured invocations of 2 payments each, one failing.
+        var written = new[] { 1_000_000L, 40_960, 20_480 };
+        for (var invocation = 1; invocation <= 3; invocation++)
+        {
+            results.StartInvocation();
+            for (var i = 0; i < 2; i++)
+            {
+                var failed = invocation == 3 && i == 1;
+                results.Add(new PaymentRecord("Concurrency=2", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
+                    "h", failed ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, failed ? "no route" : null));
+            }
+            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100), null, new Dictionary<string, (long, Network.NodeResourceSample)>
+            {
+                ["alice"] = (written[invocation - 1], Memory(peakMb: 60 + invocation, rssMb: 40 + invocation)),
+                ["bob"] = (written[invocation - 1] / 2, Memory(peakMb: 90 - invocation, rssMb: 30)),
+            });
+        }
+        results.Complete(warmups: 1, iterations: 2);
+
+        var costs = results.NodeCosts()!;
+        // Invocation 2: 40 + 20 KB over 2 payments; invocation 3: 20 + 10 KB over its 1 successful payment.
+        Assert.Equal([30.0, 30.0], costs.WrittenKbIterations);
+        Assert.Equal(60.0 / 3, costs.WrittenKbByNode["alice"], 6); // 60 KB over the 3 successful measured payments
+        Assert.Equal(30.0 / 3, costs.WrittenKbByNode["bob"], 6);
+        Assert.Equal(30.0, costs.WrittenKb, 6);
+        Assert.Equal(63, costs.PeakMbByNode["alice"], 6);
+        Assert.Equal(89, costs.PeakMbByNode["bob"], 6); // the high-water mark never goes down, even when a later reading is lower
+        Assert.Equal(43, costs.EndRssMbByNode["alice"], 6);
+        Assert.Null(new CaseResults("none", 1).NodeCosts());
+    }
+
+    [Fact]
     public void A_log_tail_is_the_last_lines_of_the_file_even_when_it_is_large()
     {
         var log = Path.Combine(directory, "lightningd.log");

@@ -136,19 +136,23 @@ public class NodeKindSeamTests : IDisposable
         Assert.Equal(2, order.Chunk(2).Count(pair => pair[0].StartsWith("Build=a", StringComparison.Ordinal)));
 
         var comparisons = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.ComparisonsCsv))).Skip(1).ToList();
-        Assert.Equal(3, comparisons.Count); // mean time, payments/s and CPU per payment (cgroups), b against a
+        Assert.Equal(4, comparisons.Count); // mean time, payments/s, CPU and storage writes per payment (cgroups), b against a
         Assert.Contains(comparisons, c => c.Contains(",CPU/payment,ms,", StringComparison.Ordinal));
+        Assert.Contains(comparisons, c => c.Contains(",storage/payment,KB,", StringComparison.Ordinal));
         Assert.All(comparisons, c => Assert.StartsWith("build,Concurrency=2,", c));
         Assert.All(comparisons, c => Assert.Contains(",a,b,", c));
         Assert.All(comparisons, c => Assert.Contains(",true,4,4,", c)); // paired over 4 topologies
         var topologies = (await File.ReadAllLinesAsync(Path.Combine(run, ComparisonReport.TopologiesCsv))).Skip(1).ToList();
-        Assert.Equal(2 * 4 * 3, topologies.Count);
+        Assert.Equal(2 * 4 * 4, topologies.Count);
         var markdown = await File.ReadAllTextAsync(Path.Combine(run, ComparisonReport.MarkdownFile));
         Assert.Contains("| Concurrency=2 | mean time | a | b |", markdown);
         Assert.Contains("## Spread between topologies and within them", markdown);
+        // What each node cost, read from its container's cgroup around every invocation.
+        Assert.Contains("## What each node cost per payment", markdown);
+        Assert.Matches(@"\| Build=a, Concurrency=2, Traces=off \| alice \| 4 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|", markdown);
         Assert.Contains("8 topologies ready in median", markdown);
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
-        Assert.Equal(3, summary.RootElement.GetProperty("comparisons").GetArrayLength());
+        Assert.Equal(["mean time", "payments/s", "CPU/payment", "storage/payment"], summary.RootElement.GetProperty("comparisons").EnumerateArray().Select(c => c.GetProperty("metric").GetString()).Distinct());
         Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.True(c.GetProperty("cpu_ms_per_payment").GetDouble() > 0));
         Assert.Equal(8, summary.RootElement.GetProperty("cases").GetArrayLength());
     }

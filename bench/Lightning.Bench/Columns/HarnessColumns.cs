@@ -16,6 +16,8 @@ public static class HarnessColumns
             new LatencyPercentileColumn(results, 50),
             new LatencyPercentileColumn(results, 95),
             new CpuPerPaymentColumn(results),
+            new StoragePerPaymentColumn(results),
+            new PeakMemoryColumn(results),
             new FailedColumn(results),
             new StatusColumn(results),
             new InvoicesColumn(results, options.PregenerateInvoices),

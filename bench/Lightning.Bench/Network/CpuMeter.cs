@@ -9,11 +9,13 @@ namespace Lightning.Bench.Network;
 public sealed class CpuMeter
 {
     private readonly IReadOnlyDictionary<string, string> files;
+    private readonly IReadOnlyDictionary<string, NodeResources> resources;
 
-    private CpuMeter(IReadOnlyDictionary<string, string> files, string? problem)
+    private CpuMeter(IReadOnlyDictionary<string, string> files, string? problem, IReadOnlyDictionary<string, NodeResources>? resources = null)
     {
         this.files = files;
         Problem = problem;
+        this.resources = resources ?? new Dictionary<string, NodeResources>();
     }
 
     /// <summary>Why CPU time cannot be read (then snapshots are empty), or null.</summary>
@@ -22,6 +24,7 @@ public sealed class CpuMeter
     public static async Task<CpuMeter> CreateAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, CancellationToken ct = default)
     {
         var files = new Dictionary<string, string>();
+        var resources = new Dictionary<string, NodeResources>();
         foreach (var (node, id) in containersByNode)
         {
             var details = await engine.InspectContainerAsync(id, ct);
@@ -31,8 +34,12 @@ public sealed class CpuMeter
                 return new CpuMeter(new Dictionary<string, string>(), $"{node}: {problem}");
             }
             files[node] = file;
+            if (NodeResources.Of(details!.Pid) is ({ } reader, _))
+            {
+                resources[node] = reader;
+            }
         }
-        return new CpuMeter(files, null);
+        return new CpuMeter(files, null, resources);
     }
 
     /// <summary>Each node's CPU time so far, in nanoseconds (empty when it cannot be read).</summary>
@@ -46,6 +53,19 @@ public sealed class CpuMeter
         {
             // A node's cgroup goes when its container does: the case is ending anyway.
             return new Dictionary<string, long>();
+        }
+    }
+
+    /// <summary>Each node's memory and storage writes so far (empty when they cannot be read).</summary>
+    public IReadOnlyDictionary<string, NodeResourceSample> ReadResources()
+    {
+        try
+        {
+            return resources.ToDictionary(r => r.Key, r => r.Value.Read(countFiles: false));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        {
+            return new Dictionary<string, NodeResourceSample>();
         }
     }
 

@@ -67,8 +67,8 @@ public sealed class NodeResources
         return Of(details?.Pid ?? 0, dataFiles);
     }
 
-    /// <summary>Reads everything once; throws IOException when the container is gone.</summary>
-    public NodeResourceSample Read()
+    /// <summary>Reads everything once (open files only when asked: listing every process's descriptors takes longest); throws IOException when the container is gone.</summary>
+    public NodeResourceSample Read(bool countFiles = true)
     {
         var cpu = CgroupCpu.ReadNanoseconds(cpuFile);
         var pids = ReadPids();
@@ -100,7 +100,7 @@ public sealed class NodeResources
             {
                 written += ProcIoWriteBytes(pid);
             }
-            files += CountFiles(pid);
+            files += countFiles ? CountFiles(pid) : 0;
         }
         var data = dataFiles().Sum(f => File.Exists(f) ? new FileInfo(f).Length : 0);
         return new NodeResourceSample(cpu, memory, rss, peak, written, files, pids.Count, data);

@@ -33,6 +33,7 @@ public sealed class PaymentDriver(
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = results.StartInvocation();
+        var resourcesBefore = cpu?.ReadResources();
         var cpuBefore = cpu?.Read();
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
@@ -49,9 +50,13 @@ public sealed class PaymentDriver(
         }
         var elapsed = clock.Elapsed;
         var cpuAfter = cpu?.Read();
+        var resourcesAfter = cpu?.ReadResources();
         results.CompleteInvocation(invocation, elapsed, cpuBefore is null || cpuAfter is null
             ? null
-            : cpuAfter.Where(a => cpuBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - cpuBefore[a.Key]));
+            : cpuAfter.Where(a => cpuBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - cpuBefore[a.Key]),
+            resourcesBefore is null || resourcesAfter is null
+            ? null
+            : resourcesAfter.Where(a => resourcesBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => (a.Value.WrittenBytes - resourcesBefore[a.Key].WrittenBytes, a.Value)));
     }
 
     /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>

@@ -19,7 +19,7 @@ public static class ComparisonReport
 
     public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases)
     {
-        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons) + SetupReport.Markdown(cases));
+        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons) + NodeCostReport.Markdown(cases) + SetupReport.Markdown(cases));
         File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
         File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
     }

@@ -79,7 +79,12 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             c.Figures?.Cpu?.Iterations,
             c.Figures?.Cpu?.ByNode,
             c.Figures?.Cpu?.WithIdleMs ?? double.NaN,
-            c.Topology?.Setup)).ToList(),
+            c.Topology?.Setup,
+            c.Figures?.Costs?.WrittenKb ?? double.NaN,
+            c.Figures?.Costs?.WrittenKbIterations,
+            c.Figures?.Costs?.WrittenKbByNode,
+            c.Figures?.Costs?.PeakMbByNode,
+            c.Figures?.Costs?.EndRssMbByNode)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

@@ -23,6 +23,9 @@ public sealed record CaseFigures(
     /// <summary>The nodes' CPU time per successful payment, when the harness could read their cgroups.</summary>
     public CpuPerPayment? Cpu { get; init; }
 
+    /// <summary>Storage writes per payment and memory of the nodes, when the harness could read their cgroups.</summary>
+    public NodeCosts? Costs { get; init; }
+
     public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
@@ -44,6 +47,7 @@ public sealed record CaseFigures(
             fromBenchmarkDotNet)
         {
             Cpu = results.CpuPerPayment(),
+            Costs = results.NodeCosts(),
         };
     }
 

@@ -11,6 +11,8 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     private readonly List<PaymentRecord> records = new();
     private readonly Dictionary<int, TimeSpan> completedInvocations = new();
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> cpuByInvocation = new();
+    private readonly Dictionary<int, IReadOnlyDictionary<string, long>> writtenByInvocation = new();
+    private readonly Dictionary<string, (double PeakMb, double RssMb)> memory = new();
     private int invocations;
 
     public string CaseKey { get; } = caseKey;
@@ -57,7 +59,9 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
     /// <param name="cpuNanoseconds">Each Lightning node's CPU time during the invocation (cgroup), when it could be read.</param>
-    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null)
+    /// <param name="resources">Each node's bytes written to storage during the invocation and its resources after it, when they could be read.</param>
+    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null,
+        IReadOnlyDictionary<string, (long WrittenBytes, Network.NodeResourceSample After)>? resources = null)
     {
         lock (completedInvocations)
         {
@@ -66,7 +70,44 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
             {
                 cpuByInvocation[invocation] = cpuNanoseconds;
             }
+            if (resources is { Count: > 0 })
+            {
+                writtenByInvocation[invocation] = resources.ToDictionary(r => r.Key, r => r.Value.WrittenBytes);
+                foreach (var (node, (_, after)) in resources)
+                {
+                    memory[node] = (Math.Max(memory.GetValueOrDefault(node).PeakMb, after.PeakBytes / 1048576.0), after.RssBytes / 1048576.0);
+                }
+            }
         }
+    }
+
+    /// <summary>
+    /// What the Lightning nodes wrote to storage per successful payment in the measured invocations (KB), per invocation
+    /// and per node, and each node's peak memory and resident memory at the end (MB). Null without the data.
+    /// </summary>
+    public NodeCosts? NodeCosts()
+    {
+        List<(int Invocation, IReadOnlyDictionary<string, long> Written)> measured;
+        Dictionary<string, (double PeakMb, double RssMb)> mem;
+        lock (records)
+        {
+            lock (completedInvocations)
+            {
+                measured = writtenByInvocation.Where(w => w.Key >= firstMeasured && completedInvocations.ContainsKey(w.Key))
+                    .OrderBy(w => w.Key).Select(w => (w.Key, w.Value)).ToList();
+                mem = new(memory);
+            }
+        }
+        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var payments = measured.Sum(m => succeeded.GetValueOrDefault(m.Invocation));
+        if (measured.Count == 0 || payments == 0)
+        {
+            return null;
+        }
+        var perInvocation = measured.Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
+            .Select(m => m.Written.Values.Sum() / 1024.0 / succeeded[m.Invocation]).ToList();
+        var byNode = measured.SelectMany(m => m.Written).GroupBy(w => w.Key).ToDictionary(g => g.Key, g => g.Sum(w => w.Value) / 1024.0 / payments);
+        return new NodeCosts(perInvocation, byNode, mem.ToDictionary(m => m.Key, m => m.Value.PeakMb), mem.ToDictionary(m => m.Key, m => m.Value.RssMb));
     }
 
     /// <summary>Each node's CPU nanoseconds per second while idle, measured before the first invocation (empty: not measured).</summary>

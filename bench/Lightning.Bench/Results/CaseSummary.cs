@@ -3,6 +3,7 @@ namespace Lightning.Bench.Results;
 /// <summary>One case's figures, machine-readable (summary.json), so two runs compare by command.</summary>
 /// <param name="IterationsMs">Every measured invocation's time, for tests between runs.</param>
 /// <param name="CpuMsPerPayment">The Lightning nodes' CPU time per successful payment, idle subtracted (NaN without cgroup access).</param>
+/// <param name="WrittenKbPerPayment">KB the Lightning nodes wrote to storage per successful payment (NaN without cgroup access).</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 public sealed record CaseSummary(
     string Case,
@@ -21,4 +22,9 @@ public sealed record CaseSummary(
     IReadOnlyList<double>? CpuMsPerPaymentIterations = null,
     IReadOnlyDictionary<string, double>? CpuMsPerPaymentByNode = null,
     double CpuMsPerPaymentWithIdle = double.NaN,
-    SetupTimes? Setup = null);
+    SetupTimes? Setup = null,
+    double WrittenKbPerPayment = double.NaN,
+    IReadOnlyList<double>? WrittenKbPerPaymentIterations = null,
+    IReadOnlyDictionary<string, double>? WrittenKbPerPaymentByNode = null,
+    IReadOnlyDictionary<string, double>? PeakMbByNode = null,
+    IReadOnlyDictionary<string, double>? EndRssMbByNode = null);

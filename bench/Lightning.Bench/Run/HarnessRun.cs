@@ -156,6 +156,7 @@ public static class HarnessRun
             run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
             Console.WriteLine();
             Console.WriteLine(ComparisonReport.Markdown(run.Results.Comparisons));
+            Console.WriteLine(NodeCostReport.Markdown(run.Results.Cases));
             Console.WriteLine(SetupReport.Markdown(run.Results.Cases));
 
             var failedCases = summary.Reports.Count(r => !r.Success);

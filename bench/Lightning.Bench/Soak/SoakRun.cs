@@ -24,6 +24,7 @@ public sealed class SoakRun
     public const string WindowsFile = "soak.csv";
     public const string NodesFile = "soak-nodes.csv";
     private const double RebalanceShare = 0.4;
+    private const double RebalanceKeep = 0.05;
     private readonly RunContext run;
     private readonly object gate = new();
     private readonly object sampling = new();
@@ -83,10 +84,10 @@ public sealed class SoakRun
         Sample(network);
 
         var flows = definition.Topology.Flows;
-        var perFlowBudget = RebalanceAmountMsat(definition.Topology);
+        var rebalance = RebalancePlan(definition.Topology);
         var sentSinceRebalance = flows.ToDictionary(f => f, _ => 0L);
         var workers = Enumerable.Range(0, definition.PaymentsPerInvocation)
-            .Select(i => Task.Run(() => WorkAsync(network, flows, i, sentSinceRebalance, perFlowBudget)))
+            .Select(i => Task.Run(() => WorkAsync(network, flows, i, sentSinceRebalance, rebalance)))
             .ToList();
         var sampler = Task.Run(() => SampleLoopAsync(network));
         try
@@ -164,7 +165,7 @@ public sealed class SoakRun
     }
 
     private async Task WorkAsync(LightningNetwork network, IReadOnlyList<PaymentFlow> flows, int worker,
-        Dictionary<PaymentFlow, long> sentSinceRebalance, long rebalanceMsat)
+        Dictionary<PaymentFlow, long> sentSinceRebalance, (long AtMsat, long KeepMsat) rebalance)
     {
         var cursor = worker;
         while (!Done())
@@ -202,25 +203,29 @@ public sealed class SoakRun
                 }
                 continue;
             }
-            bool rebalance;
+            long payBack = 0;
             lock (sentSinceRebalance)
             {
                 sentSinceRebalance[flow] += run.Options.AmountMsat;
-                rebalance = sentSinceRebalance[flow] >= rebalanceMsat;
-                if (rebalance)
+                if (sentSinceRebalance[flow] >= rebalance.AtMsat)
                 {
-                    sentSinceRebalance[flow] = 0;
+                    // Pay back all but a margin that covers the payee's channel reserve and fees.
+                    payBack = sentSinceRebalance[flow] - rebalance.KeepMsat;
+                    sentSinceRebalance[flow] = rebalance.KeepMsat;
                 }
             }
-            if (rebalance)
+            if (payBack > 0 && !await RebalanceAsync(network, flow, payBack))
             {
-                await RebalanceAsync(network, flow, rebalanceMsat);
+                lock (sentSinceRebalance)
+                {
+                    sentSinceRebalance[flow] += payBack; // tried again after the next payment
+                }
             }
         }
     }
 
-    /// <summary>The payee pays the payer back what the flow sent since the last rebalance.</summary>
-    private async Task RebalanceAsync(LightningNetwork network, PaymentFlow flow, long amountMsat)
+    /// <summary>The payee pays the payer back; false when it could not.</summary>
+    private async Task<bool> RebalanceAsync(LightningNetwork network, PaymentFlow flow, long amountMsat)
     {
         var id = run.Results.NextPaymentId();
         var tag = new PaymentTag(id, InSetup: true);
@@ -232,19 +237,28 @@ public sealed class SoakRun
             {
                 windowRebalances++;
             }
+            return true;
         }
         catch (Exception e) when (e is JsonRpcException or RpcConnectionException or System.Text.Json.JsonException)
         {
-            run.Progress.Info($"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({e.Message}); payments may start failing for lack of liquidity");
+            run.Progress.Info($"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({e.Message}); trying again after the next payment");
+            return false;
         }
         catch (OperationCanceledException) when (stop.IsCancellationRequested)
         {
+            return true;
         }
     }
 
-    /// <summary>40 % of the smallest channel of the topology (in msat), at least one payment.</summary>
-    public static long RebalanceAmountMsat(TopologySpec topology, long amountMsat = 0) =>
-        Math.Max(amountMsat, (long)(topology.Channels.Min(c => c.CapacitySat) * 1000 * RebalanceShare));
+    /// <summary>
+    /// When a flow has sent 40 % of the topology's smallest channel, its payee pays back all but 5 % of the channel
+    /// (its reserve, 1 %, and fees stay covered).
+    /// </summary>
+    public static (long AtMsat, long KeepMsat) RebalancePlan(TopologySpec topology)
+    {
+        var capacityMsat = topology.Channels.Min(c => c.CapacitySat) * 1000;
+        return ((long)(capacityMsat * RebalanceShare), (long)(capacityMsat * RebalanceKeep));
+    }
 
     private void Record(double milliseconds, bool ok)
     {
@@ -361,7 +375,8 @@ public sealed class SoakRun
         windows!.Flush();
         nodes!.Flush();
         previousSeconds = seconds;
-        return $"{total} payments, {pps:0.0}/s, p95 {Q(0.95)} ms, rss {string.Join(", ", parts)}";
+        var p95 = latencies.Count == 0 ? "-" : TrendEstimate.Quantile(latencies, 0.95).ToString("0", CultureInfo.InvariantCulture);
+        return $"{total} payments, {pps:0.0}/s, p95 {p95} ms, rss {string.Join(", ", parts)}";
     }
 
     private static string F(double value) => double.IsFinite(value) ? value.ToString("0.###", CultureInfo.InvariantCulture) : "";

@@ -15,7 +15,10 @@ public sealed record ComparisonMetric(string Name, string Unit, bool HigherIsWor
     /// <summary>The Lightning nodes' CPU time per successful payment (cgroups), each node's idle rate subtracted.</summary>
     public static readonly ComparisonMetric CpuPerPayment = new("CPU/payment", "ms", HigherIsWorse: true, s => s.CpuMsPerPayment);
 
-    public static IReadOnlyList<ComparisonMetric> All { get; } = [MeanTime, Throughput, CpuPerPayment];
+    /// <summary>What the Lightning nodes wrote to storage per successful payment (their database and logs).</summary>
+    public static readonly ComparisonMetric StoragePerPayment = new("storage/payment", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
+
+    public static IReadOnlyList<ComparisonMetric> All { get; } = [MeanTime, Throughput, CpuPerPayment, StoragePerPayment];
 
     public static double SuccessShare(int succeeded, int failed) => succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);
 }

@@ -5,14 +5,18 @@ namespace Lightning.Bench.Statistics;
 /// <summary>What one topology measured, as comparisons read it.</summary>
 /// <param name="IterationsMs">Each measured invocation's time.</param>
 /// <param name="CpuMsPerPayment">Each measured invocation's CPU time per successful payment, idle subtracted (empty without CPU data).</param>
-public sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment)
+/// <param name="WrittenKbPerPayment">Each measured invocation's storage writes per successful payment (empty without the data).</param>
+public sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
+    IReadOnlyList<double>? WrittenKbPerPayment = null)
 {
     public static TopologySample Of(Results.CaseResults c) => new(
         c.Figures!.IterationsMs,
         ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed),
         c.PaymentsPerInvocation,
-        c.Figures.Cpu?.Iterations ?? []);
+        c.Figures.Cpu?.Iterations ?? [],
+        c.Figures.Costs?.WrittenKbIterations ?? []);
 
     public static TopologySample Of(Results.CaseSummary c) => new(
-        c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? []);
+        c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
+        c.WrittenKbPerPaymentIterations ?? []);
 }

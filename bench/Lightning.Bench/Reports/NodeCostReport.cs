@@ -1,0 +1,60 @@
+using System.Globalization;
+using System.Text;
+using System.Text.RegularExpressions;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// What each node cost per case: CPU per payment (idle subtracted), storage writes per payment, peak memory and resident
+/// memory at the end, each the median over the case's topologies, one row per case (without its Topology) and node.
+/// </summary>
+public static partial class NodeCostReport
+{
+    public static string Markdown(IReadOnlyList<CaseResults> cases)
+    {
+        var rows = cases.Where(c => c.Figures is not null)
+            .SelectMany(c => Nodes(c).Select(node => (Cell: WithoutTopology().Replace(c.CaseKey, ""), Node: node, Figures: c.Figures!)))
+            .GroupBy(r => (r.Cell, r.Node))
+            .ToList();
+        if (rows.Count == 0 || rows.All(g => g.All(r => r.Figures.Costs is null && r.Figures.Cpu is null)))
+        {
+            return "";
+        }
+        var text = new StringBuilder();
+        text.AppendLine("## What each node cost per payment");
+        text.AppendLine();
+        text.AppendLine("Medians over the case's topologies (measured iterations; cgroups of each node's container). Storage: bytes its processes wrote (database, logs). Peak: its cgroup's high-water mark, page cache included; RSS: its anonymous memory after the last iteration.");
+        text.AppendLine();
+        text.AppendLine("| case | node | topologies | CPU ms/payment | storage KB/payment | peak MB | RSS MB at end |");
+        text.AppendLine("|---|---|---:|---:|---:|---:|---:|");
+        foreach (var group in rows)
+        {
+            double Median(Func<CaseFigures, double?> pick) => MedianOf(group.Select(r => pick(r.Figures)).Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList());
+            var node = group.Key.Node;
+            text.AppendLine($"| {group.Key.Cell} | {node} | {group.Count()} | {F(Median(f => f.Cpu?.ByNode.GetValueOrDefault(node, double.NaN)))} | " +
+                $"{F(Median(f => f.Costs?.WrittenKbByNode.GetValueOrDefault(node, double.NaN)))} | {F(Median(f => f.Costs?.PeakMbByNode.GetValueOrDefault(node, double.NaN)))} | " +
+                $"{F(Median(f => f.Costs?.EndRssMbByNode.GetValueOrDefault(node, double.NaN)))} |");
+        }
+        text.AppendLine();
+        return text.ToString();
+    }
+
+    private static IEnumerable<string> Nodes(CaseResults c) =>
+        (c.Figures?.Cpu?.ByNode.Keys ?? []).Concat(c.Figures?.Costs?.PeakMbByNode.Keys ?? []).Distinct().Order(StringComparer.Ordinal);
+
+    private static double MedianOf(List<double> values)
+    {
+        if (values.Count == 0)
+        {
+            return double.NaN;
+        }
+        values.Sort();
+        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[values.Count / 2 - 1] + values[values.Count / 2]) / 2;
+    }
+
+    private static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
+
+    [GeneratedRegex(@"(, )?Topology=[0-9]+")]
+    private static partial Regex WithoutTopology();
+}
