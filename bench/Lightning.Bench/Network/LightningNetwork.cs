@@ -140,7 +140,13 @@ public sealed class LightningNetwork : IAsyncDisposable
             {
                 // A container that started and exited at once is the cause to report (bitcoind, whose network
                 // namespace the nodes join: they cannot start without it), not the start that failed after it.
+                // The engine may not have marked it exited yet when its namespace is already gone: look for up to 3 s.
                 var exited = await launcher.ExitedAsync(ct);
+                for (var i = 0; i < 30 && exited.Count == 0; i++)
+                {
+                    await Task.Delay(100, ct);
+                    exited = await launcher.ExitedAsync(ct);
+                }
                 if (exited.Count == 0)
                 {
                     throw;
