@@ -173,7 +173,8 @@ public class LeftoverStateTests : IDisposable
                 results.Add(new PaymentRecord("Concurrency=2", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
                     "h", failed ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, failed ? "no route" : null));
             }
-            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100), null, new Dictionary<string, (long, Network.NodeResourceSample)>
+            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100));
+            results.RecordResources(invocation, new Dictionary<string, (long, Network.NodeResourceSample)>
             {
                 ["alice"] = (written[invocation - 1], Memory(peakMb: 60 + invocation, rssMb: 40 + invocation)),
                 ["bob"] = (written[invocation - 1] / 2, Memory(peakMb: 90 - invocation, rssMb: 30)),

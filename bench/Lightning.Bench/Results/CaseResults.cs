@@ -59,9 +59,7 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
     /// <param name="cpuNanoseconds">Each Lightning node's CPU time during the invocation (cgroup), when it could be read.</param>
-    /// <param name="resources">Each node's bytes written to storage during the invocation and its resources after it, when they could be read.</param>
-    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null,
-        IReadOnlyDictionary<string, (long WrittenBytes, Network.NodeResourceSample After)>? resources = null)
+    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null)
     {
         lock (completedInvocations)
         {
@@ -70,7 +68,15 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
             {
                 cpuByInvocation[invocation] = cpuNanoseconds;
             }
-            if (resources is { Count: > 0 })
+        }
+    }
+
+    /// <summary>Each node's bytes written to storage around an invocation and its resources after it (read outside the invocation's timing).</summary>
+    public void RecordResources(int invocation, IReadOnlyDictionary<string, (long WrittenBytes, Network.NodeResourceSample After)> resources)
+    {
+        lock (completedInvocations)
+        {
+            if (resources.Count > 0)
             {
                 writtenByInvocation[invocation] = resources.ToDictionary(r => r.Key, r => r.Value.WrittenBytes);
                 foreach (var (node, (_, after)) in resources)

@@ -113,6 +113,12 @@ public sealed class CaseLifecycle
     /// <summary>Each node's CPU nanoseconds per second at rest, measured before the first payment (null when unreadable).</summary>
     public IReadOnlyDictionary<string, double>? IdleCpu => results.IdleCpuNanosecondsPerSecond;
 
+    /// <summary>Before an invocation, outside its timing: the nodes' resources (see <see cref="PaymentDriver.BeforeInvocation"/>).</summary>
+    public void BeforeInvocation() => driver?.BeforeInvocation();
+
+    /// <summary>After an invocation, outside its timing.</summary>
+    public void AfterInvocation() => driver?.AfterInvocation();
+
     /// <summary>One invocation: the case's payments at once. A node that dies ends the case: it is reported and torn down now.</summary>
     public async Task PayAsync()
     {
