@@ -141,12 +141,7 @@ public sealed class LightningNetwork : IAsyncDisposable
                 // A container that started and exited at once is the cause to report (bitcoind, whose network
                 // namespace the nodes join: they cannot start without it), not the start that failed after it.
                 // The engine may not have marked it exited yet when its namespace is already gone: look for up to 3 s.
-                var exited = await launcher.ExitedAsync(ct);
-                for (var i = 0; i < 30 && exited.Count == 0; i++)
-                {
-                    await Task.Delay(100, ct);
-                    exited = await launcher.ExitedAsync(ct);
-                }
+                var exited = await ExitedWithinAsync(TimeSpan.FromSeconds(3), ct);
                 if (exited.Count == 0)
                 {
                     throw;
@@ -158,6 +153,25 @@ public sealed class LightningNetwork : IAsyncDisposable
             waits = new NodeWaits(evidence, Options.StepTimeout);
             deathWatch = new DeathWatch(engine, launcher.ProjectFilter, evidence.DescribeAsync, progress);
         }
+    }
+
+    /// <summary>The topology's containers that ran and exited, looked for until one has or <paramref name="limit"/> passes.</summary>
+    private async Task<IReadOnlyDictionary<string, string>> ExitedWithinAsync(TimeSpan limit, CancellationToken ct)
+    {
+        IReadOnlyDictionary<string, string> exited = new Dictionary<string, string>();
+        try
+        {
+            await Wait.UntilAsync("a container of the topology to be marked exited", async c =>
+            {
+                exited = await launcher.ExitedAsync(c);
+                return exited.Count > 0 ? WaitState.Met() : WaitState.NotYet("none exited yet");
+            }, limit, ct);
+        }
+        catch (WaitTimeoutException)
+        {
+            // None exited: the start failed for another reason.
+        }
+        return exited;
     }
 
     /// <summary>Waits until every node has seen bitcoind's current tip.</summary>

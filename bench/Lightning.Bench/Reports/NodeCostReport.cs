@@ -30,7 +30,8 @@ public static partial class NodeCostReport
         text.AppendLine("|---|---|---:|---:|---:|---:|---:|");
         foreach (var group in rows)
         {
-            double Median(Func<CaseFigures, double?> pick) => MedianOf(group.Select(r => pick(r.Figures)).Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList());
+            double Median(Func<CaseFigures, double?> pick) =>
+                CaseFigures.Percentile(group.Select(r => pick(r.Figures)).Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList(), 0.5);
             var node = group.Key.Node;
             text.AppendLine($"| {group.Key.Cell} | {node} | {group.Count()} | {F(Median(f => f.Cpu?.ByNode.GetValueOrDefault(node, double.NaN)))} | " +
                 $"{F(Median(f => f.Costs?.WrittenKbByNode.GetValueOrDefault(node, double.NaN)))} | {F(Median(f => f.Costs?.PeakMbByNode.GetValueOrDefault(node, double.NaN)))} | " +
@@ -42,16 +43,6 @@ public static partial class NodeCostReport
 
     private static IEnumerable<string> Nodes(CaseResults c) =>
         (c.Figures?.Cpu?.ByNode.Keys ?? []).Concat(c.Figures?.Costs?.PeakMbByNode.Keys ?? []).Distinct().Order(StringComparer.Ordinal);
-
-    private static double MedianOf(List<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-        values.Sort();
-        return values.Count % 2 == 1 ? values[values.Count / 2] : (values[values.Count / 2 - 1] + values[values.Count / 2]) / 2;
-    }
 
     private static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
 

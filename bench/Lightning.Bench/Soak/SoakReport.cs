@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Soak;
@@ -122,7 +123,7 @@ public static class SoakReport
             {
                 continue;
             }
-            md.AppendLine($"| {series} | {unit} | {F(finite[0])} | {F(TrendEstimate.Quantile(finite, 0.5))} | {F(finite[^1])} | {F(TrendEstimate.Quantile(finite, 0.99))} |");
+            md.AppendLine($"| {series} | {unit} | {F(finite[0])} | {F(CaseFigures.Percentile(finite, 0.5))} | {F(finite[^1])} | {F(CaseFigures.Percentile(finite, 0.99))} |");
         }
         md.AppendLine().AppendLine("## Trends").AppendLine();
         md.AppendLine($"Over the steady part of the soak (the first {WarmUpShare:P0} of it, {warmUp:0} s, is left out as warm-up). Theil–Sen slope relative to the series' median, 95 % interval from a moving-block bootstrap of the windows; `flat` when the whole interval is within ±{facts.ThresholdPercent:0.##} % per unit (--threshold), `growing`/`shrinking` when it is wholly beyond, `unknown: run longer` otherwise. A database grows with every payment by design (invoices and payments are kept): its trend says how fast.").AppendLine();

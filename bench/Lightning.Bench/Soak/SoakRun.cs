@@ -5,7 +5,7 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Rpc;
 using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
-using Lightning.Bench.Statistics;
+using Lightning.Bench.Results;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Soak;
@@ -16,8 +16,9 @@ namespace Lightning.Bench.Soak;
 /// node's CPU, memory, storage writes, database size, open files), written as it goes; at the end (time or payment
 /// count reached, Ctrl+C, a node's death) the report (<see cref="SoakReport"/>). Memory stays bounded: payments are
 /// counted into the current window and a latency histogram, never kept.
-/// Payments drain the payer's side of a channel, so whenever a flow has sent 40 % of its smallest channel since the
-/// last time, its payee pays that much back in one payment (a rebalance: counted in soak.csv, not as a payment).
+/// Payments drain the payer's side of a channel, so whenever a flow has sent 40 % of the topology's smallest channel
+/// since the last time, its payee pays all but 5 % of the channel back in one payment (a rebalance: counted in
+/// soak.csv, not as a payment; see <see cref="RebalancePlan"/>).
 /// </summary>
 public sealed class SoakRun
 {
@@ -43,8 +44,8 @@ public sealed class SoakRun
     private CaseLifecycle? lifecycle;
     private StreamWriter? windows;
     private StreamWriter? nodes;
-    private Dictionary<string, NodeResources> readers = new();
-    private Dictionary<string, NodeResourceSample> previous = new();
+    private readonly Dictionary<string, NodeResources> readers = new();
+    private readonly Dictionary<string, NodeResourceSample> previous = new();
     private double previousSeconds;
 
     public SoakRun(RunContext run)
@@ -335,8 +336,7 @@ public sealed class SoakRun
             total = succeeded;
         }
         var span = seconds - previousSeconds;
-        latencies.Sort();
-        string Q(double p) => latencies.Count == 0 ? "" : F(TrendEstimate.Quantile(latencies, p));
+        string Q(double p) => latencies.Count == 0 ? "" : F(CaseFigures.Percentile(latencies, p));
         var pps = span > 0 ? latencies.Count / span : 0;
         var rss = Process.GetCurrentProcess().WorkingSet64 / 1048576.0;
         if (span > 0 || seconds == 0)
@@ -375,7 +375,7 @@ public sealed class SoakRun
         windows!.Flush();
         nodes!.Flush();
         previousSeconds = seconds;
-        var p95 = latencies.Count == 0 ? "-" : TrendEstimate.Quantile(latencies, 0.95).ToString("0", CultureInfo.InvariantCulture);
+        var p95 = latencies.Count == 0 ? "-" : CaseFigures.Percentile(latencies, 0.95).ToString("0", CultureInfo.InvariantCulture);
         return $"{total} payments, {pps:0.0}/s, p95 {p95} ms, rss {string.Join(", ", parts)}";
     }
 

@@ -1,3 +1,5 @@
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Statistics;
 
 /// <summary>
@@ -29,7 +31,7 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
             throw new ArgumentException("x and y differ in length");
         }
         var points = Bin(x.Zip(y).Where(p => double.IsFinite(p.First) && double.IsFinite(p.Second)).ToList());
-        var median = MedianOf(points.Select(p => p.Y).ToList());
+        var median = CaseFigures.Percentile(points.Select(p => p.Y).ToList(), 0.5);
         if (points.Count < 3 || median == 0 || points[^1].X == points[0].X)
         {
             return new TrendEstimate(points.Count, double.NaN, median, per, double.NaN, double.NaN, double.NaN, Unknown);
@@ -52,9 +54,9 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
             }
             slopes[b] = TheilSen(resample);
         }
-        var finite = slopes.Where(double.IsFinite).Order().ToList();
-        var low = Quantile(finite, 0.025);
-        var high = Quantile(finite, 0.975);
+        var finite = slopes.Where(double.IsFinite).ToList();
+        var low = CaseFigures.Percentile(finite, 0.025);
+        var high = CaseFigures.Percentile(finite, 0.975);
         double Rel(double s) => s * per / Math.Abs(median);
         var relLow = Rel(low);
         var relHigh = Rel(high);
@@ -97,30 +99,6 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
             return points;
         }
         var size = (int)Math.Ceiling(points.Count / (double)MaxPoints);
-        return points.Chunk(size).Select(c => (MedianOf(c.Select(p => p.X).ToList()), MedianOf(c.Select(p => p.Y).ToList()))).ToList();
-    }
-
-    public static double MedianOf(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-        var sorted = values.Order().ToList();
-        var mid = sorted.Count / 2;
-        return sorted.Count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    /// <summary>Linear interpolation between order statistics (R's type 7).</summary>
-    public static double Quantile(IReadOnlyList<double> sorted, double p)
-    {
-        if (sorted.Count == 0)
-        {
-            return double.NaN;
-        }
-        var h = (sorted.Count - 1) * p;
-        var lo = (int)Math.Floor(h);
-        var hi = Math.Min(lo + 1, sorted.Count - 1);
-        return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+        return points.Chunk(size).Select(c => (CaseFigures.Percentile(c.Select(p => p.X).ToList(), 0.5), CaseFigures.Percentile(c.Select(p => p.Y).ToList(), 0.5))).ToList();
     }
 }
