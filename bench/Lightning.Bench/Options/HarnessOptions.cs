@@ -95,6 +95,20 @@ public sealed record HarnessOptions
     /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
     public IReadOnlyList<Soak.SoakBudget> Budgets { get; init; } = [];
 
+    /// <summary>--profile (stop when the machine cannot profile) or --profile-if-available (run on without profiles).</summary>
+    public ProfileMode ProfileMode { get; init; } = ProfileMode.Off;
+
+    /// <summary>--profile-frequency: stack samples per second per CPU.</summary>
+    public int ProfileFrequencyHz { get; init; } = Profiling.ProfileSettings.DefaultFrequencyHz;
+
+    /// <summary>--profile-stacks: dwarf (works without frame pointers) or fp.</summary>
+    public string ProfileStacks { get; init; } = Profiling.ProfileSettings.Dwarf;
+
+    /// <summary>How the nodes are profiled, or null without --profile.</summary>
+    public Profiling.ProfileSettings? Profile => ProfileMode == ProfileMode.Off ? null
+        : new Profiling.ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
+            Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf");
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

@@ -87,11 +87,15 @@ public static class OptionParser
                 "--soak" => options with { Soak = Soak.SoakLimit.Parse(name, Value()) },
                 "--sample-interval" => options with { SampleInterval = TimeSpan.FromSeconds(Int(name, Value(), 1, 3600)) },
                 "--budget" => options with { Budgets = [.. options.Budgets, .. Soak.SoakBudget.ParseList(name, Value())] },
+                "--profile" => options with { ProfileMode = ProfileMode.Required },
+                "--profile-if-available" => options with { ProfileMode = ProfileMode.IfAvailable },
+                "--profile-frequency" => options with { ProfileFrequencyHz = Int(name, Value(), 1, 4999) },
+                "--profile-stacks" => options with { ProfileStacks = ProfileStacks(name, Value()) },
                 "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
             };
-            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--with-compose" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments")
+            if (inlineValue is not null && name is "--list" or "--help" or "--no-pull" or "--with-compose" or "--no-traces" or "--trace-check" or "--pregenerate-invoices" or "--no-zip" or "--allow-privileged-fragments" or "--profile" or "--profile-if-available")
             {
                 throw new UsageException($"{name} takes no value");
             }
@@ -106,6 +110,7 @@ public static class OptionParser
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckSoak(options, args, chosen);
+        CheckProfile(options, args);
         if (options.Soak is not null)
         {
             options = options with { Traces = [TraceModes.Off] };
@@ -149,6 +154,37 @@ public static class OptionParser
             throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");
         }
     }
+
+    private static void CheckProfile(HarnessOptions options, IReadOnlyList<string> args)
+    {
+        bool Given(string option) => args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
+        if (options.ProfileMode == ProfileMode.Off)
+        {
+            foreach (var option in new[] { "--profile-frequency", "--profile-stacks" }.Where(Given))
+            {
+                throw new UsageException($"{option} applies to profiled runs: add --profile");
+            }
+            return;
+        }
+        if (Given("--profile") && Given("--profile-if-available"))
+        {
+            throw new UsageException("give one of --profile (stop if the machine cannot profile) and --profile-if-available (run on without profiles)");
+        }
+        if (options.Soak is not null)
+        {
+            throw new UsageException("--profile samples the measured iterations of benchmark cases; a soak has none: drop --profile (profile the same case without --soak)");
+        }
+        if (options.Iterations < 2)
+        {
+            throw new UsageException("--profile samples every other measured iteration (the others measure what sampling costs): give --iterations 2 or more");
+        }
+    }
+
+    private static string ProfileStacks(string name, string value) => value switch
+    {
+        Profiling.ProfileSettings.Dwarf or Profiling.ProfileSettings.FramePointers => value,
+        _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
+    };
 
     private static string CompareSecond(IReadOnlyList<string> args, ref int i)
     {

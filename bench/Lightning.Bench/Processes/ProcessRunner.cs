@@ -7,10 +7,24 @@ namespace Lightning.Bench.Processes;
 /// <summary>The one way this harness runs external tools: arguments as a list, a timeout, cancellation, captured output.</summary>
 public static class ProcessRunner
 {
+    public static Task<ProcessResult> RunAsync(
+        string fileName,
+        IReadOnlyList<string> arguments,
+        TimeSpan timeout,
+        IReadOnlyDictionary<string, string?>? environment = null,
+        string? workingDirectory = null,
+        CancellationToken ct = default) =>
+        RunAsync(fileName, arguments, timeout, readOutput: null, environment, workingDirectory, ct);
+
+    /// <summary>
+    /// As <see cref="RunAsync(string, IReadOnlyList{string}, TimeSpan, IReadOnlyDictionary{string, string?}?, string?, CancellationToken)"/>,
+    /// with standard output handed to <paramref name="readOutput"/> as it comes instead of kept (for outputs of tens of MB).
+    /// </summary>
     public static async Task<ProcessResult> RunAsync(
         string fileName,
         IReadOnlyList<string> arguments,
         TimeSpan timeout,
+        Action<StreamReader>? readOutput,
         IReadOnlyDictionary<string, string?>? environment = null,
         string? workingDirectory = null,
         CancellationToken ct = default)
@@ -54,7 +68,27 @@ public static class ProcessRunner
             throw new ToolNotFoundException(fileName, e.Message);
         }
         process.StandardInput.Close();
-        process.BeginOutputReadLine();
+        var reading = Task.CompletedTask;
+        if (readOutput is null)
+        {
+            process.BeginOutputReadLine();
+        }
+        else
+        {
+            reading = Task.Run(() =>
+            {
+                try
+                {
+                    readOutput(process.StandardOutput);
+                }
+                catch
+                {
+                    // Nobody else reads the pipe: a reader that gave up must not leave the tool blocked on a full one.
+                    try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+                    throw;
+                }
+            }, CancellationToken.None);
+        }
         process.BeginErrorReadLine();
 
         using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
@@ -71,6 +105,7 @@ public static class ProcessRunner
         }
         // WaitForExitAsync returns once the process exits; this drains the redirected streams.
         process.WaitForExit();
+        await reading;
         return new ProcessResult(fileName, arguments, process.ExitCode, stdout.ToString(), stderr.ToString());
     }
 }

@@ -13,7 +13,7 @@ public static class ArtifactZip
         return zip;
     }
 
-    /// <summary>Reads one file of a run, from its zip or its folder.</summary>
+    /// <summary>Reads one file of a run (a path in the run's folder, such as summary.json or profiles/CASE/NODE.folded), from its zip or its folder.</summary>
     public static string ReadText(string runPath, string fileName)
     {
         if (Directory.Exists(runPath))
@@ -26,7 +26,8 @@ public static class ArtifactZip
             throw new FileNotFoundException($"{runPath} does not exist: give a run's zip or folder (results/RUN.zip)", runPath);
         }
         using var archive = ZipFile.OpenRead(runPath);
-        var entry = archive.Entries.FirstOrDefault(e => e.FullName.EndsWith("/" + fileName, StringComparison.Ordinal) && e.FullName.Count(c => c == '/') == 1)
+        // Entries are RUN/PATH: the run's folder, then the file's path in it.
+        var entry = archive.Entries.FirstOrDefault(e => e.FullName.IndexOf('/') is > 0 and var slash && e.FullName[(slash + 1)..] == fileName.Replace('\\', '/'))
             ?? throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run zip?", runPath);
         using var reader = new StreamReader(entry.Open());
         return reader.ReadToEnd();

@@ -34,6 +34,7 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             await File.AppendAllTextAsync(summaryMarkdown, BuildStepsTable.Render(run.Options.Builds.Select(b => b.Name).ToList(), steps));
         }
         MergeZipkin(directory);
+        WriteProfiles(directory, cases);
         if (plots)
         {
             foreach (var plot in await new PlotRenderer(run.Progress).RenderAsync(directory))
@@ -120,7 +121,43 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             Ended = DateTimeOffset.UtcNow,
             Partial = partial,
             ReplayOf = options.ReplayOf,
+            Profiling = ProfilingOf(cases),
         };
+    }
+
+    private ProfilingRecord? ProfilingOf(IReadOnlyList<CaseResults> cases)
+    {
+        if (run.Options.Profile is not { } settings)
+        {
+            return null;
+        }
+        return new ProfilingRecord(settings.FrequencyHz, settings.CallGraph, run.Profiling?.PerfVersion ?? "", run.ProfileSkipped,
+            cases.Where(c => c.Profiles.Count > 0 || c.ProfileProblem is not null)
+                .Select(c => new CaseProfiles(c.CaseKey, c.Parameters, c.Profiles, c.ProfileProblem)).ToList());
+    }
+
+    /// <summary>Flame graphs, top functions, differential flame graphs between builds and what sampling cost (profiles/profiles.md).</summary>
+    private void WriteProfiles(string directory, IReadOnlyList<CaseResults> cases)
+    {
+        if (run.Profiling is not { } profiling || ProfilingOf(cases) is not { } record || record.Cases.All(c => c.Profiles.Count == 0))
+        {
+            return;
+        }
+        var groups = ProfileReport.Merge(record.Cases, file => Profiling.FoldedStacks.Read(Path.Combine(directory, file)));
+        var cost = ProfilingCostReport.Markdown(cases, run.Plan.Seed);
+        var raw = cases.SelectMany(c => c.Profiles).Sum(p => p.RawBytes);
+        var problems = record.Cases.Where(c => c.Problem is not null).Select(c => $"- {c.CaseKey}: no profiles ({c.Problem})\n");
+        var preamble = $"Sampled with {profiling.PerfVersion}: {profiling.Settings.Describe()}, in every other measured iteration (the 1st, 3rd, … after the warmups) " +
+            "of every topology, each node on its own (its container's cgroup: lightningd, its subdaemons and plugins; not the harness or the other nodes). " +
+            $"Milliseconds are samples ÷ {profiling.Settings.FrequencyHz} Hz: the node's CPU time, idle chores included. perf's raw recordings " +
+            $"({raw / 1048576.0:0.0} MB) were deleted once folded; the folded stacks keep every sample (profiles/CASE-Topology-N/NODE.folded per topology, " +
+            "profiles/CASE/NODE.folded merged).\n\n" + string.Concat(problems) + (problems.Any() ? "\n" : "") + cost;
+        ProfileReport.Write(directory, groups, run.Options.Builds.Select(b => b.Name).ToList(), profiling.Settings.FrequencyHz, preamble);
+        run.Progress.Info($"profiles: {Path.Combine(directory, Profiling.ProfileFiles.Folder, ProfileReport.FileName)} ({groups.Count} flame graph(s))");
+        if (cost.Length > 0)
+        {
+            Console.WriteLine(cost);
+        }
     }
     private static void MergeZipkin(string directory)
     {

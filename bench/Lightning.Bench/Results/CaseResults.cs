@@ -13,6 +13,7 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> cpuByInvocation = new();
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> writtenByInvocation = new();
     private readonly Dictionary<string, (double PeakMb, double RssMb)> memory = new();
+    private readonly HashSet<int> profiledInvocations = new();
     private int invocations;
 
     public string CaseKey { get; } = caseKey;
@@ -151,6 +152,56 @@ public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
             .GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.Sum(c => c.Ms) / payments);
         var raw = measured.Sum(m => m.Cpu.Values.Sum()) / 1e6 / payments;
         return new CpuPerPayment(perInvocation, byNode, raw);
+    }
+
+    /// <summary>Marks an invocation whose nodes' stacks were sampled (--profile).</summary>
+    public void MarkProfiled(int invocation)
+    {
+        lock (completedInvocations)
+        {
+            profiledInvocations.Add(invocation);
+        }
+    }
+
+    /// <summary>The nodes' CPU profiles, once the case ended (empty without --profile).</summary>
+    public IReadOnlyList<ProfileRecord> Profiles { get; set; } = [];
+
+    /// <summary>Why this case has no profiles though they were asked for, or null.</summary>
+    public string? ProfileProblem { get; set; }
+
+    /// <summary>Successful payments in the measured invocations that were sampled.</summary>
+    public int ProfiledPayments()
+    {
+        HashSet<int> profiled;
+        lock (completedInvocations)
+        {
+            profiled = new(profiledInvocations);
+        }
+        return Records.Count(r => r.Outcome == PaymentOutcome.Succeeded && profiled.Contains(r.Invocation));
+    }
+
+    /// <summary>
+    /// The measured invocations' times (ms) and the nodes' CPU per payment (ms, idle subtracted) split by whether the
+    /// nodes were sampled during them: what profiling cost in this topology.
+    /// </summary>
+    public (IReadOnlyList<double> SampledMs, IReadOnlyList<double> UnsampledMs, IReadOnlyList<double> SampledCpuMs, IReadOnlyList<double> UnsampledCpuMs) ProfilingCost()
+    {
+        List<(int Invocation, TimeSpan Elapsed, bool Profiled, IReadOnlyDictionary<string, long>? Cpu)> measured;
+        lock (records)
+        {
+            lock (completedInvocations)
+            {
+                measured = completedInvocations.Where(i => i.Key >= firstMeasured).OrderBy(i => i.Key)
+                    .Select(i => (i.Key, i.Value, profiledInvocations.Contains(i.Key), cpuByInvocation.GetValueOrDefault(i.Key))).ToList();
+            }
+        }
+        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        double? CpuMs((int Invocation, TimeSpan Elapsed, bool Profiled, IReadOnlyDictionary<string, long>? Cpu) m) =>
+            m.Cpu is null || succeeded.GetValueOrDefault(m.Invocation) == 0 ? null
+                : m.Cpu.Sum(c => c.Value - IdleCpuNanosecondsPerSecond.GetValueOrDefault(c.Key) * m.Elapsed.TotalSeconds) / 1e6 / succeeded[m.Invocation];
+        List<double> Times(bool profiled) => measured.Where(m => m.Profiled == profiled).Select(m => m.Elapsed.TotalMilliseconds).ToList();
+        List<double> Cpu(bool profiled) => measured.Where(m => m.Profiled == profiled).Select(CpuMs).OfType<double>().ToList();
+        return (Times(true), Times(false), Cpu(true), Cpu(false));
     }
 
     /// <summary>Measured invocations that completed.</summary>

@@ -68,6 +68,9 @@ public sealed record Manifest
 
     public string? ReplayOf { get; init; }
 
+    /// <summary>--profile: how the nodes were sampled and where each case's profiles are (null without).</summary>
+    public ProfilingRecord? Profiling { get; init; }
+
     public void Write(string directory) =>
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 

@@ -1,5 +1,6 @@
 using Lightning.Bench.Network;
 using Lightning.Bench.Payments;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
@@ -24,6 +25,7 @@ public sealed class CaseLifecycle
     private readonly CaseResults results;
     private LightningNetwork? network;
     private PaymentDriver? driver;
+    private CaseProfiler? profiler;
 
     private CaseLifecycle(RunContext run, CaseDefinition definition)
     {
@@ -104,6 +106,21 @@ public sealed class CaseLifecycle
             using var step = run.Progress.Begin($"creating {count} invoices");
             await driver.PregenerateInvoicesAsync(count, ct);
         }
+
+        // 7. With --profile: a perf recording per node, off until the invocations it samples.
+        if (run.Profiling is { } profiling)
+        {
+            var nodes = topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]);
+            try
+            {
+                profiler = await profiling.StartCaseAsync(run.Engine, nodes, RunContext.CaseFolder(definition.Key), ct);
+            }
+            catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or Processes.ToolNotFoundException)
+            {
+                results.ProfileProblem = e.Message;
+                run.Progress.Info($"case {definition.Key}: no profiles: {e.Message}");
+            }
+        }
         run.Progress.Info($"case {definition.Key}: topology ready, benchmarking");
     }
 
@@ -113,11 +130,44 @@ public sealed class CaseLifecycle
     /// <summary>Each node's CPU nanoseconds per second at rest, measured before the first payment (null when unreadable).</summary>
     public IReadOnlyDictionary<string, double>? IdleCpu => results.IdleCpuNanosecondsPerSecond;
 
-    /// <summary>Before an invocation, outside its timing: the nodes' resources (see <see cref="PaymentDriver.BeforeInvocation"/>).</summary>
-    public void BeforeInvocation() => driver?.BeforeInvocation();
+    /// <summary>
+    /// Before an invocation, outside its timing: the nodes' resources (see <see cref="PaymentDriver.BeforeInvocation"/>),
+    /// then, for an invocation the profiles sample (<see cref="CaseProfiler.Samples"/>), sampling switched on.
+    /// </summary>
+    public async Task BeforeInvocationAsync()
+    {
+        driver?.BeforeInvocation();
+        var next = results.InvocationsStarted + 1;
+        if (profiler is not null && results.ProfileProblem is null && CaseProfiler.Samples(next, run.Options.Warmups))
+        {
+            results.MarkProfiled(next);
+            await ProfileAsync(p => p.EnableAsync(run.Cancellation));
+        }
+    }
 
-    /// <summary>After an invocation, outside its timing.</summary>
-    public void AfterInvocation() => driver?.AfterInvocation();
+    /// <summary>After an invocation, outside its timing: sampling off first, then the resources read.</summary>
+    public async Task AfterInvocationAsync()
+    {
+        if (profiler is not null)
+        {
+            await ProfileAsync(p => p.DisableAsync(run.Cancellation));
+        }
+        driver?.AfterInvocation();
+    }
+
+    /// <summary>A perf that stops answering ends the case's profiles, not the case.</summary>
+    private async Task ProfileAsync(Func<CaseProfiler, Task> action)
+    {
+        try
+        {
+            await action(profiler!);
+        }
+        catch (Exception e) when (e is IOException or TimeoutException)
+        {
+            results.ProfileProblem = e.Message;
+            run.Progress.Info($"case {definition.Key}: profiling stopped: {e.Message}");
+        }
+    }
 
     /// <summary>One invocation: the case's payments at once. A node that dies ends the case: it is reported and torn down now.</summary>
     public async Task PayAsync()
@@ -155,6 +205,7 @@ public sealed class CaseLifecycle
         }
         try
         {
+            await FoldProfilesAsync();
             results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress)
                 .ReportAsync(results, ending, run.Options.Warmups, run.Options.Iterations, run.Cancellation);
         }
@@ -164,8 +215,46 @@ public sealed class CaseLifecycle
         }
     }
 
+    /// <summary>
+    /// The nodes' folded stacks, written to profiles/CASE/NODE.folded while the containers still run (perf reads their
+    /// binaries through them); a failure costs the case its profiles only.
+    /// </summary>
+    private async Task FoldProfilesAsync()
+    {
+        if (profiler is null || run.Profiling is null)
+        {
+            return;
+        }
+        var ending = profiler;
+        profiler = null;
+        try
+        {
+            if (results.ProfileProblem is not null)
+            {
+                return;
+            }
+            using var step = run.Progress.Begin($"case {definition.Key}: folding the nodes' stacks");
+            var folded = await ending.StopAndFoldAsync(run.Cancellation);
+            results.Profiles = ProfileFiles.Write(run.ResultsDirectory, RunContext.CaseFolder(definition.Key), folded, results.ProfiledPayments());
+        }
+        catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
+        {
+            results.ProfileProblem = e.Message;
+            run.Progress.Info($"case {definition.Key}: no profiles: {e.Message}");
+        }
+        finally
+        {
+            await run.Profiling.ReleaseAsync(ending);
+        }
+    }
+
     private async Task TearDownAsync(LightningNetwork? ending = null)
     {
+        if (profiler is not null && run.Profiling is not null)
+        {
+            await run.Profiling.ReleaseAsync(profiler);
+            profiler = null;
+        }
         ending ??= Interlocked.Exchange(ref network, null);
         if (ending is null)
         {

@@ -110,6 +110,8 @@ public static class HarnessRun
         DockerEngine? engine = null;
         try
         {
+            // Before any container: a run that cannot profile says so now, not after its first case.
+            var (perfVersion, profileSkipped) = await CheckProfilingAsync(options, progress);
             engine = new DockerEngine(DockerEndpoint.Resolve());
             var dockerVersion = await engine.GetVersionAsync();
             IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
@@ -128,7 +130,11 @@ public static class HarnessRun
             var limit = new DatagramQueueLimit();
             limit.RestoreLeftover(progress);
 
-            run = new RunContext(options, scenario, engine, compose, fragments, kinds, progress);
+            run = new RunContext(options, scenario, engine, compose, fragments, kinds, progress,
+                perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId))
+            {
+                ProfileSkipped = profileSkipped,
+            };
             var images = await CheckImagesAsync(engine, options, kinds, progress, run.RunId);
             report = new RunReport(run, MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
@@ -168,7 +174,7 @@ public static class HarnessRun
             return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
-            or WaitTimeoutException or TimeoutException or ToolNotFoundException or IOException or UnauthorizedAccessException or InvalidDataException)
+            or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
             return Program.Fail(Program.ExitFailure, e.Message);
         }
@@ -177,6 +183,27 @@ public static class HarnessRun
             await ShutdownAsync(partial: exitCode != 0, byInterrupt: false);
             engine?.Dispose();
         }
+    }
+
+    /// <summary>perf's version when the run profiles; the reason it does not when --profile-if-available found no means to.</summary>
+    private static async Task<(string? PerfVersion, string? Skipped)> CheckProfilingAsync(HarnessOptions options, RunProgress progress)
+    {
+        if (options.Profile is not { } settings)
+        {
+            return (null, null);
+        }
+        var (version, problem) = await Profiling.PerfSupport.CheckAsync(settings);
+        if (problem is null)
+        {
+            progress.Info($"profiling with {version}: {settings.Describe()}, every other measured iteration");
+            return (version, null);
+        }
+        if (settings.Required)
+        {
+            throw new Profiling.ProfilingUnavailableException(problem);
+        }
+        progress.Info($"running without profiles: {problem}");
+        return (null, problem);
     }
 
     /// <summary>Every image present (pulled if needed) with the programs the harness starts; records ids, digests and versions.</summary>

@@ -24,7 +24,7 @@ public sealed class RunContext : IAsyncDisposable
     private int topologyNumber;
 
     public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, IComposeRunner compose, ComposeFragments fragments,
-        NodeKindCatalog kinds, RunProgress progress)
+        NodeKindCatalog kinds, RunProgress progress, Func<string, Profiling.RunProfiling?>? profiling = null)
     {
         Options = options;
         Scenario = scenario;
@@ -37,7 +37,14 @@ public sealed class RunContext : IAsyncDisposable
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
         Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
+        Profiling = profiling?.Invoke(RunId);
     }
+
+    /// <summary>The run's profiling (--profile), or null.</summary>
+    public Profiling.RunProfiling? Profiling { get; }
+
+    /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
+    public string? ProfileSkipped { get; init; }
 
     /// <summary>The seeded, interleaved order of the cases.</summary>
     public ExecutionPlan Plan { get; }
@@ -120,6 +127,10 @@ public sealed class RunContext : IAsyncDisposable
     /// <summary>Tears down every topology still alive, then removes whatever the run left, by its label.</summary>
     public async ValueTask DisposeAsync()
     {
+        if (Profiling is not null)
+        {
+            await Profiling.DisposeAsync();
+        }
         List<LightningNetwork> alive;
         lock (networks)
         {

@@ -1,0 +1,99 @@
+namespace Lightning.Bench.Profiling;
+
+/// <summary>
+/// Brendan Gregg's differential flame graph of two builds, per payment: the candidate's flame graph, whose full width
+/// stands for the costlier build's CPU per payment (a cheaper candidate draws narrower), each frame coloured by how
+/// its self time per payment changed from the baseline: red grew, blue shrank, white unchanged, the strongest colour
+/// for the largest change in the graph.
+/// </summary>
+public static class DifferentialFlameGraph
+{
+    /// <param name="samplesPerSecond">The sampling frequency of both captures, to turn samples into CPU milliseconds.</param>
+    public static string Render(FoldedStacks baseline, double baselinePayments, FoldedStacks candidate, double candidatePayments,
+        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null)
+    {
+        ProfileFormat.RequirePositive(baselinePayments, nameof(baselinePayments));
+        ProfileFormat.RequirePositive(candidatePayments, nameof(candidatePayments));
+        ProfileFormat.RequirePositive(samplesPerSecond, nameof(samplesPerSecond));
+        style ??= FlameGraphStyle.Default;
+        var after = CallTree.Build(candidate);
+        var before = CallTree.Build(baseline);
+        var counterparts = Counterparts(after, before);
+        double Ms(double samplesPerPayment) => samplesPerPayment / samplesPerSecond * 1000;
+        double SelfChange(CallTree node) =>
+            node.Self / candidatePayments - (counterparts[node]?.Self ?? 0) / baselinePayments;
+
+        var fullWidthPerPayment = Math.Max(before.Total / baselinePayments, after.Total / candidatePayments);
+        var pixelsPerSample = fullWidthPerPayment > 0 ? style.FramesWidth / candidatePayments / fullWidthPerPayment : 0;
+        var largestChange = after.DepthFirst().Select(node => Math.Abs(SelfChange(node))).DefaultIfEmpty(0).Max();
+
+        string Tooltip(CallTree node)
+        {
+            var counterpart = counterparts[node];
+            var change = SelfChange(node);
+            var baselineSelf = (counterpart?.Self ?? 0) / baselinePayments;
+            return $"{node.Name}: baseline {ProfileFormat.Ms(Ms((counterpart?.Total ?? 0) / baselinePayments))} ms → " +
+                $"candidate {ProfileFormat.Ms(Ms(node.Total / candidatePayments))} ms per payment total " +
+                $"(self Δ {ProfileFormat.SignedMs(Ms(change))} ms, {ProfileDiff.Relative(change, baselineSelf)})";
+        }
+
+        var (frames, notDrawn) = FlameGraphCanvas.Layout(after, pixelsPerSample, style, Tooltip, node => Fill(SelfChange(node), largestChange));
+        var baselineOnly = before.Total > 0 ? (double)AbsentFrom(after, baseline) / before.Total : 0;
+        // One note per line: a long joined line runs off the graph's width.
+        string[] lines =
+        [
+            subtitle,
+            FlameGraphSvg.Joined(
+                $"CPU per payment: candidate {ProfileFormat.Ms(Ms(after.Total / candidatePayments))} ms, baseline {ProfileFormat.Ms(Ms(before.Total / baselinePayments))} ms (full width: the larger)",
+                "red: more self time per payment than the baseline, blue: less"),
+            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the baseline's samples per payment are in stacks absent from the candidate (not drawn)" : "",
+            FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
+        ];
+        return FlameGraphCanvas.Svg(frames, title, lines, style, outlineFrames: true);
+    }
+
+    /// <summary>White for no change, to pure red (growth) or blue (shrinkage) for the largest change.</summary>
+    internal static string Fill(double change, double largestChange)
+    {
+        var intensity = largestChange > 0 ? Math.Min(1, Math.Abs(change) / largestChange) : 0;
+        var fade = 255 * (1 - intensity);
+        return change >= 0 ? FlameGraphCanvas.Rgb(255, fade, fade) : FlameGraphCanvas.Rgb(fade, fade, 255);
+    }
+
+    /// <summary>Each candidate node with the baseline node at the same stack, if the baseline has it.</summary>
+    private static Dictionary<CallTree, CallTree?> Counterparts(CallTree candidate, CallTree baseline)
+    {
+        var pairs = new Dictionary<CallTree, CallTree?>(ReferenceEqualityComparer.Instance);
+        var pending = new Stack<(CallTree Candidate, CallTree? Baseline)>();
+        pending.Push((candidate, baseline));
+        while (pending.TryPop(out var pair))
+        {
+            pairs[pair.Candidate] = pair.Baseline;
+            foreach (var child in pair.Candidate.Children)
+            {
+                pending.Push((child, pair.Baseline?.Child(child.Name)));
+            }
+        }
+        return pairs;
+    }
+
+    /// <summary>Baseline samples whose stack has no frame to draw them on in the candidate's tree.</summary>
+    private static long AbsentFrom(CallTree candidate, FoldedStacks baseline)
+    {
+        long absent = 0;
+        foreach (var (stack, count) in baseline.Counts)
+        {
+            var node = candidate;
+            foreach (var frame in FoldedStacks.Frames(stack))
+            {
+                node = node.Child(frame);
+                if (node is null)
+                {
+                    absent += count;
+                    break;
+                }
+            }
+        }
+        return absent;
+    }
+}

@@ -1,0 +1,201 @@
+using System.Globalization;
+using System.Text;
+using Lightning.Bench.Profiling;
+using Lightning.Bench.Results;
+using Lightning.Bench.Run;
+using Lightning.Bench.Scenarios;
+using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// The run's profiles, from the cases' folded stacks: per case (its topologies merged) and node a flame graph
+/// (profiles/CASE/NODE.svg) and its merged folded stacks, the top functions, and with several builds, per node role a
+/// differential flame graph of each build against the baseline (profiles/diff-CANDIDATE-vs-BASELINE/CASE/NODE.svg) with
+/// the functions whose CPU per payment changed most, each change with its 95 % interval over the topology pairs.
+/// Everything goes to profiles/profiles.md.
+/// </summary>
+public static class ProfileReport
+{
+    public const string FileName = "profiles.md";
+
+    /// <summary>Rows of each top-functions and changes table.</summary>
+    public const int TopCount = 15;
+
+    /// <summary>One case's profiles of one node, its topologies merged; <see cref="PerTopology"/> keeps them apart for intervals.</summary>
+    public sealed record Group(string Cell, IReadOnlyDictionary<string, string> Parameters, string Node, FoldedStacks Stacks, int Payments,
+        IReadOnlyList<(string Topology, FoldedStacks Stacks, int Payments)> PerTopology);
+
+    /// <summary>Merges each case's topologies per node (cases keyed by their parameters without Topology).</summary>
+    public static IReadOnlyList<Group> Merge(IEnumerable<CaseProfiles> cases, Func<string, FoldedStacks> read) =>
+        cases.SelectMany(c => c.Profiles.Where(p => p.Payments > 0).Select(p => (Case: c, Profile: p)))
+            .GroupBy(x => (Cell: CellOf(x.Case.Parameters), x.Profile.Node))
+            .OrderBy(g => g.Key.Cell, StringComparer.Ordinal).ThenBy(g => g.Key.Node, StringComparer.Ordinal)
+            .Select(g =>
+            {
+                var topologies = g.Select(x => (Topology: x.Case.Parameters.GetValueOrDefault("Topology", "1"), Stacks: read(x.Profile.File), x.Profile.Payments)).ToList();
+                var parameters = g.First().Case.Parameters.Where(p => p.Key != "Topology").ToDictionary(p => p.Key, p => p.Value);
+                return new Group(g.Key.Cell, parameters, g.Key.Node, FoldedStacks.Merge(topologies.Select(t => t.Stacks)), topologies.Sum(t => t.Payments), topologies);
+            })
+            .ToList();
+
+    /// <summary>Writes the flame graphs, merged folded stacks and profiles.md; returns profiles.md's text.</summary>
+    /// <param name="builds">Build names, the baseline first.</param>
+    /// <param name="preamble">Text for the top of profiles.md (how it was sampled, what it cost).</param>
+    public static string Write(string runDirectory, IReadOnlyList<Group> groups, IReadOnlyList<string> builds, int frequencyHz, string preamble)
+    {
+        var folder = Path.Combine(runDirectory, ProfileFiles.Folder);
+        Directory.CreateDirectory(folder);
+        var text = new StringBuilder("# Where the nodes' CPU went\n\n").Append(preamble).Append('\n');
+        foreach (var group in groups)
+        {
+            var cellFolder = Path.Combine(folder, RunContext.CaseFolder(group.Cell));
+            Directory.CreateDirectory(cellFolder);
+            group.Stacks.Bounded(ProfileFiles.MaxStacks).WriteFile(Path.Combine(cellFolder, group.Node + ProfileFiles.Extension));
+            var svg = Path.Combine(cellFolder, group.Node + ".svg");
+            File.WriteAllText(svg, FlameGraphSvg.Render(group.Stacks, $"{group.Node}: {group.Cell}", Describe(group, frequencyHz)));
+            text.Append(FunctionTable.Markdown($"{group.Node}: {group.Cell}", group.Stacks, frequencyHz, group.Payments, TopCount))
+                .Append('\n').Append($"Flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}). {Describe(group, frequencyHz)}\n\n");
+        }
+        foreach (var (baseline, candidate) in Pairs(groups, builds))
+        {
+            var name = $"diff-{RunContext.CaseFolder(candidate.Parameters["Build"])}-vs-{RunContext.CaseFolder(baseline.Parameters["Build"])}";
+            var cell = CellOf(candidate.Parameters, "Build");
+            var diffFolder = Path.Combine(folder, name, RunContext.CaseFolder(cell));
+            Directory.CreateDirectory(diffFolder);
+            var svg = Path.Combine(diffFolder, candidate.Node + ".svg");
+            var title = $"{candidate.Node}: {candidate.Parameters["Build"]} against {baseline.Parameters["Build"]}, {cell}";
+            File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title,
+                Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments}).")));
+            text.Append(Changes(title, baseline, candidate, frequencyHz))
+                .Append($"Differential flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}).\n\n");
+        }
+        var markdown = text.ToString();
+        File.WriteAllText(Path.Combine(folder, FileName), markdown);
+        return markdown;
+    }
+
+    /// <summary>
+    /// The functions whose self CPU per payment changed most, with the mean change over topology pairs and its 95 %
+    /// t-interval when the builds ran on paired topologies (the same Topology index, started next to each other).
+    /// </summary>
+    /// <param name="paired">Topologies of the same index ran side by side (one run); across runs (--compare) they did not, and the interval is Welch's.</param>
+    public static string Changes(string title, Group baseline, Group candidate, int frequencyHz, bool paired = true)
+    {
+        var text = new StringBuilder($"## {title}\n\n");
+        double Ms(double samples, double payments) => payments > 0 ? samples / frequencyHz * 1000 / payments : double.NaN;
+        var before = Ms(baseline.Stacks.Total, baseline.Payments);
+        var after = Ms(candidate.Stacks.Total, candidate.Payments);
+        text.Append(Invariant($"Node CPU in the samples: {before:0.00} → {after:0.00} ms per payment ({Signed(after - before)} ms); "))
+            .Append(Invariant($"{baseline.Stacks.Total} and {candidate.Stacks.Total} samples over {baseline.Payments} and {candidate.Payments} payments.\n\n"));
+        var pairs = baseline.PerTopology.Join(candidate.PerTopology, b => b.Topology, c => c.Topology, (b, c) => (Baseline: b, Candidate: c))
+            .Where(p => p.Baseline.Payments > 0 && p.Candidate.Payments > 0).ToList();
+        var selfByTopology = pairs.Select(p => (Baseline: SelfMs(p.Baseline.Stacks, p.Baseline.Payments, frequencyHz), Candidate: SelfMs(p.Candidate.Stacks, p.Candidate.Payments, frequencyHz))).ToList();
+        text.Append($"| function | called from (most samples) | self ms/payment before | after | change | 95 % interval ({(paired ? "topology pairs" : "Welch, topologies")}) | total ms/payment before | after |\n");
+        text.Append("|---|---|---:|---:|---:|---|---:|---:|\n");
+        foreach (var change in ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, TopCount))
+        {
+            var interval = paired
+                ? Interval(selfByTopology.Select(t => t.Candidate.GetValueOrDefault(change.Function) - t.Baseline.GetValueOrDefault(change.Function)).ToList())
+                : WelchInterval(
+                    baseline.PerTopology.Where(t => t.Payments > 0).Select(t => SelfMs(t.Stacks, t.Payments, frequencyHz).GetValueOrDefault(change.Function)).ToList(),
+                    candidate.PerTopology.Where(t => t.Payments > 0).Select(t => SelfMs(t.Stacks, t.Payments, frequencyHz).GetValueOrDefault(change.Function)).ToList());
+            var callers = CalledFrom(change.CandidateSelfPerPayment > 0 ? candidate.Stacks : baseline.Stacks, change.Function);
+            text.Append($"| {ProfileFormat.Cell(change.Function)} | {callers} | {F(change.BaselineSelfPerPayment / frequencyHz * 1000)} | {F(change.CandidateSelfPerPayment / frequencyHz * 1000)} | ")
+                .Append($"{Signed(change.SelfChange / frequencyHz * 1000)} | {interval} | {F(change.BaselineTotalPerPayment / frequencyHz * 1000)} | {F(change.CandidateTotalPerPayment / frequencyHz * 1000)} |\n");
+        }
+        text.Append('\n');
+        return text.ToString();
+    }
+
+    /// <summary>
+    /// The callers (up to three, nearest last) on the stacks where <paramref name="function"/> spends most of its self
+    /// time, with its process: a leaf such as [vdso] or malloc says little until one sees who called it.
+    /// </summary>
+    public static string CalledFrom(FoldedStacks stacks, string function)
+    {
+        var chain = stacks.Counts
+            .Select(c => (Frames: FoldedStacks.Frames(c.Key), Count: c.Value))
+            .Where(c => c.Frames.Length > 1 && c.Frames[^1] == function)
+            .GroupBy(c => c.Frames[0] + ": " + string.Join(" › ", c.Frames[1..^1].TakeLast(3)))
+            .OrderByDescending(g => g.Sum(c => c.Count)).ThenBy(g => g.Key, StringComparer.Ordinal)
+            .FirstOrDefault()?.Key;
+        return chain is null ? "-" : chain.Replace("|", "\\|", StringComparison.Ordinal);
+    }
+
+    /// <summary>Each function's self CPU ms per payment in one profile.</summary>
+    private static Dictionary<string, double> SelfMs(FoldedStacks stacks, int payments, int frequencyHz) =>
+        FunctionTable.Top(stacks, int.MaxValue).ToDictionary(f => f.Function, f => f.SelfSamples * 1000.0 / frequencyHz / payments, StringComparer.Ordinal);
+
+    private static string Interval(IReadOnlyList<double> differences)
+    {
+        if (differences.Count < 2)
+        {
+            return "-";
+        }
+        var mean = differences.Average();
+        var sd = Math.Sqrt(differences.Sum(d => (d - mean) * (d - mean)) / (differences.Count - 1));
+        var half = new StudentDistribution(differences.Count - 1).Quantile(0.975) * sd / Math.Sqrt(differences.Count);
+        return $"{Signed(mean - half)} … {Signed(mean + half)} ({differences.Count})";
+    }
+
+    /// <summary>Welch's 95 % t-interval of mean(candidate) − mean(baseline), for topologies that were not paired.</summary>
+    private static string WelchInterval(IReadOnlyList<double> baseline, IReadOnlyList<double> candidate)
+    {
+        if (baseline.Count < 2 || candidate.Count < 2)
+        {
+            return "-";
+        }
+        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<double> x)
+        {
+            var mean = x.Average();
+            return (mean, x.Sum(v => (v - mean) * (v - mean)) / (x.Count - 1) / x.Count);
+        }
+        var (mb, vb) = Of(baseline);
+        var (mc, vc) = Of(candidate);
+        var se = Math.Sqrt(vb + vc);
+        if (se == 0)
+        {
+            return $"{Signed(mc - mb)} … {Signed(mc - mb)} ({baseline.Count} + {candidate.Count})";
+        }
+        var df = Math.Pow(vb + vc, 2) / (vb * vb / (baseline.Count - 1) + vc * vc / (candidate.Count - 1));
+        var half = new StudentDistribution(df).Quantile(0.975) * se;
+        return $"{Signed(mc - mb - half)} … {Signed(mc - mb + half)} ({baseline.Count} + {candidate.Count})";
+    }
+
+    /// <summary>Each candidate build's group against the baseline build's group of the same other parameters and node.</summary>
+    private static IEnumerable<(Group Baseline, Group Candidate)> Pairs(IReadOnlyList<Group> groups, IReadOnlyList<string> builds)
+    {
+        if (builds.Count < 2)
+        {
+            yield break;
+        }
+        var byCell = groups.Where(g => g.Parameters.ContainsKey("Build")).ToLookup(g => (CellOf(g.Parameters, "Build"), g.Node));
+        foreach (var cell in byCell)
+        {
+            var baseline = cell.FirstOrDefault(g => g.Parameters["Build"] == builds[0]);
+            if (baseline is null)
+            {
+                continue;
+            }
+            foreach (var candidate in builds.Skip(1).Select(b => cell.FirstOrDefault(g => g.Parameters["Build"] == b)).OfType<Group>())
+            {
+                yield return (baseline, candidate);
+            }
+        }
+    }
+
+    private static string Describe(Group group, int frequencyHz) =>
+        Invariant($"{group.Stacks.Total} samples at {frequencyHz} Hz ({group.Stacks.Total * 1000.0 / frequencyHz / Math.Max(1, group.Payments):0.0} ms of node CPU per payment) over {group.Payments} payments in {group.PerTopology.Count} topolog{(group.PerTopology.Count == 1 ? "y" : "ies")}")
+        + (group.Stacks.MergedStacks > 0 ? Invariant($"; {group.Stacks.MergedStacks} rare stacks ({group.Stacks.MergedSamples} samples) merged into [other stacks]") : "");
+
+    /// <summary>A case's parameters without Topology (and <paramref name="without"/>), as a case key.</summary>
+    public static string CellOf(IReadOnlyDictionary<string, string> parameters, string? without = null) =>
+        CaseKey.From(parameters.Where(p => p.Key != "Topology" && p.Key != without).Select(p => new KeyValuePair<string, object>(p.Key, p.Value)));
+
+    private static string F(double value) => double.IsFinite(value) ? value.ToString("0.00", CultureInfo.InvariantCulture) : "-";
+
+    private static string Signed(double value) => double.IsFinite(value) ? value.ToString("+0.00;-0.00;0.00", CultureInfo.InvariantCulture) : "-";
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}
