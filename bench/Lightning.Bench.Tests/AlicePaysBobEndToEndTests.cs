@@ -64,6 +64,46 @@ public class AlicePaysBobEndToEndTests
     }
 
     [SkippableFact]
+    public async Task A_profiled_run_names_core_lightning_functions_of_lightningd_its_subdaemons_and_plugins_and_keeps_them_in_the_zip()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        Requirements.Perf();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-profile-").FullName;
+
+        var run = await ProcessRunner.RunAsync("dotnet",
+        [
+            Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob", "--profile",
+            "--concurrency", "4", "--iterations", "4", "--warmups", "1", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "profiles"), "*-Topology-1-Traces-on"));
+        var alice = await File.ReadAllLinesAsync(Path.Combine(caseFolder, "alice.folded"));
+        string[] Process(string name) => alice.Where(l => l.StartsWith(name + ";", StringComparison.Ordinal)).ToArray();
+        // Named functions (not [unknown]) in lightningd, a subdaemon and a plugin, read from the image through the container.
+        Assert.Contains(Process("lightningd"), l => l.Contains(";main;", StringComparison.Ordinal) && l.Contains(";io_loop", StringComparison.Ordinal));
+        Assert.Contains(Process("lightning_channeld"), l => l.Contains(";main;", StringComparison.Ordinal));
+        Assert.Contains(alice, l => (l.StartsWith("cln-xpay;", StringComparison.Ordinal) || l.StartsWith("cln-askrene;", StringComparison.Ordinal)) && l.Contains(";plugin_main;", StringComparison.Ordinal));
+        Assert.True(File.Exists(Path.Combine(caseFolder, "bob.folded")));
+
+        var merged = Path.GetFileName(caseFolder).Replace("-Topology-1", "", StringComparison.Ordinal);
+        var svg = System.Xml.Linq.XDocument.Load(Path.Combine(runDir, "profiles", merged, "alice.svg"));
+        Assert.Contains(svg.Descendants().Where(e => e.Name.LocalName == "title"), t => t.Value.StartsWith("io_loop (", StringComparison.Ordinal));
+        var markdown = await File.ReadAllTextAsync(Path.Combine(runDir, "profiles", "profiles.md"));
+        Assert.Contains("## What sampling cost", markdown);
+        Assert.Contains("## alice:", markdown);
+        var manifest = await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json"));
+        Assert.Contains("\"profiling\"", manifest);
+        Assert.Contains("alice.folded", manifest);
+        using var zip = System.IO.Compression.ZipFile.OpenRead(runDir + ".zip");
+        Assert.Contains(zip.Entries, e => e.FullName.EndsWith($"profiles/{merged}/alice.svg", StringComparison.Ordinal));
+        Assert.Contains(zip.Entries, e => e.FullName.EndsWith($"profiles/{Path.GetFileName(caseFolder)}/alice.folded", StringComparison.Ordinal));
+        Assert.DoesNotContain(zip.Entries, e => e.FullName.EndsWith(".perf.data", StringComparison.Ordinal));
+    }
+
+    [SkippableFact]
     public async Task A_node_killed_mid_benchmark_is_reported_and_torn_down_and_the_results_so_far_are_kept()
     {
         var (cln, bitcoind) = Requirements.NodeImages();

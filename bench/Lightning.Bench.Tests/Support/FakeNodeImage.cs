@@ -72,7 +72,14 @@ public static class FakeNodeImage
 
     /// <summary>Imports the image unless a tag of that name exists (change the tag when the image's content changes).</summary>
     /// <param name="files">Path in the image → content; scripts (content starting with #!) are executable.</param>
-    private static async Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files)
+    private static Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files) =>
+        ImportAsync(tag, applets, files, new Dictionary<string, string>());
+
+    /// <summary>An image of busybox and programs copied from the host (path in the image → host path), imported unless the tag exists.</summary>
+    public static Task ImportProgramsAsync(string tag, IReadOnlyDictionary<string, string> programs) =>
+        ImportAsync(tag, BasicApplets, new Dictionary<string, string>(), programs);
+
+    private static async Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files, IReadOnlyDictionary<string, string> programs)
     {
         using (var engine = new Lightning.Bench.Docker.DockerEngine())
         {
@@ -88,7 +95,7 @@ public static class FakeNodeImage
             await using (var tar = new TarWriter(file, TarEntryFormat.Pax))
             {
                 var dirs = new[] { "bin/", "tmp/", "usr/", "usr/local/", "usr/local/bin/" }
-                    .Concat(files.Keys.SelectMany(ParentsOf)).Distinct().OrderBy(d => d.Length);
+                    .Concat(files.Keys.Concat(programs.Keys).SelectMany(ParentsOf)).Distinct().OrderBy(d => d.Length);
                 foreach (var dir in dirs)
                 {
                     await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.Directory, dir) { Mode = (UnixFileMode)0b111_111_111 });
@@ -97,6 +104,11 @@ public static class FakeNodeImage
                 foreach (var applet in applets)
                 {
                     await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.SymbolicLink, $"bin/{applet}") { LinkName = "busybox" });
+                }
+                foreach (var (path, hostPath) in programs)
+                {
+                    await using var data = File.OpenRead(hostPath);
+                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.RegularFile, path) { Mode = (UnixFileMode)0b111_101_101, DataStream = data });
                 }
                 foreach (var (path, content) in files)
                 {

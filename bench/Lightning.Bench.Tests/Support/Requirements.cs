@@ -63,4 +63,26 @@ public static class Requirements
         Docker();
         return (cln!, bitcoind!);
     }
+
+    /// <summary>
+    /// Linux perf able to sample the whole machine (root, or kernel.perf_event_paranoid -1) and a C compiler for the
+    /// profiled test program; LNBENCH_REQUIRE_PERF=1 (set by CI) turns their absence into a failure.
+    /// </summary>
+    public static void Perf()
+    {
+        var (_, problem) = Lightning.Bench.Profiling.PerfSupport.CheckAsync(new Lightning.Bench.Profiling.ProfileSettings()).GetAwaiter().GetResult();
+        if (problem is null && !File.Exists("/usr/bin/gcc"))
+        {
+            problem = "the profiled test program is built with gcc: apt-get install gcc libc6-dev";
+        }
+        if (problem is null)
+        {
+            return;
+        }
+        if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_PERF") == "1")
+        {
+            throw new InvalidOperationException($"LNBENCH_REQUIRE_PERF=1 but {problem}");
+        }
+        Skip.If(true, problem);
+    }
 }

@@ -1,0 +1,136 @@
+using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Profiling;
+using Lightning.Bench.Results;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Tests.Support;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>--profile's options, its preflight messages, the cgroup it scopes to and what sampling cost, without Docker.</summary>
+[Trait("Category", "Unit")]
+public class ProfilingOptionTests
+{
+    [Theory]
+    [InlineData("--profile-frequency 199", "--profile-frequency applies to profiled runs: add --profile")]
+    [InlineData("--profile --profile-stacks lbr", "--profile-stacks is dwarf (any build; 16 KB of stack copied per sample) or fp")]
+    [InlineData("--profile --soak 10m", "a soak has none: drop --profile")]
+    [InlineData("--profile --iterations 1", "give --iterations 2 or more")]
+    [InlineData("--profile --profile-if-available", "give one of --profile")]
+    [InlineData("--profile=yes", "--profile takes no value")]
+    public void Bad_profile_options_are_refused_with_what_to_do(string arguments, string message)
+    {
+        var error = Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", .. arguments.Split(' ')]));
+        Assert.Contains(message, error.Message);
+    }
+
+    [Fact]
+    public void Profile_options_make_the_settings_perf_is_run_with()
+    {
+        Assert.Null(OptionParser.Parse(["AlicePaysBob"]).Profile);
+        var settings = OptionParser.Parse(["AlicePaysBob", "--profile-if-available", "--profile-frequency", "499", "--profile-stacks", "fp"]).Profile!;
+        Assert.False(settings.Required);
+        Assert.Equal(["-e", "cpu-clock", "-F", "499", "--call-graph", "fp"], settings.RecordArguments);
+        Assert.Equal(["-e", "cpu-clock", "-F", "99", "--call-graph", "dwarf,16384"], OptionParser.Parse(["AlicePaysBob", "--profile"]).Profile!.RecordArguments);
+    }
+
+    [Fact]
+    public async Task Without_perf_the_check_says_what_to_install_and_how_to_run_on()
+    {
+        var (version, problem) = await PerfSupport.CheckAsync(new ProfileSettings(PerfPath: "/nonexistent/perf"));
+        Assert.Null(version);
+        Assert.Equal("--profile needs Linux perf, and '/nonexistent/perf' was not found: install it (Debian: apt-get install linux-perf; " +
+            "Ubuntu: apt-get install linux-tools-$(uname -r)); or run without --profile (--profile-if-available runs on without profiles)", problem);
+        var (_, optional) = await PerfSupport.CheckAsync(new ProfileSettings(Required: false, PerfPath: "/nonexistent/perf"));
+        Assert.DoesNotContain("--profile-if-available", optional);
+    }
+
+    [Fact]
+    public void Perfs_refusal_under_perf_event_paranoid_becomes_one_line_with_the_sysctl_that_fixes_it()
+    {
+        // Captured from this machine: perf record -a as an unprivileged user with kernel.perf_event_paranoid = 2.
+        var stderr = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Profiles", "perf-paranoid-stderr.txt"));
+        var message = PerfSupport.Explain(new ProcessResult("perf", ["record"], 255, "", stderr), new ProfileSettings());
+        Assert.StartsWith("perf may not sample the whole machine (kernel.perf_event_paranoid is ", message);
+        Assert.Contains("run 'sudo sysctl kernel.perf_event_paranoid=-1' or run as root", message);
+        Assert.DoesNotContain("\n", message);
+
+        var dwarf = PerfSupport.Explain(new ProcessResult("perf", ["record"], 129, "", "Error: unsupported call graph mode 'dwarf'\n"), new ProfileSettings());
+        Assert.Contains("--profile-stacks fp", dwarf);
+    }
+
+    [Theory]
+    [InlineData("12:perf_event:/docker/abc\n0::/docker/abc", true, "docker/abc")]
+    [InlineData("4:memory:/docker/abc\n0::/docker/abc", false, "docker/abc")] // hybrid without a v1 perf_event mount (this machine)
+    [InlineData("0::/system.slice/docker-abc.scope", false, "system.slice/docker-abc.scope")] // cgroup v2 with systemd
+    [InlineData("12:perf_event:/docker/abc\n0::/", false, null)] // perf_event listed but not mounted, unified root
+    public void The_cgroup_perf_scopes_to_follows_the_hierarchy_that_has_perf_events(string lines, bool v1Mounted, string? expected)
+    {
+        var (cgroup, problem) = PerfCgroup.Parse(lines.Split('\n'), v1Mounted, 42);
+        Assert.Equal(expected, cgroup);
+        Assert.Equal(expected is null, problem.Length > 0);
+    }
+
+    [Fact]
+    public void Sampled_and_unsampled_invocations_are_told_apart_and_their_cost_paired_by_topology()
+    {
+        Assert.Equal([2, 4, 6], Enumerable.Range(1, 7).Where(i => CaseProfiler.Samples(i, warmups: 1)).ToList());
+
+        var cases = Enumerable.Range(1, 4).Select(topology =>
+        {
+            var results = new CaseResults($"Build=a, Concurrency=1, Topology={topology}", 1)
+            {
+                Parameters = new Dictionary<string, string> { ["Build"] = "a", ["Concurrency"] = "1", ["Topology"] = $"{topology}" },
+            };
+            for (var invocation = 1; invocation <= 7; invocation++)
+            {
+                var started = results.StartInvocation();
+                var sampled = CaseProfiler.Samples(started, warmups: 1);
+                if (sampled)
+                {
+                    results.MarkProfiled(started);
+                }
+                // Topologies differ by 10 % each; sampling adds 5 % in every one.
+                var ms = 100 * (1 + 0.1 * topology) * (sampled ? 1.05 : 1);
+                results.CompleteInvocation(started, TimeSpan.FromMilliseconds(ms), new Dictionary<string, long> { ["alice"] = (long)(ms * 1e5) });
+                results.Add(new PaymentRecord(results.CaseKey, started, started, "alice", "bob", DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, null,
+                    PaymentOutcome.Succeeded, null));
+            }
+            results.Complete(warmups: 1, iterations: 6);
+            results.Profiles = [new ProfileRecord("alice", "profiles/x/alice.folded", 10, 3, 0.3, 1, 1, 0, 0)];
+            return results;
+        }).ToList();
+
+        Assert.Equal(3, cases[0].ProfiledPayments());
+        var report = ProfilingCostReport.Markdown(cases, seed: 1);
+        Assert.Contains("| Build=a, Concurrency=1 | 4 | 125.0 → 131.3 | 1.050 (1.050 – 1.050) |", report);
+    }
+
+    [Fact]
+    public async Task A_run_that_cannot_profile_stops_before_it_touches_docker_unless_it_may_run_on_without_profiles()
+    {
+        var folder = Directory.CreateTempSubdirectory("lnbench-noperf-").FullName;
+        try
+        {
+            var environment = new Dictionary<string, string> { ["LNBENCH_PERF"] = "/nonexistent/perf" };
+            using (var harness = HarnessProcess.Start(environment, "AlicePaysBob", "--profile", "--results", Path.Combine(folder, "results"), "--work-dir", Path.Combine(folder, "w")))
+            {
+                Assert.Equal(1, await harness.WaitForExitAsync(TimeSpan.FromMinutes(1)));
+                Assert.Contains("lnbench: error: --profile needs Linux perf, and '/nonexistent/perf' was not found: install it", harness.Output);
+                Assert.DoesNotContain("Docker engine", harness.Output);
+                Assert.Empty(Directory.GetFileSystemEntries(Path.Combine(folder, "results")));
+            }
+            using (var harness = HarnessProcess.Start(environment, "AlicePaysBob", "--profile-if-available", "--cln-image", "lnbench-test/absent:0", "--no-pull",
+                "--results", Path.Combine(folder, "results"), "--work-dir", Path.Combine(folder, "w")))
+            {
+                await harness.WaitForExitAsync(TimeSpan.FromMinutes(2));
+                Assert.Contains("running without profiles: --profile needs Linux perf", harness.Output);
+                Assert.DoesNotContain("lnbench: error: --profile", harness.Output);
+            }
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+}
