@@ -395,7 +395,7 @@ public class ProfileFoldingTests
 
         Assert.Equal(590, Frame(frames, "all").Width, 0.1);
         Assert.Equal(Frame(frames, "all").Width, Frame(frames, "work").Width, 0.1);
-        Assert.Contains("50.0 % of the baseline's samples per payment are in stacks absent from the candidate", Subtitles(document));
+        Assert.Contains("50.0 % of the baseline's samples per payment are on stacks the candidate has no sample of", Subtitles(document));
         Assert.DoesNotContain(frames, f => f.Title.StartsWith("gone", StringComparison.Ordinal));
         var work = Rgb(Frame(frames, "work").Fill);
         Assert.True(work.R >= 250 && work.G >= 250 && work.B >= 250, $"work {work}");

@@ -46,7 +46,7 @@ public static class DifferentialFlameGraph
             FlameGraphSvg.Joined(
                 $"CPU per payment: candidate {ProfileFormat.Ms(Ms(after.Total / candidatePayments))} ms, baseline {ProfileFormat.Ms(Ms(before.Total / baselinePayments))} ms (full width: the larger)",
                 "red: more self time per payment than the baseline, blue: less"),
-            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the baseline's samples per payment are in stacks absent from the candidate (not drawn)" : "",
+            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the baseline's samples per payment are on stacks the candidate has no sample of (not drawn; functions that shrank are listed in profiles.md)" : "",
             FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
         ];
         return FlameGraphCanvas.Svg(frames, title, lines, style, outlineFrames: true);

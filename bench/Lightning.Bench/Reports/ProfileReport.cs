@@ -117,7 +117,7 @@ public static class ProfileReport
         var chain = stacks.Counts
             .Select(c => (Frames: FoldedStacks.Frames(c.Key), Count: c.Value))
             .Where(c => c.Frames.Length > 1 && c.Frames[^1] == function)
-            .GroupBy(c => c.Frames[0] + ": " + string.Join(" › ", c.Frames[1..^1].TakeLast(3)))
+            .GroupBy(c => c.Frames.Length > 2 ? c.Frames[0] + ": " + string.Join(" › ", c.Frames[1..^1].TakeLast(3)) : c.Frames[0])
             .OrderByDescending(g => g.Sum(c => c.Count)).ThenBy(g => g.Key, StringComparer.Ordinal)
             .FirstOrDefault()?.Key;
         return chain is null ? "-" : chain.Replace("|", "\\|", StringComparison.Ordinal);
