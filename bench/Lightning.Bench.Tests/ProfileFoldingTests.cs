@@ -92,11 +92,15 @@ public class ProfileFoldingTests
 
             lightning_other  7/7  10101010
             	           99 poll (/usr/lib/x86_64-linux-gnu/libc.so.6)
+
+            :4242  4242/4242  10101010
+            	           99 _Fork (/usr/lib/x86_64-linux-gnu/libc.so.6)
             """;
 
         var folded = PerfScriptFolder.Fold(new StringReader(script));
 
-        Assert.Equal(4, folded.Total);
+        Assert.Equal(5, folded.Total);
+        Assert.Equal(1, folded.Counts[PerfScriptFolder.UnnamedProcess + ";_Fork"]);
         Assert.Equal(1, folded.Counts["Web Content;[kernel.kallsyms]_[k];a:b;[libxul.so];std::function<void ()>::operator()() const;foo"]);
         Assert.Equal(1, folded.Counts["lightning_chann;" + PerfScriptFolder.NoStackFrame]);
         Assert.Equal(1, folded.Counts["lightning_channeld;clone3;daemon_poll;poll"]);

@@ -18,6 +18,9 @@ public static partial class PerfScriptFolder
 
     private const string KernelDso = "[kernel.kallsyms]";
 
+    /// <summary>The root frame of samples whose process perf knew only by its pid.</summary>
+    public const string UnnamedProcess = "[unnamed process]";
+
     /// <summary>The kernel keeps 15 characters of a process name (TASK_COMM_LEN − 1).</summary>
     private const int CommLength = 15;
 
@@ -114,6 +117,12 @@ public static partial class PerfScriptFolder
     /// </summary>
     private static string ProcessName(string comm, List<Frame> leafFirst)
     {
+        if (comm.Length > 1 && comm[0] == ':' && comm.Skip(1).All(char.IsAsciiDigit))
+        {
+            // perf names a process it saw no COMM event for ":PID" (a child sampled between fork and exec, or gone
+            // before perf looked): one name for all of them, else every such pid is a process of its own.
+            return UnnamedProcess;
+        }
         if (comm.Length != CommLength)
         {
             return comm;
