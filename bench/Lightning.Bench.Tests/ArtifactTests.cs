@@ -124,5 +124,44 @@ public class ArtifactTests : IDisposable
         Assert.Contains("A case with one topology has no interval", table);
     }
 
+    [Fact]
+    public void Compare_diffs_two_profiled_runs_per_node_and_reads_their_folded_stacks_from_a_zip()
+    {
+        // Run A: the baseline build; run B: json_invoice burns 10 more samples per payment on bob, over 3 topologies each.
+        string Write(string name, string build, int burn)
+        {
+            var run = Directory.CreateDirectory(Path.Combine(directory, name)).FullName;
+            var cases = new List<CaseProfiles>();
+            for (var topology = 1; topology <= 3; topology++)
+            {
+                var key = $"Build={build}, Concurrency=1, Topology={topology}, Traces=on";
+                var file = $"profiles/Build-{build}-Concurrency-1-Topology-{topology}-Traces-on/bob.folded";
+                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(run, file))!);
+                var counts = new Dictionary<string, long> { ["lightningd;main;io_loop"] = 100 + topology, ["lightningd;main;io_loop;json_invoice"] = 5 };
+                if (burn > 0)
+                {
+                    counts["lightningd;main;io_loop;json_invoice;clock_gettime"] = burn * 10 + topology;
+                }
+                new Profiling.FoldedStacks(counts).WriteFile(Path.Combine(run, file));
+                cases.Add(new CaseProfiles(key, new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1", ["Topology"] = $"{topology}", ["Traces"] = "on" },
+                    [new ProfileRecord("bob", file, counts.Values.Sum(), 10, 1, 1, counts.Count, 0, 0)], null));
+            }
+            (SampleManifest(["AlicePaysBob", "--profile", "--cln-image", "x:1"]) with { RunId = name, Profiling = new ProfilingRecord(99, "dwarf", "perf 6.1", null, cases) }).Write(run);
+            return run;
+        }
+        var a = Write("run-a", "base", 0);
+        var b = ArtifactZip.Create(Write("run-b", "burn", 10));
+
+        var text = ProfileComparison.Write(a, b, Path.Combine(directory, "out"));
+
+        Assert.Contains("## bob: B burn against A base, Concurrency=1, Traces=on", text);
+        // 100 + Topology samples over 10 payments at 99 Hz: about 103 ms per payment more, all in clock_gettime.
+        Assert.Matches(@"\| `clock_gettime` \| lightningd: main › io_loop › json_invoice \| 0\.00 \| 103\.03 \| \+103\.03 \| \+10[0-9]\.[0-9]+ … \+10[0-9]\.[0-9]+ \(3 \+ 3\) \|", text);
+        Assert.Contains("95 % interval (Welch, topologies)", text);
+        var svg = Directory.GetFiles(Path.Combine(directory, "out"), "bob.svg", SearchOption.AllDirectories);
+        Assert.Single(svg);
+        Assert.Contains("clock_gettime", File.ReadAllText(svg[0]));
+    }
+
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }
