@@ -152,7 +152,7 @@ public class ArtifactTests : IDisposable
         var a = Write("run-a", "base", 0);
         var b = ArtifactZip.Create(Write("run-b", "burn", 10));
 
-        var text = ProfileComparison.Write(a, b, Path.Combine(directory, "out"));
+        var text = ProfileComparison.Write(a, b, Path.Combine(directory, "out"), thresholdPercent: 2);
 
         Assert.Contains("## bob: B burn against A base, Concurrency=1, Traces=on", text);
         // 100 + Topology samples over 10 payments at 99 Hz: about 103 ms per payment more, all in clock_gettime.

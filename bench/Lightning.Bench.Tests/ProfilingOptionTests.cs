@@ -133,4 +133,42 @@ public class ProfilingOptionTests
             Directory.Delete(folder, recursive: true);
         }
     }
+
+    [Fact]
+    public void Changes_between_builds_are_called_beyond_noise_only_for_an_injected_hot_spot_not_for_sampling_noise()
+    {
+        // 8 paired topologies, 40 payments each; 30 functions whose samples are Poisson noise around the same rates in
+        // both builds; in the candidate "hot_spot" adds 3 samples a payment (30 ms at 99 Hz) on top.
+        var random = new Random(5);
+        int Poisson(double mean)
+        {
+            var (limit, k, p) = (Math.Exp(-mean), 0, 1.0);
+            while ((p *= random.NextDouble()) > limit)
+            {
+                k++;
+            }
+            return k;
+        }
+        ProfileReport.Group Build(string build, double hotSpotPerPayment)
+        {
+            var topologies = Enumerable.Range(1, 8).Select(t =>
+            {
+                var counts = Enumerable.Range(0, 30).ToDictionary(f => $"lightningd;main;io_loop;f{f:00}", f => (long)Poisson(40 * (0.2 + f * 0.05)));
+                counts["lightningd;main;io_loop;json_invoice;hot_spot"] = Poisson(40 * (0.1 + hotSpotPerPayment));
+                return ($"{t}", new FoldedStacks(counts), 40);
+            }).ToList();
+            var parameters = new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1" };
+            return new ProfileReport.Group("c", parameters, "bob", FoldedStacks.Merge(topologies.Select(t => t.Item2)), 320, topologies);
+        }
+        var baseline = Build("a", 0);
+
+        var aa = ProfileReport.Changes("A/A", baseline, Build("b", 0), 99, thresholdPercent: 2);
+        Assert.DoesNotContain("| grew |", aa);
+        Assert.DoesNotContain("| shrank |", aa);
+        Assert.Contains("widened for all 34 functions compared", aa);
+
+        var injected = ProfileReport.Changes("injected", baseline, Build("b", 3), 99, thresholdPercent: 2);
+        Assert.Matches(@"\| `hot_spot` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ \| [^|]+ \(8\) \| grew \|", injected);
+        Assert.Single(System.Text.RegularExpressions.Regex.Matches(injected, @"\| grew \||\| shrank \|"));
+    }
 }

@@ -70,7 +70,7 @@ public static class Program
         var summaryA = RunSummary.Read(ArtifactZip.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(ArtifactZip.ReadText(b, RunSummary.FileName));
         Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1));
-        var profiles = ProfileComparison.Write(a, b, options.ResultsRoot);
+        var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);
         if (profiles.Length > 0)
         {
             Console.WriteLine(profiles);

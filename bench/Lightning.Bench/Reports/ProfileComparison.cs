@@ -13,7 +13,7 @@ namespace Lightning.Bench.Reports;
 public static class ProfileComparison
 {
     /// <summary>The comparison's markdown (empty when neither run has profiles).</summary>
-    public static string Write(string pathA, string pathB, string resultsRoot)
+    public static string Write(string pathA, string pathB, string resultsRoot, double thresholdPercent)
     {
         var a = Manifest.Read(ArtifactZip.ReadText(pathA, Manifest.FileName));
         var b = Manifest.Read(ArtifactZip.ReadText(pathB, Manifest.FileName));
@@ -46,7 +46,7 @@ public static class ProfileComparison
                 var svg = Path.Combine(svgFolder, candidate.Node + ".svg");
                 File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, profilingA.FrequencyHz, title,
                     "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds."));
-                text.Append(ProfileReport.Changes(title, baseline, candidate, profilingA.FrequencyHz, paired: false))
+                text.Append(ProfileReport.Changes(title, baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
                     .Append($"Differential flame graph: {svg}\n\n");
                 pairs++;
             }

@@ -42,7 +42,8 @@ public static class ProfileReport
     /// <summary>Writes the flame graphs, merged folded stacks and profiles.md; returns profiles.md's text.</summary>
     /// <param name="builds">Build names, the baseline first.</param>
     /// <param name="preamble">Text for the top of profiles.md (how it was sampled, what it cost).</param>
-    public static string Write(string runDirectory, IReadOnlyList<Group> groups, IReadOnlyList<string> builds, int frequencyHz, string preamble)
+    /// <param name="thresholdPercent">The run's --threshold: the smallest change of a node's CPU per payment that matters.</param>
+    public static string Write(string runDirectory, IReadOnlyList<Group> groups, IReadOnlyList<string> builds, int frequencyHz, double thresholdPercent, string preamble)
     {
         var folder = Path.Combine(runDirectory, ProfileFiles.Folder);
         Directory.CreateDirectory(folder);
@@ -67,7 +68,7 @@ public static class ProfileReport
             var title = $"{candidate.Node}: {candidate.Parameters["Build"]} against {baseline.Parameters["Build"]}, {cell}";
             File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title,
                 Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments}).")));
-            text.Append(Changes(title, baseline, candidate, frequencyHz))
+            text.Append(Changes(title, baseline, candidate, frequencyHz, thresholdPercent))
                 .Append($"Differential flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}).\n\n");
         }
         var markdown = text.ToString();
@@ -76,36 +77,56 @@ public static class ProfileReport
     }
 
     /// <summary>
-    /// The functions whose self CPU per payment changed most, with the mean change over topology pairs and its 95 %
-    /// t-interval when the builds ran on paired topologies (the same Topology index, started next to each other).
+    /// The functions whose self CPU per payment changed most, with the mean change and its 95 % t-interval over
+    /// topology pairs when the builds ran on paired topologies (the same Topology index, started next to each other),
+    /// or Welch's over the two sets of topologies. A row is called beyond noise ("grew"/"shrank") only when the change
+    /// is at least <paramref name="thresholdPercent"/> % of the node's CPU per payment and its interval, widened for
+    /// every function the two profiles hold (Bonferroni: the table picks the largest of hundreds of changes), excludes 0.
     /// </summary>
-    /// <param name="paired">Topologies of the same index ran side by side (one run); across runs (--compare) they did not, and the interval is Welch's.</param>
-    public static string Changes(string title, Group baseline, Group candidate, int frequencyHz, bool paired = true)
+    /// <param name="paired">Topologies of the same index ran side by side (one run); across runs (--compare) they did not.</param>
+    public static string Changes(string title, Group baseline, Group candidate, int frequencyHz, double thresholdPercent, bool paired = true)
     {
         var text = new StringBuilder($"## {title}\n\n");
         double Ms(double samples, double payments) => payments > 0 ? samples / frequencyHz * 1000 / payments : double.NaN;
         var before = Ms(baseline.Stacks.Total, baseline.Payments);
         var after = Ms(candidate.Stacks.Total, candidate.Payments);
+        var baselineSelf = baseline.PerTopology.ToDictionary(t => t.Topology, t => SelfMs(t.Stacks, t.Payments, frequencyHz));
+        var candidateSelf = candidate.PerTopology.ToDictionary(t => t.Topology, t => SelfMs(t.Stacks, t.Payments, frequencyHz));
+        var functions = FunctionTable.Top(baseline.Stacks, int.MaxValue).Select(f => f.Function)
+            .Union(FunctionTable.Top(candidate.Stacks, int.MaxValue).Select(f => f.Function)).Count();
+        var practical = thresholdPercent / 100 * before;
         text.Append(Invariant($"Node CPU in the samples: {before:0.00} → {after:0.00} ms per payment ({Signed(after - before)} ms); "))
-            .Append(Invariant($"{baseline.Stacks.Total} and {candidate.Stacks.Total} samples over {baseline.Payments} and {candidate.Payments} payments.\n\n"));
-        var pairs = baseline.PerTopology.Join(candidate.PerTopology, b => b.Topology, c => c.Topology, (b, c) => (Baseline: b, Candidate: c))
-            .Where(p => p.Baseline.Payments > 0 && p.Candidate.Payments > 0).ToList();
-        var selfByTopology = pairs.Select(p => (Baseline: SelfMs(p.Baseline.Stacks, p.Baseline.Payments, frequencyHz), Candidate: SelfMs(p.Candidate.Stacks, p.Candidate.Payments, frequencyHz))).ToList();
-        text.Append($"| function | called from (most samples) | self ms/payment before | after | change | 95 % interval ({(paired ? "topology pairs" : "Welch, topologies")}) | total ms/payment before | after |\n");
-        text.Append("|---|---|---:|---:|---:|---|---:|---:|\n");
+            .Append(Invariant($"{baseline.Stacks.Total} and {candidate.Stacks.Total} samples over {baseline.Payments} and {candidate.Payments} payments. "))
+            .Append(Invariant($"Beyond noise: a change of at least {thresholdPercent:0.##} % of the baseline node's CPU per payment ({practical:0.00} ms) whose interval, widened for all {functions} functions compared, excludes 0.\n\n"));
+        text.Append($"| function | called from (most samples) | self ms/payment before | after | change | 95 % interval ({(paired ? "topology pairs" : "Welch, topologies")}) | beyond noise | total ms/payment before | after |\n");
+        text.Append("|---|---|---:|---:|---:|---|---|---:|---:|\n");
         foreach (var change in ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, TopCount))
         {
-            var interval = paired
-                ? Interval(selfByTopology.Select(t => t.Candidate.GetValueOrDefault(change.Function) - t.Baseline.GetValueOrDefault(change.Function)).ToList())
-                : WelchInterval(
-                    baseline.PerTopology.Where(t => t.Payments > 0).Select(t => SelfMs(t.Stacks, t.Payments, frequencyHz).GetValueOrDefault(change.Function)).ToList(),
-                    candidate.PerTopology.Where(t => t.Payments > 0).Select(t => SelfMs(t.Stacks, t.Payments, frequencyHz).GetValueOrDefault(change.Function)).ToList());
+            var estimate = paired
+                ? ChangeEstimate.Paired(baselineSelf.Keys.Intersect(candidateSelf.Keys).Order(StringComparer.Ordinal)
+                    .Select(t => candidateSelf[t].GetValueOrDefault(change.Function) - baselineSelf[t].GetValueOrDefault(change.Function)).ToList())
+                : ChangeEstimate.Welch(baselineSelf.Values.Select(s => s.GetValueOrDefault(change.Function)).ToList(),
+                    candidateSelf.Values.Select(s => s.GetValueOrDefault(change.Function)).ToList());
             var callers = CalledFrom(change.CandidateSelfPerPayment > 0 ? candidate.Stacks : baseline.Stacks, change.Function);
             text.Append($"| {ProfileFormat.Cell(change.Function)} | {callers} | {F(change.BaselineSelfPerPayment / frequencyHz * 1000)} | {F(change.CandidateSelfPerPayment / frequencyHz * 1000)} | ")
-                .Append($"{Signed(change.SelfChange / frequencyHz * 1000)} | {interval} | {F(change.BaselineTotalPerPayment / frequencyHz * 1000)} | {F(change.CandidateTotalPerPayment / frequencyHz * 1000)} |\n");
+                .Append($"{Signed(change.SelfChange / frequencyHz * 1000)} | {Range(estimate?.Interval(0.95), estimate?.Count)} | {Beyond(estimate, functions, practical)} | ")
+                .Append($"{F(change.BaselineTotalPerPayment / frequencyHz * 1000)} | {F(change.CandidateTotalPerPayment / frequencyHz * 1000)} |\n");
         }
         text.Append('\n');
         return text.ToString();
+    }
+
+    private static string Range((double Low, double High)? interval, string? count) =>
+        interval is { } i ? $"{Signed(i.Low)} … {Signed(i.High)} ({count})" : "-";
+
+    private static string Beyond(ChangeEstimate? estimate, int functions, double practical)
+    {
+        if (estimate is null || Math.Abs(estimate.Mean) < practical)
+        {
+            return "";
+        }
+        var (low, high) = estimate.Interval(1 - 0.05 / Math.Max(1, functions));
+        return low > 0 ? "grew" : high < 0 ? "shrank" : "";
     }
 
     /// <summary>
@@ -126,42 +147,6 @@ public static class ProfileReport
     /// <summary>Each function's self CPU ms per payment in one profile.</summary>
     private static Dictionary<string, double> SelfMs(FoldedStacks stacks, int payments, int frequencyHz) =>
         FunctionTable.Top(stacks, int.MaxValue).ToDictionary(f => f.Function, f => f.SelfSamples * 1000.0 / frequencyHz / payments, StringComparer.Ordinal);
-
-    private static string Interval(IReadOnlyList<double> differences)
-    {
-        if (differences.Count < 2)
-        {
-            return "-";
-        }
-        var mean = differences.Average();
-        var sd = Math.Sqrt(differences.Sum(d => (d - mean) * (d - mean)) / (differences.Count - 1));
-        var half = new StudentDistribution(differences.Count - 1).Quantile(0.975) * sd / Math.Sqrt(differences.Count);
-        return $"{Signed(mean - half)} … {Signed(mean + half)} ({differences.Count})";
-    }
-
-    /// <summary>Welch's 95 % t-interval of mean(candidate) − mean(baseline), for topologies that were not paired.</summary>
-    private static string WelchInterval(IReadOnlyList<double> baseline, IReadOnlyList<double> candidate)
-    {
-        if (baseline.Count < 2 || candidate.Count < 2)
-        {
-            return "-";
-        }
-        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<double> x)
-        {
-            var mean = x.Average();
-            return (mean, x.Sum(v => (v - mean) * (v - mean)) / (x.Count - 1) / x.Count);
-        }
-        var (mb, vb) = Of(baseline);
-        var (mc, vc) = Of(candidate);
-        var se = Math.Sqrt(vb + vc);
-        if (se == 0)
-        {
-            return $"{Signed(mc - mb)} … {Signed(mc - mb)} ({baseline.Count} + {candidate.Count})";
-        }
-        var df = Math.Pow(vb + vc, 2) / (vb * vb / (baseline.Count - 1) + vc * vc / (candidate.Count - 1));
-        var half = new StudentDistribution(df).Quantile(0.975) * se;
-        return $"{Signed(mc - mb - half)} … {Signed(mc - mb + half)} ({baseline.Count} + {candidate.Count})";
-    }
 
     /// <summary>Each candidate build's group against the baseline build's group of the same other parameters and node.</summary>
     private static IEnumerable<(Group Baseline, Group Candidate)> Pairs(IReadOnlyList<Group> groups, IReadOnlyList<string> builds)
