@@ -112,6 +112,36 @@ public class NodeKindSeamTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task A_profiled_soak_on_the_stand_in_kind_folds_a_window_per_interval_and_reports_them()
+    {
+        await ReadyAsync();
+        Requirements.Perf();
+        var exit = await RunAsync(
+        [
+            "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
+            "--no-pull", "--concurrency", "2", "--soak", "40s", "--profile", "--profile-every", "12s",
+            "--results", results, "--work-dir", work, "--setup-timeout", "60",
+        ]);
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        // Windows open at 12 s and 24 s and fold at once; the one at 36 s would outlast the soak and is dropped.
+        var windows = Directory.GetDirectories(Path.Combine(run, "profiles"), "soak-window-*").Select(Path.GetFileName).Order().ToList();
+        Assert.Equal(["soak-window-001", "soak-window-002"], windows);
+        foreach (var window in windows)
+        {
+            Assert.Equal(["alice.folded", "bob.folded"], Directory.GetFiles(Path.Combine(run, "profiles", window!)).Select(Path.GetFileName).Order());
+        }
+        var report = File.ReadAllText(Path.Combine(run, "profiles", "profiles.md"));
+        Assert.Contains("in 2 windows of 10 s, one every 0.2 min", report);
+        Assert.Contains("unknown: 2 windows, 8 needed", report);
+        Assert.True(File.Exists(Path.Combine(run, "profiles", "soak", "alice-last-vs-first.svg")));
+        var manifest = File.ReadAllText(Path.Combine(run, "manifest.json"));
+        Assert.Contains("\"soak window 2\"", manifest);
+        Assert.Empty(Directory.GetDirectories(work));
+    }
+
+    [SkippableFact]
     public async Task A_build_comparison_interleaves_builds_over_fresh_topologies_and_writes_its_verdicts()
     {
         await ReadyAsync();

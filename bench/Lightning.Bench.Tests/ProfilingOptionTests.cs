@@ -14,7 +14,10 @@ public class ProfilingOptionTests
     [Theory]
     [InlineData("--profile-frequency 199", "--profile-frequency applies to profiled runs: add --profile")]
     [InlineData("--profile --profile-stacks lbr", "--profile-stacks is dwarf (any build; 16 KB of stack copied per sample) or fp")]
-    [InlineData("--profile --soak 10m", "a soak has none: drop --profile")]
+    [InlineData("--profile-every 5m --soak 1h", "--profile-every applies to profiled runs: add --profile")]
+    [InlineData("--profile --profile-every 5m", "--profile-every spaces a soak's profile windows: add --soak")]
+    [InlineData("--profile --soak 2m --profile-every 2m", "leaves no profile window in a soak of 120s")]
+    [InlineData("--profile --soak 1h --profile-every 500", "--profile-every takes a duration")]
     [InlineData("--profile --iterations 1", "give --iterations 2 or more")]
     [InlineData("--profile --profile-if-available", "give one of --profile")]
     [InlineData("--profile=yes", "--profile takes no value")]
@@ -170,5 +173,69 @@ public class ProfilingOptionTests
         var injected = ProfileReport.Changes("injected", baseline, Build("b", 3), 99, thresholdPercent: 2);
         Assert.Matches(@"\| `hot_spot` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ \| [^|]+ \(8\) \| grew \|", injected);
         Assert.Single(System.Text.RegularExpressions.Regex.Matches(injected, @"\| grew \||\| shrank \|"));
+    }
+
+    [Fact]
+    public void A_profiled_soak_spaces_its_windows_by_its_length_unless_told()
+    {
+        var hour = OptionParser.Parse(["AlicePaysBob", "--soak", "1h", "--profile"]);
+        Assert.Null(hour.ProfileEvery);
+        Assert.Equal(TimeSpan.FromMinutes(3), Soak.SoakProfiler.DefaultEvery(hour.Soak!));
+        Assert.Equal(TimeSpan.FromMinutes(1), Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile"]).Soak!));
+        Assert.Equal(TimeSpan.FromMinutes(5), Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "50000", "--profile"]).Soak!));
+        Assert.Equal(TimeSpan.FromSeconds(30), OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile", "--profile-every", "30s"]).ProfileEvery);
+    }
+
+    [Fact]
+    public void A_soaks_profile_windows_show_the_function_whose_cost_per_payment_grows_and_call_noise_flat_or_unknown()
+    {
+        // 20 windows of 200 payments, one every 1,000 payments: 20 functions of steady Poisson noise, and "grows"
+        // whose samples per payment rise from 0.2 to 2.1 over the soak (the n-th invoice costing n × a little more).
+        var run = Directory.CreateTempSubdirectory("lnbench-soakprofile-").FullName;
+        try
+        {
+            var random = new Random(9);
+            int Poisson(double mean)
+            {
+                var (limit, k, p) = (Math.Exp(-mean), 0, 1.0);
+                while ((p *= random.NextDouble()) > limit)
+                {
+                    k++;
+                }
+                return k;
+            }
+            var windows = Enumerable.Range(1, 20).Select(n =>
+            {
+                var counts = Enumerable.Range(0, 20).ToDictionary(f => $"lightningd;main;io_loop;f{f:00}", f => (long)Poisson(200 * (0.1 + f * 0.02)));
+                counts["lightningd;main;io_loop;json_invoice;grows"] = Poisson(200 * 0.1 * n);
+                var file = $"profiles/soak-window-{n:000}/bob.folded";
+                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(run, file))!);
+                new FoldedStacks(counts).WriteFile(Path.Combine(run, file));
+                return new Soak.SoakProfileWindow(n, n * 30, n * 1000, [new ProfileRecord("bob", file, counts.Values.Sum(), 200, 10, 1, counts.Count, 0, 0)]);
+            }).ToList();
+
+            var lines = Soak.SoakProfileReport.Write(run, windows, new ProfileSettings(), "perf 6.1", 2, TimeSpan.FromSeconds(30), (100, 120), (1000, 110));
+            var report = File.ReadAllText(Path.Combine(run, "profiles", "profiles.md"));
+
+            Assert.Contains(lines, l => l.StartsWith("bob: grows growing", StringComparison.Ordinal));
+            Assert.Contains(lines, l => l.StartsWith("bob: CPU per payment growing", StringComparison.Ordinal));
+            Assert.Equal(2, lines.Count);
+            Assert.Matches(@"\| `grows` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ % [^|]+\| growing \|", report);
+            Assert.DoesNotContain("| shrinking |", report);
+            Assert.Contains("payments that ended inside windows took 120.0 ms on average (100 payments), outside them 110.0 ms (1000)", report);
+            foreach (var svg in new[] { "bob-first.svg", "bob-last.svg", "bob-last-vs-first.svg" })
+            {
+                Assert.NotNull(System.Xml.Linq.XDocument.Load(Path.Combine(run, "profiles", "soak", svg)).Root);
+            }
+
+            // The same soak cut to its first five windows: slopes, but no verdicts.
+            var few = Soak.SoakProfileReport.Write(run, windows.Take(5).ToList(), new ProfileSettings(), "perf 6.1", 2, TimeSpan.FromSeconds(30), (1, 1), (1, 1));
+            Assert.Empty(few);
+            Assert.Contains("unknown: 5 windows, 8 needed", File.ReadAllText(Path.Combine(run, "profiles", "profiles.md")));
+        }
+        finally
+        {
+            Directory.Delete(run, recursive: true);
+        }
     }
 }

@@ -104,6 +104,9 @@ public sealed record HarnessOptions
     /// <summary>--profile-stacks: dwarf (works without frame pointers) or fp.</summary>
     public string ProfileStacks { get; init; } = Profiling.ProfileSettings.Dwarf;
 
+    /// <summary>--profile-every: in a soak, how often a profile window starts (null: a twentieth of the soak, at least a minute; 5 min for a count of payments).</summary>
+    public TimeSpan? ProfileEvery { get; init; }
+
     /// <summary>How the nodes are profiled, or null without --profile.</summary>
     public Profiling.ProfileSettings? Profile => ProfileMode == ProfileMode.Off ? null
         : new Profiling.ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,

@@ -91,6 +91,7 @@ public static class OptionParser
                 "--profile-if-available" => options with { ProfileMode = ProfileMode.IfAvailable },
                 "--profile-frequency" => options with { ProfileFrequencyHz = Int(name, Value(), 1, 4999) },
                 "--profile-stacks" => options with { ProfileStacks = ProfileStacks(name, Value()) },
+                "--profile-every" => options with { ProfileEvery = Soak.SoakLimit.Parse(name, Value()).Duration ?? throw new UsageException($"{name} takes a duration (30s, 5m, 1h)") },
                 "--compare" => options with { Compare = [NonEmpty(name, Value()), CompareSecond(args, ref i)] },
                 _ => throw new UsageException(
                     $"unknown option '{name}': run with --help for the harness's options; BenchmarkDotNet's options go after `--` (e.g. ./run.sh AlicePaysBob -- --memory)"),
@@ -160,7 +161,7 @@ public static class OptionParser
         bool Given(string option) => args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
         if (options.ProfileMode == ProfileMode.Off)
         {
-            foreach (var option in new[] { "--profile-frequency", "--profile-stacks" }.Where(Given))
+            foreach (var option in new[] { "--profile-frequency", "--profile-stacks", "--profile-every" }.Where(Given))
             {
                 throw new UsageException($"{option} applies to profiled runs: add --profile");
             }
@@ -170,11 +171,15 @@ public static class OptionParser
         {
             throw new UsageException("give one of --profile (stop if the machine cannot profile) and --profile-if-available (run on without profiles)");
         }
-        if (options.Soak is not null)
+        if (options.Soak is null && Given("--profile-every"))
         {
-            throw new UsageException("--profile samples the measured iterations of benchmark cases; a soak has none: drop --profile (profile the same case without --soak)");
+            throw new UsageException("--profile-every spaces a soak's profile windows: add --soak DURATION|PAYMENTS (a benchmark samples every other measured iteration)");
         }
-        if (options.Iterations < 2)
+        if (options.Soak is { Duration: { } duration } && options.ProfileEvery is { } every && every + Soak.SoakProfiler.WindowLength > duration)
+        {
+            throw new UsageException($"--profile-every {every.TotalSeconds:0}s leaves no profile window in a soak of {duration.TotalSeconds:0}s: give a shorter interval");
+        }
+        if (options.Soak is null && options.Iterations < 2)
         {
             throw new UsageException("--profile samples every other measured iteration (the others measure what sampling costs): give --iterations 2 or more");
         }

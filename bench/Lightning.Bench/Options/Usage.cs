@@ -55,12 +55,15 @@ public static class Usage
               --budget LIST            limits a soak must keep, e.g. 'p95<250ms,rss<400MB,cpu-per-payment<20ms'
                                        (figures: p50, p95, p99, rss, cpu-per-payment, pps, failures); a broken one exits 1
               --profile                sample every node's CPU stacks (perf, its container's cgroup) in every other measured
-                                       iteration; writes profiles/ (folded stacks, flame graphs, top functions; with
-                                       --build, differential flame graphs) and what sampling cost; stops before any
-                                       container if this machine cannot profile
+                                       iteration, or in a soak in windows along it; writes profiles/ (folded stacks,
+                                       flame graphs, top functions; with --build, differential flame graphs; in a soak,
+                                       each function's trend) and what sampling cost; stops before any container if
+                                       this machine cannot profile
               --profile-if-available   --profile, but run on without profiles when the machine cannot
               --profile-frequency HZ   samples per second per CPU (default 99)
               --profile-stacks MODE    dwarf (any build, the default) or fp (builds with frame pointers; cheaper)
+              --profile-every DURATION in a soak: start a 10 s profile window this often (default a twentieth of the
+                                       soak, at least 1m); the report gives each function's trend per payment
               --replay RUN.zip         run again the scenario, parameters and images of an earlier run (zip or folder)
               --compare A.zip B.zip    judge the cases two runs share over their topologies (nothing is benchmarked)
               --help                   this text

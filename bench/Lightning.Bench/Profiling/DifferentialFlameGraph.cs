@@ -8,9 +8,10 @@ namespace Lightning.Bench.Profiling;
 /// </summary>
 public static class DifferentialFlameGraph
 {
+    /// <param name="baselineName">What the baseline is called in the notes and tooltips ("baseline", "first window").</param>
     /// <param name="samplesPerSecond">The sampling frequency of both captures, to turn samples into CPU milliseconds.</param>
     public static string Render(FoldedStacks baseline, double baselinePayments, FoldedStacks candidate, double candidatePayments,
-        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null)
+        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null, string baselineName = "baseline", string candidateName = "candidate")
     {
         ProfileFormat.RequirePositive(baselinePayments, nameof(baselinePayments));
         ProfileFormat.RequirePositive(candidatePayments, nameof(candidatePayments));
@@ -32,8 +33,8 @@ public static class DifferentialFlameGraph
             var counterpart = counterparts[node];
             var change = SelfChange(node);
             var baselineSelf = (counterpart?.Self ?? 0) / baselinePayments;
-            return $"{node.Name}: baseline {ProfileFormat.Ms(Ms((counterpart?.Total ?? 0) / baselinePayments))} ms → " +
-                $"candidate {ProfileFormat.Ms(Ms(node.Total / candidatePayments))} ms per payment total " +
+            return $"{node.Name}: {baselineName} {ProfileFormat.Ms(Ms((counterpart?.Total ?? 0) / baselinePayments))} ms → " +
+                $"{candidateName} {ProfileFormat.Ms(Ms(node.Total / candidatePayments))} ms per payment total " +
                 $"(self Δ {ProfileFormat.SignedMs(Ms(change))} ms, {ProfileDiff.Relative(change, baselineSelf)})";
         }
 
@@ -44,9 +45,9 @@ public static class DifferentialFlameGraph
         [
             subtitle,
             FlameGraphSvg.Joined(
-                $"CPU per payment: candidate {ProfileFormat.Ms(Ms(after.Total / candidatePayments))} ms, baseline {ProfileFormat.Ms(Ms(before.Total / baselinePayments))} ms (full width: the larger)",
-                "red: more self time per payment than the baseline, blue: less"),
-            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the baseline's samples per payment are on stacks the candidate has no sample of (not drawn; functions that shrank are listed in profiles.md)" : "",
+                $"CPU per payment: {candidateName} {ProfileFormat.Ms(Ms(after.Total / candidatePayments))} ms, {baselineName} {ProfileFormat.Ms(Ms(before.Total / baselinePayments))} ms (full width: the larger)",
+                $"red: more self time per payment than the {baselineName}, blue: less"),
+            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s samples per payment are on stacks the {candidateName} has no sample of (not drawn; functions that shrank are listed in profiles.md)" : "",
             FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
         ];
         return FlameGraphCanvas.Svg(frames, title, lines, style, outlineFrames: true);

@@ -133,13 +133,21 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
         }
         return new ProfilingRecord(settings.FrequencyHz, settings.CallGraph, run.Profiling?.PerfVersion ?? "", run.ProfileSkipped,
             cases.Where(c => c.Profiles.Count > 0 || c.ProfileProblem is not null)
-                .Select(c => new CaseProfiles(c.CaseKey, c.Parameters, c.Profiles, c.ProfileProblem)).ToList());
+                .Select(c => new CaseProfiles(c.CaseKey, c.Parameters, c.Profiles, c.ProfileProblem))
+                .Concat(run.Results.SoakProfiles.Select(w => new CaseProfiles($"soak window {w.Number}", new Dictionary<string, string>
+                {
+                    ["Window"] = w.Number.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    ["StartSeconds"] = w.StartSeconds.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture),
+                    ["PaymentsBefore"] = w.PaymentsBefore.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                }, w.Profiles, null)))
+                .ToList());
     }
 
     /// <summary>Flame graphs, top functions, differential flame graphs between builds and what sampling cost (profiles/profiles.md).</summary>
     private void WriteProfiles(string directory, IReadOnlyList<CaseResults> cases)
     {
-        if (run.Profiling is not { } profiling || ProfilingOf(cases) is not { } record || record.Cases.All(c => c.Profiles.Count == 0))
+        // A soak's windows are reported by the soak (profiles/profiles.md with trends): here only benchmark cases.
+        if (run.Profiling is not { } profiling || ProfilingOf(cases) is not { } record || run.Results.SoakProfiles.Count > 0 || record.Cases.All(c => c.Profiles.Count == 0))
         {
             return;
         }

@@ -15,6 +15,9 @@ public sealed class RunResults
     /// <summary>The run's comparisons and spreads, computed once after the last case (null before).</summary>
     public RunComparisons? Comparisons { get; set; }
 
+    /// <summary>A soak's profile windows (--soak with --profile), once it finished.</summary>
+    public IReadOnlyList<Soak.SoakProfileWindow> SoakProfiles { get; set; } = [];
+
     /// <summary>Run-unique payment ids (payments.csv's payment_id, and the tag each payment's calls carry).</summary>
     public long NextPaymentId() => Interlocked.Increment(ref nextPaymentId);
 

@@ -107,8 +107,8 @@ public sealed class CaseLifecycle
             await driver.PregenerateInvoicesAsync(count, ct);
         }
 
-        // 7. With --profile: a perf recording per node, off until the invocations it samples.
-        if (run.Profiling is { } profiling)
+        // 7. With --profile: a perf recording per node, off until the invocations it samples (a soak profiles in windows of its own).
+        if (run.Profiling is { } profiling && run.Options.Soak is null)
         {
             var nodes = topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]);
             try

@@ -195,7 +195,7 @@ public static class HarnessRun
         var (version, problem) = await Profiling.PerfSupport.CheckAsync(settings);
         if (problem is null)
         {
-            progress.Info($"profiling with {version}: {settings.Describe()}, every other measured iteration");
+            progress.Info($"profiling with {version}: {settings.Describe()}, {(options.Soak is null ? "every other measured iteration" : "in windows along the soak")}");
             return (version, null);
         }
         if (settings.Required)

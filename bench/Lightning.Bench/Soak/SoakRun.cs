@@ -47,6 +47,9 @@ public sealed class SoakRun
     private readonly Dictionary<string, NodeResources> readers = new();
     private readonly Dictionary<string, NodeResourceSample> previous = new();
     private double previousSeconds;
+    private SoakProfiler? profiler;
+    private (long Count, double SumMs) sampledPayments;
+    private (long Count, double SumMs) unsampledPayments;
 
     public SoakRun(RunContext run)
     {
@@ -91,6 +94,19 @@ public sealed class SoakRun
             .Select(i => Task.Run(() => WorkAsync(network, flows, i, sentSinceRebalance, rebalance)))
             .ToList();
         var sampler = Task.Run(() => SampleLoopAsync(network));
+        var profiling = Task.CompletedTask;
+        if (run.Profiling is { } perf)
+        {
+            profiler = new SoakProfiler(run, perf, network, definition.Topology.Nodes.Select(n => n.Name).ToList(), () =>
+            {
+                lock (gate)
+                {
+                    return succeeded;
+                }
+            }, clock, run.Options.ProfileEvery ?? SoakProfiler.DefaultEvery(Limit));
+            run.Progress.Info($"soak: profiling every node for {SoakProfiler.WindowLength.TotalSeconds:0} s every {profiler.Every.TotalMinutes:0.#} min");
+            profiling = Task.Run(() => profiler.RunAsync(stop.Token));
+        }
         try
         {
             await Task.WhenAll(workers);
@@ -99,6 +115,7 @@ public sealed class SoakRun
         {
             stop.Cancel();
             await sampler;
+            await profiling;
         }
         return await FinishAsync();
     }
@@ -138,8 +155,38 @@ public sealed class SoakRun
                 {
                     run.Progress.Info($"soak: {line}");
                 }
+                WriteProfiles();
                 return report.BudgetsHeld;
             });
+        }
+    }
+
+    /// <summary>The profile windows' report (profiles/profiles.md), when the soak was profiled.</summary>
+    private void WriteProfiles()
+    {
+        if (profiler is null || run.Profiling is not { } profiling)
+        {
+            return;
+        }
+        var windows = profiler.Windows;
+        run.Results.SoakProfiles = windows;
+        if (windows.Count == 0)
+        {
+            run.Progress.Info($"soak: no profile window closed{(profiler.Problem is null ? $" (the first opens after {profiler.Every.TotalMinutes:0.#} min)" : $": {profiler.Problem}")}");
+            return;
+        }
+        (long, double) Mean((long Count, double SumMs) p) => (p.Count, p.Count > 0 ? p.SumMs / p.Count : double.NaN);
+        (long, double) sampled, unsampled;
+        lock (gate)
+        {
+            (sampled, unsampled) = (Mean(sampledPayments), Mean(unsampledPayments));
+        }
+        var lines = SoakProfileReport.Write(run.ResultsDirectory, windows, profiling.Settings, profiling.PerfVersion, run.Options.ThresholdPercent,
+            profiler.Every, sampled, unsampled);
+        run.Progress.Info($"soak: {windows.Count} profile windows; {Path.Combine(run.ResultsDirectory, Profiling.ProfileFiles.Folder, Reports.ProfileReport.FileName)}");
+        foreach (var line in lines)
+        {
+            run.Progress.Info($"soak: profile: {line}");
         }
     }
 
@@ -270,6 +317,14 @@ public sealed class SoakRun
                 window.Add(milliseconds);
                 overall.Add(milliseconds);
                 succeeded++;
+                if (profiler is { Sampling: true })
+                {
+                    sampledPayments = (sampledPayments.Count + 1, sampledPayments.SumMs + milliseconds);
+                }
+                else
+                {
+                    unsampledPayments = (unsampledPayments.Count + 1, unsampledPayments.SumMs + milliseconds);
+                }
             }
             else
             {

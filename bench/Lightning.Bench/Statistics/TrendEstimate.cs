@@ -24,7 +24,8 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
     public const int BootstrapResamples = 1000;
 
     /// <param name="thresholdPercent">The smallest trend that matters, in percent of the median per <paramref name="per"/>.</param>
-    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1)
+    /// <param name="confidence">Of the interval the verdict rests on: above 0.95 when one of many series is judged (Bonferroni); more resamples then reach its tails.</param>
+    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1, double confidence = 0.95)
     {
         if (x.Count != y.Count)
         {
@@ -39,9 +40,10 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
         var slope = TheilSen(points);
         var random = new Random(seed);
         var block = Math.Max(1, (int)Math.Round(Math.Cbrt(points.Count)));
-        var slopes = new double[BootstrapResamples];
+        var resamples = Math.Max(BootstrapResamples, (int)Math.Ceiling(20 / (1 - confidence)));
+        var slopes = new double[resamples];
         var resample = new List<(double X, double Y)>(points.Count);
-        for (var b = 0; b < BootstrapResamples; b++)
+        for (var b = 0; b < resamples; b++)
         {
             resample.Clear();
             while (resample.Count < points.Count)
@@ -55,8 +57,8 @@ public sealed record TrendEstimate(int Points, double Slope, double Median, doub
             slopes[b] = TheilSen(resample);
         }
         var finite = slopes.Where(double.IsFinite).ToList();
-        var low = CaseFigures.Percentile(finite, 0.025);
-        var high = CaseFigures.Percentile(finite, 0.975);
+        var low = CaseFigures.Percentile(finite, (1 - confidence) / 2);
+        var high = CaseFigures.Percentile(finite, 1 - (1 - confidence) / 2);
         double Rel(double s) => s * per / Math.Abs(median);
         var relLow = Rel(low);
         var relHigh = Rel(high);
