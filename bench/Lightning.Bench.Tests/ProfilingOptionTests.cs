@@ -143,15 +143,7 @@ public class ProfilingOptionTests
         // 8 paired topologies, 40 payments each; 30 functions whose samples are Poisson noise around the same rates in
         // both builds; in the candidate "hot_spot" adds 3 samples a payment (30 ms at 99 Hz) on top.
         var random = new Random(5);
-        int Poisson(double mean)
-        {
-            var (limit, k, p) = (Math.Exp(-mean), 0, 1.0);
-            while ((p *= random.NextDouble()) > limit)
-            {
-                k++;
-            }
-            return k;
-        }
+        int Poisson(double mean) => PoissonSample(random, mean);
         ProfileReport.Group Build(string build, double hotSpotPerPayment)
         {
             var topologies = Enumerable.Range(1, 8).Select(t =>
@@ -195,15 +187,7 @@ public class ProfilingOptionTests
         try
         {
             var random = new Random(9);
-            int Poisson(double mean)
-            {
-                var (limit, k, p) = (Math.Exp(-mean), 0, 1.0);
-                while ((p *= random.NextDouble()) > limit)
-                {
-                    k++;
-                }
-                return k;
-            }
+            int Poisson(double mean) => PoissonSample(random, mean);
             var windows = Enumerable.Range(1, 20).Select(n =>
             {
                 var counts = Enumerable.Range(0, 20).ToDictionary(f => $"lightningd;main;io_loop;f{f:00}", f => (long)Poisson(200 * (0.1 + f * 0.02)));
@@ -237,5 +221,16 @@ public class ProfilingOptionTests
         {
             Directory.Delete(run, recursive: true);
         }
+    }
+
+    /// <summary>Sample counts of a function in a profile: Poisson around its mean (Knuth's method, small means).</summary>
+    private static int PoissonSample(Random random, double mean)
+    {
+        var (limit, k, p) = (Math.Exp(-mean), 0, 1.0);
+        while ((p *= random.NextDouble()) > limit)
+        {
+            k++;
+        }
+        return k;
     }
 }
