@@ -4,46 +4,29 @@ namespace Lightning.Bench.Network;
 
 /// <summary>
 /// A container's CPU time (user + system, all its processes) from its cgroup, found through its first process:
-/// cgroup v2 (cpu.stat usage_usec) or v1 (cpuacct.usage), whatever the engine's cgroup driver.
+/// cgroup v2 (cpu.stat usage_usec) or v1 (cpuacct.usage), whatever the engine's cgroup driver (see <see cref="ProcessCgroups"/>).
 /// </summary>
 public static class CgroupCpu
 {
-    private const string CgroupRoot = "/sys/fs/cgroup";
-
-    /// <summary>The file holding the cgroup's CPU time of the process <paramref name="pid"/> (a host pid), or null with why not.</summary>
-    public static (string? File, string Problem) UsageFileOf(int pid)
+    /// <summary>The file holding the CPU time of the cgroup these are the cgroups of, or null with why not.</summary>
+    public static (string? File, string Problem) UsageFileOf(ProcessCgroups cgroups)
     {
-        var cgroupFile = $"/proc/{pid}/cgroup";
-        if (pid <= 0 || !File.Exists(cgroupFile))
+        if (cgroups.PathOf("cpuacct") is { } path)
         {
-            return (null, $"process {pid} is not visible from the harness (a remote engine, or the harness in a container)");
-        }
-        var lines = File.ReadAllLines(cgroupFile);
-        foreach (var line in lines)
-        {
-            var parts = line.Split(':', 3);
-            if (parts.Length == 3 && parts[1].Split(',').Contains("cpuacct"))
+            foreach (var mount in new[] { "cpuacct", "cpu,cpuacct", "cpuacct,cpu" })
             {
-                foreach (var mount in new[] { "cpuacct", "cpu,cpuacct", "cpuacct,cpu" })
+                var file = Path.Combine(ProcessCgroups.Root, mount, path.TrimStart('/'), "cpuacct.usage");
+                if (File.Exists(file))
                 {
-                    var file = Path.Combine(CgroupRoot, mount, parts[2].TrimStart('/'), "cpuacct.usage");
-                    if (File.Exists(file))
-                    {
-                        return (file, "");
-                    }
+                    return (file, "");
                 }
             }
         }
-        var unified = lines.Select(l => l.Split(':', 3)).FirstOrDefault(p => p.Length == 3 && p[0] == "0" && p[1].Length == 0);
-        if (unified is not null)
+        if (cgroups.Unified is { } unified && File.Exists(Path.Combine(ProcessCgroups.Root, unified.TrimStart('/'), "cpu.stat")))
         {
-            var file = Path.Combine(CgroupRoot, unified[2].TrimStart('/'), "cpu.stat");
-            if (File.Exists(file))
-            {
-                return (file, "");
-            }
+            return (Path.Combine(ProcessCgroups.Root, unified.TrimStart('/'), "cpu.stat"), "");
         }
-        return (null, $"no CPU accounting found for process {pid} under {CgroupRoot}");
+        return (null, $"no CPU accounting found for process {cgroups.Pid} under {ProcessCgroups.Root}");
     }
 
     /// <summary>CPU time in nanoseconds from a cpuacct.usage or cpu.stat file.</summary>

@@ -28,13 +28,14 @@ public sealed class CpuMeter
         foreach (var (node, id) in containersByNode)
         {
             var details = await engine.InspectContainerAsync(id, ct);
-            var (file, problem) = CgroupCpu.UsageFileOf(details?.Pid ?? 0);
+            var (cgroups, missing) = ProcessCgroups.Of(details?.Pid ?? 0);
+            var (file, problem) = cgroups is null ? (null, missing) : CgroupCpu.UsageFileOf(cgroups);
             if (file is null)
             {
                 return new CpuMeter(new Dictionary<string, string>(), $"{node}: {problem}");
             }
             files[node] = file;
-            if (NodeResources.Of(details!.Pid) is ({ } reader, _))
+            if (NodeResources.Of(cgroups!) is ({ } reader, _))
             {
                 resources[node] = reader;
             }

@@ -24,7 +24,7 @@ public sealed record NodeResourceSample(
 /// </summary>
 public sealed class NodeResources
 {
-    private const string CgroupRoot = "/sys/fs/cgroup";
+    private const string CgroupRoot = ProcessCgroups.Root;
     private readonly string cpuFile;
     private readonly string memoryDirectory;
     private readonly bool unified;
@@ -39,32 +39,30 @@ public sealed class NodeResources
         this.dataFiles = dataFiles;
     }
 
-    /// <summary>The reader of the container whose first process is <paramref name="pid"/> (a host pid), or null with why not.</summary>
-    public static (NodeResources? Reader, string Problem) Of(int pid, Func<IReadOnlyList<string>>? dataFiles = null)
+    /// <summary>The reader of the container whose first process is in <paramref name="cgroups"/>, or null with why not.</summary>
+    public static (NodeResources? Reader, string Problem) Of(ProcessCgroups cgroups, Func<IReadOnlyList<string>>? dataFiles = null)
     {
-        var (cpu, problem) = CgroupCpu.UsageFileOf(pid);
+        var (cpu, problem) = CgroupCpu.UsageFileOf(cgroups);
         if (cpu is null)
         {
             return (null, problem);
         }
-        var lines = File.ReadAllLines($"/proc/{pid}/cgroup").Select(l => l.Split(':', 3)).Where(p => p.Length == 3).ToList();
-        var memory = lines.FirstOrDefault(p => p[1].Split(',').Contains("memory"));
-        if (memory is not null && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory[2].TrimStart('/'))))
+        if (cgroups.PathOf("memory") is { } memory && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory.TrimStart('/'))))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory[2].TrimStart('/')), false, dataFiles ?? (() => [])), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => [])), "");
         }
-        var v2 = lines.FirstOrDefault(p => p[0] == "0" && p[1].Length == 0);
-        if (v2 is not null && File.Exists(Path.Combine(CgroupRoot, v2[2].TrimStart('/'), "memory.current")))
+        if (cgroups.Unified is { } unified && File.Exists(Path.Combine(CgroupRoot, unified.TrimStart('/'), "memory.current")))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, v2[2].TrimStart('/')), true, dataFiles ?? (() => [])), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => [])), "");
         }
-        return (null, $"no memory accounting found for process {pid} under {CgroupRoot}");
+        return (null, $"no memory accounting found for process {cgroups.Pid} under {CgroupRoot}");
     }
 
     public static async Task<(NodeResources? Reader, string Problem)> OfContainerAsync(DockerEngine engine, string containerId, Func<IReadOnlyList<string>>? dataFiles = null, CancellationToken ct = default)
     {
         var details = await engine.InspectContainerAsync(containerId, ct);
-        return Of(details?.Pid ?? 0, dataFiles);
+        var (cgroups, problem) = ProcessCgroups.Of(details?.Pid ?? 0);
+        return cgroups is null ? (null, problem) : Of(cgroups, dataFiles);
     }
 
     /// <summary>Reads everything once (open files only when asked: listing every process's descriptors takes longest); throws IOException when the container is gone.</summary>

@@ -1,3 +1,5 @@
+using Lightning.Bench.Network;
+
 namespace Lightning.Bench.Profiling;
 
 /// <summary>
@@ -8,32 +10,26 @@ namespace Lightning.Bench.Profiling;
 /// </summary>
 public static class PerfCgroup
 {
-    private const string V1PerfEventMount = "/sys/fs/cgroup/perf_event";
+    private static readonly string V1PerfEventMount = Path.Combine(ProcessCgroups.Root, "perf_event");
 
-    /// <summary>The cgroup of process <paramref name="pid"/> (a host pid), relative to its hierarchy's root, or null with why not.</summary>
-    public static (string? Cgroup, string Problem) Of(int pid, string procRoot = "/proc")
+    /// <summary>The cgroup of the process <paramref name="pid"/> (a host pid), relative to its hierarchy's root, or null with why not.</summary>
+    public static (string? Cgroup, string Problem) Of(int pid)
     {
-        var file = $"{procRoot}/{pid}/cgroup";
-        if (pid <= 0 || !File.Exists(file))
-        {
-            return (null, $"process {pid} is not visible from the harness (a remote engine, or the harness in a container): profiles need perf on the engine's host");
-        }
-        return Parse(File.ReadAllLines(file), Directory.Exists(V1PerfEventMount), pid);
+        var (cgroups, problem) = ProcessCgroups.Of(pid);
+        return cgroups is null ? (null, $"{problem}: profiles need perf on the engine's host") : Of(cgroups, Directory.Exists(V1PerfEventMount));
     }
 
-    /// <summary>Picks the path from the lines of /proc/PID/cgroup.</summary>
-    public static (string? Cgroup, string Problem) Parse(IReadOnlyList<string> lines, bool v1PerfEventMounted, int pid = 0)
+    /// <summary>Picks the path perf scopes to from a process's cgroups.</summary>
+    public static (string? Cgroup, string Problem) Of(ProcessCgroups cgroups, bool v1PerfEventMounted)
     {
-        var entries = lines.Select(l => l.Split(':', 3)).Where(p => p.Length == 3).ToList();
-        var v1 = entries.FirstOrDefault(p => p[1].Split(',').Contains("perf_event"));
-        var path = v1 is not null && v1PerfEventMounted ? v1[2] : entries.FirstOrDefault(p => p[0] == "0" && p[1].Length == 0)?[2];
+        var path = cgroups.PathOf("perf_event") is { } v1 && v1PerfEventMounted ? v1 : cgroups.Unified;
         if (path is null)
         {
-            return (null, $"process {pid} is in no perf_event or unified cgroup: mount the perf_event controller or cgroup v2");
+            return (null, $"process {cgroups.Pid} is in no perf_event or unified cgroup: mount the perf_event controller or cgroup v2");
         }
         var relative = path.Trim('/');
         return relative.Length == 0
-            ? (null, $"process {pid} is in the root cgroup (a container engine without cgroups?): its profile would be the whole machine")
+            ? (null, $"process {cgroups.Pid} is in the root cgroup (a container engine without cgroups?): its profile would be the whole machine")
             : (relative, "");
     }
 }
