@@ -2,7 +2,11 @@ using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>A change in a function's CPU per payment over topologies: its mean, standard error and degrees of freedom.</summary>
+/// <summary>
+/// A change in a function's CPU per payment over topologies: its mean, standard error and degrees of freedom. The
+/// standard error is never below what sampling alone gives (each value is a count of samples, Poisson): a few
+/// topologies whose counts happen to agree would otherwise show no spread and an interval of zero width.
+/// </summary>
 /// <param name="Count">What it rests on, as shown: "8" topology pairs, or "8 + 8" topologies.</param>
 public sealed record ChangeEstimate(double Mean, double StandardError, double DegreesOfFreedom, string Count)
 {
@@ -18,28 +22,33 @@ public sealed record ChangeEstimate(double Mean, double StandardError, double De
     }
 
     /// <summary>Per topology pair differences (candidate − baseline); null with fewer than two pairs.</summary>
-    public static ChangeEstimate? Paired(IReadOnlyList<double> differences)
+    /// <param name="samplingVariances">Per pair, the Poisson variance of its difference from sampling alone.</param>
+    public static ChangeEstimate? Paired(IReadOnlyList<double> differences, IReadOnlyList<double> samplingVariances)
     {
         if (differences.Count < 2)
         {
             return null;
         }
+        var n = differences.Count;
         var mean = differences.Average();
-        var variance = differences.Sum(d => (d - mean) * (d - mean)) / (differences.Count - 1);
-        return new ChangeEstimate(mean, Math.Sqrt(variance / differences.Count), differences.Count - 1, $"{differences.Count}");
+        var variance = differences.Sum(d => (d - mean) * (d - mean)) / (n - 1);
+        var standardError = Math.Max(Math.Sqrt(variance / n), Math.Sqrt(samplingVariances.Sum()) / n);
+        return new ChangeEstimate(mean, standardError, n - 1, $"{n}");
     }
 
     /// <summary>Welch's estimate of mean(candidate) − mean(baseline) for topologies that were not paired; null with fewer than two on a side.</summary>
-    public static ChangeEstimate? Welch(IReadOnlyList<double> baseline, IReadOnlyList<double> candidate)
+    /// <param name="baseline">Per topology, the value and its Poisson variance from sampling alone.</param>
+    public static ChangeEstimate? Welch(IReadOnlyList<(double Value, double SamplingVariance)> baseline, IReadOnlyList<(double Value, double SamplingVariance)> candidate)
     {
         if (baseline.Count < 2 || candidate.Count < 2)
         {
             return null;
         }
-        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<double> x)
+        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<(double Value, double SamplingVariance)> x)
         {
-            var mean = x.Average();
-            return (mean, x.Sum(v => (v - mean) * (v - mean)) / (x.Count - 1) / x.Count);
+            var mean = x.Average(v => v.Value);
+            var spread = x.Sum(v => (v.Value - mean) * (v.Value - mean)) / (x.Count - 1) / x.Count;
+            return (mean, Math.Max(spread, x.Sum(v => v.SamplingVariance) / ((double)x.Count * x.Count)));
         }
         var (mb, vb) = Of(baseline);
         var (mc, vc) = Of(candidate);

@@ -39,12 +39,16 @@ public static class ProfileReport
             })
             .ToList();
 
-    /// <summary>Writes the flame graphs, merged folded stacks and profiles.md; returns profiles.md's text.</summary>
+    /// <summary>
+    /// Writes the flame graphs, merged folded stacks and profiles.md; returns lines for the console: each node's heaviest
+    /// functions per case, and every change between builds called beyond noise.
+    /// </summary>
     /// <param name="builds">Build names, the baseline first.</param>
     /// <param name="preamble">Text for the top of profiles.md (how it was sampled, what it cost).</param>
     /// <param name="thresholdPercent">The run's --threshold: the smallest change of a node's CPU per payment that matters.</param>
-    public static string Write(string runDirectory, IReadOnlyList<Group> groups, IReadOnlyList<string> builds, int frequencyHz, double thresholdPercent, string preamble)
+    public static IReadOnlyList<string> Write(string runDirectory, IReadOnlyList<Group> groups, IReadOnlyList<string> builds, int frequencyHz, double thresholdPercent, string preamble)
     {
+        var lines = new List<string>();
         var folder = Path.Combine(runDirectory, ProfileFiles.Folder);
         Directory.CreateDirectory(folder);
         var text = new StringBuilder("# Where the nodes' CPU went\n\n").Append(preamble).Append('\n');
@@ -55,6 +59,8 @@ public static class ProfileReport
             group.Stacks.Bounded(ProfileFiles.MaxStacks).WriteFile(Path.Combine(cellFolder, group.Node + ProfileFiles.Extension));
             var svg = Path.Combine(cellFolder, group.Node + ".svg");
             File.WriteAllText(svg, FlameGraphSvg.Render(group.Stacks, $"{group.Node}: {group.Cell}", Describe(group, frequencyHz)));
+            var heaviest = FunctionTable.Top(group.Stacks, 3).Select(f => Invariant($"{f.Function} {f.SelfShare * 100:0} %"));
+            lines.Add(Invariant($"{group.Node}, {group.Cell}: {group.Stacks.Total * 1000.0 / frequencyHz / Math.Max(1, group.Payments):0.0} ms of CPU per payment in {group.Stacks.Total} samples; most self time: {string.Join(", ", heaviest)}"));
             text.Append(FunctionTable.Markdown($"{group.Node}: {group.Cell}", group.Stacks, frequencyHz, group.Payments, TopCount))
                 .Append('\n').Append($"Flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}). {Describe(group, frequencyHz)}\n\n");
         }
@@ -68,12 +74,13 @@ public static class ProfileReport
             var title = $"{candidate.Node}: {candidate.Parameters["Build"]} against {baseline.Parameters["Build"]}, {cell}";
             File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title,
                 Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments}).")));
-            text.Append(Changes(title, baseline, candidate, frequencyHz, thresholdPercent))
+            var called = new List<string>();
+            text.Append(Changes(title, baseline, candidate, frequencyHz, thresholdPercent, called: called))
                 .Append($"Differential flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}).\n\n");
+            lines.AddRange(called.Count > 0 ? called.Select(c => $"{title}: {c}") : [$"{title}: no function changed beyond noise"]);
         }
-        var markdown = text.ToString();
-        File.WriteAllText(Path.Combine(folder, FileName), markdown);
-        return markdown;
+        File.WriteAllText(Path.Combine(folder, FileName), text.ToString());
+        return lines;
     }
 
     /// <summary>
@@ -84,7 +91,8 @@ public static class ProfileReport
     /// every function the two profiles hold (Bonferroni: the table picks the largest of hundreds of changes), excludes 0.
     /// </summary>
     /// <param name="paired">Topologies of the same index ran side by side (one run); across runs (--compare) they did not.</param>
-    public static string Changes(string title, Group baseline, Group candidate, int frequencyHz, double thresholdPercent, bool paired = true)
+    /// <param name="called">Receives a line per row called beyond noise.</param>
+    public static string Changes(string title, Group baseline, Group candidate, int frequencyHz, double thresholdPercent, bool paired = true, ICollection<string>? called = null)
     {
         var text = new StringBuilder($"## {title}\n\n");
         double Ms(double samples, double payments) => payments > 0 ? samples / frequencyHz * 1000 / payments : double.NaN;
@@ -92,24 +100,39 @@ public static class ProfileReport
         var after = Ms(candidate.Stacks.Total, candidate.Payments);
         var baselineSelf = baseline.PerTopology.ToDictionary(t => t.Topology, t => SelfMs(t.Stacks, t.Payments, frequencyHz));
         var candidateSelf = candidate.PerTopology.ToDictionary(t => t.Topology, t => SelfMs(t.Stacks, t.Payments, frequencyHz));
-        var functions = FunctionTable.Top(baseline.Stacks, int.MaxValue).Select(f => f.Function)
-            .Union(FunctionTable.Top(candidate.Stacks, int.MaxValue).Select(f => f.Function)).Count();
+        // A sample stands for 1000/Hz/payments ms per payment: a count's Poisson variance in ms² is its value times that.
+        var baselineUnit = baseline.PerTopology.ToDictionary(t => t.Topology, t => 1000.0 / frequencyHz / t.Payments);
+        var candidateUnit = candidate.PerTopology.ToDictionary(t => t.Topology, t => 1000.0 / frequencyHz / t.Payments);
         var practical = thresholdPercent / 100 * before;
+        // The family a row is judged in: the functions heavy enough that a change of the practical size is possible
+        // (self time before + after ≥ the threshold). Filtering on the level both builds share, not on the change,
+        // keeps the test's error rate (independent filtering), and leaves out the hundreds of frames with a sample or two.
+        var functions = Math.Max(1, ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, int.MaxValue)
+            .Count(c => (c.BaselineSelfPerPayment + c.CandidateSelfPerPayment) / frequencyHz * 1000 >= practical));
         text.Append(Invariant($"Node CPU in the samples: {before:0.00} → {after:0.00} ms per payment ({Signed(after - before)} ms); "))
             .Append(Invariant($"{baseline.Stacks.Total} and {candidate.Stacks.Total} samples over {baseline.Payments} and {candidate.Payments} payments. "))
-            .Append(Invariant($"Beyond noise: a change of at least {thresholdPercent:0.##} % of the baseline node's CPU per payment ({practical:0.00} ms) whose interval, widened for all {functions} functions compared, excludes 0.\n\n"));
+            .Append(Invariant($"Beyond noise: a change of at least {thresholdPercent:0.##} % of the baseline node's CPU per payment ({practical:0.00} ms) whose interval, widened for the {functions} function{(functions == 1 ? "" : "s")} heavy enough to change that much, excludes 0.\n\n"));
         text.Append($"| function | called from (most samples) | self ms/payment before | after | change | 95 % interval ({(paired ? "topology pairs" : "Welch, topologies")}) | beyond noise | total ms/payment before | after |\n");
         text.Append("|---|---|---:|---:|---:|---|---|---:|---:|\n");
         foreach (var change in ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, TopCount))
         {
+            var function = change.Function;
+            var pairs = baselineSelf.Keys.Intersect(candidateSelf.Keys).Order(StringComparer.Ordinal).ToList();
             var estimate = paired
-                ? ChangeEstimate.Paired(baselineSelf.Keys.Intersect(candidateSelf.Keys).Order(StringComparer.Ordinal)
-                    .Select(t => candidateSelf[t].GetValueOrDefault(change.Function) - baselineSelf[t].GetValueOrDefault(change.Function)).ToList())
-                : ChangeEstimate.Welch(baselineSelf.Values.Select(s => s.GetValueOrDefault(change.Function)).ToList(),
-                    candidateSelf.Values.Select(s => s.GetValueOrDefault(change.Function)).ToList());
+                ? ChangeEstimate.Paired(
+                    pairs.Select(t => candidateSelf[t].GetValueOrDefault(function) - baselineSelf[t].GetValueOrDefault(function)).ToList(),
+                    pairs.Select(t => candidateSelf[t].GetValueOrDefault(function) * candidateUnit[t] + baselineSelf[t].GetValueOrDefault(function) * baselineUnit[t]).ToList())
+                : ChangeEstimate.Welch(
+                    baselineSelf.Select(s => (s.Value.GetValueOrDefault(function), s.Value.GetValueOrDefault(function) * baselineUnit[s.Key])).ToList(),
+                    candidateSelf.Select(s => (s.Value.GetValueOrDefault(function), s.Value.GetValueOrDefault(function) * candidateUnit[s.Key])).ToList());
             var callers = CalledFrom(change.CandidateSelfPerPayment > 0 ? candidate.Stacks : baseline.Stacks, change.Function);
+            var verdict = Beyond(estimate, functions, practical);
+            if (verdict.Length > 0)
+            {
+                called?.Add($"{change.Function} {verdict} {Signed(change.SelfChange / frequencyHz * 1000)} ms per payment ({Range(estimate?.Interval(0.95), estimate?.Count)}), called from {callers}");
+            }
             text.Append($"| {ProfileFormat.Cell(change.Function)} | {callers} | {F(change.BaselineSelfPerPayment / frequencyHz * 1000)} | {F(change.CandidateSelfPerPayment / frequencyHz * 1000)} | ")
-                .Append($"{Signed(change.SelfChange / frequencyHz * 1000)} | {Range(estimate?.Interval(0.95), estimate?.Count)} | {Beyond(estimate, functions, practical)} | ")
+                .Append($"{Signed(change.SelfChange / frequencyHz * 1000)} | {Range(estimate?.Interval(0.95), estimate?.Count)} | {verdict} | ")
                 .Append($"{F(change.BaselineTotalPerPayment / frequencyHz * 1000)} | {F(change.CandidateTotalPerPayment / frequencyHz * 1000)} |\n");
         }
         text.Append('\n');

@@ -160,7 +160,11 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             $"Milliseconds are samples ÷ {profiling.Settings.FrequencyHz} Hz: the node's CPU time, idle chores included. perf's raw recordings " +
             $"({raw / 1048576.0:0.0} MB) were deleted once folded; the folded stacks keep every sample (profiles/CASE-Topology-N/NODE.folded per topology, " +
             "profiles/CASE/NODE.folded merged).\n\n" + string.Concat(problems) + (problems.Any() ? "\n" : "") + cost;
-        ProfileReport.Write(directory, groups, run.Options.Builds.Select(b => b.Name).ToList(), profiling.Settings.FrequencyHz, run.Options.ThresholdPercent, preamble);
+        var lines = ProfileReport.Write(directory, groups, run.Options.Builds.Select(b => b.Name).ToList(), profiling.Settings.FrequencyHz, run.Options.ThresholdPercent, preamble);
+        foreach (var line in lines)
+        {
+            run.Progress.Info($"profile: {line}");
+        }
         run.Progress.Info($"profiles: {Path.Combine(directory, Profiling.ProfileFiles.Folder, ProfileReport.FileName)} ({groups.Count} flame graph(s))");
         if (cost.Length > 0)
         {
