@@ -249,23 +249,6 @@ public class ProfileFoldingTests
         Assert.Equal(3, ProfileDiff.Changes(baseline, 100, candidate, 200, 3).Count);
     }
 
-    [Fact]
-    public void Profile_diff_markdown_shows_both_builds_in_ms_per_payment()
-    {
-        var baseline = Profile(("p;main;work", 400), ("p;main;idle", 500), ("p;main;gone", 100));
-        var candidate = Profile(("p;main;work", 1600), ("p;main;idle", 1000), ("p;main;fresh", 400));
-
-        // 100 samples a second: 4 samples per payment are 40 ms.
-        var markdown = ProfileDiff.Markdown("main vs branch", baseline, 100, candidate, 200, 100, 3);
-
-        Assert.Contains("baseline 100 ms", markdown);
-        Assert.Contains("candidate 150 ms", markdown);
-        Assert.Contains("| `work` | 40.0 | 80.0 | +40.0 | +100.0 % | 40.0 | 80.0 | 40.0 | 53.3 |", markdown);
-        Assert.Contains("| `fresh` | 0.000 | 20.0 | +20.0 | new |", markdown);
-        Assert.Contains("| `gone` | 10.0 | 0.000 | -10.0 | -100.0 % |", markdown);
-        Assert.DoesNotContain("`idle`", markdown);
-    }
-
     private sealed record DrawnFrame(string Title, double X, double Width, string Fill, string? Label);
 
     private static (XDocument Svg, List<DrawnFrame> Frames) Drawn(string svg)

@@ -29,30 +29,7 @@ public static class ProcessRunner
         string? workingDirectory = null,
         CancellationToken ct = default)
     {
-        var startInfo = new ProcessStartInfo(fileName)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = true,
-            UseShellExecute = false,
-            WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory,
-        };
-        foreach (var argument in arguments)
-        {
-            startInfo.ArgumentList.Add(argument);
-        }
-        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
-        {
-            // null removes the variable from the child's environment.
-            if (value is null)
-            {
-                startInfo.Environment.Remove(key);
-            }
-            else
-            {
-                startInfo.Environment[key] = value;
-            }
-        }
+        var startInfo = StartInfo(fileName, arguments, environment, workingDirectory);
 
         using var process = new Process { StartInfo = startInfo };
         var stdout = new StringBuilder();
@@ -107,5 +84,36 @@ public static class ProcessRunner
         process.WaitForExit();
         await reading;
         return new ProcessResult(fileName, arguments, process.ExitCode, stdout.ToString(), stderr.ToString());
+    }
+
+    /// <summary>How every tool is started: arguments as a list (no shell), every stream redirected, the environment adjusted.</summary>
+    /// <param name="environment">Variables to set; a null value removes the variable from the child's environment.</param>
+    internal static ProcessStartInfo StartInfo(string fileName, IReadOnlyList<string> arguments,
+        IReadOnlyDictionary<string, string?>? environment = null, string? workingDirectory = null)
+    {
+        var startInfo = new ProcessStartInfo(fileName)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+            WorkingDirectory = workingDirectory ?? Environment.CurrentDirectory,
+        };
+        foreach (var argument in arguments)
+        {
+            startInfo.ArgumentList.Add(argument);
+        }
+        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
+        {
+            if (value is null)
+            {
+                startInfo.Environment.Remove(key);
+            }
+            else
+            {
+                startInfo.Environment[key] = value;
+            }
+        }
+        return startInfo;
     }
 }

@@ -14,29 +14,13 @@ public sealed partial class RunningProcess : IAsyncDisposable
     private const int KeptErrorChars = 64 * 1024;
     private readonly Process process;
     private readonly StringBuilder stderr = new();
-    private readonly string commandLine;
-
-    private RunningProcess(Process process, string commandLine)
-    {
-        this.process = process;
-        this.commandLine = commandLine;
-    }
+    private RunningProcess(Process process) => this.process = process;
 
     public static RunningProcess Start(string fileName, IReadOnlyList<string> arguments)
     {
-        var startInfo = new ProcessStartInfo(fileName)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in arguments)
-        {
-            startInfo.ArgumentList.Add(argument);
-        }
+        var startInfo = ProcessRunner.StartInfo(fileName, arguments);
         var process = new Process { StartInfo = startInfo };
-        var running = new RunningProcess(process, string.Join(' ', new[] { fileName }.Concat(arguments)));
+        var running = new RunningProcess(process);
         process.OutputDataReceived += (_, _) => { };
         process.ErrorDataReceived += (_, e) => running.KeepError(e.Data);
         try
@@ -53,8 +37,6 @@ public sealed partial class RunningProcess : IAsyncDisposable
         process.BeginErrorReadLine();
         return running;
     }
-
-    public string CommandLine => commandLine;
 
     public bool HasExited => process.HasExited;
 

@@ -50,8 +50,6 @@ public sealed class CaseProfiler : IAsyncDisposable
         return new CaseProfiler(recordings);
     }
 
-    public IReadOnlyCollection<string> Nodes => recordings.Keys.ToList();
-
     public async Task EnableAsync(CancellationToken ct = default)
     {
         enabled = true;

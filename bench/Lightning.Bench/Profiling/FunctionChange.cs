@@ -16,9 +16,6 @@ public sealed record FunctionChange(
     /// <summary>Candidate − baseline self samples per payment: positive when the candidate spends more in it.</summary>
     public double SelfChange => CandidateSelfPerPayment - BaselineSelfPerPayment;
 
-    /// <summary>Candidate − baseline total samples per payment.</summary>
-    public double TotalChange => CandidateTotalPerPayment - BaselineTotalPerPayment;
-
     /// <summary>The self change relative to the baseline's self (0.5 = +50 %); NaN when the baseline never ran it.</summary>
     public double RelativeSelfChange => BaselineSelfPerPayment > 0 ? SelfChange / BaselineSelfPerPayment : double.NaN;
 }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Profiling;
 
@@ -76,18 +77,20 @@ public sealed partial class PerfRecording : IAsyncDisposable
                 var acks = new StreamReader(new FileStream(ackFifo, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1));
                 return (control, acks);
             }, CancellationToken.None);
-            var clock = Stopwatch.StartNew();
-            while (!open.IsCompleted)
+            try
             {
-                if (perf.HasExited)
-                {
-                    throw new IOException($"perf record of cgroup {cgroup} exited at start with code {perf.ExitCode}: {perf.Tail(2)}");
-                }
-                if (clock.Elapsed > StartTimeout)
-                {
-                    throw new TimeoutException($"perf record of cgroup {cgroup} did not open its control FIFO within {StartTimeout.TotalSeconds:0} s: {perf.Tail(2)}");
-                }
-                await Task.WhenAny(open, Task.Delay(20, ct));
+                await Wait.UntilAsync($"perf record of cgroup {cgroup} to open its control FIFO", _ => Task.FromResult(
+                    open.IsCompleted ? WaitState.Met()
+                    : perf.HasExited ? throw new WaitAbortedException($"perf record of cgroup {cgroup} exited at start with code {perf.ExitCode}: {perf.Tail(2)}")
+                    : WaitState.NotYet(perf.Tail(2))), StartTimeout, ct);
+            }
+            catch (WaitAbortedException e)
+            {
+                throw new IOException(e.Message);
+            }
+            catch (WaitTimeoutException e)
+            {
+                throw new TimeoutException(e.Message);
             }
             var (controlStream, ackReader) = await open;
             return new PerfRecording(settings, dataFile, buildIdDirectory, perf, controlStream, ackReader, controlFifo, ackFifo);

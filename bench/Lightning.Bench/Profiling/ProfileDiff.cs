@@ -1,5 +1,3 @@
-using System.Text;
-
 namespace Lightning.Bench.Profiling;
 
 /// <summary>
@@ -33,36 +31,6 @@ public static class ProfileDiff
             .ThenBy(c => c.Function, StringComparer.Ordinal)
             .Take(count)
             .ToList();
-    }
-
-    /// <summary>
-    /// A markdown section: CPU per payment of both builds, then the functions that moved most, in ms per payment
-    /// (samples ÷ <paramref name="samplesPerSecond"/> × 1000 per payment), the change in ms and in %, and each build's
-    /// self share.
-    /// </summary>
-    public static string Markdown(string title, FoldedStacks baseline, double baselinePayments, FoldedStacks candidate, double candidatePayments,
-        double samplesPerSecond, int count)
-    {
-        ProfileFormat.RequirePositive(samplesPerSecond, nameof(samplesPerSecond));
-        var changes = Changes(baseline, baselinePayments, candidate, candidatePayments, count);
-        double Ms(double samplesPerPayment) => samplesPerPayment / samplesPerSecond * 1000;
-        var before = Ms(baseline.Total / baselinePayments);
-        var after = Ms(candidate.Total / candidatePayments);
-        var text = new StringBuilder();
-        text.Append("## ").Append(title).Append('\n').Append('\n');
-        text.Append($"CPU per payment: baseline {ProfileFormat.Ms(before)} ms ({ProfileFormat.Count(baseline.Total)} samples, {ProfileFormat.Number(baselinePayments)} payments), ")
-            .Append($"candidate {ProfileFormat.Ms(after)} ms ({ProfileFormat.Count(candidate.Total)} samples, {ProfileFormat.Number(candidatePayments)} payments), ")
-            .Append($"change {ProfileFormat.SignedMs(after - before)} ms ({Relative(after - before, before)}). Sampled at {ProfileFormat.Number(samplesPerSecond)} Hz.\n\n");
-        text.Append("| Function | Self ms/payment baseline | Self ms/payment candidate | Change ms/payment | Change % | Total ms/payment baseline | Total ms/payment candidate | Self % baseline | Self % candidate |\n");
-        text.Append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        foreach (var c in changes)
-        {
-            text.Append($"| {ProfileFormat.Cell(c.Function)} | {ProfileFormat.Ms(Ms(c.BaselineSelfPerPayment))} | {ProfileFormat.Ms(Ms(c.CandidateSelfPerPayment))} | ")
-                .Append($"{ProfileFormat.SignedMs(Ms(c.SelfChange))} | {Relative(c.SelfChange, c.BaselineSelfPerPayment)} | ")
-                .Append($"{ProfileFormat.Ms(Ms(c.BaselineTotalPerPayment))} | {ProfileFormat.Ms(Ms(c.CandidateTotalPerPayment))} | ")
-                .Append($"{ProfileFormat.Percent(c.BaselineSelfShare)} | {ProfileFormat.Percent(c.CandidateSelfShare)} |\n");
-        }
-        return text.Append('\n').ToString();
     }
 
     /// <summary>A change relative to its baseline, "new" for something the baseline did not have.</summary>

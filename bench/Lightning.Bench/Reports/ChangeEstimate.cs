@@ -1,3 +1,4 @@
+using Lightning.Bench.Statistics;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace Lightning.Bench.Reports;
@@ -30,10 +31,8 @@ public sealed record ChangeEstimate(double Mean, double StandardError, double De
             return null;
         }
         var n = differences.Count;
-        var mean = differences.Average();
-        var variance = differences.Sum(d => (d - mean) * (d - mean)) / (n - 1);
-        var standardError = Math.Max(Math.Sqrt(variance / n), Math.Sqrt(samplingVariances.Sum()) / n);
-        return new ChangeEstimate(mean, standardError, n - 1, $"{n}");
+        var standardError = Math.Max(Math.Sqrt(SampleVariance.Of(differences) / n), Math.Sqrt(samplingVariances.Sum()) / n);
+        return new ChangeEstimate(differences.Average(), standardError, n - 1, $"{n}");
     }
 
     /// <summary>Welch's estimate of mean(candidate) − mean(baseline) for topologies that were not paired; null with fewer than two on a side.</summary>
@@ -44,16 +43,11 @@ public sealed record ChangeEstimate(double Mean, double StandardError, double De
         {
             return null;
         }
-        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<(double Value, double SamplingVariance)> x)
-        {
-            var mean = x.Average(v => v.Value);
-            var spread = x.Sum(v => (v.Value - mean) * (v.Value - mean)) / (x.Count - 1) / x.Count;
-            return (mean, Math.Max(spread, x.Sum(v => v.SamplingVariance) / ((double)x.Count * x.Count)));
-        }
+        static (double Mean, double VarianceOfMean) Of(IReadOnlyList<(double Value, double SamplingVariance)> x) =>
+            (x.Average(v => v.Value), Math.Max(SampleVariance.Of(x.Select(v => v.Value).ToList()) / x.Count, x.Sum(v => v.SamplingVariance) / ((double)x.Count * x.Count)));
         var (mb, vb) = Of(baseline);
         var (mc, vc) = Of(candidate);
-        var df = vb + vc == 0 ? baseline.Count + candidate.Count - 2
-            : Math.Pow(vb + vc, 2) / (vb * vb / (baseline.Count - 1) + vc * vc / (candidate.Count - 1));
+        var df = vb + vc == 0 ? baseline.Count + candidate.Count - 2 : SampleVariance.WelchDegreesOfFreedom(vb, baseline.Count, vc, candidate.Count);
         return new ChangeEstimate(mc - mb, Math.Sqrt(vb + vc), df, $"{baseline.Count} + {candidate.Count}");
     }
 }

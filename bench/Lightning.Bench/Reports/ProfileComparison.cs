@@ -41,12 +41,10 @@ public static class ProfileComparison
             {
                 var cell = ProfileReport.CellOf(candidate.Parameters, "Build");
                 var title = $"{candidate.Node}: B {candidate.Parameters.GetValueOrDefault("Build")} against A {baseline.Parameters.GetValueOrDefault("Build")}, {cell}";
-                var svgFolder = Path.Combine(folder, RunContext.CaseFolder($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"), RunContext.CaseFolder(cell));
-                Directory.CreateDirectory(svgFolder);
-                var svg = Path.Combine(svgFolder, candidate.Node + ".svg");
-                File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, profilingA.FrequencyHz, title,
-                    "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds."));
-                text.Append(ProfileReport.Changes(title, baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
+                var svg = Path.Combine(folder, RunContext.CaseFolder($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
+                    RunContext.CaseFolder(cell), candidate.Node + ".svg");
+                text.Append(ProfileReport.WriteDiff(svg, title, "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds.",
+                        baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
                     .Append($"Differential flame graph: {svg}\n\n");
                 pairs++;
             }

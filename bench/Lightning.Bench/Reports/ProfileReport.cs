@@ -68,14 +68,11 @@ public static class ProfileReport
         {
             var name = $"diff-{RunContext.CaseFolder(candidate.Parameters["Build"])}-vs-{RunContext.CaseFolder(baseline.Parameters["Build"])}";
             var cell = CellOf(candidate.Parameters, "Build");
-            var diffFolder = Path.Combine(folder, name, RunContext.CaseFolder(cell));
-            Directory.CreateDirectory(diffFolder);
-            var svg = Path.Combine(diffFolder, candidate.Node + ".svg");
+            var svg = Path.Combine(folder, name, RunContext.CaseFolder(cell), candidate.Node + ".svg");
             var title = $"{candidate.Node}: {candidate.Parameters["Build"]} against {baseline.Parameters["Build"]}, {cell}";
-            File.WriteAllText(svg, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title,
-                Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments}).")));
             var called = new List<string>();
-            text.Append(Changes(title, baseline, candidate, frequencyHz, thresholdPercent, called: called))
+            text.Append(WriteDiff(svg, title, Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments})."),
+                    baseline, candidate, frequencyHz, thresholdPercent, paired: true, called))
                 .Append($"Differential flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}).\n\n");
             lines.AddRange(called.Count > 0 ? called.Select(c => $"{title}: {c}") : [$"{title}: no function changed beyond noise"]);
         }
@@ -84,11 +81,24 @@ public static class ProfileReport
     }
 
     /// <summary>
+    /// Writes the differential flame graph of <paramref name="candidate"/> against <paramref name="baseline"/> to
+    /// <paramref name="svgPath"/> and returns their table of changes (see <see cref="Changes"/>).
+    /// </summary>
+    public static string WriteDiff(string svgPath, string title, string subtitle, Group baseline, Group candidate, int frequencyHz, double thresholdPercent,
+        bool paired, ICollection<string>? called = null)
+    {
+        Directory.CreateDirectory(Path.GetDirectoryName(svgPath)!);
+        File.WriteAllText(svgPath, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title, subtitle));
+        return Changes(title, baseline, candidate, frequencyHz, thresholdPercent, paired, called);
+    }
+
+    /// <summary>
     /// The functions whose self CPU per payment changed most, with the mean change and its 95 % t-interval over
     /// topology pairs when the builds ran on paired topologies (the same Topology index, started next to each other),
-    /// or Welch's over the two sets of topologies. A row is called beyond noise ("grew"/"shrank") only when the change
-    /// is at least <paramref name="thresholdPercent"/> % of the node's CPU per payment and its interval, widened for
-    /// every function the two profiles hold (Bonferroni: the table picks the largest of hundreds of changes), excludes 0.
+    /// or Welch's over the two sets of topologies; never narrower than the Poisson noise of the sample counts. A row is
+    /// called beyond noise ("grew"/"shrank") only when the change is at least <paramref name="thresholdPercent"/> % of
+    /// the node's CPU per payment and its interval, widened (Bonferroni) for every function heavy enough to change that
+    /// much, excludes 0.
     /// </summary>
     /// <param name="paired">Topologies of the same index ran side by side (one run); across runs (--compare) they did not.</param>
     /// <param name="called">Receives a line per row called beyond noise.</param>
@@ -107,17 +117,18 @@ public static class ProfileReport
         // The family a row is judged in: the functions heavy enough that a change of the practical size is possible
         // (self time before + after ≥ the threshold). Filtering on the level both builds share, not on the change,
         // keeps the test's error rate (independent filtering), and leaves out the hundreds of frames with a sample or two.
-        var functions = Math.Max(1, ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, int.MaxValue)
-            .Count(c => (c.BaselineSelfPerPayment + c.CandidateSelfPerPayment) / frequencyHz * 1000 >= practical));
+        var changes = ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, int.MaxValue);
+        var functions = Math.Max(1, changes.Count(c => (c.BaselineSelfPerPayment + c.CandidateSelfPerPayment) / frequencyHz * 1000 >= practical));
+        var pairs = baselineSelf.Keys.Intersect(candidateSelf.Keys).Order(StringComparer.Ordinal).ToList();
         text.Append(Invariant($"Node CPU in the samples: {before:0.00} → {after:0.00} ms per payment ({Signed(after - before)} ms); "))
             .Append(Invariant($"{baseline.Stacks.Total} and {candidate.Stacks.Total} samples over {baseline.Payments} and {candidate.Payments} payments. "))
             .Append(Invariant($"Beyond noise: a change of at least {thresholdPercent:0.##} % of the baseline node's CPU per payment ({practical:0.00} ms) whose interval, widened for the {functions} function{(functions == 1 ? "" : "s")} heavy enough to change that much, excludes 0.\n\n"));
         text.Append($"| function | called from (most samples) | self ms/payment before | after | change | 95 % interval ({(paired ? "topology pairs" : "Welch, topologies")}) | beyond noise | total ms/payment before | after |\n");
         text.Append("|---|---|---:|---:|---:|---|---|---:|---:|\n");
-        foreach (var change in ProfileDiff.Changes(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, TopCount))
+        // ProfileDiff orders by the size of the change: the table is its first rows.
+        foreach (var change in changes.Take(TopCount))
         {
             var function = change.Function;
-            var pairs = baselineSelf.Keys.Intersect(candidateSelf.Keys).Order(StringComparer.Ordinal).ToList();
             var estimate = paired
                 ? ChangeEstimate.Paired(
                     pairs.Select(t => candidateSelf[t].GetValueOrDefault(function) - baselineSelf[t].GetValueOrDefault(function)).ToList(),
@@ -168,7 +179,7 @@ public static class ProfileReport
     }
 
     /// <summary>Each function's self CPU ms per payment in one profile.</summary>
-    private static Dictionary<string, double> SelfMs(FoldedStacks stacks, int payments, int frequencyHz) =>
+    public static Dictionary<string, double> SelfMs(FoldedStacks stacks, int payments, int frequencyHz) =>
         FunctionTable.Top(stacks, int.MaxValue).ToDictionary(f => f.Function, f => f.SelfSamples * 1000.0 / frequencyHz / payments, StringComparer.Ordinal);
 
     /// <summary>Each candidate build's group against the baseline build's group of the same other parameters and node.</summary>

@@ -26,7 +26,8 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
                 ComparisonReport.Write(directory, comparisons, cases);
             }
         }
-        ManifestOf(cases, partial).Write(directory);
+        var profiles = ProfilingOf(cases);
+        ManifestOf(cases, partial, profiles).Write(directory);
         var summaryMarkdown = Path.Combine(directory, TraceFiles.SummaryMarkdown);
         var steps = cases.Where(c => c.Steps is { Steps.Count: > 0 }).Select(c => (c.Parameters, c.Steps!)).ToList();
         if (run.Options.Builds.Count > 1 && File.Exists(summaryMarkdown) && steps.Count > 0)
@@ -34,7 +35,7 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             await File.AppendAllTextAsync(summaryMarkdown, BuildStepsTable.Render(run.Options.Builds.Select(b => b.Name).ToList(), steps));
         }
         MergeZipkin(directory);
-        WriteProfiles(directory, cases);
+        WriteProfiles(directory, cases, profiles);
         if (plots)
         {
             foreach (var plot in await new PlotRenderer(run.Progress).RenderAsync(directory))
@@ -90,7 +91,7 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);
 
-    private Manifest ManifestOf(IReadOnlyList<CaseResults> cases, bool partial)
+    private Manifest ManifestOf(IReadOnlyList<CaseResults> cases, bool partial, ProfilingRecord? profiles)
     {
         var options = run.Options;
         var (version, commit) = Manifest.HarnessBuild();
@@ -121,7 +122,7 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
             Ended = DateTimeOffset.UtcNow,
             Partial = partial,
             ReplayOf = options.ReplayOf,
-            Profiling = ProfilingOf(cases),
+            Profiling = profiles,
         };
     }
 
@@ -144,10 +145,10 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
     }
 
     /// <summary>Flame graphs, top functions, differential flame graphs between builds and what sampling cost (profiles/profiles.md).</summary>
-    private void WriteProfiles(string directory, IReadOnlyList<CaseResults> cases)
+    private void WriteProfiles(string directory, IReadOnlyList<CaseResults> cases, ProfilingRecord? profiles)
     {
         // A soak's windows are reported by the soak (profiles/profiles.md with trends): here only benchmark cases.
-        if (run.Profiling is not { } profiling || ProfilingOf(cases) is not { } record || run.Results.SoakProfiles.Count > 0 || record.Cases.All(c => c.Profiles.Count == 0))
+        if (run.Profiling is not { } profiling || profiles is not { } record || run.Results.SoakProfiles.Count > 0 || record.Cases.All(c => c.Profiles.Count == 0))
         {
             return;
         }

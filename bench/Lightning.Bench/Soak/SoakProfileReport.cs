@@ -66,6 +66,7 @@ public static class SoakProfileReport
             var functions = FunctionTable.Top(merged, TopCount).Select(f => f.Function).ToList();
             var rows = functions.Count + 1;
             var x = series.Select(s => (double)s.Window.PaymentsBefore).ToList();
+            var selfMs = series.Select(s => ProfileReport.SelfMs(s.Stacks, s.Payments, hz)).ToList();
             text.Append($"## {node}\n\n");
             text.Append($"Flame graphs: [first window]({firstSvg}), [last window]({lastSvg}), [last against first]({diffSvg}) (red: more self time per payment in the last window).\n\n");
             text.Append(Invariant($"Trends over the {series.Count} windows (Theil–Sen per 10,000 payments, relative to the series' median; interval widened for the {rows} rows judged; flat/growing/shrinking against ±{thresholdPercent:0.##} %):\n\n"));
@@ -73,9 +74,9 @@ public static class SoakProfileReport
             text.Append("|---|---|---:|---:|---|---|\n");
             foreach (var function in functions.Prepend(AllFunctions))
             {
-                double MsPerPayment(FoldedStacks stacks, int payments) => 1000.0 / hz / payments *
-                    (function == AllFunctions ? stacks.Total : FunctionTable.Top(stacks, int.MaxValue).FirstOrDefault(f => f.Function == function)?.SelfSamples ?? 0);
-                var y = series.Select(s => MsPerPayment(s.Stacks, s.Payments)).ToList();
+                var y = function == AllFunctions
+                    ? series.Select(s => 1000.0 / hz / s.Payments * s.Stacks.Total).ToList()
+                    : selfMs.Select(self => self.GetValueOrDefault(function)).ToList();
                 var trend = TrendEstimate.Of(x, y, per: 10_000, thresholdPercent, seed: 1, confidence: 1 - 0.05 / rows);
                 if (series.Count < MinWindowsForVerdict)
                 {

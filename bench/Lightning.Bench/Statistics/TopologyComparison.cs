@@ -62,7 +62,7 @@ public static class TopologyComparison
         var vx = SampleVariance.Of(x) / x.Count;
         var vy = SampleVariance.Of(y) / y.Count;
         var se = Math.Sqrt(vx + vy);
-        var df = (vx + vy) * (vx + vy) / (vx * vx / (x.Count - 1) + vy * vy / (y.Count - 1));
+        var df = SampleVariance.WelchDegreesOfFreedom(vx, x.Count, vy, y.Count);
         return Interval(x.Average() - y.Average(), se, df);
     }
 

@@ -3,17 +3,6 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class StoragePerPaymentColumn(RunResults results) : CaseColumn(results)
-{
-    public override string ColumnName => "Disk KB/pay";
-
-    public override string Legend =>
-        "Bytes the Lightning nodes' processes wrote to storage per successful payment in measured iterations (their database and logs), in KB";
-
-    protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
-        Results.Find(caseKey)?.Figures?.Costs is { WrittenKbByNode.Count: > 0 } costs ? Format(costs.WrittenKb, "0.0") : "-";
-}
-
 public sealed class PeakMemoryColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "Peak MB";
