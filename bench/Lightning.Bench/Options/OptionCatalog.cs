@@ -126,7 +126,7 @@ internal static class OptionCatalog
             new("", "judge the cases two runs share with the same method (unpaired: runs cannot be paired in time)")),
         Switch("--help", o => o with { Help = true },
             "this text",
-            new("", "every option, with its default")) with { Aliases = ["-h"] },
+            new("", "print every option, as in this table") { Syntax = "`--help`, `-h`" }) with { Aliases = ["-h"] },
     ];
 
     public static OptionDeclaration? Find(string name) => All.FirstOrDefault(o => o.Answers(name));

@@ -42,7 +42,7 @@ public static class OptionParser
             }
             options = option.Apply(options, arguments);
         }
-        if (options.BuildList.Count > 0 && args.Any(a => a == "--cln-image" || a.StartsWith("--cln-image=", StringComparison.Ordinal)))
+        if (options.BuildList.Count > 0 && Given(args, "--cln-image"))
         {
             throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");
         }
@@ -69,10 +69,9 @@ public static class OptionParser
     /// <summary>A soak runs one case on one topology, without traces (hours of spans would fill the disk).</summary>
     private static void CheckSoak(HarnessOptions options, IReadOnlyList<string> args, ScenarioInfo scenario)
     {
-        bool Given(string option) => args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
         if (options.Soak is null)
         {
-            foreach (var option in new[] { "--budget", "--sample-interval" }.Where(Given))
+            foreach (var option in new[] { "--budget", "--sample-interval" }.Where(o => Given(args, o)))
             {
                 throw new UsageException($"{option} applies to soak runs: add --soak DURATION|PAYMENTS (e.g. --soak 2h)");
             }
@@ -87,11 +86,11 @@ public static class OptionParser
             var option = scenario.Parameters.Single(p => p.Name == parameter).Option;
             throw new UsageException($"--soak runs one case: give one value of {option} (not {string.Join(",", values)})");
         }
-        if (options.Traces.Any(t => t != TraceModes.Off) && (Given("--traces") || Given("--trace-check")))
+        if (options.Traces.Any(t => t != TraceModes.Off) && (Given(args, "--traces") || Given(args, "--trace-check")))
         {
             throw new UsageException("--soak runs with traces off (hours of spans would fill the disk and the trace queue): drop --traces/--trace-check");
         }
-        if (Given("--topologies") || Given("--iterations") || Given("--warmups") || Given("--pregenerate-invoices"))
+        if (Given(args, "--topologies") || Given(args, "--iterations") || Given(args, "--warmups") || Given(args, "--pregenerate-invoices"))
         {
             throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");
         }
@@ -99,20 +98,19 @@ public static class OptionParser
 
     private static void CheckProfile(HarnessOptions options, IReadOnlyList<string> args)
     {
-        bool Given(string option) => args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
         if (options.ProfileMode == ProfileMode.Off)
         {
-            foreach (var option in new[] { "--profile-frequency", "--profile-stacks", "--profile-every" }.Where(Given))
+            foreach (var option in new[] { "--profile-frequency", "--profile-stacks", "--profile-every" }.Where(o => Given(args, o)))
             {
                 throw new UsageException($"{option} applies to profiled runs: add --profile");
             }
             return;
         }
-        if (Given("--profile") && Given("--profile-if-available"))
+        if (Given(args, "--profile") && Given(args, "--profile-if-available"))
         {
             throw new UsageException("give one of --profile (stop if the machine cannot profile) and --profile-if-available (run on without profiles)");
         }
-        if (options.Soak is null && Given("--profile-every"))
+        if (options.Soak is null && Given(args, "--profile-every"))
         {
             throw new UsageException("--profile-every spaces a soak's profile windows: add --soak DURATION|PAYMENTS (a benchmark samples every other measured iteration)");
         }
@@ -125,4 +123,8 @@ public static class OptionParser
             throw new UsageException("--profile samples every other measured iteration (the others measure what sampling costs): give --iterations 2 or more");
         }
     }
+
+    /// <summary>Whether the command line gives <paramref name="option"/> (as --name or --name=value).</summary>
+    private static bool Given(IReadOnlyList<string> args, string option) =>
+        args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
 }

@@ -28,7 +28,7 @@ internal static class OptionsDocument
         var table = new StringBuilder("| option | default | meaning |\n| --- | --- | --- |\n");
         foreach (var (syntax, defaults, meaning) in rows)
         {
-            table.Append($"| {Cell(syntax)} | {Cell(defaults)} | {Cell(meaning)} |\n");
+            table.Append('|').AppendJoin("", new[] { Cell(syntax), Cell(defaults), Cell(meaning) }.Select(c => c.Length > 0 ? $" {c} |" : " |")).Append('\n');
         }
         return table.ToString();
     }
