@@ -1,0 +1,156 @@
+using Lightning.Bench.Scenarios;
+using static Lightning.Bench.Options.OptionValues;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>
+/// Every option of the harness, declared once, in the order --help and docs/options.md list them: the parser, --help
+/// and the options table of the docs are all made from this list. Rules between options stay in <see cref="OptionParser"/>.
+/// </summary>
+internal static class OptionCatalog
+{
+    private static readonly HarnessOptions Defaults = new();
+
+    public static IReadOnlyList<OptionDeclaration> All { get; } =
+    [
+        Switch("--list", o => o with { List = true },
+            "list scenarios and their parameters",
+            new("", "list the scenarios and their parameters (`--concurrency`, `--carols`, `--alices`) with their defaults")),
+        Sweep("--concurrency",
+            $"payments each payer starts at once per invocation, one case each (1 to {ScenarioCatalog.MaxConcurrency}; default: see --list)",
+            new("per scenario (see `--list`)", $"payments each payer starts at once per invocation; one case per value (1–{ScenarioCatalog.MaxConcurrency}, the HTLC limit of a channel)")),
+        Sweep("--carols",
+            $"AlicePaysBobViaCarols: Carols between Alice and Bob (default {Joined(ScenarioCatalog.Carols.Default)})",
+            new(Code(Joined(ScenarioCatalog.Carols.Default)), "AlicePaysBobViaCarols: Carols between Alice and Bob")),
+        Sweep("--alices",
+            $"AlicesPayBob: number of Alices (default {Joined(ScenarioCatalog.Alices.Default)})",
+            new(Code(Joined(ScenarioCatalog.Alices.Default)), "AlicesPayBob: number of Alices")),
+        Switch("--pregenerate-invoices", o => o with { PregenerateInvoices = true },
+            "create every invoice during setup and measure payments only (default: invoice + pay)",
+            new("off", "create all invoices during setup and measure the payments alone (the `Invoices` column says which mode ran)")),
+        Valued("--iterations", "N", (o, a) => o with { Iterations = Int(a.Name, a.Value(), 1, 1000) },
+            $"measured invocations per case (default {Defaults.Iterations})",
+            new(Code(Defaults.Iterations), "measured and warmup invocations per topology")),
+        Valued("--warmups", "N", (o, a) => o with { Warmups = Int(a.Name, a.Value(), 0, 100) },
+            $"warmup invocations per case (default {Defaults.Warmups})",
+            new(Code(Defaults.Warmups), "") { JoinsPrevious = true }),
+        Valued("--topologies", "K", (o, a) => o with { Topologies = Int(a.Name, a.Value(), 1, 100) },
+            $"fresh topologies per build and case, the unit every comparison replicates\n(default {HarnessOptions.DefaultTopologies}); cases run interleaved in a balanced, shuffled order",
+            new(Code(HarnessOptions.DefaultTopologies), "fresh topologies per build and case: the unit of replication of every comparison; cases run interleaved (see [Comparing builds](comparing-builds.md))")),
+        Valued("--seed", "N", (o, a) => o with { Seed = Int(a.Name, a.Value(), 0, int.MaxValue) },
+            "seed of that order and of the bootstrap (default: random; kept in manifest.json)",
+            new("random", "seed of the interleaved order and of the bootstrap (kept in `manifest.json`; `--replay` reuses it)")),
+        Valued("--threshold", "PCT", (o, a) => o with { ThresholdPercent = Percent(a.Name, a.Value()) },
+            $"the smallest difference that matters (default {Defaults.ThresholdPercent:0.#} %): within it a\ncomparison says same",
+            new(Code($"{Defaults.ThresholdPercent:0.#}"), "the smallest difference that matters: a ratio whose interval lies within ± this is `same`")),
+        Valued("--amount-msat", "N", (o, a) => o with { AmountMsat = Long(a.Name, a.Value(), 1, 100_000_000) },
+            $"amount of each payment (default {Defaults.AmountMsat})",
+            new(Code(Defaults.AmountMsat), "amount of each payment")),
+        Valued("--cln-image", "IMAGE", (o, a) => o with { ClnImage = Image(a.Name, a.Value()) },
+            $"Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})",
+            new(Code(HarnessOptions.DefaultClnImage), "Core Lightning image of every node")),
+        Valued("--build", "NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]", (o, a) => o with { BuildList = [.. o.BuildList, Build(a.Name, a.Value(), o.BuildList)] },
+            "a build to compare (repeat the option); the first is the baseline of every verdict;\nNODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev); KIND is the\nnode implementation (default cln, Core Lightning)",
+            new("", "a build to compare, repeatable; the first is the baseline; `NODE=IMAGE` puts one node on another image; `KIND` is the node implementation (`cln`, the default; see [How it works](how-it-works.md))")
+            {
+                Syntax = "`--build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE…]`",
+            }),
+        Valued("--bitcoind-image", "IMAGE", (o, a) => o with { BitcoindImage = Image(a.Name, a.Value()) },
+            $"bitcoind image (default {HarnessOptions.DefaultBitcoindImage})",
+            new(Code(HarnessOptions.DefaultBitcoindImage), "bitcoind image")),
+        Switch("--no-pull", o => o with { Pull = false },
+            "fail instead of pulling images that are not present locally",
+            new("", "fail instead of pulling images that are not present")),
+        Switch("--with-compose", o => o with { WithCompose = true },
+            "start topologies with docker compose (v2, else docker-compose v1) instead of the\nEngine API (the generated docker-compose.yml is the same either way)",
+            new("off", "bring topologies up and down with `docker compose` (v2, else `docker-compose` v1) instead of the Engine API (the generated `docker-compose.yml` is the same either way)")),
+        Valued("--traces", "LIST", (o, a) => o with { Traces = TraceModeList(a.Name, a.Value()) },
+            "on, off, unread or a list: collect the nodes' spans (default on); on,off runs every\ncase both ways, interleaved, and compares each mode with off; unread: nodes trace\nto a socket nobody reads (their cost alone)",
+            new(Code(TraceModes.On), "collect spans; a list runs every case in each mode, in that order (`unread`: nodes trace to a socket nobody reads) to measure the overhead; with `off` in the list each mode is compared with `off` like builds are, and the table gets a `vs traces off` column (one topology pair's throughput ratio)")
+            {
+                Syntax = "`--traces on,off,unread`",
+            }),
+        Switch("--no-traces", o => o with { Traces = [TraceModes.Off] },
+            "same as --traces off",
+            new("", "") { JoinsPrevious = true }),
+        Switch("--trace-check", o => o with { TraceCheck = true },
+            "nodes also write Core Lightning's trace file, to count spans lost on the way",
+            new("off", "nodes also write Core Lightning's own trace file (`CLN_DEV_TRACE_FILE`), so the report counts spans lost on the way")),
+        Valued("--results", "DIR", (o, a) => o with { ResultsRoot = NonEmpty(a.Name, a.Value()) },
+            $"where each run's folder goes (default {Defaults.ResultsRoot})",
+            new(Code(Defaults.ResultsRoot), "where run folders go")) with { KeptByReplay = true },
+        Valued("--work-dir", "DIR", (o, a) => o with { WorkRoot = NonEmpty(a.Name, a.Value()) },
+            $"short folder for node data and sockets (default {Defaults.WorkRoot})",
+            new(Code(Defaults.WorkRoot), "short folder for node data and sockets (Unix socket paths are limited to 107 bytes)") { JoinsPrevious = true }),
+        Valued("--setup-timeout", "SECONDS", (o, a) => o with { StepTimeout = TimeSpan.FromSeconds(Int(a.Name, a.Value(), 5, 3600)) },
+            $"limit for each setup wait (default {Defaults.StepTimeout.TotalSeconds:0})",
+            new(Code($"{Defaults.StepTimeout.TotalSeconds:0}"), "limit of each setup wait")),
+        Switch("--no-zip", o => o with { Zip = false },
+            "do not write results/RUN.zip",
+            new("", "do not write the run's zip")) with { KeptByReplay = true },
+        Switch("--allow-privileged-fragments", o => o with { AllowPrivilegedFragments = true },
+            "let docker-fragments/ give containers privileged, cap_add or security_opt",
+            new("off", "let `docker-fragments/` give containers `privileged`, `cap_add` or `security_opt` (refused otherwise, as bad input)")),
+        Valued("--soak", "DURATION|N", (o, a) => o with { Soak = Soak.SoakLimit.Parse(a.Name, a.Value()) },
+            "drive one case's payments continuously on one topology for a duration (90s, 30m,\n2h, 1h30m) or N payments; writes soak.csv, soak-nodes.csv, soak-report.md (trends\nwith verdicts) and plots; traces off; Ctrl+C ends it and keeps everything",
+            new("", "drive one case continuously on one topology for a duration (`90s`, `30m`, `2h`, `1h30m`) or N payments, with trends and budgets (see [Soak runs](soak.md))")),
+        Valued("--sample-interval", "S", (o, a) => o with { SampleInterval = TimeSpan.FromSeconds(Int(a.Name, a.Value(), 1, 3600)) },
+            $"seconds between a soak's samples (default {Defaults.SampleInterval.TotalSeconds:0})",
+            new(Code($"{Defaults.SampleInterval.TotalSeconds:0}"), "seconds between a soak's samples")),
+        Valued("--budget", "LIST", (o, a) => o with { Budgets = [.. o.Budgets, .. Soak.SoakBudget.ParseList(a.Name, a.Value())] },
+            "limits a soak must keep, e.g. 'p95<250ms,rss<400MB,cpu-per-payment<20ms'\n(figures: p50, p95, p99, rss, cpu-per-payment, pps, failures); a broken one exits 1",
+            new("", "limits a soak must keep, e.g. `'p95<250ms,rss<400MB,cpu-per-payment<20ms'`; a broken one exits 1")),
+        Switch("--profile", o => o with { ProfileMode = ProfileMode.Required },
+            "sample every node's CPU stacks (perf, its container's cgroup) in every other measured\niteration, or in a soak in windows along it; writes profiles/ (folded stacks,\nflame graphs, top functions; with --build, differential flame graphs; in a soak,\neach function's trend) and what sampling cost; stops before any container if\nthis machine cannot profile",
+            new("off", "sample every Lightning node's CPU stacks with `perf` in every other measured iteration (in a soak, in windows along it) and write flame graphs, top functions and, with `--build`, differential flame graphs (see [Profiles](profiles.md)); stops before any container if the machine cannot profile")),
+        Switch("--profile-if-available", o => o with { ProfileMode = ProfileMode.IfAvailable },
+            "--profile, but run on without profiles when the machine cannot",
+            new("", "`--profile`, but a machine that cannot profile runs on without profiles (and says why)")),
+        Valued("--profile-frequency", "HZ", (o, a) => o with { ProfileFrequencyHz = Int(a.Name, a.Value(), 1, 4999) },
+            $"samples per second per CPU (default {Defaults.ProfileFrequencyHz})",
+            new(Code(Defaults.ProfileFrequencyHz), "stack samples per second per CPU")),
+        Valued("--profile-stacks", "MODE", (o, a) => o with { ProfileStacks = ProfileStacks(a.Name, a.Value()) },
+            $"{Profiling.ProfileSettings.Dwarf} (any build, the default) or {Profiling.ProfileSettings.FramePointers} (builds with frame pointers; cheaper)",
+            new(Code(Defaults.ProfileStacks), "unwind stacks from DWARF (any build; 16 KB of stack copied per sample) or from frame pointers (builds with `-fno-omit-frame-pointer`; cheaper)")
+            {
+                Syntax = $"`--profile-stacks {Profiling.ProfileSettings.Dwarf}\\|{Profiling.ProfileSettings.FramePointers}`",
+            }),
+        Valued("--profile-every", "DURATION", (o, a) => o with { ProfileEvery = Soak.SoakLimit.Parse(a.Name, a.Value()).Duration ?? throw new UsageException($"{a.Name} takes a duration (30s, 5m, 1h)") },
+            "in a soak: start a 10 s profile window this often (default a twentieth of the\nsoak, at least 1m); the report gives each function's trend per payment",
+            new("a twentieth of the soak (≥ 1m)", "with `--soak`: how often a 10 s profile window starts")),
+        Valued("--replay", "RUN.zip", (o, a) => o with { Replay = NonEmpty(a.Name, a.Value()) },
+            "run again the scenario, parameters and images of an earlier run (zip or folder)",
+            new("", "run again the scenario, parameters and images of an earlier run (zip or folder)")) with { KeptByReplay = true },
+        Valued("--compare", "A.zip B.zip", (o, a) => o with { Compare = [NonEmpty(a.Name, a.Value()), a.Next("--compare needs two runs: --compare results/A.zip results/B.zip")] },
+            "judge the cases two runs share over their topologies (nothing is benchmarked)",
+            new("", "judge the cases two runs share with the same method (unpaired: runs cannot be paired in time)")),
+        Switch("--help", o => o with { Help = true },
+            "this text",
+            new("", "print every option, as in this table") { Syntax = "`--help`, `-h`" }) with { Aliases = ["-h"] },
+    ];
+
+    public static OptionDeclaration? Find(string name) => All.FirstOrDefault(o => o.Answers(name));
+
+    private static OptionDeclaration Switch(string name, Func<HarnessOptions, HarnessOptions> apply, string help, OptionDocs docs) =>
+        new(name, null, (options, _) => apply(options), help, docs);
+
+    private static OptionDeclaration Valued(string name, string valueName, Func<HarnessOptions, OptionArguments, HarnessOptions> apply, string help, OptionDocs docs) =>
+        new(name, valueName, apply, help, docs);
+
+    /// <summary>An option that sweeps a scenario's [Params] parameter; its range is the parameter's.</summary>
+    private static OptionDeclaration Sweep(string name, string help, OptionDocs docs)
+    {
+        var parameter = ScenarioCatalog.AllParameters.Single(p => p.Option == name);
+        return new(name, "LIST", (options, arguments) => options with
+        {
+            Sweeps = new Dictionary<string, IReadOnlyList<int>>(options.Sweeps)
+            {
+                [parameter.Name] = IntList(arguments.Name, arguments.Value(), parameter.Min, parameter.Max, parameter.RangeReason),
+            },
+        }, help, docs);
+    }
+
+    private static string Joined(IReadOnlyList<int> values) => string.Join(',', values);
+
+    private static string Code(object value) => $"`{value}`";
+}

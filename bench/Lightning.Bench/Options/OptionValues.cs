@@ -1,0 +1,131 @@
+using System.Globalization;
+using Lightning.Bench.NodeKinds;
+
+namespace Lightning.Bench.Options;
+
+/// <summary>How option values are read and checked; each refusal names the option and says what to give.</summary>
+internal static class OptionValues
+{
+    public static string ProfileStacks(string name, string value) => value switch
+    {
+        Profiling.ProfileSettings.Dwarf or Profiling.ProfileSettings.FramePointers => value,
+        _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
+    };
+
+    public static int Int(string option, string text, int min, int max, string? why = null) => (int)Long(option, text, min, max, why);
+
+    public static long Long(string option, string text, long min, long max, string? why = null)
+    {
+        if (!long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
+        {
+            throw new UsageException($"{option} '{text}' is not a whole number: give a value from {min} to {max}");
+        }
+        if (value < min || value > max)
+        {
+            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}");
+        }
+        return value;
+    }
+
+    public static IReadOnlyList<int> IntList(string option, string text, int min, int max, string? why)
+    {
+        var parts = text.Split(',', StringSplitOptions.TrimEntries);
+        if (parts.Any(p => p.Length == 0))
+        {
+            throw new UsageException($"{option} '{text}' has an empty item: give comma-separated numbers such as 1,4,10");
+        }
+        var values = parts.Select(p => Int(option, p, min, max, why)).ToList();
+        var duplicate = values.GroupBy(v => v).FirstOrDefault(g => g.Count() > 1);
+        if (duplicate is not null)
+        {
+            throw new UsageException($"{option} lists {duplicate.Key} twice: give each value once");
+        }
+        return values;
+    }
+
+    public static IReadOnlyList<string> TraceModeList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (values.Any(v => !TraceModes.All.Contains(v)))
+        {
+            throw new UsageException($"{option} '{text}' is not a list of on, off and unread: give on, off, on,off or on,off,unread");
+        }
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} lists a value twice: give on, off, on,off or on,off,unread");
+        }
+        return values;
+    }
+
+    /// <summary>
+    /// NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: a build name for the tables, its node kind (cln unless given) and image,
+    /// and other kinds or images for named nodes. Image references never hold '=', so a second '=' marks a kind.
+    /// </summary>
+    public static BuildSpec Build(string option, string text, IReadOnlyList<BuildSpec> earlier)
+    {
+        var parts = text.Split(',', StringSplitOptions.TrimEntries);
+        var pairs = parts.Select(p => p.Split('=', 2)).ToList();
+        if (pairs.Any(p => p.Length != 2 || p[0].Length == 0 || p[1].Length == 0))
+        {
+            throw new UsageException($"{option} '{text}' is not NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
+        }
+        var name = pairs[0][0];
+        if (!System.Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"))
+        {
+            throw new UsageException($"{option} name '{name}' must be letters, digits, '.', '_' or '-' (at most 40)");
+        }
+        if (earlier.Any(b => b.Name == name))
+        {
+            throw new UsageException($"{option} name '{name}' is used twice: give every build its own name");
+        }
+        var (kind, image) = KindAndImage(option, pairs[0][1]);
+        var nodes = new Dictionary<string, string>();
+        var kinds = new Dictionary<string, string>();
+        foreach (var pair in pairs.Skip(1))
+        {
+            var (nodeKind, nodeImage) = KindAndImage(option, pair[1]);
+            if (!nodes.TryAdd(pair[0], nodeImage))
+            {
+                throw new UsageException($"{option} '{text}' names node '{pair[0]}' twice");
+            }
+            kinds[pair[0]] = nodeKind ?? kind ?? NodeKindCatalog.DefaultKind;
+        }
+        return new BuildSpec(name, image, nodes) { Kind = kind ?? NodeKindCatalog.DefaultKind, NodeKinds = kinds };
+    }
+
+    private static (string? Kind, string Image) KindAndImage(string option, string text)
+    {
+        var parts = text.Split('=', 2);
+        if (parts.Length == 1)
+        {
+            return (null, Image(option, text));
+        }
+        if (!System.Text.RegularExpressions.Regex.IsMatch(parts[0], "^[a-z][a-z0-9-]{0,19}$"))
+        {
+            throw new UsageException($"{option} '{text}': node kind '{parts[0]}' must be lowercase letters, digits and '-' (e.g. cln)");
+        }
+        return (parts[0], Image(option, parts[1]));
+    }
+
+    public static string Image(string option, string text)
+    {
+        if (string.IsNullOrWhiteSpace(text) || text.Any(char.IsWhiteSpace) || text.StartsWith('-'))
+        {
+            throw new UsageException($"{option} '{text}' is not an image reference: give one such as {HarnessOptions.DefaultClnImage}");
+        }
+        return text;
+    }
+
+    public static double Percent(string option, string text)
+    {
+        if (!double.TryParse(text.TrimEnd('%'), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var value)
+            || !(value > 0 && value < 100))
+        {
+            throw new UsageException($"{option} '{text}' is not a percentage between 0 and 100 (exclusive): e.g. {option} 2");
+        }
+        return value;
+    }
+
+    public static string NonEmpty(string option, string text) =>
+        string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
+}
