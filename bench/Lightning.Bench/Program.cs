@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;

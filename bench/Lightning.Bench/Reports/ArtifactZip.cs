@@ -2,9 +2,20 @@ using System.IO.Compression;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>The run folder as one zip beside it (results/RUN.zip), for someone else to read and replay.</summary>
-public static class ArtifactZip
+/// <summary>The run folder as one zip beside it (results/RUN.zip), for someone else to read and replay; made last, unless --no-zip.</summary>
+public sealed class ArtifactZip : IRunEndOutput
 {
+    public IReadOnlyList<string> Files => ["../RUN.zip"];
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        if (context.Options.Zip)
+        {
+            context.Progress.Info($"artifact: {Create(context.ResultsDirectory)}");
+        }
+        return Task.CompletedTask;
+    }
+
     public static string Create(string runDirectory)
     {
         var zip = runDirectory.TrimEnd(Path.DirectorySeparatorChar) + ".zip";

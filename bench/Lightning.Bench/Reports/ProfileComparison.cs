@@ -1,7 +1,6 @@
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Reports;
 
@@ -41,8 +40,8 @@ public static class ProfileComparison
             {
                 var cell = ProfileReport.CellOf(candidate.Parameters, "Build");
                 var title = $"{candidate.Node}: B {candidate.Parameters.GetValueOrDefault("Build")} against A {baseline.Parameters.GetValueOrDefault("Build")}, {cell}";
-                var svg = Path.Combine(folder, RunContext.CaseFolder($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
-                    RunContext.CaseFolder(cell), candidate.Node + ".svg");
+                var svg = Path.Combine(folder, CaseFolder.Of($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
+                    CaseFolder.Of(cell), candidate.Node + ".svg");
                 text.Append(ProfileReport.WriteDiff(svg, title, "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds.",
                         baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
                     .Append($"Differential flame graph: {svg}\n\n");
