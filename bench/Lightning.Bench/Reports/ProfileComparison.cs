@@ -14,8 +14,8 @@ public static class ProfileComparison
     /// <summary>The comparison's markdown (empty when neither run has profiles).</summary>
     public static string Write(string pathA, string pathB, string resultsRoot, double thresholdPercent)
     {
-        var a = Manifest.Read(ArtifactZip.ReadText(pathA, Manifest.FileName));
-        var b = Manifest.Read(ArtifactZip.ReadText(pathB, Manifest.FileName));
+        var a = Manifest.Read(RunArchive.ReadText(pathA, Manifest.FileName));
+        var b = Manifest.Read(RunArchive.ReadText(pathB, Manifest.FileName));
         if (a.Profiling is null && b.Profiling is null)
         {
             return "";
@@ -28,7 +28,7 @@ public static class ProfileComparison
         {
             return $"Profiles: A was sampled at {profilingA.FrequencyHz} Hz and B at {profilingB.FrequencyHz} Hz; profile both at one frequency to compare them.\n";
         }
-        FoldedStacks Reader(string run, string file) => FoldedStacks.Parse(new StringReader(ArtifactZip.ReadText(run, file)));
+        FoldedStacks Reader(string run, string file) => FoldedStacks.Parse(new StringReader(RunArchive.ReadText(run, file)));
         var groupsA = ProfileReport.Merge(profilingA.Cases, f => Reader(pathA, f));
         var groupsB = ProfileReport.Merge(profilingB.Cases, f => Reader(pathB, f));
         var folder = Path.GetFullPath(Path.Combine(resultsRoot, $"compare-{a.RunId}-vs-{b.RunId}", ProfileFiles.Folder));
