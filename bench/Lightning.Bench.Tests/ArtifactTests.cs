@@ -84,7 +84,7 @@ public class ArtifactTests : IDisposable
         Assert.Equal("btc:1", plan.Options.BitcoindImage);
         Assert.Equal("elsewhere", plan.Options.ResultsRoot);
         Assert.Equal("20261121-101010-abcd", plan.Options.ReplayOf);
-        var stored = ArtifactZip.ReadAll(zip, "docker-compose.yml");
+        var stored = RunArchive.ReadAll(zip, "docker-compose.yml");
         foreach (var carols in plan.Options.Sweeps["CarolsCount"])
         {
             var topology = AlicePaysBobViaCarols.TopologyFor(plan.Options.Builds[0], plan.Options.BitcoindImage, carols);
@@ -114,8 +114,8 @@ public class ArtifactTests : IDisposable
         a.Write(dirA);
         b.Write(dirB);
 
-        var table = RunComparison.Render(dirA, RunSummary.Read(ArtifactZip.ReadText(dirA, RunSummary.FileName)), dirB,
-            RunSummary.Read(ArtifactZip.ReadText(dirB, RunSummary.FileName)), thresholdPercent: 2, seed: 1);
+        var table = RunComparison.Render(dirA, RunSummary.Read(RunArchive.ReadText(dirA, RunSummary.FileName)), dirB,
+            RunSummary.Read(RunArchive.ReadText(dirB, RunSummary.FileName)), thresholdPercent: 2, seed: 1);
 
         Assert.Contains("weaker evidence than the same difference within one run", table);
         Assert.Matches(@"\| Concurrency=1 \| mean time \| Og \| O2 \| 81\.5 ms \| 60\.8 ms \| 0\.74\d \| 0\.\d+ – 0\.\d+ \| 3 \+ 3 \| [0-9.]+ \| faster \|", table);

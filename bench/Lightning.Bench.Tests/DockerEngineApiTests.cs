@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tests.Support;
 

@@ -4,6 +4,7 @@ using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;

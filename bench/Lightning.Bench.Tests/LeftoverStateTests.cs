@@ -1,5 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Network;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tracing;

@@ -1,5 +1,6 @@
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Run;
 

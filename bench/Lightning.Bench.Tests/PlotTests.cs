@@ -1,5 +1,6 @@
 using System.Text;
 using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
@@ -42,7 +43,7 @@ public class PlotTests : IDisposable
             }
             results.Complete(warmups: 0, iterations: 3);
             var steps = new PaymentSteps(new CoreLightningTraceJoin(), PaymentSteps.ByHash(results.Records));
-            using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(directory, TraceFiles.SpansCsvFile), caseKey))
+            using (var spansCsv = new SpansCsv().Open(directory, caseKey))
             {
                 foreach (var span in spans)
                 {
@@ -50,7 +51,7 @@ public class PlotTests : IDisposable
                 }
             }
             PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
-            TraceFiles.AppendPaymentSpans(Path.Combine(directory, TraceFiles.PaymentSpansCsv), caseKey, results.Records, steps);
+            PaymentSpansCsv.Append(Path.Combine(directory, PaymentSpansCsv.FileName), caseKey, results.Records, steps);
             spans.Clear();
         }
 

@@ -1,6 +1,7 @@
 using System.Net.Sockets;
 using System.Text.Json;
 using System.Text;
+using Lightning.Bench.Reports;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 

@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
@@ -67,8 +68,8 @@ public static class Program
 
     private static int Compare(string a, string b, HarnessOptions options)
     {
-        var summaryA = RunSummary.Read(ArtifactZip.ReadText(a, RunSummary.FileName));
-        var summaryB = RunSummary.Read(ArtifactZip.ReadText(b, RunSummary.FileName));
+        var summaryA = RunSummary.Read(RunArchive.ReadText(a, RunSummary.FileName));
+        var summaryB = RunSummary.Read(RunArchive.ReadText(b, RunSummary.FileName));
         Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1));
         var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);
         if (profiles.Length > 0)

@@ -1,4 +1,4 @@
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Docker;
 

@@ -1,9 +1,9 @@
 using Lightning.Bench.Chain;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;

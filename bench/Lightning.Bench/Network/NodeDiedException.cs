@@ -1,4 +1,3 @@
-using Lightning.Bench.Run;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Network;
@@ -19,7 +18,7 @@ public sealed class NodeDiedException(string node, long exitCode, string logTail
 
     /// <summary>
     /// The message alone: BenchmarkDotNet prints a benchmark's exception with ToString(), and a dead node's evidence is
-    /// what the user needs, not the harness's stack (see <see cref="BenchmarkOutput"/>, which drops the wrapper's).
+    /// what the user needs, not the harness's stack (the harness's BenchmarkDotNet logger drops the wrapper's).
     /// </summary>
     public override string ToString() => CaseStoppedPrefix + Message;
 }

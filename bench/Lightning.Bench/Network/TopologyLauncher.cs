@@ -3,7 +3,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Network;

@@ -1,4 +1,3 @@
-using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Options;
@@ -9,7 +8,7 @@ public sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
     /// <summary>Reads the manifest and parses its arguments again; the new results go where <paramref name="current"/> says.</summary>
     public static ReplayPlan Load(string runPath, HarnessOptions current)
     {
-        var manifest = Manifest.Read(ArtifactZip.ReadText(runPath, Manifest.FileName));
+        var manifest = Manifest.Read(RunArchive.ReadText(runPath, Manifest.FileName));
         if (manifest.Format != Manifest.CurrentFormat)
         {
             throw new UsageException($"{runPath} was written in format {manifest.Format}; this harness replays {Manifest.CurrentFormat}");

@@ -8,8 +8,20 @@ namespace Lightning.Bench.Reports;
 /// The payer's steps of the same case on every build, side by side (ms per payment, and the last build over the first),
 /// appended to span-summary.md when a run compares builds.
 /// </summary>
-public static class BuildStepsTable
+public sealed class BuildStepsTable : IRunEndOutput
 {
+    public IReadOnlyList<string> Files => [SpanSummaryMarkdown.FileName];
+
+    public async Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        var summaryMarkdown = Path.Combine(context.ResultsDirectory, SpanSummaryMarkdown.FileName);
+        var steps = context.Results.Cases.Where(c => c.Steps is { Steps.Count: > 0 }).Select(c => (c.Parameters, c.Steps!)).ToList();
+        if (context.Options.Builds.Count > 1 && File.Exists(summaryMarkdown) && steps.Count > 0)
+        {
+            await File.AppendAllTextAsync(summaryMarkdown, Render(context.Options.Builds.Select(b => b.Name).ToList(), steps), ct);
+        }
+    }
+
     /// <param name="cases">Each case's parameters (with Build) and its steps, in run order.</param>
     public static string Render(IReadOnlyList<string> builds, IReadOnlyList<(IReadOnlyDictionary<string, string> Parameters, CaseSteps Steps)> cases)
     {

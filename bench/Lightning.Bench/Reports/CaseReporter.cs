@@ -1,56 +1,72 @@
 using System.Globalization;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>At the end of a case: stops span collection, joins spans to payments, writes the payment and span tables.</summary>
+/// <summary>
+/// At the end of a case: stops span collection, reads the spans once (joined to payments, summarised, fed to the span
+/// outputs), then writes the case's outputs (<see cref="RunOutputs.Cases"/>).
+/// </summary>
 public sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
 {
     /// <summary>Returns the payer's mean steps per payment (empty without traces), for the comparison of builds.</summary>
     public async Task<CaseSteps> ReportAsync(CaseResults results, LightningNetwork network, int warmups, int iterations, CancellationToken ct = default)
     {
-        var steps = new CaseSteps(results.CaseKey, []);
         results.Complete(warmups, iterations);
         Directory.CreateDirectory(runDirectory);
+        CaseSpans? spans = null;
         if (network.Traces is { } traces && network.TraceJoin is { } join)
         {
             var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
-            steps = ReportSpans(results, collected, traces.SpansFile, network, join, traces.StoppedUnixMicros ?? long.MaxValue);
+            spans = ReadSpans(results, collected, traces.SpansFile, network, join, traces.StoppedUnixMicros ?? long.MaxValue);
         }
-        PaymentCsv.Append(Path.Combine(runDirectory, PaymentCsv.FileName), results.Records);
+        RunOutputs.WriteCase(new CaseOutputContext(runId, runDirectory, results, spans));
+        if (spans is not null)
+        {
+            ReportSpans(results.CaseKey, spans);
+        }
         var measured = results.Measured;
         var failed = measured.Where(r => r.Outcome == PaymentOutcome.Failed).ToList();
         if (failed.Count > 0)
         {
             progress.Info($"case {results.CaseKey}: {failed.Count} of {measured.Count} measured payments failed; first error: {failed[0].Error}");
         }
-        return steps;
+        return new CaseSteps(results.CaseKey, spans?.MeanBreakdown.Select(b => new CaseStep(b.Operation, b.TotalMs)).ToList() ?? []);
     }
 
-    /// <summary>Reads the case's spans once into every table that needs them (a span at a time), then writes Zipkin in two more passes.</summary>
-    private CaseSteps ReportSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, ITraceJoin join, long stoppedUnixMicros)
+    /// <summary>Reads the case's spans once (a span at a time) into what every span output needs, and the payments' span counts and steps.</summary>
+    private CaseSpans ReadSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, ITraceJoin join, long stoppedUnixMicros)
     {
-        var caseDirectory = network.Options.ResultsDirectory;
         var measured = results.Measured;
         var byHash = PaymentSteps.ByHash(results.Records);
         var steps = new PaymentSteps(join, byHash);
         var summary = measured.Count == 0
             ? null
             : new SpanSummary(measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
+        var writers = RunOutputs.Spans.Select(o => o.Open(runDirectory, results.CaseKey)).ToList();
         TraceAnalysis analysis;
-        using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(runDirectory, TraceFiles.SpansCsvFile), results.CaseKey))
+        try
         {
             analysis = TraceAnalysis.Scan(spansFile, span =>
             {
                 var payment = steps.Add(span);
                 summary?.Add(span);
-                spansCsv.Write(span, payment);
+                foreach (var writer in writers)
+                {
+                    writer.Write(span, payment);
+                }
             }, collectIds: network.Options.DevTraceFile);
+        }
+        finally
+        {
+            foreach (var writer in writers)
+            {
+                writer.Dispose();
+            }
         }
         var stats = collected.Select(s =>
         {
@@ -68,30 +84,23 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
             }
             : r);
 
-        var rows = summary?.Rows() ?? [];
         var meanPaymentMs = measured.Count == 0 ? double.NaN : measured.Average(r => r.LatencyMs);
         var meanBreakdown = steps.Breakdown(measured.Select(r => r.PaymentId))
             .Select(b => (b.Operation, (int)Math.Round((double)b.Count / measured.Count), b.TotalMs / measured.Count))
             .ToList();
+        return new CaseSpans(network.Options.ResultsDirectory, spansFile, join, byHash, steps, stats, summary?.Rows() ?? [], meanPaymentMs, meanBreakdown,
+            analysis.MalformedSamples);
+    }
 
-        TraceFiles.AppendPaymentSpans(Path.Combine(runDirectory, TraceFiles.PaymentSpansCsv), results.CaseKey, results.Records, steps);
-        TraceFiles.AppendSummary(Path.Combine(runDirectory, TraceFiles.SummaryCsv), results.CaseKey, rows);
-        TraceFiles.AppendMarkdown(Path.Combine(runDirectory, TraceFiles.SummaryMarkdown), results.CaseKey, stats, rows, meanPaymentMs, meanBreakdown);
-        ZipkinExport.Write(Path.Combine(caseDirectory, ZipkinExport.FileName), () => TraceAnalysis.ReadSpans(spansFile), s => join.PaymentOf(s, byHash), runId);
-        if (analysis.MalformedSamples.Count > 0)
-        {
-            File.WriteAllLines(Path.Combine(caseDirectory, "malformed-spans.txt"),
-                analysis.MalformedSamples.Select(m => $"{m.Node}\t{m.ReceivedUnixMicros}\t{m.Problem}\t{m.Raw}"));
-        }
-
-        progress.Info($"case {results.CaseKey}: spans " + string.Join(", ", stats.Select(s =>
+    private void ReportSpans(string caseKey, CaseSpans spans)
+    {
+        progress.Info($"case {caseKey}: spans " + string.Join(", ", spans.Nodes.Select(s =>
             $"{s.Node} {s.Received}{(s.Malformed > 0 ? $" ({s.Malformed} malformed)" : "")}{(s.DroppedByHarness > 0 ? $" ({s.DroppedByHarness} dropped)" : "")}{(s.Emitted is null ? "" : $" (trace-check: {s.Arrived} of the {s.Emitted} emitted while collecting arrived)")}")));
-        if (meanBreakdown.Count > 0)
+        if (spans.MeanBreakdown.Count > 0)
         {
-            progress.Info($"case {results.CaseKey}: mean payment {meanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
-                string.Join(", ", meanBreakdown.Take(4).Select(b => FormattableString.Invariant($"{b.Item1} {b.Item3:0.0} ms"))));
+            progress.Info($"case {caseKey}: mean payment {spans.MeanPaymentMs.ToString("0.0", CultureInfo.InvariantCulture)} ms; payer steps: " +
+                string.Join(", ", spans.MeanBreakdown.Take(4).Select(b => FormattableString.Invariant($"{b.Operation} {b.TotalMs:0.0} ms"))));
         }
-        return new CaseSteps(results.CaseKey, meanBreakdown.Select(b => new CaseStep(b.Operation, b.Item3)).ToList());
     }
 
     /// <summary>

@@ -9,13 +9,37 @@ namespace Lightning.Bench.Reports;
 /// <summary>
 /// The comparisons and spreads of a run as people and programs read them: comparison.md (also printed after
 /// BenchmarkDotNet's tables), comparisons.csv, and topologies.csv with one row per topology and metric, so anyone
-/// can redo the analysis.
+/// can redo the analysis. Written when every case ran and the comparisons were computed.
 /// </summary>
-public static class ComparisonReport
+public sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
 {
     public const string MarkdownFile = "comparison.md";
     public const string ComparisonsCsv = "comparisons.csv";
     public const string TopologiesCsv = "topologies.csv";
+
+    public IReadOnlyList<string> Files => [MarkdownFile, ComparisonsCsv, TopologiesCsv];
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        if (context.Completed && context.Results.Comparisons is { } comparisons)
+        {
+            Write(context.ResultsDirectory, comparisons, context.Results.Cases);
+        }
+        return Task.CompletedTask;
+    }
+
+    /// <summary>The tables of comparison.md, after BenchmarkDotNet's (the comparisons, what each node cost, the setup times).</summary>
+    public void Print(RunResults results, TextWriter console)
+    {
+        if (results.Comparisons is not { } comparisons)
+        {
+            return;
+        }
+        console.WriteLine();
+        console.WriteLine(Markdown(comparisons));
+        console.WriteLine(NodeCostReport.Markdown(results.Cases));
+        console.WriteLine(SetupReport.Markdown(results.Cases));
+    }
 
     public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases)
     {

@@ -5,9 +5,13 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>payments.csv: one row per payment of every case, measured and warmup alike (the phase column says which).</summary>
-public static class PaymentCsv
+public sealed class PaymentCsv : ICaseOutput
 {
     public const string FileName = "payments.csv";
+
+    public IReadOnlyList<string> Files => [FileName];
+
+    public void Write(CaseOutputContext context) => Append(Path.Combine(context.RunDirectory, FileName), context.Results.Records);
 
     private static readonly string[] Header =
     [

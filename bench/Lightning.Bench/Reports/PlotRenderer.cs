@@ -1,5 +1,5 @@
 using Lightning.Bench.Processes;
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Reports;
 

@@ -1,7 +1,6 @@
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Reports;
 
@@ -15,8 +14,8 @@ public static class ProfileComparison
     /// <summary>The comparison's markdown (empty when neither run has profiles).</summary>
     public static string Write(string pathA, string pathB, string resultsRoot, double thresholdPercent)
     {
-        var a = Manifest.Read(ArtifactZip.ReadText(pathA, Manifest.FileName));
-        var b = Manifest.Read(ArtifactZip.ReadText(pathB, Manifest.FileName));
+        var a = Manifest.Read(RunArchive.ReadText(pathA, Manifest.FileName));
+        var b = Manifest.Read(RunArchive.ReadText(pathB, Manifest.FileName));
         if (a.Profiling is null && b.Profiling is null)
         {
             return "";
@@ -29,7 +28,7 @@ public static class ProfileComparison
         {
             return $"Profiles: A was sampled at {profilingA.FrequencyHz} Hz and B at {profilingB.FrequencyHz} Hz; profile both at one frequency to compare them.\n";
         }
-        FoldedStacks Reader(string run, string file) => FoldedStacks.Parse(new StringReader(ArtifactZip.ReadText(run, file)));
+        FoldedStacks Reader(string run, string file) => FoldedStacks.Parse(new StringReader(RunArchive.ReadText(run, file)));
         var groupsA = ProfileReport.Merge(profilingA.Cases, f => Reader(pathA, f));
         var groupsB = ProfileReport.Merge(profilingB.Cases, f => Reader(pathB, f));
         var folder = Path.GetFullPath(Path.Combine(resultsRoot, $"compare-{a.RunId}-vs-{b.RunId}", ProfileFiles.Folder));
@@ -41,8 +40,8 @@ public static class ProfileComparison
             {
                 var cell = ProfileReport.CellOf(candidate.Parameters, "Build");
                 var title = $"{candidate.Node}: B {candidate.Parameters.GetValueOrDefault("Build")} against A {baseline.Parameters.GetValueOrDefault("Build")}, {cell}";
-                var svg = Path.Combine(folder, RunContext.CaseFolder($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
-                    RunContext.CaseFolder(cell), candidate.Node + ".svg");
+                var svg = Path.Combine(folder, CaseFolder.Of($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
+                    CaseFolder.Of(cell), candidate.Node + ".svg");
                 text.Append(ProfileReport.WriteDiff(svg, title, "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds.",
                         baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
                     .Append($"Differential flame graph: {svg}\n\n");

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
@@ -54,7 +53,7 @@ public static class ProfileReport
         var text = new StringBuilder("# Where the nodes' CPU went\n\n").Append(preamble).Append('\n');
         foreach (var group in groups)
         {
-            var cellFolder = Path.Combine(folder, RunContext.CaseFolder(group.Cell));
+            var cellFolder = Path.Combine(folder, CaseFolder.Of(group.Cell));
             Directory.CreateDirectory(cellFolder);
             group.Stacks.Bounded(ProfileFiles.MaxStacks).WriteFile(Path.Combine(cellFolder, group.Node + ProfileFiles.Extension));
             var svg = Path.Combine(cellFolder, group.Node + ".svg");
@@ -66,9 +65,9 @@ public static class ProfileReport
         }
         foreach (var (baseline, candidate) in Pairs(groups, builds))
         {
-            var name = $"diff-{RunContext.CaseFolder(candidate.Parameters["Build"])}-vs-{RunContext.CaseFolder(baseline.Parameters["Build"])}";
+            var name = $"diff-{CaseFolder.Of(candidate.Parameters["Build"])}-vs-{CaseFolder.Of(baseline.Parameters["Build"])}";
             var cell = CellOf(candidate.Parameters, "Build");
-            var svg = Path.Combine(folder, name, RunContext.CaseFolder(cell), candidate.Node + ".svg");
+            var svg = Path.Combine(folder, name, CaseFolder.Of(cell), candidate.Node + ".svg");
             var title = $"{candidate.Node}: {candidate.Parameters["Build"]} against {baseline.Parameters["Build"]}, {cell}";
             var called = new List<string>();
             text.Append(WriteDiff(svg, title, Invariant($"Shape: the candidate's stacks per payment ({candidate.Stacks.Total} samples over {candidate.Payments} payments; baseline {baseline.Stacks.Total} over {baseline.Payments})."),

@@ -1,8 +1,6 @@
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
-using BenchmarkDotNet.Exporters.Csv;
-using BenchmarkDotNet.Exporters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
@@ -11,6 +9,7 @@ using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Perfolizer.Horology;
 using Lightning.Bench.Columns;
 using Lightning.Bench.Options;
+using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Run;
@@ -38,7 +37,7 @@ public static class BenchConfig
             .AddColumnProvider(DefaultColumnProviders.Instance)
             .AddColumn(HarnessColumns.For(results, options).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
-            .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)
+            .AddExporter(RunOutputs.BenchmarkDotNet.ToArray())
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .WithSummaryStyle(SummaryStyle.Default.WithTimeUnit(TimeUnit.Millisecond))
             // Cases run interleaved (balanced, shuffled, seeded) and show in the order the command line gave them.

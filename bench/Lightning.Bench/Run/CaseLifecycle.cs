@@ -113,7 +113,7 @@ public sealed class CaseLifecycle
             var nodes = topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]);
             try
             {
-                profiler = await profiling.StartCaseAsync(run.Engine, nodes, RunContext.CaseFolder(definition.Key), ct);
+                profiler = await profiling.StartCaseAsync(run.Engine, nodes, CaseFolder.Of(definition.Key), ct);
             }
             catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or Processes.ToolNotFoundException)
             {
@@ -235,7 +235,7 @@ public sealed class CaseLifecycle
             }
             using var step = run.Progress.Begin($"case {definition.Key}: folding the nodes' stacks");
             var folded = await ending.StopAndFoldAsync(run.Cancellation);
-            results.Profiles = ProfileFiles.Write(run.ResultsDirectory, RunContext.CaseFolder(definition.Key), folded, results.ProfiledPayments());
+            results.Profiles = ProfileFiles.Write(run.ResultsDirectory, CaseFolder.Of(definition.Key), folded, results.ProfiledPayments());
         }
         catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
         {

@@ -1,6 +1,5 @@
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using System.Runtime.InteropServices;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
@@ -8,6 +7,7 @@ using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
@@ -19,8 +19,9 @@ namespace Lightning.Bench.Run;
 
 /// <summary>
 /// One run, top to bottom: the engine and compose, leftovers of earlier runs swept, images checked, the datagram
-/// queue raised, BenchmarkDotNet run over the scenario's cases (each a <see cref="CaseLifecycle"/>), and the one
-/// shutdown (topologies torn down, results written) whoever gets there first: the normal end, a failure or a signal.
+/// queue raised, the chain seeded, then BenchmarkDotNet over the scenario's cases (each a <see cref="CaseLifecycle"/>)
+/// or a soak, and the one shutdown (<see cref="RunShutdown"/>) whoever gets there first: the normal end, a failure or
+/// a signal (<see cref="RunInterrupt"/>).
 /// </summary>
 public static class HarnessRun
 {
@@ -29,85 +30,10 @@ public static class HarnessRun
         var progress = RunProgress.Console;
         var scenario = ScenarioCatalog.Get(options.Scenario);
         var output = new BenchmarkOutput(BenchmarkDotNet.Loggers.ConsoleLogger.Default);
-        RunContext? run = null;
-        RunReport? report = null;
-        DatagramQueueLimit? queueLimit = null;
-        Summary? summary = null;
-        Task? shutdown = null;
-        var shutdownLock = new object();
-        var interrupted = 0;
-        var exitCode = Program.ExitFailure;
-        Soak.SoakRun? soak = null;
-
-        // The one teardown of a run, whoever gets there first: the normal end, a failure, or a signal.
-        Task ShutdownAsync(bool partial, bool byInterrupt)
-        {
-            lock (shutdownLock)
-            {
-                return shutdown ??= Task.Run(async () =>
-                {
-                    if (byInterrupt)
-                    {
-                        report?.WriteUnreportedPayments();
-                    }
-                    if (soak is not null)
-                    {
-                        // Ctrl+C ends a soak normally: everything measured so far is reported before the teardown.
-                        try
-                        {
-                            await soak.FinishAsync();
-                        }
-                        catch (Exception e) when (e is IOException or InvalidOperationException)
-                        {
-                            progress.Info($"soak report failed: {e.Message}");
-                        }
-                    }
-                    try
-                    {
-                        if (run is not null)
-                        {
-                            await run.DisposeAsync();
-                        }
-                    }
-                    finally
-                    {
-                        queueLimit?.Restore();
-                        if (report is not null && run is not null)
-                        {
-                            await report.WriteAsync(completed: !byInterrupt && summary is not null, partial, plots: !byInterrupt || soak is not null);
-                            progress.Info($"results: {run.ResultsDirectory}");
-                        }
-                    }
-                });
-            }
-        }
-
-        void Interrupt(PosixSignalContext context)
-        {
-            context.Cancel = true;
-            if (Interlocked.Exchange(ref interrupted, 1) == 1)
-            {
-                return;
-            }
-            progress.Info($"{context.Signal}: stopping, tearing the topology down");
-            // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
-            // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
-            output.Mute();
-            run?.Cancel();
-            try
-            {
-                ShutdownAsync(partial: true, byInterrupt: true).GetAwaiter().GetResult();
-            }
-            catch (Exception e)
-            {
-                Console.Error.WriteLine($"lnbench: error: teardown after {context.Signal} failed: {e.Message}");
-            }
-            Environment.Exit(Program.ExitInterrupted);
-        }
-
-        using var sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Interrupt);
-        using var sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Interrupt);
+        var shutdown = new RunShutdown(progress);
+        using var interrupt = new RunInterrupt(shutdown, output, progress);
         DockerEngine? engine = null;
+        var exitCode = Program.ExitFailure;
         try
         {
             // Before any container: a run that cannot profile says so now, not after its first case.
@@ -116,61 +42,23 @@ public static class HarnessRun
             var dockerVersion = await engine.GetVersionAsync();
             IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
             progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
-
-            var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
-            if (stale.Count > 0)
-            {
-                progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
-            }
-            var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
-            if (folders.Count > 0)
-            {
-                progress.Info($"removed {folders.Count} node folder(s) with RPC credentials that earlier runs whose harness is gone left in {Path.GetFullPath(options.WorkRoot)}: {string.Join(", ", folders)}");
-            }
+            await SweepLeftoversAsync(engine, options, progress);
             var limit = new DatagramQueueLimit();
             limit.RestoreLeftover(progress);
 
-            run = new RunContext(options, scenario, engine, compose, fragments, kinds, progress,
+            var run = shutdown.Run = new RunContext(options, scenario, engine, compose, fragments, kinds, progress,
                 perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId))
             {
                 ProfileSkipped = profileSkipped,
             };
             var images = await CheckImagesAsync(engine, options, kinds, progress, run.RunId);
-            report = new RunReport(run, MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
+            shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
             Directory.CreateDirectory(run.ResultsDirectory);
 
-            queueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
+            shutdown.QueueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
             await run.SeedChainAsync();
-            if (options.Soak is not null)
-            {
-                soak = new Soak.SoakRun(run);
-                bool held;
-                using (BenchmarkHost.Host(run))
-                {
-                    held = await soak.RunAsync();
-                    await soak.EndAsync();
-                }
-                exitCode = held ? 0 : Program.ExitFailure;
-                return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
-            }
-            var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
-            using (BenchmarkHost.Host(run))
-            {
-                summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
-            }
-            run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
-            Console.WriteLine();
-            Console.WriteLine(ComparisonReport.Markdown(run.Results.Comparisons));
-            Console.WriteLine(NodeCostReport.Markdown(run.Results.Cases));
-            Console.WriteLine(SetupReport.Markdown(run.Results.Cases));
-
-            var failedCases = summary.Reports.Count(r => !r.Success);
-            if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)
-            {
-                return Program.Fail(Program.ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
-            }
-            exitCode = 0;
+            exitCode = options.Soak is null ? RunBenchmarks(run, output, shutdown) : await RunSoakAsync(run, shutdown);
             return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
@@ -180,8 +68,61 @@ public static class HarnessRun
         }
         finally
         {
-            await ShutdownAsync(partial: exitCode != 0, byInterrupt: false);
+            await shutdown.RunAsync(partial: exitCode != 0, byInterrupt: false);
             engine?.Dispose();
+        }
+    }
+
+    /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables; non-zero when a case failed.</summary>
+    private static int RunBenchmarks(RunContext run, BenchmarkOutput output, RunShutdown shutdown)
+    {
+        var options = run.Options;
+        var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
+        Summary summary;
+        using (BenchmarkHost.Host(run))
+        {
+            summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
+        }
+        shutdown.Completed = true;
+        run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
+        foreach (var tables in RunOutputs.ConsoleTables)
+        {
+            tables.Print(run.Results, Console.Out);
+        }
+
+        var failedCases = summary.Reports.Count(r => !r.Success);
+        if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)
+        {
+            return Program.Fail(Program.ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
+        }
+        return 0;
+    }
+
+    /// <summary>One case driven continuously (--soak); non-zero when a budget was broken. Its report is written by the shutdown.</summary>
+    private static async Task<int> RunSoakAsync(RunContext run, RunShutdown shutdown)
+    {
+        var soak = shutdown.Soak = new Soak.SoakRun(run);
+        bool held;
+        using (BenchmarkHost.Host(run))
+        {
+            held = await soak.RunAsync();
+            await soak.EndAsync();
+        }
+        return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
+    }
+
+    /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>
+    private static async Task SweepLeftoversAsync(DockerEngine engine, HarnessOptions options, RunProgress progress)
+    {
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
+        if (stale.Count > 0)
+        {
+            progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
+        }
+        var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
+        if (folders.Count > 0)
+        {
+            progress.Info($"removed {folders.Count} node folder(s) with RPC credentials that earlier runs whose harness is gone left in {Path.GetFullPath(options.WorkRoot)}: {string.Join(", ", folders)}");
         }
     }
 

@@ -1,27 +1,24 @@
-using Lightning.Bench.Chain;
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
-using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Run;
 
 /// <summary>
 /// Everything one run's cases share, passed explicitly: options, engine, compose, fragments, node kinds, results
-/// folder and model, cancellation, and the topologies alive right now (so a stopped run can tear them down).
+/// folder and model, cancellation; the run's topologies (<see cref="RunTopologies"/>) start from its chain (<see cref="ChainSeeder"/>).
 /// </summary>
 public sealed class RunContext : IAsyncDisposable
 {
-    private readonly List<LightningNetwork> networks = new();
     private readonly CancellationTokenSource cancellation = new();
-    private string? seedFolder;
-    private int topologyNumber;
+    private readonly RunTopologies topologies;
+    private readonly ChainSeeder chain;
 
     public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, IComposeRunner compose, ComposeFragments fragments,
         NodeKindCatalog kinds, RunProgress progress, Func<string, Profiling.RunProfiling?>? profiling = null)
@@ -38,6 +35,8 @@ public sealed class RunContext : IAsyncDisposable
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
         Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
         Profiling = profiling?.Invoke(RunId);
+        topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress);
+        chain = new ChainSeeder(RunId, options.WorkRoot, options.BitcoindImage, progress);
     }
 
     /// <summary>The run's profiling (--profile), or null.</summary>
@@ -77,101 +76,28 @@ public sealed class RunContext : IAsyncDisposable
     public IReadOnlyList<int> Sweep(string parameter) =>
         Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
 
-    /// <summary>The run's chain, mined once and copied into every topology (null until <see cref="SeedChainAsync"/>).</summary>
-    public ChainSeed? Seed { get; private set; }
-
     /// <summary>
-    /// Mines the run's regtest chain on a bitcoind of its own and keeps it (<see cref="ChainSeed"/>), so each topology
-    /// starts from a copy at height 101 instead of mining it. Its compose file and log go to RESULTS/chain.
+    /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101
+    /// instead of mining it. Its compose file and log go to RESULTS/chain.
     /// </summary>
-    public async Task SeedChainAsync()
-    {
-        using var step = Progress.Begin($"mining the run's regtest chain ({BitcoindBootstrap.InitialBlocks} blocks) once, for every topology to start from");
-        var folder = PrivateFiles.CreateDirectory(Path.Combine(Options.WorkRoot, $"lnbench-{RunId}-seed".ToLowerInvariant()));
-        NodeFolderSweeper.Claim(folder);
-        seedFolder = folder;
-        await using var network = CreateNetworkIn(TopologySpec.ChainOnly(Options.BitcoindImage), Path.Combine(ResultsDirectory, "chain"), TraceModes.Off);
-        await network.StartAsync(Fragments, ct: Cancellation);
-        Seed = await network.SaveChainAsync(folder, Cancellation);
-    }
+    public Task SeedChainAsync() => chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation);
 
     /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
     public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode) =>
-        CreateNetworkIn(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder(caseKey)), traceMode);
-
-    private LightningNetwork CreateNetworkIn(TopologySpec topology, string resultsDirectory, string traceMode)
-    {
-        var number = Interlocked.Increment(ref topologyNumber);
-        var options = new NetworkOptions(
-            RunId,
-            ProjectName: $"lnbench-{RunId}-{number}".ToLowerInvariant(),
-            WorkDirectory: Options.WorkRoot,
-            ResultsDirectory: resultsDirectory,
-            ContainerUser: HostUser.ContainerUser,
-            TraceSockets: traceMode != TraceModes.Off,
-            CollectTraces: traceMode == TraceModes.On,
-            DevTraceFile: traceMode == TraceModes.On && Options.TraceCheck,
-            StepTimeout: Options.StepTimeout,
-            Seed: Seed);
-        var network = LightningNetwork.Create(topology, options, Engine, Compose, Kinds, Progress);
-        lock (networks)
-        {
-            networks.Add(network);
-        }
-        return network;
-    }
+        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed);
 
     /// <summary>Ctrl+C or SIGTERM: stop waiting on nodes; teardown follows in <see cref="DisposeAsync"/>.</summary>
     public void Cancel() => cancellation.Cancel();
 
-    /// <summary>Tears down every topology still alive, then removes whatever the run left, by its label.</summary>
+    /// <summary>Stops profiling, tears down every topology still alive and whatever the run left (by its label), then removes the chain seed.</summary>
     public async ValueTask DisposeAsync()
     {
         if (Profiling is not null)
         {
             await Profiling.DisposeAsync();
         }
-        List<LightningNetwork> alive;
-        lock (networks)
-        {
-            alive = networks.ToList();
-            networks.Clear();
-        }
-        foreach (var network in alive)
-        {
-            try
-            {
-                await network.DisposeAsync();
-            }
-            catch (Exception e)
-            {
-                Progress.Info($"{network.Options.ProjectName}: teardown failed ({e.Message}); removing the run's resources by label");
-            }
-        }
-        try
-        {
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-            await new ResourceSweeper(Engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            Progress.Info($"could not remove the run's Docker resources by label ({e.Message}): remove containers labelled {RunLabels.Run}={RunId} by hand");
-        }
-        if (seedFolder is not null)
-        {
-            try
-            {
-                Directory.Delete(seedFolder, recursive: true);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                Progress.Info($"could not remove the run's chain seed {seedFolder}: {e.Message}");
-            }
-        }
+        await topologies.DisposeAsync();
+        chain.Remove();
         // The cancellation source is not disposed: after Ctrl+C, BenchmarkDotNet's thread may still read its token.
     }
-
-    /// <summary>"Build=cln:v26.06.6, Concurrency=1" → "Build-cln-v26-06-6-Concurrency-1".</summary>
-    public static string CaseFolder(string caseKey) =>
-        System.Text.RegularExpressions.Regex.Replace(caseKey, "[^A-Za-z0-9]+", "-").Trim('-');
 }

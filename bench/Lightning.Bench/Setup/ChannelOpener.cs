@@ -1,6 +1,6 @@
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
 

@@ -1,5 +1,5 @@
 using Lightning.Bench.Network;
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Setup;

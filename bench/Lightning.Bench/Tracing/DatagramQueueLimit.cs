@@ -1,6 +1,6 @@
 using System.Globalization;
 using Lightning.Bench.Cleanup;
-using Lightning.Bench.Run;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Tracing;
 

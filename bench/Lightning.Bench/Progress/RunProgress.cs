@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Progress;
 
 /// <summary>Progress lines with elapsed times for long steps, prefixed so they stand out in BenchmarkDotNet's log.</summary>
 public sealed class RunProgress(TextWriter output)

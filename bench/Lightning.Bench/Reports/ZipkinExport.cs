@@ -1,14 +1,42 @@
 using System.Text.Json;
+using Lightning.Bench.Tracing;
 
-namespace Lightning.Bench.Tracing;
+namespace Lightning.Bench.Reports;
 
 /// <summary>
 /// Writes spans as one Zipkin v2 JSON array, each node as its own serviceName. Spans joined to a payment get one trace
 /// id per payment, so Zipkin or Jaeger show a payment across nodes as one trace; parent links are kept only inside a trace.
+/// Each case with spans gets cases/CASE/zipkin.json as it ends; at the end of the run they are merged into zipkin.json.
 /// </summary>
-public static class ZipkinExport
+public sealed class ZipkinExport : ICaseOutput, IRunEndOutput
 {
     public const string FileName = "zipkin.json";
+
+    public IReadOnlyList<string> Files => [$"cases/CASE/{FileName}", FileName];
+
+    public void Write(CaseOutputContext context)
+    {
+        if (context.Spans is { } spans)
+        {
+            Write(Path.Combine(spans.CaseDirectory, FileName), () => TraceAnalysis.ReadSpans(spans.SpansFile),
+                s => spans.Join.PaymentOf(s, spans.PaymentsByHash), context.RunId);
+        }
+    }
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        var cases = Path.Combine(context.ResultsDirectory, "cases");
+        if (!Directory.Exists(cases))
+        {
+            return Task.CompletedTask;
+        }
+        var parts = Directory.GetDirectories(cases).Order().Select(d => Path.Combine(d, FileName)).ToList();
+        if (parts.Any(File.Exists))
+        {
+            Merge(Path.Combine(context.ResultsDirectory, FileName), parts);
+        }
+        return Task.CompletedTask;
+    }
 
     /// <summary>
     /// Writes the spans <paramref name="spans"/> yields, reading them twice (it is called for each pass): first to learn

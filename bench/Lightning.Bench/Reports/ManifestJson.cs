@@ -1,0 +1,53 @@
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>manifest.json: what ran, where and how (harness, command line, seed and order, images, machine, profiling), partial or not; always written.</summary>
+public sealed class ManifestJson : IRunEndOutput
+{
+    public IReadOnlyList<string> Files => [Manifest.FileName];
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        ManifestOf(context).Write(context.ResultsDirectory);
+        return Task.CompletedTask;
+    }
+
+    private static Manifest ManifestOf(RunOutputContext run)
+    {
+        var options = run.Options;
+        var (version, commit) = Manifest.HarnessBuild();
+        return new Manifest
+        {
+            RunId = run.RunId,
+            HarnessVersion = version,
+            HarnessCommit = commit,
+            Arguments = options.CommandLine,
+            CommandLine = string.Join(' ', new[] { "./run.sh" }.Concat(options.CommandLine.Select(Quote))),
+            Scenario = run.Scenario.Name,
+            Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
+            Iterations = options.Iterations,
+            Warmups = options.Warmups,
+            Topologies = options.Topologies,
+            Seed = run.Seed,
+            Order = run.Order,
+            ThresholdPercent = options.ThresholdPercent,
+            AmountMsat = options.AmountMsat,
+            Traces = options.Traces,
+            Invoices = run.InvoiceMode,
+            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds }).ToList(),
+            BitcoindImage = options.BitcoindImage,
+            Images = run.Images,
+            Cases = run.Results.Cases.Where(c => c.Topology is not null).Select(c => c.Topology!).ToList(),
+            Machine = run.Machine,
+            Started = run.Started,
+            Ended = DateTimeOffset.UtcNow,
+            Partial = run.Partial,
+            ReplayOf = options.ReplayOf,
+            Profiling = run.Profiles,
+        };
+    }
+
+    private static string Quote(string argument) =>
+        argument.Length > 0 && argument.All(c => char.IsLetterOrDigit(c) || "-_=.,:/@+".Contains(c)) ? argument : $"'{argument.Replace("'", "'\\''", StringComparison.Ordinal)}'";
+}

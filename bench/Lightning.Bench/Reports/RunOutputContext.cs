@@ -1,0 +1,88 @@
+using System.Globalization;
+using Lightning.Bench.Options;
+using Lightning.Bench.Profiling;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>What the run's end outputs are written from: the run's settings and results model, and how the run ended.</summary>
+public sealed class RunOutputContext
+{
+    private ProfilingRecord? profiles;
+    private bool profilesKnown;
+
+    public required string RunId { get; init; }
+
+    public required string ResultsDirectory { get; init; }
+
+    public required ScenarioInfo Scenario { get; init; }
+
+    public required HarnessOptions Options { get; init; }
+
+    public required RunResults Results { get; init; }
+
+    /// <summary>The seed of the run's order of cases, and that order.</summary>
+    public required int Seed { get; init; }
+
+    public required IReadOnlyList<string> Order { get; init; }
+
+    public required DateTimeOffset Started { get; init; }
+
+    public required MachineRecord Machine { get; init; }
+
+    public required IReadOnlyList<ImageRecord> Images { get; init; }
+
+    /// <summary>The run's profiling (--profile), or null.</summary>
+    public RunProfiling? Profiling { get; init; }
+
+    /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
+    public string? ProfileSkipped { get; init; }
+
+    public required RunProgress Progress { get; init; }
+
+    /// <summary>BenchmarkDotNet ran every case to its end (not stopped by a failure or a signal).</summary>
+    public required bool Completed { get; init; }
+
+    /// <summary>The run did not finish as asked (a failure or a signal): the manifest says so.</summary>
+    public required bool Partial { get; init; }
+
+    /// <summary>Whether to draw the plots (not after a signal, except for a soak, which a signal ends normally).</summary>
+    public required bool Plots { get; init; }
+
+    /// <summary>How the run sampled and every profile it kept (null without --profile), computed once for the manifest and the profiles' report.</summary>
+    public ProfilingRecord? Profiles
+    {
+        get
+        {
+            if (!profilesKnown)
+            {
+                profiles = ProfilingOf(Results.Cases);
+                profilesKnown = true;
+            }
+            return profiles;
+        }
+    }
+
+    /// <summary>"pregenerated" or "in payment": when the run made its invoices.</summary>
+    public string InvoiceMode => Options.PregenerateInvoices ? "pregenerated" : "in payment";
+
+    private ProfilingRecord? ProfilingOf(IReadOnlyList<CaseResults> cases)
+    {
+        if (Options.Profile is not { } settings)
+        {
+            return null;
+        }
+        return new ProfilingRecord(settings.FrequencyHz, settings.CallGraph, Profiling?.PerfVersion ?? "", ProfileSkipped,
+            cases.Where(c => c.Profiles.Count > 0 || c.ProfileProblem is not null)
+                .Select(c => new CaseProfiles(c.CaseKey, c.Parameters, c.Profiles, c.ProfileProblem))
+                .Concat(Results.SoakProfiles.Select(w => new CaseProfiles($"soak window {w.Number}", new Dictionary<string, string>
+                {
+                    ["Window"] = w.Number.ToString(CultureInfo.InvariantCulture),
+                    ["StartSeconds"] = w.StartSeconds.ToString("0.0", CultureInfo.InvariantCulture),
+                    ["PaymentsBefore"] = w.PaymentsBefore.ToString(CultureInfo.InvariantCulture),
+                }, w.Profiles, null)))
+                .ToList());
+    }
+}

@@ -1,0 +1,57 @@
+using BenchmarkDotNet.Exporters;
+using BenchmarkDotNet.Exporters.Csv;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// Every output of a run, in one place and in the order each moment writes them. The files that are not here are the
+/// evidence a topology keeps as it runs (cases/CASE/docker-compose.yml, logs/, spans.jsonl, trace-events/, chain/), the
+/// folded stacks a profiled case writes before its containers go (profiles/CASE-Topology-N/), and a soak's own files
+/// (Soak/, written window by window).
+/// </summary>
+public static class RunOutputs
+{
+    private static readonly ComparisonReport Comparison = new();
+    private static readonly ZipkinExport Zipkin = new();
+
+    /// <summary>BenchmarkDotNet's own tables under results/: the GitHub markdown, CSV and HTML reports and every measurement.</summary>
+    public static IReadOnlyList<IExporter> BenchmarkDotNet { get; } =
+        [MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default];
+
+    /// <summary>Fed span by span while a case's spans are read.</summary>
+    public static IReadOnlyList<ISpanOutput> Spans { get; } = [new SpansCsv()];
+
+    /// <summary>Written as each case ends, after its spans were read.</summary>
+    public static IReadOnlyList<ICaseOutput> Cases { get; } =
+        [new PaymentSpansCsv(), new SpanSummaryCsv(), new SpanSummaryMarkdown(), Zipkin, new MalformedSpansText(), new PaymentCsv()];
+
+    /// <summary>Printed after BenchmarkDotNet's tables when every case ran.</summary>
+    public static IReadOnlyList<IConsoleOutput> ConsoleTables { get; } = [Comparison];
+
+    /// <summary>Written by the run's one shutdown; the zip comes last, so it holds everything else.</summary>
+    public static IReadOnlyList<IRunEndOutput> RunEnd { get; } =
+        [new SummaryJson(), Comparison, new ManifestJson(), new BuildStepsTable(), Zipkin, new ProfileFolder(), new Plots(), new ArtifactZip()];
+
+    /// <summary>Every file the outputs above write (BenchmarkDotNet's aside), relative to the run folder.</summary>
+    public static IReadOnlyList<string> Files =>
+        Spans.Cast<IRunOutput>().Concat(Cases).Concat(RunEnd).SelectMany(o => o.Files).Distinct().ToList();
+
+    /// <summary>A case's outputs, once its spans (if any) were read.</summary>
+    public static void WriteCase(CaseOutputContext context)
+    {
+        Directory.CreateDirectory(context.RunDirectory);
+        foreach (var output in Cases)
+        {
+            output.Write(context);
+        }
+    }
+
+    public static async Task WriteRunEndAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        Directory.CreateDirectory(context.ResultsDirectory);
+        foreach (var output in RunEnd)
+        {
+            await output.WriteAsync(context, ct);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran.</summary>
+public sealed class SummaryJson : IRunEndOutput
+{
+    public IReadOnlyList<string> Files => [RunSummary.FileName];
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        if (context.Completed)
+        {
+            SummaryOf(context).Write(context.ResultsDirectory);
+        }
+        return Task.CompletedTask;
+    }
+
+    private static RunSummary SummaryOf(RunOutputContext run) =>
+        new(run.RunId, run.Scenario.Name, run.InvoiceMode, run.Results.Cases.Select(c => new CaseSummary(
+            c.CaseKey,
+            c.Parameters,
+            c.Figures?.MeanMs ?? double.NaN,
+            c.Figures?.StdDevMs ?? double.NaN,
+            c.Figures is { FromBenchmarkDotNet: true } f ? f.IterationsMs : [],
+            c.PaymentsPerInvocation,
+            c.Figures?.PaymentsPerSecond ?? double.NaN,
+            c.Figures?.P50Ms ?? double.NaN,
+            c.Figures?.P95Ms ?? double.NaN,
+            c.Figures?.Succeeded ?? 0,
+            c.Figures?.Failed ?? 0,
+            c.Figures?.FromBenchmarkDotNet ?? false,
+            c.Figures?.Cpu?.Ms ?? double.NaN,
+            c.Figures?.Cpu?.Iterations,
+            c.Figures?.Cpu?.ByNode,
+            c.Figures?.Cpu?.WithIdleMs ?? double.NaN,
+            c.Topology?.Setup,
+            c.Figures?.Costs?.WrittenKb ?? double.NaN,
+            c.Figures?.Costs?.WrittenKbIterations,
+            c.Figures?.Costs?.WrittenKbByNode,
+            c.Figures?.Costs?.PeakMbByNode,
+            c.Figures?.Costs?.EndRssMbByNode)).ToList(),
+            run.Results.Comparisons?.Comparisons,
+            run.Results.Comparisons?.Spreads,
+            run.Results.Comparisons?.ThresholdPercent);
+}

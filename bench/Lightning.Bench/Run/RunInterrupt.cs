@@ -1,0 +1,56 @@
+using System.Runtime.InteropServices;
+using Lightning.Bench.Progress;
+
+namespace Lightning.Bench.Run;
+
+/// <summary>
+/// Ctrl+C or SIGTERM, from the moment it is made until disposed: the run is cancelled, its one shutdown runs on the
+/// signal's thread, and the harness exits 130. A second signal while stopping is ignored.
+/// </summary>
+public sealed class RunInterrupt : IDisposable
+{
+    private readonly RunShutdown shutdown;
+    private readonly BenchmarkOutput output;
+    private readonly RunProgress progress;
+    private readonly PosixSignalRegistration sigint;
+    private readonly PosixSignalRegistration sigterm;
+    private int interrupted;
+
+    public RunInterrupt(RunShutdown shutdown, BenchmarkOutput output, RunProgress progress)
+    {
+        this.shutdown = shutdown;
+        this.output = output;
+        this.progress = progress;
+        sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Interrupt);
+        sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Interrupt);
+    }
+
+    private void Interrupt(PosixSignalContext context)
+    {
+        context.Cancel = true;
+        if (Interlocked.Exchange(ref interrupted, 1) == 1)
+        {
+            return;
+        }
+        progress.Info($"{context.Signal}: stopping, tearing the topology down");
+        // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
+        // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
+        output.Mute();
+        shutdown.Run?.Cancel();
+        try
+        {
+            shutdown.RunAsync(partial: true, byInterrupt: true).GetAwaiter().GetResult();
+        }
+        catch (Exception e)
+        {
+            Console.Error.WriteLine($"lnbench: error: teardown after {context.Signal} failed: {e.Message}");
+        }
+        Environment.Exit(Program.ExitInterrupted);
+    }
+
+    public void Dispose()
+    {
+        sigint.Dispose();
+        sigterm.Dispose();
+    }
+}

@@ -1,0 +1,112 @@
+using Lightning.Bench.Progress;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Run;
+
+/// <summary>
+/// The one shutdown of a run, whoever gets there first: the normal end, a failure or a signal. The run hands it what
+/// there is to stop and record as each comes into being; it reports a soak, tears the run down, puts back the datagram
+/// queue limit and writes the run's outputs (<see cref="RunOutputs.RunEnd"/>), once.
+/// </summary>
+public sealed class RunShutdown(RunProgress progress)
+{
+    private readonly Lock gate = new();
+    private Task? shutdown;
+    private (MachineRecord Machine, IReadOnlyList<ImageRecord> Images)? recorded;
+
+    /// <summary>The run, once its context exists.</summary>
+    public RunContext? Run { get; set; }
+
+    /// <summary>The raised datagram queue limit to put back, if the run raised it.</summary>
+    public DatagramQueueLimit? QueueLimit { get; set; }
+
+    /// <summary>The soak, if the run is one: a signal ends it like its limit would, reported before the teardown.</summary>
+    public Lightning.Bench.Soak.SoakRun? Soak { get; set; }
+
+    /// <summary>BenchmarkDotNet returned: every case ran (the summary and comparisons can be written).</summary>
+    public bool Completed { get; set; }
+
+    /// <summary>The machine and the images checked: from now on the run's outputs are written, whatever happens.</summary>
+    public void Record(MachineRecord machine, IReadOnlyList<ImageRecord> images) => recorded = (machine, images);
+
+    /// <param name="partial">The run did not finish as asked: the manifest says so.</param>
+    /// <param name="byInterrupt">A signal: cases cut off keep their payments, and only a soak is plotted.</param>
+    public Task RunAsync(bool partial, bool byInterrupt)
+    {
+        lock (gate)
+        {
+            return shutdown ??= Task.Run(() => ShutDownAsync(partial, byInterrupt));
+        }
+    }
+
+    private async Task ShutDownAsync(bool partial, bool byInterrupt)
+    {
+        var run = Run;
+        if (byInterrupt && run is not null && recorded is not null)
+        {
+            WriteUnreportedPayments(run);
+        }
+        if (Soak is { } soak)
+        {
+            // Ctrl+C ends a soak normally: everything measured so far is reported before the teardown.
+            try
+            {
+                await soak.FinishAsync();
+            }
+            catch (Exception e) when (e is IOException or InvalidOperationException)
+            {
+                progress.Info($"soak report failed: {e.Message}");
+            }
+        }
+        try
+        {
+            if (run is not null)
+            {
+                await run.DisposeAsync();
+            }
+        }
+        finally
+        {
+            QueueLimit?.Restore();
+            if (recorded is { } record && run is not null)
+            {
+                await RunOutputs.WriteRunEndAsync(new RunOutputContext
+                {
+                    RunId = run.RunId,
+                    ResultsDirectory = run.ResultsDirectory,
+                    Scenario = run.Scenario,
+                    Options = run.Options,
+                    Results = run.Results,
+                    Seed = run.Plan.Seed,
+                    Order = run.Plan.Order,
+                    Started = run.Started,
+                    Machine = record.Machine,
+                    Images = record.Images,
+                    Profiling = run.Profiling,
+                    ProfileSkipped = run.ProfileSkipped,
+                    Progress = progress,
+                    Completed = !byInterrupt && Completed,
+                    Partial = partial,
+                    Plots = !byInterrupt || Soak is not null,
+                });
+                progress.Info($"results: {run.ResultsDirectory}");
+            }
+        }
+    }
+
+    /// <summary>
+    /// When the run is stopped mid-case: the cases not yet reported go through the case outputs as they are (their
+    /// payments to payments.csv, the last invocations counted as measured; their spans are not read), so a partial run
+    /// keeps what it measured.
+    /// </summary>
+    private static void WriteUnreportedPayments(RunContext run)
+    {
+        foreach (var results in run.Results.Cases.Where(c => c.Steps is null))
+        {
+            results.Complete(run.Options.Warmups, run.Options.Iterations);
+            RunOutputs.WriteCase(new CaseOutputContext(run.RunId, run.ResultsDirectory, results, Spans: null));
+        }
+    }
+}
