@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
@@ -9,6 +10,16 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class InProcessToolchainTests
 {
+    [Fact]
+    public void The_case_job_runs_in_process_with_the_case_timeout_not_the_five_minute_default()
+    {
+        var toolchain = Assert.IsType<InProcessEmitToolchain>(BenchConfig.CaseJob(warmups: 0, iterations: 1).Infrastructure.Toolchain);
+
+        var executor = Assert.IsType<InProcessEmitExecutor>(toolchain.Executor);
+        Assert.Equal(BenchConfig.CaseTimeout, executor.ExecutionTimeout);
+        Assert.True(executor.ExecutionTimeout > InProcessEmitExecutor.DefaultTimeout);
+    }
+
     [Fact]
     public void The_case_job_waits_for_async_setup_and_cleanup_before_each_next_step()
     {
