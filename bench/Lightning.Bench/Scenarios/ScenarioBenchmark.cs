@@ -49,7 +49,8 @@ public abstract class ScenarioBenchmark
 
     protected abstract TopologySpec BuildTopology(BuildSpec build, string bitcoindImage);
 
-    // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on.
+    // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on. It calls
+    // them without arguments, so they take no token: the lifecycle stops on the run's cancellation.
     [GlobalSetup]
     public async Task GlobalSetupAsync() => lifecycle = await CaseLifecycle.StartAsync(Run, Definition());
 
