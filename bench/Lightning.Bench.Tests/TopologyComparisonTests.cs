@@ -1,7 +1,7 @@
-using Perfolizer;
 using Perfolizer.Mathematics.SignificanceTesting;
 using Perfolizer.Mathematics.SignificanceTesting.Base;
 using Perfolizer.Metrology;
+using Pragmastat;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;

@@ -1,6 +1,5 @@
-using Perfolizer.Mathematics.Common;
 using Perfolizer.Mathematics.QuantileEstimators;
-using Perfolizer;
+using Pragmastat;
 
 namespace Lightning.Bench.Results;
 

@@ -20,19 +20,21 @@ public static class BenchConfig
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
 
+    /// <summary>The job every case runs: in-process, one invocation per iteration, no pilot.</summary>
+    public static Job CaseJob(int warmups, int iterations) => Job.Default
+        .WithStrategy(RunStrategy.Monitoring)
+        .WithLaunchCount(1)
+        .WithWarmupCount(warmups)
+        .WithIterationCount(iterations)
+        .WithInvocationCount(1)
+        .WithUnrollFactor(1)
+        .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
+        .WithId("lnbench");
+
     public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
     {
-        var job = Job.Default
-            .WithStrategy(RunStrategy.Monitoring)
-            .WithLaunchCount(1)
-            .WithWarmupCount(options.Warmups)
-            .WithIterationCount(options.Iterations)
-            .WithInvocationCount(1)
-            .WithUnrollFactor(1)
-            .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
-            .WithId("lnbench");
         return ManualConfig.CreateEmpty()
-            .AddJob(job)
+            .AddJob(CaseJob(options.Warmups, options.Iterations))
             .AddLogger(logger ?? ConsoleLogger.Default)
             .AddColumnProvider(DefaultColumnProviders.Instance)
             .AddColumn(HarnessColumns.For(results, options).ToArray())

@@ -49,22 +49,40 @@ public abstract class ScenarioBenchmark
 
     protected abstract TopologySpec BuildTopology(BuildSpec build, string bitcoindImage);
 
-    // BenchmarkDotNet 0.14's in-process toolchain calls setup and cleanup without awaiting a returned Task, so these
-    // two are the synchronous boundary to the async harness (a console app has no synchronization context to deadlock on).
+    // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on. It calls
+    // them without arguments, so they take no token: the lifecycle stops on the run's cancellation.
     [GlobalSetup]
-    public void GlobalSetup() => lifecycle = CaseLifecycle.StartAsync(Run, Definition()).GetAwaiter().GetResult();
+    public async Task GlobalSetupAsync() => lifecycle = await CaseLifecycle.StartAsync(Run, Definition());
 
     [GlobalCleanup]
-    public void GlobalCleanup() => lifecycle?.EndAsync().GetAwaiter().GetResult();
+    public async Task GlobalCleanupAsync()
+    {
+        if (lifecycle is not null)
+        {
+            await lifecycle.EndAsync();
+        }
+    }
 
     // Outside each invocation's timing (InvocationCount=1, so one iteration is one invocation): reading the nodes'
     // memory and storage writes takes about 1 ms a node on cgroup v1, too long to sit inside a measured payment batch.
     // With --profile, sampling is also switched on and off here, so perf's acknowledgements are not timed either.
     [IterationSetup]
-    public void IterationSetup() => lifecycle?.BeforeInvocationAsync().GetAwaiter().GetResult();
+    public async Task IterationSetupAsync()
+    {
+        if (lifecycle is not null)
+        {
+            await lifecycle.BeforeInvocationAsync();
+        }
+    }
 
     [IterationCleanup]
-    public void IterationCleanup() => lifecycle?.AfterInvocationAsync().GetAwaiter().GetResult();
+    public async Task IterationCleanupAsync()
+    {
+        if (lifecycle is not null)
+        {
+            await lifecycle.AfterInvocationAsync();
+        }
+    }
 
     protected Task PayBatchAsync() => lifecycle!.PayAsync();
 

@@ -1,5 +1,5 @@
-using Perfolizer.Mathematics.Common;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
+using Pragmastat;
 
 namespace Lightning.Bench.Statistics;
 

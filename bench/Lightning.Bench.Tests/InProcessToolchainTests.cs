@@ -1,0 +1,52 @@
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Loggers;
+using BenchmarkDotNet.Running;
+using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Lightning.Bench.Run;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>The scenarios' setup and cleanup are async: the harness's in-process job must wait for each before going on.</summary>
+[Trait("Category", "Unit")]
+public class InProcessToolchainTests
+{
+    [Fact]
+    public void The_case_job_runs_in_process_with_the_case_timeout_not_the_five_minute_default()
+    {
+        var toolchain = Assert.IsType<InProcessEmitToolchain>(BenchConfig.CaseJob(warmups: 0, iterations: 1).Infrastructure.Toolchain);
+
+        var executor = Assert.IsType<InProcessEmitExecutor>(toolchain.Executor);
+        Assert.Equal(BenchConfig.CaseTimeout, executor.ExecutionTimeout);
+        Assert.True(executor.ExecutionTimeout > InProcessEmitExecutor.DefaultTimeout);
+    }
+
+    [Fact]
+    public void The_case_job_waits_for_async_setup_and_cleanup_before_each_next_step()
+    {
+        var artifacts = Directory.CreateTempSubdirectory("lnbench-bdn-");
+        try
+        {
+            AsyncSetupBenchmark.Steps.Clear();
+            var log = new AccumulationLogger();
+            var config = ManualConfig.CreateEmpty()
+                .AddJob(BenchConfig.CaseJob(warmups: 1, iterations: 3))
+                .AddLogger(log)
+                .WithArtifactsPath(artifacts.FullName);
+
+            var summary = BenchmarkRunner.Run<AsyncSetupBenchmark>(config);
+
+            Assert.True(summary.Reports.Single().Success, log.GetLog());
+            var steps = AsyncSetupBenchmark.Steps.ToList();
+            Assert.Equal("global setup", steps[0]);
+            Assert.Equal("global cleanup", steps[^1]);
+            var invocations = steps.Skip(1).SkipLast(1).Chunk(3).ToList();
+            Assert.All(invocations, i => Assert.Equal(["iteration setup", "invocation", "iteration cleanup"], i));
+            // At least the warmup and the measured iterations; BenchmarkDotNet may add its own first (jitting) invocation.
+            Assert.True(invocations.Count >= 4, string.Join(", ", steps));
+        }
+        finally
+        {
+            artifacts.Delete(recursive: true);
+        }
+    }
+}
