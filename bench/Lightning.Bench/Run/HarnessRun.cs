@@ -35,7 +35,8 @@ public static class HarnessRun
         Summary? summary = null;
         Task? shutdown = null;
         var shutdownLock = new object();
-        var interrupted = 0;
+        // Running, Interrupted (the signal's handler ends the process) or Ending (the main thread returns its own code).
+        var state = Running;
         var exitCode = Program.ExitFailure;
         Soak.SoakRun? soak = null;
 
@@ -85,7 +86,7 @@ public static class HarnessRun
         void Interrupt(PosixSignalContext context)
         {
             context.Cancel = true;
-            if (Interlocked.Exchange(ref interrupted, 1) == 1)
+            if (Interlocked.CompareExchange(ref state, Interrupted, Running) != Running)
             {
                 return;
             }
@@ -181,9 +182,20 @@ public static class HarnessRun
         finally
         {
             await ShutdownAsync(partial: exitCode != 0, byInterrupt: false);
+            if (Interlocked.CompareExchange(ref state, Ending, Running) == Interrupted)
+            {
+                // The signal's handler exits with 130 once the teardown is done. Returning (or throwing the
+                // cancellation) from here too would end the process from two threads at once, which can abort it or
+                // leave it hanging in exit; this thread waits for the handler's exit instead.
+                await Task.Delay(Timeout.Infinite);
+            }
             engine?.Dispose();
         }
     }
+
+    private const int Running = 0;
+    private const int Interrupted = 1;
+    private const int Ending = 2;
 
     /// <summary>perf's version when the run profiles; the reason it does not when --profile-if-available found no means to.</summary>
     private static async Task<(string? PerfVersion, string? Skipped)> CheckProfilingAsync(HarnessOptions options, RunProgress progress)
