@@ -210,12 +210,13 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
         return described;
     }
 
-    [SkippableFact]
-    public async Task The_engine_runner_makes_the_containers_compose_makes_and_each_takes_down_what_the_other_made()
+    [SkippableTheory]
+    [InlineData("v1")]
+    [InlineData("v2")]
+    public async Task The_engine_runner_makes_the_containers_compose_makes_and_each_takes_down_what_the_other_made(string version)
     {
-        Requirements.Docker();
+        var compose = await Requirements.ComposeAsync(version);
         await FakeNodeImage.EnsureBuiltAsync();
-        var compose = await ComposeCli.DetectAsync(engine.Endpoint);
         var byEngine = $"lnbench-{runId}-e";
         var byCompose = $"lnbench-{runId}-c";
         var (engineModel, engineFile) = Generate(byEngine);

@@ -24,11 +24,11 @@ public class DockerTopologyTests : IAsyncLifetime
 
     public Task InitializeAsync() => Task.CompletedTask;
 
-    /// <summary>Each test starts here, so a missing engine skips (or, in CI, fails) the test itself.</summary>
-    private async Task ReadyAsync()
+    /// <summary>Each test starts here, so a missing engine (or compose of that version) skips (or, in CI, fails) the test itself.</summary>
+    private async Task ReadyAsync(string? composeVersion = null)
     {
         Requirements.Docker();
-        compose = await ComposeCli.DetectAsync(engine.Endpoint);
+        compose = composeVersion is null ? await ComposeCli.DetectAsync(engine.Endpoint) : await Requirements.ComposeAsync(composeVersion);
         await FakeNodeImage.EnsureBuiltAsync();
     }
 
@@ -43,22 +43,24 @@ public class DockerTopologyTests : IAsyncLifetime
         Directory.Delete(results, recursive: true);
     }
 
-    private LightningNetwork Network(string project, bool withCompose = false) => LightningNetwork.Create(
+    /// <param name="runner">"engine" (the default runner) or the compose that brings the topology up ("v1", "v2": --with-compose).</param>
+    private LightningNetwork Network(string project, string runner = "engine") => LightningNetwork.Create(
         new TopologySpec(FakeNodeImage.FakeNode,
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
             [new ChannelSpec("alice", "bob", 1_000_000)],
             [new PaymentFlow("alice", "bob")]),
         new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
-        engine, withCompose ? compose! : new EngineComposeRunner(engine), NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
+        engine, runner == "engine" ? new EngineComposeRunner(engine) : compose!, NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
 
     [SkippableTheory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing(bool withCompose)
+    [InlineData("engine")]
+    [InlineData("v1")]
+    [InlineData("v2")]
+    public async Task Bring_up_labels_everything_mounts_the_node_folders_and_teardown_leaves_nothing(string runner)
     {
-        await ReadyAsync();
+        await ReadyAsync(runner == "engine" ? null : runner);
         var project = $"lnbench-{runId}-1";
-        var network = Network(project, withCompose);
+        var network = Network(project, runner);
         await network.UpAsync(ComposeFragments.Load(), RunCredentials.Generate());
 
         var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");
@@ -140,16 +142,18 @@ public class DockerTopologyTests : IAsyncLifetime
         Assert.Single(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
     }
 
-    [SkippableFact]
-    public async Task Compose_talks_to_the_engine_the_api_client_talks_to()
+    [SkippableTheory]
+    [InlineData("v1")]
+    [InlineData("v2")]
+    public async Task Compose_talks_to_the_engine_the_api_client_talks_to(string version)
     {
-        await ReadyAsync();
+        await ReadyAsync(version);
         await using var stand = new StandInEngine(work, "1.41", "1.12", (_, path) => path.StartsWith("/containers/json", StringComparison.Ordinal)
             || path.StartsWith("/networks", StringComparison.Ordinal) || path.StartsWith("/volumes", StringComparison.Ordinal)
             ? new StandInResponse(200, path.StartsWith("/volumes", StringComparison.Ordinal) ? "{\"Volumes\":[]}" : "[]")
             : null);
         var endpoint = new DockerEndpoint(stand.Host, "test");
-        var standCompose = await ComposeCli.DetectAsync(endpoint);
+        var standCompose = await ComposeCli.DetectAsync(endpoint, ComposeCli.CandidatesFor(version));
         var file = Path.Combine(work, "docker-compose.yml");
         await File.WriteAllTextAsync(file, "services:\n  x:\n    image: busybox\n");
 

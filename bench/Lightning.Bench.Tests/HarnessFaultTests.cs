@@ -46,6 +46,32 @@ public class HarnessFaultTests : IDisposable
         Assert.True(File.Exists(runDir + ".zip"));
     }
 
+    [SkippableTheory]
+    [InlineData("v1")]
+    [InlineData("v2")]
+    public async Task A_run_with_compose_brings_the_topology_up_and_down_with_the_compose_chosen(string version)
+    {
+        var compose = await Requirements.ComposeAsync(version);
+        await FakeNodeImage.EnsureBuiltAsync();
+        using var harness = HarnessProcess.Start(new Dictionary<string, string> { [ComposeCli.ChoiceVariable] = version }, FakeRun("--with-compose"));
+        await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
+        var runId = harness.RunId!;
+
+        // compose itself made the containers: each carries the version of the compose that created it ("2.26.1" of "2.26.1-4").
+        Assert.Contains($"), {compose.Version}", harness.Output);
+        var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");
+        Assert.NotEmpty(containers);
+        Assert.All(containers, c => Assert.StartsWith(c.Labels["com.docker.compose.version"], compose.Version.Split(' ')[^1]));
+
+        // Taken down by `compose down` (compose v1 alone takes seconds to start): this is no test of promptness.
+        await harness.SignalAsync("INT");
+        Assert.Equal(130, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        Assert.Contains($"\"{compose.Version}\"", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+    }
+
     [SkippableFact]
     public async Task A_run_killed_with_sigkill_is_cleaned_up_by_the_next_run_which_says_so()
     {

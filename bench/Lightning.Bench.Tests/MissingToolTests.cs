@@ -28,6 +28,18 @@ public class MissingToolTests
     }
 
     [Fact]
+    public async Task LNBENCH_COMPOSE_picks_one_compose_and_a_missing_or_unknown_one_is_named()
+    {
+        Assert.Equal([ComposeCli.V2, ComposeCli.V1], ComposeCli.CandidatesFor(null));
+        Assert.Equal([ComposeCli.V2], ComposeCli.CandidatesFor("v2"));
+        Assert.Equal([ComposeCli.V1], ComposeCli.CandidatesFor("v1"));
+        Assert.Contains("give v2 (docker compose) or v1 (docker-compose)", Assert.Throws<DockerUnavailableException>(() => ComposeCli.CandidatesFor("2")).Message);
+
+        var error = await Assert.ThrowsAsync<DockerUnavailableException>(() => ComposeCli.DetectAsync(DockerEndpoint.Resolve(), [("/nonexistent/docker", ["compose"])]));
+        Assert.Equal("'/nonexistent/docker compose' was not found or did not answer 'version --short'", error.Message);
+    }
+
+    [Fact]
     public void A_results_folder_without_enough_space_is_refused_before_anything_starts()
     {
         var results = Directory.CreateTempSubdirectory("lnbench-space-").FullName;

@@ -125,7 +125,7 @@ public class NodeKindSeamTests : IDisposable
 
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
-        // Windows open at 12 s and 24 s and fold at once; the one at 36 s would outlast the soak and is dropped.
+        // Windows open at 12 s and 24 s on the soak's clock however long folding takes; the one at 36 s would outlast the soak and is not opened.
         var windows = Directory.GetDirectories(Path.Combine(run, "profiles"), "soak-window-*").Select(Path.GetFileName).Order().ToList();
         Assert.Equal(["soak-window-001", "soak-window-002"], windows);
         foreach (var window in windows)

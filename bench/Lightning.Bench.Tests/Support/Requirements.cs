@@ -5,7 +5,8 @@ namespace Lightning.Bench.Tests.Support;
 
 /// <summary>
 /// What a test category needs. A missing requirement skips the test with the reason, unless the run demands it:
-/// LNBENCH_REQUIRE_DOCKER=1 (set by CI) turns a missing Docker engine into a failure.
+/// LNBENCH_REQUIRE_DOCKER=1 (set by CI) turns a missing Docker engine into a failure, LNBENCH_REQUIRE_COMPOSE=v1,v2 a
+/// missing compose of either version.
 /// </summary>
 public static class Requirements
 {
@@ -36,6 +37,29 @@ public static class Requirements
             throw new InvalidOperationException($"LNBENCH_REQUIRE_DOCKER=1 but Docker is not usable: {problem}");
         }
         Skip.If(true, $"needs a Docker engine and compose: {problem}");
+    }
+
+    /// <summary>
+    /// Docker and the given compose ("v1": docker-compose, "v2": docker compose). A missing one skips the test, unless
+    /// LNBENCH_REQUIRE_COMPOSE lists it (CI sets "v1,v2"), which turns its absence into a failure.
+    /// </summary>
+    public static async Task<ComposeCli> ComposeAsync(string version)
+    {
+        Docker();
+        try
+        {
+            return await ComposeCli.DetectAsync(DockerEndpoint.Resolve(), ComposeCli.CandidatesFor(version));
+        }
+        catch (DockerUnavailableException e)
+        {
+            var required = (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_COMPOSE") ?? "").Split(',', StringSplitOptions.TrimEntries);
+            if (required.Contains(version))
+            {
+                throw new InvalidOperationException($"LNBENCH_REQUIRE_COMPOSE={string.Join(',', required)} but compose {version} is not usable: {e.Message}");
+            }
+            Skip.If(true, $"needs compose {version}: {e.Message}");
+            throw;
+        }
     }
 
     /// <summary>R with ggplot2 for the plot scripts; LNBENCH_REQUIRE_R=1 (set by CI) turns its absence into a failure.</summary>

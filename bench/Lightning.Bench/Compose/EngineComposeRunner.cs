@@ -236,6 +236,10 @@ public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string
         {
             host["SecurityOpt"] = security.Select(Text).ToList();
         }
+        // Compose v2 lists (and so takes down) only containers with a config hash; compose hashes the service's
+        // configuration, this the container's, which changes whenever the service does.
+        labels["com.docker.compose.config-hash"] = Convert.ToHexStringLower(
+            System.Security.Cryptography.SHA256.HashData(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(body)));
         return body;
     }
 

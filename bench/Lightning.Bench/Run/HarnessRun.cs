@@ -69,6 +69,7 @@ public static class HarnessRun
         finally
         {
             await shutdown.RunAsync(partial: exitCode != 0, byInterrupt: false);
+            await interrupt.EndAsync();
             engine?.Dispose();
         }
     }

@@ -14,7 +14,11 @@ public sealed class RunInterrupt : IDisposable
     private readonly RunProgress progress;
     private readonly PosixSignalRegistration sigint;
     private readonly PosixSignalRegistration sigterm;
-    private int interrupted;
+    // Running, Interrupted (the signal's handler ends the process) or Ending (the main thread returns its own code).
+    private int state = Running;
+    private const int Running = 0;
+    private const int Interrupted = 1;
+    private const int Ending = 2;
 
     public RunInterrupt(RunShutdown shutdown, BenchmarkOutput output, RunProgress progress)
     {
@@ -28,7 +32,7 @@ public sealed class RunInterrupt : IDisposable
     private void Interrupt(PosixSignalContext context)
     {
         context.Cancel = true;
-        if (Interlocked.Exchange(ref interrupted, 1) == 1)
+        if (Interlocked.CompareExchange(ref state, Interrupted, Running) != Running)
         {
             return;
         }
@@ -46,6 +50,19 @@ public sealed class RunInterrupt : IDisposable
             Console.Error.WriteLine($"lnbench: error: teardown after {context.Signal} failed: {e.Message}");
         }
         Environment.Exit(Program.ExitInterrupted);
+    }
+
+    /// <summary>
+    /// The main thread's last word: after a signal the handler exits with 130 once the teardown is done. Returning (or
+    /// throwing the cancellation) from the main thread too would end the process from two threads at once, which can
+    /// abort it or leave it hanging in exit; so this waits for the handler's exit instead.
+    /// </summary>
+    public async Task EndAsync()
+    {
+        if (Interlocked.CompareExchange(ref state, Ending, Running) == Interrupted)
+        {
+            await Task.Delay(Timeout.Infinite);
+        }
     }
 
     public void Dispose()

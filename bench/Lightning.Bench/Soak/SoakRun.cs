@@ -103,7 +103,7 @@ public sealed class SoakRun
                 {
                     return succeeded;
                 }
-            }, clock, run.Options.ProfileEvery ?? SoakProfiler.DefaultEvery(Limit));
+            }, clock, run.Options.ProfileEvery ?? SoakProfiler.DefaultEvery(Limit), Limit.Duration);
             run.Progress.Info($"soak: profiling every node for {SoakProfiler.WindowLength.TotalSeconds:0} s every {profiler.Every.TotalMinutes:0.#} min");
             profiling = Task.Run(() => profiler.RunAsync(stop.Token));
         }
