@@ -31,7 +31,10 @@ public interface INodeKind
     /// <summary>The node's own log file, on the host.</summary>
     string LogFile(string nodeDirectory);
 
-    /// <summary>Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready.</summary>
+    /// <summary>
+    /// Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready. A call
+    /// that fails throws <see cref="NodeCallException"/>, as the handle's do.
+    /// </summary>
     Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default);
 
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>

@@ -1,5 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
+using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -69,12 +70,20 @@ public sealed class CoreLightningKind : INodeKind
         {
             return (null, $"{socket} does not exist yet");
         }
-        var rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+        ClnRpcClient rpc;
         try
         {
-            var info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{container.Name}", ct);
-            var version = info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : "";
-            return (new CoreLightningNode(container.Name, container.Peer, rpc, info.GetProperty("id").GetString()!, version), "answered");
+            rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+        }
+        catch (RpcConnectionException e)
+        {
+            throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
+        }
+        try
+        {
+            var (id, version) = await CoreLightningNode.CallAsync(rpc, "getinfo", null, $"lnbench:getinfo#setup-{container.Name}",
+                info => (info.GetProperty("id").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), ct);
+            return (new CoreLightningNode(container.Name, container.Peer, rpc, id, version), "answered");
         }
         catch
         {
