@@ -41,8 +41,9 @@ public class PlotTests : IDisposable
                 }
             }
             results.Complete(warmups: 0, iterations: 3);
-            var steps = new PaymentSteps(new CoreLightningTraceJoin(), PaymentSteps.ByHash(results.Records));
-            using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(directory, TraceFiles.SpansCsvFile), caseKey))
+            var source = new CoreLightningTraceSource();
+            var steps = new PaymentSteps(source, PaymentSteps.ByHash(results.Records));
+            using (var spansCsv = new TraceFiles.SpansCsv(Path.Combine(directory, TraceFiles.SpansCsvFile), caseKey, source))
             {
                 foreach (var span in spans)
                 {

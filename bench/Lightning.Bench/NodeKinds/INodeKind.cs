@@ -13,8 +13,14 @@ public interface INodeKind
     /// <summary>What --build NAME=KIND=IMAGE calls it (lowercase).</summary>
     string Name { get; }
 
+    /// <summary>The image its nodes run when the command line names none.</summary>
+    string DefaultImage { get; }
+
     /// <summary>The file in docker-fragments/ its containers start from.</summary>
     string FragmentFile { get; }
+
+    /// <summary>What one of its payments calls, as tables and plots name it.</summary>
+    PaymentCalls PaymentCalls { get; }
 
     /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
     IReadOnlyDictionary<string, string> VersionProbes { get; }
@@ -40,6 +46,6 @@ public interface INodeKind
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
     IReadOnlyList<string> DataFiles(string nodeDirectory) => [];
 
-    /// <summary>How its spans join to payments, or null when its nodes send none to the harness.</summary>
-    ITraceJoin? Traces { get; }
+    /// <summary>How its spans read and join to payments, and its nodes' own record of them; null when its nodes send none to the harness.</summary>
+    ITraceSource? Traces { get; }
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 
@@ -18,15 +19,17 @@ public static class TraceFiles
     {
         private readonly StreamWriter writer;
         private readonly string caseKey;
+        private readonly ITraceJoin join;
 
-        public SpansCsv(string path, string caseKey)
+        public SpansCsv(string path, string caseKey, ITraceJoin join)
         {
             writer = Open(path, "case,node,name,operation,start_unix_us,duration_us,payment_id,id,parent_id,trace_id");
             this.caseKey = caseKey;
+            this.join = join;
         }
 
         public void Write(Span s, long? payment) =>
-            writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), PaymentCsv.Field(s.Node), PaymentCsv.Field(s.Name), PaymentCsv.Field(s.Operation),
+            writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), PaymentCsv.Field(s.Node), PaymentCsv.Field(s.Name), PaymentCsv.Field(join.OperationOf(s)),
                 Invariant(s.TimestampMicros), Invariant(s.DurationMicros), payment is null ? "" : Invariant(payment.Value),
                 PaymentCsv.Field(s.Id), PaymentCsv.Field(s.ParentId ?? ""), PaymentCsv.Field(s.TraceId)));
 

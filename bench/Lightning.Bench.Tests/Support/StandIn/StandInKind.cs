@@ -24,11 +24,15 @@ public sealed class StandInKind : INodeKind
 
     public string Name => KindName;
 
+    public string DefaultImage => FakeNodeImage.StandIn;
+
     public string FragmentFile => Fragment;
+
+    public PaymentCalls PaymentCalls { get; } = new("invoice", "pay");
 
     public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["standin-node"] = "--version" };
 
-    public ITraceJoin? Traces => null;
+    public ITraceSource? Traces => null;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {

@@ -9,6 +9,12 @@ public sealed class CoreLightningKind : INodeKind
 {
     public const string KindName = "cln";
 
+    /// <summary>The image of a run that names none (--cln-image's default).</summary>
+    public const string DefaultImageName = "elementsproject/lightningd:v26.06.6";
+
+    /// <summary>docker-fragments/cln.yml.</summary>
+    public const string Fragment = "cln.yml";
+
     /// <summary>Where lightningd puts its RPC socket in the node folder (regtest network).</summary>
     public const string RpcSocketPath = "regtest/lightning-rpc";
 
@@ -16,14 +22,19 @@ public sealed class CoreLightningKind : INodeKind
 
     public string Name => KindName;
 
-    public string FragmentFile => "cln.yml";
+    public string DefaultImage => DefaultImageName;
+
+    public string FragmentFile => Fragment;
+
+    /// <summary>An invoice on the payee, paid with xpay (the payment plugin since v24.11) on the payer.</summary>
+    public PaymentCalls PaymentCalls { get; } = new("invoice", "xpay");
 
     public IReadOnlyDictionary<string, string> VersionProbes { get; } =
         new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" };
 
-    public ITraceJoin Traces { get; } = new CoreLightningTraceJoin();
+    public ITraceSource Traces { get; } = new CoreLightningTraceSource();
 
-    ITraceJoin? INodeKind.Traces => Traces;
+    ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {
