@@ -102,6 +102,15 @@ public class ComposeGeneratorTests
     }
 
     [Fact]
+    public void A_trace_check_points_Core_Lightning_at_its_kinds_trace_file_in_its_own_mount()
+    {
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
+        var file = ComposeGenerator.Generate(topology, Settings(traces: true) with { DevTraceFile = true }, Fragments);
+        Assert.Equal("/lnb/trace-events", file.Services["alice"].Environment!["CLN_DEV_TRACE_FILE"]);
+        Assert.False(ComposeGenerator.Generate(topology, Settings(traces: true), Fragments).Services["alice"].Environment!.ContainsKey("CLN_DEV_TRACE_FILE"));
+    }
+
+    [Fact]
     public void Dollar_signs_are_escaped_for_compose_interpolation()
     {
         var settings = Settings() with { Layout = new RunLayout("/tmp/lnb/a$b") };

@@ -58,6 +58,8 @@ public class NodeKindSeamTests : IDisposable
         var table = File.ReadAllText(Directory.GetFiles(Path.Combine(run, "results"), "*-report-github.md").Single());
         Assert.Contains("Payments/s", table);
         Assert.Contains("complete", table);
+        // The Method column names what the kind's payment calls.
+        Assert.Contains("| invoice+pay |", table);
         // The node logs were kept, and the compose file shows the kind's own service.
         Assert.Contains("pay", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "logs", "alice.log")));
         Assert.Contains("standin-node", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "docker-compose.yml")));

@@ -56,7 +56,7 @@ public class PlotTests : IDisposable
         }
 
         var output = new StringWriter();
-        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory);
+        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory, new CoreLightningKind().PaymentCalls.Phrase);
 
         Assert.Equal(["payments-timeline.png", "span-breakdown.png", "spans-timeline.png"], plots.Select(Path.GetFileName).Order());
         foreach (var plot in plots)

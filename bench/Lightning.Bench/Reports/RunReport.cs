@@ -38,7 +38,8 @@ public sealed class RunReport(RunContext run, MachineRecord machine, IReadOnlyLi
         WriteProfiles(directory, cases, profiles);
         if (plots)
         {
-            foreach (var plot in await new PlotRenderer(run.Progress).RenderAsync(directory))
+            var payment = string.Join("; ", run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).PaymentCalls.Phrase).Distinct());
+            foreach (var plot in await new PlotRenderer(run.Progress).RenderAsync(directory, payment))
             {
                 run.Progress.Info($"plot: {plot}");
             }

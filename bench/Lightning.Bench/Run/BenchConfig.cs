@@ -10,6 +10,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Perfolizer.Horology;
 using Lightning.Bench.Columns;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 
@@ -21,7 +22,7 @@ public static class BenchConfig
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);
 
-    public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
+    public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
     {
         var job = Job.Default
             .WithStrategy(RunStrategy.Monitoring)
@@ -35,7 +36,10 @@ public static class BenchConfig
         return ManualConfig.CreateEmpty()
             .AddJob(job)
             .AddLogger(logger ?? ConsoleLogger.Default)
-            .AddColumnProvider(DefaultColumnProviders.Instance)
+            // BenchmarkDotNet's default columns, with the Method column named by the node kind (a run has one scenario
+            // type, so BenchmarkDotNet's own descriptor columns would be the Method column alone).
+            .AddColumn(new PaymentMethodColumn(options, kinds))
+            .AddColumnProvider(DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
             .AddColumn(HarnessColumns.For(results, options).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default)

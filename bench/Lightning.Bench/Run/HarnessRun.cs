@@ -154,7 +154,7 @@ public static class HarnessRun
                 exitCode = held ? 0 : Program.ExitFailure;
                 return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
             }
-            var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
+            var config = BenchConfig.Create(options, kinds, run.ResultsDirectory, run.Results, run.Plan, output);
             using (BenchmarkHost.Host(run))
             {
                 summary = BenchmarkRunner.Run(scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
