@@ -195,10 +195,13 @@ public class NodeKindSeamTests : IDisposable
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
         File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
-        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
+        File.Copy(StandInKind.FragmentSource, Path.Combine(fragments, StandInKind.Fragment));
     }
 
-    /// <summary>The harness in-process with the stand-in kind, on the thread pool (no test synchronization context under its blocking boundary).</summary>
+    /// <summary>
+    /// The harness in-process with the stand-in kind registered (its one line: a shipped kind is one entry of
+    /// <see cref="NodeKindCatalog.Default"/>), on the thread pool (no test synchronization context under its blocking boundary).
+    /// </summary>
     private Task<int> RunAsync(string[] args) =>
         Task.Run(() => Program.Run(args, NodeKindCatalog.Default.With(new StandInKind()), fragments));
 
