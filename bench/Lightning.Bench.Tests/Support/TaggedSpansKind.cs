@@ -15,8 +15,6 @@ public sealed class TaggedSpansKind : INodeKind, ITraceSource
 
     public string Name => KindName;
 
-    public string DefaultImage => "tagged:never-pulled";
-
     public string FragmentFile => "tagged.yml";
 
     public PaymentCalls PaymentCalls { get; } = new("tag-invoice", "tag-pay");

@@ -13,9 +13,6 @@ public interface INodeKind
     /// <summary>What --build NAME=KIND=IMAGE calls it (lowercase).</summary>
     string Name { get; }
 
-    /// <summary>The image its nodes run when the command line names none.</summary>
-    string DefaultImage { get; }
-
     /// <summary>The file in docker-fragments/ its containers start from.</summary>
     string FragmentFile { get; }
 

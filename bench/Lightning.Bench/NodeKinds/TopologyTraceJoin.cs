@@ -27,9 +27,6 @@ public sealed class TopologyTraceJoin : ITraceJoin
         return sources.Count == 0 ? null : new TopologyTraceJoin(sources);
     }
 
-    /// <summary>The nodes that send spans.</summary>
-    public IReadOnlyCollection<string> Nodes => sources.Keys.ToList();
-
     /// <summary>The trace source of <paramref name="node"/>'s kind, or null when it sends no spans.</summary>
     public ITraceSource? SourceOf(string node) => sources.GetValueOrDefault(node);
 

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Options;
 public sealed record HarnessOptions
 {
     /// <summary>--cln-image's default: Core Lightning's own.</summary>
-    public const string DefaultClnImage = CoreLightningKind.DefaultImageName;
+    public const string DefaultClnImage = CoreLightningKind.DefaultImage;
 
     /// <summary>Bitcoin Core's release binaries, checked against the guix signatures when the image is built (see README).</summary>
     public const string DefaultBitcoindImage = "bitcoin/bitcoin:30.2";

@@ -18,8 +18,6 @@ public sealed class StandInKind : INodeKind
 
     public string Name => KindName;
 
-    public string DefaultImage => FakeNodeImage.StandIn;
-
     public string FragmentFile => Fragment;
 
     public PaymentCalls PaymentCalls { get; } = new("invoice", "pay");

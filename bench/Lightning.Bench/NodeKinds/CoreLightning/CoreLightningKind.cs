@@ -10,7 +10,7 @@ public sealed class CoreLightningKind : INodeKind
     public const string KindName = "cln";
 
     /// <summary>The image of a run that names none (--cln-image's default).</summary>
-    public const string DefaultImageName = "elementsproject/lightningd:v26.06.6";
+    public const string DefaultImage = "elementsproject/lightningd:v26.06.6";
 
     /// <summary>docker-fragments/cln.yml.</summary>
     public const string Fragment = "cln.yml";
@@ -21,8 +21,6 @@ public sealed class CoreLightningKind : INodeKind
     public const string LogFileName = "lightningd.log";
 
     public string Name => KindName;
-
-    public string DefaultImage => DefaultImageName;
 
     public string FragmentFile => Fragment;
 
