@@ -1,11 +1,13 @@
 #!/usr/bin/env Rscript
 # Lightning.Bench plots from a run folder's CSVs (ggplot2 only; nothing is downloaded).
-#   Rscript lnbench-plots.R RESULTS_DIR
+#   Rscript lnbench-plots.R RESULTS_DIR [PAYMENT]
+# PAYMENT says what one payment calls, as the harness's node kinds name it (e.g. "invoice on the payee + xpay on the payer").
 # Writes payments-timeline.png, spans-timeline.png and span-breakdown.png into RESULTS_DIR (the last two only
 # when the run collected spans), and comparison-topologies.png and comparison-ratios.png when it compared arms.
 args <- commandArgs(trailingOnly = TRUE)
-if (length(args) != 1) stop("usage: Rscript lnbench-plots.R RESULTS_DIR")
+if (length(args) < 1 || length(args) > 2) stop("usage: Rscript lnbench-plots.R RESULTS_DIR [PAYMENT]")
 dir <- args[1]
+payment <- if (length(args) == 2 && nzchar(args[2])) paste0(args[2], "; ") else ""
 suppressPackageStartupMessages(library(ggplot2))
 
 save <- function(plot, name, width = 11, height = 6.5) {
@@ -102,7 +104,7 @@ if (nrow(payments) > 0) {
     facet_wrap(~panel, scales = "free_x") +
     scale_alpha_manual(values = c(measured = 0.7, warmup = 0.2)) +
     expand_limits(y = 0) +
-    labs(title = "Payment latency over the run", subtitle = "invoice on the payee + xpay on the payer; pale: warmups; line: loess of measured payments",
+    labs(title = "Payment latency over the run", subtitle = paste0(payment, "pale: warmups; line: loess of measured payments"),
          x = "seconds since the topology's first payment", y = "latency (ms)", colour = "topology", shape = NULL, alpha = NULL) +
     theme_bw()
   if (length(levels(payments$topology)) == 1) plot <- plot + guides(colour = "none")

@@ -38,6 +38,9 @@ public class AlicePaysBobEndToEndTests
         Assert.Contains("Payments/s", table);
         Assert.Contains("p95 ms", table);
         Assert.Contains("complete", table);
+        // The Method column, first as BenchmarkDotNet's was, names Core Lightning's payment calls.
+        Assert.Matches(@"(?m)^\| Method +\|", table);
+        Assert.Matches(@"(?m)^\| invoice\+xpay +\|", table);
         foreach (var concurrency in new[] { 1, 3 })
         {
             var caseFolder = Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), $"*-Concurrency-{concurrency}-Topology-1-Traces-on"));

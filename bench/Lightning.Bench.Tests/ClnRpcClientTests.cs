@@ -173,6 +173,45 @@ public class ClnRpcClientTests : IDisposable
     }
 
     [Fact]
+    public async Task A_Core_Lightning_node_reports_its_call_errors_as_node_call_failures_in_the_clients_words()
+    {
+        using var listener = Listen();
+        var server = Task.Run(async () =>
+        {
+            var connection = await listener.AcceptAsync();
+            var answers = new Dictionary<string, string>
+            {
+                ["xpay"] = """{"code":203,"message":"no route"}""",
+                ["getroutes"] = """{"code":-32601,"message":"Unknown command 'getroutes'"}""",
+            };
+            foreach (var method in new[] { "xpay", "getroutes", "newaddr" })
+            {
+                var id = (await ReadRequestIdsAsync(connection, 1)).Single();
+                var answer = answers.TryGetValue(method, out var error)
+                    ? $$$"""{"jsonrpc":"2.0","id":"{{{id}}}","error":{{{error}}}}"""
+                    : $$$"""{"jsonrpc":"2.0","id":"{{{id}}}","result":{"p2tr":"bcrt1p"}}""";
+                await connection.SendAsync(Encoding.UTF8.GetBytes(answer));
+            }
+            await ReadRequestIdsAsync(connection, 1);
+            connection.Dispose();
+        });
+        var peer = new NodeKinds.PeerAddress("127.0.0.1", 9736);
+        await using var node = new CoreLightningNode("alice", peer, await ClnRpcClient.ConnectAsync("alice", SocketPath), "02aa", "v26.06");
+
+        var refused = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.PayAsync(new NodeKinds.NodeInvoice("lnbcrt1", "00"), new NodeKinds.PaymentTag(7)));
+        var unknown = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.CountRoutesAsync(node, 1000));
+        var badAnswer = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.NewAddressAsync());
+        var lost = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.ConfirmedBalanceSatAsync().WaitAsync(TimeSpan.FromSeconds(10)));
+
+        Assert.Equal((NodeKinds.NodeCallFailure.Refused, "alice", "xpay", "alice: xpay failed with 203: no route"), (refused.Failure, refused.Node, refused.Call, refused.Message));
+        Assert.Equal((NodeKinds.NodeCallFailure.Unsupported, "getroutes"), (unknown.Failure, unknown.Call));
+        Assert.Equal((NodeKinds.NodeCallFailure.BadAnswer, "newaddr"), (badAnswer.Failure, badAnswer.Call));
+        Assert.StartsWith("alice: newaddr answered without what it returns", badAnswer.Message);
+        Assert.Equal((NodeKinds.NodeCallFailure.ConnectionLost, "listfunds"), (lost.Failure, lost.Call));
+        await server;
+    }
+
+    [Fact]
     public void Framing_finds_complete_values_only()
     {
         Assert.Equal(0, JsonFraming.CompleteValueLength("{\"a\":\"}\""u8));

@@ -1,5 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
@@ -101,6 +102,15 @@ public class ComposeGeneratorTests
     }
 
     [Fact]
+    public void A_trace_check_points_Core_Lightning_at_its_kinds_trace_file_in_its_own_mount()
+    {
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");
+        var file = ComposeGenerator.Generate(topology, Settings(traces: true) with { DevTraceFile = true }, Fragments);
+        Assert.Equal("/lnb/trace-events", file.Services["alice"].Environment!["CLN_DEV_TRACE_FILE"]);
+        Assert.False(ComposeGenerator.Generate(topology, Settings(traces: true), Fragments).Services["alice"].Environment!.ContainsKey("CLN_DEV_TRACE_FILE"));
+    }
+
+    [Fact]
     public void Dollar_signs_are_escaped_for_compose_interpolation()
     {
         var settings = Settings() with { Layout = new RunLayout("/tmp/lnb/a$b") };
@@ -111,9 +121,9 @@ public class ComposeGeneratorTests
     [Fact]
     public void Generation_does_not_change_the_fragments()
     {
-        var before = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
+        var before = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.For(CoreLightningKind.Fragment) } });
         ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc"), Settings(traces: true), Fragments);
-        var after = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.CoreLightning } });
+        var after = ComposeYaml.Serialize(new ComposeFile { Services = new() { ["cln"] = Fragments.For(CoreLightningKind.Fragment) } });
         Assert.Equal(before, after);
     }
 
@@ -122,7 +132,7 @@ public class ComposeGeneratorTests
     {
         var dir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
         File.WriteAllText(Path.Combine(dir, ComposeFragments.BitcoindFile), "services:\n  bitcoind:\n    entrypoint: [bitcoind]\n    comand: [-regtest]\n");
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile), Path.Combine(dir, ComposeFragments.CoreLightningFile));
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment), Path.Combine(dir, CoreLightningKind.Fragment));
         var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(dir));
         Assert.Contains(ComposeFragments.BitcoindFile, error.Message);
         Assert.Contains("comand", error.Message);

@@ -1,5 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
@@ -97,7 +98,7 @@ public class DockerTopologyTests : IAsyncLifetime
     {
         await ReadyAsync();
         var fragmentsDir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile), Path.Combine(fragmentsDir, ComposeFragments.CoreLightningFile));
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment), Path.Combine(fragmentsDir, CoreLightningKind.Fragment));
         var bitcoind = await File.ReadAllTextAsync(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile));
         await File.WriteAllTextAsync(Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile), bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest"));
 

@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Tests;
@@ -19,18 +20,19 @@ public class FragmentTests : IDisposable
 
         var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(directory));
         Assert.Contains(named, error.Message);
-        Assert.Contains(ComposeFragments.CoreLightningFile, error.Message);
+        Assert.Contains(CoreLightningKind.Fragment, error.Message);
         Assert.Contains("--allow-privileged-fragments", error.Message);
 
         var allowed = ComposeFragments.Load(directory, allowPrivileged: true);
-        Assert.True(allowed.CoreLightning.Privileged == true || allowed.CoreLightning.CapAdd is { Count: 1 } || allowed.CoreLightning.SecurityOpt is { Count: 1 });
+        var cln = allowed.For(CoreLightningKind.Fragment);
+        Assert.True(cln.Privileged == true || cln.CapAdd is { Count: 1 } || cln.SecurityOpt is { Count: 1 });
     }
 
     [Fact]
     public void The_shipped_fragments_ask_for_no_privileges()
     {
         var fragments = ComposeFragments.Load();
-        Assert.Null(fragments.CoreLightning.Privileged);
+        Assert.Null(fragments.For(CoreLightningKind.Fragment).Privileged);
         Assert.Null(fragments.Bitcoind.CapAdd);
     }
 
@@ -46,7 +48,7 @@ public class FragmentTests : IDisposable
         var fragments = ComposeFragments.Load(directory);
 
         var error = Assert.Throws<InvalidDataException>(() => EngineComposeRunner.CheckFragments(fragments, _ => null));
-        Assert.StartsWith($"compose fragment {ComposeFragments.CoreLightningFile}: ", error.Message);
+        Assert.StartsWith($"compose fragment {CoreLightningKind.Fragment}: ", error.Message);
         Assert.Contains(message, error.Message);
         // From the command line: exit code 2 (bad input), before any engine is asked anything.
         Assert.Equal(Program.ExitUsage, Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory));
@@ -62,7 +64,7 @@ public class FragmentTests : IDisposable
     private void WriteFragments(Func<string, string> editCoreLightning)
     {
         File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
-        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.CoreLightningFile));
-        File.WriteAllText(Path.Combine(directory, ComposeFragments.CoreLightningFile), editCoreLightning(cln));
+        var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment));
+        File.WriteAllText(Path.Combine(directory, CoreLightningKind.Fragment), editCoreLightning(cln));
     }
 }

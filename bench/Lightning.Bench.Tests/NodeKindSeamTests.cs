@@ -58,6 +58,8 @@ public class NodeKindSeamTests : IDisposable
         var table = File.ReadAllText(Directory.GetFiles(Path.Combine(run, "results"), "*-report-github.md").Single());
         Assert.Contains("Payments/s", table);
         Assert.Contains("complete", table);
+        // The Method column names what the kind's payment calls.
+        Assert.Contains("| invoice+pay |", table);
         // The node logs were kept, and the compose file shows the kind's own service.
         Assert.Contains("pay", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "logs", "alice.log")));
         Assert.Contains("standin-node", File.ReadAllText(Path.Combine(run, "cases", "Build-standin-Concurrency-3-Topology-1-Traces-off", "docker-compose.yml")));
@@ -193,10 +195,13 @@ public class NodeKindSeamTests : IDisposable
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
         File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile));
-        await File.WriteAllTextAsync(Path.Combine(fragments, StandInKind.Fragment), StandInKind.FragmentYaml);
+        File.Copy(StandInKind.FragmentSource, Path.Combine(fragments, StandInKind.Fragment));
     }
 
-    /// <summary>The harness in-process with the stand-in kind, on the thread pool (no test synchronization context under its blocking boundary).</summary>
+    /// <summary>
+    /// The harness in-process with the stand-in kind registered (its one line: a shipped kind is one entry of
+    /// <see cref="NodeKindCatalog.Default"/>), on the thread pool (no test synchronization context under its blocking boundary).
+    /// </summary>
     private Task<int> RunAsync(string[] args) =>
         Task.Run(() => Program.Run(args, NodeKindCatalog.Default.With(new StandInKind()), fragments));
 

@@ -42,8 +42,9 @@ public class PlotTests : IDisposable
                 }
             }
             results.Complete(warmups: 0, iterations: 3);
-            var steps = new PaymentSteps(new CoreLightningTraceJoin(), PaymentSteps.ByHash(results.Records));
-            using (var spansCsv = new SpansCsv().Open(directory, caseKey))
+            var source = new CoreLightningTraceSource();
+            var steps = new PaymentSteps(source, PaymentSteps.ByHash(results.Records));
+            using (var spansCsv = new SpansCsv().Open(directory, caseKey, source))
             {
                 foreach (var span in spans)
                 {
@@ -56,7 +57,7 @@ public class PlotTests : IDisposable
         }
 
         var output = new StringWriter();
-        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory);
+        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory, new CoreLightningKind().PaymentCalls.Phrase);
 
         Assert.Equal(["payments-timeline.png", "span-breakdown.png", "spans-timeline.png"], plots.Select(Path.GetFileName).Order());
         foreach (var plot in plots)

@@ -33,11 +33,11 @@ public class RunOutputsTests : IDisposable
         var caseDirectory = Directory.CreateDirectory(Path.Combine(run, "cases", CaseFolder.Of(CaseKey))).FullName;
         var spansFile = Path.Combine(caseDirectory, "spans.jsonl");
         File.WriteAllText(spansFile, "");
-        var join = new CoreLightningTraceJoin();
+        var join = new CoreLightningTraceSource();
         var byHash = PaymentSteps.ByHash(results.Records);
         var steps = new PaymentSteps(join, byHash);
-        var summary = new SpanSummary(0, 10_000_000, 80);
-        var writers = RunOutputs.Spans.Select(o => o.Open(run, CaseKey)).ToList();
+        var summary = new SpanSummary(join, 0, 10_000_000, 80);
+        var writers = RunOutputs.Spans.Select(o => o.Open(run, CaseKey, join)).ToList();
         foreach (var id in new long[] { 1, 2 })
         {
             var span = new Span("alice", $"{id:x16}", null, "t", "jsonrpc", id * 1_000_000, 30_000,

@@ -1,3 +1,4 @@
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;
@@ -20,7 +21,7 @@ public class TraceCheckTests
             Line("00000000000000a3", 4_995, 5),    // ends exactly at the stop: counted, arrived
             Line("00000000000000a4", 4_999, 2),    // ends after the stop (teardown): not counted
         ];
-        var (emitted, arrived) = TraceCheck.Count(lines, stoppedUnixMicros: 5_000, new HashSet<string> { "00000000000000a1", "00000000000000a3", "00000000000000a4" });
+        var (emitted, arrived) = new CoreLightningTraceSource().CountEmitted(lines, stoppedUnixMicros: 5_000, new HashSet<string> { "00000000000000a1", "00000000000000a3", "00000000000000a4" });
         Assert.Equal(3, emitted);
         Assert.Equal(2, arrived);
         Assert.Equal(1, new TraceNodeStats("alice", 3, 0, 0, 0, 0, emitted, arrived).Lost);
@@ -30,7 +31,7 @@ public class TraceCheckTests
     public void A_payload_cut_at_2048_bytes_still_yields_its_id()
     {
         var cut = Line("00000000000000b7", 1, 1)["span_emit 00000000000000b7 ".Length..][..40];
-        Assert.Equal("00000000000000b7", TraceCheck.IdOf(cut));
-        Assert.Null(TraceCheck.IdOf("garbage"));
+        Assert.Equal("00000000000000b7", SpanParser.IdOf(cut));
+        Assert.Null(SpanParser.IdOf("garbage"));
     }
 }

@@ -2,6 +2,7 @@ using System.Net.Sockets;
 using System.Text.Json;
 using System.Text;
 using Lightning.Bench.Reports;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 
@@ -123,7 +124,8 @@ public class TraceCollectionTests : IDisposable
         Assert.False(exported[1].TryGetProperty("parentId", out _));
         var reparsed = exported.Select(e => SpanParser.Parse("x", Encoding.UTF8.GetBytes($"[{e.GetRawText()}]"), out _)).ToList();
         Assert.All(reparsed, Assert.NotNull);
-        Assert.Equal(spans.Select(s => s.Operation), reparsed.Select(s => s!.Operation));
+        var source = new CoreLightningTraceSource();
+        Assert.Equal(spans.Select(source.OperationOf), reparsed.Select(s => source.OperationOf(s!)));
     }
 
     [Fact]
@@ -135,8 +137,9 @@ public class TraceCollectionTests : IDisposable
         Assert.Equal(3, RpcIdChain.Depth(chain));
         Assert.Null(RpcIdChain.PaymentId("cln:autoclean#3/cln-autoclean:listinvoices#1"));
         Assert.Null(RpcIdChain.PaymentId("lnbench:getinfo#setup-4"));
-        Assert.Equal("jsonrpc:getroutes", Parse("alice", SpanPayloads.Valid("jsonrpc", 1, 1, tags: ("id", "lnbench:xpay#1/cln:xpay#2/cln-xpay:getroutes#6"))).Operation);
-        Assert.Equal("lightningd/jsonrpc:invoice", Parse("bob", SpanPayloads.Valid("lightningd/jsonrpc", 1, 1, tags: ("method", "invoice"))).Operation);
+        var source = new CoreLightningTraceSource();
+        Assert.Equal("jsonrpc:getroutes", source.OperationOf(Parse("alice", SpanPayloads.Valid("jsonrpc", 1, 1, tags: ("id", "lnbench:xpay#1/cln:xpay#2/cln-xpay:getroutes#6")))));
+        Assert.Equal("lightningd/jsonrpc:invoice", source.OperationOf(Parse("bob", SpanPayloads.Valid("lightningd/jsonrpc", 1, 1, tags: ("method", "invoice")))));
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);

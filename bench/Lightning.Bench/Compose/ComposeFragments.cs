@@ -1,3 +1,4 @@
+using Lightning.Bench.NodeKinds;
 using YamlDotNet.Core;
 
 namespace Lightning.Bench.Compose;
@@ -9,27 +10,24 @@ namespace Lightning.Bench.Compose;
 public sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeService> Services)
 {
     public const string BitcoindFile = "bitcoind.yml";
-    public const string CoreLightningFile = "cln.yml";
 
     /// <summary>docker-fragments/ beside the harness assembly (the build copies it there).</summary>
     public static string DefaultDirectory => Path.Combine(AppContext.BaseDirectory, "docker-fragments");
 
     public ComposeService Bitcoind => For(BitcoindFile);
 
-    public ComposeService CoreLightning => For(CoreLightningFile);
-
     /// <summary>The service of one fragment file (a node kind names its own).</summary>
     public ComposeService For(string file) => Services.TryGetValue(file, out var service)
         ? service
         : throw new InvalidOperationException($"compose fragment {file} was not loaded");
 
-    /// <param name="files">The fragments to load: bitcoind's and one per node kind the run may use (default: bitcoind and Core Lightning).</param>
+    /// <param name="files">The fragments to load besides bitcoind's: one per node kind the run may use (default: those of <see cref="NodeKindCatalog.Default"/>).</param>
     /// <param name="allowPrivileged">Whether a fragment may give its containers privileges (privileged, cap_add,
     /// security_opt): refused unless the user asked, since a node container has no need of them and they reach the host.</param>
     public static ComposeFragments Load(string? directory = null, bool allowPrivileged = false, IEnumerable<string>? files = null)
     {
         directory ??= DefaultDirectory;
-        files ??= [CoreLightningFile];
+        files ??= NodeKindCatalog.Default.FragmentFiles;
         return new ComposeFragments(new[] { BitcoindFile }.Concat(files).Distinct()
             .ToDictionary(f => f, f => LoadService(Path.Combine(directory, f), allowPrivileged)));
     }

@@ -48,6 +48,7 @@ public static class ComposeGenerator
         {
             var kind = kinds.Get(node.Kind);
             var traced = kind.Traces is not null;
+            var emittedSpans = kind.Traces?.EmittedSpansPrefix;
             var service = kind.DescribeService(Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings), new NodeServiceSettings(
                 node.Name,
                 RunLayout.ContainerMount,
@@ -55,7 +56,7 @@ public static class ComposeGenerator
                 BitcoindRpcPort,
                 PeerAddressOf(topology, node.Name),
                 settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
-                settings.DevTraceFile && traced ? RunLayout.ContainerPath(RunLayout.DevTraceFilePrefix) : null));
+                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null));
             service.DependsOn = [TopologySpec.BitcoindName];
             service.NetworkMode = $"service:{TopologySpec.BitcoindName}";
             // Ports belong to the namespace's owner: what a node publishes (an API for the harness) is published there.

@@ -63,8 +63,8 @@ public sealed class LightningNetwork : IAsyncDisposable
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
     public TraceRecorder? Traces { get; private set; }
 
-    /// <summary>How the spans of this topology's nodes join to payments (the first kind with a trace source), or null.</summary>
-    public ITraceJoin? TraceJoin => Topology.Nodes.Select(n => kinds.Get(n.Kind).Traces).FirstOrDefault(j => j is not null);
+    /// <summary>How the spans of this topology's nodes read and join to payments, each by its own kind; null when none sends spans.</summary>
+    public TopologyTraceJoin? TraceJoin => TopologyTraceJoin.Of(Topology, kinds);
 
     /// <summary>Creates the handle; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
     public static LightningNetwork Create(

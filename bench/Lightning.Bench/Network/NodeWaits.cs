@@ -1,4 +1,4 @@
-using Lightning.Bench.Rpc;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Network;
@@ -22,7 +22,7 @@ public sealed class NodeWaits(NodeEvidence evidence, TimeSpan stepTimeout)
             {
                 return await check(c);
             }
-            catch (JsonRpcException e) when (e.Code is JsonRpcException.MethodNotFound or JsonRpcException.InvalidParams)
+            catch (NodeCallException e) when (e.Failure == NodeCallFailure.Unsupported)
             {
                 // Asking again cannot help: the node does not know the call (an older or newer build).
                 throw new WaitAbortedException($"{condition}: {e.Message}");

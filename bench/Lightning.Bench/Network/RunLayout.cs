@@ -13,8 +13,6 @@ public sealed record RunLayout
     public const string ContainerMount = "/lnb";
     public const string TraceSocketName = "trace.sock";
 
-    /// <summary>Core Lightning appends ".PID" per process.</summary>
-    public const string DevTraceFilePrefix = "trace-events";
     public const int MaxUnixSocketPath = 107;
 
     /// <summary>Node kinds keep their sockets within this many characters of the node folder (Core Lightning: regtest/lightning-rpc).</summary>

@@ -1,10 +1,9 @@
-using Lightning.Bench.Rpc;
-
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>
-/// A running Lightning node as setup and payments see it, whatever its implementation. A call the node refuses throws
-/// <see cref="Rpc.JsonRpcException"/>; a connection that is lost throws <see cref="Rpc.RpcConnectionException"/>.
+/// A running Lightning node as setup and payments see it, whatever its implementation. A call that gets no usable
+/// answer (refused, not understood, or its connection lost) throws <see cref="NodeCallException"/>, whatever the kind's
+/// transport.
 /// </summary>
 public interface ILightningNode : IAsyncDisposable
 {

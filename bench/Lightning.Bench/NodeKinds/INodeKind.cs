@@ -16,6 +16,9 @@ public interface INodeKind
     /// <summary>The file in docker-fragments/ its containers start from.</summary>
     string FragmentFile { get; }
 
+    /// <summary>What one of its payments calls, as tables and plots name it.</summary>
+    PaymentCalls PaymentCalls { get; }
+
     /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
     IReadOnlyDictionary<string, string> VersionProbes { get; }
 
@@ -31,12 +34,15 @@ public interface INodeKind
     /// <summary>The node's own log file, on the host.</summary>
     string LogFile(string nodeDirectory);
 
-    /// <summary>Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready.</summary>
+    /// <summary>
+    /// Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready. A call
+    /// that fails throws <see cref="NodeCallException"/>, as the handle's do.
+    /// </summary>
     Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default);
 
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
     IReadOnlyList<string> DataFiles(string nodeDirectory) => [];
 
-    /// <summary>How its spans join to payments, or null when its nodes send none to the harness.</summary>
-    ITraceJoin? Traces { get; }
+    /// <summary>How its spans read and join to payments, and its nodes' own record of them; null when its nodes send none to the harness.</summary>
+    ITraceSource? Traces { get; }
 }

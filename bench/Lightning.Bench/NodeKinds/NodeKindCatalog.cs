@@ -12,7 +12,11 @@ public sealed class NodeKindCatalog
 
     public NodeKindCatalog(IEnumerable<INodeKind> kinds) => this.kinds = kinds.ToDictionary(k => k.Name);
 
+    /// <summary>The kinds the harness ships with: a new kind is one more entry here.</summary>
     public static NodeKindCatalog Default { get; } = new([new CoreLightningKind()]);
+
+    /// <summary>The compose fragment of every kind, each in docker-fragments/.</summary>
+    public IReadOnlyList<string> FragmentFiles => kinds.Values.Select(k => k.FragmentFile).Distinct().ToList();
 
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 

@@ -1,3 +1,4 @@
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tracing;
 
@@ -6,7 +7,8 @@ namespace Lightning.Bench.Options;
 /// <summary>Everything the user chose on the command line, validated by <see cref="OptionParser"/>.</summary>
 public sealed record HarnessOptions
 {
-    public const string DefaultClnImage = "elementsproject/lightningd:v26.06.6";
+    /// <summary>--cln-image's default: Core Lightning's own.</summary>
+    public const string DefaultClnImage = CoreLightningKind.DefaultImage;
 
     /// <summary>Bitcoin Core's release binaries, checked against the guix signatures when the image is built (see README).</summary>
     public const string DefaultBitcoindImage = "bitcoin/bitcoin:30.2";

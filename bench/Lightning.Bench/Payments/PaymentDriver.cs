@@ -1,10 +1,7 @@
 using System.Collections.Concurrent;
-using System.Text.Json.Nodes;
-using System.Text.Json;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
-using Lightning.Bench.Rpc;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 
@@ -108,9 +105,9 @@ public sealed class PaymentDriver(
             await nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), ct);
             Record(PaymentOutcome.Succeeded, null);
         }
-        catch (Exception e) when (e is JsonRpcException or RpcConnectionException or JsonException or KeyNotFoundException)
+        catch (NodeCallException e)
         {
-            if (e is RpcConnectionException)
+            if (e.Failure == NodeCallFailure.ConnectionLost)
             {
                 Interlocked.Exchange(ref connectionLost, 1);
             }

@@ -39,15 +39,15 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
     }
 
     /// <summary>Reads the case's spans once (a span at a time) into what every span output needs, and the payments' span counts and steps.</summary>
-    private CaseSpans ReadSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, ITraceJoin join, long stoppedUnixMicros)
+    private CaseSpans ReadSpans(CaseResults results, IReadOnlyList<TraceNodeStats> collected, string spansFile, LightningNetwork network, TopologyTraceJoin join, long stoppedUnixMicros)
     {
         var measured = results.Measured;
         var byHash = PaymentSteps.ByHash(results.Records);
         var steps = new PaymentSteps(join, byHash);
         var summary = measured.Count == 0
             ? null
-            : new SpanSummary(measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
-        var writers = RunOutputs.Spans.Select(o => o.Open(runDirectory, results.CaseKey)).ToList();
+            : new SpanSummary(join, measured.Min(r => r.StartUnixMicros), measured.Max(r => r.EndUnixMicros), measured.Sum(r => r.LatencyMs));
+        var writers = RunOutputs.Spans.Select(o => o.Open(runDirectory, results.CaseKey, join)).ToList();
         TraceAnalysis analysis;
         try
         {
@@ -70,8 +70,8 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
         }
         var stats = collected.Select(s =>
         {
-            var check = network.Options.DevTraceFile
-                ? CheckEmitted(network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, RunLayout.DevTraceFilePrefix, s.Node),
+            var check = network.Options.DevTraceFile && join.SourceOf(s.Node) is { EmittedSpansPrefix: not null } source
+                ? CheckEmitted(source, network.Layout.NodeDirectory(s.Node), Path.Combine(network.Options.ResultsDirectory, source.EmittedSpansPrefix, s.Node),
                     stoppedUnixMicros, analysis.ReceivedIds(s.Node))
                 : ((long Emitted, long Arrived)?)null;
             return s with { Malformed = analysis.MalformedByNode.GetValueOrDefault(s.Node), Emitted = check?.Emitted, Arrived = check?.Arrived };
@@ -104,19 +104,19 @@ public sealed class CaseReporter(string runId, string runDirectory, RunProgress 
     }
 
     /// <summary>
-    /// Core Lightning's trace files of a node (one per process: trace-events.PID), kept with the case
-    /// (trace-events/NODE/) as the ground truth: spans emitted while the harness collected, and how many arrived.
+    /// A node's own records of the spans it emitted (Core Lightning: one per process, trace-events.PID), kept with the
+    /// case (PREFIX/NODE/) as the ground truth: spans emitted while the harness collected, and how many arrived.
     /// </summary>
-    private static (long Emitted, long Arrived) CheckEmitted(string nodeDirectory, string keepIn, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
+    private static (long Emitted, long Arrived) CheckEmitted(ITraceSource source, string nodeDirectory, string keepIn, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
     {
         Directory.CreateDirectory(keepIn);
         // The copies are read: the node still runs and may append to its files.
-        var copies = Directory.GetFiles(nodeDirectory, $"{RunLayout.DevTraceFilePrefix}.*").Select(file =>
+        var copies = Directory.GetFiles(nodeDirectory, $"{source.EmittedSpansPrefix}.*").Select(file =>
         {
             var copy = Path.Combine(keepIn, Path.GetFileName(file));
             File.Copy(file, copy, overwrite: true);
             return copy;
         }).ToList();
-        return TraceCheck.Count(copies.SelectMany(File.ReadLines), stoppedUnixMicros, receivedIds);
+        return source.CountEmitted(copies.SelectMany(File.ReadLines), stoppedUnixMicros, receivedIds);
     }
 }

@@ -11,7 +11,8 @@ public sealed class PlotRenderer(RunProgress progress, string rscript = PlotRend
     public static string ScriptPath => Path.Combine(AppContext.BaseDirectory, "plots", "lnbench-plots.R");
 
     /// <summary>Returns the PNG files written, or an empty list when the plots were skipped (the reason is printed).</summary>
-    public async Task<IReadOnlyList<string>> RenderAsync(string resultsDirectory, CancellationToken ct = default)
+    /// <param name="payment">What one payment calls, in the plots' words (the node kinds' <see cref="NodeKinds.PaymentCalls.Phrase"/>), or null.</param>
+    public async Task<IReadOnlyList<string>> RenderAsync(string resultsDirectory, string? payment = null, CancellationToken ct = default)
     {
         var problem = await FindProblemAsync(rscript, ct);
         if (problem is not null)
@@ -20,7 +21,7 @@ public sealed class PlotRenderer(RunProgress progress, string rscript = PlotRend
             return [];
         }
         using var step = progress.Begin("plotting with R");
-        var result = await ProcessRunner.RunAsync(rscript, ["--vanilla", ScriptPath, resultsDirectory], TimeSpan.FromMinutes(5), ct: ct);
+        var result = await ProcessRunner.RunAsync(rscript, ["--vanilla", ScriptPath, resultsDirectory, .. (payment is null ? Array.Empty<string>() : [payment])], TimeSpan.FromMinutes(5), ct: ct);
         if (!result.Succeeded)
         {
             progress.Info($"plots failed (Rscript exit {result.ExitCode}): {result.Tail(5)}");

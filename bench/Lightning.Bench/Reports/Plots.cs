@@ -13,7 +13,7 @@ public sealed class Plots : IRunEndOutput
         {
             return;
         }
-        foreach (var plot in await new PlotRenderer(context.Progress).RenderAsync(context.ResultsDirectory, ct))
+        foreach (var plot in await new PlotRenderer(context.Progress).RenderAsync(context.ResultsDirectory, context.PaymentCalls, ct))
         {
             context.Progress.Info($"plot: {plot}");
         }

@@ -34,6 +34,9 @@ public sealed class RunOutputContext
 
     public required IReadOnlyList<ImageRecord> Images { get; init; }
 
+    /// <summary>What one payment calls, in the plots' words (the builds' node kinds), e.g. "invoice on the payee + xpay on the payer".</summary>
+    public required string PaymentCalls { get; init; }
+
     /// <summary>The run's profiling (--profile), or null.</summary>
     public RunProfiling? Profiling { get; init; }
 

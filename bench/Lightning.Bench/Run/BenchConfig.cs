@@ -8,6 +8,7 @@ using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Perfolizer.Horology;
 using Lightning.Bench.Columns;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
@@ -31,12 +32,15 @@ public static class BenchConfig
         .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
         .WithId("lnbench");
 
-    public static IConfig Create(HarnessOptions options, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
+    public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null)
     {
         return ManualConfig.CreateEmpty()
             .AddJob(CaseJob(options.Warmups, options.Iterations))
             .AddLogger(logger ?? ConsoleLogger.Default)
-            .AddColumnProvider(DefaultColumnProviders.Instance)
+            // BenchmarkDotNet's default columns, with the Method column named by the node kind (a run has one scenario
+            // type, so BenchmarkDotNet's own descriptor columns would be the Method column alone).
+            .AddColumn(new PaymentMethodColumn(options, kinds))
+            .AddColumnProvider(DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
             .AddColumn(HarnessColumns.For(results, options).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(RunOutputs.BenchmarkDotNet.ToArray())

@@ -78,7 +78,7 @@ public static class HarnessRun
     private static int RunBenchmarks(RunContext run, BenchmarkOutput output, RunShutdown shutdown)
     {
         var options = run.Options;
-        var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
+        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output);
         Summary summary;
         using (BenchmarkHost.Host(run))
         {

@@ -84,6 +84,7 @@ public sealed class RunShutdown(RunProgress progress)
                     Started = run.Started,
                     Machine = record.Machine,
                     Images = record.Images,
+                    PaymentCalls = string.Join("; ", run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).PaymentCalls.Phrase).Distinct()),
                     Profiling = run.Profiling,
                     ProfileSkipped = run.ProfileSkipped,
                     Progress = progress,

@@ -9,7 +9,7 @@ public class AlicePaysBob : ScenarioBenchmark
 {
     public const long ChannelCapacitySat = 10_000_000;
 
-    [Benchmark(Description = "invoice+xpay")]
+    [Benchmark]
     public Task Pay() => PayBatchAsync();
 
     protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);

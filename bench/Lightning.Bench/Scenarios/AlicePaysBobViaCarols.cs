@@ -15,7 +15,7 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
     protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
         new Dictionary<string, object> { [nameof(CarolsCount)] = CarolsCount };
 
-    [Benchmark(Description = "invoice+xpay")]
+    [Benchmark]
     public Task Pay() => PayBatchAsync();
 
     protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);

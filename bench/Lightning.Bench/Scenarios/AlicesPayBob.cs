@@ -17,7 +17,7 @@ public class AlicesPayBob : ScenarioBenchmark
 
     protected override int PaymentsPerInvocation => AliceCount * Concurrency;
 
-    [Benchmark(Description = "invoice+xpay")]
+    [Benchmark]
     public Task Pay() => PayBatchAsync();
 
     protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);

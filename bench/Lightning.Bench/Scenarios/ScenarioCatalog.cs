@@ -20,7 +20,7 @@ public static class ScenarioCatalog
 
     public static ScenarioInfo Default { get; } = new(
         nameof(AlicePaysBob), typeof(AlicePaysBob),
-        "Alice pays Bob over one direct channel: invoice on Bob, xpay on Alice.",
+        "Alice pays Bob over one direct channel: an invoice on Bob, paid by Alice.",
         [Concurrency(1, 4, 10)]);
 
     public static IReadOnlyList<ScenarioInfo> All { get; } =

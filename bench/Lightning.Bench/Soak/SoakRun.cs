@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Rpc;
 using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Results;
@@ -232,10 +231,10 @@ public sealed class SoakRun
             {
                 return;
             }
-            catch (Exception e) when (e is JsonRpcException or RpcConnectionException or System.Text.Json.JsonException)
+            catch (NodeCallException e)
             {
                 Record(0, ok: false);
-                if (e is RpcConnectionException)
+                if (e.Failure == NodeCallFailure.ConnectionLost)
                 {
                     try
                     {
@@ -287,7 +286,7 @@ public sealed class SoakRun
             }
             return true;
         }
-        catch (Exception e) when (e is JsonRpcException or RpcConnectionException or System.Text.Json.JsonException)
+        catch (NodeCallException e)
         {
             run.Progress.Info($"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({e.Message}); trying again after the next payment");
             return false;

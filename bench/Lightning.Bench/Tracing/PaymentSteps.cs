@@ -30,7 +30,7 @@ public sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, lo
         payment.Spans++;
         if (join.IsTopLevelStep(span))
         {
-            var key = (span.Node, span.Operation);
+            var key = (span.Node, join.OperationOf(span));
             var (count, totalMicros) = payment.Steps.GetValueOrDefault(key);
             payment.Steps[key] = (count + 1, totalMicros + span.DurationMicros);
         }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using System.Text.RegularExpressions;
 
 namespace Lightning.Bench.Tracing;
 
@@ -6,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Parses one datagram (a Zipkin v2 array holding one span). Never throws: Core Lightning cuts payloads at 2048 bytes
 /// and does not escape tag values, so a share of payloads is not JSON; those come back as null with a reason.
 /// </summary>
-public static class SpanParser
+public static partial class SpanParser
 {
     private static readonly JsonDocumentOptions Options = new() { MaxDepth = 8 };
 
@@ -55,6 +56,12 @@ public static class SpanParser
             return null;
         }
     }
+
+    /// <summary>The span id of a payload, also when it does not parse (cut at 2048 bytes: the id comes first).</summary>
+    public static string? IdOf(string payload) => Id().Match(payload) is { Success: true } m ? m.Groups[1].Value : null;
+
+    [GeneratedRegex("^\\[\\{\"id\":\"([0-9a-f]+)\"")]
+    private static partial Regex Id();
 
     private static string? String(JsonElement element, string name) =>
         element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;

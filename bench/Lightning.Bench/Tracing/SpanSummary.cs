@@ -1,4 +1,5 @@
 using Perfolizer.Mathematics.QuantileEstimators;
+using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Tracing;
 
@@ -7,7 +8,7 @@ namespace Lightning.Bench.Tracing;
 /// span. Percentiles come from Greenwald–Khanna summaries (Perfolizer), so memory stays bounded however many spans a
 /// case has; below a few thousand spans per operation they are exact sample values.
 /// </summary>
-public sealed class SpanSummary(long windowStartMicros, long windowEndMicros, double totalPaymentMs)
+public sealed class SpanSummary(ITraceJoin join, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
 {
     /// <summary>Rank error of the percentiles: 0.05 % of the spans of an operation.</summary>
     public const double QuantileEpsilon = 0.0005;
@@ -20,7 +21,7 @@ public sealed class SpanSummary(long windowStartMicros, long windowEndMicros, do
         {
             return;
         }
-        var key = (span.Node, span.Operation);
+        var key = (span.Node, join.OperationOf(span));
         if (!groups.TryGetValue(key, out var group))
         {
             groups[key] = group = new Group();
@@ -37,9 +38,9 @@ public sealed class SpanSummary(long windowStartMicros, long windowEndMicros, do
             .ToList();
 
     /// <summary>Summarizes spans already at hand (tests, small sets).</summary>
-    public static IReadOnlyList<SpanSummaryRow> Summarize(IEnumerable<Span> spans, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
+    public static IReadOnlyList<SpanSummaryRow> Summarize(ITraceJoin join, IEnumerable<Span> spans, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
     {
-        var summary = new SpanSummary(windowStartMicros, windowEndMicros, totalPaymentMs);
+        var summary = new SpanSummary(join, windowStartMicros, windowEndMicros, totalPaymentMs);
         foreach (var span in spans)
         {
             summary.Add(span);

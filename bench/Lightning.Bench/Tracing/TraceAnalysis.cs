@@ -27,7 +27,7 @@ public sealed class TraceAnalysis
 
     /// <summary>
     /// The ids of every span a node delivered, parsed or not (a cut payload still starts with its id); kept only when
-    /// the scan was asked to (--trace-check compares them with Core Lightning's own trace files).
+    /// the scan was asked to (--trace-check compares them with the nodes' own records of what they emitted).
     /// </summary>
     public IReadOnlySet<string> ReceivedIds(string node) =>
         receivedIds is null ? throw new InvalidOperationException("span ids were not collected in this scan")
@@ -52,7 +52,7 @@ public sealed class TraceAnalysis
             }
             analysis.malformedByNode[node] = analysis.malformedByNode.GetValueOrDefault(node) + 1;
             var raw = Encoding.UTF8.GetString(payload);
-            if (analysis.receivedIds is not null && TraceCheck.IdOf(raw) is { } id)
+            if (analysis.receivedIds is not null && SpanParser.IdOf(raw) is { } id)
             {
                 analysis.IdsOf(node).Add(id);
             }

@@ -13,22 +13,18 @@ public sealed class StandInKind : INodeKind
     public const string KindName = "standin";
     public const string Fragment = "standin.yml";
 
-    /// <summary>docker-fragments/standin.yml: the static part of a stand-in node's service, as data.</summary>
-    public const string FragmentYaml = """
-        services:
-          standin:
-            entrypoint: [standin-node]
-            init: true
-            stop_grace_period: 2s
-        """;
+    /// <summary>Its fragment (Support/StandIn/standin.yml, copied beside the tests), as docker-fragments/ holds a shipped kind's.</summary>
+    public static string FragmentSource => Path.Combine(AppContext.BaseDirectory, "Support", "StandIn", Fragment);
 
     public string Name => KindName;
 
     public string FragmentFile => Fragment;
 
+    public PaymentCalls PaymentCalls { get; } = new("invoice", "pay");
+
     public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["standin-node"] = "--version" };
 
-    public ITraceJoin? Traces => null;
+    public ITraceSource? Traces => null;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {

@@ -1,5 +1,4 @@
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.Tests.Support.StandIn;
 
@@ -21,17 +20,15 @@ public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) 
 
     public async Task InitializeAsync(CancellationToken ct)
     {
-        var info = await CallAsync("getinfo", "", ct);
-        NodeId = info["id"];
-        Version = info["version"];
+        (NodeId, Version) = await ReadAsync("getinfo", "", info => (info["id"], info["version"]), ct);
     }
 
-    public async Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
-        new(long.Parse((await CallAsync("getinfo", "", ct))["height"]), null);
+    public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
+        ReadAsync("getinfo", "", info => new NodeSyncState(long.Parse(info["height"]), null), ct);
 
-    public async Task<string> NewAddressAsync(CancellationToken ct = default) => (await CallAsync("newaddr", "", ct))["address"];
+    public Task<string> NewAddressAsync(CancellationToken ct = default) => ReadAsync("newaddr", "", a => a["address"], ct);
 
-    public async Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) => long.Parse((await CallAsync("balance", "", ct))["sat"]);
+    public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) => ReadAsync("balance", "", b => long.Parse(b["sat"]), ct);
 
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
         CallAsync("connect", $"host={peer.Address.Host}&port={peer.Address.Port}", ct);
@@ -50,14 +47,11 @@ public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) 
         };
     }
 
-    public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
-        int.Parse((await CallAsync("routes", $"payee={payee.NodeId}&amount={amountMsat}", ct))["routes"]);
+    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
+        ReadAsync("routes", $"payee={payee.NodeId}&amount={amountMsat}", r => int.Parse(r["routes"]), ct);
 
-    public async Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
-    {
-        var invoice = await CallAsync("invoice", $"amount={amountMsat}&label={label}&payment={tag.PaymentId}", ct);
-        return new NodeInvoice(invoice["invoice"], invoice["hash"]);
-    }
+    public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
+        ReadAsync("invoice", $"amount={amountMsat}&label={label}&payment={tag.PaymentId}", i => new NodeInvoice(i["invoice"], i["hash"]), ct);
 
     public Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
         CallAsync("pay", $"invoice={invoice.Encoded}&payment={tag.PaymentId}", ct);
@@ -77,6 +71,20 @@ public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) 
             .ToDictionary(pair => pair[0], pair => pair[1]);
     }
 
+    /// <summary>Reads an answer; one that lacks what the call returns is the kind's error, like any other.</summary>
+    private async Task<T> ReadAsync<T>(string call, string query, Func<Dictionary<string, string>, T> read, CancellationToken ct)
+    {
+        var answer = await CallAsync(call, query, ct);
+        try
+        {
+            return read(answer);
+        }
+        catch (Exception e) when (e is KeyNotFoundException or FormatException)
+        {
+            throw new NodeCallException(Name, call, NodeCallFailure.BadAnswer, $"{Name}: {call}: {e.Message}", e);
+        }
+    }
+
     private async Task<string> CallRawAsync(string call, string query, CancellationToken ct)
     {
         string body;
@@ -86,11 +94,11 @@ public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) 
         }
         catch (HttpRequestException e)
         {
-            throw new RpcConnectionException($"{Name}: {call}: {e.Message}", e);
+            throw new NodeCallException(Name, call, NodeCallFailure.ConnectionLost, $"{Name}: {call}: {e.Message}", e);
         }
         if (body.StartsWith("error", StringComparison.Ordinal))
         {
-            throw new JsonRpcException(Name, call, -1, body.Trim());
+            throw new NodeCallException(Name, call, NodeCallFailure.Refused, $"{Name}: {call} failed: {body.Trim()}");
         }
         return body;
     }

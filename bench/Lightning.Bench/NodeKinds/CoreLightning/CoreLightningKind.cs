@@ -1,5 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
+using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -8,6 +9,12 @@ public sealed class CoreLightningKind : INodeKind
 {
     public const string KindName = "cln";
 
+    /// <summary>The image of a run that names none (--cln-image's default).</summary>
+    public const string DefaultImage = "elementsproject/lightningd:v26.06.6";
+
+    /// <summary>docker-fragments/cln.yml.</summary>
+    public const string Fragment = "cln.yml";
+
     /// <summary>Where lightningd puts its RPC socket in the node folder (regtest network).</summary>
     public const string RpcSocketPath = "regtest/lightning-rpc";
 
@@ -15,14 +22,17 @@ public sealed class CoreLightningKind : INodeKind
 
     public string Name => KindName;
 
-    public string FragmentFile => "cln.yml";
+    public string FragmentFile => Fragment;
+
+    /// <summary>An invoice on the payee, paid with xpay (the payment plugin since v24.11) on the payer.</summary>
+    public PaymentCalls PaymentCalls { get; } = new("invoice", "xpay");
 
     public IReadOnlyDictionary<string, string> VersionProbes { get; } =
         new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" };
 
-    public ITraceJoin Traces { get; } = new CoreLightningTraceJoin();
+    public ITraceSource Traces { get; } = new CoreLightningTraceSource();
 
-    ITraceJoin? INodeKind.Traces => Traces;
+    ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {
@@ -69,12 +79,20 @@ public sealed class CoreLightningKind : INodeKind
         {
             return (null, $"{socket} does not exist yet");
         }
-        var rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+        ClnRpcClient rpc;
         try
         {
-            var info = await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#setup-{container.Name}", ct);
-            var version = info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : "";
-            return (new CoreLightningNode(container.Name, container.Peer, rpc, info.GetProperty("id").GetString()!, version), "answered");
+            rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+        }
+        catch (RpcConnectionException e)
+        {
+            throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
+        }
+        try
+        {
+            var (id, version) = await CoreLightningNode.CallAsync(rpc, "getinfo", null, $"lnbench:getinfo#setup-{container.Name}",
+                info => (info.GetProperty("id").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), ct);
+            return (new CoreLightningNode(container.Name, container.Peer, rpc, id, version), "answered");
         }
         catch
         {

@@ -1,12 +1,13 @@
 using System.Text.Json.Nodes;
 using System.Text.Json;
+using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
 /// <summary>
 /// A running Core Lightning node over its JSON-RPC socket. Payment calls carry ids that name the payment
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
-/// spans join to payments.
+/// spans join to payments. Every call's errors reach the harness as <see cref="NodeCallException"/>.
 /// </summary>
 public sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
 {
@@ -20,48 +21,42 @@ public sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcCl
 
     public PeerAddress Address { get; } = address;
 
-    public async Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default)
-    {
-        var info = await CallAsync("getinfo", ct: ct);
-        var warning = info.TryGetProperty("warning_bitcoind_sync", out var w) ? w.GetString()
-            : info.TryGetProperty("warning_lightningd_sync", out var l) ? l.GetString() : null;
-        return new NodeSyncState(info.GetProperty("blockheight").GetInt64(), warning);
-    }
+    public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
+        SetupCallAsync("getinfo", null, info =>
+        {
+            var warning = info.TryGetProperty("warning_bitcoind_sync", out var w) ? w.GetString()
+                : info.TryGetProperty("warning_lightningd_sync", out var l) ? l.GetString() : null;
+            return new NodeSyncState(info.GetProperty("blockheight").GetInt64(), warning);
+        }, ct);
 
-    public async Task<string> NewAddressAsync(CancellationToken ct = default) =>
-        (await CallAsync("newaddr", new JsonObject { ["addresstype"] = "bech32" }, ct)).GetProperty("bech32").GetString()!;
+    public Task<string> NewAddressAsync(CancellationToken ct = default) =>
+        SetupCallAsync("newaddr", new JsonObject { ["addresstype"] = "bech32" }, a => a.GetProperty("bech32").GetString()!, ct);
 
-    public async Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default)
-    {
-        var funds = await CallAsync("listfunds", ct: ct);
-        return funds.GetProperty("outputs").EnumerateArray()
+    public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) =>
+        SetupCallAsync("listfunds", null, funds => funds.GetProperty("outputs").EnumerateArray()
             .Where(o => o.GetProperty("status").GetString() == "confirmed")
-            .Sum(o => o.GetProperty("amount_msat").GetInt64() / 1000);
-    }
+            .Sum(o => o.GetProperty("amount_msat").GetInt64() / 1000), ct);
 
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
-        CallAsync("connect", new JsonObject { ["id"] = peer.NodeId, ["host"] = peer.Address.Host, ["port"] = peer.Address.Port }, ct);
+        SetupCallAsync("connect", new JsonObject { ["id"] = peer.NodeId, ["host"] = peer.Address.Host, ["port"] = peer.Address.Port }, Ignore, ct);
 
     public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
-        CallAsync("fundchannel", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, ct);
+        SetupCallAsync("fundchannel", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, Ignore, ct);
 
-    public async Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
-        (await CallAsync("fundchannel_start", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, ct))
-            .GetProperty("funding_address").GetString()!;
+    public Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
+        SetupCallAsync("fundchannel_start", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true },
+            started => started.GetProperty("funding_address").GetString()!, ct);
 
     public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
-        CallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, ct);
+        SetupCallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, Ignore, ct);
 
-    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
-    {
-        var result = await CallAsync("listpeerchannels", new JsonObject { ["id"] = peer.NodeId }, ct);
-        return result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString())).ToList();
-    }
+    public Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default) =>
+        SetupCallAsync<IReadOnlyList<ChannelState>>("listpeerchannels", new JsonObject { ["id"] = peer.NodeId },
+            result => result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString())).ToList(), ct);
 
-    public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default)
-    {
-        // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06).
-        var routes = await CallAsync("getroutes", new JsonObject
+    // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06).
+    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
+        SetupCallAsync("getroutes", new JsonObject
         {
             ["source"] = NodeId,
             ["destination"] = payee.NodeId,
@@ -69,29 +64,57 @@ public sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcCl
             ["layers"] = new JsonArray("auto.localchans", "auto.sourcefree"),
             ["maxfee_msat"] = amountMsat,
             ["final_cltv"] = 18,
-        }, ct);
-        return routes.GetProperty("routes").GetArrayLength();
-    }
+        }, routes => routes.GetProperty("routes").GetArrayLength(), ct);
 
-    public async Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
-    {
-        var invoice = await rpc.CallAsync("invoice", new JsonObject
+    public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync(rpc, "invoice", new JsonObject
         {
             ["amount_msat"] = amountMsat,
             ["label"] = label,
             ["description"] = description,
-        }, tag.InSetup ? $"lnbench:invoice#setup-{tag.PaymentId}" : $"lnbench:invoice#{tag.PaymentId}", ct);
-        return new NodeInvoice(invoice.GetProperty("bolt11").GetString()!, invoice.GetProperty("payment_hash").GetString()!);
-    }
+        }, tag.InSetup ? $"lnbench:invoice#setup-{tag.PaymentId}" : $"lnbench:invoice#{tag.PaymentId}",
+            invoice => new NodeInvoice(invoice.GetProperty("bolt11").GetString()!, invoice.GetProperty("payment_hash").GetString()!), ct);
 
     public Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
-        rpc.CallAsync("xpay", new JsonObject { ["invstring"] = invoice.Encoded }, $"lnbench:xpay#{tag.PaymentId}", ct);
+        CallAsync(rpc, "xpay", new JsonObject { ["invstring"] = invoice.Encoded }, $"lnbench:xpay#{tag.PaymentId}", Ignore, ct);
 
     public ValueTask DisposeAsync() => rpc.DisposeAsync();
 
+    /// <summary>
+    /// One call and the reading of its answer, with the transport's and the parser's errors translated into
+    /// <see cref="NodeCallException"/> (the messages are the client's own, so payments.csv keeps the node's words).
+    /// </summary>
+    public static async Task<T> CallAsync<T>(ClnRpcClient rpc, string method, JsonObject? parameters, string id, Func<JsonElement, T> read, CancellationToken ct = default)
+    {
+        JsonElement answer;
+        try
+        {
+            answer = await rpc.CallAsync(method, parameters, id, ct);
+        }
+        catch (JsonRpcException e)
+        {
+            var failure = e.Code is JsonRpcException.MethodNotFound or JsonRpcException.InvalidParams ? NodeCallFailure.Unsupported : NodeCallFailure.Refused;
+            throw new NodeCallException(rpc.Node, method, failure, e.Message, e);
+        }
+        catch (RpcConnectionException e)
+        {
+            throw new NodeCallException(rpc.Node, method, NodeCallFailure.ConnectionLost, e.Message, e);
+        }
+        try
+        {
+            return read(answer);
+        }
+        catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
+        {
+            throw new NodeCallException(rpc.Node, method, NodeCallFailure.BadAnswer, $"{rpc.Node}: {method} answered without what it returns ({e.Message})", e);
+        }
+    }
+
+    private static bool Ignore(JsonElement answer) => true;
+
     /// <summary>A setup call; its id says so (lnbench:method#setup-N).</summary>
-    private Task<JsonElement> CallAsync(string method, JsonObject? parameters = null, CancellationToken ct = default) =>
-        rpc.CallAsync(method, parameters, $"lnbench:{method}#setup-{Interlocked.Increment(ref nextSetupId)}", ct);
+    private Task<T> SetupCallAsync<T>(string method, JsonObject? parameters, Func<JsonElement, T> read, CancellationToken ct) =>
+        CallAsync(rpc, method, parameters, $"lnbench:{method}#setup-{Interlocked.Increment(ref nextSetupId)}", read, ct);
 
     private static ChannelState StateOf(string? state) => state switch
     {

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Lightning.Bench.Tracing;
+namespace Lightning.Bench.NodeKinds.CoreLightning;
 
 /// <summary>
 /// Core Lightning's JSON-RPC id chains: each hop appends "/prefix:method#n" to the id it received, so the first

@@ -1,14 +1,14 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
 
-namespace Lightning.Bench.Tracing;
+namespace Lightning.Bench.NodeKinds.CoreLightning;
 
 /// <summary>
 /// --trace-check: Core Lightning's own trace file (CLN_DEV_TRACE_FILE, a "span_emit ID PAYLOAD" line per span) is the
 /// ground truth. Spans that ended before the harness stopped collecting were sent while it listened; each of them
 /// whose id never reached the socket was lost. Spans of the teardown (after the stop) are not counted.
 /// </summary>
-public static partial class TraceCheck
+public static partial class CoreLightningTraceFile
 {
     /// <summary>Counts the spans in <paramref name="traceFileLines"/> that ended by <paramref name="stoppedUnixMicros"/>, and how many of them arrived.</summary>
     public static (long Emitted, long Arrived) Count(IEnumerable<string> traceFileLines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
@@ -36,12 +36,6 @@ public static partial class TraceCheck
         return (emitted, arrived);
     }
 
-    /// <summary>The span ids in a received payload, also when it does not parse (cut at 2048 bytes: the id comes first).</summary>
-    public static string? IdOf(string payload) => Id().Match(payload) is { Success: true } m ? m.Groups[1].Value : null;
-
     [GeneratedRegex("\"timestamp\":([0-9]+),\"duration\":([0-9]+)")]
     private static partial Regex Times();
-
-    [GeneratedRegex("^\\[\\{\"id\":\"([0-9a-f]+)\"")]
-    private static partial Regex Id();
 }

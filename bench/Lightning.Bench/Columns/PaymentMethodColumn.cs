@@ -1,0 +1,49 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Reports;
+using BenchmarkDotNet.Running;
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Options;
+using Lightning.Bench.Scenarios;
+
+namespace Lightning.Bench.Columns;
+
+/// <summary>
+/// BenchmarkDotNet's Method column, named by what a payment of the case's build calls (Core Lightning: invoice+xpay):
+/// the calls belong to the node kind, not to the scenario's [Benchmark] method. It stands where BenchmarkDotNet's own
+/// Method column would, as that one does (first of the job columns, no legend).
+/// </summary>
+public sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalog kinds) : IColumn
+{
+    public string Id => $"lnbench.{ColumnName}";
+
+    public string ColumnName => Column.Method;
+
+    public string Legend => "";
+
+    public bool IsNumeric => false;
+
+    public bool AlwaysShow => true;
+
+    public ColumnCategory Category => ColumnCategory.Job;
+
+    public int PriorityInCategory => 0;
+
+    public UnitType UnitType => UnitType.Dimensionless;
+
+    /// <summary>The payment calls of a build's kinds ("invoice+xpay"; a build of several kinds names each).</summary>
+    public static string Of(BuildSpec build, NodeKindCatalog kinds) =>
+        string.Join(", ", build.Images.Select(i => kinds.Get(i.Kind).PaymentCalls.Description).Distinct());
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
+        benchmarkCase.Parameters[nameof(ScenarioBenchmark.Build)] is BuildName build && build.Index < options.Builds.Count
+            ? Of(options.Builds[build.Index], kinds)
+            : benchmarkCase.Descriptor.WorkloadMethodDisplayInfo;
+
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
+
+    public bool IsAvailable(Summary summary) => true;
+
+    public bool IsDefault(Summary summary, BenchmarkCase benchmarkCase) => false;
+
+    public override string ToString() => ColumnName;
+}
