@@ -11,7 +11,7 @@ using Lightning.Bench.Run;
 
 namespace Lightning.Bench;
 
-public static class Program
+internal static class Program
 {
     public const int ExitFailure = 1;
     public const int ExitUsage = 2;

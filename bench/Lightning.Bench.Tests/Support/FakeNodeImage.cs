@@ -9,7 +9,7 @@ namespace Lightning.Bench.Tests.Support;
 /// Small local images for Docker tests (no registry needed): busybox, and busybox with stand-in lightningd, bitcoind and
 /// bitcoin-cli scripts that record how they were started and then idle (or exit with -fake-exit=N).
 /// </summary>
-public static class FakeNodeImage
+internal static class FakeNodeImage
 {
     public const string Busybox = "lnbench-test/busybox:1";
     public const string FakeNode = "lnbench-test/fakenode:1";

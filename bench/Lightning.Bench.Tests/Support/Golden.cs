@@ -4,7 +4,7 @@ namespace Lightning.Bench.Tests.Support;
 /// Golden files live in the test project's Golden/ folder; LNBENCH_UPDATE_GOLDEN=1 rewrites them from the current output
 /// (to review in the diff), except under CI, where a rewrite would pass whatever the output is.
 /// </summary>
-public static class Golden
+internal static class Golden
 {
     public static void AssertMatches(string name, string actual)
     {

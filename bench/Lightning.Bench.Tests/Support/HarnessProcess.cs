@@ -5,7 +5,7 @@ using Lightning.Bench.Processes;
 namespace Lightning.Bench.Tests.Support;
 
 /// <summary>The harness as a user runs it: a separate process whose output is watched and to which signals are sent.</summary>
-public sealed partial class HarnessProcess : IDisposable
+internal sealed partial class HarnessProcess : IDisposable
 {
     private readonly Process process;
     private readonly List<string> lines = new();

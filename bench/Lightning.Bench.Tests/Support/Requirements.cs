@@ -8,7 +8,7 @@ namespace Lightning.Bench.Tests.Support;
 /// LNBENCH_REQUIRE_DOCKER=1 (set by CI) turns a missing Docker engine into a failure, LNBENCH_REQUIRE_COMPOSE=v1,v2 a
 /// missing compose of either version.
 /// </summary>
-public static class Requirements
+internal static class Requirements
 {
     private static readonly Lazy<string?> DockerProblem = new(() =>
     {

@@ -4,7 +4,7 @@ using System.Text;
 namespace Lightning.Bench.Tests.Support;
 
 /// <summary>Datagrams shaped like Core Lightning's trace_emit(), good and bad.</summary>
-public static class SpanPayloads
+internal static class SpanPayloads
 {
     public static string Valid(string name, long timestampUs, long durationUs, string? id = null, string? parentId = null, params (string Key, string Value)[] tags)
     {

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Tests.Support;
 /// given and refuses versioned paths outside that range with Docker's own message, as Docker Engine 29 does
 /// (ApiVersion 1.52, MinAPIVersion 1.44). Other paths are answered by the test's handler; every request is recorded.
 /// </summary>
-public sealed class StandInEngine : IAsyncDisposable
+internal sealed class StandInEngine : IAsyncDisposable
 {
     private readonly Socket listener;
     private readonly CancellationTokenSource stop = new();
@@ -164,7 +164,7 @@ public sealed class StandInEngine : IAsyncDisposable
 }
 
 /// <summary>An answer of the stand-in engine: a JSON body, or a stream of lines that may be held open.</summary>
-public sealed record StandInResponse(int Status, string Body = "", IReadOnlyList<string>? Lines = null, bool HoldOpen = false)
+internal sealed record StandInResponse(int Status, string Body = "", IReadOnlyList<string>? Lines = null, bool HoldOpen = false)
 {
     /// <summary>Wait this long before answering (a hung engine).</summary>
     public TimeSpan Delay { get; init; }

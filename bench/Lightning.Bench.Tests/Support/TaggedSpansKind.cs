@@ -9,7 +9,7 @@ namespace Lightning.Bench.Tests.Support;
 /// A test-only kind whose spans join otherwise than Core Lightning's: by a "payment" tag, each named "tagged:NAME", its
 /// "pay" spans the payer's steps. Only its trace source is used; its nodes are never started.
 /// </summary>
-public sealed class TaggedSpansKind : INodeKind, ITraceSource
+internal sealed class TaggedSpansKind : INodeKind, ITraceSource
 {
     public const string KindName = "tagged";
 

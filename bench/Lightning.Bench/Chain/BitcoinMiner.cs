@@ -6,7 +6,7 @@ namespace Lightning.Bench.Chain;
 /// bitcoind with a wallet that mines and pays: the source of every coin in the topology. It is bitcoind's only wallet,
 /// so wallet calls go to the node's own endpoint (bitcoind routes them to its single loaded wallet).
 /// </summary>
-public sealed class BitcoinMiner(BitcoinRpcClient node, string address) : IDisposable
+internal sealed class BitcoinMiner(BitcoinRpcClient node, string address) : IDisposable
 {
     public const string WalletName = "miner";
 

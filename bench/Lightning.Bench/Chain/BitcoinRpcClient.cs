@@ -8,7 +8,7 @@ using Lightning.Bench.Rpc;
 namespace Lightning.Bench.Chain;
 
 /// <summary>bitcoind's JSON-RPC over HTTP (NBitcoin is not served by this project's package feed; the harness needs a few calls).</summary>
-public sealed class BitcoinRpcClient : IDisposable
+internal sealed class BitcoinRpcClient : IDisposable
 {
     private readonly HttpClient http;
     private long nextId;

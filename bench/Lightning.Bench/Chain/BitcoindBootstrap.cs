@@ -9,7 +9,7 @@ namespace Lightning.Bench.Chain;
 /// Brings a topology's bitcoind to a spendable chain: waits for its RPC, then either opens the miner's wallet of a
 /// seeded chain (<see cref="ChainSeed"/>: the coins are already there) or creates the wallet and mines the first coins.
 /// </summary>
-public static class BitcoindBootstrap
+internal static class BitcoindBootstrap
 {
     /// <summary>Coinbase outputs mature after 100 blocks: 101 leave one spendable.</summary>
     public const int InitialBlocks = 101;

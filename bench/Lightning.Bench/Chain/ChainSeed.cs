@@ -6,7 +6,7 @@ namespace Lightning.Bench.Chain;
 /// mining them and having each node process every block. Every topology of every build gets the same copy, so the
 /// chain is no difference between builds; the copy is the topology's own, so no topology sees another's blocks.
 /// </summary>
-public sealed class ChainSeed(string directory)
+internal sealed class ChainSeed(string directory)
 {
     /// <summary>bitcoind's folder for regtest under its data directory: the blocks, chain state and wallets.</summary>
     public const string ChainFolder = "regtest";

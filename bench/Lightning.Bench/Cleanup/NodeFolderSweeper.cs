@@ -5,7 +5,7 @@ namespace Lightning.Bench.Cleanup;
 /// A harness removes its own at teardown; one killed with -9 cannot, so the next run removes the folders whose owner
 /// is gone (<see cref="OwnerProcess"/>, kept in <see cref="OwnerFile"/>).
 /// </summary>
-public static class NodeFolderSweeper
+internal static class NodeFolderSweeper
 {
     public const string OwnerFile = ".lnbench-owner";
 

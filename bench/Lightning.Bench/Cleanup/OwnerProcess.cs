@@ -8,7 +8,7 @@ namespace Lightning.Bench.Cleanup;
 /// machine and process id. Only an owner on this machine whose process is gone may be cleaned up after; a run on
 /// another machine that shares the engine is never touched.
 /// </summary>
-public sealed record OwnerProcess(string Host, int Pid)
+internal sealed record OwnerProcess(string Host, int Pid)
 {
     /// <summary>This process on this machine.</summary>
     public static OwnerProcess Current { get; } = new(MachineIdentity(), Environment.ProcessId);

@@ -3,7 +3,7 @@ using Lightning.Bench.Docker;
 namespace Lightning.Bench.Cleanup;
 
 /// <summary>Removes containers, networks and volumes by label: a run's own at the end, and runs whose harness died before.</summary>
-public sealed class ResourceSweeper(DockerEngine engine)
+internal sealed class ResourceSweeper(DockerEngine engine)
 {
     /// <summary>Removes everything labelled with this label filter (e.g. "lnbench.run=abc"); returns what it removed.</summary>
     public async Task<int> RemoveAsync(string labelFilter, CancellationToken ct = default)

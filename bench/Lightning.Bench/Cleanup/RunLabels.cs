@@ -3,7 +3,7 @@ using System.Globalization;
 namespace Lightning.Bench.Cleanup;
 
 /// <summary>Labels on every Docker resource of a run; cleanup finds resources by them, never by name.</summary>
-public static class RunLabels
+internal static class RunLabels
 {
     public const string Run = "lnbench.run";
     public const string OwnerPid = "lnbench.pid";

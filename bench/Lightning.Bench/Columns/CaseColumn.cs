@@ -11,7 +11,7 @@ namespace Lightning.Bench.Columns;
 /// A column of the harness in BenchmarkDotNet's table: it shows what the results model already holds for the case,
 /// and computes nothing itself.
 /// </summary>
-public abstract class CaseColumn(RunResults results) : IColumn
+internal abstract class CaseColumn(RunResults results) : IColumn
 {
     protected RunResults Results { get; } = results;
 

@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class CpuPerPaymentColumn(RunResults results) : CaseColumn(results)
+internal sealed class CpuPerPaymentColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "CPU ms/pay";
 

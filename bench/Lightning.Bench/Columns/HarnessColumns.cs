@@ -5,7 +5,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Columns;
 
 /// <summary>The columns the harness adds to BenchmarkDotNet's table, in the order they show.</summary>
-public static class HarnessColumns
+internal static class HarnessColumns
 {
     public static IReadOnlyList<IColumn> For(RunResults results, HarnessOptions options)
     {

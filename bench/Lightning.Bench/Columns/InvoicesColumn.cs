@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class InvoicesColumn(RunResults results, bool pregenerated) : CaseColumn(results)
+internal sealed class InvoicesColumn(RunResults results, bool pregenerated) : CaseColumn(results)
 {
     public override string ColumnName => "Invoices";
 

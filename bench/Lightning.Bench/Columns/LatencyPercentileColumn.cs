@@ -4,7 +4,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Columns;
 
 /// <summary>p50 or p95 latency of one successful payment.</summary>
-public sealed class LatencyPercentileColumn(RunResults results, int percentile) : CaseColumn(results)
+internal sealed class LatencyPercentileColumn(RunResults results, int percentile) : CaseColumn(results)
 {
     public override string ColumnName => $"p{percentile} ms";
 

@@ -12,7 +12,7 @@ namespace Lightning.Bench.Columns;
 /// the calls belong to the node kind, not to the scenario's [Benchmark] method. It stands where BenchmarkDotNet's own
 /// Method column would, as that one does (first of the job columns, no legend).
 /// </summary>
-public sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalog kinds) : IColumn
+internal sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalog kinds) : IColumn
 {
     public string Id => $"lnbench.{ColumnName}";
 

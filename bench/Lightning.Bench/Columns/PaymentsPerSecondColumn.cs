@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class PaymentsPerSecondColumn(RunResults results) : CaseColumn(results)
+internal sealed class PaymentsPerSecondColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "Payments/s";
 

@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class PeakMemoryColumn(RunResults results) : CaseColumn(results)
+internal sealed class PeakMemoryColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "Peak MB";
 

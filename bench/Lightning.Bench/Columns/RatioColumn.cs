@@ -9,7 +9,7 @@ namespace Lightning.Bench.Columns;
 /// Mean over the Mean of the same case and topology index on the baseline build (the first --build): one pair's ratio;
 /// the verdict over all pairs is in the comparison table after BenchmarkDotNet's.
 /// </summary>
-public sealed class RatioColumn(RunResults results, IReadOnlyList<string> builds) : CaseColumn(results)
+internal sealed class RatioColumn(RunResults results, IReadOnlyList<string> builds) : CaseColumn(results)
 {
     public override string ColumnName => "Ratio";
 

@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Columns;
 
-public sealed class StatusColumn(RunResults results) : CaseColumn(results)
+internal sealed class StatusColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "Status";
 

@@ -7,7 +7,7 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Columns;
 
 /// <summary>Throughput with this trace mode over throughput of the same case and topology index with tracing off: one pair's ratio.</summary>
-public sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<string> traceModes) : CaseColumn(results)
+internal sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<string> traceModes) : CaseColumn(results)
 {
     public override string ColumnName => "vs traces off";
 

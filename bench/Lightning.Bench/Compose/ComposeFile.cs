@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Compose;
 
 /// <summary>The subset of the compose specification this harness writes; accepted by compose v2 and v1.29.</summary>
-public sealed class ComposeFile
+internal sealed class ComposeFile
 {
     public string? Name { get; set; }
 

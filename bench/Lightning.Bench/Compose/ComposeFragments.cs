@@ -7,7 +7,7 @@ namespace Lightning.Bench.Compose;
 /// The service templates in docker-fragments/: each file is a compose file with one service, whose static part
 /// (entrypoint, base command line, init, grace period) is data; the generator adds what a run decides.
 /// </summary>
-public sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeService> Services)
+internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeService> Services)
 {
     public const string BitcoindFile = "bitcoind.yml";
 

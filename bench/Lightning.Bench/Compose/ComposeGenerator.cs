@@ -5,7 +5,7 @@ using Lightning.Bench.Topology;
 namespace Lightning.Bench.Compose;
 
 /// <summary>A pure function: topology + run settings + fragments → compose model. No I/O, so it is tested against golden files.</summary>
-public static class ComposeGenerator
+internal static class ComposeGenerator
 {
     public const int BitcoindRpcPort = 18443;
     public const string NodeLabel = "lnbench.node";

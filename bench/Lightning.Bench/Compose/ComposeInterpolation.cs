@@ -7,7 +7,7 @@ namespace Lightning.Bench.Compose;
 /// $$ is a dollar; $VAR and ${VAR} are the variable (empty when unset); ${VAR:-default}, ${VAR-default},
 /// ${VAR:+replacement}, ${VAR+replacement}, ${VAR:?error} and ${VAR?error} as in the compose specification.
 /// </summary>
-public static class ComposeInterpolation
+internal static class ComposeInterpolation
 {
     public static string Apply(string value, Func<string, string?> variable)
     {

@@ -1,6 +1,6 @@
 namespace Lightning.Bench.Compose;
 
-public sealed class ComposeNetwork
+internal sealed class ComposeNetwork
 {
     public Dictionary<string, string>? Labels { get; set; }
 }

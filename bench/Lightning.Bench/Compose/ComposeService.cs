@@ -4,7 +4,7 @@ using YamlDotNet.Serialization;
 namespace Lightning.Bench.Compose;
 
 /// <summary>A compose service. Fragments deserialize into it, so a misspelt key in a fragment is an error, not a silent no-op.</summary>
-public sealed class ComposeService
+internal sealed class ComposeService
 {
     public string? Image { get; set; }
 

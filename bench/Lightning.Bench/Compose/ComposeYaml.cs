@@ -4,7 +4,7 @@ using YamlDotNet.Serialization;
 namespace Lightning.Bench.Compose;
 
 /// <summary>YAML settings for compose files: snake_case property names, dictionary keys (service and variable names) as given.</summary>
-public static class ComposeYaml
+internal static class ComposeYaml
 {
     private static readonly ISerializer Serializer = new SerializerBuilder()
         .WithQuotingNecessaryStrings()

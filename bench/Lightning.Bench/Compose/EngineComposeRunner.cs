@@ -14,7 +14,7 @@ namespace Lightning.Bench.Compose;
 /// depends_on order. Down removes them by label, all at once. It covers every key <see cref="ComposeService"/> accepts
 /// (fragments cannot carry others), and interpolates variables as compose does (<see cref="ComposeInterpolation"/>).
 /// </summary>
-public sealed partial class EngineComposeRunner(DockerEngine engine, Func<string, string?>? variables = null) : IComposeRunner
+internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<string, string?>? variables = null) : IComposeRunner
 {
     public const string ServiceLabel = "com.docker.compose.service";
     private readonly Func<string, string?> variables = variables ?? Environment.GetEnvironmentVariable;

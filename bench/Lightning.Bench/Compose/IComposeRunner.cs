@@ -6,7 +6,7 @@ namespace Lightning.Bench.Compose;
 /// <see cref="Docker.ComposeCli"/> (`docker compose` / `docker-compose` on the written file, with --with-compose).
 /// Both leave the same labels, names and network alias, so cleanup and `docker compose -p NAME down` work on either.
 /// </summary>
-public interface IComposeRunner
+internal interface IComposeRunner
 {
     /// <summary>What brings topologies up, for the console and the manifest (e.g. "Docker engine API" or "docker-compose 1.29.2").</summary>
     string Version { get; }

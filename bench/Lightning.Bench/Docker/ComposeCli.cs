@@ -4,7 +4,7 @@ using Lightning.Bench.Processes;
 namespace Lightning.Bench.Docker;
 
 /// <summary>Runs `docker compose` (v2) or, where only that exists, `docker-compose` (v1) with argument lists.</summary>
-public sealed class ComposeCli : IComposeRunner
+internal sealed class ComposeCli : IComposeRunner
 {
     private static readonly TimeSpan DefaultTimeout = TimeSpan.FromMinutes(5);
     private readonly string fileName;

@@ -2,7 +2,7 @@ using System.Text.Json;
 
 namespace Lightning.Bench.Docker;
 
-public sealed record ContainerDetails(
+internal sealed record ContainerDetails(
     string Id,
     string Name,
     bool Running,

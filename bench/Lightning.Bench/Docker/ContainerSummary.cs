@@ -2,7 +2,7 @@ using System.Text.Json;
 
 namespace Lightning.Bench.Docker;
 
-public sealed record ContainerSummary(string Id, string Name, string State, IReadOnlyDictionary<string, string> Labels)
+internal sealed record ContainerSummary(string Id, string Name, string State, IReadOnlyDictionary<string, string> Labels)
 {
     public static ContainerSummary FromJson(JsonElement json) => new(
         json.GetProperty("Id").GetString()!,

@@ -2,7 +2,7 @@ using System.Net;
 
 namespace Lightning.Bench.Docker;
 
-public sealed class DockerApiException(string operation, HttpStatusCode status, string body)
+internal sealed class DockerApiException(string operation, HttpStatusCode status, string body)
     : Exception($"Docker engine refused to {operation}: {(int)status} {body.Trim()}")
 {
     public HttpStatusCode Status { get; } = status;

@@ -10,7 +10,7 @@ namespace Lightning.Bench.Docker;
 /// </summary>
 /// <param name="Host">unix:///path or tcp://host:port.</param>
 /// <param name="Source">Where the host came from, for messages ("DOCKER_HOST", "docker context 'ci'", "default").</param>
-public sealed record DockerEndpoint(string Host, string Source)
+internal sealed record DockerEndpoint(string Host, string Source)
 {
     public const string DefaultHost = "unix:///var/run/docker.sock";
 

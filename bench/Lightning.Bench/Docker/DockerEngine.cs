@@ -11,7 +11,7 @@ namespace Lightning.Bench.Docker;
 /// can replace it where it is served (it is not on this project's package feed). It negotiates the API version as
 /// Docker's own clients do, and every call has a timeout.
 /// </summary>
-public sealed class DockerEngine : IDisposable
+internal sealed class DockerEngine : IDisposable
 {
     /// <summary>The newest API version this client speaks (Docker Engine 29); it asks for less when the engine is older.</summary>
     public static readonly Version NewestApiVersion = new(1, 52);

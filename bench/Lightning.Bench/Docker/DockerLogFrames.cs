@@ -4,7 +4,7 @@ using System.Text;
 namespace Lightning.Bench.Docker;
 
 /// <summary>Decodes the engine's multiplexed log stream (8-byte frame headers) of containers without a TTY.</summary>
-public static class DockerLogFrames
+internal static class DockerLogFrames
 {
     public static string Demultiplex(ReadOnlySpan<byte> bytes)
     {

@@ -1,3 +1,3 @@
 namespace Lightning.Bench.Docker;
 
-public sealed class DockerUnavailableException(string message) : Exception(message);
+internal sealed class DockerUnavailableException(string message) : Exception(message);

@@ -2,7 +2,7 @@ using System.Text.Json;
 
 namespace Lightning.Bench.Docker;
 
-public sealed record ImageDetails(string Id, IReadOnlyList<string> RepoDigests)
+internal sealed record ImageDetails(string Id, IReadOnlyList<string> RepoDigests)
 {
     public static ImageDetails FromJson(JsonElement json) => new(
         json.GetProperty("Id").GetString()!,

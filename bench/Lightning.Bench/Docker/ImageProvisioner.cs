@@ -3,7 +3,7 @@ using Lightning.Bench.Progress;
 namespace Lightning.Bench.Docker;
 
 /// <summary>Makes sure each image is present (pulling it if needed) and has the programs the harness starts.</summary>
-public sealed class ImageProvisioner(DockerEngine engine, RunProgress progress, IReadOnlyDictionary<string, string> labels)
+internal sealed class ImageProvisioner(DockerEngine engine, RunProgress progress, IReadOnlyDictionary<string, string> labels)
 {
     /// <summary>Checks one image; returns the first line each program printed for its version.</summary>
     /// <param name="programs">Program → its version flag, e.g. lightningd → --version.</param>

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Docker;
 
 /// <summary>repository[:tag][@digest]; a colon inside a registry host:port is not a tag separator.</summary>
-public sealed record ImageReference(string Repository, string Tag)
+internal sealed record ImageReference(string Repository, string Tag)
 {
     public static ImageReference Parse(string image)
     {

@@ -1,3 +1,3 @@
 namespace Lightning.Bench.Docker;
 
-public sealed class ImageUnavailableException(string message) : Exception(message);
+internal sealed class ImageUnavailableException(string message) : Exception(message);

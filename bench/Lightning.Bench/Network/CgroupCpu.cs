@@ -6,7 +6,7 @@ namespace Lightning.Bench.Network;
 /// A container's CPU time (user + system, all its processes) from its cgroup, found through its first process:
 /// cgroup v2 (cpu.stat usage_usec) or v1 (cpuacct.usage), whatever the engine's cgroup driver (see <see cref="ProcessCgroups"/>).
 /// </summary>
-public static class CgroupCpu
+internal static class CgroupCpu
 {
     /// <summary>The file holding the CPU time of the cgroup these are the cgroups of, or null with why not.</summary>
     public static (string? File, string Problem) UsageFileOf(ProcessCgroups cgroups)

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Network;
 /// Reads the CPU time of a topology's Lightning nodes from their cgroups: a snapshot around each invocation, and each
 /// node's idle rate (background work such as chain polling and timers, which grows with time, not payments).
 /// </summary>
-public sealed class CpuMeter
+internal sealed class CpuMeter
 {
     private readonly IReadOnlyDictionary<string, string> files;
     private readonly IReadOnlyDictionary<string, NodeResources> resources;

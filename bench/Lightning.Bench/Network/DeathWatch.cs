@@ -8,7 +8,7 @@ namespace Lightning.Bench.Network;
 /// node's evidence in <see cref="Death"/>. Nothing it meets (a bad event, a failed inspect, an engine gone) escapes it:
 /// a watcher must never be the reason a topology is not torn down.
 /// </summary>
-public sealed class DeathWatch : IAsyncDisposable
+internal sealed class DeathWatch : IAsyncDisposable
 {
     private readonly CancellationTokenSource stop = new();
     private readonly CancellationTokenSource died = new();

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Network;
 
 /// <summary>The uid:gid containers run as, so that what nodes write into the bind-mounted run folder belongs to the harness user.</summary>
-public static class HostUser
+internal static class HostUser
 {
     /// <summary>uid:gid of this process on Linux (read from /proc), null elsewhere (the image's user is kept).</summary>
     public static string? ContainerUser { get; } = Read();

@@ -15,7 +15,7 @@ namespace Lightning.Bench.Network;
 /// its node handles (<see cref="NodeConnections"/>), a watch for node deaths (<see cref="DeathWatch"/>) and its logs
 /// (<see cref="NodeLogs"/>). Disposing it tears everything down, keeps the compose file and node logs, and is safe twice.
 /// </summary>
-public sealed class LightningNetwork : IAsyncDisposable
+internal sealed class LightningNetwork : IAsyncDisposable
 {
     private readonly DockerEngine engine;
     private readonly NodeKindCatalog kinds;

@@ -3,7 +3,7 @@ using System.Text;
 namespace Lightning.Bench.Network;
 
 /// <summary>The last lines of a log file, read from its end (a node's log can be large; its end is the evidence).</summary>
-public static class LogTail
+internal static class LogTail
 {
     private const int MaxBytes = 64 * 1024;
 

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Network;
 /// <param name="WorkDirectory">The short host folder whose node sub-folders are bind-mounted (sockets live there).</param>
 /// <param name="ResultsDirectory">Where the generated compose file and node logs are kept after teardown.</param>
 /// <param name="Seed">The run's chain, copied into bitcoind's folder before it starts; null: bitcoind mines its own.</param>
-public sealed record NetworkOptions(
+internal sealed record NetworkOptions(
     string RunId,
     string ProjectName,
     string WorkDirectory,

@@ -7,7 +7,7 @@ using Lightning.Bench.Waiting;
 namespace Lightning.Bench.Network;
 
 /// <summary>Connects to every node of a topology through its kind, in parallel, waiting until each answers.</summary>
-public static class NodeConnections
+internal static class NodeConnections
 {
     public static async Task<IReadOnlyDictionary<string, ILightningNode>> ConnectAsync(
         TopologySpec topology, IReadOnlyDictionary<string, string> containers, RunLayout layout, NodeKindCatalog kinds,

@@ -3,7 +3,7 @@ using Lightning.Bench.Waiting;
 namespace Lightning.Bench.Network;
 
 /// <summary>A node's container stopped: its name, exit code and the end of its log are the evidence.</summary>
-public sealed class NodeDiedException(string node, long exitCode, string logTail)
+internal sealed class NodeDiedException(string node, long exitCode, string logTail)
     : WaitAbortedException($"node '{node}' exited with code {exitCode}; last lines of its log:{Environment.NewLine}{logTail}")
 {
     public string Node { get; } = node;

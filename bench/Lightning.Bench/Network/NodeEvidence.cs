@@ -3,7 +3,7 @@ using Lightning.Bench.Docker;
 namespace Lightning.Bench.Network;
 
 /// <summary>The one place a dead node's evidence is gathered: its name, exit code and the end of its log.</summary>
-public sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers)
+internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers)
 {
     /// <summary>The evidence of the container with this id (the death watch knows only the id).</summary>
     public async Task<NodeDiedException> DescribeAsync(string containerId, CancellationToken ct = default)

@@ -5,7 +5,7 @@ using Lightning.Bench.Topology;
 namespace Lightning.Bench.Network;
 
 /// <summary>Where each container of a topology writes its log, the end of it as evidence, and copies kept with the results.</summary>
-public sealed class NodeLogs(TopologySpec topology, RunLayout layout, NodeKindCatalog kinds, DockerEngine engine)
+internal sealed class NodeLogs(TopologySpec topology, RunLayout layout, NodeKindCatalog kinds, DockerEngine engine)
 {
     private const int TailLines = 20;
 

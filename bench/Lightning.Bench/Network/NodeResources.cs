@@ -12,7 +12,7 @@ namespace Lightning.Bench.Network;
 /// <param name="OpenFiles">File descriptors its processes hold open.</param>
 /// <param name="Processes">Processes in the container.</param>
 /// <param name="DataBytes">Size of the node's data files (its database), when its kind names them.</param>
-public sealed record NodeResourceSample(
+internal sealed record NodeResourceSample(
     long CpuNanoseconds, long MemoryBytes, long RssBytes, long PeakBytes, long WrittenBytes, int OpenFiles, int Processes, long DataBytes);
 
 /// <summary>
@@ -22,7 +22,7 @@ public sealed record NodeResourceSample(
 /// writes, so they are the sum of /proc/PID/io write_bytes over the container's live processes (a process that has
 /// exited, such as a short bitcoin-cli call, takes its count with it; a node's database writer lives for the whole run).
 /// </summary>
-public sealed class NodeResources
+internal sealed class NodeResources
 {
     private const string CgroupRoot = ProcessCgroups.Root;
     private readonly string cpuFile;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Network;
 /// Waits of a topology's setup, each bounded by the step timeout: when a check fails and a node has died, the wait
 /// ends at once with the node's evidence instead of running out its time.
 /// </summary>
-public sealed class NodeWaits(NodeEvidence evidence, TimeSpan stepTimeout)
+internal sealed class NodeWaits(NodeEvidence evidence, TimeSpan stepTimeout)
 {
     /// <summary>
     /// Setup's steps wait on each other, so a poll's delay adds straight to every topology's setup (250 ms cost up to a

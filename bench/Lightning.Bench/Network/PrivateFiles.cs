@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Network;
 
 /// <summary>Folders and files only the harness's user can read: node folders hold the run's RPC credentials.</summary>
-public static class PrivateFiles
+internal static class PrivateFiles
 {
     public static string CreateDirectory(string path)
     {

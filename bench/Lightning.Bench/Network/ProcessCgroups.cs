@@ -5,7 +5,7 @@ namespace Lightning.Bench.Network;
 /// the unified (v2) hierarchy. A container's first process stands for the container: CPU time, memory, storage writes
 /// and perf's scoping are all found from here.
 /// </summary>
-public sealed record ProcessCgroups(int Pid, IReadOnlyList<(IReadOnlyList<string> Controllers, string Path)> V1, string? Unified)
+internal sealed record ProcessCgroups(int Pid, IReadOnlyList<(IReadOnlyList<string> Controllers, string Path)> V1, string? Unified)
 {
     public const string Root = "/sys/fs/cgroup";
 

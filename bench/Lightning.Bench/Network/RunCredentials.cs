@@ -4,7 +4,7 @@ using System.Text;
 namespace Lightning.Bench.Network;
 
 /// <summary>bitcoind RPC credentials made fresh for each topology; never written to logs or the kept compose file.</summary>
-public sealed record RunCredentials(string User, string Password)
+internal sealed record RunCredentials(string User, string Password)
 {
     public static RunCredentials Generate() =>
         new($"lnbench{RandomNumberGenerator.GetHexString(6, lowercase: true)}", RandomNumberGenerator.GetHexString(32, lowercase: true));

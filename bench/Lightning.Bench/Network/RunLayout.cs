@@ -8,7 +8,7 @@ namespace Lightning.Bench.Network;
 /// One short folder per topology on the host, with a sub-folder per node that is bind-mounted at <see cref="ContainerMount"/>.
 /// Unix socket paths are limited to 107 bytes, so the layout refuses roots that would exceed it.
 /// </summary>
-public sealed record RunLayout
+internal sealed record RunLayout
 {
     public const string ContainerMount = "/lnb";
     public const string TraceSocketName = "trace.sock";

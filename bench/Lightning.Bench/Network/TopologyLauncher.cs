@@ -12,7 +12,7 @@ namespace Lightning.Bench.Network;
 /// Puts a topology's containers on the engine and takes them off: the run folder with each node's configuration,
 /// the compose file, bringing it up (<see cref="IComposeRunner"/>), and at the end down, a sweep by label and the folder's removal.
 /// </summary>
-public sealed class TopologyLauncher(
+internal sealed class TopologyLauncher(
     TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
 {
     private ComposeFile? model;

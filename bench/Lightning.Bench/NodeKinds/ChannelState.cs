@@ -1,7 +1,7 @@
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>A channel's state in the harness's terms; each kind maps its own states onto these.</summary>
-public enum ChannelState
+internal enum ChannelState
 {
     /// <summary>Funding not yet deep enough, or the handshake still running.</summary>
     Opening,

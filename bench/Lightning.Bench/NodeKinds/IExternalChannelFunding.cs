@@ -5,7 +5,7 @@ namespace Lightning.Bench.NodeKinds;
 /// PSBT funding): setup then funds every channel from the miner in one transaction, with no wallet funding and no block
 /// to wait for first. A kind without it gets its wallet funded and opens channels itself.
 /// </summary>
-public interface IExternalChannelFunding
+internal interface IExternalChannelFunding
 {
     /// <summary>Negotiates a channel to <paramref name="peer"/> (connected); returns the address the funding output must pay.</summary>
     Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default);

@@ -5,7 +5,7 @@ namespace Lightning.Bench.NodeKinds;
 /// answer (refused, not understood, or its connection lost) throws <see cref="NodeCallException"/>, whatever the kind's
 /// transport.
 /// </summary>
-public interface ILightningNode : IAsyncDisposable
+internal interface ILightningNode : IAsyncDisposable
 {
     /// <summary>Its name in the topology (also its host name on the compose network).</summary>
     string Name { get; }

@@ -8,7 +8,7 @@ namespace Lightning.Bench.NodeKinds;
 /// probed, how to connect to a started node, and which trace source its nodes have. A new implementation is a new
 /// folder under NodeKinds/ with one of these and an <see cref="ILightningNode"/>.
 /// </summary>
-public interface INodeKind
+internal interface INodeKind
 {
     /// <summary>What --build NAME=KIND=IMAGE calls it (lowercase).</summary>
     string Name { get; }

@@ -3,7 +3,7 @@ using Lightning.Bench.Tracing;
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>How a kind's spans read: what each one did, and how it joins to the harness's payments (what its trace source carries of the payment tag).</summary>
-public interface ITraceJoin
+internal interface ITraceJoin
 {
     /// <summary>The span's name refined by what it did, as the span tables group it (a span's name alone when it says enough).</summary>
     string OperationOf(Span span);

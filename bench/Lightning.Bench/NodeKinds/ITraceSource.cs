@@ -4,7 +4,7 @@ namespace Lightning.Bench.NodeKinds;
 /// A kind's spans: how they read and join (<see cref="ITraceJoin"/>), and the node's own record of the spans it emitted,
 /// the ground truth of --trace-check.
 /// </summary>
-public interface ITraceSource : ITraceJoin
+internal interface ITraceSource : ITraceJoin
 {
     /// <summary>
     /// Where the node writes the spans it emits when asked: the path given to it is PREFIX in its folder, it writes

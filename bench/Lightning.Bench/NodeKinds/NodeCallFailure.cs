@@ -1,7 +1,7 @@
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>Why a node call failed, as far as the harness acts on it.</summary>
-public enum NodeCallFailure
+internal enum NodeCallFailure
 {
     /// <summary>The node answered with an error (no route, not enough funds, ...).</summary>
     Refused,

@@ -4,7 +4,7 @@ using Lightning.Bench.Options;
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>The node kinds a run may name; Core Lightning is the default.</summary>
-public sealed class NodeKindCatalog
+internal sealed class NodeKindCatalog
 {
     public const string DefaultKind = CoreLightningKind.KindName;
 

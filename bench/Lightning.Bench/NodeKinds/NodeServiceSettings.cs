@@ -6,7 +6,7 @@ namespace Lightning.Bench.NodeKinds;
 /// topology's shared network namespace; a kind that needs more ports (an API) takes Peer.Port + 100·k, k ≥ 1.</param>
 /// <param name="TraceSocket">The node's trace socket inside the container, when the run collects spans; else null.</param>
 /// <param name="DevTraceFile">Where the node writes its own trace file (a loss check's ground truth), or null.</param>
-public sealed record NodeServiceSettings(
+internal sealed record NodeServiceSettings(
     string Name,
     string ContainerDirectory,
     string BitcoindHost,

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>The chain tip a node has processed, and its own warning while it is still catching up.</summary>
-public sealed record NodeSyncState(long BlockHeight, string? Warning)
+internal sealed record NodeSyncState(long BlockHeight, string? Warning)
 {
     public bool SyncedTo(long height) => BlockHeight >= height && Warning is null;
 

@@ -3,7 +3,7 @@ namespace Lightning.Bench.NodeKinds;
 /// <summary>The calls a kind's payment is made of, as the tables and plots name what a benchmark measures.</summary>
 /// <param name="Invoice">The call that makes the invoice on the payee.</param>
 /// <param name="Pay">The call that pays it on the payer.</param>
-public sealed record PaymentCalls(string Invoice, string Pay)
+internal sealed record PaymentCalls(string Invoice, string Pay)
 {
     /// <summary>The benchmark's name in BenchmarkDotNet's Method column ("invoice+xpay").</summary>
     public string Description => $"{Invoice}+{Pay}";

@@ -5,4 +5,4 @@ namespace Lightning.Bench.NodeKinds;
 /// </summary>
 /// <param name="PaymentId">Unique in the run (payments.csv's payment_id).</param>
 /// <param name="InSetup">An invoice made ahead in setup (--pregenerate-invoices), not while the payment is measured.</param>
-public sealed record PaymentTag(long PaymentId, bool InSetup = false);
+internal sealed record PaymentTag(long PaymentId, bool InSetup = false);

@@ -1,4 +1,4 @@
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>Host and port where a node accepts peers, as the other nodes of its topology reach it.</summary>
-public sealed record PeerAddress(string Host, int Port);
+internal sealed record PeerAddress(string Host, int Port);

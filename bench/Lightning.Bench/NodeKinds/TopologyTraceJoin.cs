@@ -7,7 +7,7 @@ namespace Lightning.Bench.NodeKinds;
 /// The spans of a topology whose nodes may be of different kinds: each span is read and joined by the trace source of
 /// the kind of the node that sent it.
 /// </summary>
-public sealed class TopologyTraceJoin : ITraceJoin
+internal sealed class TopologyTraceJoin : ITraceJoin
 {
     private readonly IReadOnlyDictionary<string, ITraceSource> sources;
 

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Options;
 /// A node build to benchmark: a name for the tables, the node kind and image of every node, optionally with another
 /// kind or image for named nodes (--build mixed=cln:a,carol-1=cln:b; --build lnd=lnd=lightninglabs/lnd:v0.18).
 /// </summary>
-public sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
+internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
 {
     /// <summary>The node kind of every node not named in <see cref="NodeKinds"/> (Core Lightning unless given).</summary>
     public string Kind { get; init; } = NodeKindCatalog.DefaultKind;

@@ -5,7 +5,7 @@ using Lightning.Bench.Tracing;
 namespace Lightning.Bench.Options;
 
 /// <summary>Everything the user chose on the command line, validated by <see cref="OptionParser"/>.</summary>
-public sealed record HarnessOptions
+internal sealed record HarnessOptions
 {
     /// <summary>--cln-image's default: Core Lightning's own.</summary>
     public const string DefaultClnImage = CoreLightningKind.DefaultImage;

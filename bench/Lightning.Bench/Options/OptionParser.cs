@@ -6,7 +6,7 @@ namespace Lightning.Bench.Options;
 /// Parses the harness's own options, as <see cref="OptionCatalog"/> declares them, and checks the rules between them;
 /// everything after `--` goes to BenchmarkDotNet untouched.
 /// </summary>
-public static class OptionParser
+internal static class OptionParser
 {
     public static HarnessOptions Parse(IReadOnlyList<string> args)
     {

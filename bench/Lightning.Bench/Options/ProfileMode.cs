@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Options;
 
 /// <summary>Whether a run samples the nodes' stacks, and what it does when the machine cannot.</summary>
-public enum ProfileMode
+internal enum ProfileMode
 {
     Off,
 

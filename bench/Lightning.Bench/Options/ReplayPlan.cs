@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Options;
 
 /// <summary>./run.sh --replay run.zip: the same scenario, parameters and images, from the run's manifest.</summary>
-public sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
+internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
 {
     /// <summary>Reads the manifest and parses its arguments again; the new results go where <paramref name="current"/> says.</summary>
     public static ReplayPlan Load(string runPath, HarnessOptions current)

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Options;
 
 /// <summary>The values of the Traces parameter.</summary>
-public static class TraceModes
+internal static class TraceModes
 {
     public const string On = "on";
     public const string Off = "off";

@@ -4,7 +4,7 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Options;
 
 /// <summary>What --help and --list print.</summary>
-public static class Usage
+internal static class Usage
 {
     /// <summary>Where the text of an option starts in --help; a longer option gets a line of its own.</summary>
     private const int TextColumn = 27;

@@ -12,7 +12,7 @@ namespace Lightning.Bench.Payments;
 /// the node kind can carry it into its traces. With pre-generated invoices, the invoices were made in setup and a
 /// payment is the pay call alone.
 /// </summary>
-public sealed class PaymentDriver(
+internal sealed class PaymentDriver(
     IReadOnlyDictionary<string, ILightningNode> nodes,
     IReadOnlyList<PaymentFlow> flows,
     long amountMsat,

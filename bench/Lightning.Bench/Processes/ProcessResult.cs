@@ -1,6 +1,6 @@
 namespace Lightning.Bench.Processes;
 
-public sealed record ProcessResult(string FileName, IReadOnlyList<string> Arguments, int ExitCode, string StandardOutput, string StandardError)
+internal sealed record ProcessResult(string FileName, IReadOnlyList<string> Arguments, int ExitCode, string StandardOutput, string StandardError)
 {
     public bool Succeeded => ExitCode == 0;
 

@@ -5,7 +5,7 @@ using System.Text;
 namespace Lightning.Bench.Processes;
 
 /// <summary>The one way this harness runs external tools: arguments as a list, a timeout, cancellation, captured output.</summary>
-public static class ProcessRunner
+internal static class ProcessRunner
 {
     public static Task<ProcessResult> RunAsync(
         string fileName,

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Profiling;
 /// its self time per payment changed from the baseline: red grew, blue shrank, white unchanged, the strongest colour
 /// for the largest change in the graph.
 /// </summary>
-public static class DifferentialFlameGraph
+internal static class DifferentialFlameGraph
 {
     /// <param name="baselineName">What the baseline is called in the notes and tooltips ("baseline", "first window").</param>
     /// <param name="samplesPerSecond">The sampling frequency of both captures, to turn samples into CPU milliseconds.</param>

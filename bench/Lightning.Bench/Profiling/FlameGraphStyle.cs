@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Profiling;
 
 /// <summary>Geometry and font of a flame graph; the defaults are flamegraph.pl's.</summary>
-public sealed record FlameGraphStyle
+internal sealed record FlameGraphStyle
 {
     private readonly double width = 1200;
     private readonly double frameHeight = 16;

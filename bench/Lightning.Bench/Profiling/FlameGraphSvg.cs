@@ -8,7 +8,7 @@ namespace Lightning.Bench.Profiling;
 /// frame's width is its share of all samples; hovering a frame shows its samples. Warm colours stable per name, kernel
 /// frames orange, frames without a symbol grey, processes violet.
 /// </summary>
-public static class FlameGraphSvg
+internal static class FlameGraphSvg
 {
     public static string Render(FoldedStacks stacks, string title, string subtitle, FlameGraphStyle? style = null)
     {

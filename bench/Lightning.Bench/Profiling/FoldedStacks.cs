@@ -7,7 +7,7 @@ namespace Lightning.Bench.Profiling;
 /// stack, <c>process;outer;…;leaf count</c>, outermost frame first and the process name as the first frame. Flame graph
 /// tools (flamegraph.pl, inferno, speedscope) read it as is.
 /// </summary>
-public sealed class FoldedStacks
+internal sealed class FoldedStacks
 {
     /// <summary>The frame that stands for the rarest stacks of a process once <see cref="Bounded"/> has merged them.</summary>
     public const string OtherStacksFrame = "[other stacks]";

@@ -4,7 +4,7 @@ namespace Lightning.Bench.Profiling;
 /// How one function's CPU per payment moved from a baseline build to a candidate build, in samples per payment (self:
 /// as the leaf, total: anywhere on the stack, once per sample), with its self share of each build's samples (0..1).
 /// </summary>
-public sealed record FunctionChange(
+internal sealed record FunctionChange(
     string Function,
     double BaselineSelfPerPayment,
     double CandidateSelfPerPayment,

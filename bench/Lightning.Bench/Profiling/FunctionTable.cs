@@ -6,7 +6,7 @@ namespace Lightning.Bench.Profiling;
 /// The flat view of a profile: which functions burn the CPU themselves (self) and under which ones it is spent
 /// (total), and how the samples split between processes. The first frame of a stack is its process, not a function.
 /// </summary>
-public static class FunctionTable
+internal static class FunctionTable
 {
     /// <summary>The <paramref name="count"/> functions with the most self samples, then the most total samples.</summary>
     public static IReadOnlyList<FunctionShare> Top(FoldedStacks stacks, int count)

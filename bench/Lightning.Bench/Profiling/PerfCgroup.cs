@@ -8,7 +8,7 @@ namespace Lightning.Bench.Profiling;
 /// Sampling a cgroup keeps the harness, the other nodes and the rest of the machine out of a node's profile, and
 /// follows processes the node starts later (plugins, bitcoin-cli calls).
 /// </summary>
-public static class PerfCgroup
+internal static class PerfCgroup
 {
     private static readonly string V1PerfEventMount = Path.Combine(ProcessCgroups.Root, "perf_event");
 

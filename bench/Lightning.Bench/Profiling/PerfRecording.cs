@@ -11,7 +11,7 @@ namespace Lightning.Bench.Profiling;
 /// costs nothing in between. <see cref="StopAndFoldAsync"/> ends it and turns the samples into folded stacks while
 /// the container still runs: perf reads the binaries of the container's processes through their mount namespaces.
 /// </summary>
-public sealed partial class PerfRecording : IAsyncDisposable
+internal sealed partial class PerfRecording : IAsyncDisposable
 {
     private static readonly TimeSpan StartTimeout = TimeSpan.FromSeconds(20);
     private static readonly TimeSpan AckTimeout = TimeSpan.FromSeconds(5);

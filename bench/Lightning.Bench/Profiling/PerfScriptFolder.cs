@@ -9,7 +9,7 @@ namespace Lightning.Bench.Profiling;
 /// <c>_[k]</c>, frames without a symbol are named after their binary, <c>[libsqlite3.so.0.8.6]</c>. Reads line by
 /// line: a capture's text runs to tens of megabytes.
 /// </summary>
-public static partial class PerfScriptFolder
+internal static partial class PerfScriptFolder
 {
     /// <summary>The pseudo-frame of a sample perf recorded without any frame.</summary>
     public const string NoStackFrame = "[no stack]";

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Profiling;
 /// recording with the run's own arguments: perf installed, permitted (kernel.perf_event_paranoid, or root/CAP_PERFMON),
 /// the cpu-clock event and the unwinding asked for supported, and a cgroup hierarchy perf can scope to.
 /// </summary>
-public static class PerfSupport
+internal static class PerfSupport
 {
     private static readonly TimeSpan ProbeTimeout = TimeSpan.FromSeconds(30);
 

@@ -4,7 +4,7 @@ namespace Lightning.Bench.Profiling;
 /// Where a candidate build spends more or less CPU per payment than a baseline, function by function. Each profile is
 /// divided by its own payment count, so captures of different lengths compare.
 /// </summary>
-public static class ProfileDiff
+internal static class ProfileDiff
 {
     /// <summary>
     /// The <paramref name="count"/> functions whose self samples per payment moved most (either way), a function seen

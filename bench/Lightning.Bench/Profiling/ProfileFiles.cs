@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Profiling;
 
 /// <summary>Where a run keeps its profiles (profiles/CASE/NODE.folded, and the reports beside them) and how big they may get.</summary>
-public static class ProfileFiles
+internal static class ProfileFiles
 {
     public const string Folder = "profiles";
 

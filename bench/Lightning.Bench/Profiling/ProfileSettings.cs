@@ -9,7 +9,7 @@ namespace Lightning.Bench.Profiling;
 /// </summary>
 /// <param name="Required">Without the means to profile, stop (true) or run without profiles (--profile-if-available).</param>
 /// <param name="PerfPath">The perf program (a name on PATH or a path).</param>
-public sealed record ProfileSettings(int FrequencyHz = ProfileSettings.DefaultFrequencyHz, string CallGraph = ProfileSettings.Dwarf, bool Required = true, string PerfPath = "perf")
+internal sealed record ProfileSettings(int FrequencyHz = ProfileSettings.DefaultFrequencyHz, string CallGraph = ProfileSettings.Dwarf, bool Required = true, string PerfPath = "perf")
 {
     /// <summary>Not a multiple of common timer rates, so sampling does not lock step with periodic work.</summary>
     public const int DefaultFrequencyHz = 99;

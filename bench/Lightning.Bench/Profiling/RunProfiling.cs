@@ -9,7 +9,7 @@ namespace Lightning.Bench.Profiling;
 /// recordings and its cache of the binaries it sampled (shared by the run's cases, removed at the end), and the cases'
 /// recordings still running, so a run stopped mid-case leaves no perf process behind.
 /// </summary>
-public sealed class RunProfiling : IAsyncDisposable
+internal sealed class RunProfiling : IAsyncDisposable
 {
     private readonly HashSet<CaseProfiler> live = new();
     private readonly string folder;

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace Lightning.Bench.Progress;
 
 /// <summary>Progress lines with elapsed times for long steps, prefixed so they stand out in BenchmarkDotNet's log.</summary>
-public sealed class RunProgress(TextWriter output)
+internal sealed class RunProgress(TextWriter output)
 {
     private readonly Stopwatch sinceStart = Stopwatch.StartNew();
 

@@ -3,7 +3,7 @@ using System.IO.Compression;
 namespace Lightning.Bench.Reports;
 
 /// <summary>The run folder as one zip beside it (results/RUN.zip), for someone else to read and replay; made last, unless --no-zip.</summary>
-public sealed class ArtifactZip : IRunEndOutput
+internal sealed class ArtifactZip : IRunEndOutput
 {
     public IReadOnlyList<string> Files => ["../RUN.zip"];
 

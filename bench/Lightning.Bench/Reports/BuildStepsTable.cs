@@ -8,7 +8,7 @@ namespace Lightning.Bench.Reports;
 /// The payer's steps of the same case on every build, side by side (ms per payment, and the last build over the first),
 /// appended to span-summary.md when a run compares builds.
 /// </summary>
-public sealed class BuildStepsTable : IRunEndOutput
+internal sealed class BuildStepsTable : IRunEndOutput
 {
     public IReadOnlyList<string> Files => [SpanSummaryMarkdown.FileName];
 

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Reports;
 /// At the end of a case: stops span collection, reads the spans once (joined to payments, summarised, fed to the span
 /// outputs), then writes the case's outputs (<see cref="RunOutputs.Cases"/>).
 /// </summary>
-public sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
+internal sealed class CaseReporter(string runId, string runDirectory, RunProgress progress)
 {
     /// <summary>Returns the payer's mean steps per payment (empty without traces), for the comparison of builds.</summary>
     public async Task<CaseSteps> ReportAsync(CaseResults results, LightningNetwork network, int warmups, int iterations, CancellationToken ct = default)

@@ -14,7 +14,7 @@ namespace Lightning.Bench.Reports;
 /// <param name="MeanPaymentMs">The mean latency of the measured payments.</param>
 /// <param name="MeanBreakdown">The payer's steps per measured payment, largest first.</param>
 /// <param name="MalformedSamples">The first payloads that were not valid spans.</param>
-public sealed record CaseSpans(
+internal sealed record CaseSpans(
     string CaseDirectory,
     string SpansFile,
     ITraceJoin Join,

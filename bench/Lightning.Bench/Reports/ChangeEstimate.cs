@@ -9,7 +9,7 @@ namespace Lightning.Bench.Reports;
 /// topologies whose counts happen to agree would otherwise show no spread and an interval of zero width.
 /// </summary>
 /// <param name="Count">What it rests on, as shown: "8" topology pairs, or "8 + 8" topologies.</param>
-public sealed record ChangeEstimate(double Mean, double StandardError, double DegreesOfFreedom, string Count)
+internal sealed record ChangeEstimate(double Mean, double StandardError, double DegreesOfFreedom, string Count)
 {
     /// <summary>The two-sided t-interval of the mean change at <paramref name="confidence"/>.</summary>
     public (double Low, double High) Interval(double confidence)

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Reports;
 /// BenchmarkDotNet's tables), comparisons.csv, and topologies.csv with one row per topology and metric, so anyone
 /// can redo the analysis. Written when every case ran and the comparisons were computed.
 /// </summary>
-public sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
+internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
 {
     public const string MarkdownFile = "comparison.md";
     public const string ComparisonsCsv = "comparisons.csv";

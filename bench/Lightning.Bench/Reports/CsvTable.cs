@@ -4,7 +4,7 @@ using System.Text;
 namespace Lightning.Bench.Reports;
 
 /// <summary>What the run's CSV tables share: appended case by case (a header when the file is new), invariant numbers, quoted fields.</summary>
-public static class CsvTable
+internal static class CsvTable
 {
     /// <summary>Opens <paramref name="path"/> to append rows, writing <paramref name="header"/> first when the file is new.</summary>
     public static StreamWriter Append(string path, string header)

@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>Tables printed after BenchmarkDotNet's own, once the cases are done (BenchmarkDotNet's exporters' ExportToLog).</summary>
-public interface IConsoleOutput
+internal interface IConsoleOutput
 {
     void Print(RunResults results, TextWriter console);
 }

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Reports;
 /// over the results model (<see cref="ICaseOutput"/>, <see cref="ISpanOutput"/>, <see cref="IRunEndOutput"/>). Every
 /// output is listed in <see cref="RunOutputs"/>.
 /// </summary>
-public interface IRunOutput
+internal interface IRunOutput
 {
     /// <summary>The files it writes, relative to the run folder; CASE stands for a case's folder, NODE for a node, BUILD for a build.</summary>
     IReadOnlyList<string> Files { get; }

@@ -3,7 +3,7 @@ using Lightning.Bench.NodeKinds;
 namespace Lightning.Bench.Reports;
 
 /// <summary>An output that takes a case's spans one at a time, in the one pass that reads them (a case's spans are never all in memory).</summary>
-public interface ISpanOutput : IRunOutput
+internal interface ISpanOutput : IRunOutput
 {
     /// <param name="join">How the case's spans are named and joined to payments (each node by its own kind).</param>
     ISpanWriter Open(string runDirectory, string caseKey, ITraceJoin join);

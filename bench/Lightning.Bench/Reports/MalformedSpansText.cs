@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Reports;
 
 /// <summary>cases/CASE/malformed-spans.txt: the first payloads of a case that were not valid spans, with the reason.</summary>
-public sealed class MalformedSpansText : ICaseOutput
+internal sealed class MalformedSpansText : ICaseOutput
 {
     public const string FileName = "malformed-spans.txt";
 

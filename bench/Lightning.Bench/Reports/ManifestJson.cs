@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>manifest.json: what ran, where and how (harness, command line, seed and order, images, machine, profiling), partial or not; always written.</summary>
-public sealed class ManifestJson : IRunEndOutput
+internal sealed class ManifestJson : IRunEndOutput
 {
     public IReadOnlyList<string> Files => [Manifest.FileName];
 

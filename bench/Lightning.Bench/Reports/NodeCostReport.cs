@@ -9,7 +9,7 @@ namespace Lightning.Bench.Reports;
 /// What each node cost per case: CPU per payment (idle subtracted), storage writes per payment, peak memory and resident
 /// memory at the end, each the median over the case's topologies, one row per case (without its Topology) and node.
 /// </summary>
-public static partial class NodeCostReport
+internal static partial class NodeCostReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {

@@ -5,7 +5,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>payments.csv: one row per payment of every case, measured and warmup alike (the phase column says which).</summary>
-public sealed class PaymentCsv : ICaseOutput
+internal sealed class PaymentCsv : ICaseOutput
 {
     public const string FileName = "payments.csv";
 

@@ -5,7 +5,7 @@ using static Lightning.Bench.Reports.CsvTable;
 namespace Lightning.Bench.Reports;
 
 /// <summary>payment-spans.csv: per payment of every case with spans, its steps per node (count and total time).</summary>
-public sealed class PaymentSpansCsv : ICaseOutput
+internal sealed class PaymentSpansCsv : ICaseOutput
 {
     public const string FileName = "payment-spans.csv";
 

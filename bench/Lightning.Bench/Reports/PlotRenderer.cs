@@ -4,7 +4,7 @@ using Lightning.Bench.Progress;
 namespace Lightning.Bench.Reports;
 
 /// <summary>Runs the project's own R script (plots/lnbench-plots.R) over a run folder; missing R or ggplot2 skips the plots with one line.</summary>
-public sealed class PlotRenderer(RunProgress progress, string rscript = PlotRenderer.DefaultRscript)
+internal sealed class PlotRenderer(RunProgress progress, string rscript = PlotRenderer.DefaultRscript)
 {
     public const string DefaultRscript = "Rscript";
 

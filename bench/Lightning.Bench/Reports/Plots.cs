@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Reports;
 
 /// <summary>The run's plots (PNG files beside the tables), drawn by the project's R script (<see cref="PlotRenderer"/>).</summary>
-public sealed class Plots : IRunEndOutput
+internal sealed class Plots : IRunEndOutput
 {
     public IReadOnlyList<string> Files =>
         ["payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "comparison-topologies.png", "comparison-ratios.png",

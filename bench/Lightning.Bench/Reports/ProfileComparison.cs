@@ -9,7 +9,7 @@ namespace Lightning.Bench.Reports;
 /// A's (differential flame graphs and the functions whose CPU per payment changed most, Welch intervals over
 /// topologies since the runs' topologies were not paired), written to RESULTS/compare-A-vs-B/profiles.
 /// </summary>
-public static class ProfileComparison
+internal static class ProfileComparison
 {
     /// <summary>The comparison's markdown (empty when neither run has profiles).</summary>
     public static string Write(string pathA, string pathB, string resultsRoot, double thresholdPercent)

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Reports;
 /// profiles/ of a run that profiled its cases (--profile): flame graphs, top functions, differential flame graphs between
 /// builds and what sampling cost (profiles/profiles.md). A soak's windows are reported by the soak (with trends).
 /// </summary>
-public sealed class ProfileFolder : IRunEndOutput
+internal sealed class ProfileFolder : IRunEndOutput
 {
     public IReadOnlyList<string> Files =>
     [

@@ -14,7 +14,7 @@ namespace Lightning.Bench.Reports;
 /// the functions whose CPU per payment changed most, each change with its 95 % interval over the topology pairs.
 /// Everything goes to profiles/profiles.md.
 /// </summary>
-public static class ProfileReport
+internal static class ProfileReport
 {
     public const string FileName = "profiles.md";
 

@@ -10,7 +10,7 @@ namespace Lightning.Bench.Reports;
 /// alternately, so per case the ratio sampled/unsampled of the invocation time and of the nodes' CPU per payment is
 /// paired by topology (the method of the build comparisons: a t-interval on the per-topology log ratios).
 /// </summary>
-public static class ProfilingCostReport
+internal static class ProfilingCostReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases, int seed)
     {

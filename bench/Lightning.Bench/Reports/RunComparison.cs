@@ -10,7 +10,7 @@ namespace Lightning.Bench.Reports;
 /// ./run.sh --compare A B: the cases two runs share, with the method of a run's own comparisons (topologies as the
 /// unit), unpaired since the runs' topologies did not run side by side.
 /// </summary>
-public static class RunComparison
+internal static class RunComparison
 {
     public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed)
     {

@@ -8,7 +8,7 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Reports;
 
 /// <summary>What the run's end outputs are written from: the run's settings and results model, and how the run ended.</summary>
-public sealed class RunOutputContext
+internal sealed class RunOutputContext
 {
     private ProfilingRecord? profiles;
     private bool profilesKnown;

@@ -9,7 +9,7 @@ namespace Lightning.Bench.Reports;
 /// folded stacks a profiled case writes before its containers go (profiles/CASE-Topology-N/), and a soak's own files
 /// (Soak/, written window by window).
 /// </summary>
-public static class RunOutputs
+internal static class RunOutputs
 {
     private static readonly ComparisonReport Comparison = new();
     private static readonly ZipkinExport Zipkin = new();

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Reports;
 /// How long the run's topologies took to get ready (containers started to route found), per step: every topology a comparison
 /// adds costs this much, so it is printed with every run and kept in comparison.md.
 /// </summary>
-public static class SetupReport
+internal static class SetupReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {

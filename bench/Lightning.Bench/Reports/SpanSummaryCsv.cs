@@ -4,7 +4,7 @@ using static Lightning.Bench.Reports.CsvTable;
 namespace Lightning.Bench.Reports;
 
 /// <summary>span-summary.csv: per case, node and operation, the spans' count, total, p50, p95, max and share of payment time.</summary>
-public sealed class SpanSummaryCsv : ICaseOutput
+internal sealed class SpanSummaryCsv : ICaseOutput
 {
     public const string FileName = "span-summary.csv";
 

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Reports;
 /// span-summary.md: per case, what each node sent (received, malformed, dropped, lost), the payer's steps per payment and
 /// each node's heaviest operations; <see cref="BuildStepsTable"/> appends the steps by build at the end of the run.
 /// </summary>
-public sealed class SpanSummaryMarkdown : ICaseOutput
+internal sealed class SpanSummaryMarkdown : ICaseOutput
 {
     public const string FileName = "span-summary.md";
 

@@ -5,7 +5,7 @@ using static Lightning.Bench.Reports.CsvTable;
 namespace Lightning.Bench.Reports;
 
 /// <summary>spans.csv: one row per span of every case, in the order they were received, written as the spans are read.</summary>
-public sealed class SpansCsv : ISpanOutput
+internal sealed class SpansCsv : ISpanOutput
 {
     public const string FileName = "spans.csv";
 

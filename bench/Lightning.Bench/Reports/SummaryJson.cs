@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Reports;
 
 /// <summary>summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran.</summary>
-public sealed class SummaryJson : IRunEndOutput
+internal sealed class SummaryJson : IRunEndOutput
 {
     public IReadOnlyList<string> Files => [RunSummary.FileName];
 

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Reports;
 /// id per payment, so Zipkin or Jaeger show a payment across nodes as one trace; parent links are kept only inside a trace.
 /// Each case with spans gets cases/CASE/zipkin.json as it ends; at the end of the run they are merged into zipkin.json.
 /// </summary>
-public sealed class ZipkinExport : ICaseOutput, IRunEndOutput
+internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
 {
     public const string FileName = "zipkin.json";
 

@@ -2,7 +2,7 @@ using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Results;
 
-public sealed record BuildRecord(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
+internal sealed record BuildRecord(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
 {
     /// <summary>The node kind of every node the build does not name in <see cref="NodeKinds"/>.</summary>
     public string Kind { get; init; } = NodeKindCatalog.DefaultKind;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Results;
 /// <param name="IterationsMs">Each measured invocation's time: BenchmarkDotNet's, or, for a case that stopped early, the harness's own.</param>
 /// <param name="PaymentsPerSecond">Successful payments per second: success share × payments per invocation ÷ mean invocation time.</param>
 /// <param name="FromBenchmarkDotNet">Whether the times are BenchmarkDotNet's (false: the case stopped before BenchmarkDotNet had results).</param>
-public sealed record CaseFigures(
+internal sealed record CaseFigures(
     double MeanMs,
     double StdDevMs,
     IReadOnlyList<double> IterationsMs,

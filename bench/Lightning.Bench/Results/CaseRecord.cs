@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Results;
 
 /// <summary>What the manifest keeps of one benchmark case: its topology's project, nodes and their versions, and times.</summary>
-public sealed record CaseRecord(
+internal sealed record CaseRecord(
     string Case,
     string ComposeProject,
     IReadOnlyDictionary<string, string> NodeImages,

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Results;
 /// One benchmark case in the results model: its payments and invocations as they happen, its topology, the payer's
 /// steps once its spans are read, and its figures once it ended (<see cref="Finish"/>).
 /// </summary>
-public sealed class CaseResults(string caseKey, int paymentsPerInvocation)
+internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 {
     private readonly List<PaymentRecord> records = new();
     private readonly Dictionary<int, TimeSpan> completedInvocations = new();

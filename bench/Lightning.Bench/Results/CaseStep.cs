@@ -1,3 +1,3 @@
 namespace Lightning.Bench.Results;
 
-public sealed record CaseStep(string Operation, double MeanMs);
+internal sealed record CaseStep(string Operation, double MeanMs);

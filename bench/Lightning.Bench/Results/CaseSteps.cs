@@ -3,4 +3,4 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Results;
 
 /// <summary>A case's payer steps, mean milliseconds per measured payment, largest first.</summary>
-public sealed record CaseSteps(string CaseKey, IReadOnlyList<CaseStep> Steps);
+internal sealed record CaseSteps(string CaseKey, IReadOnlyList<CaseStep> Steps);

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Results;
 /// <param name="CpuMsPerPayment">The Lightning nodes' CPU time per successful payment, idle subtracted (NaN without cgroup access).</param>
 /// <param name="WrittenKbPerPayment">KB the Lightning nodes wrote to storage per successful payment (NaN without cgroup access).</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
-public sealed record CaseSummary(
+internal sealed record CaseSummary(
     string Case,
     IReadOnlyDictionary<string, string> Parameters,
     double MeanMs,

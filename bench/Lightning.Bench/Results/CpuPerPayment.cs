@@ -4,7 +4,7 @@ namespace Lightning.Bench.Results;
 /// <param name="Iterations">Per measured invocation, all nodes together.</param>
 /// <param name="ByNode">Per node, over all measured invocations.</param>
 /// <param name="WithIdleMs">All nodes, over all measured invocations, without subtracting the idle rate.</param>
-public sealed record CpuPerPayment(IReadOnlyList<double> Iterations, IReadOnlyDictionary<string, double> ByNode, double WithIdleMs)
+internal sealed record CpuPerPayment(IReadOnlyList<double> Iterations, IReadOnlyDictionary<string, double> ByNode, double WithIdleMs)
 {
     public double Ms => ByNode.Values.Sum();
 }

@@ -4,7 +4,7 @@ using Lightning.Bench.Docker;
 namespace Lightning.Bench.Results;
 
 /// <summary>The machine a run ran on, for the manifest.</summary>
-public sealed record MachineRecord(
+internal sealed record MachineRecord(
     string Os,
     string Kernel,
     string CpuModel,

@@ -4,7 +4,7 @@ using System.Text.Json;
 namespace Lightning.Bench.Results;
 
 /// <summary>manifest.json: everything needed to read a run and to replay it (./run.sh --replay run.zip).</summary>
-public sealed record Manifest
+internal sealed record Manifest
 {
     public const string FileName = "manifest.json";
     public const string CurrentFormat = "lnbench-run/1";

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Results;
 /// <param name="WrittenKbByNode">Per node, over all measured invocations.</param>
 /// <param name="PeakMbByNode">Each node's peak memory (its cgroup's high-water mark, page cache included) up to the case's end.</param>
 /// <param name="EndRssMbByNode">Each node's resident (anonymous) memory after the last invocation.</param>
-public sealed record NodeCosts(
+internal sealed record NodeCosts(
     IReadOnlyList<double> WrittenKbIterations,
     IReadOnlyDictionary<string, double> WrittenKbByNode,
     IReadOnlyDictionary<string, double> PeakMbByNode,

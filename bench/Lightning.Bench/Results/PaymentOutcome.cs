@@ -1,6 +1,6 @@
 namespace Lightning.Bench.Results;
 
-public enum PaymentOutcome
+internal enum PaymentOutcome
 {
     Succeeded,
     Failed,

@@ -3,7 +3,7 @@ namespace Lightning.Bench.Results;
 /// <summary>One payment: invoice on the payee, then pay on the payer. Times are UTC wall clock (spans use it too).</summary>
 /// <param name="Invocation">The benchmark invocation (1-based) within the case; warmup invocations come first.</param>
 /// <param name="PaymentId">Unique in the run; it is also the tag the node kind carries into its traces (Core Lightning: the JSON-RPC id suffix, lnbench:xpay#ID).</param>
-public sealed record PaymentRecord(
+internal sealed record PaymentRecord(
     string Case,
     int Invocation,
     long PaymentId,

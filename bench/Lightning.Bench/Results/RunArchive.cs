@@ -3,7 +3,7 @@ using System.IO.Compression;
 namespace Lightning.Bench.Results;
 
 /// <summary>A finished run's files, read from its zip (results/RUN.zip, made by Reports/ArtifactZip) or its folder: for --compare and --replay.</summary>
-public static class RunArchive
+internal static class RunArchive
 {
     /// <summary>Reads one file of a run (a path in the run's folder, such as summary.json or profiles/CASE/NODE.folded), from its zip or its folder.</summary>
     public static string ReadText(string runPath, string fileName)

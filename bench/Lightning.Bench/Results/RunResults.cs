@@ -7,7 +7,7 @@ namespace Lightning.Bench.Results;
 /// The one results model of a run: every case in the order it started, each with its payments, iterations, topology
 /// and, once it ended, its figures. Every output (tables, CSV, JSON, plots, manifest) is written from it.
 /// </summary>
-public sealed class RunResults
+internal sealed class RunResults
 {
     private readonly List<CaseResults> cases = new();
     private long nextPaymentId;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Results;
 /// <summary>summary.json: the run's cases with their figures; units are in the names (ms, per second).</summary>
 /// <param name="Comparisons">Every build and trace-mode comparison, with topologies as the unit (absent in runs before they existed).</param>
 /// <param name="Spreads">Each arm's spread between topologies and within them.</param>
-public sealed record RunSummary(
+internal sealed record RunSummary(
     string RunId,
     string Scenario,
     string Invoices,

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Results;
 /// How long one topology took to get ready, step by step, from the first container started to the last route found
 /// (<see cref="ReadySeconds"/>: what every extra topology costs), and the idle CPU window measured after it.
 /// </summary>
-public sealed record SetupTimes(IReadOnlyList<SetupStep> Steps, double IdleWindowSeconds = 0)
+internal sealed record SetupTimes(IReadOnlyList<SetupStep> Steps, double IdleWindowSeconds = 0)
 {
     /// <summary>Compose up to route found.</summary>
     public double ReadySeconds => Steps.Sum(s => s.Seconds);

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Rpc;
 
 /// <summary>An error answer to a JSON-RPC call: the node's code and message, and which node and method.</summary>
-public sealed class JsonRpcException(string node, string method, long code, string rpcMessage)
+internal sealed class JsonRpcException(string node, string method, long code, string rpcMessage)
     : Exception($"{node}: {method} failed with {code}: {rpcMessage}")
 {
     public const long MethodNotFound = -32601;

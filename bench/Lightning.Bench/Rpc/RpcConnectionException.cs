@@ -1,3 +1,3 @@
 namespace Lightning.Bench.Rpc;
 
-public sealed class RpcConnectionException(string message, Exception? inner = null) : Exception(message, inner);
+internal sealed class RpcConnectionException(string message, Exception? inner = null) : Exception(message, inner);

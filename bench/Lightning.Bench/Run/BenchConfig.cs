@@ -16,7 +16,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Run;
 
 /// <summary>The BenchmarkDotNet configuration of a macro-benchmark: in-process (one topology per case stays alive), one invocation per iteration.</summary>
-public static class BenchConfig
+internal static class BenchConfig
 {
     /// <summary>A case builds a topology and pays for minutes; BenchmarkDotNet's default in-process timeout (5 minutes) is far too short.</summary>
     public static readonly TimeSpan CaseTimeout = TimeSpan.FromHours(12);

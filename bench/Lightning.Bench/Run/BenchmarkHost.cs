@@ -5,7 +5,7 @@ namespace Lightning.Bench.Run;
 /// instances and reads their parameter sources by reflection, so they find the run here while
 /// <see cref="HarnessRun"/> runs the benchmarks. Nothing else reads it.
 /// </summary>
-public static class BenchmarkHost
+internal static class BenchmarkHost
 {
     private static RunContext? current;
 

@@ -9,7 +9,7 @@ namespace Lightning.Bench.Run;
 /// invokes an in-process benchmark by reflection and prints the exception with its stack, wrapped in a
 /// TargetInvocationException; for an exception that says it stopped the case, only its message is kept.
 /// </summary>
-public sealed class BenchmarkOutput(ILogger inner) : ILogger
+internal sealed class BenchmarkOutput(ILogger inner) : ILogger
 {
     private const string InnerMarker = "---> " + NodeDiedException.CaseStoppedPrefix;
     private const string EndOfInner = "--- End of inner exception stack trace ---";

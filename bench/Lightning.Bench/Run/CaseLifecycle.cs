@@ -14,7 +14,7 @@ namespace Lightning.Bench.Run;
 /// and tear the topology down.
 /// BenchmarkDotNet drives it through <see cref="Scenarios.ScenarioBenchmark"/> (setup, invocations, cleanup).
 /// </summary>
-public sealed class CaseLifecycle
+internal sealed class CaseLifecycle
 {
     private const decimal FundingBtc = 1m;
 

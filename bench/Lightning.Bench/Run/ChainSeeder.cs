@@ -12,7 +12,7 @@ namespace Lightning.Bench.Run;
 /// The run's regtest chain, mined once on a bitcoind of its own and kept (<see cref="ChainSeed"/>) in a private folder
 /// under the work root, so each topology starts from a copy at height 101 instead of mining it; the folder goes with the run.
 /// </summary>
-public sealed class ChainSeeder(string runId, string workRoot, string bitcoindImage, RunProgress progress)
+internal sealed class ChainSeeder(string runId, string workRoot, string bitcoindImage, RunProgress progress)
 {
     private string? folder;
 

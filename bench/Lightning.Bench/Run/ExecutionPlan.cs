@@ -8,7 +8,7 @@ namespace Lightning.Bench.Run;
 /// random order once: AB BA, BA AB…), so drift over the run cannot pass for a difference between arms. Seeded; the
 /// seed and the order go into manifest.json.
 /// </summary>
-public sealed class ExecutionPlan(int seed)
+internal sealed class ExecutionPlan(int seed)
 {
     public int Seed { get; } = seed;
 

@@ -23,7 +23,7 @@ namespace Lightning.Bench.Run;
 /// or a soak, and the one shutdown (<see cref="RunShutdown"/>) whoever gets there first: the normal end, a failure or
 /// a signal (<see cref="RunInterrupt"/>).
 /// </summary>
-public static class HarnessRun
+internal static class HarnessRun
 {
     public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds)
     {

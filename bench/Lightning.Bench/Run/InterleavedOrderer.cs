@@ -8,7 +8,7 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Run;
 
 /// <summary>BenchmarkDotNet's orderer: runs cases in the <see cref="ExecutionPlan"/>'s order, shows them in declared order (builds as given, then parameters).</summary>
-public sealed class InterleavedOrderer(ExecutionPlan plan) : IOrderer
+internal sealed class InterleavedOrderer(ExecutionPlan plan) : IOrderer
 {
     private readonly IOrderer declared = new DefaultOrderer(SummaryOrderPolicy.Declared, MethodOrderPolicy.Declared);
 

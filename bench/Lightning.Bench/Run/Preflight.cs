@@ -4,7 +4,7 @@ using Lightning.Bench.Options;
 namespace Lightning.Bench.Run;
 
 /// <summary>Checks of the user's folders that must fail before any container starts, each with one line that says what to do.</summary>
-public static class Preflight
+internal static class Preflight
 {
     /// <summary>Space a run needs at the least for logs, spans and the zip.</summary>
     public const long MinimumFreeBytes = 200L * 1024 * 1024;

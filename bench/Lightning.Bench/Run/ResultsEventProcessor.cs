@@ -10,7 +10,7 @@ namespace Lightning.Bench.Run;
 /// The moment BenchmarkDotNet finishes a case (its topology already torn down), the case's figures are computed once
 /// in the results model, from BenchmarkDotNet's statistics of the measured iterations.
 /// </summary>
-public sealed class ResultsEventProcessor(RunResults results) : EventProcessor
+internal sealed class ResultsEventProcessor(RunResults results) : EventProcessor
 {
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {

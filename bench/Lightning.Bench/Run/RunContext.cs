@@ -14,7 +14,7 @@ namespace Lightning.Bench.Run;
 /// Everything one run's cases share, passed explicitly: options, engine, compose, fragments, node kinds, results
 /// folder and model, cancellation; the run's topologies (<see cref="RunTopologies"/>) start from its chain (<see cref="ChainSeeder"/>).
 /// </summary>
-public sealed class RunContext : IAsyncDisposable
+internal sealed class RunContext : IAsyncDisposable
 {
     private readonly CancellationTokenSource cancellation = new();
     private readonly RunTopologies topologies;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Run;
 /// Ctrl+C or SIGTERM, from the moment it is made until disposed: the run is cancelled, its one shutdown runs on the
 /// signal's thread, and the harness exits 130. A second signal while stopping is ignored.
 /// </summary>
-public sealed class RunInterrupt : IDisposable
+internal sealed class RunInterrupt : IDisposable
 {
     private readonly RunShutdown shutdown;
     private readonly BenchmarkOutput output;

@@ -10,7 +10,7 @@ namespace Lightning.Bench.Run;
 /// there is to stop and record as each comes into being; it reports a soak, tears the run down, puts back the datagram
 /// queue limit and writes the run's outputs (<see cref="RunOutputs.RunEnd"/>), once.
 /// </summary>
-public sealed class RunShutdown(RunProgress progress)
+internal sealed class RunShutdown(RunProgress progress)
 {
     private readonly Lock gate = new();
     private Task? shutdown;

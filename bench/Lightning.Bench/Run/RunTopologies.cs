@@ -15,7 +15,7 @@ namespace Lightning.Bench.Run;
 /// tracked while alive, so a stopped run can tear down what is still up; at the end, whatever the run left is removed
 /// by its label.
 /// </summary>
-public sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
+internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
     : IAsyncDisposable
 {
     private readonly List<LightningNetwork> alive = new();

@@ -12,9 +12,9 @@ public class AlicePaysBob : ScenarioBenchmark
     [Benchmark]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
 
-    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) => new(
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) => new(
         bitcoindImage,
         [build.Node("alice"), build.Node("bob")],
         [new ChannelSpec("alice", "bob", ChannelCapacitySat)],

@@ -18,9 +18,9 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
     [Benchmark]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);
 
-    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int carols)
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int carols)
     {
         var chain = new[] { "alice" }.Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}")).Append("bob").ToList();
         return new TopologySpec(

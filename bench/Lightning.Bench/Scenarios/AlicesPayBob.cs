@@ -20,9 +20,9 @@ public class AlicesPayBob : ScenarioBenchmark
     [Benchmark]
     public Task Pay() => PayBatchAsync();
 
-    protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);
 
-    public static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int alices)
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int alices)
     {
         var payers = Enumerable.Range(1, alices).Select(i => $"alice-{i}").ToList();
         return new TopologySpec(

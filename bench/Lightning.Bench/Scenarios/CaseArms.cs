@@ -4,7 +4,7 @@ namespace Lightning.Bench.Scenarios;
 /// How a case's parameters split for comparisons: the arm (what is compared: Build and Traces), the replicate (which
 /// fresh topology: Topology) and the cell (everything else: the same case for every arm, e.g. Concurrency=4).
 /// </summary>
-public static class CaseArms
+internal static class CaseArms
 {
     public const string Build = nameof(ScenarioBenchmark.Build);
     public const string Traces = nameof(ScenarioBenchmark.Traces);

@@ -9,13 +9,15 @@ namespace Lightning.Bench.Scenarios;
 /// BenchmarkDotNet's view of a scenario: the parameters every scenario has (Build, Concurrency, Traces), and the three
 /// calls BenchmarkDotNet makes per case, handed to <see cref="CaseLifecycle"/> (setup → start, each invocation → pay,
 /// cleanup → end). A scenario says which topology it builds, its own parameters, and how many payments one invocation makes.
+/// The scenarios and their parameter types (BuildName, TraceMode) are the only public types: BenchmarkDotNet runs them;
+/// everything else is internal.
 /// </summary>
 public abstract class ScenarioBenchmark
 {
     private CaseLifecycle? lifecycle;
 
     /// <summary>The run, through the one boundary BenchmarkDotNet's reflection leaves (see <see cref="BenchmarkHost"/>).</summary>
-    protected static RunContext Run => BenchmarkHost.Run;
+    private protected static RunContext Run => BenchmarkHost.Run;
 
     /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of every build comparison.</summary>
     [ParamsSource(nameof(BuildValues))]
@@ -47,7 +49,7 @@ public abstract class ScenarioBenchmark
     /// <summary>Payments one invocation makes: Concurrency per payer.</summary>
     protected virtual int PaymentsPerInvocation => Concurrency;
 
-    protected abstract TopologySpec BuildTopology(BuildSpec build, string bitcoindImage);
+    private protected abstract TopologySpec BuildTopology(BuildSpec build, string bitcoindImage);
 
     // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on. It calls
     // them without arguments, so they take no token: the lifecycle stops on the run's cancellation.
@@ -90,7 +92,7 @@ public abstract class ScenarioBenchmark
     /// The case a soak runs, outside BenchmarkDotNet: the first value of every parameter (the option parser lets a soak
     /// have one), the first build, topology 1, traces off.
     /// </summary>
-    public static CaseDefinition SoakCase(Type benchmarkType)
+    internal static CaseDefinition SoakCase(Type benchmarkType)
     {
         var benchmark = (ScenarioBenchmark)Activator.CreateInstance(benchmarkType)!;
         foreach (var property in benchmarkType.GetProperties())

@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Scenarios;
 
 /// <summary>The scenarios users can run by name; adding one is adding a class and an entry here.</summary>
-public static class ScenarioCatalog
+internal static class ScenarioCatalog
 {
     /// <summary>The protocol's limit on HTLCs in flight on one channel.</summary>
     public const int MaxConcurrency = 483;

@@ -1,4 +1,4 @@
 namespace Lightning.Bench.Scenarios;
 
 /// <summary>A scenario the user can name: its benchmark class and the parameters it sweeps.</summary>
-public sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters);
+internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters);

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Setup;
 /// Where every funder can open channels paid for from outside (<see cref="IExternalChannelFunding"/>), one transaction
 /// of the miner's pays them all; otherwise each funder pays from its wallet (funded first by <see cref="WalletFunder"/>).
 /// </summary>
-public sealed class ChannelOpener(LightningNetwork network, RunProgress progress)
+internal sealed class ChannelOpener(LightningNetwork network, RunProgress progress)
 {
     private const int AnnouncementDepth = 6;
 

@@ -5,7 +5,7 @@ using Lightning.Bench.Waiting;
 namespace Lightning.Bench.Setup;
 
 /// <summary>Gives every channel funder on-chain coins: one transaction, one block, then waits until each wallet sees them.</summary>
-public sealed class WalletFunder(LightningNetwork network, RunProgress progress)
+internal sealed class WalletFunder(LightningNetwork network, RunProgress progress)
 {
     public async Task FundAsync(IReadOnlyList<string> funders, decimal btcEach, CancellationToken ct = default)
     {

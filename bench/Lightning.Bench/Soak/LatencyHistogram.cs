@@ -4,7 +4,7 @@ namespace Lightning.Bench.Soak;
 /// Latencies in log-spaced buckets 1 % wide: percentiles within 1 % over any number of payments in bounded memory
 /// (a few thousand buckets at most from 1 µs to hours), so a 48-hour soak does not keep its payments.
 /// </summary>
-public sealed class LatencyHistogram
+internal sealed class LatencyHistogram
 {
     private const double Growth = 1.01;
     private static readonly double LogGrowth = Math.Log(Growth);

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Soak;
 /// One budget of --budget 'p95&lt;250ms,rss&lt;400MB,cpu-per-payment&lt;20ms': a soak figure, a comparison and a limit in the
 /// figure's unit (ms for latencies and CPU per payment, MB for memory, payments/s for throughput, a count for failures).
 /// </summary>
-public sealed partial record SoakBudget(string Metric, string Operator, double Limit, string Text)
+internal sealed partial record SoakBudget(string Metric, string Operator, double Limit, string Text)
 {
     /// <summary>Metric → (what it is, its unit, unit suffixes with their factor to that unit).</summary>
     public static readonly IReadOnlyDictionary<string, (string Meaning, string Unit, IReadOnlyDictionary<string, double> Suffixes)> Metrics =

@@ -5,7 +5,7 @@ using Lightning.Bench.Options;
 namespace Lightning.Bench.Soak;
 
 /// <summary>How long a soak runs: a duration ("2h", "30m", "90s", "1h30m") or a number of payments ("50000").</summary>
-public sealed partial record SoakLimit(TimeSpan? Duration, long? Payments)
+internal sealed partial record SoakLimit(TimeSpan? Duration, long? Payments)
 {
     public static SoakLimit Parse(string option, string text)
     {

@@ -12,7 +12,7 @@ namespace Lightning.Bench.Soak;
 /// CPU per payment over the windows (Theil–Sen per 10,000 payments, the soak's trend method, its interval widened for
 /// the number of rows judged), written to profiles/profiles.md.
 /// </summary>
-public static class SoakProfileReport
+internal static class SoakProfileReport
 {
     public const int TopCount = 15;
 

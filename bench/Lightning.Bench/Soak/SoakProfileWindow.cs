@@ -3,4 +3,4 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Soak;
 
 /// <summary>One profile window of a soak: when it started, the payments made before it and during it, each node's profile.</summary>
-public sealed record SoakProfileWindow(int Number, double StartSeconds, long PaymentsBefore, IReadOnlyList<ProfileRecord> Profiles);
+internal sealed record SoakProfileWindow(int Number, double StartSeconds, long PaymentsBefore, IReadOnlyList<ProfileRecord> Profiles);

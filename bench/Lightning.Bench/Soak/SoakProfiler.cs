@@ -14,7 +14,7 @@ namespace Lightning.Bench.Soak;
 /// not opened; one cut short by an early end (Ctrl+C, a node's death, a count of payments reached) is dropped.
 /// Payments made inside windows are told apart, so the report can say what sampling cost.
 /// </summary>
-public sealed class SoakProfiler(RunContext run, RunProfiling profiling, LightningNetwork network, IReadOnlyList<string> nodes,
+internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, LightningNetwork network, IReadOnlyList<string> nodes,
     Func<long> payments, Stopwatch clock, TimeSpan every, TimeSpan? soakDuration)
 {
     /// <summary>Long enough for hundreds of samples per node at 99 Hz, short against the minutes between windows.</summary>

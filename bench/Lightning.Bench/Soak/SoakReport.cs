@@ -7,23 +7,23 @@ using Lightning.Bench.Statistics;
 namespace Lightning.Bench.Soak;
 
 /// <summary>What a soak knows at its end beyond its CSV files.</summary>
-public sealed record SoakFacts(
+internal sealed record SoakFacts(
     string Scenario, string Limit, TimeSpan Elapsed, long Succeeded, long Failed, LatencyHistogram Latency,
     IReadOnlyDictionary<string, double>? IdleCpuNsPerSecond, IReadOnlyList<SoakBudget> Budgets, double ThresholdPercent,
     string? StoppedBy, TimeSpan SampleInterval);
 
 /// <summary>One trend of the report: the series, its unit of x, and the estimate.</summary>
-public sealed record SoakTrend(string Series, string Per, TrendEstimate Estimate);
+internal sealed record SoakTrend(string Series, string Per, TrendEstimate Estimate);
 
 /// <summary>One budget's outcome.</summary>
-public sealed record SoakBudgetResult(string Budget, string Meaning, double Value, string Unit, bool Holds);
+internal sealed record SoakBudgetResult(string Budget, string Meaning, double Value, string Unit, bool Holds);
 
 /// <summary>
 /// soak-report.md and soak.json from soak.csv and soak-nodes.csv: a summary table (min, median, max, p99 of every
 /// series), the trends (latency per 10,000 payments, each node's memory and database per hour, the harness's own
 /// memory per hour) with 95 % intervals and a verdict each, and the budgets with pass/fail.
 /// </summary>
-public static class SoakReport
+internal static class SoakReport
 {
     public const string FileName = "soak-report.md";
     public const string JsonFileName = "soak.json";
@@ -207,7 +207,7 @@ public static class SoakReport
 }
 
 /// <summary>A small reader of the soak's own CSV files (plain numbers and names, no quoting).</summary>
-public static class Csv
+internal static class Csv
 {
     public sealed class Row(IReadOnlyDictionary<string, string> values)
     {

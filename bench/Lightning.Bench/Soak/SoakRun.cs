@@ -19,7 +19,7 @@ namespace Lightning.Bench.Soak;
 /// since the last time, its payee pays all but 5 % of the channel back in one payment (a rebalance: counted in
 /// soak.csv, not as a payment; see <see cref="RebalancePlan"/>).
 /// </summary>
-public sealed class SoakRun
+internal sealed class SoakRun
 {
     public const string WindowsFile = "soak.csv";
     public const string NodesFile = "soak-nodes.csv";

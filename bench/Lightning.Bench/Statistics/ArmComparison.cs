@@ -4,7 +4,7 @@ namespace Lightning.Bench.Statistics;
 /// <param name="Kind">"build" (another build, same trace mode) or "traces" (a trace mode against Traces=off, same build).</param>
 /// <param name="BaselineMean">Mean over the baseline's topologies of their means.</param>
 /// <param name="Precision">What the interval's width came from and what would narrow it (paired comparisons only).</param>
-public sealed record ArmComparison(
+internal sealed record ArmComparison(
     string Kind,
     string Cell,
     string Metric,

@@ -3,7 +3,7 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Statistics;
 
 /// <summary>A figure comparisons are made on: its per-iteration values in one topology, and which way is worse.</summary>
-public sealed record ComparisonMetric(string Name, string Unit, bool HigherIsWorse, Func<TopologySample, IReadOnlyList<double>> IterationValues)
+internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsWorse, Func<TopologySample, IReadOnlyList<double>> IterationValues)
 {
     /// <summary>BenchmarkDotNet's Mean: the time of one invocation (Concurrency payments per payer at once).</summary>
     public static readonly ComparisonMetric MeanTime = new("mean time", "ms", HigherIsWorse: true, s => s.IterationsMs);

@@ -16,7 +16,7 @@ namespace Lightning.Bench.Statistics;
 /// <param name="Iterations">Measured iterations per topology in this run.</param>
 /// <param name="SuggestedIterations">Iterations per topology for the narrowest interval per minute; null without costs or variance.</param>
 /// <param name="DetectablePercent">The smallest change, the worse way, that an interval this precise calls beyond the threshold 80 % of the time.</param>
-public sealed record ComparisonPrecision(
+internal sealed record ComparisonPrecision(
     double PairSdPercent, double IterationNoiseShare, int Iterations, int? SuggestedIterations, double DetectablePercent)
 {
     public const double Power = 0.8;

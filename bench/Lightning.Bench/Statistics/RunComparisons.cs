@@ -8,7 +8,7 @@ namespace Lightning.Bench.Statistics;
 /// Every comparison a run makes, from the results model: each build against the first build (same trace mode), each
 /// trace mode against Traces=off (same build), in every cell, on every metric, with topologies as the unit.
 /// </summary>
-public sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IReadOnlyList<ArmSpread> Spreads, double ThresholdPercent)
+internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IReadOnlyList<ArmSpread> Spreads, double ThresholdPercent)
 {
     /// <summary>How many comparisons could say slower or faster by chance if nothing changed (at most 5 % of them).</summary>
     public double ExpectedByChance => Comparisons.Count(c => c.Interval.HasInterval) * (1 - TopologyComparison.Confidence);

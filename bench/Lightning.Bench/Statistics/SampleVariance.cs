@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Statistics;
 
 /// <summary>The unbiased sample variance (n − 1), the one place the harness computes it.</summary>
-public static class SampleVariance
+internal static class SampleVariance
 {
     /// <summary>NaN with fewer than two values.</summary>
     public static double Of(IReadOnlyList<double> values)

@@ -15,7 +15,7 @@ namespace Lightning.Bench.Statistics;
 /// which is why it does not decide.
 /// </para>
 /// </summary>
-public static class TopologyComparison
+internal static class TopologyComparison
 {
     public const double Confidence = 0.95;
     public const int BootstrapResamples = 2000;

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Statistics;
 /// <param name="IterationsMs">Each measured invocation's time.</param>
 /// <param name="CpuMsPerPayment">Each measured invocation's CPU time per successful payment, idle subtracted (empty without CPU data).</param>
 /// <param name="WrittenKbPerPayment">Each measured invocation's storage writes per successful payment (empty without the data).</param>
-public sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
+internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
     IReadOnlyList<double>? WrittenKbPerPayment = null)
 {
     public static TopologySample Of(Results.CaseResults c) => new(

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Statistics;
 /// <param name="Slope">Change of y per unit of x (in y's unit).</param>
 /// <param name="Relative">Slope × <see cref="Per"/> ÷ median(y), as a fraction (0.031 = +3.1 %).</param>
 /// <param name="Per">The x span the relative figures are given per (10,000 payments, 1 hour).</param>
-public sealed record TrendEstimate(int Points, double Slope, double Median, double Per, double Relative, double RelativeLow, double RelativeHigh, string Verdict)
+internal sealed record TrendEstimate(int Points, double Slope, double Median, double Per, double Relative, double RelativeLow, double RelativeHigh, string Verdict)
 {
     public const string Flat = "flat";
     public const string Growing = "growing";

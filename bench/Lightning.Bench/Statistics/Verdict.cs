@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Statistics;
 
 /// <summary>What a ratio's interval says against a practical threshold, in words.</summary>
-public static class Verdict
+internal static class Verdict
 {
     public const string Slower = "slower";
     public const string Faster = "faster";

@@ -1,4 +1,4 @@
 namespace Lightning.Bench.Topology;
 
 /// <summary>Who pays whom during the benchmark: invoices are made on the payee, paid by the payer.</summary>
-public sealed record PaymentFlow(string Payer, string Payee);
+internal sealed record PaymentFlow(string Payer, string Payee);

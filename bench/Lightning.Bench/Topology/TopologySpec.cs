@@ -6,7 +6,7 @@ namespace Lightning.Bench.Topology;
 /// Any set of named Lightning nodes around one bitcoind miner, the channels between them and the payment flows.
 /// Validated once, when built.
 /// </summary>
-public sealed partial record TopologySpec
+internal sealed partial record TopologySpec
 {
     public const string BitcoindName = "bitcoind";
 

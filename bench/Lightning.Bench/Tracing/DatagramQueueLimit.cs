@@ -16,7 +16,7 @@ namespace Lightning.Bench.Tracing;
 /// /tmp could be replaced by a symlink (and root's write would clobber its target) or by a value that the next run
 /// would write into the sysctl. What is read back is checked before it is used.
 /// </remarks>
-public sealed class DatagramQueueLimit
+internal sealed class DatagramQueueLimit
 {
     public const string DefaultSysctlPath = "/proc/sys/net/unix/max_dgram_qlen";
     public const int Wanted = 1024;

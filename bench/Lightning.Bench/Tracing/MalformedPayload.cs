@@ -1,3 +1,3 @@
 namespace Lightning.Bench.Tracing;
 
-public sealed record MalformedPayload(string Node, long ReceivedUnixMicros, string Problem, string Raw);
+internal sealed record MalformedPayload(string Node, long ReceivedUnixMicros, string Problem, string Raw);

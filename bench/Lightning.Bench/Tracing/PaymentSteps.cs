@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// What the spans say of each payment, built span by span: how many spans joined it, and the time of its top-level
 /// steps per node (<see cref="ITraceJoin.IsTopLevelStep"/> of the kind that sent them). A few numbers per payment, not its spans.
 /// </summary>
-public sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, long> paymentsByHash)
+internal sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, long> paymentsByHash)
 {
     /// <summary>Payment ids by payment hash, the join key of spans that name the payment they serve by its hash.</summary>
     public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<PaymentRecord> payments) =>

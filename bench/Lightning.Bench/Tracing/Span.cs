@@ -1,7 +1,7 @@
 namespace Lightning.Bench.Tracing;
 
 /// <summary>A finished span from one node (Zipkin v2 fields; times in µs since the Unix epoch).</summary>
-public sealed record Span(
+internal sealed record Span(
     string Node,
     string Id,
     string? ParentId,

@@ -9,7 +9,7 @@ namespace Lightning.Bench.Tracing;
 /// done by a <see cref="SpanReceiver"/>: on Linux one polling thread for all of a case's sockets, elsewhere a thread
 /// per socket.
 /// </summary>
-public sealed unsafe class SpanCollector : IDisposable
+internal sealed unsafe class SpanCollector : IDisposable
 {
     /// <summary>Core Lightning cuts payloads at 2048 bytes; room for 64 KiB also catches anything else sent whole.</summary>
     public const int MaxDatagramBytes = 64 * 1024;

@@ -10,7 +10,7 @@ namespace Lightning.Bench.Tracing;
 /// "payload_b64" when it is not UTF-8), so nothing is lost to parsing. Written from the spool after collection stops,
 /// so the receive path never pays for JSON.
 /// </summary>
-public static class SpanJsonLines
+internal static class SpanJsonLines
 {
     public const string FileName = "spans.jsonl";
 

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Parses one datagram (a Zipkin v2 array holding one span). Never throws: Core Lightning cuts payloads at 2048 bytes
 /// and does not escape tag values, so a share of payloads is not JSON; those come back as null with a reason.
 /// </summary>
-public static partial class SpanParser
+internal static partial class SpanParser
 {
     private static readonly JsonDocumentOptions Options = new() { MaxDepth = 8 };
 

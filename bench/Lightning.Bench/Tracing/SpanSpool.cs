@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Receive threads fill <see cref="SpoolSegment"/>s from a fixed pool; a writer appends full segments to a spool file
 /// and returns them. The pool bounds memory; when every segment is waiting for the disk, receivers drop and count.
 /// </summary>
-public sealed class SpanSpool : IAsyncDisposable
+internal sealed class SpanSpool : IAsyncDisposable
 {
     public const int SegmentBytes = 1 << 20;
 

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Tracing;
 /// span. Percentiles come from Greenwald–Khanna summaries (Perfolizer), so memory stays bounded however many spans a
 /// case has; below a few thousand spans per operation they are exact sample values.
 /// </summary>
-public sealed class SpanSummary(ITraceJoin join, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
+internal sealed class SpanSummary(ITraceJoin join, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
 {
     /// <summary>Rank error of the percentiles: 0.05 % of the spans of an operation.</summary>
     public const double QuantileEpsilon = 0.0005;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// payload length (int32), receive time in µs (int64), node index (int32), payload. Datagrams are received straight
 /// into the block: no copy, no allocation per span. A record with node index -1 is padding (see <see cref="PadTo"/>).
 /// </summary>
-public sealed class SpoolSegment
+internal sealed class SpoolSegment
 {
     public const int HeaderBytes = 16;
     public const int Alignment = 4096;

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Reads a case's spans.jsonl one line at a time: every consumer sees each span as it is read, so a case's spans are
 /// never all in memory at once (a long run has millions). Bad payloads are counted per node and a few kept raw.
 /// </summary>
-public sealed class TraceAnalysis
+internal sealed class TraceAnalysis
 {
     private const int MaxMalformedSamples = 50;
 

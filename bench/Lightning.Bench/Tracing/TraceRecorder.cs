@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Start it before the nodes start (they look the socket up once); stop it after the last payment, which also
 /// writes spans.jsonl.
 /// </summary>
-public sealed class TraceRecorder : IAsyncDisposable
+internal sealed class TraceRecorder : IAsyncDisposable
 {
     /// <summary>Memory for received spans not yet on disk: absorbs bursts, bounds the harness's footprint.</summary>
     public const long SpoolMemoryBytes = 32L * 1024 * 1024;

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Waiting;
 /// looks every 50 ms for the first seconds (setup's waits mostly end within one or two, and each look's lateness adds to
 /// every topology's setup) and every 250 ms after that.
 /// </summary>
-public static class Wait
+internal static class Wait
 {
     public static readonly TimeSpan FastInterval = TimeSpan.FromMilliseconds(50);
     public static readonly TimeSpan SlowInterval = TimeSpan.FromMilliseconds(250);

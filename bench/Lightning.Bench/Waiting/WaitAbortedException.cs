@@ -1,4 +1,4 @@
 namespace Lightning.Bench.Waiting;
 
 /// <summary>Thrown by a wait's check when waiting longer cannot help (for example, the node exited).</summary>
-public class WaitAbortedException(string message) : Exception(message);
+internal class WaitAbortedException(string message) : Exception(message);

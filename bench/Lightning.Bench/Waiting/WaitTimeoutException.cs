@@ -1,6 +1,6 @@
 namespace Lightning.Bench.Waiting;
 
-public sealed class WaitTimeoutException(string condition, TimeSpan timeout, string lastObserved)
+internal sealed class WaitTimeoutException(string condition, TimeSpan timeout, string lastObserved)
     : Exception($"timed out after {timeout.TotalSeconds:0} s waiting for {condition}; last seen: {lastObserved}")
 {
     public string Condition { get; } = condition;

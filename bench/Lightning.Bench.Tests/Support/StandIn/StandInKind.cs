@@ -8,7 +8,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// A test-only node kind: proves the seam carries a whole run without Core Lightning code. Its nodes are the busybox
 /// scripts of <see cref="StandInScripts"/>, reached over HTTP on their peer port, published on loopback.
 /// </summary>
-public sealed class StandInKind : INodeKind
+internal sealed class StandInKind : INodeKind
 {
     public const string KindName = "standin";
     public const string Fragment = "standin.yml";

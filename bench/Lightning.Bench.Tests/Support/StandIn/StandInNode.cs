@@ -6,7 +6,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// The handle of a stand-in node: each call is one HTTP GET answered by a CGI script with key=value lines. Query values
 /// are sent as they are (the scripts do not decode them): labels and invoices hold only URL-safe characters.
 /// </summary>
-public sealed class StandInNode(string name, PeerAddress address, Uri endpoint) : ILightningNode
+internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint) : ILightningNode
 {
     private readonly HttpClient http = new() { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(30) };
 

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// folder (/lnb). Tiny, but they answer the node interface over a socket and talk to each other over the network
 /// like real nodes: a payment is an HTTP call from the payer's container to the payee's address.
 /// </summary>
-public static class StandInScripts
+internal static class StandInScripts
 {
     /// <summary>Files of the image: path → (content, executable).</summary>
     public static IReadOnlyDictionary<string, string> Files { get; } = new Dictionary<string, string>

@@ -11,7 +11,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// JSON-RPC 2.0 over a Core Lightning node's Unix stream socket. Many requests may be in flight on one connection;
 /// answers are matched by id, so every caller chooses an id that says what the request belongs to (the traces join on it).
 /// </summary>
-public sealed class ClnRpcClient : IAsyncDisposable
+internal sealed class ClnRpcClient : IAsyncDisposable
 {
     /// <summary>
     /// Only what JSON requires is escaped: Core Lightning reads some parameters (a PSBT's base64 '+', for one) without

@@ -5,7 +5,7 @@ using Lightning.Bench.Rpc;
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
 /// <summary>Core Lightning (lightningd with its bundled plugins), driven over its JSON-RPC socket, tracing to a datagram socket.</summary>
-public sealed class CoreLightningKind : INodeKind
+internal sealed class CoreLightningKind : INodeKind
 {
     public const string KindName = "cln";
 

@@ -9,7 +9,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
 /// spans join to payments. Every call's errors reach the harness as <see cref="NodeCallException"/>.
 /// </summary>
-public sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
+internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
 {
     private long nextSetupId;
 

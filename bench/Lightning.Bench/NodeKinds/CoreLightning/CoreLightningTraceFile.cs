@@ -8,7 +8,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// ground truth. Spans that ended before the harness stopped collecting were sent while it listened; each of them
 /// whose id never reached the socket was lost. Spans of the teardown (after the stop) are not counted.
 /// </summary>
-public static partial class CoreLightningTraceFile
+internal static partial class CoreLightningTraceFile
 {
     /// <summary>Counts the spans in <paramref name="traceFileLines"/> that ended by <paramref name="stoppedUnixMicros"/>, and how many of them arrived.</summary>
     public static (long Emitted, long Arrived) Count(IEnumerable<string> traceFileLines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)

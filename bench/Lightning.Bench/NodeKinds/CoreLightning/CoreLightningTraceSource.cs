@@ -7,7 +7,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// payment N; an xpay/payment span (Core Lightning after v26.06.x) by its payment_hash. Other spans (lightningd/jsonrpc,
 /// db_*) carry no payment, so they count in the summary of the case's measured time window instead.
 /// </summary>
-public sealed class CoreLightningTraceSource : ITraceSource
+internal sealed class CoreLightningTraceSource : ITraceSource
 {
     /// <summary>Direct calls of the plugin serving the harness's request: lnbench:xpay#N / cln:xpay#M / cln-xpay:getroutes#K.</summary>
     public const int PluginCallDepth = 3;

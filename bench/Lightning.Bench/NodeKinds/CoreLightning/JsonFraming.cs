@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
 /// <summary>Finds where the first complete JSON value in a stream buffer ends (Core Lightning writes values back to back).</summary>
-public static class JsonFraming
+internal static class JsonFraming
 {
     /// <summary>Returns the length of the first complete value including leading whitespace, or 0 if the buffer holds none yet.</summary>
     public static int CompleteValueLength(ReadOnlySpan<byte> buffer)

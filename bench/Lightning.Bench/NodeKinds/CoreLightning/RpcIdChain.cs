@@ -6,7 +6,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// Core Lightning's JSON-RPC id chains: each hop appends "/prefix:method#n" to the id it received, so the first
 /// element is the id the harness sent (lnbench:xpay#42) and the last names the call the span measured.
 /// </summary>
-public static class RpcIdChain
+internal static class RpcIdChain
 {
     public const string HarnessPrefix = "lnbench:";
 
