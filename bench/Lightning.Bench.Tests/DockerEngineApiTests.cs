@@ -62,6 +62,18 @@ public class DockerEngineApiTests : IDisposable
     }
 
     [Fact]
+    public async Task An_engine_that_has_dropped_the_harnesss_newest_version_gets_one_line_that_says_to_update_the_harness()
+    {
+        await using var stand = new StandInEngine(directory, "1.60", "1.55");
+        using var engine = new DockerEngine(stand.Host);
+
+        var error = await Assert.ThrowsAsync<DockerUnavailableException>(() => engine.ListContainersAsync(RunLabels.Run));
+
+        Assert.Contains("needs API 1.55 or newer; this harness speaks up to 1.52: update Lightning.Bench", error.Message);
+        Assert.Equal(["GET /version"], stand.Requests);
+    }
+
+    [Fact]
     public async Task An_engine_that_does_not_answer_a_call_fails_it_within_the_timeout_and_says_which_call()
     {
         await using var stand = new StandInEngine(directory, "1.52", "1.44",

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Net.Sockets;
 using Docker.DotNet;
 using EngineApiException = Docker.DotNet.DockerApiException;
@@ -60,6 +61,20 @@ internal sealed class EngineConnection : IDisposable
         var versioned = client ?? await NegotiatedAsync(ct);
         return await RunAsync(versioned, what, call, ct, timeout ?? requestTimeout);
     }
+
+    /// <summary>A call about one object, where the engine's "no such object" is an answer: the default (null) instead of an error.</summary>
+    public Task<T?> CallIfPresentAsync<T>(string what, Func<DockerClient, CancellationToken, Task<T>> call, CancellationToken ct) =>
+        CallAsync<T?>(what, async (client, t) =>
+        {
+            try
+            {
+                return await call(client, t);
+            }
+            catch (EngineApiException e) when (e.StatusCode == HttpStatusCode.NotFound)
+            {
+                return default;
+            }
+        }, ct);
 
     public void Dispose()
     {

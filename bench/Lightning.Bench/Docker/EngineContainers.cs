@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using Docker.DotNet;
 using Docker.DotNet.Models;
 using EngineApiException = Docker.DotNet.DockerApiException;
 
@@ -16,17 +15,8 @@ internal sealed class EngineContainers(EngineConnection connection)
 
     /// <summary>The container's state, or null when there is no such container.</summary>
     public Task<ContainerDetails?> InspectAsync(string idOrName, CancellationToken ct = default) =>
-        connection.CallAsync($"inspect container {idOrName}", async (client, t) =>
-        {
-            try
-            {
-                return ContainerDetails.From(await client.Containers.InspectContainerAsync(idOrName, t));
-            }
-            catch (DockerContainerNotFoundException)
-            {
-                return null;
-            }
-        }, ct);
+        connection.CallIfPresentAsync($"inspect container {idOrName}", async (client, t) =>
+            ContainerDetails.From(await client.Containers.InspectContainerAsync(idOrName, t)), ct);
 
     /// <summary>The last <paramref name="tail"/> lines of a container's stdout and stderr, in the order they were written.</summary>
     public Task<string> GetLogsAsync(string idOrName, int tail, CancellationToken ct = default) =>
@@ -53,15 +43,9 @@ internal sealed class EngineContainers(EngineConnection connection)
 
     /// <summary>Removes a container and its anonymous volumes, running or not (one already gone is no error).</summary>
     public Task RemoveAsync(string id, CancellationToken ct = default) =>
-        connection.CallAsync($"remove container {id}", async (client, t) =>
+        connection.CallIfPresentAsync($"remove container {id}", async (client, t) =>
         {
-            try
-            {
-                await client.Containers.RemoveContainerAsync(id, new ContainerRemoveParameters { Force = true, RemoveVolumes = true }, t);
-            }
-            catch (DockerContainerNotFoundException)
-            {
-            }
+            await client.Containers.RemoveContainerAsync(id, new ContainerRemoveParameters { Force = true, RemoveVolumes = true }, t);
             return true;
         }, ct);
 

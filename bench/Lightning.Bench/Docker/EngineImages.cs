@@ -1,4 +1,3 @@
-using Docker.DotNet;
 using Docker.DotNet.Models;
 
 namespace Lightning.Bench.Docker;
@@ -11,17 +10,7 @@ internal sealed class EngineImages(EngineConnection connection)
 
     /// <summary>The image's id (digest of its config) and digests when it is present locally, otherwise null.</summary>
     public Task<ImageDetails?> InspectAsync(string image, CancellationToken ct = default) =>
-        connection.CallAsync($"inspect image {image}", async (client, t) =>
-        {
-            try
-            {
-                return ImageDetails.From(await client.Images.InspectImageAsync(image, t));
-            }
-            catch (DockerImageNotFoundException)
-            {
-                return null;
-            }
-        }, ct);
+        connection.CallIfPresentAsync($"inspect image {image}", async (client, t) => ImageDetails.From(await client.Images.InspectImageAsync(image, t)), ct);
 
     /// <summary>
     /// Pulls an image. The engine streams progress and reports failures inside that stream; the library reads it one

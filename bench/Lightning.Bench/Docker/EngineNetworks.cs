@@ -1,4 +1,3 @@
-using Docker.DotNet;
 using Docker.DotNet.Models;
 
 namespace Lightning.Bench.Docker;
@@ -18,15 +17,9 @@ internal sealed class EngineNetworks(EngineConnection connection)
 
     /// <summary>Removes a network (one already gone is no error).</summary>
     public Task RemoveAsync(string id, CancellationToken ct = default) =>
-        connection.CallAsync($"remove network {id}", async (client, t) =>
+        connection.CallIfPresentAsync($"remove network {id}", async (client, t) =>
         {
-            try
-            {
-                await client.Networks.DeleteNetworkAsync(id, t);
-            }
-            catch (DockerNetworkNotFoundException)
-            {
-            }
+            await client.Networks.DeleteNetworkAsync(id, t);
             return true;
         }, ct);
 }
