@@ -98,28 +98,26 @@ public class ComposeEngineRunnerTests
             CapAdd = ["SYS_ADMIN"],
             SecurityOpt = ["seccomp=unconfined"],
         });
-        var json = JsonDocument.Parse(JsonSerializer.Serialize(body)).RootElement;
-        Assert.Equal("img:1", json.GetProperty("Image").GetString());
-        Assert.Equal("1000:1000", json.GetProperty("User").GetString());
-        Assert.Equal(["--alias=$x", "--dir=/home/x"], json.GetProperty("Cmd").EnumerateArray().Select(e => e.GetString()));
-        Assert.Equal(["A=b"], json.GetProperty("Env").EnumerateArray().Select(e => e.GetString()));
-        Assert.Equal(60, json.GetProperty("StopTimeout").GetInt32());
-        var labels = json.GetProperty("Labels");
-        Assert.Equal("p", labels.GetProperty("com.docker.compose.project").GetString());
-        Assert.Equal("alice", labels.GetProperty("com.docker.compose.service").GetString());
-        Assert.Equal("alice", labels.GetProperty("lnbench.node").GetString());
-        var host = json.GetProperty("HostConfig");
-        Assert.Equal("p_default", host.GetProperty("NetworkMode").GetString());
-        Assert.Equal(["/w/p/alice:/lnb:rw"], host.GetProperty("Binds").EnumerateArray().Select(e => e.GetString()));
-        Assert.True(host.GetProperty("Init").GetBoolean());
-        Assert.True(host.GetProperty("Privileged").GetBoolean());
-        var bindings = host.GetProperty("PortBindings");
-        Assert.Equal("127.0.0.1", bindings.GetProperty("18443/tcp")[0].GetProperty("HostIp").GetString());
-        Assert.Equal("", bindings.GetProperty("18443/tcp")[0].GetProperty("HostPort").GetString());
-        Assert.Equal("9735", bindings.GetProperty("9735/udp")[0].GetProperty("HostPort").GetString());
-        Assert.Equal("::1", bindings.GetProperty("80/tcp")[0].GetProperty("HostIp").GetString());
-        Assert.Equal(["alice"], json.GetProperty("NetworkingConfig").GetProperty("EndpointsConfig").GetProperty("p_default")
-            .GetProperty("Aliases").EnumerateArray().Select(e => e.GetString()));
+        Assert.Equal("img:1", body.Image);
+        Assert.Equal("1000:1000", body.User);
+        Assert.Equal(["--alias=$x", "--dir=/home/x"], body.Cmd);
+        Assert.Equal(["A=b"], body.Env);
+        Assert.Equal(TimeSpan.FromSeconds(60), body.StopTimeout);
+        Assert.Equal("p", body.Labels["com.docker.compose.project"]);
+        Assert.Equal("alice", body.Labels["com.docker.compose.service"]);
+        Assert.Equal("alice", body.Labels["lnbench.node"]);
+        var host = body.HostConfig!;
+        Assert.Equal("p_default", host.NetworkMode);
+        Assert.Equal(["/w/p/alice:/lnb:rw"], host.Binds);
+        Assert.True(host.Init);
+        Assert.True(host.Privileged);
+        var bindings = host.PortBindings;
+        Assert.Equal("127.0.0.1", bindings["18443/tcp"][0].HostIP);
+        Assert.Equal("", bindings["18443/tcp"][0].HostPort);
+        Assert.Equal("9735", bindings["9735/udp"][0].HostPort);
+        Assert.Equal("::1", bindings["80/tcp"][0].HostIP);
+        Assert.Equal(["18443/tcp", "9735/udp", "80/tcp"], body.ExposedPorts!.Keys);
+        Assert.Equal(["alice"], body.NetworkingConfig!.EndpointsConfig["p_default"].Aliases);
 
         Assert.Contains("not a bind mount", Assert.Throws<InvalidOperationException>(() =>
             runner.CreateBody("p", "f", "bob", new ComposeService { Image = "i", Volumes = ["data:/lnb"] })).Message);

@@ -1,9 +1,14 @@
+using System.Text.Json;
+using Docker.DotNet;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tests.Support;
+using ContainerEventsParameters = Docker.DotNet.Models.ContainerEventsParameters;
+using DockerApiException = Lightning.Bench.Docker.DockerApiException;
+using Message = Docker.DotNet.Models.Message;
 
 namespace Lightning.Bench.Tests;
 
@@ -11,6 +16,9 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class DockerEngineApiTests : IDisposable
 {
+    /// <summary>A "die" event as Docker 29 writes it (no legacy "id" and "status"; the container is the Actor).</summary>
+    private const string DieEvent = """{"Type":"container","Action":"die","Actor":{"ID":"c0ffee","Attributes":{"exitCode":"1"}},"scope":"local","time":1764000000,"timeNano":1764000000000000000}""";
+
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-engine-").FullName;
 
     [Fact]
@@ -55,6 +63,18 @@ public class DockerEngineApiTests : IDisposable
     }
 
     [Fact]
+    public async Task An_engine_that_has_dropped_the_harnesss_newest_version_gets_one_line_that_says_to_update_the_harness()
+    {
+        await using var stand = new StandInEngine(directory, "1.60", "1.55");
+        using var engine = new DockerEngine(stand.Host);
+
+        var error = await Assert.ThrowsAsync<DockerUnavailableException>(() => engine.ListContainersAsync(RunLabels.Run));
+
+        Assert.Contains("needs API 1.55 or newer; this harness speaks up to 1.52: update Lightning.Bench", error.Message);
+        Assert.Equal(["GET /version"], stand.Requests);
+    }
+
+    [Fact]
     public async Task An_engine_that_does_not_answer_a_call_fails_it_within_the_timeout_and_says_which_call()
     {
         await using var stand = new StandInEngine(directory, "1.52", "1.44",
@@ -72,7 +92,7 @@ public class DockerEngineApiTests : IDisposable
     public async Task A_pull_reads_progress_line_by_line_and_reports_an_error_inside_the_stream()
     {
         var progress = Enumerable.Range(0, 2000).Select(i => $"{{\"status\":\"Downloading\",\"progress\":\"{i}\"}}")
-            .Append("{\"error\":\"manifest unknown\"}").ToList();
+            .Append("{\"errorDetail\":{\"message\":\"manifest unknown\"},\"error\":\"manifest unknown\"}").ToList();
         await using var stand = new StandInEngine(directory, "1.52", "1.44",
             (method, path) => method == "POST" && path.StartsWith("/images/create", StringComparison.Ordinal) ? new StandInResponse(200, Lines: progress) : null);
         using var engine = new DockerEngine(stand.Host);
@@ -88,7 +108,7 @@ public class DockerEngineApiTests : IDisposable
     {
         // The events stream holds garbage, then a real die event; inspecting the container fails with a 500.
         await using var stand = new StandInEngine(directory, "1.52", "1.44", (_, path) =>
-            path.StartsWith("/events", StringComparison.Ordinal) ? new StandInResponse(200, Lines: ["not json", "[1,2]", "{\"id\":\"c0ffee\",\"status\":\"die\"}"], HoldOpen: true)
+            path.StartsWith("/events", StringComparison.Ordinal) ? new StandInResponse(200, Lines: ["not json", "[1,2]", DieEvent], HoldOpen: true)
             : path.StartsWith("/containers/c0ffee/json", StringComparison.Ordinal) ? new StandInResponse(500, "{\"message\":\"engine is confused\"}")
             : null);
         using var engine = new DockerEngine(stand.Host);
@@ -106,6 +126,18 @@ public class DockerEngineApiTests : IDisposable
         Assert.Contains("engine is confused", watch.Death.Message);
         await watch.DisposeAsync();
         await watch.DisposeAsync();
+    }
+
+    [Fact]
+    public async Task The_librarys_typed_event_stream_ends_at_a_line_that_is_not_an_event_so_the_death_watch_reads_lines_itself()
+    {
+        await using var stand = new StandInEngine(directory, "1.52", "1.44", (_, path) =>
+            path.StartsWith("/events", StringComparison.Ordinal) ? new StandInResponse(200, Lines: ["not json", DieEvent], HoldOpen: true) : null);
+        using var client = new DockerClientBuilder().WithEndpoint(new Uri(stand.Host)).WithApiVersion(new Version(1, 52)).Build();
+        using var patience = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+
+        // Had it skipped the bad line, it would have read the die event and then waited on the open stream until cancelled.
+        await Assert.ThrowsAnyAsync<JsonException>(() => client.System.MonitorEventsAsync(new ContainerEventsParameters(), new Progress<Message>(), patience.Token));
     }
 
     [Fact]

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
@@ -76,12 +77,12 @@ public class ProfilingTests : IDisposable
 
     private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string image, IReadOnlyList<string> command)
     {
-        var id = await engine.CreateContainerAsync($"{runId}-{name}", new Dictionary<string, object>
+        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
         {
-            ["Image"] = image,
-            ["Entrypoint"] = command,
-            ["Labels"] = RunLabels.For(runId),
-            ["HostConfig"] = new Dictionary<string, object> { ["NetworkMode"] = "none" },
+            Image = image,
+            Entrypoint = [.. command],
+            Labels = RunLabels.For(runId).ToDictionary(),
+            HostConfig = new HostConfig { NetworkMode = "none" },
         });
         await engine.StartContainerAsync(id);
         return id;

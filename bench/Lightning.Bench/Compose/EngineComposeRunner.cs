@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 
@@ -73,7 +74,7 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
                 }
                 catch (DockerApiException e)
                 {
-                    throw new InvalidOperationException($"service {name} ({bodies[name]["Image"]}) could not start: {e.Message}", e);
+                    throw new InvalidOperationException($"service {name} ({bodies[name].Image}) could not start: {e.Message}", e);
                 }
             }));
     }
@@ -143,12 +144,12 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         }
     }
 
-    /// <summary>The Engine API create body of one service.</summary>
+    /// <summary>The Engine API create parameters of one service.</summary>
     /// <param name="containers">Containers created so far (service → id), for a network_mode "service:NAME".</param>
-    public Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, IReadOnlyDictionary<string, string>? containers = null) =>
+    public CreateContainerParameters CreateBody(string project, string file, string name, ComposeService service, IReadOnlyDictionary<string, string>? containers = null) =>
         CreateBody(project, file, name, service, variables, containers);
 
-    private static Dictionary<string, object> CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables,
+    private static CreateContainerParameters CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables,
         IReadOnlyDictionary<string, string>? containers = null)
     {
         string Text(string value) => ComposeInterpolation.Apply(value, variables);
@@ -161,21 +162,21 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         labels["com.docker.compose.project.config_files"] = file;
         labels["com.docker.compose.project.working_dir"] = Path.GetDirectoryName(file) ?? "";
         var network = NetworkName(project);
-        var host = new Dictionary<string, object>
+        var host = new HostConfig
         {
-            ["NetworkMode"] = network,
-            ["Binds"] = (service.Volumes ?? []).Select(v => Bind(name, Text(v))).ToList(),
-            ["PortBindings"] = new Dictionary<string, object>(),
+            NetworkMode = network,
+            Binds = (service.Volumes ?? []).Select(v => Bind(name, Text(v))).ToList(),
+            PortBindings = new Dictionary<string, IList<PortBinding>>(),
         };
-        var body = new Dictionary<string, object>
+        var body = new CreateContainerParameters
         {
-            ["Image"] = image,
-            ["Labels"] = labels,
-            ["HostConfig"] = host,
+            Image = image,
+            Labels = labels,
+            HostConfig = host,
         };
         if (service.NetworkMode is { } mode && Text(mode) == "bridge")
         {
-            host["NetworkMode"] = "bridge";
+            host.NetworkMode = "bridge";
         }
         else if (service.NetworkMode is { } joined)
         {
@@ -184,57 +185,57 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
             {
                 throw new InvalidOperationException($"service {name} shares {owner}'s network namespace, so it cannot publish ports; publish them on {owner}");
             }
-            host["NetworkMode"] = $"container:{containers?.GetValueOrDefault(owner) ?? ContainerName(project, owner)}";
+            host.NetworkMode = $"container:{containers?.GetValueOrDefault(owner) ?? ContainerName(project, owner)}";
         }
         else
         {
-            body["NetworkingConfig"] = new Dictionary<string, object>
+            body.NetworkingConfig = new NetworkingConfig
             {
-                ["EndpointsConfig"] = new Dictionary<string, object> { [network] = new Dictionary<string, object> { ["Aliases"] = new[] { name } } },
+                EndpointsConfig = new Dictionary<string, EndpointSettings> { [network] = new EndpointSettings { Aliases = [name] } },
             };
         }
         if (service.User is { } user)
         {
-            body["User"] = Text(user);
+            body.User = Text(user);
         }
         if (service.Entrypoint is { } entrypoint)
         {
-            body["Entrypoint"] = entrypoint.Select(Text).ToList();
+            body.Entrypoint = entrypoint.Select(Text).ToList();
         }
         if (service.Command is { } command)
         {
-            body["Cmd"] = command.Select(Text).ToList();
+            body.Cmd = command.Select(Text).ToList();
         }
         if (service.Environment is { Count: > 0 } environment)
         {
-            body["Env"] = environment.Select(e => $"{e.Key}={Text(e.Value)}").ToList();
+            body.Env = environment.Select(e => $"{e.Key}={Text(e.Value)}").ToList();
         }
         if (service.StopGracePeriod is { } grace)
         {
-            body["StopTimeout"] = (int)Math.Ceiling(Duration(name, Text(grace)).TotalSeconds);
+            body.StopTimeout = TimeSpan.FromSeconds(Math.Ceiling(Duration(name, Text(grace)).TotalSeconds));
         }
         if (service.Ports is { Count: > 0 } ports)
         {
             var bindings = ports.Select(p => Port(name, Text(p))).ToList();
-            body["ExposedPorts"] = bindings.Select(b => b.ContainerPort).Distinct().ToDictionary(p => p, _ => new Dictionary<string, object>());
-            host["PortBindings"] = bindings.GroupBy(b => b.ContainerPort).ToDictionary(
-                g => g.Key, g => g.Select(b => new Dictionary<string, string> { ["HostIp"] = b.HostIp, ["HostPort"] = b.HostPort }).ToList());
+            body.ExposedPorts = bindings.Select(b => b.ContainerPort).Distinct().ToDictionary(p => p, _ => default(EmptyStruct));
+            host.PortBindings = bindings.GroupBy(b => b.ContainerPort).ToDictionary(
+                g => g.Key, g => (IList<PortBinding>)g.Select(b => new PortBinding { HostIP = b.HostIp, HostPort = b.HostPort }).ToList());
         }
         if (service.Init is { } init)
         {
-            host["Init"] = init;
+            host.Init = init;
         }
         if (service.Privileged is { } privileged)
         {
-            host["Privileged"] = privileged;
+            host.Privileged = privileged;
         }
         if (service.CapAdd is { Count: > 0 } caps)
         {
-            host["CapAdd"] = caps.Select(Text).ToList();
+            host.CapAdd = caps.Select(Text).ToList();
         }
         if (service.SecurityOpt is { Count: > 0 } security)
         {
-            host["SecurityOpt"] = security.Select(Text).ToList();
+            host.SecurityOpt = security.Select(Text).ToList();
         }
         // Compose v2 lists (and so takes down) only containers with a config hash; compose hashes the service's
         // configuration, this the container's, which changes whenever the service does.

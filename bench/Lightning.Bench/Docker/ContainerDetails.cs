@@ -1,7 +1,10 @@
-using System.Text.Json;
+using System.Globalization;
+using Docker.DotNet.Models;
 
 namespace Lightning.Bench.Docker;
 
+/// <summary>What the harness reads of an inspected container.</summary>
+/// <param name="HostPorts">Container port ("18443/tcp") → the host port it is published on.</param>
 internal sealed record ContainerDetails(
     string Id,
     string Name,
@@ -12,28 +15,25 @@ internal sealed record ContainerDetails(
     IReadOnlyDictionary<string, int> HostPorts,
     int Pid = 0)
 {
-    public static ContainerDetails FromJson(JsonElement json)
+    public static ContainerDetails From(ContainerInspectResponse container)
     {
-        var state = json.GetProperty("State");
         var ports = new Dictionary<string, int>();
-        if (json.GetProperty("NetworkSettings").TryGetProperty("Ports", out var portMap) && portMap.ValueKind == JsonValueKind.Object)
+        foreach (var (port, bindings) in container.NetworkSettings?.Ports ?? new Dictionary<string, IList<PortBinding>>())
         {
-            foreach (var port in portMap.EnumerateObject())
+            if (bindings is { Count: > 0 })
             {
-                if (port.Value.ValueKind == JsonValueKind.Array && port.Value.GetArrayLength() > 0)
-                {
-                    ports[port.Name] = int.Parse(port.Value[0].GetProperty("HostPort").GetString()!);
-                }
+                ports[port] = int.Parse(bindings[0].HostPort, CultureInfo.InvariantCulture);
             }
         }
+        var state = container.State;
         return new ContainerDetails(
-            json.GetProperty("Id").GetString()!,
-            json.GetProperty("Name").GetString()!.TrimStart('/'),
-            state.GetProperty("Running").GetBoolean(),
-            state.GetProperty("ExitCode").GetInt64(),
-            state.GetProperty("Status").GetString() ?? "",
-            DockerJson.Labels(json.GetProperty("Config").GetProperty("Labels")),
+            container.ID,
+            container.Name.TrimStart('/'),
+            state?.Running ?? false,
+            state?.ExitCode ?? 0,
+            state?.Status ?? "",
+            new Dictionary<string, string>(container.Config?.Labels ?? new Dictionary<string, string>()),
             ports,
-            state.TryGetProperty("Pid", out var pid) && pid.ValueKind == JsonValueKind.Number ? pid.GetInt32() : 0);
+            (int)(state?.Pid ?? 0));
     }
 }

@@ -1,12 +1,13 @@
-using System.Text.Json;
+using Docker.DotNet.Models;
 
 namespace Lightning.Bench.Docker;
 
+/// <summary>What the harness reads of a container in a list.</summary>
 internal sealed record ContainerSummary(string Id, string Name, string State, IReadOnlyDictionary<string, string> Labels)
 {
-    public static ContainerSummary FromJson(JsonElement json) => new(
-        json.GetProperty("Id").GetString()!,
-        json.GetProperty("Names").EnumerateArray().Select(n => n.GetString()!.TrimStart('/')).FirstOrDefault() ?? "",
-        json.GetProperty("State").GetString() ?? "",
-        DockerJson.Labels(json.GetProperty("Labels")));
+    public static ContainerSummary From(ContainerListResponse container) => new(
+        container.ID,
+        container.Names?.Select(n => n.TrimStart('/')).FirstOrDefault() ?? "",
+        container.State ?? "",
+        new Dictionary<string, string>(container.Labels ?? new Dictionary<string, string>()));
 }

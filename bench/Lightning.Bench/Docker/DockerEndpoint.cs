@@ -1,12 +1,12 @@
-using System.Security.Cryptography;
 using System.Text.Json;
-using System.Text;
+using Docker.DotNet;
 
 namespace Lightning.Bench.Docker;
 
 /// <summary>
 /// Which engine a run talks to, resolved once the way the docker CLI does (DOCKER_HOST, else DOCKER_CONTEXT, else the
-/// config's currentContext, else the local socket), so the API client and compose are handed the same host.
+/// config's currentContext, else the local socket), so the API client and compose are handed the same host. Docker.DotNet's
+/// <see cref="DockerConfig"/> reads the contexts; this adds where the host came from and one line that says what to do.
 /// </summary>
 /// <param name="Host">unix:///path or tcp://host:port.</param>
 /// <param name="Source">Where the host came from, for messages ("DOCKER_HOST", "docker context 'ci'", "default").</param>
@@ -14,9 +14,9 @@ internal sealed record DockerEndpoint(string Host, string Source)
 {
     public const string DefaultHost = "unix:///var/run/docker.sock";
 
-    /// <summary>Whether the engine runs on this machine (a Unix socket): only then are process ids in its labels ours to check.</summary>
     public const string SupportedForms = "use unix:///path/to/docker.sock or tcp://host:port";
 
+    /// <summary>Whether the engine runs on this machine (a Unix socket): only then are process ids in its labels ours to check.</summary>
     public bool IsLocal => UnixSocketPath is not null;
 
     /// <summary>The socket of a unix:// host, else null.</summary>
@@ -43,53 +43,46 @@ internal sealed record DockerEndpoint(string Host, string Source)
         {
             return Checked(new DockerEndpoint(host, "DOCKER_HOST"), variable);
         }
-        var configDirectory = variable("DOCKER_CONFIG") is { Length: > 0 } config
-            ? config
-            : Path.Combine(variable("HOME") ?? System.Environment.GetFolderPath(System.Environment.SpecialFolder.UserProfile), ".docker");
-        var context = variable("DOCKER_CONTEXT") is { Length: > 0 } named ? named : CurrentContext(configDirectory);
-        if (context is null or "default")
+        var settings = new DockerCliVariables(variable);
+        var config = new DockerConfig(settings);
+        var context = variable("DOCKER_CONTEXT") is { Length: > 0 } named ? named : CurrentContext(config);
+        if (context is null or "" or "default")
         {
             return Checked(new DockerEndpoint(DefaultHost, "default"), variable);
         }
-        var meta = Path.Combine(configDirectory, "contexts", "meta", Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(context))), "meta.json");
-        if (!File.Exists(meta))
-        {
-            throw new DockerUnavailableException($"docker context '{context}' is not defined ({meta} is missing): run 'docker context ls' and 'docker context use NAME', or set DOCKER_HOST");
-        }
         try
         {
-            using var document = JsonDocument.Parse(File.ReadAllText(meta));
-            var endpoint = document.RootElement.GetProperty("Endpoints").GetProperty("docker");
-            var contextHost = endpoint.GetProperty("Host").GetString();
-            if (string.IsNullOrEmpty(contextHost))
-            {
-                throw new DockerUnavailableException($"docker context '{context}' names no engine host ({meta}): set DOCKER_HOST");
-            }
-            return Checked(new DockerEndpoint(contextHost, $"docker context '{context}'"), variable);
+            return Checked(new DockerEndpoint(config.GetEndpoint(context).OriginalString, $"docker context '{context}'"), variable);
         }
-        catch (Exception e) when (e is JsonException or KeyNotFoundException or InvalidOperationException)
+        catch (DockerConfigurationException e) when (e.InnerException is FileNotFoundException or DirectoryNotFoundException)
         {
-            throw new DockerUnavailableException($"docker context '{context}' could not be read ({meta}: {e.Message}): repair it with 'docker context' or set DOCKER_HOST");
+            throw new DockerUnavailableException(
+                $"docker context '{context}' is not defined in {settings.DockerConfig}: run 'docker context ls' and 'docker context use NAME', or set DOCKER_HOST");
+        }
+        catch (DockerConfigurationException e)
+        {
+            throw new DockerUnavailableException(
+                $"docker context '{context}' could not be read ({e.Message} {e.InnerException?.Message}): repair it with 'docker context' or set DOCKER_HOST");
         }
     }
 
-    private static string? CurrentContext(string configDirectory)
+    /// <summary>The config's currentContext (the library keeps its own reading private).</summary>
+    private static string? CurrentContext(DockerConfig config)
     {
-        var config = Path.Combine(configDirectory, "config.json");
-        if (!File.Exists(config))
+        if (!config.Exists)
         {
             return null;
         }
         try
         {
-            using var document = JsonDocument.Parse(File.ReadAllText(config));
+            using var document = config.Parse();
             return document.RootElement.TryGetProperty("currentContext", out var current) && current.ValueKind == JsonValueKind.String
                 ? current.GetString()
                 : null;
         }
         catch (JsonException e)
         {
-            throw new DockerUnavailableException($"{config} is not valid JSON ({e.Message}): repair it, or set DOCKER_HOST");
+            throw new DockerUnavailableException($"{config.FullName} is not valid JSON ({e.Message}): repair it, or set DOCKER_HOST");
         }
     }
 

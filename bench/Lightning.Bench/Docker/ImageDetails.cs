@@ -1,12 +1,9 @@
-using System.Text.Json;
+using Docker.DotNet.Models;
 
 namespace Lightning.Bench.Docker;
 
+/// <summary>A local image's id (the digest of its config) and its repository digests (none for an image built here).</summary>
 internal sealed record ImageDetails(string Id, IReadOnlyList<string> RepoDigests)
 {
-    public static ImageDetails FromJson(JsonElement json) => new(
-        json.GetProperty("Id").GetString()!,
-        json.TryGetProperty("RepoDigests", out var digests) && digests.ValueKind == JsonValueKind.Array
-            ? digests.EnumerateArray().Select(d => d.GetString()!).ToList()
-            : []);
+    public static ImageDetails From(ImageInspectResponse image) => new(image.ID, [.. image.RepoDigests ?? []]);
 }

@@ -1,0 +1,39 @@
+using Docker.DotNet.Models;
+
+namespace Lightning.Bench.Docker;
+
+/// <summary>Images through the engine: whether one is present, and pulls that fail when they stop making progress.</summary>
+internal sealed class EngineImages(EngineConnection connection)
+{
+    /// <summary>How long a pull may go without a progress message.</summary>
+    public static readonly TimeSpan DefaultPullIdle = TimeSpan.FromMinutes(5);
+
+    /// <summary>The image's id (digest of its config) and digests when it is present locally, otherwise null.</summary>
+    public Task<ImageDetails?> InspectAsync(string image, CancellationToken ct = default) =>
+        connection.CallIfPresentAsync($"inspect image {image}", async (client, t) => ImageDetails.From(await client.Images.InspectImageAsync(image, t)), ct);
+
+    /// <summary>
+    /// Pulls an image. The engine streams progress and reports failures inside that stream; the library reads it one
+    /// message at a time (a pull's whole answer is never held), and a pull that goes quiet for <paramref name="idle"/> fails.
+    /// </summary>
+    public async Task PullAsync(string image, CancellationToken ct = default, TimeSpan? idle = null)
+    {
+        var reference = ImageReference.Parse(image);
+        var quiet = idle ?? DefaultPullIdle;
+        using var watchdog = CancellationTokenSource.CreateLinkedTokenSource(ct);
+        watchdog.CancelAfter(quiet);
+        try
+        {
+            await connection.CallAsync($"pull {image}", async (client, t) =>
+            {
+                await client.Images.CreateImageAsync(new ImagesCreateParameters { FromImage = reference.Repository, Tag = reference.Tag },
+                    authConfig: null, new PullProgress(image, () => watchdog.CancelAfter(quiet)), t);
+                return true;
+            }, watchdog.Token, Timeout.InfiniteTimeSpan);
+        }
+        catch (OperationCanceledException) when (!ct.IsCancellationRequested)
+        {
+            throw new DockerUnavailableException($"pulling {image} made no progress for {quiet.TotalSeconds:0} s: check the network and the engine at {connection.Host}");
+        }
+    }
+}
