@@ -90,11 +90,11 @@ public class NodeKindSeamTests : IDisposable
         // A stand-in payment is two HTTP calls: far above 10 µs, so the run exits 1 for its broken budget.
         Assert.Equal(1, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
-        var windows = File.ReadAllLines(Path.Combine(run, SoakRun.WindowsFile));
+        var windows = File.ReadAllLines(Path.Combine(run, SoakWindowsCsv.FileName));
         Assert.InRange(windows.Length, 10, 16); // header, the start, about one window a second for 12 s, the last
         var last = windows[^1].Split(',');
         Assert.True(long.Parse(last[1]) > 10, windows[^1]);
-        var nodes = File.ReadAllLines(Path.Combine(run, SoakRun.NodesFile)).Skip(1).Select(l => l.Split(',')).ToList();
+        var nodes = File.ReadAllLines(Path.Combine(run, SoakNodesCsv.FileName)).Skip(1).Select(l => l.Split(',')).ToList();
         Assert.Equal(["alice", "bitcoind", "bob"], nodes.Select(n => n[2]).Distinct().Order());
         // Read from each container's cgroup: memory charged and processes alive.
         Assert.All(nodes, n => Assert.True(double.Parse(n[6], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", n)));

@@ -70,8 +70,8 @@ public class SoakTests : IDisposable
     public void A_replayed_soak_whose_alice_leaks_memory_reports_alice_growing_bob_flat_and_the_budgets()
     {
         var random = new Random(5);
-        using (var windows = new StreamWriter(Path.Combine(directory, SoakRun.WindowsFile)))
-        using (var nodes = new StreamWriter(Path.Combine(directory, SoakRun.NodesFile)))
+        using (var windows = new StreamWriter(Path.Combine(directory, SoakWindowsCsv.FileName)))
+        using (var nodes = new StreamWriter(Path.Combine(directory, SoakNodesCsv.FileName)))
         {
             windows.WriteLine("elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb");
             nodes.WriteLine("elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes");

@@ -1,22 +1,11 @@
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using Lightning.Bench.Csv;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Soak;
-
-/// <summary>What a soak knows at its end beyond its CSV files.</summary>
-public sealed record SoakFacts(
-    string Scenario, string Limit, TimeSpan Elapsed, long Succeeded, long Failed, LatencyHistogram Latency,
-    IReadOnlyDictionary<string, double>? IdleCpuNsPerSecond, IReadOnlyList<SoakBudget> Budgets, double ThresholdPercent,
-    string? StoppedBy, TimeSpan SampleInterval);
-
-/// <summary>One trend of the report: the series, its unit of x, and the estimate.</summary>
-public sealed record SoakTrend(string Series, string Per, TrendEstimate Estimate);
-
-/// <summary>One budget's outcome.</summary>
-public sealed record SoakBudgetResult(string Budget, string Meaning, double Value, string Unit, bool Holds);
 
 /// <summary>
 /// soak-report.md and soak.json from soak.csv and soak-nodes.csv: a summary table (min, median, max, p99 of every
@@ -30,18 +19,16 @@ public static class SoakReport
     public const double PaymentsPerTrendUnit = 10_000;
     public const double WarmUpShare = 0.1;
 
-    public sealed record Result(IReadOnlyList<string> Lines, bool BudgetsHeld, IReadOnlyList<SoakTrend> Trends, IReadOnlyList<SoakBudgetResult> Budgets);
-
-    public static Result Write(string directory, SoakFacts facts)
+    public static SoakSummary Write(string directory, SoakFacts facts)
     {
-        var windows = Csv.Read(Path.Combine(directory, SoakRun.WindowsFile));
-        var nodes = Csv.Read(Path.Combine(directory, SoakRun.NodesFile));
+        var windows = CsvReader.Read(Path.Combine(directory, SoakWindowsCsv.FileName));
+        var nodes = CsvReader.Read(Path.Combine(directory, SoakNodesCsv.FileName));
         var names = nodes.Select(r => r["node"]).Distinct().ToList();
         var measured = windows.Where(w => w.Number("payments") > 0).ToList();
         // Trends leave out the first tenth of the soak: caches, pools and the database's first pages fill there, which
         // says nothing about the hours after.
         var warmUp = facts.Elapsed.TotalSeconds * WarmUpShare;
-        bool Steady(Csv.Row r) => r.Number("elapsed_s") >= warmUp;
+        bool Steady(CsvRow r) => r.Number("elapsed_s") >= warmUp;
 
         var summary = new List<(string Series, string Unit, IReadOnlyList<double> Values)>
         {
@@ -142,7 +129,7 @@ public static class SoakReport
                 md.AppendLine($"| `{b.Budget}` | {b.Meaning} | {F(b.Value)} {b.Unit} | {(b.Holds ? "pass" : "**FAIL**")} |");
             }
         }
-        md.AppendLine().AppendLine($"Data: `{SoakRun.WindowsFile}` (one row per window), `{SoakRun.NodesFile}` (one row per node per window), plots `soak-latency.png` and `soak-nodes.png`.");
+        md.AppendLine().AppendLine($"Data: `{SoakWindowsCsv.FileName}` (one row per window), `{SoakNodesCsv.FileName}` (one row per node per window), plots `soak-latency.png` and `soak-nodes.png`.");
         File.WriteAllText(Path.Combine(directory, FileName), md.ToString());
 
         var json = new
@@ -169,11 +156,11 @@ public static class SoakReport
         };
         lines.AddRange(trends.Select(t => $"{t.Series}: {P(t.Estimate.Relative)} per {t.Per} ({P(t.Estimate.RelativeLow)} to {P(t.Estimate.RelativeHigh)}): {t.Estimate.Verdict}"));
         lines.AddRange(budgets.Select(b => $"budget {b.Budget}: {F(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"));
-        return new Result(lines, budgets.All(b => b.Holds), trends, budgets);
+        return new SoakSummary(lines, budgets.All(b => b.Holds), trends, budgets);
     }
 
     /// <summary>CPU of the Lightning nodes (not bitcoind) from the first sample to the last, idle rate subtracted, per successful payment.</summary>
-    private static double CpuPerPayment(IReadOnlyList<Csv.Row> nodes, IReadOnlyList<string> names, SoakFacts facts)
+    private static double CpuPerPayment(IReadOnlyList<CsvRow> nodes, IReadOnlyList<string> names, SoakFacts facts)
     {
         if (facts.IdleCpuNsPerSecond is null || facts.Succeeded == 0)
         {
@@ -204,35 +191,4 @@ public static class SoakReport
     private static string F(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture) : "-";
 
     private static string P(double fraction) => double.IsFinite(fraction) ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "-";
-}
-
-/// <summary>A small reader of the soak's own CSV files (plain numbers and names, no quoting).</summary>
-public static class Csv
-{
-    public sealed class Row(IReadOnlyDictionary<string, string> values)
-    {
-        public string this[string column] => values[column];
-
-        public double Number(string column) =>
-            values.TryGetValue(column, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : double.NaN;
-    }
-
-    public static IReadOnlyList<Row> Read(string path)
-    {
-        if (!File.Exists(path))
-        {
-            return [];
-        }
-        var lines = File.ReadAllLines(path);
-        if (lines.Length == 0)
-        {
-            return [];
-        }
-        var header = lines[0].Split(',');
-        return lines.Skip(1).Where(l => l.Length > 0)
-            .Select(l => l.Split(','))
-            .Where(f => f.Length == header.Length)
-            .Select(f => new Row(header.Zip(f).ToDictionary(p => p.First, p => p.Second)))
-            .ToList();
-    }
 }
