@@ -100,14 +100,14 @@ public class NodeKindSeamTests : IDisposable
         Assert.All(nodes, n => Assert.True(double.Parse(n[6], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", n)));
         Assert.All(nodes, n => Assert.True(int.Parse(n[11]) >= 1, string.Join(",", n)));
 
-        var report = File.ReadAllText(Path.Combine(run, SoakReport.FileName));
+        var report = File.ReadAllText(Path.Combine(run, SoakReportMarkdown.FileName));
         Assert.Contains("## Trends", report);
         Assert.Contains("| alice RSS | hour |", report);
         Assert.Contains("| `p95<0.01ms` |", report);
         Assert.Contains("**FAIL**", report);
         Assert.Contains("| `failures<1` | failed payments | 0  | pass |", report);
         using var zip = System.IO.Compression.ZipFile.OpenRead(run + ".zip");
-        Assert.Contains(zip.Entries, e => e.FullName.EndsWith(SoakReport.FileName, StringComparison.Ordinal));
+        Assert.Contains(zip.Entries, e => e.FullName.EndsWith(SoakReportMarkdown.FileName, StringComparison.Ordinal));
         Assert.Empty(Directory.GetDirectories(work));
     }
 

@@ -107,10 +107,10 @@ public class SoakTests : IDisposable
         Assert.Equal([true, false, false], result.Budgets.Select(b => b.Holds));
         Assert.InRange(result.Budgets[1].Value, 64.5, 65.5); // alice's largest RSS: 50 × 1.3 at the hour, plus its noise
 
-        var markdown = File.ReadAllText(Path.Combine(directory, SoakReport.FileName));
+        var markdown = File.ReadAllText(Path.Combine(directory, SoakReportMarkdown.FileName));
         Assert.Contains("| alice RSS | hour |", markdown);
         Assert.Contains("**FAIL**", markdown);
-        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakReport.JsonFileName)));
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakJson.FileName)));
         Assert.Equal(36_000, json.RootElement.GetProperty("payments").GetInt64());
         Assert.Contains(json.RootElement.GetProperty("trends").EnumerateArray(), t => t.GetProperty("series").GetString() == "alice RSS" && t.GetProperty("verdict").GetString() == "growing");
     }

@@ -152,7 +152,7 @@ public static class HarnessRun
                     await soak.EndAsync();
                 }
                 exitCode = held ? 0 : Program.ExitFailure;
-                return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
+                return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
             }
             var config = BenchConfig.Create(options, run.ResultsDirectory, run.Results, run.Plan, output);
             using (BenchmarkHost.Host(run))

@@ -88,16 +88,16 @@ public sealed class SoakRun
                     return true;
                 }
                 await sampler.CloseAsync();
-                var report = SoakReport.Write(run.ResultsDirectory, new SoakFacts(
+                var findings = SoakReport.Write(run.ResultsDirectory, new SoakFacts(
                     run.Scenario.Name, Limit.ToString(), clock.Elapsed, tally.Succeeded, tally.Failed, tally.Latency, lifecycle.IdleCpu,
                     run.Options.Budgets, run.Options.ThresholdPercent, stoppedBy, run.Options.SampleInterval));
-                run.Progress.Info($"soak: {tally.Succeeded} payments ({tally.Failed} failed) in {clock.Elapsed.TotalMinutes:0.0} min; report {Path.Combine(run.ResultsDirectory, SoakReport.FileName)}");
-                foreach (var line in report.Lines)
+                run.Progress.Info($"soak: {tally.Succeeded} payments ({tally.Failed} failed) in {clock.Elapsed.TotalMinutes:0.0} min; report {Path.Combine(run.ResultsDirectory, SoakReportMarkdown.FileName)}");
+                foreach (var line in SoakReport.Lines(findings))
                 {
                     run.Progress.Info($"soak: {line}");
                 }
                 WriteProfiles();
-                return report.BudgetsHeld;
+                return findings.BudgetsHeld;
             });
         }
     }
