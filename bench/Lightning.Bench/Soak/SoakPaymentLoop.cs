@@ -87,7 +87,7 @@ public sealed class SoakPaymentLoop(RunContext run, LightningNetwork network, Pa
         }
     }
 
-    /// <summary>After a node closed its RPC socket: whether it died, in which case the soak stops.</summary>
+    /// <summary>After a node closed its RPC socket: whether it died (the soak stops) or the soak is stopping anyway.</summary>
     private async Task<bool> NodeDiedAsync()
     {
         try
@@ -100,6 +100,11 @@ public sealed class SoakPaymentLoop(RunContext run, LightningNetwork network, Pa
             Interlocked.CompareExchange(ref stoppedBy, $"node {died.Node} exited with code {died.ExitCode}", null);
             run.Progress.Info($"soak: {died.Summary}: ending the soak, what it measured is kept");
             stop.Cancel();
+            return true;
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Another worker found the death first (or the soak was stopped meanwhile): this one ends too.
             return true;
         }
     }
