@@ -92,24 +92,24 @@ public class NodeKindSeamTests : IDisposable
         // A stand-in payment is two HTTP calls: far above 10 µs, so the run exits 1 for its broken budget.
         Assert.Equal(1, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
-        var windows = File.ReadAllLines(Path.Combine(run, SoakRun.WindowsFile));
+        var windows = File.ReadAllLines(Path.Combine(run, SoakWindowsCsv.FileName));
         Assert.InRange(windows.Length, 10, 16); // header, the start, about one window a second for 12 s, the last
         var last = windows[^1].Split(',');
         Assert.True(long.Parse(last[1]) > 10, windows[^1]);
-        var nodes = File.ReadAllLines(Path.Combine(run, SoakRun.NodesFile)).Skip(1).Select(l => l.Split(',')).ToList();
+        var nodes = File.ReadAllLines(Path.Combine(run, SoakNodesCsv.FileName)).Skip(1).Select(l => l.Split(',')).ToList();
         Assert.Equal(["alice", "bitcoind", "bob"], nodes.Select(n => n[2]).Distinct().Order());
         // Read from each container's cgroup: memory charged and processes alive.
         Assert.All(nodes, n => Assert.True(double.Parse(n[6], System.Globalization.CultureInfo.InvariantCulture) > 0, string.Join(",", n)));
         Assert.All(nodes, n => Assert.True(int.Parse(n[11]) >= 1, string.Join(",", n)));
 
-        var report = File.ReadAllText(Path.Combine(run, SoakReport.FileName));
+        var report = File.ReadAllText(Path.Combine(run, SoakReportMarkdown.FileName));
         Assert.Contains("## Trends", report);
         Assert.Contains("| alice RSS | hour |", report);
         Assert.Contains("| `p95<0.01ms` |", report);
         Assert.Contains("**FAIL**", report);
         Assert.Contains("| `failures<1` | failed payments | 0  | pass |", report);
         using var zip = System.IO.Compression.ZipFile.OpenRead(run + ".zip");
-        Assert.Contains(zip.Entries, e => e.FullName.EndsWith(SoakReport.FileName, StringComparison.Ordinal));
+        Assert.Contains(zip.Entries, e => e.FullName.EndsWith(SoakReportMarkdown.FileName, StringComparison.Ordinal));
         Assert.Empty(Directory.GetDirectories(work));
     }
 

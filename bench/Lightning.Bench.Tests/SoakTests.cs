@@ -1,5 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
+using Lightning.Bench.Csv;
+using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Soak;
 using Lightning.Bench.Statistics;
@@ -70,8 +72,8 @@ public class SoakTests : IDisposable
     public void A_replayed_soak_whose_alice_leaks_memory_reports_alice_growing_bob_flat_and_the_budgets()
     {
         var random = new Random(5);
-        using (var windows = new StreamWriter(Path.Combine(directory, SoakRun.WindowsFile)))
-        using (var nodes = new StreamWriter(Path.Combine(directory, SoakRun.NodesFile)))
+        using (var windows = new StreamWriter(Path.Combine(directory, SoakWindowsCsv.FileName)))
+        using (var nodes = new StreamWriter(Path.Combine(directory, SoakNodesCsv.FileName)))
         {
             windows.WriteLine("elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb");
             nodes.WriteLine("elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes");
@@ -105,12 +107,50 @@ public class SoakTests : IDisposable
         Assert.Equal([true, false, false], result.Budgets.Select(b => b.Holds));
         Assert.InRange(result.Budgets[1].Value, 64.5, 65.5); // alice's largest RSS: 50 × 1.3 at the hour, plus its noise
 
-        var markdown = File.ReadAllText(Path.Combine(directory, SoakReport.FileName));
+        var markdown = File.ReadAllText(Path.Combine(directory, SoakReportMarkdown.FileName));
         Assert.Contains("| alice RSS | hour |", markdown);
         Assert.Contains("**FAIL**", markdown);
-        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakReport.JsonFileName)));
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakJson.FileName)));
         Assert.Equal(36_000, json.RootElement.GetProperty("payments").GetInt64());
         Assert.Contains(json.RootElement.GetProperty("trends").EnumerateArray(), t => t.GetProperty("series").GetString() == "alice RSS" && t.GetProperty("verdict").GetString() == "growing");
+    }
+
+    [Fact]
+    public async Task The_soaks_writers_keep_their_columns_write_unknown_figures_empty_and_read_back_without_a_line_cut_short()
+    {
+        var sample = new NodeResourceSample(CpuNanoseconds: 0, MemoryBytes: 64 << 20, RssBytes: 3 << 19, PeakBytes: 100 << 20,
+            WrittenBytes: 5 << 19, OpenFiles: 12, Processes: 3, DataBytes: 1 << 19);
+        await using (var windows = new SoakWindowsCsv(directory))
+        await using (var nodes = new SoakNodesCsv(directory))
+        {
+            windows.Write(0, new SoakWindow([], 0, 0, 0), 0, 80.1234);
+            windows.Write(10, new SoakWindow([10, 20, 30, 40], 1, 2, 4), 0.4, 81);
+            nodes.Write(0, 0, "alice", double.NaN, double.NaN, sample);
+            nodes.Write(10, 4, "alice", 12.5, 1.0 / 3, sample);
+        }
+
+        Assert.Equal(
+        [
+            "elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb",
+            "0,0,0,0,0,0,,,,,80.123",
+            "10,4,4,1,2,0.4,25,25,38.5,39.7,81",
+        ], File.ReadAllLines(Path.Combine(directory, SoakWindowsCsv.FileName)));
+        Assert.Equal(
+        [
+            "elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes",
+            "0,0,alice,,,1.5,64,100,2.5,0.5,12,3",
+            "10,4,alice,12.5,0.333,1.5,64,100,2.5,0.5,12,3",
+        ], File.ReadAllLines(Path.Combine(directory, SoakNodesCsv.FileName)));
+
+        // A soak stopped mid-write leaves a line cut short: the reader leaves it out.
+        File.AppendAllText(Path.Combine(directory, SoakNodesCsv.FileName), "20,8,alice,12");
+        var rows = CsvReader.Read(Path.Combine(directory, SoakNodesCsv.FileName));
+        Assert.Equal(2, rows.Count);
+        Assert.Equal("alice", rows[1]["node"]);
+        Assert.True(double.IsNaN(rows[0].Number("cpu_percent")));
+        Assert.Equal(1.0 / 3, rows[1].Number("cpu_ms_per_payment"), 3);
+        Assert.Equal(38.5, CsvReader.Read(Path.Combine(directory, SoakWindowsCsv.FileName))[1].Number("p95_ms"));
+        Assert.Empty(CsvReader.Read(Path.Combine(directory, "missing.csv")));
     }
 
     [Fact]

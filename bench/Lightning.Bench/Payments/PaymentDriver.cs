@@ -10,12 +10,13 @@ namespace Lightning.Bench.Payments;
 /// <summary>
 /// Drives payments: each is an invoice on the payee and a payment on the payer, both tagged with the payment's id so
 /// the node kind can carry it into its traces. With pre-generated invoices, the invoices were made in setup and a
-/// payment is the pay call alone.
+/// payment is the pay call alone. A benchmark pays in batches, one per invocation, recorded in the case's results; a
+/// soak pays one payment at a time (<see cref="PayAsync(PaymentFlow, PaymentTag, long, Action{PaymentAttempt}, CancellationToken)"/>) and counts them itself.
 /// </summary>
 internal sealed class PaymentDriver(
     IReadOnlyDictionary<string, ILightningNode> nodes,
     IReadOnlyList<PaymentFlow> flows,
-    long amountMsat,
+    long paymentMsat,
     string labelPrefix,
     RunResults run,
     CaseResults results,
@@ -83,46 +84,61 @@ internal sealed class PaymentDriver(
             async (flow, c) =>
             {
                 var id = run.NextPaymentId();
-                var invoice = await CreateInvoiceAsync(flow, new PaymentTag(id, InSetup: true), c);
+                var invoice = await CreateInvoiceAsync(flow, new PaymentTag(id, InSetup: true), paymentMsat, c);
                 pregenerated.GetOrAdd(flow, _ => new ConcurrentQueue<NodeInvoice>()).Enqueue(invoice);
             });
     }
 
-    private async Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
+    private Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {
         var id = run.NextPaymentId();
+        return PayAsync(flow, new PaymentTag(id), paymentMsat, attempt =>
+        {
+            if (attempt.ConnectionLost)
+            {
+                Interlocked.Exchange(ref connectionLost, 1);
+            }
+            results.Add(new PaymentRecord(results.CaseKey, invocation, id, flow.Payer, flow.Payee,
+                attempt.Start, attempt.InvoiceDone, attempt.End, attempt.PaymentHash, attempt.Outcome, attempt.Error));
+        }, ct);
+    }
+
+    /// <summary>
+    /// One payment of <paramref name="amountMsat"/> along <paramref name="flow"/>: an invoice on the payee (unless one
+    /// was made ahead for the flow), paid by the payer, both calls tagged <paramref name="tag"/>. <paramref name="record"/>
+    /// is told what became of it: a failure the nodes report is recorded, not thrown; a cancellation is recorded, then thrown.
+    /// </summary>
+    public async Task PayAsync(PaymentFlow flow, PaymentTag tag, long amountMsat, Action<PaymentAttempt> record, CancellationToken ct = default)
+    {
         var start = DateTimeOffset.UtcNow;
         var invoiceDone = start;
         string? paymentHash = null;
         try
         {
-            if (!pregenerated.TryGetValue(flow, out var queue) || !queue.TryDequeue(out var invoice))
+            // Invoices made ahead are for the driver's own amount.
+            if (amountMsat != paymentMsat || !pregenerated.TryGetValue(flow, out var queue) || !queue.TryDequeue(out var invoice))
             {
-                invoice = await CreateInvoiceAsync(flow, new PaymentTag(id), ct);
+                invoice = await CreateInvoiceAsync(flow, tag, amountMsat, ct);
                 invoiceDone = DateTimeOffset.UtcNow;
             }
             paymentHash = invoice.PaymentHash;
-            await nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), ct);
+            await nodes[flow.Payer].PayAsync(invoice, tag, ct);
             Record(PaymentOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
         {
-            if (e.Failure == NodeCallFailure.ConnectionLost)
-            {
-                Interlocked.Exchange(ref connectionLost, 1);
-            }
-            Record(PaymentOutcome.Failed, e.Message);
+            Record(PaymentOutcome.Failed, e.Message, lostConnection: e.Failure == NodeCallFailure.ConnectionLost);
         }
         catch (OperationCanceledException)
         {
-            Record(PaymentOutcome.Failed, "cancelled: a node died or the run was stopped");
+            Record(PaymentOutcome.Failed, "cancelled: a node died or the run was stopped", cancelled: true);
             throw;
         }
 
-        void Record(PaymentOutcome outcome, string? error) => results.Add(new PaymentRecord(
-            results.CaseKey, invocation, id, flow.Payer, flow.Payee, start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error));
+        void Record(PaymentOutcome outcome, string? error, bool lostConnection = false, bool cancelled = false) =>
+            record(new PaymentAttempt(start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error, lostConnection, cancelled));
     }
 
-    private Task<NodeInvoice> CreateInvoiceAsync(PaymentFlow flow, PaymentTag tag, CancellationToken ct) =>
+    private Task<NodeInvoice> CreateInvoiceAsync(PaymentFlow flow, PaymentTag tag, long amountMsat, CancellationToken ct) =>
         nodes[flow.Payee].CreateInvoiceAsync(amountMsat, $"{labelPrefix}-{tag.PaymentId}", $"lnbench payment {tag.PaymentId} from {flow.Payer}", tag, ct);
 }

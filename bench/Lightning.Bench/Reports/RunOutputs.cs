@@ -6,8 +6,9 @@ namespace Lightning.Bench.Reports;
 /// <summary>
 /// Every output of a run, in one place and in the order each moment writes them. The files that are not here are the
 /// evidence a topology keeps as it runs (cases/CASE/docker-compose.yml, logs/, spans.jsonl, trace-events/, chain/), the
-/// folded stacks a profiled case writes before its containers go (profiles/CASE-Topology-N/), and a soak's own files
-/// (Soak/, written window by window).
+/// folded stacks a profiled case writes before its containers go (profiles/CASE-Topology-N/), and a soak's own files,
+/// one writer each in Soak/: soak.csv and soak-nodes.csv window by window (SoakWindowsCsv, SoakNodesCsv), soak-report.md
+/// and soak.json at its end (SoakReportMarkdown, SoakJson).
 /// </summary>
 internal static class RunOutputs
 {

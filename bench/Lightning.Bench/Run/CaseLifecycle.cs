@@ -127,6 +127,9 @@ internal sealed class CaseLifecycle
     /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
     public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
 
+    /// <summary>The case's payments (for a soak, which drives them itself).</summary>
+    public PaymentDriver Payments => driver ?? throw new InvalidOperationException($"case {definition.Key} is not set up");
+
     /// <summary>Each node's CPU nanoseconds per second at rest, measured before the first payment (null when unreadable).</summary>
     public IReadOnlyDictionary<string, double>? IdleCpu => results.IdleCpuNanosecondsPerSecond;
 

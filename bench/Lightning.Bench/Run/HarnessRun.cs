@@ -109,7 +109,7 @@ internal static class HarnessRun
             held = await soak.RunAsync();
             await soak.EndAsync();
         }
-        return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReport.FileName)})");
+        return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
     }
 
     /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>

@@ -1,70 +1,64 @@
 using System.Globalization;
-using System.Text;
-using System.Text.Json;
+using Lightning.Bench.Csv;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Soak;
 
-/// <summary>What a soak knows at its end beyond its CSV files.</summary>
-internal sealed record SoakFacts(
-    string Scenario, string Limit, TimeSpan Elapsed, long Succeeded, long Failed, LatencyHistogram Latency,
-    IReadOnlyDictionary<string, double>? IdleCpuNsPerSecond, IReadOnlyList<SoakBudget> Budgets, double ThresholdPercent,
-    string? StoppedBy, TimeSpan SampleInterval);
-
-/// <summary>One trend of the report: the series, its unit of x, and the estimate.</summary>
-internal sealed record SoakTrend(string Series, string Per, TrendEstimate Estimate);
-
-/// <summary>One budget's outcome.</summary>
-internal sealed record SoakBudgetResult(string Budget, string Meaning, double Value, string Unit, bool Holds);
-
 /// <summary>
-/// soak-report.md and soak.json from soak.csv and soak-nodes.csv: a summary table (min, median, max, p99 of every
-/// series), the trends (latency per 10,000 payments, each node's memory and database per hour, the harness's own
-/// memory per hour) with 95 % intervals and a verdict each, and the budgets with pass/fail.
+/// A soak's findings from soak.csv and soak-nodes.csv: a summary of every series (min, median, max, p99), the trends
+/// (latency per 10,000 payments, each node's memory per hour and database and CPU per payment, the harness's own
+/// memory per hour) with 95 % intervals and a verdict each, and the budgets with pass/fail; written as soak-report.md
+/// (<see cref="SoakReportMarkdown"/>) and soak.json (<see cref="SoakJson"/>), and told on the console (<see cref="Lines"/>).
 /// </summary>
 internal static class SoakReport
 {
-    public const string FileName = "soak-report.md";
-    public const string JsonFileName = "soak.json";
     public const double PaymentsPerTrendUnit = 10_000;
     public const double WarmUpShare = 0.1;
 
-    public sealed record Result(IReadOnlyList<string> Lines, bool BudgetsHeld, IReadOnlyList<SoakTrend> Trends, IReadOnlyList<SoakBudgetResult> Budgets);
-
-    public static Result Write(string directory, SoakFacts facts)
+    /// <summary>Reads the soak's files in <paramref name="directory"/>, writes soak-report.md and soak.json there, and returns what it found.</summary>
+    public static SoakFindings Write(string directory, SoakFacts facts)
     {
-        var windows = Csv.Read(Path.Combine(directory, SoakRun.WindowsFile));
-        var nodes = Csv.Read(Path.Combine(directory, SoakRun.NodesFile));
+        var findings = Analyse(directory, facts);
+        SoakReportMarkdown.Write(directory, facts, findings);
+        SoakJson.Write(directory, facts, findings);
+        return findings;
+    }
+
+    /// <summary>The summary series, the trends over the steady part, the whole soak's figures and the budgets.</summary>
+    public static SoakFindings Analyse(string directory, SoakFacts facts)
+    {
+        var windows = CsvReader.Read(Path.Combine(directory, SoakWindowsCsv.FileName));
+        var nodes = CsvReader.Read(Path.Combine(directory, SoakNodesCsv.FileName));
         var names = nodes.Select(r => r["node"]).Distinct().ToList();
         var measured = windows.Where(w => w.Number("payments") > 0).ToList();
         // Trends leave out the first tenth of the soak: caches, pools and the database's first pages fill there, which
         // says nothing about the hours after.
         var warmUp = facts.Elapsed.TotalSeconds * WarmUpShare;
-        bool Steady(Csv.Row r) => r.Number("elapsed_s") >= warmUp;
+        bool Steady(CsvRow r) => r.Number("elapsed_s") >= warmUp;
 
-        var summary = new List<(string Series, string Unit, IReadOnlyList<double> Values)>
+        var summary = new List<SoakSeries>
         {
-            ("payments/s", "/s", windows.Skip(1).Select(w => w.Number("payments_per_s")).ToList()),
-            ("mean latency", "ms", measured.Select(w => w.Number("mean_ms")).ToList()),
-            ("p50 latency", "ms", measured.Select(w => w.Number("p50_ms")).ToList()),
-            ("p95 latency", "ms", measured.Select(w => w.Number("p95_ms")).ToList()),
-            ("p99 latency", "ms", measured.Select(w => w.Number("p99_ms")).ToList()),
-            ("harness RSS", "MB", windows.Select(w => w.Number("harness_rss_mb")).ToList()),
+            new("payments/s", "/s", windows.Skip(1).Select(w => w.Number("payments_per_s")).ToList()),
+            new("mean latency", "ms", measured.Select(w => w.Number("mean_ms")).ToList()),
+            new("p50 latency", "ms", measured.Select(w => w.Number("p50_ms")).ToList()),
+            new("p95 latency", "ms", measured.Select(w => w.Number("p95_ms")).ToList()),
+            new("p99 latency", "ms", measured.Select(w => w.Number("p99_ms")).ToList()),
+            new("harness RSS", "MB", windows.Select(w => w.Number("harness_rss_mb")).ToList()),
         };
         foreach (var name in names)
         {
             var rows = nodes.Where(r => r["node"] == name).ToList();
-            summary.Add(($"{name} CPU", "%", rows.Select(r => r.Number("cpu_percent")).ToList()));
-            summary.Add(($"{name} CPU per payment", "ms", rows.Select(r => r.Number("cpu_ms_per_payment")).ToList()));
-            summary.Add(($"{name} RSS", "MB", rows.Select(r => r.Number("rss_mb")).ToList()));
-            summary.Add(($"{name} memory (with page cache)", "MB", rows.Select(r => r.Number("memory_mb")).ToList()));
+            summary.Add(new($"{name} CPU", "%", rows.Select(r => r.Number("cpu_percent")).ToList()));
+            summary.Add(new($"{name} CPU per payment", "ms", rows.Select(r => r.Number("cpu_ms_per_payment")).ToList()));
+            summary.Add(new($"{name} RSS", "MB", rows.Select(r => r.Number("rss_mb")).ToList()));
+            summary.Add(new($"{name} memory (with page cache)", "MB", rows.Select(r => r.Number("memory_mb")).ToList()));
             if (rows.Any(r => r.Number("data_mb") > 0))
             {
-                summary.Add(($"{name} database", "MB", rows.Select(r => r.Number("data_mb")).ToList()));
+                summary.Add(new($"{name} database", "MB", rows.Select(r => r.Number("data_mb")).ToList()));
             }
-            summary.Add(($"{name} written to storage", "MB", rows.Select(r => r.Number("written_mb")).ToList()));
-            summary.Add(($"{name} open files", "", rows.Select(r => r.Number("open_files")).ToList()));
+            summary.Add(new($"{name} written to storage", "MB", rows.Select(r => r.Number("written_mb")).ToList()));
+            summary.Add(new($"{name} open files", "", rows.Select(r => r.Number("open_files")).ToList()));
         }
 
         var trends = new List<SoakTrend>
@@ -94,7 +88,6 @@ internal static class SoakReport
             }
         }
 
-        var cpuPerPayment = CpuPerPayment(nodes, names, facts);
         var seconds = facts.Elapsed.TotalSeconds;
         var figures = new Dictionary<string, double>
         {
@@ -102,78 +95,30 @@ internal static class SoakReport
             ["p95"] = facts.Latency.Percentile(0.95),
             ["p99"] = facts.Latency.Percentile(0.99),
             ["rss"] = names.Where(n => n != "bitcoind").Select(n => nodes.Where(r => r["node"] == n).Select(r => r.Number("rss_mb")).DefaultIfEmpty(double.NaN).Max()).DefaultIfEmpty(double.NaN).Max(),
-            ["cpu-per-payment"] = cpuPerPayment,
+            ["cpu-per-payment"] = CpuPerPayment(nodes, names, facts),
             ["pps"] = seconds > 0 ? facts.Succeeded / seconds : double.NaN,
             ["failures"] = facts.Failed,
         };
         var budgets = facts.Budgets.Select(b => new SoakBudgetResult(b.Text, SoakBudget.Metrics[b.Metric].Meaning, figures[b.Metric],
             SoakBudget.Metrics[b.Metric].Unit, b.Holds(figures[b.Metric]))).ToList();
+        return new SoakFindings(windows.Count, warmUp, summary, trends, figures, budgets);
+    }
 
-        var md = new StringBuilder();
-        md.AppendLine($"# Soak: {facts.Scenario}").AppendLine();
-        md.AppendLine($"{facts.Succeeded:N0} payments ({facts.Failed:N0} failed) in {facts.Elapsed.TotalMinutes:0.0} min (asked: {facts.Limit}), sampled every {facts.SampleInterval.TotalSeconds:0} s: {windows.Count} windows.");
-        md.AppendLine($"Ended by: {facts.StoppedBy ?? "its limit"}.").AppendLine();
-        md.AppendLine($"Over the whole soak: p50 {F(figures["p50"])} ms, p95 {F(figures["p95"])} ms, p99 {F(figures["p99"])} ms (1 % buckets), {F(figures["pps"])} payments/s, CPU of the Lightning nodes per payment {F(cpuPerPayment)} ms (idle rate subtracted).").AppendLine();
-        md.AppendLine("## Series (per window)").AppendLine();
-        md.AppendLine("| series | unit | min | median | max | p99 |").AppendLine("|---|---|---:|---:|---:|---:|");
-        foreach (var (series, unit, values) in summary)
-        {
-            var finite = values.Where(double.IsFinite).Order().ToList();
-            if (finite.Count == 0)
-            {
-                continue;
-            }
-            md.AppendLine($"| {series} | {unit} | {F(finite[0])} | {F(CaseFigures.Percentile(finite, 0.5))} | {F(finite[^1])} | {F(CaseFigures.Percentile(finite, 0.99))} |");
-        }
-        md.AppendLine().AppendLine("## Trends").AppendLine();
-        md.AppendLine($"Over the steady part of the soak (the first {WarmUpShare:P0} of it, {warmUp:0} s, is left out as warm-up). Theil–Sen slope relative to the series' median, 95 % interval from a moving-block bootstrap of the windows; `flat` when the whole interval is within ±{facts.ThresholdPercent:0.##} % per unit (--threshold), `growing`/`shrinking` when it is wholly beyond, `unknown: run longer` otherwise. A database grows with every payment by design (invoices and payments are kept): its trend says how fast.").AppendLine();
-        md.AppendLine("| series | per | median | trend | 95 % interval | verdict |").AppendLine("|---|---|---:|---:|---|---|");
-        foreach (var trend in trends)
-        {
-            var e = trend.Estimate;
-            md.AppendLine($"| {trend.Series} | {trend.Per} | {F(e.Median)} | {P(e.Relative)} | {P(e.RelativeLow)} to {P(e.RelativeHigh)} | {e.Verdict} |");
-        }
-        if (budgets.Count > 0)
-        {
-            md.AppendLine().AppendLine("## Budgets").AppendLine();
-            md.AppendLine("| budget | figure | value | result |").AppendLine("|---|---|---:|---|");
-            foreach (var b in budgets)
-            {
-                md.AppendLine($"| `{b.Budget}` | {b.Meaning} | {F(b.Value)} {b.Unit} | {(b.Holds ? "pass" : "**FAIL**")} |");
-            }
-        }
-        md.AppendLine().AppendLine($"Data: `{SoakRun.WindowsFile}` (one row per window), `{SoakRun.NodesFile}` (one row per node per window), plots `soak-latency.png` and `soak-nodes.png`.");
-        File.WriteAllText(Path.Combine(directory, FileName), md.ToString());
-
-        var json = new
-        {
-            scenario = facts.Scenario,
-            limit = facts.Limit,
-            elapsed_s = facts.Elapsed.TotalSeconds,
-            payments = facts.Succeeded,
-            failed = facts.Failed,
-            stopped_by = facts.StoppedBy,
-            figures = figures.ToDictionary(f => f.Key, f => double.IsFinite(f.Value) ? (double?)f.Value : null),
-            trends = trends.Select(t => new
-            {
-                series = t.Series, per = t.Per, median = N(t.Estimate.Median), relative = N(t.Estimate.Relative),
-                low = N(t.Estimate.RelativeLow), high = N(t.Estimate.RelativeHigh), verdict = t.Estimate.Verdict,
-            }),
-            budgets = budgets.Select(b => new { budget = b.Budget, value = N(b.Value), unit = b.Unit, holds = b.Holds }),
-        };
-        File.WriteAllText(Path.Combine(directory, JsonFileName), JsonSerializer.Serialize(json, new JsonSerializerOptions { WriteIndented = true }));
-
+    /// <summary>The soak's lines for the console: the whole soak's figures, then each trend and budget.</summary>
+    public static IReadOnlyList<string> Lines(SoakFindings findings)
+    {
+        var figures = findings.Figures;
         var lines = new List<string>
         {
-            $"p50 {F(figures["p50"])} ms, p95 {F(figures["p95"])} ms, p99 {F(figures["p99"])} ms, {F(figures["pps"])} payments/s, CPU {F(cpuPerPayment)} ms per payment",
+            $"p50 {Figure(figures["p50"])} ms, p95 {Figure(figures["p95"])} ms, p99 {Figure(figures["p99"])} ms, {Figure(figures["pps"])} payments/s, CPU {Figure(figures["cpu-per-payment"])} ms per payment",
         };
-        lines.AddRange(trends.Select(t => $"{t.Series}: {P(t.Estimate.Relative)} per {t.Per} ({P(t.Estimate.RelativeLow)} to {P(t.Estimate.RelativeHigh)}): {t.Estimate.Verdict}"));
-        lines.AddRange(budgets.Select(b => $"budget {b.Budget}: {F(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"));
-        return new Result(lines, budgets.All(b => b.Holds), trends, budgets);
+        lines.AddRange(findings.Trends.Select(t => $"{t.Series}: {Percent(t.Estimate.Relative)} per {t.Per} ({Percent(t.Estimate.RelativeLow)} to {Percent(t.Estimate.RelativeHigh)}): {t.Estimate.Verdict}"));
+        lines.AddRange(findings.Budgets.Select(b => $"budget {b.Budget}: {Figure(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"));
+        return lines;
     }
 
     /// <summary>CPU of the Lightning nodes (not bitcoind) from the first sample to the last, idle rate subtracted, per successful payment.</summary>
-    private static double CpuPerPayment(IReadOnlyList<Csv.Row> nodes, IReadOnlyList<string> names, SoakFacts facts)
+    private static double CpuPerPayment(IReadOnlyList<CsvRow> nodes, IReadOnlyList<string> names, SoakFacts facts)
     {
         if (facts.IdleCpuNsPerSecond is null || facts.Succeeded == 0)
         {
@@ -199,40 +144,9 @@ internal static class SoakReport
         return total / 1e6 / facts.Succeeded;
     }
 
-    private static double? N(double value) => double.IsFinite(value) ? value : null;
+    /// <summary>A figure as the report and the console show it: whole above 100, else up to two decimals; "-" when unknown.</summary>
+    public static string Figure(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture) : "-";
 
-    private static string F(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture) : "-";
-
-    private static string P(double fraction) => double.IsFinite(fraction) ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "-";
-}
-
-/// <summary>A small reader of the soak's own CSV files (plain numbers and names, no quoting).</summary>
-internal static class Csv
-{
-    public sealed class Row(IReadOnlyDictionary<string, string> values)
-    {
-        public string this[string column] => values[column];
-
-        public double Number(string column) =>
-            values.TryGetValue(column, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : double.NaN;
-    }
-
-    public static IReadOnlyList<Row> Read(string path)
-    {
-        if (!File.Exists(path))
-        {
-            return [];
-        }
-        var lines = File.ReadAllLines(path);
-        if (lines.Length == 0)
-        {
-            return [];
-        }
-        var header = lines[0].Split(',');
-        return lines.Skip(1).Where(l => l.Length > 0)
-            .Select(l => l.Split(','))
-            .Where(f => f.Length == header.Length)
-            .Select(f => new Row(header.Zip(f).ToDictionary(p => p.First, p => p.Second)))
-            .ToList();
-    }
+    /// <summary>A relative change as a signed percentage with one decimal; "-" when unknown.</summary>
+    public static string Percent(double fraction) => double.IsFinite(fraction) ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "-";
 }
