@@ -32,7 +32,7 @@ internal sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalo
 
     /// <summary>The payment calls of a build's kinds ("invoice+xpay"; a build of several kinds names each).</summary>
     public static string Of(BuildSpec build, NodeKindCatalog kinds) =>
-        string.Join(", ", build.Images.Select(i => kinds.Get(i.Kind).PaymentCalls.Description).Distinct());
+        string.Join(", ", kinds.PaymentCallsOf([build]).Select(c => c.Description));
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
         benchmarkCase.Parameters[nameof(ScenarioBenchmark.Build)] is BuildName build && build.Index < options.Builds.Count

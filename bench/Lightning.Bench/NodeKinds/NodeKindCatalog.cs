@@ -20,6 +20,10 @@ internal sealed class NodeKindCatalog
 
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 
+    /// <summary>What a payment calls on the builds' nodes: one entry per distinct set of calls among their kinds.</summary>
+    public IReadOnlyList<PaymentCalls> PaymentCallsOf(IEnumerable<BuildSpec> builds) =>
+        builds.SelectMany(b => b.Images).Select(i => Get(i.Kind).PaymentCalls).Distinct().ToList();
+
     public INodeKind Get(string name) => kinds.TryGetValue(name, out var kind)
         ? kind
         : throw new UsageException($"node kind '{name}' is unknown: use one of {string.Join(", ", kinds.Keys.Order())} (as --build NAME=KIND=IMAGE)");

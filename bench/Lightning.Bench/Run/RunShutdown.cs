@@ -84,7 +84,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     Started = run.Started,
                     Machine = record.Machine,
                     Images = record.Images,
-                    PaymentCalls = string.Join("; ", run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).PaymentCalls.Phrase).Distinct()),
+                    PaymentCalls = string.Join("; ", run.Kinds.PaymentCallsOf(run.Options.Builds).Select(c => c.Phrase)),
                     Profiling = run.Profiling,
                     ProfileSkipped = run.ProfileSkipped,
                     Progress = progress,
