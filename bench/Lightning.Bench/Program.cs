@@ -70,7 +70,7 @@ internal static class Program
     {
         var summaryA = RunSummary.Read(RunArchive.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(RunArchive.ReadText(b, RunSummary.FileName));
-        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1));
+        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1, options.InstructionsThresholdPercent));
         var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);
         if (profiles.Length > 0)
         {

@@ -109,4 +109,22 @@ internal static class Requirements
         }
         Skip.If(true, problem);
     }
+
+    /// <summary>Valgrind (callgrind and vgdb) on the host; LNBENCH_REQUIRE_VALGRIND=1 (set by CI) turns its absence into a failure.</summary>
+    public static Lightning.Bench.Instructions.HostValgrind Valgrind()
+    {
+        try
+        {
+            return Lightning.Bench.Instructions.HostValgrind.FindAsync().GetAwaiter().GetResult();
+        }
+        catch (Lightning.Bench.Instructions.InstructionsUnavailableException e)
+        {
+            if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_VALGRIND") == "1")
+            {
+                throw new InvalidOperationException($"LNBENCH_REQUIRE_VALGRIND=1 but {e.Message}");
+            }
+            Skip.If(true, e.Message);
+            throw;
+        }
+    }
 }

@@ -10,8 +10,10 @@ internal static class HarnessColumns
     public static IReadOnlyList<IColumn> For(RunResults results, HarnessOptions options)
     {
         var builds = options.Builds.Select(b => b.Name).ToList();
+        IColumn[] instructions = options.Instructions ? [new InstructionsPerPaymentColumn(results)] : [];
         return
         [
+            .. instructions,
             new PaymentsPerSecondColumn(results),
             new LatencyPercentileColumn(results, 50),
             new LatencyPercentileColumn(results, 95),

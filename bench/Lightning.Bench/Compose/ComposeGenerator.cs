@@ -57,6 +57,11 @@ internal static class ComposeGenerator
                 PeerAddressOf(topology, node.Name),
                 settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
                 settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null));
+            if (settings.Valgrind is { } valgrind)
+            {
+                service = ValgrindWrapping.Wrap(service, kind.Instructions
+                    ?? throw new ArgumentException($"node kind {kind.Name} cannot run under Valgrind", nameof(settings)), valgrind);
+            }
             service.DependsOn = [TopologySpec.BitcoindName];
             service.NetworkMode = $"service:{TopologySpec.BitcoindName}";
             // Ports belong to the namespace's owner: what a node publishes (an API for the harness) is published there.

@@ -7,10 +7,12 @@ namespace Lightning.Bench.Compose;
 /// <param name="Labels">Put on every container and the network, so cleanup can find them.</param>
 /// <param name="TraceSockets">Whether each node whose kind has a trace source is told to send its spans to its own socket.</param>
 /// <param name="DevTraceFile">Whether each node also writes Core Lightning's trace file (ground truth for loss checks).</param>
+/// <param name="Valgrind">With --instructions: the host's Valgrind, which every Lightning node runs under.</param>
 internal sealed record ComposeRunSettings(
     string ProjectName,
     RunLayout Layout,
     string? User,
     IReadOnlyDictionary<string, string> Labels,
     bool TraceSockets,
-    bool DevTraceFile = false);
+    bool DevTraceFile = false,
+    Instructions.HostValgrind? Valgrind = null);

@@ -15,6 +15,7 @@ internal sealed class DockerEngine : IDisposable
 
     private readonly EngineConnection connection;
     private readonly EngineContainers containers;
+    private readonly EngineExec exec;
     private readonly EngineImages images;
     private readonly EngineNetworks networks;
     private readonly EngineVolumes volumes;
@@ -24,6 +25,7 @@ internal sealed class DockerEngine : IDisposable
     {
         connection = new EngineConnection(endpoint ?? DockerEndpoint.Resolve(), requestTimeout ?? DefaultRequestTimeout);
         containers = new EngineContainers(connection);
+        exec = new EngineExec(connection);
         images = new EngineImages(connection);
         networks = new EngineNetworks(connection);
         volumes = new EngineVolumes(connection);
@@ -66,11 +68,16 @@ internal sealed class DockerEngine : IDisposable
     /// <inheritdoc cref="EngineContainers.WaitAsync"/>
     public Task<long> WaitContainerAsync(string id, TimeSpan timeout, CancellationToken ct = default) => containers.WaitAsync(id, timeout, ct);
 
+    /// <inheritdoc cref="EngineExec.RunAsync"/>
+    public Task<(long ExitCode, string Output)> ExecAsync(string container, IReadOnlyList<string> command, string? user, TimeSpan timeout, CancellationToken ct = default) =>
+        exec.RunAsync(container, command, user, timeout, ct);
+
     /// <inheritdoc cref="EngineContainers.RunToCompletionAsync"/>
     public Task<(long ExitCode, string Output)> RunToCompletionAsync(
         string image, IReadOnlyList<string> entrypoint, IReadOnlyList<string> command,
-        IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default) =>
-        containers.RunToCompletionAsync(image, entrypoint, command, labels, timeout, ct);
+        IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default,
+        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null) =>
+        containers.RunToCompletionAsync(image, entrypoint, command, labels, timeout, ct, binds, environment, user);
 
     /// <inheritdoc cref="EngineImages.InspectAsync"/>
     public Task<ImageDetails?> InspectImageAsync(string image, CancellationToken ct = default) => images.InspectAsync(image, ct);

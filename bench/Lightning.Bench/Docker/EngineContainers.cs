@@ -65,9 +65,12 @@ internal sealed class EngineContainers(EngineConnection connection)
         connection.CallAsync($"wait for container {id}", async (client, t) => (await client.Containers.WaitContainerAsync(id, t)).StatusCode, ct, timeout);
 
     /// <summary>Runs a short-lived container (no network, labelled) to completion and returns its exit code and output.</summary>
+    /// <param name="binds">Host paths mounted in it ("HOST:CONTAINER[:ro]"), if any; <paramref name="environment"/> its variables;
+    /// <paramref name="user"/> uid:gid it runs as, under an init process (as a node runs), or null for the image's user.</param>
     public async Task<(long ExitCode, string Output)> RunToCompletionAsync(
         string image, IReadOnlyList<string> entrypoint, IReadOnlyList<string> command,
-        IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default)
+        IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default,
+        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null)
     {
         var id = await SendCreateAsync($"create a container from {image}", new CreateContainerParameters
         {
@@ -75,7 +78,9 @@ internal sealed class EngineContainers(EngineConnection connection)
             Entrypoint = [.. entrypoint],
             Cmd = [.. command],
             Labels = labels.ToDictionary(),
-            HostConfig = new HostConfig { NetworkMode = "none" },
+            Env = environment?.Select(e => $"{e.Key}={e.Value}").ToList()!,
+            User = user!,
+            HostConfig = new HostConfig { NetworkMode = "none", Binds = binds?.ToList()!, Init = user is null ? null : true },
         }, ct);
         try
         {

@@ -34,12 +34,17 @@ internal sealed class TopologyLauncher(
         options.Seed?.CopyInto(bitcoindDir);
         foreach (var node in topology.Nodes)
         {
-            kinds.Get(node.Kind).Configure(PrivateFiles.CreateDirectory(layout.NodeDirectory(node.Name)), credentials);
+            var directory = PrivateFiles.CreateDirectory(layout.NodeDirectory(node.Name));
+            kinds.Get(node.Kind).Configure(directory, credentials);
+            if (options.Valgrind is not null)
+            {
+                PrivateFiles.CreateDirectory(Path.Combine(directory, ValgrindWrapping.Folder));
+            }
         }
 
         var settings = new ComposeRunSettings(
             options.ProjectName, layout, options.ContainerUser,
-            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile);
+            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile, options.Valgrind);
         model = ComposeGenerator.Generate(topology, settings, fragments, kinds);
         var yaml = ComposeYaml.Serialize(model);
         await File.WriteAllTextAsync(layout.ComposeFile, yaml, ct);

@@ -43,6 +43,9 @@ internal interface INodeKind
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
     IReadOnlyList<string> DataFiles(string nodeDirectory) => [];
 
+    /// <summary>How its nodes run under Valgrind for --instructions; null when the kind cannot be counted.</summary>
+    InstructionCounting? Instructions => null;
+
     /// <summary>How its spans read and join to payments, and its nodes' own record of them; null when its nodes send none to the harness.</summary>
     ITraceSource? Traces { get; }
 }

@@ -97,6 +97,12 @@ internal sealed record HarnessOptions
     /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
     public IReadOnlyList<Soak.SoakBudget> Budgets { get; init; } = [];
 
+    /// <summary>--instructions: every Lightning node runs under Valgrind (callgrind) and builds are compared on instructions per payment.</summary>
+    public bool Instructions { get; init; }
+
+    /// <summary>--instructions-threshold: the smallest difference of instructions per payment that matters.</summary>
+    public double InstructionsThresholdPercent { get; init; } = Statistics.ComparisonMetric.InstructionsThresholdPercent;
+
     /// <summary>--profile (stop when the machine cannot profile) or --profile-if-available (run on without profiles).</summary>
     public ProfileMode ProfileMode { get; init; } = ProfileMode.Off;
 

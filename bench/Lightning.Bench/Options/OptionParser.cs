@@ -53,6 +53,7 @@ internal static class OptionParser
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
+        CheckInstructions(options, args);
         if (options.Soak is not null)
         {
             options = options with { Traces = [TraceModes.Off] };
@@ -93,6 +94,27 @@ internal static class OptionParser
         if (Given(args, "--topologies") || Given(args, "--iterations") || Given(args, "--warmups") || Given(args, "--pregenerate-invoices"))
         {
             throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");
+        }
+    }
+
+    /// <summary>An instruction run is a benchmark of its own: no soak, no perf (it would sample Valgrind, not the node).</summary>
+    private static void CheckInstructions(HarnessOptions options, IReadOnlyList<string> args)
+    {
+        if (!options.Instructions)
+        {
+            if (Given(args, "--instructions-threshold"))
+            {
+                throw new UsageException("--instructions-threshold applies to instruction runs: add --instructions");
+            }
+            return;
+        }
+        if (options.Soak is not null)
+        {
+            throw new UsageException("--instructions counts a benchmark's measured invocations, not a soak: drop --soak (or --instructions)");
+        }
+        if (options.ProfileMode != ProfileMode.Off)
+        {
+            throw new UsageException("--profile under Valgrind would sample Valgrind, not the node: drop --profile (--instructions gives each function's instructions per payment)");
         }
     }
 

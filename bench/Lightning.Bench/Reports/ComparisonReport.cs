@@ -53,7 +53,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         var text = new StringBuilder();
         if (run.Comparisons.Count > 0)
         {
-            text.AppendLine($"## Comparisons: fresh topologies as the unit, 95 % intervals, threshold ±{F(run.ThresholdPercent, "0.##")} %");
+            text.AppendLine($"## Comparisons: fresh topologies as the unit, 95 % intervals, threshold ±{Thresholds(run)}");
             text.AppendLine();
             text.AppendLine("| case | metric | baseline | candidate | baseline mean | candidate mean | ratio | 95 % interval | topologies | p | verdict | detects ≥ |");
             text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|---:|");
@@ -64,7 +64,13 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Baseline} | {c.Candidate} | {Value(c.BaselineMean, c.Unit)} | {Value(c.CandidateMean, c.Unit)} | {F(c.Interval.Ratio, "0.000")} | {interval} | {topologies} | {F(c.Interval.PValue, "0.###")} | {c.Verdict} | {Percent(c.Precision?.DetectablePercent)} |");
             }
             text.AppendLine();
-            text.AppendLine($"`same`: the whole interval lies within ±{F(run.ThresholdPercent, "0.##")} %; `slower`/`faster`: it lies wholly beyond; " +
+            if (run.Comparisons.Any(c => c.Metric.StartsWith(ComparisonMetric.Instructions.Name, StringComparison.Ordinal)))
+            {
+                text.AppendLine("Instructions per payment: every Lightning node ran under Valgrind (callgrind), which runs code about ten times " +
+                    "slower, so this run's times (BenchmarkDotNet's table, payments.csv, spans) describe nodes under Valgrind and are not compared.");
+                text.AppendLine();
+            }
+            text.AppendLine($"`same`: the whole interval lies within ±{Thresholds(run)}; `slower`/`faster`: it lies wholly beyond; " +
                 "`unknown: needs more topologies`: it straddles the threshold (add --topologies). With " +
                 $"{run.Comparisons.Count(c => c.Interval.HasInterval)} intervals at 95 %, about {F(run.ExpectedByChance, "0.#")} of them may miss the true " +
                 "ratio by chance: when nothing changed, fewer than that say slower or faster. `detects ≥`: the smallest change " +
@@ -110,13 +116,13 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 F(c.BaselineMean, "0.####"), F(c.CandidateMean, "0.####"), F(c.Interval.Ratio, "0.#####"), F(c.Interval.Low, "0.#####"),
                 F(c.Interval.High, "0.#####"), c.Interval.Paired ? "true" : "false", c.Interval.BaselineTopologies, c.Interval.CandidateTopologies,
                 F(c.Interval.PValue, "0.#####"), F(c.Interval.BootstrapLow, "0.#####"), F(c.Interval.BootstrapHigh, "0.#####"),
-                PaymentCsv.Field(c.Verdict), F(run.ThresholdPercent, "0.##"), F(c.Precision?.PairSdPercent ?? double.NaN, "0.###"),
+                PaymentCsv.Field(c.Verdict), F(c.ThresholdPercent ?? run.ThresholdPercent, "0.##"), F(c.Precision?.PairSdPercent ?? double.NaN, "0.###"),
                 F(c.Precision?.IterationNoiseShare ?? double.NaN, "0.###"), c.Precision?.Iterations.ToString(CultureInfo.InvariantCulture) ?? "-",
                 c.Precision?.SuggestedIterations?.ToString(CultureInfo.InvariantCulture) ?? "-", F(c.Precision?.DetectablePercent ?? double.NaN, "0.##"))));
 
     private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
         new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations,ready_s" }
-            .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.All
+            .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.For([TopologySample.Of(c)])
                 .Where(m => m.IterationValues(TopologySample.Of(c)).Count > 0).Select(m =>
             {
                 var values = m.IterationValues(TopologySample.Of(c));
@@ -128,9 +134,21 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                     F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"));
             })));
 
-    private static string Percent(double? value) => value is { } v && !double.IsNaN(v) ? $"{F(v, "0.#")} %" : "-";
+    /// <summary>"2 %", or "2 % (timed metrics), 0.5 % (instructions)" when the metrics have their own.</summary>
+    private static string Thresholds(RunComparisons run)
+    {
+        var distinct = run.Comparisons.GroupBy(c => c.ThresholdPercent ?? run.ThresholdPercent)
+            .Select(g => (Percent: g.Key, Instructions: g.All(c => c.Metric.StartsWith(ComparisonMetric.Instructions.Name, StringComparison.Ordinal)))).ToList();
+        return distinct.Count <= 1
+            ? $"{F(distinct.Select(d => d.Percent).DefaultIfEmpty(run.ThresholdPercent).First(), "0.##")} %"
+            : string.Join(", ", distinct.Select(d => $"{F(d.Percent, "0.##")} % ({(d.Instructions ? "instructions" : "timed metrics")})"));
+    }
 
-    private static string Value(double value, string unit) => unit.Length == 0 ? F(value, "0.0") : $"{F(value, "0.0")} {unit}";
+    private static string Percent(double? value) => value is { } v && !double.IsNaN(v) ? $"{F(v, v < 5 ? "0.##" : "0.#")} %" : "-";
+
+    /// <summary>Millions of instructions with three decimals (a 0.1 % change shows), other figures with one.</summary>
+    private static string Value(double value, string unit) =>
+        unit.Length == 0 ? F(value, "0.0") : $"{F(value, unit == ComparisonMetric.Instructions.Unit ? "0.000" : "0.0")} {unit}";
 
     private static string F(double value, string format) =>
         double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);

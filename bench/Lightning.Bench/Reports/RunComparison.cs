@@ -12,7 +12,8 @@ namespace Lightning.Bench.Reports;
 /// </summary>
 internal static class RunComparison
 {
-    public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed)
+    public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed,
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent)
     {
         var text = new StringBuilder();
         text.AppendLine(Invariant($"A: {nameA} ({a.Scenario}, run {a.RunId}, invoices {a.Invoices})"));
@@ -45,15 +46,17 @@ internal static class RunComparison
             {
                 foreach (var (buildB, topologiesB) in buildsB)
                 {
-                    foreach (var metric in ComparisonMetric.All.Where(m => topologiesA.Concat(topologiesB).All(c => Values(m, c).Count > 0)))
+                    var metrics = ComparisonMetric.For(topologiesA.Concat(topologiesB).Select(TopologySample.Of).ToList());
+                    foreach (var metric in metrics.Where(m => topologiesA.Concat(topologiesB).All(c => Values(m, c).Count > 0)))
                     {
+                        var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
                         var valuesA = topologiesA.Select(c => Values(metric, c)).ToList();
                         var valuesB = topologiesB.Select(c => Values(metric, c)).ToList();
                         var interval = TopologyComparison.Compare(valuesA, valuesB, paired: false, seed);
                         var range = interval.HasInterval ? Invariant($"{interval.Low:0.000} – {interval.High:0.000}") : "-";
                         var label = cell + (traces.Length > 0 && armsA.Keys.Select(k => k.Traces).Distinct().Count() > 1 ? $", traces {traces}" : "");
                         text.AppendLine(Invariant(
-                            $"| {label} | {metric.Name} | {buildA} | {buildB} | {valuesA.Select(v => v.Average()).Average():0.0}{Unit(metric)} | {valuesB.Select(v => v.Average()).Average():0.0}{Unit(metric)} | {interval.Ratio:0.000} | {range} | {topologiesA.Count} + {topologiesB.Count} | {P(interval.PValue)} | {Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse)} |"));
+                            $"| {label} | {metric.Name} | {buildA} | {buildB} | {Mean(valuesA, metric)}{Unit(metric)} | {Mean(valuesB, metric)}{Unit(metric)} | {interval.Ratio:0.000} | {range} | {topologiesA.Count} + {topologiesB.Count} | {P(interval.PValue)} | {Verdict.Of(interval, threshold, metric.HigherIsWorse)} |"));
                         rows++;
                     }
                 }
@@ -87,6 +90,9 @@ internal static class RunComparison
                 .ToDictionary(b => b.Key, b => b.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList()));
 
     private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) => metric.IterationValues(TopologySample.Of(c));
+
+    private static string Mean(List<IReadOnlyList<double>> values, ComparisonMetric metric) =>
+        values.Select(v => v.Average()).Average().ToString(metric.IsInstructions ? "0.000" : "0.0", CultureInfo.InvariantCulture);
 
     private static string Unit(ComparisonMetric metric) => metric.Unit.Length == 0 ? "" : $" {metric.Unit}";
 

@@ -39,7 +39,8 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Costs?.WrittenKbIterations,
             c.Figures?.Costs?.WrittenKbByNode,
             c.Figures?.Costs?.PeakMbByNode,
-            c.Figures?.Costs?.EndRssMbByNode)).ToList(),
+            c.Figures?.Costs?.EndRssMbByNode,
+            c.Figures?.Instructions)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

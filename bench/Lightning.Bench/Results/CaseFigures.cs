@@ -25,6 +25,9 @@ internal sealed record CaseFigures(
     /// <summary>Storage writes per payment and memory of the nodes, when the harness could read their cgroups.</summary>
     public NodeCosts? Costs { get; init; }
 
+    /// <summary>With --instructions: the nodes' instructions per successful payment of the measured window.</summary>
+    public InstructionsPerPayment? Instructions { get; init; }
+
     public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
@@ -47,6 +50,7 @@ internal sealed record CaseFigures(
         {
             Cpu = results.CpuPerPayment(),
             Costs = results.NodeCosts(),
+            Instructions = InstructionsPerPayment.Of(results.Instructions, succeeded.Count),
         };
     }
 

@@ -154,6 +154,12 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         return new CpuPerPayment(perInvocation, byNode, raw);
     }
 
+    /// <summary>With --instructions: each node's instructions in the measured and the idle window; null until the window closed.</summary>
+    public IReadOnlyDictionary<string, NodeInstructions>? Instructions { get; set; }
+
+    /// <summary>Why a case run with --instructions has no counts (a node's processes did not answer vgdb), or null.</summary>
+    public string? InstructionProblem { get; set; }
+
     /// <summary>Marks an invocation whose nodes' stacks were sampled (--profile).</summary>
     public void MarkProfiled(int invocation)
     {

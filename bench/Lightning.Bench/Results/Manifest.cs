@@ -71,6 +71,9 @@ internal sealed record Manifest
     /// <summary>--profile: how the nodes were sampled and where each case's profiles are (null without).</summary>
     public ProfilingRecord? Profiling { get; init; }
 
+    /// <summary>How an --instructions run counted (absent in timed runs).</summary>
+    public InstructionsRecord? Instructions { get; init; }
+
     public void Write(string directory) =>
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 

@@ -1,3 +1,4 @@
+using Lightning.Bench.Instructions;
 using Lightning.Bench.Network;
 using Lightning.Bench.Payments;
 using Lightning.Bench.Profiling;
@@ -26,6 +27,7 @@ internal sealed class CaseLifecycle
     private LightningNetwork? network;
     private PaymentDriver? driver;
     private CaseProfiler? profiler;
+    private CaseInstructions? instructions;
 
     private CaseLifecycle(RunContext run, CaseDefinition definition)
     {
@@ -83,7 +85,9 @@ internal sealed class CaseLifecycle
         var setup = clock.Times;
         run.Progress.Info($"case {definition.Key}: topology ready in {setup}");
 
-        // 5. The nodes' idle CPU rate, so CPU per payment counts what payments cost, not time passing.
+        // 5. The nodes' idle CPU rate, so CPU per payment counts what payments cost, not time passing (and with
+        // --instructions, at the same time, their idle instructions).
+        var idleInstructions = CountIdleInstructionsAsync(network, ct);
         var cpu = await network.CreateCpuMeterAsync(ct);
         if (cpu.Problem is null)
         {
@@ -95,6 +99,7 @@ internal sealed class CaseLifecycle
         {
             run.Progress.Info($"case {definition.Key}: no CPU time per payment: {cpu.Problem}");
         }
+        await idleInstructions;
         results.Topology = results.Topology with { Setup = setup };
 
         // 6. Ready to pay (with every invoice made ahead, if asked).
@@ -124,6 +129,33 @@ internal sealed class CaseLifecycle
         run.Progress.Info($"case {definition.Key}: topology ready, benchmarking");
     }
 
+    /// <summary>With --instructions: every node's processes counted at rest; a node whose processes do not answer costs the case its counts.</summary>
+    private async Task CountIdleInstructionsAsync(LightningNetwork started, CancellationToken ct)
+    {
+        if (run.Valgrind is null)
+        {
+            return;
+        }
+        instructions = CaseInstructions.For(run.Engine, definition.Topology.Nodes.ToDictionary(n => n.Name, n => started.Containers[n.Name]),
+            started.Layout.NodeDirectory, HostUser.ContainerUser);
+        try
+        {
+            using var step = run.Progress.Begin($"counting the nodes' idle instructions for {CaseInstructions.IdleWindow.TotalSeconds:0} s");
+            await instructions.MeasureIdleAsync(CaseInstructions.IdleWindow, ct);
+        }
+        catch (Exception e) when (e is IOException or TimeoutException or InvalidDataException)
+        {
+            InstructionsFailed(e);
+        }
+    }
+
+    private void InstructionsFailed(Exception e)
+    {
+        instructions = null;
+        results.InstructionProblem = e.Message;
+        run.Progress.Info($"case {definition.Key}: no instruction counts: {e.Message}");
+    }
+
     /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
     public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
 
@@ -141,6 +173,10 @@ internal sealed class CaseLifecycle
     {
         driver?.BeforeInvocation();
         var next = results.InvocationsStarted + 1;
+        if (instructions is not null && next == run.Options.Warmups + 1)
+        {
+            await InstructionsAsync(i => i.OpenWindowAsync(run.Cancellation));
+        }
         if (profiler is not null && results.ProfileProblem is null && CaseProfiler.Samples(next, run.Options.Warmups))
         {
             results.MarkProfiled(next);
@@ -155,7 +191,23 @@ internal sealed class CaseLifecycle
         {
             await ProfileAsync(p => p.DisableAsync(run.Cancellation));
         }
+        if (instructions is not null && results.InvocationsStarted == run.Options.Warmups + run.Options.Iterations)
+        {
+            await InstructionsAsync(async i => results.Instructions = await i.CloseWindowAsync(run.Cancellation));
+        }
         driver?.AfterInvocation();
+    }
+
+    private async Task InstructionsAsync(Func<CaseInstructions, Task> action)
+    {
+        try
+        {
+            await action(instructions!);
+        }
+        catch (Exception e) when (e is IOException or TimeoutException or InvalidDataException)
+        {
+            InstructionsFailed(e);
+        }
     }
 
     /// <summary>A perf that stops answering ends the case's profiles, not the case.</summary>

@@ -38,6 +38,7 @@ internal static class HarnessRun
         {
             // Before any container: a run that cannot profile says so now, not after its first case.
             var (perfVersion, profileSkipped) = await CheckProfilingAsync(options, progress);
+            var valgrind = options.Instructions ? await Instructions.HostValgrind.FindAsync() : null;
             engine = new DockerEngine(DockerEndpoint.Resolve());
             var dockerVersion = await engine.GetVersionAsync();
             IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
@@ -47,11 +48,18 @@ internal static class HarnessRun
             limit.RestoreLeftover(progress);
 
             var run = shutdown.Run = new RunContext(options, scenario, engine, compose, fragments, kinds, progress,
-                perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId))
+                perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId), valgrind)
             {
                 ProfileSkipped = profileSkipped,
             };
             var images = await CheckImagesAsync(engine, options, kinds, progress, run.RunId);
+            if (valgrind is not null)
+            {
+                await Instructions.InstructionsPreflight.CheckAsync(engine, valgrind,
+                    options.Builds.SelectMany(b => b.Images).Select(i => (i.Image, kinds.Get(i.Kind))), RunLabels.For(run.RunId), HostUser.ContainerUser, progress);
+                progress.Info($"counting instructions with {valgrind.Version} (callgrind, brought from the host): every Lightning node runs about ten times slower, " +
+                    "so this run's times are not compared");
+            }
             shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
             Directory.CreateDirectory(run.ResultsDirectory);
@@ -62,7 +70,7 @@ internal static class HarnessRun
             return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
-            or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException)
+            or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
             return Program.Fail(Program.ExitFailure, e.Message);
         }
@@ -85,7 +93,8 @@ internal static class HarnessRun
             summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
         }
         shutdown.Completed = true;
-        run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed);
+        run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
+            options.InstructionsThresholdPercent);
         foreach (var tables in RunOutputs.ConsoleTables)
         {
             tables.Print(run.Results, Console.Out);

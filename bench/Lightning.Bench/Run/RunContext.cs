@@ -21,7 +21,7 @@ internal sealed class RunContext : IAsyncDisposable
     private readonly ChainSeeder chain;
 
     public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, IComposeRunner compose, ComposeFragments fragments,
-        NodeKindCatalog kinds, RunProgress progress, Func<string, Profiling.RunProfiling?>? profiling = null)
+        NodeKindCatalog kinds, RunProgress progress, Func<string, Profiling.RunProfiling?>? profiling = null, Instructions.HostValgrind? valgrind = null)
     {
         Options = options;
         Scenario = scenario;
@@ -35,7 +35,8 @@ internal sealed class RunContext : IAsyncDisposable
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
         Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
         Profiling = profiling?.Invoke(RunId);
-        topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress);
+        Valgrind = valgrind;
+        topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress, valgrind);
         chain = new ChainSeeder(RunId, options.WorkRoot, options.BitcoindImage, progress);
     }
 
@@ -44,6 +45,9 @@ internal sealed class RunContext : IAsyncDisposable
 
     /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
     public string? ProfileSkipped { get; init; }
+
+    /// <summary>With --instructions: the host's Valgrind, which every Lightning node runs under; else null.</summary>
+    public Instructions.HostValgrind? Valgrind { get; }
 
     /// <summary>The seeded, interleaved order of the cases.</summary>
     public ExecutionPlan Plan { get; }

@@ -87,6 +87,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     PaymentCalls = string.Join("; ", run.Kinds.PaymentCallsOf(run.Options.Builds).Select(c => c.Phrase)),
                     Profiling = run.Profiling,
                     ProfileSkipped = run.ProfileSkipped,
+                    Valgrind = run.Valgrind,
                     Progress = progress,
                     Completed = !byInterrupt && Completed,
                     Partial = partial,

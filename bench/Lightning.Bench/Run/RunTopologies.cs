@@ -15,7 +15,8 @@ namespace Lightning.Bench.Run;
 /// tracked while alive, so a stopped run can tear down what is still up; at the end, whatever the run left is removed
 /// by its label.
 /// </summary>
-internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
+internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress,
+    Instructions.HostValgrind? valgrind = null)
     : IAsyncDisposable
 {
     private readonly List<LightningNetwork> alive = new();
@@ -35,7 +36,8 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             CollectTraces: traceMode == TraceModes.On,
             DevTraceFile: traceMode == TraceModes.On && options.TraceCheck,
             StepTimeout: options.StepTimeout,
-            Seed: seed);
+            Seed: seed,
+            Valgrind: valgrind);
         var network = LightningNetwork.Create(topology, settings, engine, compose, kinds, progress);
         lock (alive)
         {

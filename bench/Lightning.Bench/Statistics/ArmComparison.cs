@@ -15,4 +15,8 @@ internal sealed record ArmComparison(
     double CandidateMean,
     RatioInterval Interval,
     string Verdict,
-    ComparisonPrecision? Precision = null);
+    ComparisonPrecision? Precision = null)
+{
+    /// <summary>The threshold the verdict was read against, in % (each metric has its own; absent in runs before that).</summary>
+    public double? ThresholdPercent { get; init; }
+}

@@ -20,5 +20,31 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
 
     public static IReadOnlyList<ComparisonMetric> All { get; } = [MeanTime, Throughput, CpuPerPayment, StoragePerPayment];
 
+    /// <summary>
+    /// The default threshold of instructions per payment, in %: chosen from the metric's A/A spread on real images
+    /// (see docs/instructions.md), where the timed metrics' 2 % comes from theirs.
+    /// </summary>
+    public const double InstructionsThresholdPercent = 0.5;
+
+    /// <summary>With --instructions: all Lightning nodes' instructions per successful payment, idle subtracted, in millions.</summary>
+    public static readonly ComparisonMetric Instructions = new("instructions/payment", "M", HigherIsWorse: true,
+        s => s.Instructions is { } i ? [i.Total / 1e6] : []) { IsInstructions = true };
+
+    /// <summary>One node's instructions per successful payment, in millions.</summary>
+    public static ComparisonMetric InstructionsOf(string node) => new($"instructions/payment {node}", "M", HigherIsWorse: true,
+        s => s.Instructions?.ByNode.TryGetValue(node, out var v) == true ? [v / 1e6] : []) { IsInstructions = true };
+
+    /// <summary>Whether the metric counts instructions (an instruction run compares only these; a timed run never has them).</summary>
+    public bool IsInstructions { get; init; }
+
+    /// <summary>
+    /// The metrics of topologies measured the same way: instructions per payment (all nodes, then each node) when they
+    /// ran under Valgrind, whose times mean nothing; else the timed metrics.
+    /// </summary>
+    public static IReadOnlyList<ComparisonMetric> For(IReadOnlyList<TopologySample> samples) =>
+        samples.Count > 0 && samples.All(s => s.Instructions is not null)
+            ? [Instructions, .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(InstructionsOf)]
+            : All;
+
     public static double SuccessShare(int succeeded, int failed) => succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);
 }

@@ -13,7 +13,9 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
     /// <summary>How many comparisons could say slower or faster by chance if nothing changed (at most 5 % of them).</summary>
     public double ExpectedByChance => Comparisons.Count(c => c.Interval.HasInterval) * (1 - TopologyComparison.Confidence);
 
-    public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed)
+    /// <param name="thresholdPercent">The timed metrics' threshold; <paramref name="instructionsThresholdPercent"/> that of instructions per payment.</param>
+    public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent)
     {
         var cases = results.Cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).ToList();
         var cells = cases.GroupBy(c => CaseArms.CellOf(c.Parameters)).ToList();
@@ -25,8 +27,10 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
             var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
                 .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
-            foreach (var metric in ComparisonMetric.All.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
+            var metrics = ComparisonMetric.For(cell.Select(TopologySample.Of).ToList());
+            foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
             {
+                var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
                 foreach (var (arm, topologies) in arms)
                 {
                     spreads.Add(Spread(cell.Key, Label(arm, traceModes), metric, topologies));
@@ -35,11 +39,11 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 {
                     if (arm.Build != builds[0] && arms.TryGetValue((builds[0], arm.Traces), out var baseline))
                     {
-                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, thresholdPercent, seed));
+                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed));
                     }
                     if (arm.Traces != Options.TraceModes.Off && arms.TryGetValue((arm.Build, Options.TraceModes.Off), out var off))
                     {
-                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, thresholdPercent, seed));
+                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed));
                     }
                 }
             }
@@ -61,18 +65,26 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
             interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
-            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent) : null);
+            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent) : null)
+        {
+            ThresholdPercent = thresholdPercent,
+        };
     }
 
     /// <summary>The pairs' spread, how much of it iteration noise explains, and the iterations per topology that would narrow it most per minute.</summary>
     private static ComparisonPrecision? Precision(List<CaseResults> topologies, List<IReadOnlyList<double>> baseValues, List<IReadOnlyList<double>> candValues, double thresholdPercent)
     {
         var all = baseValues.Concat(candValues).ToList();
+        var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
+        if (all.All(v => v.Count == 1))
+        {
+            // One figure per topology (instructions over its whole window): no iteration noise to split off.
+            return ComparisonPrecision.Of(logRatios, 0, 1, double.NaN, double.NaN, thresholdPercent);
+        }
         if (all.Any(v => v.Count < 2))
         {
             return null;
         }
-        var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
         var within = all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
         var iterations = (int)Math.Round(all.Average(v => v.Count));
         // A topology's own cost: its whole time less the time of its invocations (warmups included).

@@ -9,14 +9,17 @@ namespace Lightning.Bench.Statistics;
 internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
     IReadOnlyList<double>? WrittenKbPerPayment = null)
 {
+    /// <summary>With --instructions: the nodes' instructions per payment (null in a timed run).</summary>
+    public InstructionsPerPayment? Instructions { get; init; }
+
     public static TopologySample Of(Results.CaseResults c) => new(
         c.Figures!.IterationsMs,
         ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed),
         c.PaymentsPerInvocation,
         c.Figures.Cpu?.Iterations ?? [],
-        c.Figures.Costs?.WrittenKbIterations ?? []);
+        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions };
 
     public static TopologySample Of(Results.CaseSummary c) => new(
         c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
-        c.WrittenKbPerPaymentIterations ?? []);
+        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions };
 }

@@ -32,6 +32,19 @@ internal sealed class CoreLightningKind : INodeKind
 
     public ITraceSource Traces { get; } = new CoreLightningTraceSource();
 
+    /// <summary>
+    /// As Core Lightning's own test suite runs nodes under Valgrind (contrib/pyln-testing): bitcoin-cli (which bcli
+    /// runs for every chain poll), Python and the Rust plugins are not counted; plugin checksums and backtraces are off
+    /// (both read memory in ways that are slow or noisy under Valgrind), and subdaemons are not asked their version at
+    /// start (one Valgrind start each).
+    /// </summary>
+    public InstructionCounting Instructions { get; } = new(
+        ["*python*", "*bitcoin-cli*", "*elements-cli*", "*cln-grpc*", "*clnrest*", "*wss-proxy*", "*cln-bip353*", "*reckless", "*cln-currencyrate*"],
+        ["--dev-no-plugin-checksum", "--dev-no-version-checks"],
+        new Dictionary<string, string> { ["LIGHTNINGD_DEV_NO_BACKTRACE"] = "1" });
+
+    InstructionCounting? INodeKind.Instructions => Instructions;
+
     ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)

@@ -1,0 +1,47 @@
+using Lightning.Bench.Instructions;
+using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
+
+namespace Lightning.Bench.Compose;
+
+/// <summary>
+/// A node's service for --instructions: the same command line, started by the host's Valgrind (callgrind, mounted
+/// read-only) with every child process the node starts counted too, each reachable through vgdb in the node's folder.
+/// </summary>
+internal static class ValgrindWrapping
+{
+    /// <summary>The node folder's sub-folder (created by the launcher) that holds callgrind's dumps and vgdb's FIFOs.</summary>
+    public const string Folder = "callgrind";
+
+    public static string VgdbPrefix => RunLayout.ContainerPath($"{Folder}/vgdb");
+
+    public static ComposeService Wrap(ComposeService service, InstructionCounting counting, HostValgrind valgrind)
+    {
+        var wrapped = service.Clone();
+        wrapped.Entrypoint =
+        [
+            HostValgrind.ContainerLauncher,
+            "--tool=callgrind",
+            "-q",
+            "--trace-children=yes",
+            $"--trace-children-skip={string.Join(',', counting.SkippedChildren)}",
+            // vgdb reaches each process through FIFOs in the node's folder; a blocked process is woken with ptrace,
+            // which needs it not to be the container's pid 1 (init: true below).
+            "--vgdb=yes",
+            $"--vgdb-prefix={VgdbPrefix}",
+            $"--callgrind-out-file={RunLayout.ContainerPath($"{Folder}/cg.%p")}",
+            // Counts per function, not per line: dumps stay small and are read while the node runs.
+            "--dump-line=no",
+            .. service.Entrypoint ?? [],
+        ];
+        wrapped.Command = [.. service.Command ?? [], .. counting.Arguments];
+        wrapped.Environment = new Dictionary<string, string>(service.Environment ?? []) { ["VALGRIND_LIB"] = HostValgrind.ContainerLib };
+        foreach (var (key, value) in counting.Environment)
+        {
+            wrapped.Environment[key] = value;
+        }
+        wrapped.Volumes = [.. service.Volumes ?? [], .. valgrind.Binds];
+        wrapped.Init = true;
+        return wrapped;
+    }
+}

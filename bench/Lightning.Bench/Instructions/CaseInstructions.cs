@@ -1,0 +1,86 @@
+using System.Diagnostics;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Instructions;
+
+/// <summary>
+/// A case's instruction counts: every Lightning node's processes zeroed and dumped through vgdb around an idle window
+/// (before the first payment) and around the measured invocations, so the counts are exactly those windows' and
+/// setup and warmups are left out. The dumps stay in the node folders until the case reads them (<see cref="Dumps"/>).
+/// </summary>
+internal sealed class CaseInstructions
+{
+    public const string IdleHint = "lnbench-idle";
+
+    /// <summary>
+    /// How long the idle instructions are counted, beside the CPU's idle window: six of the nodes' one-second chain
+    /// polls, whose number is what varies.
+    /// </summary>
+    public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(6);
+    public const string WindowHint = "lnbench-window";
+
+    private readonly IReadOnlyList<NodeCallgrind> nodes;
+    private readonly Dictionary<string, IReadOnlyList<int>> windowPids = new();
+    private readonly Stopwatch window = new();
+    private IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>>? idleDumps;
+    private double idleSeconds;
+
+    private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes) => this.nodes = nodes;
+
+    /// <param name="containers">Lightning node → container id.</param>
+    /// <param name="nodeFolder">Node → its folder on the host (the callgrind folder is inside).</param>
+    public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user) =>
+        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user)).ToList());
+
+    /// <summary>The idle window's and the measured window's dumps per node (pid → file), once both are taken.</summary>
+    public (IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> Idle, IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> Window)? Dumps { get; private set; }
+
+    /// <summary>Counts every node at rest for <paramref name="length"/>: its timers and chain polls, subtracted from the window later.</summary>
+    public async Task MeasureIdleAsync(TimeSpan length, CancellationToken ct = default)
+    {
+        var zeroed = await ZeroAllAsync(ct);
+        var clock = Stopwatch.StartNew();
+        await Task.Delay(length, ct);
+        idleSeconds = clock.Elapsed.TotalSeconds;
+        idleDumps = await DumpAllAsync(zeroed, IdleHint, ct);
+    }
+
+    /// <summary>Opens the measured window: zeroes every process (what warmups and setup did is dropped).</summary>
+    public async Task OpenWindowAsync(CancellationToken ct = default)
+    {
+        foreach (var (node, pids) in await ZeroAllAsync(ct))
+        {
+            windowPids[node] = pids;
+        }
+        window.Restart();
+    }
+
+    /// <summary>Closes the measured window: dumps every process zeroed when it opened; returns each node's counts.</summary>
+    public async Task<IReadOnlyDictionary<string, NodeInstructions>> CloseWindowAsync(CancellationToken ct = default)
+    {
+        window.Stop();
+        var windowDumps = await DumpAllAsync(windowPids, WindowHint, ct);
+        var idle = idleDumps ?? throw new InvalidOperationException("the idle window was not measured");
+        Dumps = (idle, windowDumps);
+        return nodes.ToDictionary(n => n.Node, n => new NodeInstructions(
+            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds));
+    }
+
+    private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyDictionary<int, string> dumps) =>
+        dumps.Values.Select(CallgrindDumpTotal.Read).GroupBy(d => d.Process).ToDictionary(g => g.Key, g => (double)g.Sum(d => d.Instructions));
+
+    private async Task<IReadOnlyDictionary<string, IReadOnlyList<int>>> ZeroAllAsync(CancellationToken ct)
+    {
+        var zeroed = await Task.WhenAll(nodes.Select(async n => (n.Node, Pids: await n.ZeroAsync(ct))));
+        return zeroed.ToDictionary(z => z.Node, z => z.Pids);
+    }
+
+    private async Task<IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>>> DumpAllAsync(
+        IReadOnlyDictionary<string, IReadOnlyList<int>> pids, string hint, CancellationToken ct)
+    {
+        var dumped = await Task.WhenAll(nodes.Select(async n => (n.Node, Files: await n.DumpAsync(pids[n.Node], hint, ct))));
+        return dumped.ToDictionary(d => d.Node, d => d.Files);
+    }
+}

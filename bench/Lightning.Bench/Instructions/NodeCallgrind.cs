@@ -1,0 +1,102 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+
+namespace Lightning.Bench.Instructions;
+
+/// <summary>
+/// One node's processes under callgrind, driven through vgdb run inside the node's container (its pid namespace:
+/// vgdb wakes a process blocked in a system call with ptrace): each process's counts zeroed, or dumped to a file in
+/// the node's folder. The processes are those whose vgdb FIFOs are in that folder.
+/// </summary>
+internal sealed partial class NodeCallgrind(DockerEngine engine, string node, string container, string hostFolder, string? user)
+{
+    private const int Attempts = 5;
+    private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(60);
+
+    public string Node => node;
+
+    /// <summary>The processes running under Valgrind now (pids in the container).</summary>
+    public IReadOnlyList<int> Pids() =>
+        Directory.EnumerateFiles(hostFolder, "vgdb-from-vgdb-to-*")
+            .Select(f => VgdbFifo().Match(Path.GetFileName(f)))
+            .Where(m => m.Success).Select(m => int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture)).Distinct().Order().ToList();
+
+    /// <summary>
+    /// Zeroes every process's counts; returns the pids that were zeroed. A process gone before it was reached (a child
+    /// forked to run bitcoin-cli, between its fork and its exec) is not one of them.
+    /// </summary>
+    public async Task<IReadOnlyList<int>> ZeroAsync(CancellationToken ct = default)
+    {
+        var zeroed = await Task.WhenAll(Pids().Select(async p => (Pid: p, Answered: await MonitorAsync(p, "zero", ct))));
+        return zeroed.Where(z => z.Answered).Select(z => z.Pid).ToList();
+    }
+
+    /// <summary>
+    /// Dumps (and zeroes) the counts of <paramref name="pids"/> (those zeroed when the window opened: a process forked
+    /// since would carry its parent's counts), each to a new file whose trigger names <paramref name="hint"/>.
+    /// </summary>
+    public async Task<IReadOnlyDictionary<int, string>> DumpAsync(IReadOnlyList<int> pids, string hint, CancellationToken ct = default)
+    {
+        var alive = Pids().Intersect(pids).ToList();
+        var dumps = await Task.WhenAll(alive.Select(async p =>
+        {
+            var before = DumpFiles(p).ToHashSet();
+            if (!await MonitorAsync(p, $"dump {hint}", ct))
+            {
+                return (Pid: p, File: Ended(p));
+            }
+            var file = DumpFiles(p).Where(f => !before.Contains(f)).OrderByDescending(Part).FirstOrDefault()
+                ?? throw new IOException($"{node}: callgrind of process {p} answered the dump but wrote no file in {hostFolder}");
+            return (Pid: p, File: file);
+        }));
+        // A process that ended inside the window wrote its counts since the zeroing when it exited; one that has no
+        // such file was a child that exec'd a program not counted (bitcoin-cli), whose counts were its parent's.
+        return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p))))
+            .Where(d => d.File is not null).ToDictionary(d => d.Pid, d => d.File!);
+    }
+
+    /// <summary>The counts a process wrote when it exited, or null when it wrote none.</summary>
+    private string? Ended(int pid)
+    {
+        var file = new FileInfo(Path.Combine(hostFolder, $"cg.{pid}"));
+        return file.Exists && file.Length > 0 ? file.FullName : null;
+    }
+
+    private IEnumerable<string> DumpFiles(int pid) => Directory.EnumerateFiles(hostFolder, $"cg.{pid}.*");
+
+    private static int Part(string file) =>
+        int.TryParse(Path.GetExtension(file).TrimStart('.'), NumberStyles.None, CultureInfo.InvariantCulture, out var part) ? part : 0;
+
+    /// <summary>
+    /// One callgrind monitor command to one process; retried, since only one vgdb may speak with a process at a time
+    /// and a process that is being woken may miss one. A process that never answers fails the call: its count is
+    /// never taken as zero. False when the process is gone (its FIFOs removed).
+    /// </summary>
+    private async Task<bool> MonitorAsync(int pid, string command, CancellationToken ct)
+    {
+        string output = "";
+        for (var attempt = 1; attempt <= Attempts; attempt++)
+        {
+            var (exitCode, text) = await engine.ExecAsync(container,
+                [HostValgrind.ContainerVgdb, $"--vgdb-prefix={ValgrindWrapping.VgdbPrefix}", $"--pid={pid}", .. command.Split(' ')], user, CallTimeout, ct);
+            if (exitCode == 0)
+            {
+                return true;
+            }
+            // A child forked to exec a program that is not counted (bcli's bitcoin-cli) leaves its FIFOs behind: vgdb then
+            // finds no Valgrind behind them.
+            if (!Pids().Contains(pid) || text.Contains("no FIFO found matching pid", StringComparison.Ordinal))
+            {
+                return false;
+            }
+            output = text.Trim();
+            await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt), ct);
+        }
+        throw new IOException($"{node}: callgrind of process {pid} did not take `{command}` after {Attempts} attempts: {output.Split('\n').LastOrDefault()}");
+    }
+
+    [GeneratedRegex(@"^vgdb-from-vgdb-to-(\d+)-by-")]
+    private static partial Regex VgdbFifo();
+}

@@ -1,0 +1,11 @@
+namespace Lightning.Bench.NodeKinds;
+
+/// <summary>How a kind's nodes run under Valgrind for <c>--instructions</c>.</summary>
+/// <param name="SkippedChildren">Programs a node starts that are not counted (Valgrind's --trace-children-skip patterns):
+/// what is not the node's own code (bitcoin-cli, interpreters) or too slow to start under Valgrind.</param>
+/// <param name="Arguments">Added to the node's command line (checks that cannot pass under Valgrind switched off).</param>
+/// <param name="Environment">Added to the node's environment.</param>
+internal sealed record InstructionCounting(
+    IReadOnlyList<string> SkippedChildren,
+    IReadOnlyList<string> Arguments,
+    IReadOnlyDictionary<string, string> Environment);
