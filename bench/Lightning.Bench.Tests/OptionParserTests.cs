@@ -52,6 +52,10 @@ public class OptionParserTests
     [InlineData(new[] { "--concurency", "4" }, "unknown option '--concurency'")]
     [InlineData(new[] { "AlicePaysBob", "Extra" }, "unexpected argument 'Extra'")]
     [InlineData(new[] { "--list=yes" }, "--list takes no value")]
+    [InlineData(new[] { "--instructions", "--soak", "5m" }, "--instructions counts a benchmark's measured invocations, not a soak")]
+    [InlineData(new[] { "--instructions", "--profile" }, "--profile under Valgrind would sample Valgrind")]
+    [InlineData(new[] { "--instructions-threshold", "0.3" }, "--instructions-threshold applies to instruction runs: add --instructions")]
+    [InlineData(new[] { "--instructions", "--instructions-threshold", "x" }, "--instructions-threshold")]
     public void Bad_input_gets_one_line_that_says_what_was_wrong(string[] args, string expected)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(args));
