@@ -52,6 +52,20 @@ public class CallgrindFoldingTests
     }
 
     [Fact]
+    public void Instruction_stacks_of_two_builds_draw_a_differential_flame_graph()
+    {
+        var baseline = CallgrindFolding.ToFolded(CallgrindDumpTests.Load("callgrind-known-calls.txt"));
+        var candidate = CallgrindFolding.ToFolded(SyntheticDumps.Dump("/tmp/known-calls", [("main", 10), ("a", 50_000)], [("main", "a", 3, 50_000)]));
+
+        var svg = DifferentialFlameGraph.Render(baseline, 1, FoldedStacks.Merge([baseline, candidate]), 1, samplesPerSecond: 1, "Instructions", "callgrind");
+
+        var tooltips = System.Xml.Linq.XDocument.Parse(svg).Descendants(System.Xml.Linq.XName.Get("title", "http://www.w3.org/2000/svg")).Select(t => t.Value).ToList();
+        // The renderer labels counts as CPU milliseconds at samplesPerSecond; here 1 "sample" is one instruction.
+        Assert.Contains(tooltips, t => t.StartsWith("known-calls: baseline 180749000 ms → candidate 230759000 ms", StringComparison.Ordinal));
+        Assert.Contains(tooltips, t => t.StartsWith("a: baseline 0.000 ms → candidate 50000000 ms", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Recursion_ends_a_path_and_depth_is_bounded_without_losing_instructions()
     {
         var recursive = SyntheticDumps.Dump("/bin/p",
