@@ -24,7 +24,7 @@ internal sealed class CaseInstructions
     private readonly IReadOnlyList<NodeCallgrind> nodes;
     private readonly Dictionary<string, IReadOnlyList<int>> windowPids = new();
     private readonly Stopwatch window = new();
-    private IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>>? idleDumps;
+    private IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>>? idleDumps;
     private double idleSeconds;
 
     private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes) => this.nodes = nodes;
@@ -34,8 +34,8 @@ internal sealed class CaseInstructions
     public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user) =>
         new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user)).ToList());
 
-    /// <summary>The idle window's and the measured window's dumps per node (pid → file), once both are taken.</summary>
-    public (IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> Idle, IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> Window)? Dumps { get; private set; }
+    /// <summary>The idle window's and the measured window's dumps per node, once both are taken.</summary>
+    public (IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Idle, IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Window)? Dumps { get; private set; }
 
     /// <summary>Counts every node at rest for <paramref name="length"/>: its timers and chain polls, subtracted from the window later.</summary>
     public async Task MeasureIdleAsync(TimeSpan length, CancellationToken ct = default)
@@ -44,7 +44,7 @@ internal sealed class CaseInstructions
         var clock = Stopwatch.StartNew();
         await Task.Delay(length, ct);
         idleSeconds = clock.Elapsed.TotalSeconds;
-        idleDumps = await DumpAllAsync(zeroed, IdleHint, ct);
+        idleDumps = Read(await DumpAllAsync(zeroed, IdleHint, ct));
     }
 
     /// <summary>Opens the measured window: zeroes every process (what warmups and setup did is dropped).</summary>
@@ -61,15 +61,24 @@ internal sealed class CaseInstructions
     public async Task<IReadOnlyDictionary<string, NodeInstructions>> CloseWindowAsync(CancellationToken ct = default)
     {
         window.Stop();
-        var windowDumps = await DumpAllAsync(windowPids, WindowHint, ct);
+        var windowDumps = Read(await DumpAllAsync(windowPids, WindowHint, ct));
         var idle = idleDumps ?? throw new InvalidOperationException("the idle window was not measured");
         Dumps = (idle, windowDumps);
         return nodes.ToDictionary(n => n.Node, n => new NodeInstructions(
             ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds));
     }
 
-    private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyDictionary<int, string> dumps) =>
-        dumps.Values.Select(CallgrindDumpTotal.Read).GroupBy(d => d.Process).ToDictionary(g => g.Key, g => (double)g.Sum(d => d.Instructions));
+    private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyList<CallgrindDump> dumps) =>
+        dumps.GroupBy(d => d.ProcessName).ToDictionary(g => g.Key, g => (double)g.Sum(d => d.TotalIr));
+
+    /// <summary>Each node's dumps, read (and then deleted: a node's folder holds only the dumps not yet read).</summary>
+    private static IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Read(IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> files) =>
+        files.ToDictionary(n => n.Key, n => (IReadOnlyList<CallgrindDump>)n.Value.Values.Select(f =>
+        {
+            var dump = CallgrindDump.Read(f);
+            File.Delete(f);
+            return dump;
+        }).ToList());
 
     private async Task<IReadOnlyDictionary<string, IReadOnlyList<int>>> ZeroAllAsync(CancellationToken ct)
     {
