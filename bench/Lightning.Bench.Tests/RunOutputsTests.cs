@@ -20,6 +20,8 @@ public class RunOutputsTests : IDisposable
             "spans.csv", "payment-spans.csv", "span-summary.csv", "span-summary.md", "cases/CASE/zipkin.json", "zipkin.json",
             "cases/CASE/malformed-spans.txt", "payments.csv", "summary.json", "comparison.md", "comparisons.csv", "topologies.csv", "manifest.json",
             "profiles/profiles.md", "profiles/CASE/NODE.svg", "profiles/CASE/NODE.folded", "profiles/diff-BUILD-vs-BASELINE/CASE/NODE.svg",
+            "instructions/instructions.md", "instructions/CASE/NODE.folded", "instructions/CASE/NODE.functions.csv", "instructions/CELL/BUILD/NODE.svg",
+            "instructions/diff-BUILD-vs-BASELINE/CELL/NODE.svg",
             "payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "comparison-topologies.png", "comparison-ratios.png",
             "soak-latency.png", "soak-nodes.png", "../RUN.zip",
         ], RunOutputs.Files);

@@ -92,6 +92,15 @@ public class InstructionUnitTests
         Assert.Equal("slower", Verdict.Of(interval, 0.1, higherIsWorse: true));
     }
 
+    [Theory]
+    [InlineData(10, 1, 10)]
+    [InlineData(10, 4, 5)]
+    [InlineData(10, 10, 2)]
+    [InlineData(10, 30, 1)]
+    [InlineData(3, 1, 3)]
+    public void A_topologys_window_spans_the_invocations_that_make_twenty_payments_at_most_the_runs_iterations(int iterations, int paymentsPerInvocation, int expected) =>
+        Assert.Equal(expected, CaseInstructions.WindowInvocations(iterations, paymentsPerInvocation));
+
     private static InstructionsPerPayment Counts(double alice, double bob) =>
         new(new Dictionary<string, double> { ["alice"] = alice, ["bob"] = bob }, new Dictionary<string, IReadOnlyDictionary<string, double>>(), 10);
 }

@@ -10,10 +10,13 @@ internal static class HarnessColumns
     public static IReadOnlyList<IColumn> For(RunResults results, HarnessOptions options)
     {
         var builds = options.Builds.Select(b => b.Name).ToList();
-        IColumn[] instructions = options.Instructions ? [new InstructionsPerPaymentColumn(results)] : [];
+        if (options.Instructions)
+        {
+            // Times under Valgrind are not comparable with any other run's: an instruction run's table shows none.
+            return [new InstructionsPerPaymentColumn(results), new FailedColumn(results), new StatusColumn(results), new InvoicesColumn(results, options.PregenerateInvoices)];
+        }
         return
         [
-            .. instructions,
             new PaymentsPerSecondColumn(results),
             new LatencyPercentileColumn(results, 50),
             new LatencyPercentileColumn(results, 95),

@@ -10,7 +10,7 @@ internal sealed class InstructionsPerPaymentColumn(RunResults results) : CaseCol
 
     public override string Legend =>
         "Millions of instructions the Lightning nodes executed per successful payment in measured iterations (Valgrind's callgrind), each node's idle " +
-        "rate subtracted. Every node ran under Valgrind, about ten times slower: this table's times are not comparable with a run without --instructions";
+        "rate subtracted. Every node ran under Valgrind, about ten times slower, so this run's times are not shown: they are not comparable with any run's";
 
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
         Results.Find(caseKey) is { } c

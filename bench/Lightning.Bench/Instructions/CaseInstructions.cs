@@ -15,17 +15,35 @@ internal sealed class CaseInstructions
     public const string IdleHint = "lnbench-idle";
 
     /// <summary>
-    /// How long the idle instructions are counted, beside the CPU's idle window: six of the nodes' one-second chain
-    /// polls, whose number is what varies.
+    /// How long the idle instructions are counted, in <see cref="IdleSlices"/> slices: each slice holds three of the
+    /// nodes' one-second chain polls, and each node's idle counts are those of its median slice, so a one-off chore
+    /// that falls into the idle window (a block processed late: 7 M instructions of lightningd, against 1 M of polls)
+    /// is not subtracted from every payment.
     /// </summary>
-    public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(6);
+    public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(9);
+
+    public const int IdleSlices = 3;
+
+    /// <summary>
+    /// The payments a topology's window aims at: instruction counts vary little from payment to payment, and under
+    /// Valgrind a payment costs about half a second at Concurrency=1 and a second at 10, so ten invocations of ten
+    /// payments would cost minutes per topology for no precision the topologies' spread leaves room for.
+    /// </summary>
+    public const int WindowPayments = 20;
+
+    /// <summary>
+    /// How many measured invocations a topology's window spans: enough for <see cref="WindowPayments"/> payments, at most
+    /// the run's iterations (Concurrency=1: all ten; 10: the first two). The invocations after it pay nothing.
+    /// </summary>
+    public static int WindowInvocations(int iterations, int paymentsPerInvocation) =>
+        Math.Min(iterations, Math.Max(1, (WindowPayments + paymentsPerInvocation - 1) / paymentsPerInvocation));
     public const string WindowHint = "lnbench-window";
 
     private readonly IReadOnlyList<NodeCallgrind> nodes;
     private readonly Dictionary<string, IReadOnlyList<int>> windowPids = new();
     private readonly Stopwatch window = new();
     private IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>>? idleDumps;
-    private double idleSeconds;
+    private IReadOnlyDictionary<string, double>? idleSeconds;
 
     private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes) => this.nodes = nodes;
 
@@ -37,14 +55,28 @@ internal sealed class CaseInstructions
     /// <summary>The idle window's and the measured window's dumps per node, once both are taken.</summary>
     public (IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Idle, IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Window)? Dumps { get; private set; }
 
-    /// <summary>Counts every node at rest for <paramref name="length"/>: its timers and chain polls, subtracted from the window later.</summary>
+    /// <summary>
+    /// Counts every node at rest for <paramref name="length"/> in <see cref="IdleSlices"/> slices (a dump zeroes the
+    /// counts, so each slice's dump is that slice's): its timers and chain polls, subtracted from the window later.
+    /// Each node keeps the slice whose total is its median.
+    /// </summary>
     public async Task MeasureIdleAsync(TimeSpan length, CancellationToken ct = default)
     {
         var zeroed = await ZeroAllAsync(ct);
+        var slices = new List<(IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Dumps, double Seconds)>();
         var clock = Stopwatch.StartNew();
-        await Task.Delay(length, ct);
-        idleSeconds = clock.Elapsed.TotalSeconds;
-        idleDumps = Read(await DumpAllAsync(zeroed, IdleHint, ct));
+        for (var slice = 1; slice <= IdleSlices; slice++)
+        {
+            await Task.Delay(length / IdleSlices, ct);
+            var seconds = clock.Elapsed.TotalSeconds;
+            var dumps = Read(await DumpAllAsync(zeroed, IdleHint, ct));
+            // The slice ends when its dump was asked for; the next starts when the dumps (which zero) are done.
+            slices.Add((dumps, seconds));
+            clock.Restart();
+        }
+        var median = nodes.ToDictionary(n => n.Node, n => slices.OrderBy(s => s.Dumps[n.Node].Sum(d => d.TotalIr) / s.Seconds).ElementAt(IdleSlices / 2));
+        idleDumps = median.ToDictionary(m => m.Key, m => m.Value.Dumps[m.Key]);
+        idleSeconds = median.ToDictionary(m => m.Key, m => m.Value.Seconds);
     }
 
     /// <summary>Opens the measured window: zeroes every process (what warmups and setup did is dropped).</summary>
@@ -65,7 +97,7 @@ internal sealed class CaseInstructions
         var idle = idleDumps ?? throw new InvalidOperationException("the idle window was not measured");
         Dumps = (idle, windowDumps);
         return nodes.ToDictionary(n => n.Node, n => new NodeInstructions(
-            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds));
+            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds![n.Node]));
     }
 
     private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyList<CallgrindDump> dumps) =>

@@ -54,6 +54,11 @@ internal static class OptionParser
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
         CheckInstructions(options, args);
+        if (options.Instructions && !Given(args, "--iterations"))
+        {
+            // A topology's instruction window spans 20 payments at most concurrencies (at 1, twenty invocations).
+            options = options with { Iterations = Instructions.CaseInstructions.WindowPayments };
+        }
         if (options.Soak is not null)
         {
             options = options with { Traces = [TraceModes.Off] };

@@ -10,8 +10,11 @@ internal static class DifferentialFlameGraph
 {
     /// <param name="baselineName">What the baseline is called in the notes and tooltips ("baseline", "first window").</param>
     /// <param name="samplesPerSecond">The sampling frequency of both captures, to turn samples into CPU milliseconds.</param>
+    /// <param name="units">How a count per payment reads, when the counts are not samples at <paramref name="samplesPerSecond"/>
+    /// (instructions: the counts themselves); null for CPU milliseconds.</param>
     public static string Render(FoldedStacks baseline, double baselinePayments, FoldedStacks candidate, double candidatePayments,
-        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null, string baselineName = "baseline", string candidateName = "candidate")
+        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null, string baselineName = "baseline", string candidateName = "candidate",
+        ProfileUnits? units = null)
     {
         ProfileFormat.RequirePositive(baselinePayments, nameof(baselinePayments));
         ProfileFormat.RequirePositive(candidatePayments, nameof(candidatePayments));
@@ -21,6 +24,7 @@ internal static class DifferentialFlameGraph
         var before = CallTree.Build(baseline);
         var counterparts = Counterparts(after, before);
         double Ms(double samplesPerPayment) => samplesPerPayment / samplesPerSecond * 1000;
+        units ??= new ProfileUnits("CPU", "ms", "self time", v => ProfileFormat.Ms(Ms(v)), v => ProfileFormat.SignedMs(Ms(v)));
         double SelfChange(CallTree node) =>
             node.Self / candidatePayments - (counterparts[node]?.Self ?? 0) / baselinePayments;
 
@@ -33,9 +37,9 @@ internal static class DifferentialFlameGraph
             var counterpart = counterparts[node];
             var change = SelfChange(node);
             var baselineSelf = (counterpart?.Self ?? 0) / baselinePayments;
-            return $"{node.Name}: {baselineName} {ProfileFormat.Ms(Ms((counterpart?.Total ?? 0) / baselinePayments))} ms → " +
-                $"{candidateName} {ProfileFormat.Ms(Ms(node.Total / candidatePayments))} ms per payment total " +
-                $"(self Δ {ProfileFormat.SignedMs(Ms(change))} ms, {ProfileDiff.Relative(change, baselineSelf)})";
+            return $"{node.Name}: {baselineName} {units.Format((counterpart?.Total ?? 0) / baselinePayments)} {units.Unit} → " +
+                $"{candidateName} {units.Format(node.Total / candidatePayments)} {units.Unit} per payment total " +
+                $"(self Δ {units.Signed(change)} {units.Unit}, {ProfileDiff.Relative(change, baselineSelf)})";
         }
 
         var (frames, notDrawn) = FlameGraphCanvas.Layout(after, pixelsPerSample, style, Tooltip, node => Fill(SelfChange(node), largestChange));
@@ -45,8 +49,8 @@ internal static class DifferentialFlameGraph
         [
             subtitle,
             FlameGraphSvg.Joined(
-                $"CPU per payment: {candidateName} {ProfileFormat.Ms(Ms(after.Total / candidatePayments))} ms, {baselineName} {ProfileFormat.Ms(Ms(before.Total / baselinePayments))} ms (full width: the larger)",
-                $"red: more self time per payment than the {baselineName}, blue: less"),
+                $"{units.What} per payment: {candidateName} {units.Format(after.Total / candidatePayments)} {units.Unit}, {baselineName} {units.Format(before.Total / baselinePayments)} {units.Unit} (full width: the larger)",
+                $"red: more {units.Self} per payment than the {baselineName}, blue: less"),
             baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s samples per payment are on stacks the {candidateName} has no sample of (not drawn; functions that shrank are listed in profiles.md)" : "",
             FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
         ];

@@ -10,14 +10,15 @@ namespace Lightning.Bench.Profiling;
 /// </summary>
 internal static class FlameGraphSvg
 {
-    public static string Render(FoldedStacks stacks, string title, string subtitle, FlameGraphStyle? style = null)
+    /// <param name="unit">What a count is ("samples", "instructions").</param>
+    public static string Render(FoldedStacks stacks, string title, string subtitle, FlameGraphStyle? style = null, string unit = "samples")
     {
         style ??= FlameGraphStyle.Default;
         var root = CallTree.Build(stacks);
         var total = (double)root.Total;
         var pixelsPerSample = total > 0 ? style.FramesWidth / total : 0;
         var (frames, notDrawn) = FlameGraphCanvas.Layout(root, pixelsPerSample, style,
-            node => string.Create(CultureInfo.InvariantCulture, $"{node.Name} ({node.Total} samples, {100 * node.Total / total:0.00} %)"),
+            node => string.Create(CultureInfo.InvariantCulture, $"{node.Name} ({node.Total.ToString(unit == "samples" ? "0" : "#,0", CultureInfo.InvariantCulture)} {unit}, {100 * node.Total / total:0.00} %)"),
             Fill);
         return FlameGraphCanvas.Svg(frames, title, [Joined(subtitle, NotDrawnNote(notDrawn, style))], style);
     }

@@ -43,6 +43,9 @@ internal sealed class RunOutputContext
     /// <summary>With --instructions: the host's Valgrind the nodes ran under, else null.</summary>
     public Instructions.HostValgrind? Valgrind { get; init; }
 
+    /// <summary>With --instructions: every topology's function counts.</summary>
+    public Instructions.RunInstructionProfiles? InstructionProfiles { get; init; }
+
     /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
     public string? ProfileSkipped { get; init; }
 

@@ -40,7 +40,8 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Costs?.WrittenKbByNode,
             c.Figures?.Costs?.PeakMbByNode,
             c.Figures?.Costs?.EndRssMbByNode,
-            c.Figures?.Instructions)).ToList(),
+            c.Figures?.Instructions,
+            c.Instructions)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

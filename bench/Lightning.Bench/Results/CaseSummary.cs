@@ -5,6 +5,7 @@ namespace Lightning.Bench.Results;
 /// <param name="CpuMsPerPayment">The Lightning nodes' CPU time per successful payment, idle subtracted (NaN without cgroup access).</param>
 /// <param name="WrittenKbPerPayment">KB the Lightning nodes wrote to storage per successful payment (NaN without cgroup access).</param>
 /// <param name="Instructions">With --instructions: the nodes' instructions per successful payment, by node and process.</param>
+/// <param name="InstructionCounts">With --instructions: each node's counts per process in the measured and the idle window, as counted.</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 internal sealed record CaseSummary(
     string Case,
@@ -29,4 +30,5 @@ internal sealed record CaseSummary(
     IReadOnlyDictionary<string, double>? WrittenKbPerPaymentByNode = null,
     IReadOnlyDictionary<string, double>? PeakMbByNode = null,
     IReadOnlyDictionary<string, double>? EndRssMbByNode = null,
-    InstructionsPerPayment? Instructions = null);
+    InstructionsPerPayment? Instructions = null,
+    IReadOnlyDictionary<string, NodeInstructions>? InstructionCounts = null);

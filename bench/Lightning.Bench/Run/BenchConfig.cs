@@ -40,7 +40,9 @@ internal static class BenchConfig
             // BenchmarkDotNet's default columns, with the Method column named by the node kind (a run has one scenario
             // type, so BenchmarkDotNet's own descriptor columns would be the Method column alone).
             .AddColumn(new PaymentMethodColumn(options, kinds))
-            .AddColumnProvider(DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics)
+            .AddColumnProvider(options.Instructions
+                ? [DefaultColumnProviders.Job, DefaultColumnProviders.Params]
+                : [DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics])
             .AddColumn(HarnessColumns.For(results, options).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(RunOutputs.BenchmarkDotNet.ToArray())

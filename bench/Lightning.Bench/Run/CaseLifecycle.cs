@@ -28,6 +28,7 @@ internal sealed class CaseLifecycle
     private PaymentDriver? driver;
     private CaseProfiler? profiler;
     private CaseInstructions? instructions;
+    private bool paysNothing;
 
     private CaseLifecycle(RunContext run, CaseDefinition definition)
     {
@@ -140,6 +141,8 @@ internal sealed class CaseLifecycle
             started.Layout.NodeDirectory, HostUser.ContainerUser);
         try
         {
+            // Every node at the chain's tip first: a block processed late would count as idle work.
+            await started.WaitSyncedAsync(ct);
             using var step = run.Progress.Begin($"counting the nodes' idle instructions for {CaseInstructions.IdleWindow.TotalSeconds:0} s");
             await instructions.MeasureIdleAsync(CaseInstructions.IdleWindow, ct);
         }
@@ -155,6 +158,9 @@ internal sealed class CaseLifecycle
         results.InstructionProblem = e.Message;
         run.Progress.Info($"case {definition.Key}: no instruction counts: {e.Message}");
     }
+
+    /// <summary>With --instructions: the measured invocations the instruction window spans.</summary>
+    private int WindowInvocations => CaseInstructions.WindowInvocations(run.Options.Iterations, definition.PaymentsPerInvocation);
 
     /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
     public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
@@ -177,6 +183,8 @@ internal sealed class CaseLifecycle
         {
             await InstructionsAsync(i => i.OpenWindowAsync(run.Cancellation));
         }
+        // An instruction run's invocations after its window count nothing, so they pay nothing (and cost no minutes).
+        paysNothing = run.Valgrind is not null && next > run.Options.Warmups + WindowInvocations;
         if (profiler is not null && results.ProfileProblem is null && CaseProfiler.Samples(next, run.Options.Warmups))
         {
             results.MarkProfiled(next);
@@ -191,7 +199,7 @@ internal sealed class CaseLifecycle
         {
             await ProfileAsync(p => p.DisableAsync(run.Cancellation));
         }
-        if (instructions is not null && results.InvocationsStarted == run.Options.Warmups + run.Options.Iterations)
+        if (instructions is not null && results.InvocationsStarted == run.Options.Warmups + WindowInvocations)
         {
             await InstructionsAsync(async i => results.Instructions = await i.CloseWindowAsync(run.Cancellation));
         }
@@ -233,7 +241,7 @@ internal sealed class CaseLifecycle
         {
             try
             {
-                await driver!.RunBatchAsync(definition.PaymentsPerInvocation, stop.Token);
+                await driver!.RunBatchAsync(paysNothing ? 0 : definition.PaymentsPerInvocation, stop.Token);
             }
             catch (OperationCanceledException) when (current.Death is not null)
             {
@@ -260,6 +268,7 @@ internal sealed class CaseLifecycle
         }
         try
         {
+            KeepInstructionProfiles();
             await FoldProfilesAsync();
             results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress)
                 .ReportAsync(results, ending, run.Options.Warmups, run.Options.Iterations, run.Cancellation);
@@ -267,6 +276,30 @@ internal sealed class CaseLifecycle
         finally
         {
             await TearDownAsync(ending);
+        }
+    }
+
+    /// <summary>With --instructions: each node's function counts of the measured window, kept for the run's report and written per topology.</summary>
+    private void KeepInstructionProfiles()
+    {
+        if (instructions?.Dumps is not { } dumps || results.Instructions is not { } counts)
+        {
+            return;
+        }
+        var last = run.Options.Warmups + WindowInvocations;
+        var payments = results.Records.Count(r => r.Outcome == Results.PaymentOutcome.Succeeded && r.Invocation > run.Options.Warmups && r.Invocation <= last);
+        if (payments == 0)
+        {
+            return;
+        }
+        try
+        {
+            run.InstructionProfiles.Add(run.ResultsDirectory, definition.Key, results.Parameters, CaseFolder.Of(definition.Key),
+                dumps.Window, dumps.Idle, counts.ToDictionary(c => c.Key, c => c.Value.IdleShare), payments);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            run.Progress.Info($"case {definition.Key}: function counts not written: {e.Message}");
         }
     }
 

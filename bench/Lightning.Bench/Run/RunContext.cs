@@ -49,6 +49,9 @@ internal sealed class RunContext : IAsyncDisposable
     /// <summary>With --instructions: the host's Valgrind, which every Lightning node runs under; else null.</summary>
     public Instructions.HostValgrind? Valgrind { get; }
 
+    /// <summary>With --instructions: every topology's function counts, for the run's report.</summary>
+    public Instructions.RunInstructionProfiles InstructionProfiles { get; } = new();
+
     /// <summary>The seeded, interleaved order of the cases.</summary>
     public ExecutionPlan Plan { get; }
 

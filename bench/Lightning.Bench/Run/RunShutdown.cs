@@ -88,6 +88,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     Profiling = run.Profiling,
                     ProfileSkipped = run.ProfileSkipped,
                     Valgrind = run.Valgrind,
+                    InstructionProfiles = run.InstructionProfiles,
                     Progress = progress,
                     Completed = !byInterrupt && Completed,
                     Partial = partial,
