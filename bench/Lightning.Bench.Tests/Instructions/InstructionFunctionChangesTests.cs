@@ -39,6 +39,30 @@ public class InstructionFunctionChangesTests
     }
 
     [Fact]
+    public void A_function_only_the_candidate_has_is_named_by_its_inclusive_change_though_its_own_code_is_small()
+    {
+        static InstructionProfile Node(bool patched)
+        {
+            // The candidate's json_invoice calls a new fixed_work, which spends its instructions in sha256's Transform.
+            List<(string, long)> functions = [("json_invoice", 1_000 * Payments), ("Transform", (patched ? 1_900_000 : 10_000) * Payments), ("main", 30_000_000L * Payments)];
+            List<(string, string, long, long)> calls = [("json_invoice", "Transform", Payments, 10_000 * Payments)];
+            if (patched)
+            {
+                functions.Add(("fixed_work", 26 * Payments));
+                calls = [("json_invoice", "fixed_work", Payments, 1_890_026L * Payments), ("fixed_work", "Transform", Payments, 1_890_000L * Payments), ("json_invoice", "Transform", Payments, 10_000 * Payments)];
+            }
+            return InstructionProfile.FromDumps([SyntheticDumps.Dump("/usr/local/bin/lightningd", functions, calls)]).PerPayment(Payments);
+        }
+
+        var changes = InstructionFunctionChanges.Compare([Node(false), Node(false)], [Node(true), Node(true)], thresholdPercent: 0.5);
+        var markdown = changes.Markdown("bob");
+
+        Assert.Equal("Transform (lightningd)", changes.Changes[0].Label);
+        Assert.Contains("Functions only one build has, by inclusive change: `fixed_work (lightningd)` +1,890,026", markdown);
+        Assert.Contains("(candidate only), called from `json_invoice (lightningd)`", markdown);
+    }
+
+    [Fact]
     public void A_function_given_a_fixed_amount_of_work_is_called_grew_with_an_interval_covering_it()
     {
         var (baseline, candidate) = Pairs(seed: 7, pairs: 5, noise: 0.001, AddedPerPayment);

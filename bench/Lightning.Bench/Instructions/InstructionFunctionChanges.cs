@@ -166,6 +166,18 @@ internal sealed class InstructionFunctionChanges
                 .Append(" | ").Append(row.Call switch { FunctionCall.Grew => "grew", FunctionCall.Shrank => "shrank", _ => ProfileFormat.Missing })
                 .Append(" |\n");
         }
+        // A function only one build has is where a change enters: its self count may be small (the work is in what it
+        // calls, listed above by self), so it is named here by what it costs with its calls.
+        var entering = Changes.Where(c => (c.BaselineInclusive == 0) != (c.CandidateInclusive == 0) && Math.Abs(c.InclusiveChange) >= MinimumChange)
+            .OrderByDescending(c => Math.Abs(c.InclusiveChange)).Take(count).ToList();
+        if (entering.Count > 0)
+        {
+            text.Append("\nFunctions only one build has, by inclusive change: ")
+                .Append(string.Join("; ", entering.Select(c => ProfileFormat.Cell(c.Label) + " " + WithInterval(c.InclusiveChange, c.InclusiveLow, c.InclusiveHigh) +
+                    (c.CandidateInclusive == 0 ? " (baseline only)" : " (candidate only)") +
+                    (c.TopCallers.Count > 0 ? ", called from " + ProfileFormat.Cell(c.TopCallers[0].Caller) : ""))))
+                .Append(".\n");
+        }
         return text.ToString();
     }
 
