@@ -93,12 +93,13 @@ public class InstructionUnitTests
     }
 
     [Theory]
+    [InlineData(40, 1, 40)]
     [InlineData(10, 1, 10)]
-    [InlineData(10, 4, 5)]
-    [InlineData(10, 10, 2)]
-    [InlineData(10, 30, 1)]
+    [InlineData(40, 4, 10)]
+    [InlineData(40, 10, 4)]
+    [InlineData(40, 30, 2)]
     [InlineData(3, 1, 3)]
-    public void A_topologys_window_spans_the_invocations_that_make_twenty_payments_at_most_the_runs_iterations(int iterations, int paymentsPerInvocation, int expected) =>
+    public void A_topologys_window_spans_the_invocations_that_make_forty_payments_at_most_the_runs_iterations(int iterations, int paymentsPerInvocation, int expected) =>
         Assert.Equal(expected, CaseInstructions.WindowInvocations(iterations, paymentsPerInvocation));
 
     private static InstructionsPerPayment Counts(double alice, double bob) =>

@@ -25,15 +25,19 @@ internal sealed class CaseInstructions
     public const int IdleSlices = 3;
 
     /// <summary>
-    /// The payments a topology's window aims at: instruction counts vary little from payment to payment, and under
-    /// Valgrind a payment costs about half a second at Concurrency=1 and a second at 10, so ten invocations of ten
-    /// payments would cost minutes per topology for no precision the topologies' spread leaves room for.
+    /// The payments a topology's window aims at. Under Valgrind a payment costs about half a second at Concurrency=1
+    /// and a second at 10, against about 45 s for a topology's setup and idle window, and most of the spread is from
+    /// payment to payment (the signer's nonce grinding, commitments batched or not), so a topology's window is made
+    /// long rather than topologies many.
     /// </summary>
-    public const int WindowPayments = 20;
+    public const int WindowPayments = 40;
+
+    /// <summary>Topology pairs an instruction comparison makes when --topologies is not given (a default comparison of two builds at Concurrency 1 and 10 then fits in about ten minutes here).</summary>
+    public const int DefaultTopologies = 3;
 
     /// <summary>
     /// How many measured invocations a topology's window spans: enough for <see cref="WindowPayments"/> payments, at most
-    /// the run's iterations (Concurrency=1: all ten; 10: the first two). The invocations after it pay nothing.
+    /// the run's iterations (Concurrency=1: forty invocations; 10: the first four). The invocations after it pay nothing.
     /// </summary>
     public static int WindowInvocations(int iterations, int paymentsPerInvocation) =>
         Math.Min(iterations, Math.Max(1, (WindowPayments + paymentsPerInvocation - 1) / paymentsPerInvocation));

@@ -54,10 +54,15 @@ internal static class OptionParser
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
         CheckInstructions(options, args);
-        if (options.Instructions && !Given(args, "--iterations"))
+        if (options.Instructions)
         {
-            // A topology's instruction window spans 20 payments at most concurrencies (at 1, twenty invocations).
-            options = options with { Iterations = Instructions.CaseInstructions.WindowPayments };
+            // A topology's instruction window spans 40 payments (at Concurrency=1, forty invocations); three topology
+            // pairs by default, as each costs about 45 s of setup under Valgrind.
+            options = options with
+            {
+                Iterations = Given(args, "--iterations") ? options.Iterations : Instructions.CaseInstructions.WindowPayments,
+                Topologies = Given(args, "--topologies") ? options.Topologies : Instructions.CaseInstructions.DefaultTopologies,
+            };
         }
         if (options.Soak is not null)
         {
