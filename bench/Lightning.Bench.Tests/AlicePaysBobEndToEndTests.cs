@@ -108,6 +108,48 @@ public class AlicePaysBobEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_instruction_run_counts_each_nodes_processes_per_payment_down_to_the_function_and_shows_no_times()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        Requirements.Valgrind();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-ir-").FullName;
+
+        var run = await ProcessRunner.RunAsync("dotnet",
+        [
+            Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob", "--instructions",
+            "--concurrency", "1", "--iterations", "3", "--warmups", "1", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        using var summary = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
+        var instructions = summary.RootElement.GetProperty("cases")[0].GetProperty("instructions");
+        Assert.Equal(3, instructions.GetProperty("payments").GetInt32());
+        foreach (var node in new[] { "alice", "bob" })
+        {
+            // Tens of millions of instructions per payment (68–73 M here), most in lightningd, channeld and hsmd.
+            Assert.InRange(instructions.GetProperty("by_node").GetProperty(node).GetDouble(), 10e6, 1e9);
+            var processes = instructions.GetProperty("by_process").GetProperty(node);
+            foreach (var process in new[] { "lightningd", "lightning_channeld", "lightning_hsmd" })
+            {
+                Assert.True(processes.GetProperty(process).GetDouble() > 1e6, $"{node} {process}");
+            }
+        }
+        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.Contains("M instr/pay", table);
+        Assert.DoesNotContain("Payments/s", table);
+        Assert.DoesNotContain("| Mean", table);
+        var report = await File.ReadAllTextAsync(Path.Combine(runDir, "instructions", "instructions.md"));
+        Assert.Contains("| lightning_hsmd |", report);
+        // The payee's invoice handler is counted by name, per payment, in its topology's function table.
+        var bobFunctions = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "instructions"), "bob.functions.csv", SearchOption.AllDirectories).Single());
+        Assert.Contains("lightningd,json_invoice,", bobFunctions);
+        Assert.NotEmpty(Directory.GetFiles(Path.Combine(runDir, "instructions", "Concurrency-1"), "alice.svg", SearchOption.AllDirectories));
+        Assert.Contains("\"instructions\": {", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+    }
+
+    [SkippableFact]
     public async Task A_node_killed_mid_benchmark_is_reported_and_torn_down_and_the_results_so_far_are_kept()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
