@@ -11,6 +11,12 @@ internal sealed class RunInstructionProfiles
     public const string Folder = "instructions";
     public const string FunctionsSuffix = ".functions.csv";
 
+    /// <summary>
+    /// Paths below this share of a process's window are folded into its "[other stacks]": a tenth of the folding's
+    /// default, since a window holds billions of instructions and a build's change moves which paths fall below it.
+    /// </summary>
+    private const double StackFloorShare = 1e-5;
+
     private readonly List<TopologyInstructionProfile> profiles = new();
 
     public IReadOnlyList<TopologyInstructionProfile> All
@@ -38,7 +44,7 @@ internal sealed class RunInstructionProfiles
         foreach (var (node, dumps) in window.OrderBy(w => w.Key, StringComparer.Ordinal))
         {
             var perPayment = InstructionProfile.FromDumps(dumps).Subtract(InstructionProfile.FromDumps(idle[node]), idleShare[node]).PerPayment(payments);
-            var stacks = CallgrindFolding.ToFolded(dumps).Bounded(ProfileFiles.MaxStacks);
+            var stacks = CallgrindFolding.ToFolded(dumps, StackFloorShare).Bounded(ProfileFiles.MaxStacks);
             var folded = Path.Combine(directory, node + ProfileFiles.Extension);
             stacks.WriteFile(folded);
             var functions = Path.Combine(directory, node + FunctionsSuffix);

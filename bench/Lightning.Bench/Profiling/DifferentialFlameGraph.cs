@@ -24,7 +24,7 @@ internal static class DifferentialFlameGraph
         var before = CallTree.Build(baseline);
         var counterparts = Counterparts(after, before);
         double Ms(double samplesPerPayment) => samplesPerPayment / samplesPerSecond * 1000;
-        units ??= new ProfileUnits("CPU", "ms", "self time", v => ProfileFormat.Ms(Ms(v)), v => ProfileFormat.SignedMs(Ms(v)));
+        units ??= new ProfileUnits("CPU", "ms", "self time", v => ProfileFormat.Ms(Ms(v)), v => ProfileFormat.SignedMs(Ms(v)), "samples", "profiles.md");
         double SelfChange(CallTree node) =>
             node.Self / candidatePayments - (counterparts[node]?.Self ?? 0) / baselinePayments;
 
@@ -51,7 +51,7 @@ internal static class DifferentialFlameGraph
             FlameGraphSvg.Joined(
                 $"{units.What} per payment: {candidateName} {units.Format(after.Total / candidatePayments)} {units.Unit}, {baselineName} {units.Format(before.Total / baselinePayments)} {units.Unit} (full width: the larger)",
                 $"red: more {units.Self} per payment than the {baselineName}, blue: less"),
-            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s samples per payment are on stacks the {candidateName} has no sample of (not drawn; functions that shrank are listed in profiles.md)" : "",
+            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s {units.Counts} per payment are on stacks the {candidateName} has no {units.Counts.TrimEnd('s')} of (not drawn; functions that shrank are listed in {units.Report})" : "",
             FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
         ];
         return FlameGraphCanvas.Svg(frames, title, lines, style, outlineFrames: true);
