@@ -31,7 +31,11 @@ internal static class RunComparison
             text.AppendLine($"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work");
         }
         text.AppendLine();
-        text.AppendLine($"| case | metric | A | B | A mean | B mean | B/A | 95 % interval | topologies | p | verdict (±{thresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} %) |");
+        var counted = a.Cases.Concat(b.Cases).Any(c => c.Instructions is not null);
+        var thresholds = counted
+            ? $"±{instructionsThresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} % for instructions"
+            : $"±{thresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} %";
+        text.AppendLine($"| case | metric | A | B | A mean | B mean | B/A | 95 % interval | topologies | p | verdict ({thresholds}) |");
         text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|");
         var armsA = Arms(a);
         var armsB = Arms(b);
