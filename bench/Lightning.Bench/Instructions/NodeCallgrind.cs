@@ -29,7 +29,9 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     /// </summary>
     public async Task<IReadOnlyList<int>> ZeroAsync(CancellationToken ct = default)
     {
-        var zeroed = await Task.WhenAll(Pids().Select(async p => (Pid: p, Answered: await MonitorAsync(p, "zero", ct))));
+        var pids = Pids();
+        var done = await BatchAsync(pids, "zero", ct);
+        var zeroed = await Task.WhenAll(pids.Select(async p => (Pid: p, Answered: done.Contains(p) || await MonitorAsync(p, "zero", ct))));
         return zeroed.Where(z => z.Answered).Select(z => z.Pid).ToList();
     }
 
@@ -40,14 +42,15 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     public async Task<IReadOnlyDictionary<int, string>> DumpAsync(IReadOnlyList<int> pids, string hint, CancellationToken ct = default)
     {
         var alive = Pids().Intersect(pids).ToList();
+        var before = alive.ToDictionary(p => p, p => DumpFiles(p).ToHashSet());
+        var done = await BatchAsync(alive, $"dump {hint}", ct);
         var dumps = await Task.WhenAll(alive.Select(async p =>
         {
-            var before = DumpFiles(p).ToHashSet();
-            if (!await MonitorAsync(p, $"dump {hint}", ct))
+            if (!done.Contains(p) && !await MonitorAsync(p, $"dump {hint}", ct))
             {
                 return (Pid: p, File: Ended(p));
             }
-            var file = DumpFiles(p).Where(f => !before.Contains(f)).OrderByDescending(Part).FirstOrDefault()
+            var file = DumpFiles(p).Where(f => !before[p].Contains(f)).OrderByDescending(Part).FirstOrDefault()
                 ?? throw new IOException($"{node}: callgrind of process {p} answered the dump but wrote no file in {hostFolder}");
             return (Pid: p, File: file);
         }));
@@ -55,6 +58,33 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         // such file was a child that exec'd a program not counted (bitcoin-cli), whose counts were its parent's.
         return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p))))
             .Where(d => d.File is not null).ToDictionary(d => d.Pid, d => d.File!);
+    }
+
+    /// <summary>
+    /// One command to every process at once, through one exec of the node's shell that starts a vgdb per process (an
+    /// exec costs the engine a few hundred milliseconds; a node has a dozen processes). Returns the pids that took it;
+    /// the others are retried one by one (<see cref="MonitorAsync"/>), as is everything when the image has no shell.
+    /// </summary>
+    private async Task<IReadOnlySet<int>> BatchAsync(IReadOnlyList<int> pids, string command, CancellationToken ct)
+    {
+        if (pids.Count == 0)
+        {
+            return new HashSet<int>();
+        }
+        const string script = "c=$1; shift; for p in \"$@\"; do (\"" + HostValgrind.ContainerVgdb + "\" --vgdb-prefix=\"" + "$VGDB_PREFIX" +
+            "\" --pid=$p $c >/dev/null 2>&1; echo \"took $p $?\") & done; wait";
+        try
+        {
+            var (exitCode, output) = await engine.ExecAsync(container,
+                ["/bin/sh", "-c", script.Replace("$VGDB_PREFIX", ValgrindWrapping.VgdbPrefix, StringComparison.Ordinal), "sh", command, .. pids.Select(p => p.ToString(CultureInfo.InvariantCulture))],
+                user, CallTimeout, ct);
+            return exitCode != 0 ? new HashSet<int>() : output.Split('\n', StringSplitOptions.TrimEntries)
+                .Select(l => l.Split(' ')).Where(w => w is ["took", _, "0"]).Select(w => int.Parse(w[1], CultureInfo.InvariantCulture)).ToHashSet();
+        }
+        catch (Docker.DockerApiException)
+        {
+            return new HashSet<int>();
+        }
     }
 
     /// <summary>The counts a process wrote when it exited, or null when it wrote none.</summary>
