@@ -102,6 +102,18 @@ public class InstructionUnitTests
     public void A_topologys_window_spans_the_invocations_that_make_forty_payments_at_most_the_runs_iterations(int iterations, int paymentsPerInvocation, int expected) =>
         Assert.Equal(expected, CaseInstructions.WindowInvocations(iterations, paymentsPerInvocation));
 
+    [Fact]
+    public void An_instruction_run_defaults_to_forty_payments_three_topologies_and_concurrency_one_unless_told()
+    {
+        var defaults = OptionParser.Parse(["AlicePaysBob", "--instructions"]);
+        Assert.Equal((40, 3), (defaults.Iterations, defaults.Topologies));
+        Assert.Equal([1], defaults.Sweeps["Concurrency"]);
+        var given = OptionParser.Parse(["AlicePaysBob", "--instructions", "--concurrency", "1,10", "--iterations", "5", "--topologies", "6"]);
+        Assert.Equal((5, 6), (given.Iterations, given.Topologies));
+        Assert.Equal([1, 10], given.Sweeps["Concurrency"]);
+        Assert.False(OptionParser.Parse(["AlicePaysBob"]).Sweeps.ContainsKey("Concurrency"));
+    }
+
     private static InstructionsPerPayment Counts(double alice, double bob) =>
         new(new Dictionary<string, double> { ["alice"] = alice, ["bob"] = bob }, new Dictionary<string, IReadOnlyDictionary<string, double>>(), 10);
 }

@@ -57,11 +57,15 @@ internal static class OptionParser
         if (options.Instructions)
         {
             // A topology's instruction window spans 40 payments (at Concurrency=1, forty invocations); three topology
-            // pairs by default, as each costs about 45 s of setup under Valgrind.
+            // pairs by default, as each costs about 45 s of setup under Valgrind. Concurrency=1 unless asked: with
+            // payments at once, what a payment executes depends on how they interleave (HTLCs batched into one
+            // commitment or not), which Valgrind's slowdown changes, and varies 2–3 % from topology to topology.
             options = options with
             {
                 Iterations = Given(args, "--iterations") ? options.Iterations : Instructions.CaseInstructions.WindowPayments,
                 Topologies = Given(args, "--topologies") ? options.Topologies : Instructions.CaseInstructions.DefaultTopologies,
+                Sweeps = Given(args, "--concurrency") || chosen.Parameters.All(p => p.Name != ConcurrencyParameter) ? options.Sweeps
+                    : new Dictionary<string, IReadOnlyList<int>>(options.Sweeps) { [ConcurrencyParameter] = [1] },
             };
         }
         if (options.Soak is not null)
@@ -106,6 +110,8 @@ internal static class OptionParser
             throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");
         }
     }
+
+    private const string ConcurrencyParameter = "Concurrency";
 
     /// <summary>An instruction run is a benchmark of its own: no soak, no perf (it would sample Valgrind, not the node).</summary>
     private static void CheckInstructions(HarnessOptions options, IReadOnlyList<string> args)
