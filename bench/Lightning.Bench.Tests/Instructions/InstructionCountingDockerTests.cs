@@ -74,6 +74,22 @@ public class InstructionCountingDockerTests : IAsyncLifetime
         }
     }
 
+    [SkippableFact]
+    public async Task An_image_without_a_c_library_is_refused_before_any_topology_in_one_line_that_says_what_it_needs()
+    {
+        Requirements.Docker();
+        var valgrind = Requirements.Valgrind();
+        await FakeNodeImage.EnsureBuiltAsync();
+
+        var error = await Assert.ThrowsAsync<InstructionsUnavailableException>(() => InstructionsPreflight.CheckAsync(engine, valgrind,
+            [(FakeNodeImage.FakeNode, new Lightning.Bench.NodeKinds.CoreLightning.CoreLightningKind())],
+            new Dictionary<string, string> { ["lnbench.test"] = "instructions" }, HostUser.ContainerUser, new Lightning.Bench.Progress.RunProgress(TextWriter.Null)));
+
+        Assert.StartsWith($"--instructions: lightningd does not run under the host's Valgrind ({valgrind.Version}) in {FakeNodeImage.FakeNode} (exit ", error.Message);
+        Assert.EndsWith("the image needs a C library at least as new as the host's, since Valgrind is brought from the host: use a newer image or run on an older host", error.Message);
+        Assert.DoesNotContain('\n', error.Message);
+    }
+
     private int done;
 
     /// <summary>
