@@ -114,6 +114,23 @@ public class InstructionUnitTests
         Assert.False(OptionParser.Parse(["AlicePaysBob"]).Sweeps.ContainsKey("Concurrency"));
     }
 
+    [Fact]
+    public void A_retry_loop_is_counted_at_its_mean_from_callgrinds_call_counts_whatever_chance_gave_the_window()
+    {
+        // Ten signatures took 23 attempts of 100,000 instructions each: counted at two attempts each, 300,000 fewer.
+        var lucky = SyntheticDumps.Dump("/usr/local/libexec/c-lightning/lightning_hsmd",
+            [("handle_sign_commitment_tx", 5_000), ("sign_hash", 1_000), ("secp256k1_ecdsa_sign", 2_300_000)],
+            [("handle_sign_commitment_tx", "sign_hash", 10, 2_301_000), ("sign_hash", "secp256k1_ecdsa_sign", 23, 2_300_000)]);
+        var loops = new Lightning.Bench.NodeKinds.CoreLightning.CoreLightningKind().Instructions.RetryLoops!;
+
+        var adjustment = RetryAdjustment.Of([lucky], loops);
+
+        Assert.Equal(-300_000, adjustment["lightning_hsmd"], 6);
+        Assert.Empty(RetryAdjustment.Of([lucky], []));
+        var counts = new NodeInstructions(new Dictionary<string, double> { ["lightning_hsmd"] = 2_306_000 }, 10, new Dictionary<string, double>(), 0) { Retries = adjustment };
+        Assert.Equal(2_006_000, counts.Active()["lightning_hsmd"], 6);
+    }
+
     private static InstructionsPerPayment Counts(double alice, double bob) =>
         new(new Dictionary<string, double> { ["alice"] = alice, ["bob"] = bob }, new Dictionary<string, IReadOnlyDictionary<string, double>>(), 10);
 }

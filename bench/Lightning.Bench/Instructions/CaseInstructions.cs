@@ -44,17 +44,25 @@ internal sealed class CaseInstructions
     public const string WindowHint = "lnbench-window";
 
     private readonly IReadOnlyList<NodeCallgrind> nodes;
+    private readonly IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>> retryLoops;
     private readonly Dictionary<string, IReadOnlyList<int>> windowPids = new();
     private readonly Stopwatch window = new();
     private IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>>? idleDumps;
     private IReadOnlyDictionary<string, double>? idleSeconds;
 
-    private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes) => this.nodes = nodes;
+    private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes, IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>> retryLoops)
+    {
+        this.nodes = nodes;
+        this.retryLoops = retryLoops;
+    }
 
     /// <param name="containers">Lightning node → container id.</param>
     /// <param name="nodeFolder">Node → its folder on the host (the callgrind folder is inside).</param>
-    public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user) =>
-        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user)).ToList());
+    /// <param name="retryLoops">Node → its kind's retry loops, counted at their mean.</param>
+    public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user,
+        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>? retryLoops = null) =>
+        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user)).ToList(),
+            retryLoops ?? new Dictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>());
 
     /// <summary>The idle window's and the measured window's dumps per node, once both are taken.</summary>
     public (IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Idle, IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Window)? Dumps { get; private set; }
@@ -101,7 +109,10 @@ internal sealed class CaseInstructions
         var idle = idleDumps ?? throw new InvalidOperationException("the idle window was not measured");
         Dumps = (idle, windowDumps);
         return nodes.ToDictionary(n => n.Node, n => new NodeInstructions(
-            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds![n.Node]));
+            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds![n.Node])
+        {
+            Retries = RetryAdjustment.Of(windowDumps[n.Node], retryLoops.GetValueOrDefault(n.Node) ?? []),
+        });
     }
 
     private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyList<CallgrindDump> dumps) =>

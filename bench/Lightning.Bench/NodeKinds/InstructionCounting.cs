@@ -5,7 +5,9 @@ namespace Lightning.Bench.NodeKinds;
 /// what is not the node's own code (bitcoin-cli, interpreters) or too slow to start under Valgrind.</param>
 /// <param name="Arguments">Added to the node's command line (checks that cannot pass under Valgrind switched off).</param>
 /// <param name="Environment">Added to the node's environment.</param>
+/// <param name="RetryLoops">Calls its code repeats a random number of times by design, counted at their mean (see <see cref="RetryLoop"/>).</param>
 internal sealed record InstructionCounting(
     IReadOnlyList<string> SkippedChildren,
     IReadOnlyList<string> Arguments,
-    IReadOnlyDictionary<string, string> Environment);
+    IReadOnlyDictionary<string, string> Environment,
+    IReadOnlyList<RetryLoop>? RetryLoops = null);

@@ -12,9 +12,18 @@ internal sealed record NodeInstructions(
     IReadOnlyDictionary<string, double> Idle,
     double IdleSeconds)
 {
-    /// <summary>Per process, the window's instructions less what the process does idle in as long (its timers and chain polls).</summary>
+    /// <summary>
+    /// Per process, what the window's retry loops would have added or saved had each run its mean number of times
+    /// (the node kind's <see cref="NodeKinds.RetryLoop"/>s; empty for a kind without any).
+    /// </summary>
+    public IReadOnlyDictionary<string, double> Retries { get; init; } = new Dictionary<string, double>();
+
+    /// <summary>
+    /// Per process, the window's instructions less what the process does idle in as long (its timers and chain polls),
+    /// with its retry loops counted at their mean.
+    /// </summary>
     public IReadOnlyDictionary<string, double> Active() =>
-        Window.Keys.Union(Idle.Keys).ToDictionary(p => p, p => Window.GetValueOrDefault(p) - IdleShare * Idle.GetValueOrDefault(p));
+        Window.Keys.Union(Idle.Keys).ToDictionary(p => p, p => Window.GetValueOrDefault(p) - IdleShare * Idle.GetValueOrDefault(p) + Retries.GetValueOrDefault(p));
 
     /// <summary>The idle window scaled to the measured window's length.</summary>
     public double IdleShare => IdleSeconds > 0 ? WindowSeconds / IdleSeconds : 0;

@@ -138,7 +138,8 @@ internal sealed class CaseLifecycle
             return;
         }
         instructions = CaseInstructions.For(run.Engine, definition.Topology.Nodes.ToDictionary(n => n.Name, n => started.Containers[n.Name]),
-            started.Layout.NodeDirectory, HostUser.ContainerUser);
+            started.Layout.NodeDirectory, HostUser.ContainerUser,
+            definition.Topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.RetryLoops ?? []));
         try
         {
             // Every node at the chain's tip first: a block processed late would count as idle work.
