@@ -2,8 +2,6 @@ using System.Globalization;
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Statistics;
-using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
-using Pragmastat;
 
 namespace Lightning.Bench.Instructions;
 
@@ -89,9 +87,8 @@ internal sealed class InstructionFunctionChanges
         bool IsJudged(InstructionFunction f) =>
             Math.Max(Math.Abs(Mean(baseline, c => c.Self, f)), Math.Abs(Mean(candidate, c => c.Self, f))) >= minimum;
         var judged = functions.Count(IsJudged);
-        // The two-sided quantile for simultaneous 95 % intervals over the judged functions.
-        var quantile = n < 2 ? double.NaN
-            : new StudentDistribution(n - 1).Quantile(new Probability(1 - (1 - TopologyComparison.Confidence) / (2.0 * Math.Max(1, judged))));
+        // Simultaneous 95 % intervals over the judged functions (Bonferroni).
+        var confidence = 1 - (1 - TopologyComparison.Confidence) / Math.Max(1, judged);
 
         var callersOf = baseline.Concat(candidate).SelectMany(p => p.Calls.Keys)
             .Where(c => c.Caller != c.Callee)
@@ -100,8 +97,8 @@ internal sealed class InstructionFunctionChanges
 
         var changes = functions.Select(f =>
             {
-                var (selfChange, selfLow, selfHigh) = PairedChange(baseline, candidate, p => p[f].Self, quantile);
-                var (inclusiveChange, inclusiveLow, inclusiveHigh) = PairedChange(baseline, candidate, p => p[f].Inclusive, quantile);
+                var (selfChange, selfLow, selfHigh) = PairedChange(baseline, candidate, p => p[f].Self, confidence);
+                var (inclusiveChange, inclusiveLow, inclusiveHigh) = PairedChange(baseline, candidate, p => p[f].Inclusive, confidence);
                 var isJudged = IsJudged(f);
                 var call = !isJudged || n < 2 || Math.Abs(selfChange) < minimum ? FunctionCall.None
                     : selfLow > 0 ? FunctionCall.Grew
@@ -181,18 +178,20 @@ internal sealed class InstructionFunctionChanges
         return text.ToString();
     }
 
-    /// <summary>Mean of candidate − baseline over pairs, and its t-interval (NaN with one pair; a point when all differences agree).</summary>
+    /// <summary>
+    /// Mean of candidate − baseline over pairs, and its interval at <paramref name="confidence"/> (NaN with one pair; a
+    /// point when all differences agree). Instruction counts have no sampling noise of their own.
+    /// </summary>
     private static (double Mean, double Low, double High) PairedChange(
-        IReadOnlyList<InstructionProfile> baseline, IReadOnlyList<InstructionProfile> candidate, Func<InstructionProfile, double> count, double quantile)
+        IReadOnlyList<InstructionProfile> baseline, IReadOnlyList<InstructionProfile> candidate, Func<InstructionProfile, double> count, double confidence)
     {
         var differences = candidate.Zip(baseline, (c, b) => count(c) - count(b)).ToList();
-        var mean = differences.Average();
-        if (differences.Count < 2)
+        if (ChangeEstimate.Paired(differences, new double[differences.Count]) is not { } estimate)
         {
-            return (mean, double.NaN, double.NaN);
+            return (differences.Average(), double.NaN, double.NaN);
         }
-        var margin = quantile * Math.Sqrt(SampleVariance.Of(differences) / differences.Count);
-        return (mean, mean - margin, mean + margin);
+        var (low, high) = estimate.Interval(confidence);
+        return (estimate.Mean, low, high);
     }
 
     private static double Edge(InstructionProfile profile, InstructionFunction caller, InstructionFunction callee) =>

@@ -1,7 +1,6 @@
-using Lightning.Bench.Statistics;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
-namespace Lightning.Bench.Reports;
+namespace Lightning.Bench.Statistics;
 
 /// <summary>
 /// A change in a function's CPU per payment over topologies: its mean, standard error and degrees of freedom. The
