@@ -66,11 +66,11 @@ internal sealed class EngineContainers(EngineConnection connection)
 
     /// <summary>Runs a short-lived container (no network, labelled) to completion and returns its exit code and output.</summary>
     /// <param name="binds">Host paths mounted in it ("HOST:CONTAINER[:ro]"), if any; <paramref name="environment"/> its variables;
-    /// <paramref name="user"/> uid:gid it runs as, under an init process (as a node runs), or null for the image's user.</param>
+    /// <paramref name="user"/> uid:gid it runs as, or null for the image's user; <paramref name="init"/> whether under an init process.</param>
     public async Task<(long ExitCode, string Output)> RunToCompletionAsync(
         string image, IReadOnlyList<string> entrypoint, IReadOnlyList<string> command,
         IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default,
-        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null)
+        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null, bool init = false)
     {
         var id = await SendCreateAsync($"create a container from {image}", new CreateContainerParameters
         {
@@ -80,7 +80,7 @@ internal sealed class EngineContainers(EngineConnection connection)
             Labels = labels.ToDictionary(),
             Env = environment?.Select(e => $"{e.Key}={e.Value}").ToList()!,
             User = user!,
-            HostConfig = new HostConfig { NetworkMode = "none", Binds = binds?.ToList()!, Init = user is null ? null : true },
+            HostConfig = new HostConfig { NetworkMode = "none", Binds = binds?.ToList()!, Init = init ? true : null },
         }, ct);
         try
         {

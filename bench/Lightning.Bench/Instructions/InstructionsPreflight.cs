@@ -25,7 +25,7 @@ internal static class InstructionsPreflight
             using var step = progress.Begin($"{image}: running {program} {flag} under the host's Valgrind");
             var (exitCode, output) = await engine.RunToCompletionAsync(image, [HostValgrind.ContainerLauncher],
                 ["--tool=callgrind", "-q", "--callgrind-out-file=/dev/null", program, flag], labels, ProbeTimeout, ct,
-                valgrind.Binds, new Dictionary<string, string>(counting.Environment) { ["VALGRIND_LIB"] = HostValgrind.ContainerLib }, user);
+                valgrind.Binds, new Dictionary<string, string>(counting.Environment) { ["VALGRIND_LIB"] = HostValgrind.ContainerLib }, user, init: true);
             if (exitCode != 0)
             {
                 var last = output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "no output";
