@@ -44,6 +44,34 @@ public class ExecutionPlanTests
         Assert.Equal("BAABABBA BAABBABA", FirstBuilds(order));
     }
 
+    /// <summary>
+    /// A budgeted run asks for the order round by round (topologies 1–4, then 5, then 6…): the rotations carry over, so
+    /// its order is exactly the fixed run's order of as many topologies, balanced the same way; asking twice for the
+    /// same round does not move the plan on.
+    /// </summary>
+    [Fact]
+    public void Rounds_of_a_budgeted_run_continue_the_fixed_runs_order()
+    {
+        var plan = new ExecutionPlan(seed: 42);
+        var round1 = Declared(4, "A", "B");
+        Assert.Same(plan.Arrange(round1, p => p, Key), plan.Arrange(round1, p => p, Key));
+        for (var topology = 5; topology <= 8; topology++)
+        {
+            var round = Declared(topology, "A", "B").Where(p => p["Topology"] == $"{topology}").ToList();
+            plan.Arrange(round, p => p, Key);
+        }
+
+        var fixedRun = new ExecutionPlan(seed: 42);
+        fixedRun.Arrange(Declared(8, "A", "B"), p => p, Key);
+        // Same cases, same pairs and the same arm first in every pair (the fixed order lists topology by topology and cell
+        // by cell; the rounds list a round's cells together, so compare per cell).
+        foreach (var concurrency in new[] { "/1/", "/10/" })
+        {
+            Assert.Equal(fixedRun.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal)), plan.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal)));
+        }
+        Assert.Equal(16 * 2, plan.Order.Count);
+    }
+
     [Fact]
     public void The_seed_decides_the_order_and_each_arm_goes_first_about_as_often()
     {

@@ -190,6 +190,54 @@ public class NodeKindSeamTests : IDisposable
     }
 
     /// <summary>Each test starts here: the engine (or a skip), the images, and fragments for bitcoind and the stand-in kind.</summary>
+    /// <summary>
+    /// --max-time on two builds of the same stand-in: rounds of one more pair per case until the verdicts decide or the
+    /// budget ends. What holds however fast the machine is: the first round has --topologies pairs and each next one
+    /// pair more, every case of every round ran and is in the results, the order stays balanced per pair, and the budget
+    /// section says why the run stopped, with every primary verdict.
+    /// </summary>
+    [SkippableFact]
+    public async Task A_budgeted_run_adds_a_pair_per_round_and_says_why_it_stopped()
+    {
+        await ReadyAsync();
+        var exit = await RunAsync(
+        [
+            "AlicePaysBob", "--build", $"a={StandInKind.KindName}={FakeNodeImage.StandIn}", "--build", $"b={StandInKind.KindName}={FakeNodeImage.StandIn}",
+            "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull", "--concurrency", "2", "--warmups", "0", "--iterations", "3",
+            "--topologies", "2", "--max-time", "1m", "--traces", "off", "--seed", "7", "--no-zip",
+            "--results", results, "--work-dir", work, "--setup-timeout", "60",
+        ]);
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
+        var budget = manifest.RootElement.GetProperty("budget");
+        Assert.Equal(60, budget.GetProperty("budget_seconds").GetDouble());
+        var rounds = budget.GetProperty("rounds").EnumerateArray().ToList();
+        Assert.NotEmpty(rounds);
+        Assert.Equal(Enumerable.Range(2, rounds.Count), rounds.Select(r => r.GetProperty("pairs").GetInt32()));
+        var pairs = rounds[^1].GetProperty("pairs").GetInt32();
+        var stopped = budget.GetProperty("stopped_because").GetString()!;
+        Assert.True(stopped == Lightning.Bench.Statistics.BudgetedVerdicts.AllDecided || stopped.StartsWith("the budget", StringComparison.Ordinal), stopped);
+        // Every round's cases ran: two builds × the pairs, each pair's two builds next to each other in the order.
+        var order = manifest.RootElement.GetProperty("order").EnumerateArray().Select(o => o.GetString()!).ToList();
+        Assert.Equal(2 * pairs, order.Count);
+        for (var k = 1; k <= pairs; k++)
+        {
+            var at = order.FindIndex(o => o.Contains($"Topology={k},", StringComparison.Ordinal));
+            Assert.Contains($"Topology={k},", order[at + 1]);
+        }
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
+        Assert.Equal(2 * pairs, summary.RootElement.GetProperty("cases").GetArrayLength());
+        // The two primary verdicts (mean time, payments/s of b against a), with the pairs they rest on.
+        var verdicts = budget.GetProperty("verdicts").EnumerateArray().ToList();
+        Assert.Equal(["mean time", "payments/s"], verdicts.Select(v => v.GetProperty("metric").GetString()).Order().ToList());
+        Assert.All(verdicts, v => Assert.InRange(v.GetProperty("pairs").GetInt32(), 1, pairs));
+        var markdown = File.ReadAllText(Path.Combine(run, ComparisonReport.MarkdownFile));
+        Assert.Contains("95 % confidence sequences (budgeted run)", markdown);
+        Assert.Contains($"## Budget: {pairs} pairs per case", markdown);
+    }
+
     private async Task ReadyAsync()
     {
         Requirements.Docker();

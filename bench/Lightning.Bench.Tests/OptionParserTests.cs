@@ -113,9 +113,25 @@ public class OptionParserTests
     [InlineData(new[] { "--traces", "maybe" }, "is not a list of on, off and unread")]
     [InlineData(new[] { "--replay", "run.zip", "--iterations", "3" }, "give only --replay RUN.zip")]
     [InlineData(new[] { "--compare", "a.zip" }, "--compare needs two runs")]
+    [InlineData(new[] { "--max-time", "10m" }, "--max-time adds topology pairs until the builds' verdicts decide: give two builds or more")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "600" }, "--max-time takes a duration (10m, 1h, 90s)")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "30s" }, "--max-time 30s is shorter than one round of topologies")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "10m", "--instructions" }, "--max-time budgets a timed comparison: drop --instructions")]
+    [InlineData(new[] { "--build", "a=x:1", "--max-time", "10m", "--soak", "1h" }, "--max-time adds topology pairs")]
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Fact]
+    public void A_budgeted_run_starts_with_four_pairs_unless_told_and_a_fixed_run_keeps_its_eight()
+    {
+        var budgeted = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "10m"]);
+        Assert.Equal((TimeSpan.FromMinutes(10), 4), (budgeted.MaxTime, budgeted.Topologies));
+        var told = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "1h30m", "--topologies", "6"]);
+        Assert.Equal((TimeSpan.FromMinutes(90), 6), (told.MaxTime, told.Topologies));
+        var fixedRun = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2"]);
+        Assert.Equal((null, 8), (fixedRun.MaxTime, fixedRun.Topologies));
     }
 
     [Fact]

@@ -34,6 +34,9 @@ internal sealed record HarnessOptions
 
     public const int DefaultTopologies = 8;
 
+    /// <summary>--max-time: add topology pairs until every build verdict is decided or this much time is spent; null: a fixed --topologies.</summary>
+    public TimeSpan? MaxTime { get; init; }
+
     /// <summary>Seeds the interleaved case order and the bootstrap (recorded in the manifest); null: chosen at random.</summary>
     public int? Seed { get; init; }
 

@@ -54,9 +54,15 @@ internal static class OptionParser
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
         CheckInstructions(options, args);
+        CheckMaxTime(options);
+        if (options.MaxTime is not null && !Given(args, "--topologies"))
+        {
+            // The confidence sequence is the whole line before its fourth pair: the first round makes four.
+            options = options with { Topologies = Statistics.ConfidenceSequence.FirstFinite };
+        }
         if (options.Instructions)
         {
-            // A topology's instruction window spans 40 payments (at Concurrency=1, forty invocations); three topology
+            // A topology's instruction window spans 40 payments (at Concurrency=1, forty invocations); four topology
             // pairs by default, as each costs about 45 s of setup under Valgrind. Concurrency=1 unless asked: with
             // payments at once, what a payment executes depends on how they interleave (HTLCs batched into one
             // commitment or not), which Valgrind's slowdown changes, and varies 2–3 % from topology to topology.
@@ -112,6 +118,27 @@ internal static class OptionParser
     }
 
     private const string ConcurrencyParameter = "Concurrency";
+
+    /// <summary>A budgeted run waits for build verdicts: it needs two builds, and is a timed benchmark.</summary>
+    private static void CheckMaxTime(HarnessOptions options)
+    {
+        if (options.MaxTime is not { } budget)
+        {
+            return;
+        }
+        if (options.BuildList.Count < 2)
+        {
+            throw new UsageException("--max-time adds topology pairs until the builds' verdicts decide: give two builds or more (--build base=IMAGE --build mine=IMAGE)");
+        }
+        if (options.Soak is not null || options.Instructions)
+        {
+            throw new UsageException($"--max-time budgets a timed comparison: drop {(options.Soak is not null ? "--soak" : "--instructions")} (or --max-time)");
+        }
+        if (budget < TimeSpan.FromMinutes(1))
+        {
+            throw new UsageException($"--max-time {budget.TotalSeconds:0}s is shorter than one round of topologies: give a minute or more (e.g. --max-time 10m)");
+        }
+    }
 
     /// <summary>An instruction run is a benchmark of its own: no soak, no perf (it would sample Valgrind, not the node).</summary>
     private static void CheckInstructions(HarnessOptions options, IReadOnlyList<string> args)

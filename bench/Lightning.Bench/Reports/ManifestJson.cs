@@ -45,6 +45,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Partial = run.Partial,
             ReplayOf = options.ReplayOf,
             Profiling = run.Profiles,
+            Budget = run.Results.Comparisons?.Budget,
             Instructions = run.Valgrind is { } valgrind
                 ? new InstructionsRecord(valgrind.Version, "callgrind --trace-children=yes --dump-line=no, zeroed and dumped through vgdb around each window",
                     Instructions.CaseInstructions.IdleWindow.TotalSeconds, options.InstructionsThresholdPercent)

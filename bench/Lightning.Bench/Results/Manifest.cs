@@ -74,6 +74,9 @@ internal sealed record Manifest
     /// <summary>How an --instructions run counted (absent in timed runs).</summary>
     public InstructionsRecord? Instructions { get; init; }
 
+    /// <summary>A budgeted run (--max-time): its rounds, why it stopped and its primary verdicts (absent otherwise).</summary>
+    public Statistics.BudgetReport? Budget { get; init; }
+
     public void Write(string directory) =>
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 

@@ -10,15 +10,29 @@ namespace Lightning.Bench.Run;
 /// </summary>
 internal sealed class ExecutionPlan(int seed)
 {
+    private readonly Random random = new(seed);
+    private readonly Dictionary<string, Queue<int[]>> pending = [];
+    private readonly List<string> order = [];
+    private (string[] Keys, System.Collections.IList Arranged)? last;
+
     public int Seed { get; } = seed;
 
-    /// <summary>Case keys in the order they ran (set when BenchmarkDotNet asks for the order).</summary>
-    public IReadOnlyList<string> Order { get; private set; } = [];
+    /// <summary>Case keys in the order they ran (set when BenchmarkDotNet asks for the order; a budgeted run's rounds one after another).</summary>
+    public IReadOnlyList<string> Order => order;
 
+    /// <summary>
+    /// The order of <paramref name="declared"/>. A budgeted run asks once per round, with that round's topologies: the
+    /// rotations of each cell carry over from round to round, so its pairs stay balanced; asked again for the same cases,
+    /// the plan gives the same order.
+    /// </summary>
     /// <param name="parametersOf">A case's parameters as text (Build, Traces, Topology and the cell's).</param>
     public IReadOnlyList<T> Arrange<T>(IReadOnlyList<T> declared, Func<T, IReadOnlyDictionary<string, string>> parametersOf, Func<T, string> keyOf)
     {
-        var random = new Random(Seed);
+        var keys = declared.Select(keyOf).Order(StringComparer.Ordinal).ToArray();
+        if (last is { } previous && previous.Keys.SequenceEqual(keys) && previous.Arranged is List<T> same)
+        {
+            return same;
+        }
         var items = declared.Select(c =>
         {
             var parameters = parametersOf(c);
@@ -27,7 +41,10 @@ internal sealed class ExecutionPlan(int seed)
         var cells = items.Select(i => i.Cell).Distinct().ToList();
         var replicates = items.Select(i => i.Replicate).Distinct().Order().ToList();
         var arranged = new List<T>();
-        var pending = cells.ToDictionary(c => c, _ => new Queue<int[]>());
+        foreach (var cell in cells)
+        {
+            pending.TryAdd(cell, new Queue<int[]>());
+        }
         foreach (var replicate in replicates)
         {
             foreach (var cell in cells)
@@ -41,16 +58,17 @@ internal sealed class ExecutionPlan(int seed)
                 if (queue.Count == 0)
                 {
                     // The next group of topologies: every rotation of a random order of the arms once, in random order.
-                    var order = Enumerable.Range(0, block.Count).OrderBy(_ => random.Next()).ToArray();
+                    var rotation = Enumerable.Range(0, block.Count).OrderBy(_ => random.Next()).ToArray();
                     foreach (var shift in Enumerable.Range(0, block.Count).OrderBy(_ => random.Next()))
                     {
-                        queue.Enqueue(Enumerable.Range(0, block.Count).Select(k => order[(k + shift) % block.Count]).ToArray());
+                        queue.Enqueue(Enumerable.Range(0, block.Count).Select(k => rotation[(k + shift) % block.Count]).ToArray());
                     }
                 }
                 arranged.AddRange(queue.Dequeue().Select(k => block[k].Case));
             }
         }
-        Order = arranged.Select(keyOf).ToList();
+        order.AddRange(arranged.Select(keyOf));
+        last = (keys, arranged);
         return arranged;
     }
 }

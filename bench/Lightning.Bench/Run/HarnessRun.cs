@@ -85,6 +85,10 @@ internal static class HarnessRun
     /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables; non-zero when a case failed.</summary>
     private static int RunBenchmarks(RunContext run, BenchmarkOutput output, RunShutdown shutdown)
     {
+        if (run.Options.MaxTime is { } budget)
+        {
+            return RunBudgeted(run, output, shutdown, budget);
+        }
         var options = run.Options;
         var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output);
         Summary summary;
@@ -104,6 +108,89 @@ internal static class HarnessRun
         if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)
         {
             return Program.Fail(Program.ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
+        }
+        return 0;
+    }
+
+    /// <summary>
+    /// --max-time: rounds of BenchmarkDotNet over the same cases, the first with --topologies pairs and each next with
+    /// one more pair per case, until every primary verdict (each build's mean time and payments/s against the baseline,
+    /// per case) is decided on its confidence sequence, or the next round would not end within the budget.
+    /// </summary>
+    private static int RunBudgeted(RunContext run, BenchmarkOutput output, RunShutdown shutdown, TimeSpan budget)
+    {
+        var options = run.Options;
+        var builds = options.Builds.Select(b => b.Name).ToList();
+        // The budget counts from the run's start (image checks and the chain's seeding included); the reports written
+        // after the last round are not in it.
+        double Elapsed() => (DateTimeOffset.UtcNow - run.Started).TotalSeconds;
+        var rounds = new List<BudgetRound>();
+        var firstDecided = new Dictionary<string, int>();
+        var (failed, declared, critical) = (0, 0, false);
+        RunComparisons? comparisons = null;
+        string stopped;
+        var last = 0;
+        using (BenchmarkHost.Host(run))
+        {
+            while (true)
+            {
+                var first = last + 1;
+                last = rounds.Count == 0 ? options.Topologies : last + 1;
+                run.TopologyRange = (first, last);
+                var roundStarted = Elapsed();
+                run.Progress.Info(rounds.Count == 0
+                    ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{last} of every case"
+                    : $"round {rounds.Count + 1}: topology {last} of every case ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
+                var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
+                    BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output), options.BenchmarkDotNetArguments.ToArray());
+                failed += summary.Reports.Count(r => !r.Success);
+                declared += summary.BenchmarksCases.Length;
+                critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;
+                comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
+                    options.InstructionsThresholdPercent, sequential: true);
+                foreach (var decided in comparisons.Comparisons.Where(c => BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown))
+                {
+                    firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
+                }
+                var open = BudgetedVerdicts.Open(comparisons);
+                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count));
+                var perPair = (Elapsed() - roundStarted) / (last - first + 1);
+                if (failed > 0 || critical)
+                {
+                    stopped = "a case failed";
+                    break;
+                }
+                if (run.Cancellation.IsCancellationRequested)
+                {
+                    stopped = "interrupted";
+                    break;
+                }
+                if (open.Count == 0)
+                {
+                    stopped = BudgetedVerdicts.AllDecided;
+                    break;
+                }
+                if (!BudgetedVerdicts.NextRoundFits(Elapsed(), budget.TotalSeconds, perPair))
+                {
+                    stopped = $"the budget: another pair per case (about {perPair / 60:0.#} min) would end after {budget.TotalMinutes:0.#} min";
+                    break;
+                }
+                run.Progress.Info($"after {last} pairs: {open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
+            }
+        }
+        shutdown.Completed = true;
+        var pace = rounds.Count > 1 ? (rounds[^1].ElapsedSeconds - rounds[0].ElapsedSeconds) / (rounds[^1].Pairs - rounds[0].Pairs) : rounds[0].ElapsedSeconds / rounds[0].Pairs;
+        run.Results.Comparisons = comparisons! with
+        {
+            Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped, BudgetedVerdicts.Summarise(comparisons, firstDecided, pace)),
+        };
+        foreach (var tables in RunOutputs.ConsoleTables)
+        {
+            tables.Print(run.Results, Console.Out);
+        }
+        if (critical || failed > 0)
+        {
+            return Program.Fail(Program.ExitFailure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
         }
         return 0;
     }

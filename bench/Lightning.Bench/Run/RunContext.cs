@@ -34,6 +34,7 @@ internal sealed class RunContext : IAsyncDisposable
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
         Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
+        TopologyRange = (1, options.Topologies);
         Profiling = profiling?.Invoke(RunId);
         Valgrind = valgrind;
         topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress, valgrind);
@@ -51,6 +52,9 @@ internal sealed class RunContext : IAsyncDisposable
 
     /// <summary>With --instructions: every topology's function counts, for the run's report.</summary>
     public Instructions.RunInstructionProfiles InstructionProfiles { get; } = new();
+
+    /// <summary>The Topology indices BenchmarkDotNet runs next: all of --topologies, or a budgeted run's round.</summary>
+    public (int First, int Last) TopologyRange { get; set; }
 
     /// <summary>The seeded, interleaved order of the cases.</summary>
     public ExecutionPlan Plan { get; }

@@ -27,7 +27,7 @@ public abstract class ScenarioBenchmark
     [ParamsSource(nameof(ConcurrencyValues))]
     public int Concurrency { get; set; }
 
-    /// <summary>Which fresh topology of the case (1..--topologies): the unit of replication of every comparison.</summary>
+    /// <summary>Which fresh topology of the case (1..--topologies, or a budgeted run's round): the unit of replication of every comparison.</summary>
     [ParamsSource(nameof(TopologyValues))]
     public int Topology { get; set; }
 
@@ -39,7 +39,7 @@ public abstract class ScenarioBenchmark
 
     public static IEnumerable<int> ConcurrencyValues => Run.Sweep(nameof(Concurrency));
 
-    public static IEnumerable<int> TopologyValues => Enumerable.Range(1, Run.Options.Topologies);
+    public static IEnumerable<int> TopologyValues => Enumerable.Range(Run.TopologyRange.First, Run.TopologyRange.Last - Run.TopologyRange.First + 1);
 
     public static IEnumerable<TraceMode> TracesValues => Run.Options.Traces.Select((t, i) => new TraceMode(i, t));
 

@@ -25,8 +25,10 @@ internal sealed record ComparisonPrecision(
     /// <param name="logRatios">Each pair's log ratio of topology means.</param>
     /// <param name="withinRelativeVariance">Mean over both arms' topologies of (iteration SD / topology mean)².</param>
     /// <param name="topologySeconds">Seconds a topology costs besides its iterations; <paramref name="iterationSeconds"/>: one iteration.</param>
+    /// <param name="sequential">The interval is a confidence sequence: `detects ≥` is read from its width, not the t-interval's.</param>
     public static ComparisonPrecision? Of(
-        IReadOnlyList<double> logRatios, double withinRelativeVariance, int iterations, double topologySeconds, double iterationSeconds, double thresholdPercent)
+        IReadOnlyList<double> logRatios, double withinRelativeVariance, int iterations, double topologySeconds, double iterationSeconds, double thresholdPercent,
+        bool sequential = false)
     {
         if (logRatios.Count < 2 || iterations < 1)
         {
@@ -44,7 +46,20 @@ internal sealed record ComparisonPrecision(
                 : (int)Math.Clamp(Math.Round(Math.Sqrt(2 * withinRelativeVariance * topologySeconds / (topologyVariance * iterationSeconds))), 2, MaxSuggestedIterations);
         }
         return new ComparisonPrecision(Math.Sqrt(pairVariance) * 100, share, iterations, suggested,
-            Detectable(Math.Sqrt(pairVariance / logRatios.Count), logRatios.Count - 1, thresholdPercent));
+            sequential
+                ? DetectableSequential(logRatios.Count, Math.Sqrt(pairVariance), thresholdPercent)
+                : Detectable(Math.Sqrt(pairVariance / logRatios.Count), logRatios.Count - 1, thresholdPercent));
+    }
+
+    /// <summary>
+    /// A confidence sequence's `detects ≥` at <paramref name="pairs"/>: threshold + its half-width + the normal 80 %
+    /// quantile of standard errors (the lower end then clears the threshold 80 % of the time).
+    /// </summary>
+    public static double DetectableSequential(int pairs, double pairSd, double thresholdPercent)
+    {
+        var half = ConfidenceSequence.HalfWidth(pairs, pairSd * pairSd * (pairs - 1));
+        var margin = half + 0.8416 * pairSd / Math.Sqrt(pairs);
+        return double.IsInfinity(half) ? double.NaN : (Math.Exp(Math.Log(1 + thresholdPercent / 100) + margin) - 1) * 100;
     }
 
     /// <summary>threshold + (t(97.5 %) + t(80 %)) standard errors on the log scale, as a change in %.</summary>

@@ -7,6 +7,7 @@ namespace Lightning.Bench.Statistics;
 /// <param name="Ratio">Candidate over baseline: the geometric mean of the per-topology ratios (paired) or of the topology means (unpaired).</param>
 /// <param name="PValue">The test of "no difference" on the log scale (paired t, or Welch's t across runs); NaN with too few topologies.</param>
 /// <param name="BootstrapLow">The hierarchical bootstrap's interval (topologies, then iterations within them) of the ratio of means, as a cross-check.</param>
+/// <param name="Sequential">The interval is an anytime-valid confidence sequence (a budgeted run, looked at after every pair), not a fixed-size t-interval.</param>
 internal sealed record RatioInterval(
     double Ratio,
     double Low,
@@ -16,7 +17,8 @@ internal sealed record RatioInterval(
     bool Paired,
     double PValue,
     double BootstrapLow,
-    double BootstrapHigh)
+    double BootstrapHigh,
+    bool Sequential = false)
 {
     public bool HasInterval => !double.IsNaN(Low) && !double.IsNaN(High);
 }

@@ -10,12 +10,16 @@ namespace Lightning.Bench.Statistics;
 /// </summary>
 internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IReadOnlyList<ArmSpread> Spreads, double ThresholdPercent)
 {
+    /// <summary>A budgeted run's rounds, why it stopped and what its open verdicts would need (--max-time); null otherwise.</summary>
+    public BudgetReport? Budget { get; init; }
+
     /// <summary>How many comparisons could say slower or faster by chance if nothing changed (at most 5 % of them).</summary>
     public double ExpectedByChance => Comparisons.Count(c => c.Interval.HasInterval) * (1 - TopologyComparison.Confidence);
 
     /// <param name="thresholdPercent">The timed metrics' threshold; <paramref name="instructionsThresholdPercent"/> that of instructions per payment.</param>
+    /// <param name="sequential">A budgeted run: paired intervals are confidence sequences (<see cref="ConfidenceSequence"/>).</param>
     public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
-        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent)
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent, bool sequential = false)
     {
         var cases = results.Cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).ToList();
         var cells = cases.GroupBy(c => CaseArms.CellOf(c.Parameters)).ToList();
@@ -39,11 +43,11 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 {
                     if (arm.Build != builds[0] && arms.TryGetValue((builds[0], arm.Traces), out var baseline))
                     {
-                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed));
+                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed, sequential));
                     }
                     if (arm.Traces != Options.TraceModes.Off && arms.TryGetValue((arm.Build, Options.TraceModes.Off), out var off))
                     {
-                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed));
+                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed, sequential));
                     }
                 }
             }
@@ -52,7 +56,8 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
     }
 
     private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<CaseResults> baseline,
-        (string Build, string Traces) candidateArm, List<CaseResults> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed)
+        (string Build, string Traces) candidateArm, List<CaseResults> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
+        bool sequential)
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
         var paired = baseline.Select(b => (Replicate: CaseArms.ReplicateOf(b.Parameters), Case: b))
@@ -61,25 +66,26 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         var usePairs = paired.Count >= 2;
         var baseValues = (usePairs ? paired.Select(p => p.Baseline) : baseline).Select(c => Values(metric, c)).ToList();
         var candValues = (usePairs ? paired.Select(p => p.Candidate) : candidate).Select(c => Values(metric, c)).ToList();
-        var interval = TopologyComparison.Compare(baseValues, candValues, usePairs, seed);
+        var interval = TopologyComparison.Compare(baseValues, candValues, usePairs, seed, sequential && usePairs);
         return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
             interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
-            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent) : null)
+            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent, sequential) : null)
         {
             ThresholdPercent = thresholdPercent,
         };
     }
 
     /// <summary>The pairs' spread, how much of it iteration noise explains, and the iterations per topology that would narrow it most per minute.</summary>
-    private static ComparisonPrecision? Precision(List<CaseResults> topologies, List<IReadOnlyList<double>> baseValues, List<IReadOnlyList<double>> candValues, double thresholdPercent)
+    private static ComparisonPrecision? Precision(List<CaseResults> topologies, List<IReadOnlyList<double>> baseValues, List<IReadOnlyList<double>> candValues, double thresholdPercent,
+        bool sequential)
     {
         var all = baseValues.Concat(candValues).ToList();
         var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
         if (all.All(v => v.Count == 1))
         {
             // One figure per topology (instructions over its whole window): no iteration noise to split off.
-            return ComparisonPrecision.Of(logRatios, 0, 1, double.NaN, double.NaN, thresholdPercent);
+            return ComparisonPrecision.Of(logRatios, 0, 1, double.NaN, double.NaN, thresholdPercent, sequential);
         }
         if (all.Any(v => v.Count < 2))
         {
@@ -92,7 +98,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         var topologySeconds = topologies.Where(c => c.Topology is { Ended: not null })
             .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - c.InvocationsStarted * c.Figures!.IterationsMs.Average() / 1000)
             .DefaultIfEmpty(double.NaN).Average();
-        return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent);
+        return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
     }
 
     private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<CaseResults> topologies)

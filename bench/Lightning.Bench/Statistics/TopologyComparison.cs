@@ -22,8 +22,10 @@ internal static class TopologyComparison
 
     /// <param name="baseline">Each baseline topology's measured iteration values, in topology order.</param>
     /// <param name="candidate">The candidate's, in the same order; paired by index when <paramref name="paired"/>.</param>
+    /// <param name="sequential">A budgeted run, which looks after every pair: the paired interval is the confidence
+    /// sequence (<see cref="ConfidenceSequence"/>), not the t-interval; the p-value stays the t-test's, for reading only.</param>
     public static RatioInterval Compare(
-        IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, bool paired, int seed)
+        IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, bool paired, int seed, bool sequential = false)
     {
         var baseMeans = baseline.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var candMeans = candidate.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
@@ -36,7 +38,12 @@ internal static class TopologyComparison
         {
             var logRatios = candMeans.Zip(baseMeans, (c, b) => Math.Log(c / b)).ToList();
             var (low, high, p) = OneSampleT(logRatios);
-            return new RatioInterval(Math.Exp(logRatios.Average()), low, high, baseMeans.Count, candMeans.Count, true, p, bootLow, bootHigh);
+            if (sequential)
+            {
+                var (mean, half) = ConfidenceSequence.Of(logRatios);
+                (low, high) = double.IsInfinity(half) ? (double.NaN, double.NaN) : (Math.Exp(mean - half), Math.Exp(mean + half));
+            }
+            return new RatioInterval(Math.Exp(logRatios.Average()), low, high, baseMeans.Count, candMeans.Count, true, p, bootLow, bootHigh, sequential);
         }
         var (wLow, wHigh, wp) = WelchT(candMeans.Select(m => Math.Log(m)).ToList(), baseMeans.Select(m => Math.Log(m)).ToList());
         var ratio = Math.Exp(candMeans.Select(m => Math.Log(m)).Average() - baseMeans.Select(m => Math.Log(m)).Average());
