@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""A plain loop over the RPC sockets of two containerized Core Lightning nodes: what the nodes do without the harness.
+
+    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--log-stdout] [--json FILE]
+
+Starts bitcoind, alice and bob with `docker run` (host network, state bind-mounted from a temp folder, the command
+lines of docker-fragments/ and the harness), funds alice, opens one channel, waits until alice has a route, then per
+concurrency C makes invocations of C payments at once (each: `invoice` on bob, then `xpay` on alice; one socket per
+worker), 5 warmup invocations then enough invocations for N payments, and prints the mean invocation time (ms) and
+payments per second. `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
+driver). Everything it started is removed at the end, also on Ctrl+C. Needs python3 and docker; no Python packages.
+"""
+import argparse, base64, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+
+RPC_USER, RPC_PASSWORD = "plain", "loop" + str(random.randrange(10**9))
+
+
+class Rpc:
+    """Core Lightning's JSON-RPC over its Unix socket (one request at a time per connection)."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(path)
+        self.buffer = b""
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.sock.sendall(json.dumps({"jsonrpc": "2.0", "id": f"plain:{self.next_id}", "method": method, "params": params}).encode())
+        decoder = json.JSONDecoder()
+        while True:
+            text = self.buffer.decode(errors="replace").lstrip()
+            try:
+                reply, end = decoder.raw_decode(text)
+                self.buffer = text[end:].encode()
+                break
+            except ValueError:
+                chunk = self.sock.recv(1 << 16)
+                if not chunk:
+                    raise RuntimeError(f"{method}: connection closed")
+                self.buffer += chunk
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        return reply["result"]
+
+
+def bitcoin(port, method, *params):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", json.dumps({"jsonrpc": "1.0", "id": "plain", "method": method, "params": list(params)}).encode(),
+                                     {"Authorization": "Basic " + base64.b64encode(f"{RPC_USER}:{RPC_PASSWORD}".encode()).decode()})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        return json.loads(reply.read())["result"]
+
+
+def wait(what, probe, timeout=120):
+    deadline = time.time() + timeout
+    while True:
+        try:
+            value = probe()
+            if value:
+                return value
+        except Exception as e:  # not ready yet
+            last = e
+        if time.time() > deadline:
+            sys.exit(f"plain-loop: timed out waiting for {what}")
+        time.sleep(0.2)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cln_image")
+    parser.add_argument("bitcoind_image")
+    parser.add_argument("--payments", type=int, default=200)
+    parser.add_argument("--concurrency", default="1,10")
+    parser.add_argument("--log-stdout", action="store_true")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="lnb-plain-", dir="/tmp")
+    tag = os.path.basename(folder).replace("_", "-").lower()
+    names = [f"{tag}-bitcoind", f"{tag}-alice", f"{tag}-bob"]
+    user = f"{os.getuid()}:{os.getgid()}"
+    try:
+        btc_rpc, btc_p2p, alice_port, bob_port = free_port(), free_port(), free_port(), free_port()
+        os.makedirs(f"{folder}/bitcoind")
+        subprocess.run(["docker", "run", "-d", "--init", "--name", names[0], "--network", "host", "--user", user, "-v", f"{folder}/bitcoind:/lnb",
+                        "--entrypoint", "bitcoind", args.bitcoind_image, "-regtest", "-server", "-printtoconsole", "-datadir=/lnb",
+                        f"-rpcuser={RPC_USER}", f"-rpcpassword={RPC_PASSWORD}", f"-rpcport={btc_rpc}", f"-port={btc_p2p}", "-rpcbind=127.0.0.1",
+                        "-fallbackfee=0.0002", "-txindex=0", "-listen=0", "-dnsseed=0", "-listenonion=0", "-discover=0", "-keypool=1", "-maxsigcachesize=1"],
+                       check=True, stdout=subprocess.DEVNULL)
+        wait("bitcoind", lambda: bitcoin(btc_rpc, "getblockcount") is not None)
+        bitcoin(btc_rpc, "createwallet", "miner")
+        miner = bitcoin(btc_rpc, "getnewaddress")
+        bitcoin(btc_rpc, "generatetoaddress", 101, miner)
+        for name, node, port in (("alice", names[1], alice_port), ("bob", names[2], bob_port)):
+            os.makedirs(f"{folder}/{name}")
+            command = ["docker", "run", "-d", "--init", "--name", node, "--network", "host", "--user", user, "-v", f"{folder}/{name}:/lnb",
+                       "--entrypoint", "lightningd", args.cln_image, "--network=regtest", "--log-level=info", "--developer", "--dev-fast-gossip",
+                       "--dev-bitcoind-poll=1", "--rescan=0", "--rpc-file-mode=0666", "--max-concurrent-htlcs=483", "--lightning-dir=/lnb",
+                       f"--alias={name}", "--bitcoin-rpcconnect=127.0.0.1", f"--bitcoin-rpcport={btc_rpc}", f"--bitcoin-rpcuser={RPC_USER}",
+                       f"--bitcoin-rpcpassword={RPC_PASSWORD}", f"--addr=127.0.0.1:{port}", "--log-file=/lnb/lightningd.log"]
+            if args.log_stdout:
+                command.append("--log-file=-")
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        alice = wait("alice's RPC", lambda: Rpc(f"{folder}/alice/regtest/lightning-rpc"))
+        bob = wait("bob's RPC", lambda: Rpc(f"{folder}/bob/regtest/lightning-rpc"))
+        bob_id = bob.call("getinfo")["id"]
+        address = alice.call("newaddr", addresstype="all")
+        bitcoin(btc_rpc, "sendtoaddress", address.get("bech32") or address["p2tr"], 1)
+        bitcoin(btc_rpc, "generatetoaddress", 1, miner)
+        wait("alice's funds", lambda: any(o["status"] == "confirmed" for o in alice.call("listfunds")["outputs"]))
+        alice.call("connect", id=bob_id, host="127.0.0.1", port=bob_port)
+        alice.call("fundchannel", id=bob_id, amount=10_000_000)
+        bitcoin(btc_rpc, "generatetoaddress", 6, miner)
+        wait("the channel", lambda: any(c.get("state") == "CHANNELD_NORMAL" for c in alice.call("listpeerchannels")["channels"]))
+        alice_id = alice.call("getinfo")["id"]
+        # askrene's getroutes, as xpay asks it (and as the harness waits for routes).
+        wait("a route", lambda: alice.call("getroutes", source=alice_id, destination=bob_id, amount_msat=1000,
+                                           layers=["auto.localchans", "auto.sourcefree"], maxfee_msat=1000, final_cltv=18)["routes"])
+        results = {}
+        for concurrency in [int(c) for c in args.concurrency.split(",")]:
+            workers = [(Rpc(f"{folder}/alice/regtest/lightning-rpc"), Rpc(f"{folder}/bob/regtest/lightning-rpc")) for _ in range(concurrency)]
+            counter = [0]
+
+            def pay(payer, payee):
+                counter[0] += 1
+                bolt11 = payee.call("invoice", amount_msat=1000, label=f"plain-{concurrency}-{counter[0]}-{random.random()}", description="plain loop")["bolt11"]
+                payer.call("xpay", invstring=bolt11)
+
+            def invocation():
+                threads = [threading.Thread(target=pay, args=w) for w in workers]
+                start = time.perf_counter()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                return (time.perf_counter() - start) * 1000
+
+            for _ in range(5):
+                invocation()
+            times = [invocation() for _ in range(max(1, args.payments // concurrency))]
+            mean = statistics.fmean(times)
+            results[str(concurrency)] = {"mean_ms": mean, "payments_per_second": concurrency * 1000 / mean, "invocations": len(times),
+                                         "sd_ms": statistics.stdev(times) if len(times) > 1 else 0}
+            print(f"Concurrency={concurrency}: {mean:.1f} ms per invocation, {concurrency * 1000 / mean:.1f} payments/s ({len(times)} invocations)", flush=True)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(results, f, indent=1)
+    finally:
+        subprocess.run(["docker", "rm", "-f", *names], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["docker", "run", "--rm", "-v", f"{folder}:/lnb", "--entrypoint", "rm", args.bitcoind_image, "-rf", "/lnb/bitcoind", "/lnb/alice", "/lnb/bob"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
