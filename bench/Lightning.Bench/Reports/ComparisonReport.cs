@@ -66,7 +66,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 text.AppendLine($"| {c.Cell} | {c.Metric} | {c.Baseline} | {c.Candidate} | {Value(c.BaselineMean, c.Unit)} | {Value(c.CandidateMean, c.Unit)} | {F(c.Interval.Ratio, "0.000")} | {interval} | {topologies} | {F(c.Interval.PValue, "0.###")} | {c.Verdict} | {Percent(c.Precision?.DetectablePercent)} |");
             }
             text.AppendLine();
-            if (run.Comparisons.Any(c => c.Metric.StartsWith(ComparisonMetric.Instructions.Name, StringComparison.Ordinal)))
+            if (run.Comparisons.Any(c => ComparisonMetric.NamesInstructions(c.Metric)))
             {
                 text.AppendLine("Instructions per payment: every Lightning node ran under Valgrind (callgrind), which runs code about ten times " +
                     "slower, so this run's times (BenchmarkDotNet's table, payments.csv, spans) describe nodes under Valgrind and are not compared.");
@@ -168,7 +168,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
     private static string Thresholds(RunComparisons run)
     {
         var distinct = run.Comparisons.GroupBy(c => c.ThresholdPercent ?? run.ThresholdPercent)
-            .Select(g => (Percent: g.Key, Instructions: g.All(c => c.Metric.StartsWith(ComparisonMetric.Instructions.Name, StringComparison.Ordinal)))).ToList();
+            .Select(g => (Percent: g.Key, Instructions: g.All(c => ComparisonMetric.NamesInstructions(c.Metric)))).ToList();
         return distinct.Count <= 1
             ? $"{F(distinct.Select(d => d.Percent).DefaultIfEmpty(run.ThresholdPercent).First(), "0.##")} %"
             : string.Join(", ", distinct.Select(d => $"{F(d.Percent, "0.##")} % ({(d.Instructions ? "instructions" : "timed metrics")})"));

@@ -37,6 +37,9 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     /// <summary>Whether the metric counts instructions (an instruction run compares only these; a timed run never has them).</summary>
     public bool IsInstructions { get; init; }
 
+    /// <summary>Whether a comparison's metric, by name (as comparisons and --compare's runs carry it), counts instructions.</summary>
+    public static bool NamesInstructions(string metric) => metric.StartsWith(Instructions.Name, StringComparison.Ordinal);
+
     /// <summary>
     /// The metrics of topologies measured the same way: instructions per payment (all nodes, then each node) when they
     /// ran under Valgrind, whose times mean nothing; else the timed metrics.
