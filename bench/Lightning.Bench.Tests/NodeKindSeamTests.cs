@@ -236,6 +236,10 @@ public class NodeKindSeamTests : IDisposable
         var markdown = File.ReadAllText(Path.Combine(run, ComparisonReport.MarkdownFile));
         Assert.Contains("95 % confidence sequences (budgeted run)", markdown);
         Assert.Contains($"## Budget: {pairs} pairs per case", markdown);
+        // The run's page carries it too, its verdict cells coloured.
+        var page = File.ReadAllText(Path.Combine(run, ReportHtml.FileName));
+        Assert.Contains($"Budget: {pairs} pairs per case", page);
+        Assert.Contains("<td class=\"verdict-", page);
     }
 
     private async Task ReadyAsync()

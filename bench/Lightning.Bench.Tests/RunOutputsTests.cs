@@ -23,7 +23,7 @@ public class RunOutputsTests : IDisposable
             "instructions/instructions.md", "instructions/CASE/NODE.folded", "instructions/CASE/NODE.functions.csv", "instructions/CELL/BUILD/NODE.svg",
             "instructions/diff-BUILD-vs-BASELINE/CELL/NODE.svg",
             "payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "comparison-topologies.png", "comparison-ratios.png",
-            "soak-latency.png", "soak-nodes.png", "../RUN.zip",
+            "soak-latency.png", "soak-nodes.png", "report.html", "../RUN.zip",
         ], RunOutputs.Files);
         Assert.Equal(4, RunOutputs.BenchmarkDotNet.Count);
     }

@@ -37,6 +37,15 @@ internal static class Program
                 Console.WriteLine(Usage.ScenarioList());
                 return 0;
             }
+            if (options.Report is { } folder)
+            {
+                if (!File.Exists(Path.Combine(folder, "manifest.json")))
+                {
+                    return Fail(ExitUsage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
+                }
+                Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
+                return 0;
+            }
             if (options.Compare.Count == 2)
             {
                 return Compare(options.Compare[0], options.Compare[1], options);

@@ -127,4 +127,23 @@ internal static class Requirements
             throw;
         }
     }
+
+    /// <summary>A headless Chromium (Debian's chromium); LNBENCH_REQUIRE_CHROMIUM=1 (set by CI) turns its absence into a failure.</summary>
+    public static string Chromium()
+    {
+        var found = new[] { "chromium", "chromium-browser", "google-chrome" }
+            .SelectMany(name => (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(dir => Path.Combine(dir, name)))
+            .FirstOrDefault(File.Exists);
+        if (found is not null)
+        {
+            return found;
+        }
+        const string problem = "no chromium on PATH: apt-get install chromium";
+        if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_CHROMIUM") == "1")
+        {
+            throw new InvalidOperationException($"LNBENCH_REQUIRE_CHROMIUM=1 but {problem}");
+        }
+        Skip.If(true, problem);
+        throw new InvalidOperationException(problem);
+    }
 }

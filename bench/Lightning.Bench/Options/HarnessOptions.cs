@@ -34,6 +34,9 @@ internal sealed record HarnessOptions
 
     public const int DefaultTopologies = 8;
 
+    /// <summary>--report: write report.html for this earlier run's folder, nothing else.</summary>
+    public string? Report { get; init; }
+
     /// <summary>--max-time: add topology pairs until every build verdict is decided or this much time is spent; null: a fixed --topologies.</summary>
     public TimeSpan? MaxTime { get; init; }
 

@@ -95,6 +95,10 @@ internal sealed class RunShutdown(RunProgress progress)
                     Plots = !byInterrupt || Soak is not null,
                 });
                 progress.Info($"results: {run.ResultsDirectory}");
+                if (File.Exists(Path.Combine(run.ResultsDirectory, Reports.ReportHtml.FileName)))
+                {
+                    progress.Info($"the run's page: {Path.Combine(run.ResultsDirectory, Reports.ReportHtml.FileName)}");
+                }
             }
         }
     }

@@ -1,0 +1,193 @@
+using System.Net;
+using System.Text;
+using System.Text.Json;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// report.html: the run as one self-contained page, top to bottom: what ran (from manifest.json), the verdicts and
+/// everything else comparison.md says, BenchmarkDotNet's table, the plots, where the time goes (span-summary.md), the
+/// instruction and profile reports with their flame graphs, a soak's report, and a link to every file of the run.
+/// Images are inlined (data: URIs), so the page needs no network and no other file; the links to raw files are
+/// relative, so they work inside the unpacked zip. Written after every other end output but the zip, from their files.
+/// </summary>
+internal sealed class ReportHtml : IRunEndOutput
+{
+    public const string FileName = "report.html";
+
+    /// <summary>The markdown reports the page shows, in its order, if the run wrote them.</summary>
+    private static readonly (string Path, string Title)[] Sections =
+    [
+        (ComparisonReport.MarkdownFile, "Verdicts, precision and costs"),
+        ("soak-report.md", "Soak"),
+        ("span-summary.md", "Where the time goes"),
+        ("instructions/instructions.md", "Instructions per payment"),
+        ("profiles/profiles.md", "Profiles"),
+    ];
+
+    public IReadOnlyList<string> Files => [FileName];
+
+    public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
+    {
+        Write(context.ResultsDirectory);
+        return Task.CompletedTask;
+    }
+
+    /// <summary>Writes the page of the run folder <paramref name="directory"/>; returns its path.</summary>
+    public static string Write(string directory)
+    {
+        var path = Path.Combine(directory, FileName);
+        File.WriteAllText(path, Render(directory));
+        return path;
+    }
+
+    public static string Render(string directory)
+    {
+        var body = new StringBuilder();
+        var title = "Lightning.Bench run";
+        var manifestPath = Path.Combine(directory, "manifest.json");
+        if (File.Exists(manifestPath))
+        {
+            using var manifest = JsonDocument.Parse(File.ReadAllText(manifestPath));
+            title = $"Lightning.Bench: {Text(manifest.RootElement, "scenario")} ({Text(manifest.RootElement, "run_id")})";
+            body.Append(WhatRan(manifest.RootElement));
+        }
+        foreach (var (relative, heading) in Sections)
+        {
+            var file = Path.Combine(directory, relative);
+            if (File.Exists(file))
+            {
+                body.Append($"<section><h2 class=\"part\">{E(heading)}</h2>\n");
+                body.Append(MarkdownHtml.Convert(File.ReadAllText(file), image => Inline(Path.GetDirectoryName(file)!, image)));
+                body.Append("</section>\n");
+            }
+        }
+        var benchmark = Directory.Exists(Path.Combine(directory, "results"))
+            ? Directory.GetFiles(Path.Combine(directory, "results"), "*-report-github.md").FirstOrDefault()
+            : null;
+        if (benchmark is not null)
+        {
+            body.Append("<section><h2 class=\"part\">BenchmarkDotNet</h2>\n")
+                .Append(MarkdownHtml.Convert(File.ReadAllText(benchmark))).Append("</section>\n");
+        }
+        var plots = Directory.GetFiles(directory, "*.png").Order(StringComparer.Ordinal).ToList();
+        if (plots.Count > 0)
+        {
+            body.Append("<section><h2 class=\"part\">Plots</h2>\n");
+            foreach (var plot in plots)
+            {
+                body.Append($"<figure><img alt=\"{E(Path.GetFileName(plot))}\" src=\"{DataUri(plot)}\"><figcaption>{E(Path.GetFileName(plot))}</figcaption></figure>\n");
+            }
+            body.Append("</section>\n");
+        }
+        body.Append(FileList(directory));
+        return $"""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>{E(title)}</title>
+            <style>
+            body {"{"} font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; {"}"}
+            h1 {"{"} font-size: 1.6em; {"}"} h2.part {"{"} border-bottom: 2px solid #444; padding-bottom: .2em; margin-top: 2em; {"}"}
+            table {"{"} border-collapse: collapse; margin: .6em 0; font-size: 13px; {"}"}
+            th, td {"{"} border: 1px solid #ccc; padding: 3px 7px; vertical-align: top; {"}"} th {"{"} background: #f2f2f2; {"}"}
+            td.num {"{"} text-align: right; font-variant-numeric: tabular-nums; {"}"}
+            td.verdict-slower {"{"} background: #f8c9c4; {"}"} td.verdict-faster {"{"} background: #c8ecc9; {"}"}
+            td.verdict-same {"{"} background: #dde8f6; {"}"} td.verdict-unknown {"{"} background: #f4ecc8; {"}"}
+            img {"{"} max-width: 100%; {"}"} figure {"{"} margin: 1em 0; {"}"} figcaption {"{"} color: #666; font-size: 12px; {"}"}
+            code, pre {"{"} font-family: ui-monospace, monospace; font-size: 12px; {"}"} pre {"{"} background: #f6f6f6; padding: .6em; overflow-x: auto; {"}"}
+            dl {"{"} display: grid; grid-template-columns: max-content auto; gap: 2px 1em; {"}"} dt {"{"} font-weight: 600; {"}"} dd {"{"} margin: 0; {"}"}
+            </style>
+            </head>
+            <body>
+            <h1>{E(title)}</h1>
+            {body}
+            </body>
+            </html>
+            """;
+    }
+
+    private static string WhatRan(JsonElement manifest)
+    {
+        var html = new StringBuilder("<section><h2 class=\"part\">What ran</h2>\n<dl>\n");
+        void Row(string name, string? value)
+        {
+            if (!string.IsNullOrEmpty(value))
+            {
+                html.Append($"<dt>{E(name)}</dt><dd>{E(value)}</dd>\n");
+            }
+        }
+        Row("scenario", Text(manifest, "scenario"));
+        Row("command line", Text(manifest, "command_line"));
+        Row("seed", manifest.TryGetProperty("seed", out var seed) ? seed.ToString() : null);
+        Row("started", Text(manifest, "started"));
+        Row("ended", Text(manifest, "ended"));
+        if (manifest.TryGetProperty("partial", out var partial) && partial.ValueKind == JsonValueKind.True)
+        {
+            Row("partial", "yes: the run stopped early; these are the results it had");
+        }
+        Row("harness", $"{Text(manifest, "harness_version")} {Text(manifest, "harness_commit")}".Trim());
+        if (manifest.TryGetProperty("machine", out var machine) && machine.ValueKind == JsonValueKind.Object)
+        {
+            Row("machine", string.Join(", ", machine.EnumerateObject().Where(p => p.Value.ValueKind is JsonValueKind.String or JsonValueKind.Number)
+                .Select(p => $"{p.Name.Replace('_', ' ')}: {p.Value}")));
+        }
+        html.Append("</dl>\n");
+        if (manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array)
+        {
+            var images = manifest.TryGetProperty("images", out var list) && list.ValueKind == JsonValueKind.Array
+                ? list.EnumerateArray().GroupBy(i => Text(i, "name") ?? "", StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal)
+                : [];
+            html.Append("<table>\n<thead><tr><th>build</th><th>image</th><th>image id</th><th>versions</th></tr></thead>\n<tbody>\n");
+            foreach (var build in builds.EnumerateArray())
+            {
+                var image = Text(build, "image") ?? "";
+                images.TryGetValue(image, out var record);
+                var versions = record.ValueKind == JsonValueKind.Object && record.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
+                    ? string.Join("; ", v.EnumerateObject().Select(p => $"{p.Name} {p.Value}"))
+                    : "";
+                var id = record.ValueKind == JsonValueKind.Object ? Text(record, "id") ?? "" : "";
+                html.Append($"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td><td>{E(versions)}</td></tr>\n");
+            }
+            html.Append("</tbody>\n</table>\n");
+        }
+        return html.Append("</section>\n").ToString();
+    }
+
+    private static string FileList(string directory)
+    {
+        var files = Directory.GetFiles(directory, "*", SearchOption.AllDirectories)
+            .Select(f => Path.GetRelativePath(directory, f).Replace('\\', '/'))
+            .Where(f => f != FileName)
+            .Order(StringComparer.Ordinal).ToList();
+        var html = new StringBuilder("<section><h2 class=\"part\">Every file of the run</h2>\n<ul class=\"files\">\n");
+        foreach (var file in files)
+        {
+            html.Append($"<li><a href=\"{E(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal))}\">{E(file)}</a></li>\n");
+        }
+        return html.Append("</ul>\n</section>\n").ToString();
+    }
+
+    /// <summary>A markdown image's file as a data: URI when it is a PNG or SVG inside the run folder; else null (a link).</summary>
+    private static string? Inline(string folder, string image)
+    {
+        if (image.Contains("://", StringComparison.Ordinal))
+        {
+            return null;
+        }
+        var file = Path.GetFullPath(Path.Combine(folder, image));
+        return File.Exists(file) && (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase) || file.EndsWith(".svg", StringComparison.OrdinalIgnoreCase))
+            ? DataUri(file)
+            : null;
+    }
+
+    private static string DataUri(string file) =>
+        $"data:{(file.EndsWith(".svg", StringComparison.OrdinalIgnoreCase) ? "image/svg+xml" : "image/png")};base64,{System.Convert.ToBase64String(File.ReadAllBytes(file))}";
+
+    private static string? Text(JsonElement element, string name) =>
+        element.TryGetProperty(name, out var value) ? value.ValueKind == JsonValueKind.String ? value.GetString() : value.ToString() : null;
+
+    private static string E(string? text) => WebUtility.HtmlEncode(text ?? "");
+}
