@@ -18,6 +18,7 @@ public class ReportPageTests : IDisposable
         | Concurrency=1 | mean time | base | mine | 1.061 | slower | 4.9 % |
         | Concurrency=1 | payments/s | base | mine | 0.990 | unknown: needs more topologies | 5.2 % |
         | Concurrency=1 | CPU/payment | base | mine | 1.001 | same | 1.9 % |
+        | Concurrency=1 | CPU/payment | base | same | 1.001 | faster | 1.9 % |
 
         `same`: the whole interval lies within ±2 %; a <b>tag</b> & an ampersand stay text. See [the CSV](comparisons.csv).
         - one item with `code`
@@ -31,14 +32,16 @@ public class ReportPageTests : IDisposable
     [Trait("Category", "Unit")]
     public void Markdown_becomes_html_with_verdict_classes_escaped_text_and_inlined_images()
     {
-        var html = MarkdownHtml.Convert(Comparison, path => path == "profiles/flame.svg" ? "data:image/svg+xml;base64,AAAA" : null);
+        var html = MarkdownHtml.Convert(Comparison, (path, alt) => path == "profiles/flame.svg" ? $"<img alt=\"{alt}\" src=\"data:image/svg+xml;base64,AAAA\">" : null);
 
         Assert.Contains("<h2 id=\"comparisons-fresh-topologies-as-the-unit-95--intervals-threshold-2-\">", html);
         Assert.Contains("<td class=\"verdict-slower\">slower</td>", html);
         Assert.Contains("<td class=\"verdict-unknown\">unknown: needs more topologies</td>", html);
         Assert.Contains("<td class=\"verdict-same\">same</td>", html);
         Assert.Contains("<td class=\"num\">1.061</td>", html);
-        Assert.Equal(3, Regex.Matches(html, "<tr><td>Concurrency=1</td>").Count);
+        Assert.Equal(4, Regex.Matches(html, "<tr><td>Concurrency=1</td>").Count);
+        // A build named "same" is not a verdict: only the verdict column is coloured.
+        Assert.Contains("<td>same</td><td class=\"num\">1.001</td><td class=\"verdict-faster\">faster</td>", html);
         Assert.Contains("a &lt;b&gt;tag&lt;/b&gt; &amp; an ampersand", html);
         Assert.Contains("<code>same</code>", html);
         Assert.Contains("<a href=\"comparisons.csv\">the CSV</a>", html);
@@ -68,7 +71,20 @@ public class ReportPageTests : IDisposable
         Assert.Empty(requests);
         Assert.Contains("<td class=\"verdict-slower\">slower</td>", dom);
         Assert.Matches("<img alt=\"[^\"]*\\.png\" src=\"data:image/png;base64,", dom);
-        Assert.Contains("src=\"data:image/svg+xml;base64,", dom);
+        // The flame graph is in the page itself (so its script can work on it), untouched until asked.
+        Assert.Contains("<div class=\"flame\">", dom);
+        Assert.Contains("<title>json_invoice (60 samples)</title>", dom);
+        Assert.DoesNotContain("class=\"match\"", dom);
+        Assert.DoesNotContain("class=\"hidden\"", dom);
+
+        // Search marks the matching frame; a click's zoom (asked through the address) widens json_invoice to the whole
+        // graph, keeps its caller at full width and hides the frame beside it.
+        var (zoomed, zoomConsole, _) = await RenderAsync(chromium, page, "#search=json_inv&zoom=json_invoice");
+        Assert.Empty(zoomConsole);
+        Assert.Contains("<g class=\"match\"><title>json_invoice (60 samples)</title><rect x=\"10.0\" y=\"20\" width=\"100.0\"", zoomed);
+        Assert.Contains("<g class=\"hidden\"><title>json_pay (40 samples)</title>", zoomed);
+        Assert.Matches("<g( class=\"\")?><title>main \\(100 samples\\)</title><rect x=\"10.0\" y=\"40\" width=\"100.0\"", zoomed);
+        Assert.Contains("1 frames match", zoomed);
         Assert.Contains("<dt>command line</dt><dd>./run.sh AlicePaysBob --build base=a:1 --build mine=b:2</dd>", dom);
         Assert.Contains("<a href=\"comparisons.csv\">comparisons.csv</a>", dom);
 
@@ -91,13 +107,16 @@ public class ReportPageTests : IDisposable
         File.WriteAllText(Path.Combine(run, "comparisons.csv"), "kind,case\n");
         Directory.CreateDirectory(Path.Combine(run, "profiles"));
         File.WriteAllText(Path.Combine(run, "profiles", "flame.svg"),
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"20\"><rect width=\"60\" height=\"16\" fill=\"#e55\"><title>json_invoice</title></rect></svg>");
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"60\">" +
+            "<g><title>main (100 samples)</title><rect x=\"10\" y=\"40\" width=\"100\" height=\"15\" fill=\"#e55\"/><text x=\"13\" y=\"50\">main</text></g>" +
+            "<g><title>json_invoice (60 samples)</title><rect x=\"10\" y=\"20\" width=\"60\" height=\"15\" fill=\"#e95\"/><text x=\"13\" y=\"30\">json_invoice</text></g>" +
+            "<g><title>json_pay (40 samples)</title><rect x=\"70\" y=\"20\" width=\"40\" height=\"15\" fill=\"#ea5\"/><text x=\"73\" y=\"30\">json_pay</text></g></svg>");
         File.WriteAllText(Path.Combine(run, "profiles", "profiles.md"), "## Flame graphs\n\n![flame](flame.svg)\n");
         File.Copy(Path.Combine(RepositoryRoot(), "images", "instructions-diff-work3.png"), Path.Combine(run, "payments-timeline.png"));
     }
 
     /// <summary>The rendered DOM, the console's messages and the page's own requests (net log, Blink's loader only: the browser's background requests are not the page's).</summary>
-    private static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(string chromium, string page)
+    private static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(string chromium, string page, string fragment = "")
     {
         var netLog = Path.Combine(Path.GetDirectoryName(page)!, $"netlog-{Guid.NewGuid():N}.json");
         var profile = Directory.CreateTempSubdirectory("lnbench-chromium-").FullName;
@@ -112,7 +131,7 @@ public class ReportPageTests : IDisposable
             {
                 "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--disable-default-apps", $"--user-data-dir={profile}", $"--log-net-log={netLog}", "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=3000", "--dump-dom", new Uri(page).AbsoluteUri,
+                "--virtual-time-budget=3000", "--dump-dom", new Uri(page).AbsoluteUri + fragment,
             })
             {
                 start.ArgumentList.Add(argument);

@@ -6,16 +6,15 @@ namespace Lightning.Bench.Reports;
 
 /// <summary>
 /// The markdown the harness writes (headings, pipe tables, lists, paragraphs, fenced code, images, links, `code`,
-/// **bold**, *italics*) as HTML, for the run's page. Everything else is text, escaped. A table cell that starts with a
-/// verdict gets its class (verdict-slower, -faster, -same, -unknown), so the page can colour it; an image is whatever
-/// <see cref="Convert"/>'s resolver makes of its path (the page inlines it).
+/// **bold**, *italics*) as HTML, for the run's page. Everything else is text, escaped. A verdict column's cell gets its class (verdict-slower, -faster, -same, -unknown), so the page can colour it; an image is whatever
+/// <see cref="Convert"/>'s resolver makes of its path (the page inlines it). Only the column headed "verdict" is coloured.
 /// </summary>
 internal static partial class MarkdownHtml
 {
-    /// <param name="image">A markdown image's path → the src to use (a data: URI), or null to show its alt text as a link.</param>
-    public static string Convert(string markdown, Func<string, string?>? image = null)
+    /// <param name="image">A markdown image's (path, alt text) → the HTML to put in its place (an inlined image or SVG), or null to show its alt text as a link.</param>
+    public static string Convert(string markdown, Func<string, string, string?>? image = null)
     {
-        image ??= _ => null;
+        image ??= (_, _) => null;
         var html = new StringBuilder();
         var lines = markdown.ReplaceLineEndings("\n").Split('\n');
         var paragraph = new List<string>();
@@ -54,6 +53,8 @@ internal static partial class MarkdownHtml
                 Flush();
                 var header = Cells(line);
                 var alignments = Cells(lines[i + 1]).Select(c => c.EndsWith(':') ? " class=\"num\"" : "").ToList();
+                // Only a column headed "verdict" holds verdicts (a build may be named "same").
+                var verdictColumn = header.FindIndex(h => h.Equals("verdict", StringComparison.OrdinalIgnoreCase));
                 html.Append("<table>\n<thead><tr>");
                 foreach (var cell in header)
                 {
@@ -71,7 +72,7 @@ internal static partial class MarkdownHtml
                         {
                             classes.Add("num");
                         }
-                        if (VerdictClass(cells[c]) is { } verdict)
+                        if (c == verdictColumn && VerdictClass(cells[c]) is { } verdict)
                         {
                             classes.Add(verdict);
                         }
@@ -145,7 +146,7 @@ internal static partial class MarkdownHtml
     }
 
     /// <summary>Escapes the text, then turns images, links, `code`, **bold** and *italics* into HTML (code spans are left alone).</summary>
-    private static string Inline(string text, Func<string, string?> image)
+    private static string Inline(string text, Func<string, string, string?> image)
     {
         var parts = CodeSpan().Split(text);
         var html = new StringBuilder();
@@ -160,11 +161,17 @@ internal static partial class MarkdownHtml
             escaped = Image().Replace(escaped, m =>
             {
                 var path = WebUtility.HtmlDecode(m.Groups[2].Value);
-                return image(path) is { } src
-                    ? $"<img alt=\"{m.Groups[1].Value}\" src=\"{src}\">"
-                    : $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
+                return image(path, WebUtility.HtmlDecode(m.Groups[1].Value)) ?? $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
             });
-            escaped = Link().Replace(escaped, "<a href=\"$2\">$1</a>");
+            // A link to an SVG (a flame graph) keeps its link and, when the resolver inlines it, shows the graph after it.
+            escaped = Link().Replace(escaped, m =>
+            {
+                var link = $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
+                return m.Groups[2].Value.EndsWith(".svg", StringComparison.OrdinalIgnoreCase)
+                    && image(WebUtility.HtmlDecode(m.Groups[2].Value), WebUtility.HtmlDecode(m.Groups[1].Value)) is { } inlined
+                    ? link + inlined
+                    : link;
+            });
             escaped = Bold().Replace(escaped, "<strong>$1</strong>");
             escaped = Italic().Replace(escaped, "$1<em>$2</em>");
             html.Append(escaped);

@@ -41,8 +41,12 @@ internal sealed class ReportHtml : IRunEndOutput
         return path;
     }
 
+    /// <summary>Flame graphs are inlined up to this many bytes of SVG per page; later ones stay links (a page stays a page).</summary>
+    public const int MaxInlinedSvgBytes = 8 << 20;
+
     public static string Render(string directory)
     {
+        var inlinedSvg = 0;
         var body = new StringBuilder();
         var title = "Lightning.Bench run";
         var manifestPath = Path.Combine(directory, "manifest.json");
@@ -58,7 +62,14 @@ internal sealed class ReportHtml : IRunEndOutput
             if (File.Exists(file))
             {
                 body.Append($"<section><h2 class=\"part\">{E(heading)}</h2>\n");
-                body.Append(MarkdownHtml.Convert(File.ReadAllText(file), image => Inline(Path.GetDirectoryName(file)!, image)));
+                var markdown = File.ReadAllText(file);
+                // With builds compared, the differential flame graphs answer the page's question (where did it change):
+                // they are inlined, each build's own graphs stay links.
+                var diffsOnly = markdown.Contains("diff-", StringComparison.Ordinal);
+                body.Append(MarkdownHtml.Convert(markdown, (image, alt) =>
+                    diffsOnly && image.EndsWith(".svg", StringComparison.OrdinalIgnoreCase) && !image.Contains("diff-", StringComparison.Ordinal)
+                        ? null
+                        : Inline(Path.GetDirectoryName(file)!, image, alt, ref inlinedSvg)));
                 body.Append("</section>\n");
             }
         }
@@ -99,15 +110,75 @@ internal sealed class ReportHtml : IRunEndOutput
             img {"{"} max-width: 100%; {"}"} figure {"{"} margin: 1em 0; {"}"} figcaption {"{"} color: #666; font-size: 12px; {"}"}
             code, pre {"{"} font-family: ui-monospace, monospace; font-size: 12px; {"}"} pre {"{"} background: #f6f6f6; padding: .6em; overflow-x: auto; {"}"}
             dl {"{"} display: grid; grid-template-columns: max-content auto; gap: 2px 1em; {"}"} dt {"{"} font-weight: 600; {"}"} dd {"{"} margin: 0; {"}"}
+            .flame {"{"} margin: 1em 0; {"}"} .flame svg {"{"} max-width: 100%; height: auto; {"}"} .flame g {"{"} cursor: pointer; {"}"}
+            .flame g.match rect {"{"} fill: #e040e0 !important; {"}"} .flame g.hidden {"{"} display: none; {"}"}
+            .flame-tools input {"{"} width: 22em; {"}"}
             </style>
             </head>
             <body>
             <h1>{E(title)}</h1>
             {body}
+            <script>
+            {FlameScript}
+            </script>
             </body>
             </html>
             """;
     }
+
+    /// <summary>
+    /// Zoom and search for every inlined flame graph: a click on a frame widens it to the whole graph (its ancestors stay,
+    /// frames beside it go), "reset zoom" undoes it; the search box marks the frames whose tooltip matches (a regular
+    /// expression) and says how many. The page's address can ask for both: #search=REGEX, #zoom=FUNCTION (the first
+    /// frame of that name), for links to a finding.
+    /// </summary>
+    private const string FlameScript = """
+        (function () {
+          function frames(svg) { return Array.from(svg.querySelectorAll('g')).filter(g => g.querySelector('rect')); }
+          function box(g) { const r = g.querySelector('rect'); return { g: g, r: r, t: g.querySelector('text'), x: +r.getAttribute('x'), w: +r.getAttribute('width'), y: +r.getAttribute('y'), name: g.querySelector('title') ? g.querySelector('title').textContent : '' }; }
+          function setup(flame) {
+            const svg = flame.querySelector('svg');
+            const all = frames(svg).map(box);
+            if (all.length === 0) return null;
+            const left = Math.min.apply(null, all.map(f => f.x));
+            const width = Math.max.apply(null, all.map(f => f.x + f.w)) - left;
+            all.forEach(f => { f.tx = f.t ? +f.t.getAttribute('x') : 0; f.label = f.t ? f.t.textContent : ''; });
+            function zoom(target) {
+              const scale = width / target.w;
+              all.forEach(f => {
+                const inside = f.x + f.w > target.x + 1e-6 && f.x < target.x + target.w - 1e-6;
+                const below = f.y > target.y;
+                const show = inside || below && f.x <= target.x + 1e-6 && f.x + f.w >= target.x + target.w - 1e-6;
+                f.g.classList.toggle('hidden', !show);
+                const x = below ? left : left + (f.x - target.x) * scale;
+                const w = below ? width : f.w * scale;
+                f.r.setAttribute('x', x.toFixed(1)); f.r.setAttribute('width', w.toFixed(1));
+                if (f.t) { f.t.setAttribute('x', (x + 3).toFixed(1)); f.t.textContent = w > 30 ? f.label || f.name.split(' ')[0] : ''; }
+              });
+              flame.dataset.zoomed = target.name;
+            }
+            function reset() {
+              all.forEach(f => { f.g.classList.remove('hidden'); f.r.setAttribute('x', f.x); f.r.setAttribute('width', f.w); if (f.t) { f.t.setAttribute('x', f.tx); f.t.textContent = f.label; } });
+              delete flame.dataset.zoomed;
+            }
+            function search(pattern) {
+              let re = null, count = 0;
+              try { re = pattern ? new RegExp(pattern) : null; } catch (e) { re = null; }
+              all.forEach(f => { const hit = re !== null && re.test(f.name); f.g.classList.toggle('match', hit); if (hit) count++; });
+              flame.querySelector('.matched').textContent = re ? count + ' frames match' : '';
+              flame.querySelector('input').value = pattern;
+            }
+            all.forEach(f => f.g.addEventListener('click', () => zoom(f)));
+            flame.querySelector('.reset').addEventListener('click', reset);
+            flame.querySelector('input').addEventListener('input', e => search(e.target.value));
+            return { all: all, zoom: zoom, search: search };
+          }
+          const graphs = Array.from(document.querySelectorAll('.flame')).map(setup).filter(g => g);
+          const hash = new URLSearchParams(location.hash.slice(1));
+          if (hash.get('search')) graphs.forEach(g => g.search(hash.get('search')));
+          if (hash.get('zoom')) graphs.forEach(g => { const f = g.all.find(f => f.name.split(' ')[0] === hash.get('zoom')); if (f) g.zoom(f); });
+        })();
+        """;
 
     private static string WhatRan(JsonElement manifest)
     {
@@ -170,17 +241,39 @@ internal sealed class ReportHtml : IRunEndOutput
         return html.Append("</ul>\n</section>\n").ToString();
     }
 
-    /// <summary>A markdown image's file as a data: URI when it is a PNG or SVG inside the run folder; else null (a link).</summary>
-    private static string? Inline(string folder, string image)
+    /// <summary>
+    /// A markdown image's file, inlined: a PNG as a data: URI, an SVG (a flame graph) as markup in the page with its
+    /// search box, so the page's script can zoom and search it; null (a link) for anything else.
+    /// </summary>
+    private static string? Inline(string folder, string image, string alt, ref int inlinedSvg)
     {
         if (image.Contains("://", StringComparison.Ordinal))
         {
             return null;
         }
         var file = Path.GetFullPath(Path.Combine(folder, image));
-        return File.Exists(file) && (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase) || file.EndsWith(".svg", StringComparison.OrdinalIgnoreCase))
-            ? DataUri(file)
-            : null;
+        if (!File.Exists(file))
+        {
+            return null;
+        }
+        if (file.EndsWith(".png", StringComparison.OrdinalIgnoreCase))
+        {
+            return $"<img alt=\"{E(alt)}\" src=\"{DataUri(file)}\">";
+        }
+        if (!file.EndsWith(".svg", StringComparison.OrdinalIgnoreCase))
+        {
+            return null;
+        }
+        var svg = File.ReadAllText(file);
+        var start = svg.IndexOf("<svg", StringComparison.Ordinal);
+        if (start < 0 || inlinedSvg + svg.Length > MaxInlinedSvgBytes)
+        {
+            return null;
+        }
+        inlinedSvg += svg.Length;
+        return start < 0 ? null
+            : $"<div class=\"flame\"><div class=\"flame-tools\"><input type=\"search\" placeholder=\"search functions (regex)\" aria-label=\"search {E(alt)}\"> " +
+              $"<button type=\"button\" class=\"reset\">reset zoom</button> <span class=\"matched\"></span></div>{svg[start..]}</div>";
     }
 
     private static string DataUri(string file) =>
