@@ -37,6 +37,15 @@ internal static class Program
                 Console.WriteLine(Usage.ScenarioList());
                 return 0;
             }
+            if (options.Publish.Count > 0)
+            {
+                if (options.Publish.Count < 2)
+                {
+                    return Fail(ExitUsage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
+                }
+                Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList())}");
+                return 0;
+            }
             if (options.Report is { } folder)
             {
                 if (!File.Exists(Path.Combine(folder, "manifest.json")))

@@ -116,7 +116,7 @@ public class ReportPageTests : IDisposable
     }
 
     /// <summary>The rendered DOM, the console's messages and the page's own requests (net log, Blink's loader only: the browser's background requests are not the page's).</summary>
-    private static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(string chromium, string page, string fragment = "")
+    internal static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(string chromium, string page, string fragment = "")
     {
         var netLog = Path.Combine(Path.GetDirectoryName(page)!, $"netlog-{Guid.NewGuid():N}.json");
         var profile = Directory.CreateTempSubdirectory("lnbench-chromium-").FullName;

@@ -34,6 +34,9 @@ internal sealed record HarnessOptions
 
     public const int DefaultTopologies = 8;
 
+    /// <summary>--publish SITE RUN…: the site's folder, then the runs (folders or zips) to add to it; empty otherwise.</summary>
+    public IReadOnlyList<string> Publish { get; init; } = [];
+
     /// <summary>--report: write report.html for this earlier run's folder, nothing else.</summary>
     public string? Report { get; init; }
 

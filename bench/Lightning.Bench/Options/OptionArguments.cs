@@ -35,6 +35,17 @@ internal sealed class OptionArguments(IReadOnlyList<string> args)
     /// <summary>The option's value: its inline value, else the next argument.</summary>
     public string Value() => inlineValue ?? Next($"{Name} needs a value");
 
+    /// <summary>Every following argument up to the next option, as further values of the option at hand.</summary>
+    public IReadOnlyList<string> Following()
+    {
+        var values = new List<string>();
+        while (position + 1 < args.Count && !args[position + 1].StartsWith("--", StringComparison.Ordinal))
+        {
+            values.Add(args[++position]);
+        }
+        return values;
+    }
+
     /// <summary>The next argument as a further value of the option; <paramref name="missing"/> when there is none.</summary>
     public string Next(string missing)
     {

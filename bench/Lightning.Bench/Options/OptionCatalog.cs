@@ -133,6 +133,12 @@ internal static class OptionCatalog
         Valued("--compare", "A.zip B.zip", (o, a) => o with { Compare = [NonEmpty(a.Name, a.Value()), a.Next("--compare needs two runs: --compare results/A.zip results/B.zip")] },
             "judge the cases two runs share over their topologies (nothing is benchmarked)",
             new("", "judge the cases two runs share with the same method (unpaired: runs cannot be paired in time)")),
+        Valued("--publish", "SITE RUN...", (o, a) => o with { Publish = [NonEmpty(a.Name, a.Value()), .. a.Following()] },
+            "add runs (zips or folders) to a static site in SITE: each run's page, and per case,\nbuild and metric a chart over the runs with change points (serve SITE with any web\nserver, e.g. python3 -m http.server)",
+            new("", "add runs (zips or folders) to a static site: an index of runs, each run's page, and per machine, case, build and metric a chart over the runs with each run's interval and the change points marked and listed (see [What a run produces](outputs.md#a-history-of-runs))")
+            {
+                Syntax = "`--publish SITE RUN…`",
+            }),
         Valued("--report", "RUN_FOLDER", (o, a) => o with { Report = NonEmpty(a.Name, a.Value()) },
             "write report.html (the run as one self-contained page) for a run's folder, e.g. one\nfrom before pages existed (every run writes its own)",
             new("", "write `report.html`, the run as one self-contained page, for an earlier run's folder (every run writes its own; see [What a run produces](outputs.md))")),

@@ -1,0 +1,97 @@
+using System.Globalization;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Lightning.Bench.Reports;
+
+namespace Lightning.Bench.Tests.Reports;
+
+/// <summary>
+/// --publish: runs added to a static site whose index charts every case, build and metric over the runs and marks
+/// where it stepped. Synthetic runs (manifest.json and summary.json as the harness writes them) with a known step.
+/// </summary>
+public class HistorySiteTests : IDisposable
+{
+    private readonly string root = Directory.CreateTempSubdirectory("lnbench-site-").FullName;
+
+    private string Site => Path.Combine(root, "site");
+
+    [Fact]
+    [Trait("Category", "Unit")]
+    public void A_step_between_runs_is_marked_where_the_build_changed_and_machines_are_never_mixed()
+    {
+        var random = new Random(5);
+        // Eight runs of base on one machine; from the fifth on, mean time is 10 % higher. One run on another machine.
+        var runs = Enumerable.Range(0, 8).Select(i => WriteRun(i, i < 4 ? 50 : 55, "AMD EPYC", random)).ToList();
+        var elsewhere = WriteRun(8, 80, "Intel Xeon", random);
+
+        var index = HistorySite.Publish(Site, [.. runs.Take(6)]);
+        HistorySite.Publish(Site, [.. runs.Skip(6), elsewhere, runs[0]]);
+
+        var html = File.ReadAllText(index);
+        Assert.Equal(9, Directory.GetDirectories(Path.Combine(Site, HistorySite.RunsFolder)).Length);
+        Assert.Equal(9, Regex.Matches(html, "<td><a href=\"runs/run-\\d/report.html\">").Count);
+        Assert.True(File.Exists(Path.Combine(Site, HistorySite.RunsFolder, "run-3", ReportHtml.FileName)));
+        // One section per machine: the other machine's run is a series of its own, with no step.
+        Assert.Contains("<h2>AMD EPYC &#215; 2, 24 GiB, Debian</h2>", html);
+        Assert.Contains("<h2>Intel Xeon &#215; 2, 24 GiB, Debian</h2>", html);
+        var epyc = html[html.IndexOf("<h2>AMD EPYC", StringComparison.Ordinal)..html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)];
+        var meanTime = epyc[epyc.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        meanTime = meanTime[..meanTime.IndexOf("</div>", StringComparison.Ordinal)];
+        Assert.Equal(8, Regex.Matches(meanTime, "<circle class=\"run\"").Count);
+        Assert.Single(Regex.Matches(meanTime, "class=\"change-point\""));
+        Assert.Matches("<tr><td>run-3</td><td>run-4</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+(9|10|11)\\.\\d %</td>", meanTime);
+        Assert.DoesNotContain("class=\"change-point\"", html[html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)..]);
+    }
+
+    [SkippableFact]
+    [Trait("Category", "Browser")]
+    public async Task Chromium_shows_the_history_offline_with_its_charts()
+    {
+        var chromium = Requirements.Chromium();
+        var random = new Random(9);
+        var index = HistorySite.Publish(Site, Enumerable.Range(0, 8).Select(i => WriteRun(i, i < 4 ? 50 : 55, "AMD EPYC", random)).ToList());
+
+        var (dom, console, requests) = await ReportPageTests.RenderAsync(chromium, index);
+
+        Assert.Empty(console);
+        Assert.Empty(requests);
+        Assert.Contains("<svg xmlns=\"http://www.w3.org/2000/svg\"", dom);
+        Assert.Contains("class=\"change-point\"", dom);
+        Assert.Contains("<table class=\"change-points\">", dom);
+    }
+
+    private string WriteRun(int i, double meanMs, string cpu, Random random)
+    {
+        var folder = Path.Combine(root, $"results-{i}", $"run-{i}-AlicePaysBob");
+        Directory.CreateDirectory(folder);
+        var started = new DateTimeOffset(2026, 11, 1, 2, 0, 0, TimeSpan.Zero).AddDays(i);
+        File.WriteAllText(Path.Combine(folder, "manifest.json"), JsonSerializer.Serialize(new Dictionary<string, object>
+        {
+            ["run_id"] = $"run-{i}",
+            ["scenario"] = "AlicePaysBob",
+            ["command_line"] = "./run.sh AlicePaysBob",
+            ["started"] = started.ToString("O", CultureInfo.InvariantCulture),
+            ["harness_version"] = "1.0.0",
+            ["harness_commit"] = $"c{i}",
+            ["builds"] = new[] { new Dictionary<string, string> { ["name"] = "base", ["image"] = "cln:main" } },
+            ["images"] = new[] { new Dictionary<string, object> { ["name"] = "cln:main", ["versions"] = new Dictionary<string, string> { ["lightningd"] = $"v26.06-{i}" } } },
+            ["machine"] = new Dictionary<string, object> { ["cpu_model"] = cpu, ["cpu_count"] = 2, ["memory_bytes"] = 24L << 30, ["os"] = "Debian" },
+        }));
+        var cases = Enumerable.Range(1, 3).Select(t =>
+        {
+            var mean = meanMs * Math.Exp(0.01 * (random.NextDouble() - 0.5));
+            return new Dictionary<string, object>
+            {
+                ["case"] = $"Build=base, Concurrency=1, Topology={t}, Traces=on",
+                ["parameters"] = new Dictionary<string, string> { ["Build"] = "base", ["Concurrency"] = "1", ["Topology"] = $"{t}", ["Traces"] = "on" },
+                ["mean_ms"] = mean,
+                ["payments_per_second"] = 1000 / mean,
+                ["cpu_ms_per_payment"] = 30.0,
+            };
+        });
+        File.WriteAllText(Path.Combine(folder, "summary.json"), JsonSerializer.Serialize(new Dictionary<string, object> { ["cases"] = cases.ToList() }));
+        return folder;
+    }
+
+    public void Dispose() => Directory.Delete(root, recursive: true);
+}

@@ -1,0 +1,279 @@
+using System.Globalization;
+using System.IO.Compression;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Statistics;
+
+namespace Lightning.Bench.Reports;
+
+/// <summary>
+/// A static site of runs (--publish SITE RUN…): each run copied under SITE/runs/RUN_ID/ with its page (report.html),
+/// and SITE/index.html: the runs (date, scenario, builds, harness commit, node versions, machine), then per machine,
+/// scenario, case, build and metric a chart of the metric over the runs in date order, each run's 95 % interval over its
+/// topologies, and the change points (<see cref="ChangePoints"/>) marked and listed with the runs either side. Runs of
+/// different machines are never one series. Plain files: any static host or `python3 -m http.server` serves them.
+/// Publishing again adds runs to the site; a run already there is kept as it is.
+/// </summary>
+internal static class HistorySite
+{
+    public const string Index = "index.html";
+    public const string RunsFolder = "runs";
+
+    private static readonly (string Name, string Unit, Func<JsonElement, double?> Value)[] Metrics =
+    [
+        ("mean time", "ms", c => Number(c, "mean_ms")),
+        ("payments/s", "", c => Number(c, "payments_per_second")),
+        ("CPU/payment", "ms", c => Number(c, "cpu_ms_per_payment")),
+        ("instructions/payment", "M", c => c.TryGetProperty("instructions", out var i) && i.ValueKind == JsonValueKind.Object ? Number(i, "total") / 1e6 : null),
+    ];
+
+    /// <summary>Adds <paramref name="runs"/> (folders or zips) to the site and rewrites its index; returns the index's path.</summary>
+    public static string Publish(string site, IReadOnlyList<string> runs)
+    {
+        var runsRoot = Path.Combine(site, RunsFolder);
+        Directory.CreateDirectory(runsRoot);
+        foreach (var run in runs)
+        {
+            using var manifest = JsonDocument.Parse(RunArchive.ReadText(run, "manifest.json"));
+            var id = manifest.RootElement.GetProperty("run_id").GetString() ?? throw new InvalidDataException($"{run}: manifest.json has no run_id");
+            var target = Path.Combine(runsRoot, id);
+            if (Directory.Exists(target))
+            {
+                continue;
+            }
+            if (Directory.Exists(run))
+            {
+                CopyFolder(run, target);
+            }
+            else
+            {
+                // Entries are RUN_FOLDER/PATH: extract, then move the run's folder to its id.
+                var scratch = Path.Combine(runsRoot, $".{id}.tmp");
+                ZipFile.ExtractToDirectory(run, scratch, overwriteFiles: true);
+                Directory.Move(Directory.GetDirectories(scratch).Single(), target);
+                Directory.Delete(scratch, recursive: true);
+            }
+            if (!File.Exists(Path.Combine(target, ReportHtml.FileName)))
+            {
+                ReportHtml.Write(target);
+            }
+        }
+        var index = Path.Combine(site, Index);
+        File.WriteAllText(index, Render(runsRoot));
+        return index;
+    }
+
+    private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary);
+
+    private sealed record Point(Run Run, double Mean, double Low, double High);
+
+    public static string Render(string runsRoot)
+    {
+        var runs = new List<Run>();
+        var documents = new List<JsonDocument>();
+        foreach (var folder in Directory.GetDirectories(runsRoot).Where(d => !Path.GetFileName(d).StartsWith('.')))
+        {
+            var manifestPath = Path.Combine(folder, "manifest.json");
+            var summaryPath = Path.Combine(folder, RunSummary.FileName);
+            if (!File.Exists(manifestPath) || !File.Exists(summaryPath))
+            {
+                continue;
+            }
+            var manifest = JsonDocument.Parse(File.ReadAllText(manifestPath));
+            var summary = JsonDocument.Parse(File.ReadAllText(summaryPath));
+            documents.Add(manifest);
+            documents.Add(summary);
+            var m = manifest.RootElement;
+            var builds = m.TryGetProperty("builds", out var b) && b.ValueKind == JsonValueKind.Array
+                ? string.Join(", ", b.EnumerateArray().Select(x => $"{Text(x, "name")}={Text(x, "image")}")) : "";
+            var versions = m.TryGetProperty("images", out var images) && images.ValueKind == JsonValueKind.Array
+                ? string.Join("; ", images.EnumerateArray().SelectMany(i => i.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
+                    ? v.EnumerateObject().Where(p => p.Name == "lightningd").Select(p => $"{Text(i, "name")}: {p.Value}") : [])) : "";
+            runs.Add(new Run(Path.GetFileName(folder), DateTimeOffset.TryParse(Text(m, "started"), CultureInfo.InvariantCulture, out var started) ? started : DateTimeOffset.MinValue,
+                Text(m, "scenario") ?? "", MachineKey(m), builds, $"{Text(m, "harness_version")} {Text(m, "harness_commit")}".Trim(), versions, summary.RootElement));
+        }
+        try
+        {
+            runs.Sort((a, b) => a.Started.CompareTo(b.Started));
+            var html = new StringBuilder();
+            html.Append("<section><h2>Runs</h2>\n<table>\n<thead><tr><th>started</th><th>scenario</th><th>builds</th><th>Core Lightning</th><th>harness</th><th>machine</th><th>page</th></tr></thead>\n<tbody>\n");
+            foreach (var run in runs.AsEnumerable().Reverse())
+            {
+                html.Append($"<tr><td>{E(run.Started.ToString("yyyy-MM-dd HH:mm", CultureInfo.InvariantCulture))}</td><td>{E(run.Scenario)}</td><td>{E(run.Builds)}</td><td>{E(run.Versions)}</td><td>{E(run.Harness)}</td><td>{E(run.Machine)}</td>" +
+                            $"<td><a href=\"{RunsFolder}/{E(Uri.EscapeDataString(run.Id))}/{ReportHtml.FileName}\">{E(run.Id)}</a></td></tr>\n");
+            }
+            html.Append("</tbody>\n</table>\n</section>\n");
+            foreach (var machine in runs.GroupBy(r => r.Machine))
+            {
+                html.Append($"<section><h2>{E(machine.Key)}</h2>\n");
+                foreach (var scenario in machine.GroupBy(r => r.Scenario))
+                {
+                    html.Append($"<h3>{E(scenario.Key)}</h3>\n");
+                    foreach (var (series, points) in Series(scenario.ToList()))
+                    {
+                        html.Append(Chart(series, points));
+                    }
+                }
+                html.Append("</section>\n");
+            }
+            return $"""
+                <!DOCTYPE html>
+                <html lang="en">
+                <head>
+                <meta charset="utf-8">
+                <title>Lightning.Bench: history of runs</title>
+                <style>
+                body {"{"} font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; {"}"}
+                table {"{"} border-collapse: collapse; margin: .6em 0; font-size: 13px; {"}"} th, td {"{"} border: 1px solid #ccc; padding: 3px 7px; {"}"} th {"{"} background: #f2f2f2; {"}"}
+                .series {"{"} margin: 1.2em 0 2em; {"}"} .series h4 {"{"} margin: .2em 0; {"}"} svg text {"{"} font-size: 11px; {"}"}
+                </style>
+                </head>
+                <body>
+                <h1>Lightning.Bench: history of runs</h1>
+                <p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in the order they started, each with its 95 % interval over its topologies; dashed red lines are change points (E-divisive means, each split kept at Welch p &lt; {ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}).</p>
+                {html}
+                </body>
+                </html>
+                """;
+        }
+        finally
+        {
+            foreach (var document in documents)
+            {
+                document.Dispose();
+            }
+        }
+    }
+
+    /// <summary>Per case (cell and build, topologies pooled) and metric, each run's mean of topology means and its t-interval.</summary>
+    private static IEnumerable<(string Title, List<Point> Points)> Series(IReadOnlyList<Run> runs)
+    {
+        var series = new SortedDictionary<string, List<Point>>(StringComparer.Ordinal);
+        foreach (var run in runs)
+        {
+            if (!run.Summary.TryGetProperty("cases", out var cases) || cases.ValueKind != JsonValueKind.Array)
+            {
+                continue;
+            }
+            var byArm = cases.EnumerateArray().Where(c => c.TryGetProperty("parameters", out var p) && p.ValueKind == JsonValueKind.Object)
+                .GroupBy(c =>
+                {
+                    var parameters = c.GetProperty("parameters").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.ToString());
+                    var (build, traces) = CaseArms.ArmOf(parameters);
+                    return $"{CaseArms.CellOf(parameters)}, build {build}, traces {traces}";
+                });
+            foreach (var arm in byArm)
+            {
+                foreach (var (name, unit, value) in Metrics)
+                {
+                    var values = arm.Select(value).Where(v => v is > 0).Select(v => v!.Value).ToList();
+                    if (values.Count == 0)
+                    {
+                        continue;
+                    }
+                    var mean = values.Average();
+                    var half = values.Count > 1 ? 1.96 * SampleVariance.StandardDeviation(values) / Math.Sqrt(values.Count) * StudentFactor(values.Count - 1) : 0;
+                    var key = $"{arm.Key}: {name}{(unit.Length > 0 ? $" ({unit})" : "")}";
+                    if (!series.TryGetValue(key, out var points))
+                    {
+                        series[key] = points = [];
+                    }
+                    points.Add(new Point(run, mean, mean - half, mean + half));
+                }
+            }
+        }
+        return series.Select(s => (s.Key, s.Value));
+    }
+
+    private static string Chart(string title, List<Point> points)
+    {
+        const double Width = 900, Height = 220, Left = 60, Right = 20, Top = 10, Bottom = 40;
+        var changes = points.Count >= 2 * ChangePoints.MinSegment ? ChangePoints.Find(points.Select(p => p.Mean).ToList()) : [];
+        var low = points.Min(p => Math.Min(p.Low, p.Mean));
+        var high = points.Max(p => Math.Max(p.High, p.Mean));
+        if (high - low < 1e-9 * Math.Max(1, Math.Abs(high)))
+        {
+            (low, high) = (low * 0.99, high * 1.01);
+        }
+        var pad = (high - low) * 0.08;
+        (low, high) = (low - pad, high + pad);
+        double X(int i) => Left + (points.Count == 1 ? (Width - Left - Right) / 2 : i * (Width - Left - Right) / (points.Count - 1));
+        double Y(double v) => Top + (high - v) / (high - low) * (Height - Top - Bottom);
+        var svg = new StringBuilder($"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{R(Width)}\" height=\"{R(Height)}\" viewBox=\"0 0 {R(Width)} {R(Height)}\" role=\"img\" aria-label=\"{E(title)}\">");
+        svg.Append($"<rect x=\"{R(Left)}\" y=\"{R(Top)}\" width=\"{R(Width - Left - Right)}\" height=\"{R(Height - Top - Bottom)}\" fill=\"#fafafa\" stroke=\"#ccc\"/>");
+        foreach (var tick in new[] { low + pad, (low + high) / 2, high - pad })
+        {
+            svg.Append($"<text x=\"{R(Left - 4)}\" y=\"{R(Y(tick) + 4)}\" text-anchor=\"end\">{E(tick.ToString("G4", CultureInfo.InvariantCulture))}</text>");
+        }
+        foreach (var change in changes)
+        {
+            var x = (X(change.Index - 1) + X(change.Index)) / 2;
+            svg.Append($"<line class=\"change-point\" x1=\"{R(x)}\" y1=\"{R(Top)}\" x2=\"{R(x)}\" y2=\"{R(Height - Bottom)}\" stroke=\"#d22\" stroke-dasharray=\"5,4\"/>");
+        }
+        svg.Append("<polyline fill=\"none\" stroke=\"#88a\" points=\"").Append(string.Join(' ', points.Select((p, i) => $"{R(X(i))},{R(Y(p.Mean))}"))).Append("\"/>");
+        for (var i = 0; i < points.Count; i++)
+        {
+            var p = points[i];
+            svg.Append($"<line x1=\"{R(X(i))}\" y1=\"{R(Y(p.Low))}\" x2=\"{R(X(i))}\" y2=\"{R(Y(p.High))}\" stroke=\"#557\"/>");
+            svg.Append($"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>");
+            if (points.Count <= 16 || i % (points.Count / 8 + 1) == 0)
+            {
+                svg.Append($"<text x=\"{R(X(i))}\" y=\"{R(Height - Bottom + 16)}\" text-anchor=\"middle\">{E(p.Run.Started.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture))}</text>");
+            }
+        }
+        svg.Append("</svg>");
+        var html = new StringBuilder($"<div class=\"series\"><h4>{E(title)}</h4>\n{svg}\n");
+        if (changes.Count > 0)
+        {
+            html.Append("<table class=\"change-points\">\n<thead><tr><th>run before</th><th>run after</th><th>before</th><th>after</th><th>step</th><th>p</th></tr></thead>\n<tbody>\n");
+            foreach (var change in changes)
+            {
+                html.Append($"<tr><td>{E(points[change.Index - 1].Run.Id)}</td><td>{E(points[change.Index].Run.Id)}</td><td>{E(change.Before.ToString("G4", CultureInfo.InvariantCulture))}</td>" +
+                            $"<td>{E(change.After.ToString("G4", CultureInfo.InvariantCulture))}</td><td>{E(change.RelativeChange.ToString("+0.0 %;-0.0 %", CultureInfo.InvariantCulture))}</td><td>{E(change.PValue.ToString("G2", CultureInfo.InvariantCulture))}</td></tr>\n");
+            }
+            html.Append("</tbody>\n</table>\n");
+        }
+        return html.Append("</div>\n").ToString();
+    }
+
+    /// <summary>t(0.975, df) / 1.96, so a few topologies get a t-interval, not a normal one.</summary>
+    private static double StudentFactor(int df) =>
+        new Perfolizer.Mathematics.Distributions.ContinuousDistributions.StudentDistribution(df).Quantile(new Pragmastat.Probability(0.975)) / 1.96;
+
+    /// <summary>What keys a machine's series: CPU model and count, memory, OS (a run on another machine starts another series).</summary>
+    private static string MachineKey(JsonElement manifest)
+    {
+        if (!manifest.TryGetProperty("machine", out var machine) || machine.ValueKind != JsonValueKind.Object)
+        {
+            return "unknown machine";
+        }
+        var memory = Number(machine, "memory_bytes") is { } bytes ? $"{bytes / (1L << 30):0} GiB" : "";
+        return string.Join(", ", new[] { $"{Text(machine, "cpu_model")} × {Text(machine, "cpu_count")}", memory, Text(machine, "os") ?? "" }.Where(s => s.Length > 0));
+    }
+
+    private static void CopyFolder(string from, string to)
+    {
+        foreach (var directory in Directory.GetDirectories(from, "*", SearchOption.AllDirectories))
+        {
+            Directory.CreateDirectory(Path.Combine(to, Path.GetRelativePath(from, directory)));
+        }
+        Directory.CreateDirectory(to);
+        foreach (var file in Directory.GetFiles(from, "*", SearchOption.AllDirectories))
+        {
+            File.Copy(file, Path.Combine(to, Path.GetRelativePath(from, file)));
+        }
+    }
+
+    private static double? Number(JsonElement element, string name) =>
+        element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.Number ? value.GetDouble() : null;
+
+    private static string? Text(JsonElement element, string name) =>
+        element.TryGetProperty(name, out var value) ? value.ValueKind == JsonValueKind.String ? value.GetString() : value.ToString() : null;
+
+    private static string R(double v) => v.ToString("0.#", CultureInfo.InvariantCulture);
+
+    private static string E(string? text) => WebUtility.HtmlEncode(text ?? "");
+}
