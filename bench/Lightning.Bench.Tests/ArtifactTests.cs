@@ -113,6 +113,8 @@ public class ArtifactTests : IDisposable
         var dirB = Directory.CreateDirectory(Path.Combine(directory, "b")).FullName;
         a.Write(dirA);
         b.Write(dirB);
+        (SampleManifest(["AlicePaysBob"]) with { RunId = "run-a" }).Write(dirA);
+        (SampleManifest(["AlicePaysBob"]) with { RunId = "run-b" }).Write(dirB);
 
         var table = RunComparison.Render(dirA, RunSummary.Read(RunArchive.ReadText(dirA, RunSummary.FileName)), dirB,
             RunSummary.Read(RunArchive.ReadText(dirB, RunSummary.FileName)), thresholdPercent: 2, seed: 1);
@@ -122,6 +124,13 @@ public class ArtifactTests : IDisposable
         Assert.Matches(@"\| Concurrency=1 \| payments/s \| Og \| O2 \| .* \| 1\.34\d \| .* \| 3 \+ 3 \| .* \| faster \|", table);
         Assert.Contains("not in both: A Concurrency=10; B Concurrency=4", table);
         Assert.Contains("A case with one topology has no interval", table);
+
+        // The command writes the comparison's page too, its verdicts coloured.
+        var results = Directory.CreateDirectory(Path.Combine(directory, "results")).FullName;
+        Assert.Equal(0, Program.Run(["--compare", dirA, dirB, "--results", results], Lightning.Bench.NodeKinds.NodeKindCatalog.Default));
+        var page = File.ReadAllText(Path.Combine(results, "compare-run-a-vs-run-b", ReportHtml.FileName));
+        Assert.Contains("<title>Lightning.Bench: run run-b against run run-a</title>", page);
+        Assert.Contains("<td class=\"verdict-faster\">faster</td>", page);
     }
 
     [Fact]

@@ -88,12 +88,20 @@ internal static class Program
     {
         var summaryA = RunSummary.Read(RunArchive.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(RunArchive.ReadText(b, RunSummary.FileName));
-        Console.WriteLine(RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1, options.InstructionsThresholdPercent));
+        var text = RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1, options.InstructionsThresholdPercent);
+        Console.WriteLine(text);
         var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);
         if (profiles.Length > 0)
         {
             Console.WriteLine(profiles);
         }
+        // The comparison's page, beside its profiles (results/compare-A-vs-B/).
+        var folder = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"compare-{summaryA.RunId}-vs-{summaryB.RunId}"));
+        Directory.CreateDirectory(folder);
+        var page = Path.Combine(folder, Reports.ReportHtml.FileName);
+        File.WriteAllText(page, Reports.ReportHtml.Page($"Lightning.Bench: run {summaryB.RunId} against run {summaryA.RunId}",
+            Reports.MarkdownHtml.Convert(text + "\n" + profiles)));
+        Console.WriteLine($"the comparison's page: {page}");
         return 0;
     }
 

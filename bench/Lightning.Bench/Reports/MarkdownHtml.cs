@@ -53,8 +53,8 @@ internal static partial class MarkdownHtml
                 Flush();
                 var header = Cells(line);
                 var alignments = Cells(lines[i + 1]).Select(c => c.EndsWith(':') ? " class=\"num\"" : "").ToList();
-                // Only a column headed "verdict" holds verdicts (a build may be named "same").
-                var verdictColumn = header.FindIndex(h => h.Equals("verdict", StringComparison.OrdinalIgnoreCase));
+                // Only a column headed "verdict…" holds verdicts (a build may be named "same").
+                var verdictColumn = header.FindIndex(h => h.StartsWith("verdict", StringComparison.OrdinalIgnoreCase));
                 html.Append("<table>\n<thead><tr>");
                 foreach (var cell in header)
                 {

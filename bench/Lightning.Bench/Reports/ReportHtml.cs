@@ -92,6 +92,12 @@ internal sealed class ReportHtml : IRunEndOutput
             body.Append("</section>\n");
         }
         body.Append(FileList(directory));
+        return Page(title, body.ToString());
+    }
+
+    /// <summary>A self-contained page around <paramref name="body"/> (HTML): the run page's styles and flame graph script.</summary>
+    public static string Page(string title, string body)
+    {
         return $"""
             <!DOCTYPE html>
             <html lang="en">
