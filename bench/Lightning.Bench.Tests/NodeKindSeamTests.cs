@@ -211,6 +211,7 @@ public class NodeKindSeamTests : IDisposable
         Assert.Equal(0, exit);
         var run = Assert.Single(Directory.GetDirectories(results));
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
+        Assert.Contains("pairs added round by round until decided or out of time", manifest.RootElement.GetProperty("pairing").GetString());
         var budget = manifest.RootElement.GetProperty("budget");
         Assert.Equal(60, budget.GetProperty("budget_seconds").GetDouble());
         var rounds = budget.GetProperty("rounds").EnumerateArray().ToList();

@@ -46,6 +46,10 @@ internal sealed class ManifestJson : IRunEndOutput
             ReplayOf = options.ReplayOf,
             Profiling = run.Profiles,
             Budget = run.Results.Comparisons?.Budget,
+            Pairing = options.BuildList.Count > 1 || options.Traces.Count > 1
+                ? "fresh topologies, one per arm with the same Topology index, started one after the other in a balanced, seeded order (see order); " +
+                  "a comparison's unit is the pair's log ratio of topology means" + (options.MaxTime is null ? "" : "; pairs added round by round until decided or out of time (see budget)")
+                : null,
             Instructions = run.Valgrind is { } valgrind
                 ? new InstructionsRecord(valgrind.Version, "callgrind --trace-children=yes --dump-line=no, zeroed and dumped through vgdb around each window",
                     Instructions.CaseInstructions.IdleWindow.TotalSeconds, options.InstructionsThresholdPercent)

@@ -74,6 +74,9 @@ internal sealed record Manifest
     /// <summary>How an --instructions run counted (absent in timed runs).</summary>
     public InstructionsRecord? Instructions { get; init; }
 
+    /// <summary>How the arms' topologies were paired (the unit the comparisons replicate), in words.</summary>
+    public string? Pairing { get; init; }
+
     /// <summary>A budgeted run (--max-time): its rounds, why it stopped and its primary verdicts (absent otherwise).</summary>
     public Statistics.BudgetReport? Budget { get; init; }
 
