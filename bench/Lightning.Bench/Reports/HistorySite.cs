@@ -190,7 +190,7 @@ internal static class HistorySite
 
     private static string Chart(string title, List<Point> points)
     {
-        const double Width = 900, Height = 220, Left = 60, Right = 20, Top = 10, Bottom = 40;
+        const double Width = 900, Height = 220, Left = 60, Right = 45, Top = 10, Bottom = 40;
         var changes = points.Count >= 2 * ChangePoints.MinSegment ? ChangePoints.Find(points.Select(p => p.Mean).ToList()) : [];
         var low = points.Min(p => Math.Min(p.Low, p.Mean));
         var high = points.Max(p => Math.Max(p.High, p.Mean));
