@@ -119,25 +119,10 @@ internal static class HistorySite
                 }
                 html.Append("</section>\n");
             }
-            return $"""
-                <!DOCTYPE html>
-                <html lang="en">
-                <head>
-                <meta charset="utf-8">
-                <title>Lightning.Bench: history of runs</title>
-                <style>
-                body {"{"} font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #222; {"}"}
-                table {"{"} border-collapse: collapse; margin: .6em 0; font-size: 13px; {"}"} th, td {"{"} border: 1px solid #ccc; padding: 3px 7px; {"}"} th {"{"} background: #f2f2f2; {"}"}
-                .series {"{"} margin: 1.2em 0 2em; {"}"} .series h4 {"{"} margin: .2em 0; {"}"} svg text {"{"} font-size: 11px; {"}"}
-                </style>
-                </head>
-                <body>
-                <h1>Lightning.Bench: history of runs</h1>
-                <p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in the order they started, each with its 95 % interval over its topologies; dashed red lines are change points (E-divisive means, each split kept at Welch p &lt; {ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}).</p>
-                {html}
-                </body>
-                </html>
-                """;
+            return ReportHtml.Page("Lightning.Bench: history of runs",
+                $"<p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in the order they started, each with its 95 % interval " +
+                $"over its topologies; dashed red lines are change points (E-divisive means, each split kept at Welch p &lt; " +
+                $"{ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}).</p>\n{html}");
         }
         finally
         {
@@ -175,7 +160,7 @@ internal static class HistorySite
                         continue;
                     }
                     var mean = values.Average();
-                    var half = values.Count > 1 ? 1.96 * SampleVariance.StandardDeviation(values) / Math.Sqrt(values.Count) * StudentFactor(values.Count - 1) : 0;
+                    var half = values.Count > 1 ? TQuantile(values.Count - 1) * SampleVariance.StandardDeviation(values) / Math.Sqrt(values.Count) : 0;
                     var key = $"{arm.Key}: {name}{(unit.Length > 0 ? $" ({unit})" : "")}";
                     if (!series.TryGetValue(key, out var points))
                     {
@@ -239,9 +224,9 @@ internal static class HistorySite
         return html.Append("</div>\n").ToString();
     }
 
-    /// <summary>t(0.975, df) / 1.96, so a few topologies get a t-interval, not a normal one.</summary>
-    private static double StudentFactor(int df) =>
-        new Perfolizer.Mathematics.Distributions.ContinuousDistributions.StudentDistribution(df).Quantile(new Pragmastat.Probability(0.975)) / 1.96;
+    /// <summary>t(0.975, df): a few topologies get a t-interval, not a normal one.</summary>
+    private static double TQuantile(int df) =>
+        new Perfolizer.Mathematics.Distributions.ContinuousDistributions.StudentDistribution(df).Quantile(new Pragmastat.Probability(0.975));
 
     /// <summary>What keys a machine's series: CPU model and count, memory, OS (a run on another machine starts another series).</summary>
     private static string MachineKey(JsonElement manifest)

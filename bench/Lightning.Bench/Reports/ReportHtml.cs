@@ -119,6 +119,7 @@ internal sealed class ReportHtml : IRunEndOutput
             .flame {"{"} margin: 1em 0; {"}"} .flame svg {"{"} max-width: 100%; height: auto; {"}"} .flame g {"{"} cursor: pointer; {"}"}
             .flame g.match rect {"{"} fill: #e040e0 !important; {"}"} .flame g.hidden {"{"} display: none; {"}"}
             .flame-tools input {"{"} width: 22em; {"}"}
+            .series {"{"} margin: 1.2em 0 2em; {"}"} .series h4 {"{"} margin: .2em 0; {"}"} .series svg text {"{"} font-size: 11px; {"}"}
             </style>
             </head>
             <body>
@@ -277,8 +278,7 @@ internal sealed class ReportHtml : IRunEndOutput
             return null;
         }
         inlinedSvg += svg.Length;
-        return start < 0 ? null
-            : $"<div class=\"flame\"><div class=\"flame-tools\"><input type=\"search\" placeholder=\"search functions (regex)\" aria-label=\"search {E(alt)}\"> " +
+        return $"<div class=\"flame\"><div class=\"flame-tools\"><input type=\"search\" placeholder=\"search functions (regex)\" aria-label=\"search {E(alt)}\"> " +
               $"<button type=\"button\" class=\"reset\">reset zoom</button> <span class=\"matched\"></span></div>{svg[start..]}</div>";
     }
 

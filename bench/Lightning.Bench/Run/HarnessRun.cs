@@ -99,15 +99,20 @@ internal static class HarnessRun
         shutdown.Completed = true;
         run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
+        return PrintTables(run, summary.Reports.Count(r => !r.Success), summary.BenchmarksCases.Length,
+            summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
+    }
+
+    /// <summary>The comparison tables after BenchmarkDotNet's; non-zero when a case failed or BenchmarkDotNet refused the run.</summary>
+    private static int PrintTables(RunContext run, int failed, int declared, bool critical)
+    {
         foreach (var tables in RunOutputs.ConsoleTables)
         {
             tables.Print(run.Results, Console.Out);
         }
-
-        var failedCases = summary.Reports.Count(r => !r.Success);
-        if (summary.HasCriticalValidationErrors || failedCases > 0 || summary.Reports.Length == 0)
+        if (critical || failed > 0)
         {
-            return Program.Fail(Program.ExitFailure, $"{failedCases} of {summary.BenchmarksCases.Length} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
+            return Program.Fail(Program.ExitFailure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
         }
         return 0;
     }
@@ -184,15 +189,7 @@ internal static class HarnessRun
         {
             Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped, BudgetedVerdicts.Summarise(comparisons, firstDecided, pace)),
         };
-        foreach (var tables in RunOutputs.ConsoleTables)
-        {
-            tables.Print(run.Results, Console.Out);
-        }
-        if (critical || failed > 0)
-        {
-            return Program.Fail(Program.ExitFailure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
-        }
-        return 0;
+        return PrintTables(run, failed, declared, critical);
     }
 
     /// <summary>One case driven continuously (--soak); non-zero when a budget was broken. Its report is written by the shutdown.</summary>

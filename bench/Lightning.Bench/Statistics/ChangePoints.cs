@@ -1,5 +1,3 @@
-using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
-
 namespace Lightning.Bench.Statistics;
 
 /// <summary>A step in a series: the first index after it, the means before and after, and its significance.</summary>
@@ -50,7 +48,7 @@ internal static class ChangePoints
             {
                 continue;
             }
-            var p = WelchP(logs[start..split], logs[split..end]);
+            var p = TopologyComparison.WelchT(logs[start..split], logs[split..end]).P;
             if (p >= pValue)
             {
                 continue;
@@ -110,19 +108,5 @@ internal static class ChangePoints
         }
         var e = 2 * between / (m * n) - (m > 1 ? withinA / (m * (m - 1) / 2.0) : 0) - (n > 1 ? withinB / (n * (n - 1) / 2.0) : 0);
         return (double)m * n / (m + n) * e;
-    }
-
-    private static double WelchP(IReadOnlyList<double> a, IReadOnlyList<double> b)
-    {
-        var va = SampleVariance.Of(a) / a.Count;
-        var vb = SampleVariance.Of(b) / b.Count;
-        var difference = a.Average() - b.Average();
-        if (va + vb == 0)
-        {
-            return difference == 0 ? 1 : 0;
-        }
-        var df = SampleVariance.WelchDegreesOfFreedom(va, a.Count, vb, b.Count);
-        var t = Math.Abs(difference) / Math.Sqrt(va + vb);
-        return 2 * (1 - new StudentDistribution(df).Cdf(t));
     }
 }

@@ -60,7 +60,8 @@ internal static class TopologyComparison
         return Interval(d.Average(), Math.Sqrt(SampleVariance.Of(d) / d.Count), d.Count - 1);
     }
 
-    private static (double Low, double High, double P) WelchT(IReadOnlyList<double> x, IReadOnlyList<double> y)
+    /// <summary>exp of Welch's t-interval of mean(x) − mean(y), and the two-sided p-value of no difference.</summary>
+    public static (double Low, double High, double P) WelchT(IReadOnlyList<double> x, IReadOnlyList<double> y)
     {
         if (x.Count < 2 || y.Count < 2)
         {
