@@ -32,6 +32,15 @@ internal sealed class CaseInstructions
     /// </summary>
     public const int WindowPayments = 40;
 
+    /// <summary>The nodes count as quiet when, over this long, they used less than <see cref="SettleBusyShare"/> of a core above their idle rate.</summary>
+    public static readonly TimeSpan SettleQuiet = TimeSpan.FromMilliseconds(150);
+
+    /// <summary>See <see cref="SettleQuiet"/>.</summary>
+    public const double SettleBusyShare = 0.05;
+
+    /// <summary>The longest wait for quiet nodes before a payment goes ahead anyway (counted in summary.json).</summary>
+    public static readonly TimeSpan SettleLimit = TimeSpan.FromSeconds(3);
+
     /// <summary>
     /// Topology pairs an instruction comparison makes when --topologies is not given. Four, not three: with three pairs
     /// the t quantile (4.30 for 2 degrees of freedom) left a 1 % change on one node `unknown` in 1 of 3 runs against the

@@ -80,4 +80,46 @@ internal sealed class CpuMeter
         var seconds = clock.Elapsed.TotalSeconds;
         return before.Where(b => after.ContainsKey(b.Key)).ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
     }
+
+    /// <summary>
+    /// Waits until the nodes together have used less than <paramref name="busyShare"/> of a core above their idle rates
+    /// over the last <paramref name="quiet"/>, or until <paramref name="limit"/>; the nodes' own pauses (a commitment
+    /// timer, a network hop) are shorter than <paramref name="quiet"/>. Reading cgroups costs the nodes nothing.
+    /// </summary>
+    /// <returns>How long it waited, and whether the nodes fell quiet (false: the limit was reached).</returns>
+    public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
+        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default)
+    {
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var idle = idleNsPerSecond?.Values.Sum() ?? 0;
+        var samples = new Queue<(TimeSpan At, long Ns)>();
+        while (true)
+        {
+            var now = Read();
+            if (now.Count == 0)
+            {
+                return (clock.Elapsed, false);
+            }
+            var at = clock.Elapsed;
+            var ns = now.Values.Sum();
+            samples.Enqueue((at, ns));
+            // The oldest sample kept is the newest one at least `quiet` old.
+            while (samples.Count > 2 && at - samples.ElementAt(1).At >= quiet)
+            {
+                samples.Dequeue();
+            }
+            var (fromAt, fromNs) = samples.Peek();
+            if (at - fromAt >= quiet && (ns - fromNs) / (at - fromAt).TotalSeconds - idle < busyShare * 1e9)
+            {
+                return (at, true);
+            }
+            if (at >= limit)
+            {
+                return (at, false);
+            }
+            await Task.Delay(SettlePoll, ct);
+        }
+    }
+
+    private static readonly TimeSpan SettlePoll = TimeSpan.FromMilliseconds(20);
 }

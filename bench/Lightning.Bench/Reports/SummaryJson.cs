@@ -41,7 +41,8 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Costs?.PeakMbByNode,
             c.Figures?.Costs?.EndRssMbByNode,
             c.Figures?.Instructions,
-            c.Instructions)).ToList(),
+            c.Instructions,
+            c.Instructions is null ? null : InstructionSettle.Of(c.SettleWaits))).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

@@ -157,6 +157,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// <summary>With --instructions: each node's instructions in the measured and the idle window; null until the window closed.</summary>
     public IReadOnlyDictionary<string, NodeInstructions>? Instructions { get; set; }
 
+    /// <summary>With --instructions: each wait for the nodes to fall quiet in the measured window (see <see cref="InstructionSettle"/>).</summary>
+    public List<(TimeSpan Waited, bool Quiet)> SettleWaits { get; } = [];
+
     /// <summary>Why a case run with --instructions has no counts (a node's processes did not answer vgdb), or null.</summary>
     public string? InstructionProblem { get; set; }
 

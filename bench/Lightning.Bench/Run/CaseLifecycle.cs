@@ -28,6 +28,7 @@ internal sealed class CaseLifecycle
     private PaymentDriver? driver;
     private CaseProfiler? profiler;
     private CaseInstructions? instructions;
+    private CpuMeter? cpuMeter;
     private bool paysNothing;
 
     private CaseLifecycle(RunContext run, CaseDefinition definition)
@@ -92,6 +93,7 @@ internal sealed class CaseLifecycle
         var cpu = await network.CreateCpuMeterAsync(ct);
         if (cpu.Problem is null)
         {
+            cpuMeter = cpu;
             using var idle = run.Progress.Begin($"measuring the nodes' idle CPU for {IdleWindow.TotalSeconds:0} s");
             results.IdleCpuNanosecondsPerSecond = await cpu.MeasureIdleAsync(IdleWindow, ct);
             setup = setup with { IdleWindowSeconds = IdleWindow.TotalSeconds };
@@ -180,6 +182,10 @@ internal sealed class CaseLifecycle
     {
         driver?.BeforeInvocation();
         var next = results.InvocationsStarted + 1;
+        if (instructions is not null && next > run.Options.Warmups && next <= run.Options.Warmups + WindowInvocations)
+        {
+            await SettleAsync();
+        }
         if (instructions is not null && next == run.Options.Warmups + 1)
         {
             await InstructionsAsync(i => i.OpenWindowAsync(run.Cancellation));
@@ -202,9 +208,27 @@ internal sealed class CaseLifecycle
         }
         if (instructions is not null && results.InvocationsStarted == run.Options.Warmups + WindowInvocations)
         {
+            await SettleAsync();
             await InstructionsAsync(async i => results.Instructions = await i.CloseWindowAsync(run.Cancellation));
         }
         driver?.AfterInvocation();
+    }
+
+    /// <summary>
+    /// With --instructions, before each invocation of the window and before it closes: waits until the nodes are quiet,
+    /// so a payment's trailing work (the commitments exchanged after the payer has its preimage) is neither folded into
+    /// the next payment's nor cut off by the window's ends. Under Valgrind that work takes tens to hundreds of
+    /// milliseconds; whether the next payment overtook it was the main part of what the count varied by.
+    /// </summary>
+    private async Task SettleAsync()
+    {
+        if (cpuMeter is null)
+        {
+            return;
+        }
+        var wait = await cpuMeter.WaitQuietAsync(results.IdleCpuNanosecondsPerSecond, CaseInstructions.SettleQuiet,
+            CaseInstructions.SettleBusyShare, CaseInstructions.SettleLimit, run.Cancellation);
+        results.SettleWaits.Add(wait);
     }
 
     private async Task InstructionsAsync(Func<CaseInstructions, Task> action)
