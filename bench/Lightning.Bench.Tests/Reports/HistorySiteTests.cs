@@ -25,12 +25,22 @@ public class HistorySiteTests : IDisposable
         var elsewhere = WriteRun(8, 80, "Intel Xeon", random);
 
         var index = HistorySite.Publish(Site, [.. runs.Take(6)]);
-        HistorySite.Publish(Site, [.. runs.Skip(6), elsewhere, runs[0]]);
+        // One run given as its zip (entries RUN_FOLDER/PATH, as the harness makes them).
+        var zip = runs[7] + ".zip";
+        System.IO.Compression.ZipFile.CreateFromDirectory(runs[7], zip, System.IO.Compression.CompressionLevel.Fastest, includeBaseDirectory: true);
+        HistorySite.Publish(Site, [runs[6], zip, elsewhere, runs[0]]);
 
         var html = File.ReadAllText(index);
         Assert.Equal(9, Directory.GetDirectories(Path.Combine(Site, HistorySite.RunsFolder)).Length);
         Assert.Equal(9, Regex.Matches(html, "<td><a href=\"runs/run-\\d/report.html\">").Count);
-        Assert.True(File.Exists(Path.Combine(Site, HistorySite.RunsFolder, "run-3", ReportHtml.FileName)));
+        foreach (var published in new[] { "run-3", "run-7" }.Select(r => Path.Combine(Site, HistorySite.RunsFolder, r)))
+        {
+            Assert.True(File.Exists(Path.Combine(published, ReportHtml.FileName)));
+            // The raw spans and logs stay in the run's zip; its page, summaries and compose files are published.
+            Assert.True(File.Exists(Path.Combine(published, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on", "docker-compose.yml")));
+            Assert.Empty(Directory.GetFiles(published, "spans.*", SearchOption.AllDirectories));
+            Assert.Empty(Directory.GetFiles(published, "*.log", SearchOption.AllDirectories));
+        }
         // One section per machine: the other machine's run is a series of its own, with no step.
         Assert.Contains("<h2>AMD EPYC &#215; 2, 24 GiB, Debian</h2>", html);
         Assert.Contains("<h2>Intel Xeon &#215; 2, 24 GiB, Debian</h2>", html);
@@ -90,6 +100,12 @@ public class HistorySiteTests : IDisposable
             };
         });
         File.WriteAllText(Path.Combine(folder, "summary.json"), JsonSerializer.Serialize(new Dictionary<string, object> { ["cases"] = cases.ToList() }));
+        var caseFolder = Path.Combine(folder, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on");
+        Directory.CreateDirectory(Path.Combine(caseFolder, "logs"));
+        File.WriteAllText(Path.Combine(caseFolder, "spans.jsonl"), "{}\n");
+        File.WriteAllText(Path.Combine(caseFolder, "logs", "alice.log"), "log\n");
+        File.WriteAllText(Path.Combine(caseFolder, "docker-compose.yml"), "services: {}\n");
+        File.WriteAllText(Path.Combine(folder, "spans.csv"), "case\n");
         return folder;
     }
 

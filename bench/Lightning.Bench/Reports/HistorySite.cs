@@ -11,6 +11,7 @@ namespace Lightning.Bench.Reports;
 
 /// <summary>
 /// A static site of runs (--publish SITE RUN…): each run copied under SITE/runs/RUN_ID/ with its page (report.html),
+/// without its raw spans and node logs (<see cref="StaysInTheZip"/>: most of a run's weight, and in its zip),
 /// and SITE/index.html: the runs (date, scenario, builds, harness commit, node versions, machine), then per machine,
 /// scenario, case, build and metric a chart of the metric over the runs in date order, each run's 95 % interval over its
 /// topologies, and the change points (<see cref="ChangePoints"/>) marked and listed with the runs either side. Runs of
@@ -50,11 +51,22 @@ internal static class HistorySite
             }
             else
             {
-                // Entries are RUN_FOLDER/PATH: extract, then move the run's folder to its id.
-                var scratch = Path.Combine(runsRoot, $".{id}.tmp");
-                ZipFile.ExtractToDirectory(run, scratch, overwriteFiles: true);
-                Directory.Move(Directory.GetDirectories(scratch).Single(), target);
-                Directory.Delete(scratch, recursive: true);
+                // Entries are RUN_FOLDER/PATH.
+                using var zip = ZipFile.OpenRead(run);
+                foreach (var entry in zip.Entries.Where(e => e.Name.Length > 0 && e.FullName.IndexOf('/') > 0))
+                {
+                    var path = entry.FullName[(entry.FullName.IndexOf('/') + 1)..];
+                    if (!StaysInTheZip(path))
+                    {
+                        var file = Path.GetFullPath(Path.Combine(target, path));
+                        if (!file.StartsWith(Path.GetFullPath(target) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+                        {
+                            throw new InvalidDataException($"{run}: entry {entry.FullName} points outside the run's folder: is it a Lightning.Bench run zip?");
+                        }
+                        Directory.CreateDirectory(Path.GetDirectoryName(file)!);
+                        entry.ExtractToFile(file);
+                    }
+                }
             }
             if (!File.Exists(Path.Combine(target, ReportHtml.FileName)))
             {
@@ -239,16 +251,28 @@ internal static class HistorySite
         return string.Join(", ", new[] { $"{Text(machine, "cpu_model")} × {Text(machine, "cpu_count")}", memory, Text(machine, "os") ?? "" }.Where(s => s.Length > 0));
     }
 
+    /// <summary>
+    /// What a site leaves in the run's zip: the raw spans and their views (spans.jsonl, zipkin.json, spans.csv: almost
+    /// all of a run's weight) and the nodes' logs. The page, summaries, tables, plots and profiles are published.
+    /// </summary>
+    public static bool StaysInTheZip(string pathInRun)
+    {
+        var path = pathInRun.Replace('\\', '/');
+        var name = path[(path.LastIndexOf('/') + 1)..];
+        return name is "spans.jsonl" or "zipkin.json" or "spans.csv" || path.Contains("/logs/", StringComparison.Ordinal) || path.StartsWith("logs/", StringComparison.Ordinal);
+    }
+
     private static void CopyFolder(string from, string to)
     {
-        foreach (var directory in Directory.GetDirectories(from, "*", SearchOption.AllDirectories))
-        {
-            Directory.CreateDirectory(Path.Combine(to, Path.GetRelativePath(from, directory)));
-        }
         Directory.CreateDirectory(to);
         foreach (var file in Directory.GetFiles(from, "*", SearchOption.AllDirectories))
         {
-            File.Copy(file, Path.Combine(to, Path.GetRelativePath(from, file)));
+            var path = Path.GetRelativePath(from, file);
+            if (!StaysInTheZip(path))
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(to, path))!);
+                File.Copy(file, Path.Combine(to, path));
+            }
         }
     }
 
