@@ -1,0 +1,69 @@
+using Docker.DotNet.Models;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
+using Lightning.Bench.Tests.Support;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>
+/// --instructions waits for the nodes to fall quiet before each measured payment (<see cref="CpuMeter.WaitQuietAsync"/>),
+/// reading real containers' cgroups: a container that never stops working is never called quiet, one that stops is
+/// called quiet only once it has stopped, and an idle one at once.
+/// </summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public class CpuQuietTests
+{
+    private static readonly TimeSpan Quiet = TimeSpan.FromMilliseconds(150);
+
+    [SkippableFact]
+    public async Task A_busy_container_is_never_quiet_and_one_that_stops_working_is_quiet_only_after()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var runId = $"test-{Guid.NewGuid():N}"[..16];
+        using var engine = new DockerEngine();
+        try
+        {
+            var busy = await StartAsync(engine, runId, "busy", "while :; do :; done");
+            var idle = await StartAsync(engine, runId, "idle", "sleep 600");
+            // Works for a while (how long depends on the machine), then leaves a mark and sleeps.
+            var stops = await StartAsync(engine, runId, "stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
+
+            var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });
+            Skip.If(busyMeter.Problem is not null, $"cgroup CPU time is not readable here: {busyMeter.Problem}");
+            var (waited, quiet) = await busyMeter.WaitQuietAsync(null, Quiet, 0.05, TimeSpan.FromSeconds(1));
+            Assert.False(quiet);
+            Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
+
+            var idleMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["idle"] = idle });
+            Assert.True((await idleMeter.WaitQuietAsync(null, Quiet, 0.05, TimeSpan.FromSeconds(30))).Quiet);
+
+            var stopsMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["stops"] = stops });
+            Assert.True((await stopsMeter.WaitQuietAsync(null, Quiet, 0.05, TimeSpan.FromMinutes(5))).Quiet);
+            var done = await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30));
+            Assert.Equal(0, done.ExitCode);
+        }
+        finally
+        {
+            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
+            {
+                await engine.RemoveContainerAsync(container.Id);
+            }
+        }
+    }
+
+    private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
+    {
+        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
+        {
+            Image = FakeNodeImage.Busybox,
+            Entrypoint = ["sh", "-c", script],
+            Labels = RunLabels.For(runId).ToDictionary(),
+            HostConfig = new HostConfig { NetworkMode = "none" },
+        });
+        await engine.StartContainerAsync(id);
+        return id;
+    }
+}
