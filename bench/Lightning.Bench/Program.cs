@@ -22,6 +22,10 @@ internal static class Program
     /// <summary>The harness with a given set of node kinds and fragments (tests add a stand-in kind).</summary>
     public static int Run(string[] args, NodeKindCatalog kinds, string? fragmentsDirectory = null)
     {
+        if (args.Length > 0 && args[0] == Relay.AgentOptionCatalog.Command)
+        {
+            return Relay.AgentCommand.Run(args[1..]);
+        }
         HarnessOptions options;
         ComposeFragments fragments;
         try

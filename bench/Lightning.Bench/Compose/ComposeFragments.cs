@@ -52,6 +52,10 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
             throw new InvalidDataException($"compose fragment {path} must define exactly one service, found {file.Services.Count}");
         }
         var service = file.Services.Values.Single();
+        if (service.Networks is not null || service.Secrets is not null || service.Deploy is not null)
+        {
+            throw new InvalidDataException($"compose fragment {path}: networks, secrets and deploy are set by the harness (swarm stack files); remove them");
+        }
         var privileges = new List<string>();
         if (service.Privileged == true)
         {

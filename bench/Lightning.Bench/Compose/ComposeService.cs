@@ -32,6 +32,15 @@ internal sealed class ComposeService
     /// <summary>"service:NAME": share that service's network namespace (set by the generator for nodes; fragments may not).</summary>
     public string? NetworkMode { get; set; }
 
+    /// <summary>Swarm stack files: the networks the service joins, with its aliases there (stacks drop network_mode).</summary>
+    public Dictionary<string, ComposeServiceNetwork>? Networks { get; set; }
+
+    /// <summary>Swarm stack files: the secrets mounted under /run/secrets/.</summary>
+    public List<ComposeServiceSecret>? Secrets { get; set; }
+
+    /// <summary>Swarm stack files: mode, placement, restart policy and service labels.</summary>
+    public ComposeDeploy? Deploy { get; set; }
+
     public string? StopGracePeriod { get; set; }
 
     public bool? Privileged { get; set; }
@@ -53,6 +62,16 @@ internal sealed class ComposeService
         Ports = Ports?.ToList(),
         DependsOn = DependsOn?.ToList(),
         NetworkMode = NetworkMode,
+        Networks = Networks?.ToDictionary(n => n.Key, n => new ComposeServiceNetwork { Aliases = n.Value.Aliases?.ToList() }),
+        Secrets = Secrets?.Select(s => new ComposeServiceSecret { Source = s.Source, Target = s.Target, Uid = s.Uid, Gid = s.Gid, Mode = s.Mode }).ToList(),
+        Deploy = Deploy is null ? null : new ComposeDeploy
+        {
+            Mode = Deploy.Mode,
+            Replicas = Deploy.Replicas,
+            Labels = Deploy.Labels is null ? null : new Dictionary<string, string>(Deploy.Labels),
+            RestartPolicy = Deploy.RestartPolicy is null ? null : new ComposeRestartPolicy { Condition = Deploy.RestartPolicy.Condition, MaxAttempts = Deploy.RestartPolicy.MaxAttempts },
+            Placement = Deploy.Placement is null ? null : new ComposePlacement { Constraints = Deploy.Placement.Constraints?.ToList() },
+        },
         StopGracePeriod = StopGracePeriod,
         Privileged = Privileged,
         CapAdd = CapAdd?.ToList(),

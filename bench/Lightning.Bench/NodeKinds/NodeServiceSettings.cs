@@ -6,6 +6,8 @@ namespace Lightning.Bench.NodeKinds;
 /// topology's shared network namespace; a kind that needs more ports (an API) takes Peer.Port + 100·k, k ≥ 1.</param>
 /// <param name="TraceSocket">The node's trace socket inside the container, when the run collects spans; else null.</param>
 /// <param name="DevTraceFile">Where the node writes its own trace file (a loss check's ground truth), or null.</param>
+/// <param name="ConfigFile">Where the node reads the configuration <see cref="INodeKind.Configure"/> makes, when it is not
+/// in its folder (a swarm secret under /run/secrets/); null: in its folder, as on one host.</param>
 internal sealed record NodeServiceSettings(
     string Name,
     string ContainerDirectory,
@@ -13,4 +15,5 @@ internal sealed record NodeServiceSettings(
     int BitcoindRpcPort,
     PeerAddress Peer,
     string? TraceSocket,
-    string? DevTraceFile);
+    string? DevTraceFile,
+    string? ConfigFile = null);

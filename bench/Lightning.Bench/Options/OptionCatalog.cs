@@ -1,5 +1,6 @@
 using Lightning.Bench.Scenarios;
 using static Lightning.Bench.Options.OptionValues;
+using OptionDeclaration = Lightning.Bench.Options.OptionDeclaration<Lightning.Bench.Options.HarnessOptions>;
 
 namespace Lightning.Bench.Options;
 

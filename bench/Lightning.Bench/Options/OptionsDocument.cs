@@ -2,7 +2,8 @@ using System.Text;
 
 namespace Lightning.Bench.Options;
 
-/// <summary>The options table of docs/options.md, made from <see cref="OptionCatalog"/> and kept between two markers.</summary>
+/// <summary>The options table of docs/options.md, made from <see cref="OptionCatalog"/> and kept between two markers
+/// (and agent mode's in docs/swarm.md, from <see cref="Relay.AgentOptionCatalog"/>).</summary>
 internal static class OptionsDocument
 {
     public const string Path = "docs/options.md";
@@ -10,10 +11,12 @@ internal static class OptionsDocument
     public const string End = "<!-- options:end -->";
 
     /// <summary>The markdown table: one row per option, or per group of options declared to share one.</summary>
-    public static string Table()
+    public static string Table() => Table(OptionCatalog.All);
+
+    public static string Table<TOptions>(IEnumerable<OptionDeclaration<TOptions>> declarations)
     {
         var rows = new List<(List<string> Syntax, List<string> Default, List<string> Meaning)>();
-        foreach (var option in OptionCatalog.All)
+        foreach (var option in declarations)
         {
             var docs = option.Docs;
             if (!docs.JoinsPrevious || rows.Count == 0)
@@ -34,25 +37,25 @@ internal static class OptionsDocument
     }
 
     /// <summary>The document with the text between the markers replaced by <paramref name="table"/>.</summary>
-    public static string WithTable(string document, string table)
+    public static string WithTable(string document, string table, string begin = Begin, string end = End)
     {
-        var (start, end) = Section(document);
-        return $"{document[..start]}\n{table}{document[end..]}";
+        var (start, stop) = Section(document, begin, end);
+        return $"{document[..start]}\n{table}{document[stop..]}";
     }
 
     /// <summary>The text between the markers (the table as last generated).</summary>
-    public static string TableIn(string document)
+    public static string TableIn(string document, string begin = Begin, string end = End)
     {
-        var (start, end) = Section(document);
-        return document[start..end].TrimStart('\n');
+        var (start, stop) = Section(document, begin, end);
+        return document[start..stop].TrimStart('\n');
     }
 
-    private static (int Start, int End) Section(string document)
+    private static (int Start, int End) Section(string document, string beginMarker, string endMarker)
     {
-        var begin = document.IndexOf(Begin, StringComparison.Ordinal);
-        var end = document.IndexOf(End, StringComparison.Ordinal);
-        return begin >= 0 && end > begin ? (begin + Begin.Length, end)
-            : throw new InvalidDataException($"{Path} has no {Begin} ... {End} section for the options table");
+        var begin = document.IndexOf(beginMarker, StringComparison.Ordinal);
+        var end = document.IndexOf(endMarker, StringComparison.Ordinal);
+        return begin >= 0 && end > begin ? (begin + beginMarker.Length, end)
+            : throw new InvalidDataException($"the document has no {beginMarker} ... {endMarker} section for an options table");
     }
 
     private static string Cell(IEnumerable<string> parts) => string.Join(" / ", parts.Where(p => p.Length > 0));

@@ -30,7 +30,7 @@ internal static class Usage
             """;
     }
 
-    private static void AppendEntry(StringBuilder lines, string syntax, string text)
+    internal static void AppendEntry(StringBuilder lines, string syntax, string text)
     {
         var head = $"  {syntax}";
         var textLines = text.Split('\n');

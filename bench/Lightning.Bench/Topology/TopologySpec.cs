@@ -58,6 +58,12 @@ internal sealed partial record TopologySpec
                     $"node name '{node.Name}' must be lowercase letters, digits and '-', start with a letter, be at most 20 characters and not be '{BitcoindName}'",
                     nameof(Nodes));
             }
+            if (node.Placement is { } placement && !NodeName().IsMatch(placement))
+            {
+                throw new ArgumentException(
+                    $"node '{node.Name}' has placement '{placement}': a host label's value, lowercase letters, digits and '-', starting with a letter, at most 20 characters",
+                    nameof(Nodes));
+            }
             if (string.IsNullOrWhiteSpace(node.Image))
             {
                 throw new ArgumentException($"node '{node.Name}' has no image", nameof(Nodes));

@@ -64,6 +64,10 @@ internal sealed class CoreLightningKind : INodeKind
             $"--log-file={settings.ContainerDirectory}/{LogFileName}",
             "--log-file=-",
         ]);
+        if (settings.ConfigFile is not null)
+        {
+            service.Command.Add($"--conf={settings.ConfigFile}");
+        }
         if (settings.TraceSocket is not null)
         {
             service.Environment ??= new();

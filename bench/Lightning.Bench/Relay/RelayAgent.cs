@@ -1,0 +1,377 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Sockets;
+using System.Security.Cryptography;
+using System.Text.RegularExpressions;
+using System.Threading.Channels;
+using Lightning.Bench.Network;
+
+namespace Lightning.Bench.Relay;
+
+/// <summary>
+/// The agent on one host: binds the trace sockets the harness asks for, queues every datagram as a span frame, and
+/// writes the queue to the one harness connection whose token matched (a newer one replaces it). While no harness is
+/// connected it keeps receiving and queuing, so a dropped TCP connection costs nothing but what was in flight on it; a
+/// frame whose write failed is written again first on the next connection. It reads cgroups when asked. Bad input is
+/// counted and resets its connection; nothing from the network can stop the agent.
+/// </summary>
+internal sealed partial class RelayAgent : IAsyncDisposable
+{
+    public static readonly TimeSpan HelloTimeout = TimeSpan.FromSeconds(5);
+
+    private static readonly TimeSpan WaitForHarness = TimeSpan.FromMilliseconds(20);
+
+    private readonly AgentSettings settings;
+    private readonly TcpListener listener;
+    private readonly CancellationTokenSource stopping = new();
+    private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly ConcurrentDictionary<string, List<AgentStream>> topologies = new();
+    private readonly ConcurrentDictionary<string, CountersMessage> retired = new();
+    private readonly ConcurrentDictionary<int, NodeResources?> readers = new();
+    private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
+    private readonly object bindLock = new();
+    private readonly Task accepting;
+    private readonly Task writing;
+    private readonly Task counting;
+    private volatile Connection? active;
+    private long queuedSpans;
+    private long framesWritten;
+    private long accepted;
+    private long refused;
+
+    private RelayAgent(AgentSettings settings)
+    {
+        this.settings = settings;
+        Session = RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)RandomNumberGenerator.GetInt32(1, int.MaxValue);
+        Host = settings.Host ?? Environment.MachineName;
+        listener = new TcpListener(settings.Listen);
+        listener.Start();
+        Endpoint = (IPEndPoint)listener.LocalEndpoint;
+        accepting = Task.Run(AcceptAsync);
+        writing = Task.Run(WriteAsync);
+        counting = Task.Run(CountAsync);
+    }
+
+    /// <summary>Where it listens (the port chosen when asked for 0).</summary>
+    public IPEndPoint Endpoint { get; }
+
+    public long Session { get; }
+
+    public string Host { get; }
+
+    public AgentStats Stats => new(Interlocked.Read(ref accepted), Interlocked.Read(ref refused),
+        badFrames.ToDictionary(b => b.Key, b => b.Value), Interlocked.Read(ref framesWritten));
+
+    /// <summary>Every bound stream's counts now.</summary>
+    public IReadOnlyList<RelayStreamCounters> Streams => topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
+
+    public static RelayAgent Start(AgentSettings settings) => new(settings);
+
+    /// <summary>Runs until <paramref name="ct"/> is cancelled (agent mode: Ctrl+C or the service stopping).</summary>
+    public async Task RunAsync(CancellationToken ct = default)
+    {
+        try
+        {
+            await Task.Delay(Timeout.Infinite, ct);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (stopping.IsCancellationRequested)
+        {
+            return;
+        }
+        stopping.Cancel();
+        listener.Stop();
+        active?.Close();
+        outbox.Writer.TryComplete();
+        await Task.WhenAll(accepting, writing, counting).WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });
+        foreach (var streams in topologies.Values)
+        {
+            streams.ForEach(s => s.Dispose());
+        }
+        topologies.Clear();
+        stopping.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!stopping.IsCancellationRequested)
+        {
+            TcpClient client;
+            try
+            {
+                client = await listener.AcceptTcpClientAsync(stopping.Token);
+            }
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                if (stopping.IsCancellationRequested)
+                {
+                    return;
+                }
+                continue;
+            }
+            _ = Task.Run(() => ServeAsync(client));
+        }
+    }
+
+    private async Task ServeAsync(TcpClient client)
+    {
+        client.NoDelay = true;
+        var connection = new Connection(client);
+        try
+        {
+            using (var hello = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token))
+            {
+                hello.CancelAfter(HelloTimeout);
+                var frame = await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxHelloBytes, hello.Token);
+                if (frame is not { Type: RelayFrameType.Hello } first)
+                {
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello, not {frame?.Type.ToString() ?? "the end"}");
+                }
+                var message = HelloMessage.Decode(first);
+                var reason = message.Version != HelloMessage.CurrentVersion ? $"protocol version {message.Version}; this agent speaks {HelloMessage.CurrentVersion}"
+                    : !CryptographicOperations.FixedTimeEquals(message.Token, settings.Token) ? "wrong token"
+                    : null;
+                if (reason is not null)
+                {
+                    Interlocked.Increment(ref refused);
+                    await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), hello.Token);
+                    connection.Close();
+                    return;
+                }
+                await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+            }
+            Interlocked.Increment(ref accepted);
+            var previous = active;
+            active = connection;
+            previous?.Close();
+            await ReadAsync(connection);
+        }
+        catch (RelayProtocolException e)
+        {
+            badFrames.AddOrUpdate(e.Problem, 1, (_, n) => n + 1);
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            // The connection went (or the hello took too long); the harness reconnects.
+        }
+        finally
+        {
+            connection.Close();
+        }
+    }
+
+    private async Task ReadAsync(Connection connection)
+    {
+        while (await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxFrameBytes, stopping.Token) is { } frame)
+        {
+            switch (frame.Type)
+            {
+                case RelayFrameType.Bind:
+                    Enqueue(Bind(BindMessage.Decode(frame)).Encode());
+                    break;
+                case RelayFrameType.Unbind:
+                    Enqueue(Unbind(UnbindMessage.Decode(frame).Topology).Encode());
+                    break;
+                case RelayFrameType.CostsRequest:
+                    var request = CostsRequestMessage.Decode(frame);
+                    Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(ReadCosts).ToList()).Encode());
+                    break;
+                case RelayFrameType.ProfileStart or RelayFrameType.ProfileStop or RelayFrameType.RpcOpen:
+                    Enqueue(new UnsupportedMessage(frame.Type).Encode());
+                    break;
+                default:
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"a {frame.Type} frame from the harness");
+            }
+        }
+    }
+
+    private BoundMessage Bind(BindMessage bind)
+    {
+        lock (bindLock)
+        {
+            if (topologies.TryGetValue(bind.Topology, out var bound))
+            {
+                return new BoundMessage(bind.Topology, bound.Select(s => new BoundSocket(s.Node, "", s.KernelBufferBytes)).ToList());
+            }
+            retired.TryRemove(bind.Topology, out _);
+            var streams = new List<AgentStream>();
+            var sockets = new List<BoundSocket>();
+            foreach (var node in bind.Nodes)
+            {
+                if (!PathName().IsMatch(bind.Topology) || !PathName().IsMatch(node))
+                {
+                    sockets.Add(new BoundSocket(node, $"'{bind.Topology}/{node}' is not a topology and node name (lowercase letters, digits, '-')", 0));
+                    continue;
+                }
+                try
+                {
+                    var folder = Path.Combine(settings.WorkDirectory, bind.Topology, node);
+                    Directory.CreateDirectory(folder);
+                    var stream = new AgentStream(bind.Topology, node, Path.Combine(folder, RunLayout.TraceSocketName), TryQueueSpan);
+                    if (settings.Owner is var (uid, gid))
+                    {
+                        UnixOwnership.Set(Path.Combine(settings.WorkDirectory, bind.Topology), uid, gid);
+                        UnixOwnership.Set(folder, uid, gid);
+                        UnixOwnership.Set(stream.SocketPath, uid, gid);
+                    }
+                    streams.Add(stream);
+                    sockets.Add(new BoundSocket(node, "", stream.KernelBufferBytes));
+                }
+                catch (Exception e) when (e is IOException or SocketException or UnauthorizedAccessException)
+                {
+                    sockets.Add(new BoundSocket(node, e.Message, 0));
+                }
+            }
+            topologies[bind.Topology] = streams;
+            return new BoundMessage(bind.Topology, sockets);
+        }
+    }
+
+    /// <summary>Closes a topology's sockets after a last drain; the final counts go behind its last span frame.</summary>
+    private CountersMessage Unbind(string topology)
+    {
+        lock (bindLock)
+        {
+            if (topologies.TryRemove(topology, out var streams))
+            {
+                streams.ForEach(s => s.Dispose());
+                retired[topology] = new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), streams.Select(s => s.Counters()).ToList());
+            }
+            return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = Interlocked.Read(ref framesWritten) }
+                : new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), []);
+        }
+    }
+
+    private NodeCostReading ReadCosts(CostTarget target)
+    {
+        var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
+        if (cgroups is null)
+        {
+            return new NodeCostReading(target.Node, missing, 0, null);
+        }
+        var (file, problem) = CgroupCpu.UsageFileOf(cgroups);
+        if (file is null)
+        {
+            return new NodeCostReading(target.Node, problem, 0, null);
+        }
+        try
+        {
+            var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups).Reader);
+            return new NodeCostReading(target.Node, "", CgroupCpu.ReadNanoseconds(file), resources?.Read(countFiles: false));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        {
+            readers.TryRemove(target.Pid, out _);
+            return new NodeCostReading(target.Node, e.Message, 0, null);
+        }
+    }
+
+    private bool TryQueueSpan(SpanMessage span)
+    {
+        if (Interlocked.Increment(ref queuedSpans) > settings.MaxQueuedSpans)
+        {
+            Interlocked.Decrement(ref queuedSpans);
+            return false;
+        }
+        if (!outbox.Writer.TryWrite(span.Encode()))
+        {
+            Interlocked.Decrement(ref queuedSpans);
+            return false;
+        }
+        return true;
+    }
+
+    private void Enqueue(byte[] frame) => outbox.Writer.TryWrite(frame);
+
+    private static bool IsSpan(byte[] frame) => frame[RelayWire.HeaderBytes] == (byte)RelayFrameType.Span;
+
+    /// <summary>The one writer: the queue, in order, to the active connection; a frame whose write failed goes first on the next.</summary>
+    private async Task WriteAsync()
+    {
+        byte[]? pending = null;
+        try
+        {
+            while (true)
+            {
+                if (pending is null)
+                {
+                    if (!await outbox.Reader.WaitToReadAsync(stopping.Token) || !outbox.Reader.TryRead(out pending))
+                    {
+                        continue;
+                    }
+                }
+                var connection = active;
+                if (connection is null || connection.Closed)
+                {
+                    // Nobody to write to: the queue keeps what arrives until the harness is back (or fills, and drops count).
+                    await Task.Delay(WaitForHarness, stopping.Token);
+                    continue;
+                }
+                try
+                {
+                    await connection.Stream.WriteAsync(pending, stopping.Token);
+                }
+                catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException)
+                {
+                    connection.Close();
+                    continue;
+                }
+                if (IsSpan(pending))
+                {
+                    Interlocked.Decrement(ref queuedSpans);
+                    Interlocked.Increment(ref framesWritten);
+                }
+                pending = null;
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    private async Task CountAsync()
+    {
+        var interval = settings.CountersInterval ?? TimeSpan.FromSeconds(1);
+        try
+        {
+            while (true)
+            {
+                await Task.Delay(interval, stopping.Token);
+                if (active is { Closed: false } && !topologies.IsEmpty)
+                {
+                    Enqueue(new CountersMessage(false, Session, Interlocked.Read(ref framesWritten), Streams).Encode());
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    /// <summary>A topology or node name as a folder name: nothing that could climb out of the work directory.</summary>
+    [GeneratedRegex("^[a-z0-9][a-z0-9-]{0,63}$")]
+    private static partial Regex PathName();
+
+    private sealed class Connection(TcpClient client)
+    {
+        private int closed;
+
+        public NetworkStream Stream { get; } = client.GetStream();
+
+        public bool Closed => Volatile.Read(ref closed) == 1;
+
+        public void Close()
+        {
+            if (Interlocked.Exchange(ref closed, 1) == 0)
+            {
+                client.Dispose();
+            }
+        }
+    }
+}

@@ -1,0 +1,255 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Sockets;
+
+namespace Lightning.Bench.Relay;
+
+/// <summary>
+/// The harness's side of one agent: connects and shows the token, then reads frames and hands spans and counts to the
+/// topology they belong to. A connection that drops (or carries bad input, counted) is made again, with the binds of
+/// every topology still recording sent again (an agent that restarted binds them anew) and the unbinds of those
+/// stopping; a refusal (wrong token) is final.
+/// </summary>
+internal sealed class RelayClient : IAsyncDisposable
+{
+    private static readonly TimeSpan FirstRetry = TimeSpan.FromMilliseconds(50);
+    private static readonly TimeSpan LastRetry = TimeSpan.FromSeconds(1);
+
+    private readonly EndPoint agent;
+    private readonly byte[] token;
+    private readonly CancellationTokenSource closing = new();
+    private readonly ConcurrentDictionary<string, RelayedTraceRecorder> recorders = new();
+    private readonly ConcurrentDictionary<string, TaskCompletionSource<BoundMessage>> binding = new();
+    private readonly ConcurrentDictionary<int, TaskCompletionSource<CostsMessage>> costs = new();
+    private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
+    private readonly SemaphoreSlim sending = new(1, 1);
+    private readonly Task running;
+    private TaskCompletionSource<WelcomeMessage> welcomed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private volatile NetworkStream? stream;
+    private long session;
+    private long sessions;
+    private long connections;
+    private int nextRequest;
+
+    private RelayClient(EndPoint agent, byte[] token)
+    {
+        this.agent = agent;
+        this.token = token;
+        running = Task.Run(RunAsync);
+    }
+
+    public static RelayClient Start(EndPoint agent, byte[] token) => new(agent, token);
+
+    public RelayLinkStats Stats => new(Interlocked.Read(ref connections), Interlocked.Read(ref sessions), badFrames.ToDictionary(b => b.Key, b => b.Value));
+
+    /// <summary>The agent's welcome on the current connection (its host and session); throws <see cref="RelayRefusedException"/> if refused.</summary>
+    public Task<WelcomeMessage> ConnectedAsync(TimeSpan timeout, CancellationToken ct = default) => Volatile.Read(ref welcomed).Task.WaitAsync(timeout, ct);
+
+    /// <summary>Binds a topology's trace sockets on the agent's host and records what arrives from them.</summary>
+    public async Task<RelayedTraceRecorder> BindAsync(string topology, IReadOnlyList<string> nodes, string spansFile, TimeSpan timeout, CancellationToken ct = default)
+    {
+        var recorder = new RelayedTraceRecorder(this, topology, nodes, spansFile);
+        var bound = binding[topology] = new TaskCompletionSource<BoundMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        recorders[topology] = recorder;
+        await TrySendAsync(new BindMessage(topology, nodes).Encode(), ct);
+        recorder.Bound = await bound.Task.WaitAsync(timeout, ct);
+        return recorder;
+    }
+
+    /// <summary>Reads the nodes' cgroups on the agent's host.</summary>
+    public async Task<IReadOnlyList<NodeCostReading>> ReadCostsAsync(IReadOnlyList<CostTarget> targets, TimeSpan timeout, CancellationToken ct = default)
+    {
+        var id = Interlocked.Increment(ref nextRequest);
+        var answer = costs[id] = new TaskCompletionSource<CostsMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        try
+        {
+            if (!await TrySendAsync(new CostsRequestMessage(id, targets).Encode(), ct))
+            {
+                throw new IOException($"no connection to the agent at {agent}");
+            }
+            return (await answer.Task.WaitAsync(timeout, ct)).Readings;
+        }
+        finally
+        {
+            costs.TryRemove(id, out _);
+        }
+    }
+
+    internal Task SendUnbindAsync(string topology, CancellationToken ct) => TrySendAsync(new UnbindMessage(topology).Encode(), ct);
+
+    internal void Forget(RelayedTraceRecorder recorder) => recorders.TryRemove(new KeyValuePair<string, RelayedTraceRecorder>(recorder.Topology, recorder));
+
+    public async ValueTask DisposeAsync()
+    {
+        if (closing.IsCancellationRequested)
+        {
+            return;
+        }
+        closing.Cancel();
+        stream?.Dispose();
+        await running.ContinueWith(_ => { }, TaskScheduler.Default);
+        closing.Dispose();
+        sending.Dispose();
+    }
+
+    /// <summary>Sends on the current connection; false when there is none (the next connection sends binds and unbinds itself).</summary>
+    private async Task<bool> TrySendAsync(byte[] frame, CancellationToken ct)
+    {
+        var current = stream;
+        if (current is null)
+        {
+            return false;
+        }
+        await sending.WaitAsync(ct);
+        try
+        {
+            await current.WriteAsync(frame, ct);
+            return true;
+        }
+        catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException)
+        {
+            return false;
+        }
+        finally
+        {
+            sending.Release();
+        }
+    }
+
+    private async Task RunAsync()
+    {
+        var retry = FirstRetry;
+        while (!closing.IsCancellationRequested)
+        {
+            try
+            {
+                using var tcp = new TcpClient { NoDelay = true };
+                await tcp.ConnectAsync(((IPEndPoint)agent).Address, ((IPEndPoint)agent).Port, closing.Token);
+                var current = tcp.GetStream();
+                await current.WriteAsync(new HelloMessage(HelloMessage.CurrentVersion, token).Encode(), closing.Token);
+                var first = await RelayWire.ReadAsync(current, RelayWire.MaxFrameBytes, closing.Token);
+                if (first is { Type: RelayFrameType.Refused } refusal)
+                {
+                    Volatile.Read(ref welcomed).TrySetException(new RelayRefusedException(agent.ToString()!, RefusedMessage.Decode(refusal).Reason));
+                    return;
+                }
+                if (first is not { Type: RelayFrameType.Welcome } welcome)
+                {
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the agent answered Hello with {first?.Type.ToString() ?? "nothing"}");
+                }
+                var message = WelcomeMessage.Decode(welcome);
+                if (message.Session != Interlocked.Exchange(ref session, message.Session))
+                {
+                    Interlocked.Increment(ref sessions);
+                }
+                Interlocked.Increment(ref connections);
+                stream = current;
+                foreach (var recorder in recorders.Values)
+                {
+                    await TrySendAsync(new BindMessage(recorder.Topology, [.. recorder.Relay.Select(r => r.Node)]).Encode(), closing.Token);
+                    if (recorder.Stopping)
+                    {
+                        await TrySendAsync(new UnbindMessage(recorder.Topology).Encode(), closing.Token);
+                    }
+                }
+                var previous = Volatile.Read(ref welcomed);
+                if (!previous.TrySetResult(message))
+                {
+                    Volatile.Write(ref welcomed, CompletedWith(message));
+                }
+                retry = FirstRetry;
+                await ReadAsync(current, message.Session);
+            }
+            catch (RelayProtocolException e)
+            {
+                badFrames.AddOrUpdate(e.Problem, 1, (_, n) => n + 1);
+            }
+            catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+            {
+                // The agent is away: try again.
+            }
+            stream = null;
+            if (closing.IsCancellationRequested)
+            {
+                return;
+            }
+            if (Volatile.Read(ref welcomed).Task.IsCompleted)
+            {
+                Volatile.Write(ref welcomed, new TaskCompletionSource<WelcomeMessage>(TaskCreationOptions.RunContinuationsAsynchronously));
+            }
+            await Task.Delay(retry, closing.Token).ContinueWith(_ => { }, TaskScheduler.Default);
+            retry = TimeSpan.FromTicks(Math.Min(retry.Ticks * 2, LastRetry.Ticks));
+        }
+    }
+
+    private static TaskCompletionSource<WelcomeMessage> CompletedWith(WelcomeMessage message)
+    {
+        var done = new TaskCompletionSource<WelcomeMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        done.SetResult(message);
+        return done;
+    }
+
+    private async Task ReadAsync(NetworkStream current, long agentSession)
+    {
+        while (await RelayWire.ReadAsync(current, RelayWire.MaxFrameBytes, closing.Token) is { } frame)
+        {
+            switch (frame.Type)
+            {
+                case RelayFrameType.Span:
+                    var span = SpanMessage.Decode(frame);
+                    if (recorders.TryGetValue(span.Topology, out var recorder))
+                    {
+                        recorder.OnSpan(agentSession, span);
+                    }
+                    break;
+                case RelayFrameType.Counters:
+                    var counters = CountersMessage.Decode(frame);
+                    foreach (var stream in counters.Streams)
+                    {
+                        if (recorders.TryGetValue(stream.Topology, out var owner))
+                        {
+                            owner.OnCounters(counters.Session, stream, counters.Final);
+                        }
+                    }
+                    if (counters.Final)
+                    {
+                        foreach (var topology in counters.Streams.Select(s => s.Topology).Distinct())
+                        {
+                            if (recorders.TryGetValue(topology, out var owner))
+                            {
+                                owner.OnFinal(counters.Session);
+                            }
+                        }
+                        // An agent that no longer knew the topology answers with no streams: every stopping recorder has its answer.
+                        if (counters.Streams.Count == 0)
+                        {
+                            foreach (var stopping in recorders.Values.Where(r => r.Stopping))
+                            {
+                                stopping.OnFinal(counters.Session);
+                            }
+                        }
+                    }
+                    break;
+                case RelayFrameType.Bound:
+                    var bound = BoundMessage.Decode(frame);
+                    if (binding.TryGetValue(bound.Topology, out var waiting))
+                    {
+                        waiting.TrySetResult(bound);
+                    }
+                    break;
+                case RelayFrameType.Costs:
+                    var readings = CostsMessage.Decode(frame);
+                    if (costs.TryGetValue(readings.RequestId, out var asked))
+                    {
+                        asked.TrySetResult(readings);
+                    }
+                    break;
+                case RelayFrameType.Unsupported:
+                    UnsupportedMessage.Decode(frame);
+                    break;
+                default:
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"a {frame.Type} frame from the agent");
+            }
+        }
+    }
+}

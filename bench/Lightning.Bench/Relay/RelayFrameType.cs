@@ -1,0 +1,50 @@
+namespace Lightning.Bench.Relay;
+
+/// <summary>What a frame of the agent protocol carries (its first byte after the length). See docs/swarm.md.</summary>
+internal enum RelayFrameType : byte
+{
+    /// <summary>Harness → agent, first frame: protocol version and the run's token.</summary>
+    Hello = 0x01,
+
+    /// <summary>Agent → harness: the token matched; the agent's host and session (a new one each time the agent starts).</summary>
+    Welcome = 0x02,
+
+    /// <summary>Agent → harness: why the connection is refused (a wrong token, another version); the agent then closes it.</summary>
+    Refused = 0x03,
+
+    /// <summary>Harness → agent: bind the trace sockets of a topology's nodes (before its stack is deployed).</summary>
+    Bind = 0x10,
+
+    /// <summary>Agent → harness: each socket bound, or why not.</summary>
+    Bound = 0x11,
+
+    /// <summary>Harness → agent: drain and close a topology's sockets; the agent answers with its final counters.</summary>
+    Unbind = 0x12,
+
+    /// <summary>Agent → harness: one datagram of one node, with its sequence number in that node's stream and when it was received.</summary>
+    Span = 0x20,
+
+    /// <summary>Agent → harness: every stream's counts so far (each second), or a topology's final counts (after Unbind).</summary>
+    Counters = 0x21,
+
+    /// <summary>Harness → agent: read these nodes' cgroups (node → host pid of its container's first process).</summary>
+    CostsRequest = 0x30,
+
+    /// <summary>Agent → harness: the readings, or why a node could not be read.</summary>
+    Costs = 0x31,
+
+    /// <summary>Harness → agent: start perf on these nodes' cgroups (defined, not implemented: the agent answers Unsupported).</summary>
+    ProfileStart = 0x40,
+
+    /// <summary>Harness → agent: stop perf; the agent would answer with ProfileChunk frames of folded stacks.</summary>
+    ProfileStop = 0x41,
+
+    /// <summary>Agent → harness: part of a node's folded stacks (defined, not implemented).</summary>
+    ProfileChunk = 0x42,
+
+    /// <summary>Harness → agent: turn this connection into a byte pipe to a node's RPC socket (defined, not implemented).</summary>
+    RpcOpen = 0x50,
+
+    /// <summary>Agent → harness: a known frame type this agent does not implement.</summary>
+    Unsupported = 0x7E,
+}

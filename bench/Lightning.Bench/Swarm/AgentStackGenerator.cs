@@ -1,0 +1,73 @@
+using Lightning.Bench.Compose;
+
+namespace Lightning.Bench.Swarm;
+
+/// <summary>
+/// A pure function: the run's agent stack, one agent per host (mode: global). It lives for the whole run, while
+/// topology stacks come and go: it binds a topology's trace sockets before the topology's stack is deployed (swarm
+/// ignores depends_on, and a node looks its socket up when it starts). It shares the work volume with the nodes, as
+/// Core Lightning's tracing doc has a collector share a volume with the node in Kubernetes; reads cgroups through the
+/// host's /proc and /sys/fs/cgroup (read-only); listens on the overlay only (no published port).
+/// </summary>
+internal static class AgentStackGenerator
+{
+    /// <summary>Where the host's /proc is mounted in the agent: container pids reported by the manager are host pids.</summary>
+    public const string HostProc = "/host/proc";
+
+    /// <summary>Set by swarm to the agent's host name (a template: swarm expands it in environment values, not in commands).</summary>
+    public const string HostVariable = "LNBENCH_AGENT_HOST";
+
+    public static ComposeFile Generate(AgentStackSettings settings)
+    {
+        var token = SwarmNames.AgentTokenSecret(settings.RunId);
+        var labels = new Dictionary<string, string>(settings.Labels) { [ComposeGenerator.NodeLabel] = SwarmNames.AgentService };
+        var command = new List<string>
+        {
+            "agent",
+            "--listen", $"0.0.0.0:{SwarmNames.AgentPort}",
+            "--token-file", $"/run/secrets/{SwarmNames.AgentTokenTarget}",
+            "--work-dir", SwarmNames.WorkMount,
+            "--proc-root", HostProc,
+        };
+        if (settings.Owner is { } owner)
+        {
+            command.AddRange(["--owner", owner]);
+        }
+        var agent = new ComposeService
+        {
+            Image = settings.Image,
+            // Root: it makes the node folders in the volume (owned by root when the engine creates it) and hands them to the nodes' user.
+            User = "0:0",
+            Init = true,
+            Entrypoint = [.. settings.Entrypoint],
+            Command = command,
+            Environment = new() { [HostVariable] = "{{.Node.Hostname}}" },
+            Labels = labels,
+            Volumes =
+            [
+                $"{StackGenerator.WorkVolumeKey}:{SwarmNames.WorkMount}",
+                $"/proc:{HostProc}:ro",
+                "/sys/fs/cgroup:/sys/fs/cgroup:ro",
+            ],
+            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork { Aliases = [SwarmNames.AgentStack(settings.RunId)] } },
+            Secrets = [new ComposeServiceSecret { Source = token, Target = SwarmNames.AgentTokenTarget, Uid = "0", Gid = "0", Mode = 256 }],
+            Deploy = new ComposeDeploy
+            {
+                Mode = "global",
+                Labels = new Dictionary<string, string>(labels),
+                // Unlike a node, a restarted agent loses only what it held when it died, and the harness counts that
+                // (a new session); three attempts, so a broken image does not loop.
+                RestartPolicy = new ComposeRestartPolicy { Condition = "on-failure", MaxAttempts = 3 },
+            },
+            StopGracePeriod = "5s",
+        };
+        return new ComposeFile
+        {
+            Version = StackGenerator.Version,
+            Services = new() { [SwarmNames.AgentService] = agent },
+            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(settings.RunId) } },
+            Volumes = new() { [StackGenerator.WorkVolumeKey] = new ComposeVolume { Name = SwarmNames.WorkVolume(settings.RunId), Labels = new(settings.Labels) } },
+            Secrets = new() { [token] = new ComposeSecret { External = true, Name = token } },
+        };
+    }
+}
