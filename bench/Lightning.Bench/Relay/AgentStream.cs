@@ -24,14 +24,7 @@ internal sealed class AgentStream : IDisposable
         Node = node;
         SocketPath = socketPath;
         this.enqueue = enqueue;
-        if (File.Exists(socketPath))
-        {
-            // Left by an agent that died: a node sends to the path, so the new socket takes its place.
-            File.Delete(socketPath);
-        }
-        socket = new Socket(AddressFamily.Unix, SocketType.Dgram, ProtocolType.Unspecified);
-        socket.Bind(new UnixDomainSocketEndPoint(socketPath));
-        socket.ReceiveBufferSize = SpanCollector.SocketBufferBytes;
+        socket = SpanCollector.BindDatagramSocket(socketPath);
         socket.ReceiveTimeout = 100;
         KernelBufferBytes = socket.ReceiveBufferSize;
         thread = new Thread(Receive) { IsBackground = true, Name = $"agent:{node}" };

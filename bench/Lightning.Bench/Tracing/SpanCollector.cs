@@ -27,18 +27,28 @@ internal sealed unsafe class SpanCollector : IDisposable
     private long bytes;
     private long truncated;
 
+    /// <summary>
+    /// A node's trace socket, bound at <paramref name="socketPath"/> (a file left there by a collector that died is
+    /// replaced: the node sends to the path) with the largest receive buffer the kernel allows.
+    /// </summary>
+    public static Socket BindDatagramSocket(string socketPath)
+    {
+        if (File.Exists(socketPath))
+        {
+            File.Delete(socketPath);
+        }
+        var socket = new Socket(AddressFamily.Unix, SocketType.Dgram, ProtocolType.Unspecified);
+        socket.Bind(new UnixDomainSocketEndPoint(socketPath));
+        socket.ReceiveBufferSize = SocketBufferBytes;
+        return socket;
+    }
+
     public SpanCollector(string node, int nodeIndex, string socketPath)
     {
         Node = node;
         SocketPath = socketPath;
         this.nodeIndex = nodeIndex;
-        if (File.Exists(socketPath))
-        {
-            File.Delete(socketPath);
-        }
-        socket = new Socket(AddressFamily.Unix, SocketType.Dgram, ProtocolType.Unspecified);
-        socket.Bind(new UnixDomainSocketEndPoint(socketPath));
-        socket.ReceiveBufferSize = SocketBufferBytes;
+        socket = BindDatagramSocket(socketPath);
         KernelBufferBytes = socket.ReceiveBufferSize;
     }
 
