@@ -40,39 +40,40 @@ internal static class SpanStore
         return writer.Finish();
     }
 
-    /// <summary>
-    /// The run's cases that have a spans.jsonl, in the order the run read them (its manifest's; the rows of spans.csv
-    /// follow it), then any others by name; each marked with whether the run wrote its views.
-    /// </summary>
+    /// <summary>The cases of the run folder <paramref name="runDirectory"/> that have a spans.jsonl (see <see cref="CasesOf(IReadOnlyList{string}, Manifest?)"/>).</summary>
     public static IReadOnlyList<StoredCase> CasesOf(string runDirectory)
     {
-        var casesDirectory = Path.Combine(runDirectory, "cases");
-        if (!Directory.Exists(casesDirectory))
+        var path = Path.Combine(runDirectory, Manifest.FileName);
+        Manifest? manifest = null;
+        try
         {
-            return [];
+            manifest = File.Exists(path) ? Manifest.Read(File.ReadAllText(path)) : null;
         }
-        var withSpans = Directory.GetDirectories(casesDirectory).Select(Path.GetFileName).OfType<string>()
-            .Where(folder => File.Exists(SpansFile(runDirectory, folder)))
-            .Order(StringComparer.Ordinal).ToList();
-        var ordered = RunOrder(runDirectory).Where(withSpans.Contains).Distinct().ToList();
+        catch (Exception e) when (e is JsonException or InvalidDataException)
+        {
+            // Without a readable manifest the cases go by name; the store still holds every line.
+        }
+        return CasesOf(Directory.Exists(runDirectory) ? Directory.GetFiles(runDirectory, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(runDirectory, f).Replace('\\', '/')).ToList() : [], manifest);
+    }
+
+    /// <summary>
+    /// The cases among a run's <paramref name="files"/> (paths in the run's folder) that have a spans.jsonl, in the order
+    /// the run read them (its manifest's, which the rows of spans.csv follow), then any others by name; each marked with
+    /// whether the run wrote its views (cases/CASE/zipkin.json).
+    /// </summary>
+    public static IReadOnlyList<StoredCase> CasesOf(IReadOnlyList<string> files, Manifest? manifest)
+    {
+        var present = files.ToHashSet(StringComparer.Ordinal);
+        var withSpans = files.Select(CaseOfSpansFile).OfType<string>().Order(StringComparer.Ordinal).ToList();
+        var ordered = (manifest?.Cases.Select(c => CaseFolder.Of(c.Case)) ?? []).Where(withSpans.Contains).Distinct().ToList();
         return ordered.Concat(withSpans.Except(ordered))
-            .Select(folder => new StoredCase(folder, File.Exists(Path.Combine(casesDirectory, folder, Reports.ZipkinExport.FileName)) ? StoredCaseFlags.Views : StoredCaseFlags.None))
+            .Select(folder => new StoredCase(folder, present.Contains($"cases/{folder}/{Reports.ZipkinExport.FileName}") ? StoredCaseFlags.Views : StoredCaseFlags.None))
             .ToList();
     }
 
     public static string SpansFile(string runDirectory, string caseFolder) => Path.Combine(runDirectory, "cases", caseFolder, SpanJsonLines.FileName);
 
-    private static IEnumerable<string> RunOrder(string runDirectory)
-    {
-        var path = Path.Combine(runDirectory, Manifest.FileName);
-        try
-        {
-            return File.Exists(path) ? Manifest.Read(File.ReadAllText(path)).Cases.Select(c => CaseFolder.Of(c.Case)).ToList() : [];
-        }
-        catch (Exception e) when (e is JsonException or InvalidDataException)
-        {
-            // Without a readable manifest the cases go by name; the store still holds every line.
-            return [];
-        }
-    }
+    /// <summary>CASE of "cases/CASE/spans.jsonl", else null.</summary>
+    private static string? CaseOfSpansFile(string path) =>
+        path.Split('/') is ["cases", var folder, SpanJsonLines.FileName] ? folder : null;
 }
