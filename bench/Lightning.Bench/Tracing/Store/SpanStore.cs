@@ -1,3 +1,5 @@
+using System.Security.Cryptography;
+using System.Text;
 using System.Text.Json;
 using Lightning.Bench.Results;
 
@@ -10,7 +12,8 @@ namespace Lightning.Bench.Tracing.Store;
 /// Layout: "LNSPANS" and a zero byte, the format version (a varint), then records, each starting with one byte:
 /// 'C' a case (its folder under cases/ as a length-prefixed UTF-8 string, then <see cref="StoredCaseFlags"/>), followed
 /// by its 'B' blocks (lines, column count, then per <see cref="SpanColumn"/> its <see cref="ColumnCodec"/>, raw length,
-/// stored length and bytes) and one 'E' (line count, the bytes after the last newline, the SHA-256 of the case's file);
+/// stored length and bytes) and one 'E' (line count, the bytes after the last newline, the SHA-256 of the case's folder
+/// name, flags and file);
 /// 'Z' ends the store. Numbers are LEB128 varints.
 /// </para>
 /// </summary>
@@ -27,6 +30,14 @@ internal static class SpanStore
     public const byte BlockRecord = (byte)'B';
     public const byte CaseEndRecord = (byte)'E';
     public const byte EndRecord = (byte)'Z';
+
+    /// <summary>The hash a case ends with, over its folder's name, its flags and then its file: damage to any of them is found.</summary>
+    public static IncrementalHash CaseHash(StoredCase stored)
+    {
+        var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        hash.AppendData(Encoding.UTF8.GetBytes($"{stored.Folder}\n{(int)stored.Flags}\n"));
+        return hash;
+    }
 
     /// <summary>Writes the store of the run folder <paramref name="runDirectory"/> to <paramref name="output"/>.</summary>
     public static StoreContents Write(string runDirectory, Stream output, ColumnCodec codec = ColumnCodec.Brotli)

@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using System.Text;
 
 namespace Lightning.Bench.Tracing.Store;
@@ -20,6 +19,11 @@ internal static class SpanStoreReader
         catch (EndOfStreamException)
         {
             throw new InvalidDataException($"{name} ends early: the span store is cut short (copy it again)");
+        }
+        catch (ArgumentException)
+        {
+            // A node's name that is not UTF-8: only a damaged store has one (the writer took it from a JSON string).
+            throw new InvalidDataException($"{name}: the span store is damaged: a line does not write back");
         }
         catch (InvalidDataException e) when (!e.Message.StartsWith(name, StringComparison.Ordinal))
         {
@@ -72,7 +76,7 @@ internal static class SpanStoreReader
 
     private static void ReadCase(Stream input, StoredCase stored, SpanBlockDecoder decoder, Stream? target)
     {
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        using var hash = SpanStore.CaseHash(stored);
         long lines = 0;
         void Write(ReadOnlySpan<byte> bytes)
         {

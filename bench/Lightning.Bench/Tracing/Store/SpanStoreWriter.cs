@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using System.Text;
 
 namespace Lightning.Bench.Tracing.Store;
@@ -10,15 +9,20 @@ internal sealed class SpanStoreWriter
     private readonly ColumnCodec codec;
     private readonly SpanBlockEncoder encoder = new();
     private readonly ColumnWriter record = new();
+    private readonly int blockLines;
     private int cases;
 
     /// <summary>Bytes written per <see cref="SpanColumn"/> so far, as stored (for the store's benchmark).</summary>
     public long[] ColumnBytes { get; } = new long[Enum.GetValues<SpanColumn>().Length];
 
-    public SpanStoreWriter(Stream output, ColumnCodec codec = ColumnCodec.Brotli)
+    /// <param name="blockLines">Lines per block (tests make blocks small to cross their edges).</param>
+    public SpanStoreWriter(Stream output, ColumnCodec codec = ColumnCodec.Brotli, int blockLines = SpanBlockEncoder.MaxLines)
     {
+        ArgumentOutOfRangeException.ThrowIfLessThan(blockLines, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(blockLines, SpanBlockEncoder.MaxLines);
         this.output = output;
         this.codec = codec;
+        this.blockLines = blockLines;
         record.WriteBytes(SpanStore.Magic);
         record.WriteVarint(SpanStore.Version);
         Flush();
@@ -32,7 +36,7 @@ internal sealed class SpanStoreWriter
         record.WriteText(Encoding.UTF8.GetBytes(stored.Folder));
         record.WriteVarint((ulong)stored.Flags);
         Flush();
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        using var hash = SpanStore.CaseHash(stored);
         long lines = 0;
         var buffer = new byte[1 << 16];
         var filled = 0;
@@ -47,7 +51,7 @@ internal sealed class SpanStoreWriter
             {
                 encoder.Add(buffer.AsSpan(start, newline - start));
                 lines++;
-                if (encoder.Lines == SpanBlockEncoder.MaxLines)
+                if (encoder.Lines == blockLines)
                 {
                     WriteBlock();
                 }
