@@ -51,10 +51,10 @@ internal sealed class ArtifactZip : IRunEndOutput
                     archive.CreateEntry($"{root}/{relative}/");
                 }
             }
-            else if (!leftOut.Contains(relative) && relative != ReportHtml.FileName)
+            else if (!leftOut.Contains(relative) && relative != ReportHtml.FileName && !(stored.Count > 0 && relative == SpanStore.FileName))
             {
                 // Optimal, not Fastest: the other files of a default run (AlicePaysBob, 3 concurrencies × 8 topologies)
-                // shrink from about 10 MB to 1 MB.
+                // shrink from 3.9 MB to 0.8 MB.
                 archive.CreateEntryFromFile(entry.FullName, $"{root}/{relative}", CompressionLevel.Optimal);
                 files.Add(relative);
             }
