@@ -6,7 +6,7 @@ namespace Lightning.Bench.Reports;
 
 /// <summary>
 /// The run folder as one zip beside it (results/RUN.zip), for someone else to read and replay; made last, unless --no-zip.
-/// Each fact is in it once: every case's spans.jsonl goes into one span store (spans.lnspans, a tenth of their size),
+/// Each fact is in it once: every case's spans.jsonl goes into one span store (spans.lnspans, a sixteenth of their size),
 /// and the views made from them (cases/CASE/zipkin.json, zipkin.json, spans.csv) are left out, as `--spans RUN.zip`
 /// writes them all back. The run folder keeps everything.
 /// </summary>

@@ -12,6 +12,9 @@ internal sealed class SpanBlockEncoder
     /// <summary>Lines per block: what a reader holds at once; parent links reach only within a block.</summary>
     public const int MaxLines = 1 << 16;
 
+    /// <summary>Bytes of lines per block, at most (and the line that crosses it): a block's memory stays bounded whatever the lines' length.</summary>
+    public const int MaxBytes = 1 << 26;
+
     private readonly ColumnWriter kinds = new();
     private readonly ColumnWriter verbatim = new();
     private readonly StringColumnWriter nodes = new();
@@ -44,6 +47,9 @@ internal sealed class SpanBlockEncoder
 
     public int Lines { get; private set; }
 
+    /// <summary>Bytes of the block's lines so far.</summary>
+    public long Bytes { get; private set; }
+
     /// <summary>Lines by how they were kept, over every block so far.</summary>
     public long[] LinesByKind { get; } = new long[3];
 
@@ -51,6 +57,7 @@ internal sealed class SpanBlockEncoder
     public void Add(ReadOnlySpan<byte> line)
     {
         Lines++;
+        Bytes += line.Length;
         var kind = Envelope(line, out var receivedMicros) ? StoredLineKind.Payload : StoredLineKind.Verbatim;
         if (kind == StoredLineKind.Payload && ClnSpanPayload.TryRead(payload.WrittenSpan, rebuiltPayload, out var span))
         {
@@ -201,5 +208,6 @@ internal sealed class SpanBlockEncoder
         previousReceived = 0;
         previousEnd = 0;
         Lines = 0;
+        Bytes = 0;
     }
 }

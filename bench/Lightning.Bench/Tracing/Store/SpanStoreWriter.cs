@@ -51,7 +51,7 @@ internal sealed class SpanStoreWriter
             {
                 encoder.Add(buffer.AsSpan(start, newline - start));
                 lines++;
-                if (encoder.Lines == blockLines)
+                if (encoder.Lines == blockLines || encoder.Bytes >= SpanBlockEncoder.MaxBytes)
                 {
                     WriteBlock();
                 }
