@@ -19,6 +19,11 @@ public static class Program
             var count = args.Length >= 2 ? long.Parse(args[1], CultureInfo.InvariantCulture) : 1_000_000;
             return SpanFuzzer.Run(count, seed: args.Length >= 3 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1);
         }
+        if (args.Length >= 2 && args[0] == "--store")
+        {
+            string? Value(string name) => args.Skip(2).SkipWhile(a => a != name).Skip(1).FirstOrDefault();
+            return StoreBenchmark.Run(args[1], Value("--codec") ?? "brotli", Value("--zip"));
+        }
         if (args.Length >= 2 && args[0] == "--fold")
         {
             return FoldBenchmark.Run(args[1], args.Length >= 3 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1000);
@@ -34,7 +39,7 @@ public static class Program
                 case "--out": output = args[++i]; break;
                 case "--idle-ms": idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture)); break;
                 default:
-                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N] | --fuzz [COUNT] [SEED] | --fold PERF-SCRIPT-FILE [REPEAT]");
+                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N] | --fuzz [COUNT] [SEED] | --fold PERF-SCRIPT-FILE [REPEAT] | --store RUN_FOLDER [--codec brotli|deflate|stored] [--zip FILE]");
                     return 2;
             }
         }

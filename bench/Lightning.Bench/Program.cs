@@ -59,6 +59,10 @@ internal static class Program
                 Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
                 return 0;
             }
+            if (options.Spans is { } run)
+            {
+                return WriteSpans(run, options.SpansOut, kinds);
+            }
             if (options.Compare.Count == 2)
             {
                 return Compare(options.Compare[0], options.Compare[1], options);
@@ -86,6 +90,19 @@ internal static class Program
             return Fail(ExitUsage, e.Message);
         }
         return HarnessRun.RunAsync(options, fragments, kinds).GetAwaiter().GetResult();
+    }
+
+    private static int WriteSpans(string run, string? output, NodeKindCatalog kinds)
+    {
+        try
+        {
+            Console.WriteLine($"the run's spans and their views: {SpanViews.Write(run, output, kinds)}");
+            return 0;
+        }
+        catch (Exception e) when (e is (IOException and not FileNotFoundException) or UnauthorizedAccessException)
+        {
+            return Fail(ExitFailure, e.Message);
+        }
     }
 
     private static int Compare(string a, string b, HarnessOptions options)

@@ -14,14 +14,18 @@ internal sealed class TopologyTraceJoin : ITraceJoin
     private TopologyTraceJoin(IReadOnlyDictionary<string, ITraceSource> sources) => this.sources = sources;
 
     /// <summary>The join of <paramref name="topology"/>'s nodes, or null when none of their kinds has a trace source.</summary>
-    public static TopologyTraceJoin? Of(TopologySpec topology, NodeKindCatalog kinds)
+    public static TopologyTraceJoin? Of(TopologySpec topology, NodeKindCatalog kinds) =>
+        Of(topology.Nodes.Select(n => (n.Name, n.Kind)), kinds);
+
+    /// <summary>The join of nodes given by name and kind (a run's manifest keeps them), or null when none of their kinds has a trace source.</summary>
+    public static TopologyTraceJoin? Of(IEnumerable<(string Node, string Kind)> nodes, NodeKindCatalog kinds)
     {
         var sources = new Dictionary<string, ITraceSource>();
-        foreach (var node in topology.Nodes)
+        foreach (var (node, kind) in nodes)
         {
-            if (kinds.Get(node.Kind).Traces is { } source)
+            if (kinds.Get(kind).Traces is { } source)
             {
-                sources[node.Name] = source;
+                sources[node] = source;
             }
         }
         return sources.Count == 0 ? null : new TopologyTraceJoin(sources);

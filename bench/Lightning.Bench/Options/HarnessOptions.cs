@@ -40,6 +40,12 @@ internal sealed record HarnessOptions
     /// <summary>--report: write report.html for this earlier run's folder, nothing else.</summary>
     public string? Report { get; init; }
 
+    /// <summary>--spans: write back the span files and views of this run (zip or folder) from its span store, nothing else.</summary>
+    public string? Spans { get; init; }
+
+    /// <summary>--out: where --spans writes; null: the run's folder (for a zip, the folder it unzips to).</summary>
+    public string? SpansOut { get; init; }
+
     /// <summary>--max-time: add topology pairs until every build verdict is decided or this much time is spent; null: a fixed --topologies.</summary>
     public TimeSpan? MaxTime { get; init; }
 

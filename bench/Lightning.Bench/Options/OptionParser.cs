@@ -50,6 +50,10 @@ internal static class OptionParser
         {
             throw new UsageException("--replay takes the scenario, parameters and images from the run it replays: give only --replay RUN.zip (with --results or --no-zip if needed)");
         }
+        if (options.SpansOut is not null && options.Spans is null)
+        {
+            throw new UsageException("--out says where --spans writes: add --spans RUN.zip (or drop --out)");
+        }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);

@@ -44,7 +44,8 @@ internal sealed class ReportHtml : IRunEndOutput
     /// <summary>Flame graphs are inlined up to this many bytes of SVG per page; later ones stay links (a page stays a page).</summary>
     public const int MaxInlinedSvgBytes = 8 << 20;
 
-    public static string Render(string directory)
+    /// <param name="files">The files to list and link, relative to the folder (the zip's, which leaves out the span views); default: the folder's.</param>
+    public static string Render(string directory, IReadOnlyList<string>? files = null)
     {
         var inlinedSvg = 0;
         var body = new StringBuilder();
@@ -91,7 +92,7 @@ internal sealed class ReportHtml : IRunEndOutput
             }
             body.Append("</section>\n");
         }
-        body.Append(FileList(directory));
+        body.Append(FileList(directory, files));
         return Page(title, body.ToString());
     }
 
@@ -234,13 +235,18 @@ internal sealed class ReportHtml : IRunEndOutput
         return html.Append("</section>\n").ToString();
     }
 
-    private static string FileList(string directory)
+    private static string FileList(string directory, IReadOnlyList<string>? listed)
     {
-        var files = Directory.GetFiles(directory, "*", SearchOption.AllDirectories)
-            .Select(f => Path.GetRelativePath(directory, f).Replace('\\', '/'))
+        var files = (listed ?? Directory.GetFiles(directory, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(directory, f).Replace('\\', '/')).ToList())
             .Where(f => f != FileName)
             .Order(StringComparer.Ordinal).ToList();
-        var html = new StringBuilder("<section><h2 class=\"part\">Every file of the run</h2>\n<ul class=\"files\">\n");
+        var html = new StringBuilder("<section><h2 class=\"part\">Every file of the run</h2>\n");
+        if (files.Contains(Tracing.Store.SpanStore.FileName))
+        {
+            html.Append($"<p>{E(Tracing.Store.SpanStore.FileName)} keeps every span once: <code>./run.sh --spans RUN.zip</code> writes back each case's spans.jsonl " +
+                        "(every datagram as received) and the views made from them, Zipkin's zipkin.json and spans.csv.</p>\n");
+        }
+        html.Append("<ul class=\"files\">\n");
         foreach (var file in files)
         {
             html.Append($"<li><a href=\"{E(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal))}\">{E(file)}</a></li>\n");

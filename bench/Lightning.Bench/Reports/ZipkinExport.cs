@@ -25,17 +25,23 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
 
     public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
-        var cases = Path.Combine(context.ResultsDirectory, "cases");
+        MergeCases(context.ResultsDirectory);
+        return Task.CompletedTask;
+    }
+
+    /// <summary>The run's zipkin.json: the cases' files merged, in the order of their folders' names (none: no file).</summary>
+    public static void MergeCases(string runDirectory)
+    {
+        var cases = Path.Combine(runDirectory, "cases");
         if (!Directory.Exists(cases))
         {
-            return Task.CompletedTask;
+            return;
         }
         var parts = Directory.GetDirectories(cases).Order().Select(d => Path.Combine(d, FileName)).ToList();
         if (parts.Any(File.Exists))
         {
-            Merge(Path.Combine(context.ResultsDirectory, FileName), parts);
+            Merge(Path.Combine(runDirectory, FileName), parts);
         }
-        return Task.CompletedTask;
     }
 
     /// <summary>

@@ -2,33 +2,50 @@ using System.IO.Compression;
 
 namespace Lightning.Bench.Results;
 
-/// <summary>A finished run's files, read from its zip (results/RUN.zip, made by Reports/ArtifactZip) or its folder: for --compare and --replay.</summary>
+/// <summary>A finished run's files, read from its zip (results/RUN.zip, made by Reports/ArtifactZip) or its folder: for --compare, --replay and --spans.</summary>
 internal static class RunArchive
 {
     /// <summary>Reads one file of a run (a path in the run's folder, such as summary.json or profiles/CASE/NODE.folded), from its zip or its folder.</summary>
     public static string ReadText(string runPath, string fileName)
     {
+        using var reader = new StreamReader(OpenRead(runPath, fileName));
+        return reader.ReadToEnd();
+    }
+
+    /// <summary>Opens one file of a run, from its zip or its folder; disposing the stream closes the zip.</summary>
+    public static Stream OpenRead(string runPath, string fileName)
+    {
         if (Directory.Exists(runPath))
         {
             var path = Path.Combine(runPath, fileName);
-            return File.Exists(path) ? File.ReadAllText(path) : throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run folder?", path);
+            return File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run folder?", path);
         }
-        if (!File.Exists(runPath))
-        {
-            throw new FileNotFoundException($"{runPath} does not exist: give a run's zip or folder (results/RUN.zip)", runPath);
-        }
-        using var archive = ZipFile.OpenRead(runPath);
+        var archive = OpenZip(runPath);
         // Entries are RUN/PATH: the run's folder, then the file's path in it.
-        var entry = archive.Entries.FirstOrDefault(e => e.FullName.IndexOf('/') is > 0 and var slash && e.FullName[(slash + 1)..] == fileName.Replace('\\', '/'))
-            ?? throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run zip?", runPath);
-        using var reader = new StreamReader(entry.Open());
-        return reader.ReadToEnd();
+        var entry = archive.Entries.FirstOrDefault(e => PathInRun(e.FullName) == fileName.Replace('\\', '/'));
+        if (entry is null)
+        {
+            archive.Dispose();
+            throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run zip?", runPath);
+        }
+        return new EntryStream(archive, entry.Open());
+    }
+
+    /// <summary>Every file of a run, by its path in the run's folder ('/' between folders).</summary>
+    public static IReadOnlyList<string> FileNames(string runPath)
+    {
+        if (Directory.Exists(runPath))
+        {
+            return Directory.GetFiles(runPath, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(runPath, f).Replace('\\', '/')).ToList();
+        }
+        using var archive = OpenZip(runPath);
+        return archive.Entries.Where(e => !e.FullName.EndsWith('/')).Select(e => PathInRun(e.FullName)).OfType<string>().ToList();
     }
 
     /// <summary>All files of a run zip below a folder (e.g. the compose files under cases/), by their path in the run.</summary>
     public static IReadOnlyDictionary<string, string> ReadAll(string zipPath, string suffix)
     {
-        using var archive = ZipFile.OpenRead(zipPath);
+        using var archive = OpenZip(zipPath);
         var files = new Dictionary<string, string>();
         foreach (var entry in archive.Entries.Where(e => e.FullName.EndsWith(suffix, StringComparison.Ordinal)))
         {
@@ -36,5 +53,62 @@ internal static class RunArchive
             files[entry.FullName[(entry.FullName.IndexOf('/') + 1)..]] = reader.ReadToEnd();
         }
         return files;
+    }
+
+    private static ZipArchive OpenZip(string runPath)
+    {
+        if (!File.Exists(runPath))
+        {
+            throw new FileNotFoundException($"{runPath} does not exist: give a run's zip or folder (results/RUN.zip)", runPath);
+        }
+        try
+        {
+            return ZipFile.OpenRead(runPath);
+        }
+        catch (InvalidDataException)
+        {
+            throw new InvalidDataException($"{runPath} is not a zip: give a run's zip or folder (results/RUN.zip)");
+        }
+    }
+
+    /// <summary>An entry's path in the run's folder (RUN/PATH → PATH), or null for an entry outside one.</summary>
+    private static string? PathInRun(string entryName) => entryName.IndexOf('/') is > 0 and var slash ? entryName[(slash + 1)..] : null;
+
+    /// <summary>A zip entry's stream that also closes its zip.</summary>
+    private sealed class EntryStream(ZipArchive archive, Stream entry) : Stream
+    {
+        public override bool CanRead => true;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => false;
+
+        public override long Length => entry.Length;
+
+        public override long Position { get => entry.Position; set => throw new NotSupportedException(); }
+
+        public override int Read(byte[] buffer, int offset, int count) => entry.Read(buffer, offset, count);
+
+        public override int Read(Span<byte> buffer) => entry.Read(buffer);
+
+        public override void Flush()
+        {
+        }
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+
+        public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        protected override void Dispose(bool disposing)
+        {
+            if (disposing)
+            {
+                entry.Dispose();
+                archive.Dispose();
+            }
+            base.Dispose(disposing);
+        }
     }
 }

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Unicode;
@@ -19,25 +20,13 @@ internal static class SpanJsonLines
     public static long Convert(string spoolPath, IReadOnlyList<string> nodes, string jsonlPath)
     {
         long lines = 0;
+        var names = nodes.Select(Encoding.UTF8.GetBytes).ToList();
         using var file = new FileStream(jsonlPath, FileMode.Create, FileAccess.Write, FileShare.Read, 1 << 16);
         var buffer = new ArrayBufferWriter<byte>(1 << 16);
         using var json = new Utf8JsonWriter(buffer, Options);
         foreach (var (nodeIndex, received, payload) in SpoolSegment.Read(spoolPath))
         {
-            json.Reset();
-            json.WriteStartObject();
-            json.WriteString("node", nodes[nodeIndex]);
-            json.WriteNumber("recv_us", received);
-            if (Utf8.IsValid(payload))
-            {
-                json.WriteString("payload", payload);
-            }
-            else
-            {
-                json.WriteBase64String("payload_b64", payload);
-            }
-            json.WriteEndObject();
-            json.Flush();
+            WriteLine(json, names[nodeIndex], received, payload);
             buffer.Write("\n"u8);
             lines++;
             if (buffer.WrittenCount > 1 << 15)
@@ -48,5 +37,65 @@ internal static class SpanJsonLines
         }
         file.Write(buffer.WrittenSpan);
         return lines;
+    }
+
+    /// <summary>A writer of lines into <paramref name="output"/>, for <see cref="WriteLine"/>.</summary>
+    public static Utf8JsonWriter LineWriter(IBufferWriter<byte> output) => new(output, Options);
+
+    /// <summary>One line, without its newline: the only way lines are written, so a line read back and written again is the same bytes.</summary>
+    public static void WriteLine(Utf8JsonWriter json, ReadOnlySpan<byte> node, long received, ReadOnlySpan<byte> payload)
+    {
+        json.Reset();
+        json.WriteStartObject();
+        json.WriteString("node"u8, node);
+        json.WriteNumber("recv_us"u8, received);
+        if (Utf8.IsValid(payload))
+        {
+            json.WriteString("payload"u8, payload);
+        }
+        else
+        {
+            json.WriteBase64String("payload_b64"u8, payload);
+        }
+        json.WriteEndObject();
+        json.Flush();
+    }
+
+    /// <summary>
+    /// Reads a line <see cref="WriteLine"/> wrote, with a "payload" string (not "payload_b64"): the node's name and the
+    /// payload unescaped, as UTF-8. False for anything else; the caller checks that writing them again gives the line.
+    /// </summary>
+    public static bool TryReadLine(ReadOnlySpan<byte> line, ArrayBufferWriter<byte> node, out long received, ArrayBufferWriter<byte> payload)
+    {
+        received = 0;
+        node.ResetWrittenCount();
+        payload.ResetWrittenCount();
+        try
+        {
+            var reader = new Utf8JsonReader(line);
+            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject
+                || !Property(ref reader, "node"u8) || !reader.Read() || reader.TokenType != JsonTokenType.String || !Unescaped(ref reader, node)
+                || !Property(ref reader, "recv_us"u8) || !reader.Read() || reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out received)
+                || !Property(ref reader, "payload"u8) || !reader.Read() || reader.TokenType != JsonTokenType.String || !Unescaped(ref reader, payload)
+                || !reader.Read() || reader.TokenType != JsonTokenType.EndObject || reader.Read())
+            {
+                return false;
+            }
+            return true;
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or ArgumentException)
+        {
+            return false;
+        }
+    }
+
+    private static bool Property(ref Utf8JsonReader reader, ReadOnlySpan<byte> name) =>
+        reader.Read() && reader.TokenType == JsonTokenType.PropertyName && reader.ValueTextEquals(name);
+
+    private static bool Unescaped(ref Utf8JsonReader reader, ArrayBufferWriter<byte> target)
+    {
+        var written = reader.CopyString(target.GetSpan(reader.ValueSpan.Length));
+        target.Advance(written);
+        return true;
     }
 }
