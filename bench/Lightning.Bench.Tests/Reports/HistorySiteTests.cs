@@ -106,6 +106,7 @@ public class HistorySiteTests : IDisposable
         File.WriteAllText(Path.Combine(caseFolder, "logs", "alice.log"), "log\n");
         File.WriteAllText(Path.Combine(caseFolder, "docker-compose.yml"), "services: {}\n");
         File.WriteAllText(Path.Combine(folder, "spans.csv"), "case\n");
+        File.WriteAllText(Path.Combine(folder, Lightning.Bench.Tracing.Store.SpanStore.FileName), "LNSPANS");
         return folder;
     }
 

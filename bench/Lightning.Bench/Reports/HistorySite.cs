@@ -252,14 +252,14 @@ internal static class HistorySite
     }
 
     /// <summary>
-    /// What a site leaves in the run's zip: the raw spans and their views (spans.jsonl, zipkin.json, spans.csv: almost
-    /// all of a run's weight) and the nodes' logs. The page, summaries, tables, plots and profiles are published.
+    /// What a site leaves in the run's zip: the raw spans (the zip's span store, or a folder's spans.jsonl) and their
+    /// views (zipkin.json, spans.csv): almost all of a run's weight; and the nodes' logs. The page, summaries, tables, plots and profiles are published.
     /// </summary>
     public static bool StaysInTheZip(string pathInRun)
     {
         var path = pathInRun.Replace('\\', '/');
         var name = path[(path.LastIndexOf('/') + 1)..];
-        return name is "spans.jsonl" or "zipkin.json" or "spans.csv" || path.Contains("/logs/", StringComparison.Ordinal) || path.StartsWith("logs/", StringComparison.Ordinal);
+        return name is "spans.jsonl" or "zipkin.json" or "spans.csv" or Tracing.Store.SpanStore.FileName || path.Contains("/logs/", StringComparison.Ordinal) || path.StartsWith("logs/", StringComparison.Ordinal);
     }
 
     private static void CopyFolder(string from, string to)
