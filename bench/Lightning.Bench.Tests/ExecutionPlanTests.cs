@@ -1,18 +1,11 @@
 using Lightning.Bench.Run;
+using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 
 [Trait("Category", "Unit")]
 public class ExecutionPlanTests
 {
-    private static IReadOnlyList<Dictionary<string, string>> Declared(int topologies, params string[] builds) =>
-        (from build in builds
-         from concurrency in new[] { "1", "10" }
-         from topology in Enumerable.Range(1, topologies)
-         select new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = concurrency, ["Topology"] = $"{topology}", ["Traces"] = "on" }).ToList();
-
-    private static string Key(Dictionary<string, string> p) => $"{p["Build"]}/{p["Concurrency"]}/{p["Topology"]}";
-
     /// <summary>The build that runs first on each topology, per concurrency: "ABBA… BAAB…".</summary>
     private static string FirstBuilds(IReadOnlyList<Dictionary<string, string>> order) =>
         string.Join(' ', order.GroupBy(p => p["Concurrency"]).Select(cell => string.Concat(cell.Chunk(2).Select(b => b[0]["Build"]))));
@@ -20,13 +13,13 @@ public class ExecutionPlanTests
     [Fact]
     public void Builds_alternate_in_balanced_shuffled_pairs_topology_by_topology()
     {
-        var declared = Declared(8, "A", "B");
+        var declared = DeclaredCases.Of(8, "A", "B");
         var plan = new ExecutionPlan(seed: 42);
 
-        var order = plan.Arrange(declared, p => p, Key);
+        var order = plan.Arrange(declared, p => p, DeclaredCases.Key);
 
         Assert.Equal(declared.Count, order.Distinct().Count());
-        Assert.Equal(order.Select(Key), plan.Order);
+        Assert.Equal(order.Select(DeclaredCases.Key), plan.Order);
         foreach (var concurrency in new[] { "1", "10" })
         {
             var cell = order.Where(p => p["Concurrency"] == concurrency).ToList();
@@ -40,7 +33,7 @@ public class ExecutionPlanTests
         }
         // Seeded: the same seed, the same order. Pinned for seed 42: a run's manifest keeps its seed for --replay, so a change
         // to the shuffle (or to .NET's seeded Random) that would replay an old run in another order fails here.
-        Assert.Equal(order.Select(Key), new ExecutionPlan(42).Arrange(declared, p => p, Key).Select(Key));
+        Assert.Equal(order.Select(DeclaredCases.Key), new ExecutionPlan(42).Arrange(declared, p => p, DeclaredCases.Key).Select(DeclaredCases.Key));
         Assert.Equal("BAABABBA BAABBABA", FirstBuilds(order));
     }
 
@@ -53,16 +46,16 @@ public class ExecutionPlanTests
     public void Rounds_of_a_budgeted_run_continue_the_fixed_runs_order()
     {
         var plan = new ExecutionPlan(seed: 42);
-        var round1 = Declared(4, "A", "B");
-        Assert.Same(plan.Arrange(round1, p => p, Key), plan.Arrange(round1, p => p, Key));
+        var round1 = DeclaredCases.Of(4, "A", "B");
+        Assert.Same(plan.Arrange(round1, p => p, DeclaredCases.Key), plan.Arrange(round1, p => p, DeclaredCases.Key));
         for (var topology = 5; topology <= 8; topology++)
         {
-            var round = Declared(topology, "A", "B").Where(p => p["Topology"] == $"{topology}").ToList();
-            plan.Arrange(round, p => p, Key);
+            var round = DeclaredCases.Of(topology, "A", "B").Where(p => p["Topology"] == $"{topology}").ToList();
+            plan.Arrange(round, p => p, DeclaredCases.Key);
         }
 
         var fixedRun = new ExecutionPlan(seed: 42);
-        fixedRun.Arrange(Declared(8, "A", "B"), p => p, Key);
+        fixedRun.Arrange(DeclaredCases.Of(8, "A", "B"), p => p, DeclaredCases.Key);
         // Same cases, same pairs and the same arm first in every pair (the fixed order lists topology by topology and cell
         // by cell; the rounds list a round's cells together, so compare per cell).
         foreach (var concurrency in new[] { "/1/", "/10/" })
@@ -75,9 +68,9 @@ public class ExecutionPlanTests
     [Fact]
     public void The_seed_decides_the_order_and_each_arm_goes_first_about_as_often()
     {
-        var declared = Declared(8, "A", "B");
+        var declared = DeclaredCases.Of(8, "A", "B");
 
-        var orders = Enumerable.Range(1, 200).Select(seed => FirstBuilds(new ExecutionPlan(seed).Arrange(declared, p => p, Key))).ToList();
+        var orders = Enumerable.Range(1, 200).Select(seed => FirstBuilds(new ExecutionPlan(seed).Arrange(declared, p => p, DeclaredCases.Key))).ToList();
 
         // 2 cells × 4 pairs of topologies, each pair AB-BA or BA-AB: 256 orders; a plan that ignored its seed would give one.
         Assert.True(orders.Distinct().Count() > 100, $"{orders.Distinct().Count()} distinct orders from 200 seeds");
@@ -89,7 +82,7 @@ public class ExecutionPlanTests
     [Fact]
     public void Three_builds_take_every_first_place_once_in_every_three_topologies()
     {
-        var order = new ExecutionPlan(seed: 7).Arrange(Declared(6, "A", "B", "C"), p => p, Key);
+        var order = new ExecutionPlan(seed: 7).Arrange(DeclaredCases.Of(6, "A", "B", "C"), p => p, DeclaredCases.Key);
 
         var firsts = order.Where(p => p["Concurrency"] == "1").Chunk(3).Select(b => b[0]["Build"]).ToList();
         Assert.All(firsts.Chunk(3), group => Assert.Equal(["A", "B", "C"], group.Order()));

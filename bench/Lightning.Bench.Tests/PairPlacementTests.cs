@@ -1,4 +1,5 @@
 using Lightning.Bench.Run;
+using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench.Tests;
@@ -6,26 +7,18 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class PairPlacementTests
 {
-    private static IReadOnlyList<Dictionary<string, string>> Declared(int topologies, params string[] builds) =>
-        (from build in builds
-         from concurrency in new[] { "1", "10" }
-         from topology in Enumerable.Range(1, topologies)
-         select new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = concurrency, ["Topology"] = $"{topology}", ["Traces"] = "on" }).ToList();
-
-    private static string Key(Dictionary<string, string> p) => $"{p["Build"]}/{p["Concurrency"]}/{p["Topology"]}";
-
     private static readonly string[] Hosts = ["host-1", "host-2", "host-3", "host-4"];
 
     [Fact]
     public void Whole_pairs_go_to_hosts_in_the_seeded_order_balanced_by_cell_and_by_which_arm_opens()
     {
-        var order = new ExecutionPlan(seed: 42).Arrange(Declared(8, "A", "B"), p => p, Key);
+        var order = new ExecutionPlan(seed: 42).Arrange(DeclaredCases.Of(8, "A", "B"), p => p, DeclaredCases.Key);
 
-        var placed = PairPlacement.Place(order, p => p, Key, Hosts);
+        var placed = PairPlacement.Place(order, p => p, DeclaredCases.Key, Hosts);
 
         Assert.Equal(16, placed.Count);
         // Every case once, each pair's two arms together, in the seeded order.
-        Assert.Equal(order.Select(Key), placed.SelectMany(p => p.Cases));
+        Assert.Equal(order.Select(DeclaredCases.Key), placed.SelectMany(p => p.Cases));
         Assert.All(placed, p => Assert.Equal(["A", "B"], p.Cases.Select(c => c.Split('/')[0]).Order()));
         Assert.All(placed, p => Assert.Single(p.Cases.Select(c => c.Split('/')[2]).Distinct()));
         // Balanced: 4 pairs per host, 2 of each concurrency, one opening with A and one with B.
@@ -44,28 +37,28 @@ public class PairPlacementTests
         // Consecutive pairs run at once on different hosts.
         Assert.All(placed.Chunk(4), round => Assert.Equal(4, round.Select(p => p.Host).Distinct().Count()));
         // Pure and seeded.
-        Assert.Equal(placed, PairPlacement.Place(order, p => p, Key, Hosts), new PlacedPairComparer());
+        Assert.Equal(placed, PairPlacement.Place(order, p => p, DeclaredCases.Key, Hosts), new PlacedPairComparer());
         Assert.Equal(32, PairPlacement.HostsByCase(placed).Count);
     }
 
     [Fact]
     public void One_host_runs_every_pair_in_the_seeded_order_as_a_single_host_run_does()
     {
-        var order = new ExecutionPlan(seed: 7).Arrange(Declared(3, "A", "B", "C"), p => p, Key);
-        var placed = PairPlacement.Place(order, p => p, Key, ["only"]);
+        var order = new ExecutionPlan(seed: 7).Arrange(DeclaredCases.Of(3, "A", "B", "C"), p => p, DeclaredCases.Key);
+        var placed = PairPlacement.Place(order, p => p, DeclaredCases.Key, ["only"]);
         Assert.All(placed, p => Assert.Equal("only", p.Host));
         Assert.All(placed, p => Assert.Equal(3, p.Cases.Count));
-        Assert.Equal(order.Select(Key), placed.SelectMany(p => p.Cases));
+        Assert.Equal(order.Select(DeclaredCases.Key), placed.SelectMany(p => p.Cases));
     }
 
     [Fact]
     public void More_hosts_than_pairs_leave_hosts_idle_and_bad_host_lists_are_refused()
     {
-        var order = new ExecutionPlan(seed: 1).Arrange(Declared(1, "A", "B"), p => p, Key);
-        var placed = PairPlacement.Place(order, p => p, Key, Hosts);
+        var order = new ExecutionPlan(seed: 1).Arrange(DeclaredCases.Of(1, "A", "B"), p => p, DeclaredCases.Key);
+        var placed = PairPlacement.Place(order, p => p, DeclaredCases.Key, Hosts);
         Assert.Equal(["host-1", "host-2"], placed.Select(p => p.Host));
-        Assert.Throws<ArgumentException>(() => PairPlacement.Place(order, p => p, Key, []));
-        Assert.Contains("named once", Assert.Throws<ArgumentException>(() => PairPlacement.Place(order, p => p, Key, ["a", "a"])).Message);
+        Assert.Throws<ArgumentException>(() => PairPlacement.Place(order, p => p, DeclaredCases.Key, []));
+        Assert.Contains("named once", Assert.Throws<ArgumentException>(() => PairPlacement.Place(order, p => p, DeclaredCases.Key, ["a", "a"])).Message);
     }
 
     private sealed class PlacedPairComparer : IEqualityComparer<PlacedPair>
