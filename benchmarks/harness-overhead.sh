@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the harness adds to what it measures: a plain loop over the nodes' RPC sockets (benchmarks/plain_loop.py: the
 # same images and node command lines in containers, no harness) and the harness, alternated in one sitting
-# (plain, harness, plain, harness…), at Concurrency 1 and 10 with traces off; prints each one's figures and the ratios.
+# (plain, harness, plain, harness…), at Concurrency 1 and 10 with traces off, both paying 1,000,000 msat (the
+# harness's default: above the dust limit, so each commitment carries the HTLC and its signatures); prints each one's
+# figures and the ratios.
 #   benchmarks/harness-overhead.sh CLN_IMAGE BITCOIND_IMAGE [ROUNDS] [-- plain_loop.py options, e.g. --log-stdout]
 #   e.g. benchmarks/harness-overhead.sh lnbench-local/cln:v26.06.6-O2 lnbench-local/bitcoind:31.99 2
 # The harness runs `--topologies 2 --iterations 20 --traces off` per round (40 payments at C=1, 400 at 10); the plain
@@ -18,10 +20,10 @@ mkdir -p "$results"
 echo "results: $results"
 for round in $(seq 1 "$rounds"); do
   echo "round $round/$rounds: plain loop"
-  python3 "$here/plain_loop.py" "$cln" "$btc" --concurrency 1,10 --json "$results/plain-$round.json" "$@"
+  python3 "$here/plain_loop.py" "$cln" "$btc" --concurrency 1,10 --amount-msat 1000000 --json "$results/plain-$round.json" "$@"
   echo "round $round/$rounds: harness"
   "$here/../run.sh" AlicePaysBob --cln-image "$cln" --bitcoind-image "$btc" --no-pull --concurrency 1,10 --topologies 2 --iterations 20 \
-    --traces off --no-zip --seed "$round" --results "$results/harness-$round" >"$results/harness-$round.log" 2>&1 \
+    --amount-msat 1000000 --traces off --no-zip --seed "$round" --results "$results/harness-$round" >"$results/harness-$round.log" 2>&1 \
     || { echo "harness run failed: see $results/harness-$round.log" >&2; exit 1; }
 done
 python3 - "$results" <<'PY'

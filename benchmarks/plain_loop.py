@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A plain loop over the RPC sockets of two containerized Core Lightning nodes: what the nodes do without the harness.
 
-    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--log-stdout] [--json FILE]
+    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--amount-msat N] [--log-stdout] [--json FILE]
 
 Starts bitcoind, alice and bob with `docker run` (host network, state bind-mounted from a temp folder, the command
 lines of docker-fragments/ and the harness), funds alice, opens one channel, waits until alice has a route, then per
 concurrency C makes invocations of C payments at once (each: `invoice` on bob, then `xpay` on alice; one socket per
 worker), 5 warmup invocations then enough invocations for N payments, and prints the mean invocation time (ms) and
-payments per second. `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
+payments per second. Each payment is `--amount-msat` (the harness's default, 1,000,000: above the dust limit, so
+every commitment carries the HTLC and its signatures; a 1-sat payment is trimmed and costs the nodes less). `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
 driver). Everything it started is removed at the end, also on Ctrl+C. Needs python3 and docker; no Python packages.
 """
 import argparse, base64, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
@@ -77,6 +78,7 @@ def main():
     parser.add_argument("bitcoind_image")
     parser.add_argument("--payments", type=int, default=200)
     parser.add_argument("--concurrency", default="1,10")
+    parser.add_argument("--amount-msat", type=int, default=1_000_000)
     parser.add_argument("--log-stdout", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
@@ -119,7 +121,7 @@ def main():
         wait("the channel", lambda: any(c.get("state") == "CHANNELD_NORMAL" for c in alice.call("listpeerchannels")["channels"]))
         alice_id = alice.call("getinfo")["id"]
         # askrene's getroutes, as xpay asks it (and as the harness waits for routes).
-        wait("a route", lambda: alice.call("getroutes", source=alice_id, destination=bob_id, amount_msat=1000,
+        wait("a route", lambda: alice.call("getroutes", source=alice_id, destination=bob_id, amount_msat=args.amount_msat,
                                            layers=["auto.localchans", "auto.sourcefree"], maxfee_msat=1000, final_cltv=18)["routes"])
         results = {}
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
@@ -128,7 +130,7 @@ def main():
 
             def pay(payer, payee):
                 counter[0] += 1
-                bolt11 = payee.call("invoice", amount_msat=1000, label=f"plain-{concurrency}-{counter[0]}-{random.random()}", description="plain loop")["bolt11"]
+                bolt11 = payee.call("invoice", amount_msat=args.amount_msat, label=f"plain-{concurrency}-{counter[0]}-{random.random()}", description="plain loop")["bolt11"]
                 payer.call("xpay", invstring=bolt11)
 
             def invocation():
