@@ -23,15 +23,8 @@ else
   results=${LNBENCH_VERDICT_RESULTS:-$(mktemp -d /tmp/lnb-instructions.XXXX)}
   mkdir -p "$results"
   echo "results: $results"
-  for run in $(seq 1 "$runs"); do
-    printf 'run %d/%d... ' "$run" "$runs"
-    start=$(date +%s)
-    if ! "$here/../run.sh" AlicePaysBob --instructions "${builds[@]}" --seed "$run" --no-zip --results "$results" "$@" >"$results/run-$run.log" 2>&1; then
-      echo "failed: see $results/run-$run.log" >&2
-      exit 1
-    fi
-    echo "$(( $(date +%s) - start )) s"
-  done
+  source "$here/repeat-runs.sh"
+  repeat_runs "$results" "$runs" AlicePaysBob --instructions "${builds[@]}" "$@"
 fi
 python3 - "$results" <<'PY'
 import collections, csv, glob, math, statistics, sys

@@ -16,16 +16,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 results=${LNBENCH_VERDICT_RESULTS:-$(mktemp -d /tmp/lnb-verdicts.XXXX)}
 mkdir -p "$results"
 echo "results: $results"
-for run in $(seq 1 "$runs"); do
-  printf 'run %d/%d... ' "$run" "$runs"
-  start=$(date +%s)
-  if ! "$here/../run.sh" AlicePaysBob --build "base=$base" --build "candidate=$candidate" --seed "$run" --no-zip \
-      --results "$results" "$@" >"$results/run-$run.log" 2>&1; then
-    echo "failed: see $results/run-$run.log" >&2
-    exit 1
-  fi
-  echo "$(( $(date +%s) - start )) s"
-done
+source "$here/repeat-runs.sh"
+repeat_runs "$results" "$runs" AlicePaysBob --build "base=$base" --build "candidate=$candidate" "$@"
 python3 - "$results" <<'PY'
 import collections, csv, glob, statistics, sys
 rows = []
