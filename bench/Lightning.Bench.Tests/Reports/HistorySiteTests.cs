@@ -40,6 +40,8 @@ public class HistorySiteTests : IDisposable
             Assert.True(File.Exists(Path.Combine(published, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on", "docker-compose.yml")));
             Assert.Empty(Directory.GetFiles(published, "spans.*", SearchOption.AllDirectories));
             Assert.Empty(Directory.GetFiles(published, "*.log", SearchOption.AllDirectories));
+            Assert.Empty(Directory.GetFiles(published, "*.folded", SearchOption.AllDirectories));
+            Assert.True(File.Exists(Path.Combine(published, "instructions", "Concurrency-1", "base", "bob.svg")));
         }
         // One section per machine: the other machine's run is a series of its own, with no step.
         Assert.Contains("<h2>AMD EPYC &#215; 2, 24 GiB, Debian</h2>", html);
@@ -105,6 +107,12 @@ public class HistorySiteTests : IDisposable
         File.WriteAllText(Path.Combine(caseFolder, "spans.jsonl"), "{}\n");
         File.WriteAllText(Path.Combine(caseFolder, "logs", "alice.log"), "log\n");
         File.WriteAllText(Path.Combine(caseFolder, "docker-compose.yml"), "services: {}\n");
+        // An instruction run's per-topology stacks (raw, in the zip) and the flame graph drawn from them (published).
+        var stacks = Path.Combine(folder, "instructions", "Build-base-Concurrency-1-Topology-1-Traces-on");
+        Directory.CreateDirectory(stacks);
+        File.WriteAllText(Path.Combine(stacks, "bob.folded"), "main;json_invoice 624806\n");
+        Directory.CreateDirectory(Path.Combine(folder, "instructions", "Concurrency-1", "base"));
+        File.WriteAllText(Path.Combine(folder, "instructions", "Concurrency-1", "base", "bob.svg"), "<svg/>");
         File.WriteAllText(Path.Combine(folder, "spans.csv"), "case\n");
         File.WriteAllText(Path.Combine(folder, Lightning.Bench.Tracing.Store.SpanStore.FileName), "LNSPANS");
         return folder;

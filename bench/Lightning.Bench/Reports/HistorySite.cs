@@ -11,7 +11,7 @@ namespace Lightning.Bench.Reports;
 
 /// <summary>
 /// A static site of runs (--publish SITE RUN…): each run copied under SITE/runs/RUN_ID/ with its page (report.html),
-/// without its raw spans and node logs (<see cref="StaysInTheZip"/>: most of a run's weight, and in its zip),
+/// without its raw spans, per-topology stacks and node logs (<see cref="StaysInTheZip"/>: most of a run's weight, and in its zip),
 /// and SITE/index.html: the runs (date, scenario, builds, harness commit, node versions, machine), then per machine,
 /// scenario, case, build and metric a chart of the metric over the runs in date order, each run's 95 % interval over its
 /// topologies, and the change points (<see cref="ChangePoints"/>) marked and listed with the runs either side. Runs of
@@ -259,7 +259,9 @@ internal static class HistorySite
     {
         var path = pathInRun.Replace('\\', '/');
         var name = path[(path.LastIndexOf('/') + 1)..];
-        return name is "spans.jsonl" or "zipkin.json" or "spans.csv" or Tracing.Store.SpanStore.FileName || path.Contains("/logs/", StringComparison.Ordinal) || path.StartsWith("logs/", StringComparison.Ordinal);
+        return name is "spans.jsonl" or "zipkin.json" or "spans.csv" or Tracing.Store.SpanStore.FileName
+            || name.EndsWith(".folded", StringComparison.Ordinal)
+            || path.Contains("/logs/", StringComparison.Ordinal) || path.StartsWith("logs/", StringComparison.Ordinal);
     }
 
     private static void CopyFolder(string from, string to)
