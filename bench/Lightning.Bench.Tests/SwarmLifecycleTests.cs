@@ -175,6 +175,40 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm) : IClassFixture<SingleNo
         Assert.StartsWith($"host {manager.Node.Hostname} lacks image {absent}: ", error.Message);
         Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
         Assert.DoesNotContain('\n', error.Message);
+
+        // A run checks before it creates anything.
+        var refused = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
+            SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.Busybox, absent], "token"u8.ToArray()));
+        Assert.Equal(error.Message, refused.Message);
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_swarm_run_removes_a_finished_topology_with_its_secrets_and_disposed_mid_start_as_on_ctrl_c_leaves_nothing()
+    {
+        await ReadyAsync();
+        var topology = TwoServiceTopology();
+        var fragments = ComposeFragments.Load();
+        StackSettings Settings(SwarmRun run, int n) =>
+            new(runId, $"lnbench-{runId}-{n}", null, run.Labels, run.Manager.Node.Hostname, TraceSockets: false);
+
+        var run = await SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.FakeNode], "token"u8.ToArray());
+        await using (run)
+        {
+            var (first, _) = await run.DeployTopologyAsync(topology, Settings(run, 1), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            Assert.Equal(2, (await first.WaitRunningAsync(TimeSpan.FromSeconds(90))).Count);
+            await run.RemoveTopologyAsync(first.Name);
+            Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={first.Name}"));
+            Assert.Empty(await engine.Swarm.ListSecretsAsync($"{StackServices.NamespaceLabel}={first.Name}"));
+            Assert.Equal([SwarmNames.AgentTokenSecret(runId)], (await engine.Swarm.ListSecretsAsync(Scope)).Select(s => s.Name));
+
+            var (second, _) = await run.DeployTopologyAsync(topology, Settings(run, 2), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            using var ctrlC = new CancellationTokenSource();
+            ctrlC.Cancel();
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => second.WaitRunningAsync(TimeSpan.FromSeconds(90), ctrlC.Token));
+        }
+
+        await AssertNothingLeftAsync();
     }
 
     [SkippableFact]
