@@ -6,6 +6,7 @@ using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
+using Xunit.Abstractions;
 
 namespace Lightning.Bench.Tests;
 
@@ -16,7 +17,7 @@ namespace Lightning.Bench.Tests;
 /// </summary>
 [Trait("Category", "Docker")]
 [Collection(DockerCollection.Name)]
-public class SwarmLifecycleTests(SingleNodeSwarm swarm) : IClassFixture<SingleNodeSwarm>, IAsyncLifetime
+public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output) : IClassFixture<SingleNodeSwarm>, IAsyncLifetime
 {
     private const string ScopeLabel = "lnbench.test-scope";
     private const int GonePid = 2147483646;
@@ -79,10 +80,12 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm) : IClassFixture<SingleNo
         var file = StackGenerator.Generate(topology, new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
             ComposeFragments.Load());
 
+        var clock = System.Diagnostics.Stopwatch.StartNew();
         var deployed = await SwarmStack.DeployAsync(engine, stack, file, images);
         await using (deployed)
         {
             var tasks = await deployed.WaitRunningAsync(TimeSpan.FromSeconds(90));
+            output.WriteLine($"deployed and running in {clock.Elapsed.TotalSeconds:0.00} s");
 
             Assert.Equal(["alice", "bitcoind"], tasks.Select(t => t.Service).Order());
             foreach (var task in tasks)
@@ -101,7 +104,9 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm) : IClassFixture<SingleNo
             var containers = await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}");
             Assert.Equal(2, containers.Count);
             Assert.All(containers, c => Assert.Equal(runId, c.Labels[RunLabels.Run]));
+            clock.Restart();
         }
+        output.WriteLine($"removed, containers gone, in {clock.Elapsed.TotalSeconds:0.00} s");
 
         Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}"));
         Assert.Empty(await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}"));

@@ -128,6 +128,10 @@ internal sealed class SwarmStack : IAsyncDisposable
         {
             return;
         }
+        // A host's swarm agent stops a removed service's containers seconds later (4–5 s here, busy); this host's are
+        // removed at once, as a single-host teardown does. Other hosts' go at their agents' pace.
+        var local = await engine.ListContainersAsync(containerFilter, ct);
+        await Task.WhenAll(local.Select(c => engine.RemoveContainerAsync(c.Id, ct)));
         await Wait.UntilAsync($"the containers of {what} to be removed", async t =>
         {
             var ids = services.Select(s => s.Id).ToHashSet();
