@@ -7,7 +7,7 @@ using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench.Tests;
 
-/// <summary>The services a stack file becomes through the Engine API (what `docker stack deploy` would create), and the image check's verdicts.</summary>
+/// <summary>The services a stack file becomes through the Engine API (what `docker stack deploy` would create).</summary>
 [Trait("Category", "Unit")]
 public class StackServicesTests
 {
@@ -96,42 +96,5 @@ public class StackServicesTests
         file.Services["alice"].Ports = ["127.0.0.1::9835"];
         var ports = Assert.Throws<InvalidOperationException>(() => StackServices.For(Stack, file, SecretIds(file)));
         Assert.Contains("service alice: a stack publishes no ports", ports.Message);
-    }
-
-    private static SwarmNode Host(string name) => new($"id-{name}", name, "worker", "ready", "active", new Dictionary<string, string>());
-
-    private sealed class FixedImages(string host, Dictionary<string, string?> ids) : IHostImages
-    {
-        public bool Reaches(SwarmNode node) => node.Hostname == host;
-
-        public Task<IReadOnlyDictionary<string, string?>> IdsAsync(SwarmNode node, IReadOnlyList<string> images, CancellationToken ct = default) =>
-            Task.FromResult<IReadOnlyDictionary<string, string?>>(images.ToDictionary(i => i, i => ids.GetValueOrDefault(i)));
-    }
-
-    [Fact]
-    public async Task The_image_check_names_each_host_with_the_image_it_lacks_or_holds_under_another_id_on_one_line()
-    {
-        var hosts = new[] { Host("a"), Host("b"), Host("c") };
-        IHostImages[] sources =
-        [
-            new FixedImages("a", new() { ["cln"] = "sha256:111111111111aaaa", ["btc"] = "sha256:222222222222bbbb" }),
-            new FixedImages("b", new() { ["cln"] = "sha256:111111111111aaaa" }),
-            new FixedImages("c", new() { ["cln"] = "sha256:999999999999cccc", ["btc"] = "sha256:222222222222bbbb" }),
-        ];
-
-        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(hosts, ["cln", "btc"], sources));
-
-        Assert.StartsWith("host b lacks image btc; host c has image cln as 999999999999, host a as 111111111111: ", error.Message);
-        Assert.DoesNotContain('\n', error.Message);
-        var same = await SwarmImageCheck.RequireSameAsync(hosts[..1], ["cln", "btc"], sources);
-        Assert.Equal("sha256:111111111111aaaa", same["cln"]);
-    }
-
-    [Fact]
-    public async Task A_host_the_check_cannot_reach_is_named_not_passed()
-    {
-        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(
-            [Host("a"), Host("far")], ["cln"], [new FixedImages("a", new() { ["cln"] = "sha256:1" })]));
-        Assert.StartsWith("cannot check the images on host(s) far: ", error.Message);
     }
 }

@@ -76,7 +76,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         {
             await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? "not a real credential"u8.ToArray() : null);
         }
-        var images = await SwarmImageCheck.RequireSameAsync(manager.Hosts, [FakeNodeImage.FakeNode], [new LocalHostImages(engine, manager.Node)]);
+        var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.FakeNode]);
         var file = StackGenerator.Generate(topology, new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
             ComposeFragments.Load());
 
@@ -174,8 +174,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var manager = await ReadyAsync();
         const string absent = "lnbench-test/absent:0";
 
-        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(
-            manager.Hosts, [FakeNodeImage.Busybox, absent], [new LocalHostImages(engine, manager.Node)]));
+        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox, absent]));
 
         Assert.StartsWith($"host {manager.Node.Hostname} lacks image {absent}: ", error.Message);
         Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
@@ -185,6 +184,21 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var refused = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
             SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.Busybox, absent], "token"u8.ToArray()));
         Assert.Equal(error.Message, refused.Message);
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_host_without_an_image_under_the_managers_id_is_found_by_a_one_shot_job_through_the_swarm()
+    {
+        var manager = await ReadyAsync();
+        var present = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id;
+        var ids = new Dictionary<string, string> { [FakeNodeImage.Busybox] = present, ["lnbench-test/elsewhere:1"] = $"sha256:{new string('0', 64)}" };
+
+        var missing = await new ImageJobProbe(engine, Labels(), TimeSpan.FromSeconds(60)).MissingAsync([manager.Node], ids);
+
+        var (host, image) = Assert.Single(missing);
+        Assert.Equal(manager.Node.Hostname, host.Hostname);
+        Assert.Equal("lnbench-test/elsewhere:1", image);
         await AssertNothingLeftAsync();
     }
 
@@ -235,7 +249,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
                 },
             },
         };
-        var images = await SwarmImageCheck.RequireSameAsync(manager.Hosts, [FakeNodeImage.Busybox], [new LocalHostImages(engine, manager.Node)]);
+        var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox]);
         await using var deployed = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-1", file, images);
         var started = DateTime.UtcNow;
 

@@ -18,6 +18,9 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// <summary>How long the final sweep may take.</summary>
     public static readonly TimeSpan SweepTimeout = TimeSpan.FromSeconds(60);
 
+    /// <summary>How long the image check waits for every host to answer.</summary>
+    public static readonly TimeSpan ProbeTimeout = TimeSpan.FromSeconds(60);
+
     private readonly DockerEngine engine;
     private readonly Dictionary<string, SwarmStack> stacks = new();
     private int disposed;
@@ -44,12 +47,11 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// Checks the manager and the images, then creates the run's network and token secret. Nothing is created when a
     /// check fails; a failure while creating removes what was created.
     /// </summary>
-    /// <param name="hostImages">What answers for each host's images; by default the manager's own host only.</param>
     public static async Task<SwarmRun> StartAsync(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels,
-        IReadOnlyList<string> images, byte[] agentToken, IReadOnlyList<IHostImages>? hostImages = null, CancellationToken ct = default)
+        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default)
     {
         var manager = await SwarmManager.RequireAsync(engine, ct);
-        var ids = await SwarmImageCheck.RequireSameAsync(manager.Hosts, images, hostImages ?? [new LocalHostImages(engine, manager.Node)], ct);
+        var ids = await SwarmImageCheck.RequireSameAsync(engine, manager, images, new ImageJobProbe(engine, labels, ProbeTimeout), ct);
         var run = new SwarmRun(engine, runId, labels, manager, ids);
         try
         {

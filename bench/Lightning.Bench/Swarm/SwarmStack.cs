@@ -135,7 +135,8 @@ internal sealed class SwarmStack : IAsyncDisposable
         await Wait.UntilAsync($"the containers of {what} to be removed", async t =>
         {
             var ids = services.Select(s => s.Id).ToHashSet();
-            var tasks = (await engine.Swarm.ListAllTasksAsync(t)).Count(task => ids.Contains(task.ServiceId));
+            // An ended task has no running container; the manager may keep it a while (a job's, here, for minutes).
+            var tasks = (await engine.Swarm.ListAllTasksAsync(t)).Count(task => ids.Contains(task.ServiceId) && !task.HasEnded);
             var containers = await engine.ListContainersAsync(containerFilter, t);
             return tasks == 0 && containers.Count == 0
                 ? WaitState.Met()
