@@ -54,7 +54,9 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
         await swarm.EnsureAsync(engine);
-        return await SwarmManager.RequireAsync(engine);
+        // The tests place everything on the manager's own host, so only its images matter (a developer's swarm may have others).
+        var manager = await SwarmManager.RequireAsync(engine);
+        return manager with { Hosts = [manager.Node] };
     }
 
     /// <summary>AlicePaysBob's topology with one node: bitcoind and alice, both the stand-in image (they record their arguments and sleep).</summary>
