@@ -23,6 +23,9 @@ public class DockerTopologyTests : IAsyncLifetime
     private readonly DockerEngine engine = new();
     private ComposeCli? compose;
 
+    /// <summary>A label of this test's own leftovers: its stale sweeps look at nothing else on a shared engine (other runs' leftovers are theirs).</summary>
+    private string Scope => $"lnbench.test-scope={runId}";
+
     public Task InitializeAsync() => Task.CompletedTask;
 
     /// <summary>Each test starts here, so a missing engine (or compose of that version) skips (or, in CI, fails) the test itself.</summary>
@@ -119,10 +122,10 @@ public class DockerTopologyTests : IAsyncLifetime
         // A container labelled as if a harness with a pid that does not exist had left it behind.
         var created = await ProcessRunner.RunAsync("docker",
             ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
-             FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+             "--label", Scope, FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
         Assert.True(created.Succeeded, created.Tail());
 
-        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
 
         Assert.Contains(runId, stale);
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
@@ -134,10 +137,10 @@ public class DockerTopologyTests : IAsyncLifetime
         await ReadyAsync();
         var created = await ProcessRunner.RunAsync("docker",
             ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
-             "--label", $"{RunLabels.OwnerHost}=another-machine", FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+             "--label", $"{RunLabels.OwnerHost}=another-machine", "--label", Scope, FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
         Assert.True(created.Succeeded, created.Tail());
 
-        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
 
         Assert.DoesNotContain(runId, stale);
         Assert.Single(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));

@@ -25,6 +25,9 @@ internal static class Requirements
         }
     });
 
+    /// <summary>Whether a Docker engine (and compose) is usable, for cleanups that must not fail where the test was skipped.</summary>
+    public static bool DockerAvailable => DockerProblem.Value is null;
+
     public static void Docker()
     {
         var problem = DockerProblem.Value;

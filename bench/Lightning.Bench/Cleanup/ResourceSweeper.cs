@@ -1,20 +1,38 @@
 using Lightning.Bench.Docker;
+using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench.Cleanup;
 
-/// <summary>Removes containers, networks and volumes by label: a run's own at the end, and runs whose harness died before.</summary>
+/// <summary>
+/// Removes a run's Docker resources by label: a run's own at the end, and runs whose harness died before. On a swarm
+/// manager that includes the run's services (first, waiting until their containers are gone) and secrets; a swarm's
+/// volumes and containers are each host's own, and this engine reaches only its own host's (see docs/swarm.md).
+/// </summary>
 internal sealed class ResourceSweeper(DockerEngine engine)
 {
+    /// <summary>How long a sweep waits for removed services' containers to go before it removes what they used.</summary>
+    public static readonly TimeSpan ServiceRemovalTimeout = TimeSpan.FromSeconds(30);
+
     /// <summary>Removes everything labelled with this label filter (e.g. "lnbench.run=abc"); returns what it removed.</summary>
     public async Task<int> RemoveAsync(string labelFilter, CancellationToken ct = default)
     {
+        // Services first (a swarm manager's; anywhere else the engine answers that it is none): their tasks' containers
+        // are removed by the swarm, and the network, secrets and volume they use can only go after them.
+        var services = await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(labelFilter, ct));
+        await SwarmStack.RemoveServicesAsync(engine, services, labelFilter, $"the services labelled {labelFilter}", ServiceRemovalTimeout, ct);
+        var removed = services.Count;
         // Containers all at once (each removal kills its container and waits for it); then what they were attached to.
         var containers = await engine.ListContainersAsync(labelFilter, ct);
         await Task.WhenAll(containers.Select(c => engine.RemoveContainerAsync(c.Id, ct)));
-        var removed = containers.Count;
+        removed += containers.Count;
         foreach (var network in await engine.ListNetworksAsync(labelFilter, ct))
         {
             await engine.RemoveNetworkAsync(network, ct);
+            removed++;
+        }
+        foreach (var secret in await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(labelFilter, ct)))
+        {
+            await engine.Swarm.RemoveSecretAsync(secret.Id, ct);
             removed++;
         }
         foreach (var volume in await engine.ListVolumesAsync(labelFilter, ct))
@@ -26,17 +44,24 @@ internal sealed class ResourceSweeper(DockerEngine engine)
     }
 
     /// <summary>
-    /// Runs whose owning harness is gone (killed with -9, a crash): their resources are removed. Only runs started on
-    /// this machine are judged by their process id; another machine's runs on a shared engine are left alone, and so are
-    /// runs without an owner machine on an engine that is not local.
+    /// Runs whose owning harness is gone (killed with -9, a crash): their resources are removed. A run is found by
+    /// whatever of it is left (containers, services, secrets, networks, volumes). Only runs started on this machine are
+    /// judged by their process id; another machine's runs on a shared engine are left alone, and so are runs without an
+    /// owner machine on an engine that is not local.
     /// </summary>
-    public async Task<IReadOnlyList<string>> RemoveStaleRunsAsync(CancellationToken ct = default)
+    /// <param name="scope">Only resources with this label are looked at ("key" or "key=value"; every run's by default).</param>
+    public async Task<IReadOnlyList<string>> RemoveStaleRunsAsync(CancellationToken ct = default, string scope = RunLabels.Run)
     {
+        var labelled = new List<IReadOnlyDictionary<string, string>>();
+        labelled.AddRange((await engine.ListContainersAsync(scope, ct)).Select(c => c.Labels));
+        labelled.AddRange((await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(scope, ct))).Select(s => s.Labels));
+        labelled.AddRange((await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(scope, ct))).Select(s => s.Labels));
+        labelled.AddRange((await engine.ListLabelledNetworksAsync(scope, ct)).Select(n => n.Labels));
+        labelled.AddRange((await engine.ListLabelledVolumesAsync(scope, ct)).Select(v => v.Labels));
         var stale = new List<string>();
-        var containers = await engine.ListContainersAsync(RunLabels.Run, ct);
-        foreach (var run in containers.GroupBy(c => c.Labels[RunLabels.Run]))
+        foreach (var run in labelled.Where(l => l.ContainsKey(RunLabels.Run)).GroupBy(l => l[RunLabels.Run]))
         {
-            var labels = run.First().Labels;
+            var labels = run.FirstOrDefault(l => l.ContainsKey(RunLabels.OwnerPid)) ?? run.First();
             var host = labels.GetValueOrDefault(RunLabels.OwnerHost) ?? (engine.Endpoint.IsLocal ? OwnerProcess.Current.Host : null);
             if (host is null || !int.TryParse(labels.GetValueOrDefault(RunLabels.OwnerPid), out var pid) || !new OwnerProcess(host, pid).IsGone)
             {
@@ -46,5 +71,18 @@ internal sealed class ResourceSweeper(DockerEngine engine)
             stale.Add(run.Key);
         }
         return stale;
+    }
+
+    /// <summary>A manager's list; none on an engine that is no swarm manager (it answers 503).</summary>
+    private static async Task<IReadOnlyList<T>> ListIfManagerAsync<T>(Func<Task<IReadOnlyList<T>>> list)
+    {
+        try
+        {
+            return await list();
+        }
+        catch (DockerApiException e) when (EngineSwarm.NotManager(e))
+        {
+            return [];
+        }
     }
 }

@@ -6,7 +6,7 @@ namespace Lightning.Bench.Docker;
 /// <summary>
 /// The harness's Docker engine: Docker.DotNet's client behind one connection that agrees the API version with the engine
 /// and times every call (<see cref="EngineConnection"/>), with the calls grouped by what they act on (containers, images,
-/// networks, volumes, events). Callers see one object with the calls they make.
+/// networks, volumes, events; a swarm manager's calls under <see cref="Swarm"/>). Callers see one object with the calls they make.
 /// </summary>
 internal sealed class DockerEngine : IDisposable
 {
@@ -20,6 +20,7 @@ internal sealed class DockerEngine : IDisposable
     private readonly EngineNetworks networks;
     private readonly EngineVolumes volumes;
     private readonly EngineEvents events;
+    private readonly EngineSwarm swarm;
 
     public DockerEngine(DockerEndpoint? endpoint = null, TimeSpan? requestTimeout = null)
     {
@@ -30,6 +31,7 @@ internal sealed class DockerEngine : IDisposable
         networks = new EngineNetworks(connection);
         volumes = new EngineVolumes(connection);
         events = new EngineEvents(connection);
+        swarm = new EngineSwarm(connection);
     }
 
     /// <summary>A client for a given host string, e.g. "unix:///run/user/1000/docker.sock".</summary>
@@ -90,16 +92,31 @@ internal sealed class DockerEngine : IDisposable
     /// <inheritdoc cref="EngineNetworks.CreateAsync"/>
     public Task<string> CreateNetworkAsync(string name, IReadOnlyDictionary<string, string> labels, CancellationToken ct = default) => networks.CreateAsync(name, labels, ct);
 
+    /// <inheritdoc cref="EngineNetworks.ListLabelledAsync"/>
+    public Task<IReadOnlyList<LabelledResource>> ListLabelledNetworksAsync(string labelFilter, CancellationToken ct = default) => networks.ListLabelledAsync(labelFilter, ct);
+
+    /// <inheritdoc cref="EngineNetworks.FindAsync"/>
+    public Task<string?> FindNetworkAsync(string name, CancellationToken ct = default) => networks.FindAsync(name, ct);
+
+    /// <inheritdoc cref="EngineNetworks.CreateOverlayAsync"/>
+    public Task<string> CreateOverlayNetworkAsync(string name, IReadOnlyDictionary<string, string> labels, CancellationToken ct = default) => networks.CreateOverlayAsync(name, labels, ct);
+
     /// <inheritdoc cref="EngineNetworks.RemoveAsync"/>
     public Task RemoveNetworkAsync(string id, CancellationToken ct = default) => networks.RemoveAsync(id, ct);
 
     public Task<IReadOnlyList<string>> ListVolumesAsync(string labelFilter, CancellationToken ct = default) => volumes.ListAsync(labelFilter, ct);
+
+    /// <inheritdoc cref="EngineVolumes.ListLabelledAsync"/>
+    public Task<IReadOnlyList<LabelledResource>> ListLabelledVolumesAsync(string labelFilter, CancellationToken ct = default) => volumes.ListLabelledAsync(labelFilter, ct);
 
     /// <inheritdoc cref="EngineVolumes.RemoveAsync"/>
     public Task RemoveVolumeAsync(string name, CancellationToken ct = default) => volumes.RemoveAsync(name, ct);
 
     /// <inheritdoc cref="EngineEvents.WatchDeathsAsync"/>
     public Task WatchDeathsAsync(string labelFilter, Func<string, Task> onDie, CancellationToken ct) => events.WatchDeathsAsync(labelFilter, onDie, ct);
+
+    /// <summary>The swarm's calls: state, init and leave, nodes, services, tasks, secrets.</summary>
+    public EngineSwarm Swarm => swarm;
 
     public void Dispose() => connection.Dispose();
 }

@@ -10,6 +10,12 @@ internal sealed class EngineVolumes(EngineConnection connection)
             (IReadOnlyList<string>)((await client.Volumes.ListAsync(new VolumesListParameters { Filters = EngineFilters.Label(labelFilter) }, t)).Volumes ?? [])
                 .Select(v => v.Name).ToList(), ct);
 
+    /// <summary>The volumes with this label, with all their labels.</summary>
+    public Task<IReadOnlyList<LabelledResource>> ListLabelledAsync(string labelFilter, CancellationToken ct = default) =>
+        connection.CallAsync("list volumes", async (client, t) =>
+            (IReadOnlyList<LabelledResource>)((await client.Volumes.ListAsync(new VolumesListParameters { Filters = EngineFilters.Label(labelFilter) }, t)).Volumes ?? [])
+                .Select(v => new LabelledResource(v.Name, new Dictionary<string, string>(v.Labels ?? new Dictionary<string, string>()))).ToList(), ct);
+
     /// <summary>Removes a volume (one already gone is no error).</summary>
     public Task RemoveAsync(string name, CancellationToken ct = default) =>
         connection.CallIfPresentAsync($"remove volume {name}", async (client, t) =>

@@ -1,0 +1,273 @@
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Options;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Swarm;
+using Lightning.Bench.Tests.Support;
+using Lightning.Bench.Topology;
+using Xunit.Abstractions;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>
+/// A run's swarm lifecycle on the real engine as a single-node swarm (made one by <see cref="SingleNodeSwarm"/> when it
+/// is not), with the stand-in images of <see cref="FakeNodeImage"/>: resources, image check, deploy, tasks, removal, sweep.
+/// Every resource carries a label of this test instance (<see cref="Scope"/>), and every sweep here is limited to it.
+/// </summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output) : IClassFixture<SingleNodeSwarm>, IAsyncLifetime
+{
+    private const string ScopeLabel = "lnbench.test-scope";
+    private const int GonePid = 2147483646;
+    private readonly string runId = $"t{Guid.NewGuid():N}"[..20];
+    private readonly DockerEngine engine = new();
+
+    private string Scope => $"{ScopeLabel}={runId}";
+
+    private Dictionary<string, string> Labels(int? pid = null) => new(RunLabels.For(runId))
+    {
+        [ScopeLabel] = runId,
+        [RunLabels.OwnerPid] = (pid ?? Environment.ProcessId).ToString(System.Globalization.CultureInfo.InvariantCulture),
+    };
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync()
+    {
+        try
+        {
+            if (Requirements.DockerAvailable)
+            {
+                await new ResourceSweeper(engine).RemoveAsync(Scope);
+            }
+        }
+        finally
+        {
+            engine.Dispose();
+        }
+    }
+
+    private async Task<SwarmManager> ReadyAsync()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        await swarm.EnsureAsync(engine);
+        // The tests place everything on the manager's own host, so only its images matter (a developer's swarm may have others).
+        var manager = await SwarmManager.RequireAsync(engine);
+        return manager with { Hosts = [manager.Node] };
+    }
+
+    /// <summary>AlicePaysBob's topology with one node: bitcoind and alice, both the stand-in image (they record their arguments and sleep).</summary>
+    private static TopologySpec TwoServiceTopology()
+    {
+        var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage(FakeNodeImage.FakeNode), FakeNodeImage.FakeNode);
+        return new TopologySpec(topology.BitcoindImage, topology.Nodes.Where(n => n.Name == "alice").ToList(), [], []);
+    }
+
+    [SkippableFact]
+    public async Task A_generated_two_service_stack_runs_says_where_each_task_runs_and_leaves_nothing_when_removed()
+    {
+        var manager = await ReadyAsync();
+        var labels = Labels();
+        var stack = $"lnbench-{runId}-1";
+        var topology = TwoServiceTopology();
+        var resources = new SwarmRunResources(engine);
+        foreach (var resource in SwarmResources.ForRun(runId, labels).Concat(SwarmResources.ForTopology(topology, stack, labels)))
+        {
+            await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? "not a real credential"u8.ToArray() : null);
+        }
+        var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.FakeNode]);
+        var file = StackGenerator.Generate(topology, new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
+            ComposeFragments.Load());
+
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        var deployed = await SwarmStack.DeployAsync(engine, stack, file, images);
+        await using (deployed)
+        {
+            var tasks = await deployed.WaitRunningAsync(TimeSpan.FromSeconds(90));
+            output.WriteLine($"deployed and running in {clock.Elapsed.TotalSeconds:0.00} s");
+
+            Assert.Equal(["alice", "bitcoind"], tasks.Select(t => t.Service).Order());
+            foreach (var task in tasks)
+            {
+                Assert.Equal(manager.Node.Hostname, task.Host);
+                Assert.True(task.Pid > 0, $"{task.Service}: pid {task.Pid}");
+                var container = await engine.InspectContainerAsync(task.ContainerId);
+                Assert.NotNull(container);
+                Assert.True(container.Running, $"{task.Service}: {container.Status}");
+            }
+            // What `docker stack ls` lists: services labelled with the stack's namespace, named STACK_SERVICE.
+            var services = await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}");
+            Assert.Equal([$"{stack}_alice", $"{stack}_bitcoind"], services.Select(s => s.Name).Order());
+            Assert.All(services, s => Assert.Equal(runId, s.Labels[RunLabels.Run]));
+            Assert.All(services, s => Assert.Equal(FakeNodeImage.FakeNode, s.Labels[StackServices.ImageLabel]));
+            var containers = await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}");
+            Assert.Equal(2, containers.Count);
+            Assert.All(containers, c => Assert.Equal(runId, c.Labels[RunLabels.Run]));
+            clock.Restart();
+        }
+        output.WriteLine($"removed, containers gone, in {clock.Elapsed.TotalSeconds:0.00} s");
+
+        Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}"));
+        Assert.Empty(await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}"));
+        // The stack's removal leaves what the run made (network, secrets) and what the hosts made (the work volume): the run's sweep takes them.
+        Assert.Single(await engine.ListVolumesAsync(Scope));
+        Assert.Equal(3, (await engine.Swarm.ListSecretsAsync(Scope)).Count);
+        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_killed_runs_services_secrets_network_and_volume_are_swept_by_label_at_the_next_start_and_a_live_runs_are_kept()
+    {
+        await ReadyAsync();
+        var gone = Labels(GonePid);
+        var resources = new SwarmRunResources(engine);
+        foreach (var resource in SwarmResources.ForRun(runId, gone))
+        {
+            await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? "token"u8.ToArray() : null);
+        }
+        var file = new ComposeFile
+        {
+            Services = new()
+            {
+                ["sleeper"] = new ComposeService
+                {
+                    Image = FakeNodeImage.Busybox,
+                    Command = ["sleep", "3600"],
+                    Labels = new(gone),
+                    Volumes = [$"{StackGenerator.WorkVolumeKey}:/lnb"],
+                    Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork() },
+                    Secrets = [new ComposeServiceSecret { Source = SwarmNames.AgentTokenSecret(runId), Target = "token" }],
+                    Deploy = new ComposeDeploy { Labels = new(gone), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
+                },
+            },
+            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(runId) } },
+            Volumes = new() { [StackGenerator.WorkVolumeKey] = new ComposeVolume { Name = SwarmNames.WorkVolume(runId), Labels = new(gone) } },
+            Secrets = new() { [SwarmNames.AgentTokenSecret(runId)] = new ComposeSecret { External = true, Name = SwarmNames.AgentTokenSecret(runId) } },
+        };
+        var images = new Dictionary<string, string> { [FakeNodeImage.Busybox] = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id };
+        // Deployed and never disposed: the harness that made it was killed with -9.
+        var left = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-agents", file, images);
+        await left.WaitRunningAsync(TimeSpan.FromSeconds(90));
+        // A live run's secret in the same scope: its owner (this process) is alive, so it stays.
+        var liveRun = $"{runId}-live";
+        var live = new Dictionary<string, string>(Labels()) { [RunLabels.Run] = liveRun };
+        await engine.Swarm.CreateSecretAsync($"lnbench-{liveRun}-token", live, "token"u8.ToArray());
+
+        var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
+
+        Assert.Equal([runId], stale);
+        Assert.Empty(await engine.Swarm.ListServicesAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.Swarm.ListSecretsAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
+        Assert.Single(await engine.Swarm.ListSecretsAsync($"{RunLabels.Run}={liveRun}"));
+        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={liveRun}");
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_host_that_lacks_an_image_is_named_with_the_image_before_anything_is_deployed()
+    {
+        var manager = await ReadyAsync();
+        const string absent = "lnbench-test/absent:0";
+
+        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox, absent]));
+
+        Assert.StartsWith($"host {manager.Node.Hostname} lacks image {absent}: ", error.Message);
+        Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
+        Assert.DoesNotContain('\n', error.Message);
+
+        // A run checks before it creates anything.
+        var refused = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
+            SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.Busybox, absent], "token"u8.ToArray()));
+        Assert.Equal(error.Message, refused.Message);
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_host_without_an_image_under_the_managers_id_is_found_by_a_one_shot_job_through_the_swarm()
+    {
+        var manager = await ReadyAsync();
+        var present = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id;
+        var ids = new Dictionary<string, string> { [FakeNodeImage.Busybox] = present, ["lnbench-test/elsewhere:1"] = $"sha256:{new string('0', 64)}" };
+
+        var missing = await new ImageJobProbe(engine, Labels(), TimeSpan.FromSeconds(60)).MissingAsync([manager.Node], ids);
+
+        var (host, image) = Assert.Single(missing);
+        Assert.Equal(manager.Node.Hostname, host.Hostname);
+        Assert.Equal("lnbench-test/elsewhere:1", image);
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_swarm_run_removes_a_finished_topology_with_its_secrets_and_disposed_mid_start_as_on_ctrl_c_leaves_nothing()
+    {
+        await ReadyAsync();
+        var topology = TwoServiceTopology();
+        var fragments = ComposeFragments.Load();
+        StackSettings Settings(SwarmRun run, int n) =>
+            new(runId, $"lnbench-{runId}-{n}", null, run.Labels, run.Manager.Node.Hostname, TraceSockets: false);
+
+        var run = await SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.FakeNode], "token"u8.ToArray());
+        await using (run)
+        {
+            var (first, _) = await run.DeployTopologyAsync(topology, Settings(run, 1), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            Assert.Equal(2, (await first.WaitRunningAsync(TimeSpan.FromSeconds(90))).Count);
+            await run.RemoveTopologyAsync(first.Name);
+            Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={first.Name}"));
+            Assert.Empty(await engine.Swarm.ListSecretsAsync($"{StackServices.NamespaceLabel}={first.Name}"));
+            Assert.Equal([SwarmNames.AgentTokenSecret(runId)], (await engine.Swarm.ListSecretsAsync(Scope)).Select(s => s.Name));
+
+            var (second, _) = await run.DeployTopologyAsync(topology, Settings(run, 2), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            using var ctrlC = new CancellationTokenSource();
+            ctrlC.Cancel();
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => second.WaitRunningAsync(TimeSpan.FromSeconds(90), ctrlC.Token));
+        }
+
+        await AssertNothingLeftAsync();
+    }
+
+    [SkippableFact]
+    public async Task A_service_whose_task_fails_is_named_with_its_error_at_once_not_after_the_timeout()
+    {
+        var manager = await ReadyAsync();
+        var labels = Labels();
+        var file = new ComposeFile
+        {
+            Services = new()
+            {
+                ["ok"] = new ComposeService { Image = FakeNodeImage.Busybox, Command = ["sleep", "3600"], Labels = new(labels), Deploy = new ComposeDeploy { Labels = new(labels) } },
+                ["broken"] = new ComposeService
+                {
+                    Image = FakeNodeImage.Busybox,
+                    Entrypoint = ["/bin/no-such-program"],
+                    Labels = new(labels),
+                    Deploy = new ComposeDeploy { Labels = new(labels), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
+                },
+            },
+        };
+        var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox]);
+        await using var deployed = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-1", file, images);
+        var started = DateTime.UtcNow;
+
+        var error = await Assert.ThrowsAsync<Lightning.Bench.Waiting.WaitAbortedException>(() => deployed.WaitRunningAsync(TimeSpan.FromSeconds(90)));
+
+        Assert.Contains("service broken's task", error.Message);
+        Assert.Contains("no-such-program", error.Message);
+        Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(60));
+    }
+
+    private async Task AssertNothingLeftAsync()
+    {
+        Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
+        Assert.Empty(await engine.ListContainersAsync(Scope));
+        Assert.Empty(await engine.ListNetworksAsync(Scope));
+        Assert.Empty(await engine.Swarm.ListSecretsAsync(Scope));
+        Assert.Empty(await engine.ListVolumesAsync(Scope));
+    }
+}
