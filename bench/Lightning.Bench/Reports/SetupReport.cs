@@ -21,7 +21,9 @@ internal static class SetupReport
         var byStep = setups.SelectMany(s => s.Steps).GroupBy(step => step.Name).ToDictionary(g => g.Key, g => g.Select(step => step.Seconds).ToList());
         var text = new StringBuilder("## Setup: containers started to route found\n\n");
         text.AppendLine($"{setups.Count} topologies ready in median {S(Median(ready))} s (range {S(ready.Min())}–{S(ready.Max())} s), " +
-            $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU.");
+            (setups.All(s => s.IdleAfterPayments)
+                ? $"and each one's idle CPU measured for {S(setups.Max(s => s.IdleWindowSeconds))} s after its payments, while the next topology was set up."
+                : $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU."));
         text.AppendLine();
         text.AppendLine($"| step | {string.Join(" | ", byStep.Keys)} | ready |");
         text.AppendLine($"|---|{string.Concat(byStep.Keys.Select(_ => "---:|"))}---:|");

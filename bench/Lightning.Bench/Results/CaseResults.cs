@@ -14,6 +14,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> writtenByInvocation = new();
     private readonly Dictionary<string, (double PeakMb, double RssMb)> memory = new();
     private readonly HashSet<int> profiledInvocations = new();
+    private readonly object finishing = new();
+    private bool idlePending;
+    private (double?, double?, IReadOnlyList<double>?)? finishLater;
     private int invocations;
 
     public string CaseKey { get; } = caseKey;
@@ -37,6 +40,58 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// when BenchmarkDotNet has none because the case stopped early, from the harness's own timing of them.
     /// </summary>
     public CaseFigures? Finish(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
+    {
+        lock (finishing)
+        {
+            if (idlePending)
+            {
+                // The idle rate comes after the payments (AwaitIdleAfterPayments): the figures wait for it.
+                finishLater = (meanNanoseconds, stdDevNanoseconds, iterationsNanoseconds);
+                return null;
+            }
+        }
+        return Compute(meanNanoseconds, stdDevNanoseconds, iterationsNanoseconds);
+    }
+
+    /// <summary>True while the idle rate measured after the payments is awaited.</summary>
+    public bool IdleAfterPaymentsPending
+    {
+        get
+        {
+            lock (finishing)
+            {
+                return idlePending;
+            }
+        }
+    }
+
+    /// <summary>The nodes' idle CPU is measured after the payments (a timed case's end, behind the next case's setup): <see cref="Finish"/> waits for <see cref="IdleMeasured"/>.</summary>
+    public void AwaitIdleAfterPayments()
+    {
+        lock (finishing)
+        {
+            idlePending = true;
+        }
+    }
+
+    /// <summary>The idle rate measured after the payments (empty when it could not be); the figures are computed now if the case already ended.</summary>
+    public void IdleMeasured(IReadOnlyDictionary<string, double> idleNanosecondsPerSecond)
+    {
+        (double?, double?, IReadOnlyList<double>?)? later;
+        lock (finishing)
+        {
+            IdleCpuNanosecondsPerSecond = idleNanosecondsPerSecond;
+            idlePending = false;
+            later = finishLater;
+            finishLater = null;
+        }
+        if (later is { } finish)
+        {
+            Compute(finish.Item1, finish.Item2, finish.Item3);
+        }
+    }
+
+    private CaseFigures? Compute(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
     {
         if (meanNanoseconds is { } mean)
         {

@@ -7,7 +7,8 @@ namespace Lightning.Bench.Results;
 /// How long one topology took to get ready, step by step, from the first container started to the last route found
 /// (<see cref="ReadySeconds"/>: what every extra topology costs), and the idle CPU window measured after it.
 /// </summary>
-internal sealed record SetupTimes(IReadOnlyList<SetupStep> Steps, double IdleWindowSeconds = 0)
+/// <param name="IdleAfterPayments">The idle window came after the payments, while the next topology was set up, so it cost the run no time of its own.</param>
+internal sealed record SetupTimes(IReadOnlyList<SetupStep> Steps, double IdleWindowSeconds = 0, bool IdleAfterPayments = false)
 {
     /// <summary>Compose up to route found.</summary>
     public double ReadySeconds => Steps.Sum(s => s.Seconds);

@@ -36,7 +36,16 @@ internal sealed class CaseLifecycle
         this.run = run;
         this.definition = definition;
         results = run.Results.StartCase(definition.Key, definition.Parameters, definition.PaymentsPerInvocation);
+        idleAfterPayments = run.Valgrind is null && run.Profiling is null && run.Options.Soak is null;
     }
+
+    /// <summary>
+    /// A timed case (no Valgrind, perf or soak) measures its nodes' idle CPU after its payments, while the next case's
+    /// topology is set up, instead of before them: the window (a third to a half of a topology's time at
+    /// Concurrency=1) then costs the run nothing. Idle nodes' timers use the same CPU time whatever else the machine
+    /// does; the next case waits for this one's end before its first payment.
+    /// </summary>
+    private readonly bool idleAfterPayments;
 
     /// <summary>Builds the case's topology up to the first payment; on failure it is torn down before the exception leaves.</summary>
     public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition)
@@ -45,9 +54,15 @@ internal sealed class CaseLifecycle
         try
         {
             await lifecycle.SetUpAsync();
+            // The previous case's end (idle window, report, teardown) ran beside this setup; none of it beside a payment.
+            await run.EndBehindAsync();
         }
         catch
         {
+            if (lifecycle.results.IdleAfterPaymentsPending)
+            {
+                lifecycle.results.IdleMeasured(new Dictionary<string, double>());
+            }
             await lifecycle.TearDownAsync();
             throw;
         }
@@ -91,7 +106,13 @@ internal sealed class CaseLifecycle
         // --instructions, at the same time, their idle instructions).
         var idleInstructions = CountIdleInstructionsAsync(network, ct);
         var cpu = await network.CreateCpuMeterAsync(ct);
-        if (cpu.Problem is null)
+        if (cpu.Problem is null && idleAfterPayments)
+        {
+            cpuMeter = cpu;
+            results.AwaitIdleAfterPayments();
+            setup = setup with { IdleWindowSeconds = IdleWindow.TotalSeconds, IdleAfterPayments = true };
+        }
+        else if (cpu.Problem is null)
         {
             cpuMeter = cpu;
             using var idle = run.Progress.Begin($"measuring the nodes' idle CPU for {IdleWindow.TotalSeconds:0} s");
@@ -280,6 +301,62 @@ internal sealed class CaseLifecycle
             results.StoppedBy = $"node {e.Node} exited with code {e.ExitCode}";
             await EndAsync();
             throw;
+        }
+    }
+
+    /// <summary>
+    /// BenchmarkDotNet's cleanup: a timed case's end (idle window, report, teardown) is left running behind the next
+    /// case's setup, except the run's (or a budgeted round's) last case, whose end is awaited, so the run's tables have
+    /// every case; other cases end at once.
+    /// </summary>
+    public async Task CleanupAsync()
+    {
+        if (!results.IdleAfterPaymentsPending)
+        {
+            await EndAsync();
+            return;
+        }
+        // Its measured invocations are known now (BenchmarkDotNet computes the figures before the report would mark them).
+        results.Complete(run.Options.Warmups, run.Options.Iterations);
+        var order = run.Plan.Order;
+        var last = order.Count == 0 || order[^1] == definition.Key;
+        var end = EndBehindAsync();
+        if (last)
+        {
+            await end;
+            return;
+        }
+        run.LeaveEndBehind(end);
+    }
+
+    /// <summary>The nodes' idle CPU after the payments (they fall quiet first: a payment's last commitments), then the case's end. Never throws: a failure is the case's.</summary>
+    private async Task EndBehindAsync()
+    {
+        IReadOnlyDictionary<string, double> idle = new Dictionary<string, double>();
+        try
+        {
+            if (cpuMeter is not null && network is not null)
+            {
+                await cpuMeter.WaitQuietAsync(null, CaseInstructions.SettleQuiet, CaseInstructions.SettleBusyShare, TimeSpan.FromSeconds(1), run.Cancellation);
+                idle = await cpuMeter.MeasureIdleAsync(IdleWindow, run.Cancellation);
+            }
+        }
+        catch (Exception e) when (e is OperationCanceledException or IOException)
+        {
+            run.Progress.Info($"case {definition.Key}: no idle CPU after its payments: {e.Message}");
+        }
+        finally
+        {
+            results.IdleMeasured(idle);
+        }
+        try
+        {
+            await EndAsync();
+        }
+        catch (Exception e)
+        {
+            results.StoppedBy ??= $"its end failed: {e.Message}";
+            run.Progress.Info($"case {definition.Key}: ending it failed: {e.Message}");
         }
     }
 

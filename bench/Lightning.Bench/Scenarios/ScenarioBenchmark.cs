@@ -61,7 +61,12 @@ public abstract class ScenarioBenchmark
     {
         if (lifecycle is not null)
         {
-            await lifecycle.EndAsync();
+            await lifecycle.CleanupAsync();
+        }
+        else
+        {
+            // This case never started; the previous one's end may still run behind it.
+            await Run.EndBehindAsync();
         }
     }
 

@@ -1,0 +1,71 @@
+using Lightning.Bench.Results;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>
+/// A timed case measures its nodes' idle CPU after its payments, behind the next case's setup: BenchmarkDotNet ends the
+/// case before that rate is known, so its figures wait for the rate and subtract it.
+/// </summary>
+[Trait("Category", "Unit")]
+public class IdleAfterPaymentsTests
+{
+    private const string Key = "Build=base, Concurrency=1, Topology=1, Traces=on";
+
+    [Fact]
+    public void Figures_wait_for_the_idle_rate_and_subtract_it()
+    {
+        var results = Case();
+        results.AwaitIdleAfterPayments();
+
+        Assert.True(results.IdleAfterPaymentsPending);
+        Assert.Null(results.Finish(50e6, 1e6, [49e6, 51e6]));
+        Assert.Null(results.Figures);
+
+        // alice idles at 10 ms of CPU per second: over each 0.5 s invocation, 5 ms of its 30 ms were time passing.
+        results.IdleMeasured(new Dictionary<string, double> { ["alice"] = 10e6, ["bob"] = 0 });
+
+        Assert.False(results.IdleAfterPaymentsPending);
+        var cpu = results.Figures?.Cpu ?? throw new Xunit.Sdk.XunitException("no CPU figures after the idle rate came");
+        Assert.Equal(25.0, cpu.ByNode["alice"], 6);
+        Assert.Equal(20.0, cpu.ByNode["bob"], 6);
+        Assert.Equal(50.0, cpu.WithIdleMs, 6);
+    }
+
+    [Fact]
+    public void A_case_whose_rate_came_first_finishes_at_once_as_before()
+    {
+        var results = Case();
+        results.AwaitIdleAfterPayments();
+        results.IdleMeasured(new Dictionary<string, double> { ["alice"] = 10e6 });
+
+        var figures = results.Finish(50e6, 1e6, [49e6, 51e6]);
+
+        Assert.NotNull(figures);
+        Assert.Equal(25.0, figures.Cpu!.ByNode["alice"], 6);
+    }
+
+    [Fact]
+    public void Without_a_rate_after_the_payments_nothing_waits()
+    {
+        var results = Case();
+
+        Assert.False(results.IdleAfterPaymentsPending);
+        Assert.Equal(30.0, results.Finish(50e6, 1e6, [49e6, 51e6])!.Cpu!.ByNode["alice"], 6);
+    }
+
+    /// <summary>Two measured invocations of one payment, 0.5 s each; alice used 30 ms of CPU and bob 20 ms in each.</summary>
+    private static CaseResults Case()
+    {
+        var results = new CaseResults(Key, 1);
+        foreach (var id in new long[] { 1, 2 })
+        {
+            var invocation = results.StartInvocation();
+            var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
+            results.Add(new PaymentRecord(Key, invocation, id, "alice", "bob", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
+                PaymentOutcome.Succeeded, null));
+            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500), new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 });
+        }
+        results.Complete(warmups: 0, iterations: 2);
+        return results;
+    }
+}
