@@ -96,6 +96,12 @@ public class ChainSeedTests : IDisposable
         Assert.Contains("| median s | 2.0 | 2.0 | 4.0 |", markdown);
         Assert.Contains("| max s | 4.0 | 2.0 | 4.5 |", markdown);
         Assert.Equal("", SetupReport.Markdown([new CaseResults("never started", 1)]));
+
+        // A timed run measures idle CPU after the payments, behind the next setup: the report says so.
+        var behind = Case("d", 1.0, 1.0);
+        behind.Topology = behind.Topology! with { Setup = behind.Topology.Setup! with { IdleAfterPayments = true } };
+        Assert.Contains("1 topologies ready in median 2.0 s (range 2.0–2.0 s), and each one's idle CPU measured for 3.0 s after its payments, while the next topology was set up.",
+            SetupReport.Markdown([behind]));
     }
 
     private static void Write(string folder, string relative, string content)
