@@ -103,10 +103,10 @@ public class InstructionUnitTests
         Assert.Equal(expected, CaseInstructions.WindowInvocations(iterations, paymentsPerInvocation));
 
     [Fact]
-    public void An_instruction_run_defaults_to_forty_payments_four_topologies_and_concurrency_one_unless_told()
+    public void An_instruction_run_defaults_to_forty_payments_five_topologies_and_concurrency_one_unless_told()
     {
         var defaults = OptionParser.Parse(["AlicePaysBob", "--instructions"]);
-        Assert.Equal((40, 4), (defaults.Iterations, defaults.Topologies));
+        Assert.Equal((40, 5), (defaults.Iterations, defaults.Topologies));
         Assert.Equal([1], defaults.Sweeps["Concurrency"]);
         var given = OptionParser.Parse(["AlicePaysBob", "--instructions", "--concurrency", "1,10", "--iterations", "5", "--topologies", "6"]);
         Assert.Equal((5, 6), (given.Iterations, given.Topologies));
