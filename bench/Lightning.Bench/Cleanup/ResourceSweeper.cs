@@ -13,6 +13,9 @@ internal sealed class ResourceSweeper(DockerEngine engine)
     /// <summary>How long a sweep waits for removed services' containers to go before it removes what they used.</summary>
     public static readonly TimeSpan ServiceRemovalTimeout = TimeSpan.FromSeconds(30);
 
+    /// <summary>How long a sweep waits for removed networks to leave the engine's list.</summary>
+    public static readonly TimeSpan NetworkRemovalTimeout = TimeSpan.FromSeconds(10);
+
     /// <summary>Removes everything labelled with this label filter (e.g. "lnbench.run=abc"); returns what it removed.</summary>
     public async Task<int> RemoveAsync(string labelFilter, CancellationToken ct = default)
     {
@@ -25,10 +28,17 @@ internal sealed class ResourceSweeper(DockerEngine engine)
         var containers = await engine.ListContainersAsync(labelFilter, ct);
         await Task.WhenAll(containers.Select(c => engine.RemoveContainerAsync(c.Id, ct)));
         removed += containers.Count;
-        foreach (var network in await engine.ListNetworksAsync(labelFilter, ct))
+        var networks = await engine.ListNetworksAsync(labelFilter, ct);
+        foreach (var network in networks)
         {
             await engine.RemoveNetworkAsync(network, ct);
             removed++;
+        }
+        // A swarm's overlay network can stay listed for a moment after its removal was accepted: wait until it is not.
+        var listed = DateTime.UtcNow;
+        while (networks.Count > 0 && (await engine.ListNetworksAsync(labelFilter, ct)).Count > 0 && DateTime.UtcNow - listed < NetworkRemovalTimeout)
+        {
+            await Task.Delay(TimeSpan.FromMilliseconds(100), ct);
         }
         foreach (var secret in await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(labelFilter, ct)))
         {
