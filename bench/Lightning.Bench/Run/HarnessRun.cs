@@ -96,6 +96,8 @@ internal static class HarnessRun
         {
             summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
         }
+        // The last case ends before BenchmarkDotNet returns; with an order of its own (a --filter) one may still be ending.
+        run.EndBehindAsync().GetAwaiter().GetResult();
         shutdown.Completed = true;
         run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
@@ -148,6 +150,7 @@ internal static class HarnessRun
                     : $"round {rounds.Count + 1}: topology {last} of every case ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
                     BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output), options.BenchmarkDotNetArguments.ToArray());
+                run.EndBehindAsync().GetAwaiter().GetResult();
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
                 critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;
