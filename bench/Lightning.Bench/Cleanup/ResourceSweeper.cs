@@ -1,5 +1,6 @@
 using Lightning.Bench.Docker;
 using Lightning.Bench.Swarm;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Cleanup;
 
@@ -34,11 +35,21 @@ internal sealed class ResourceSweeper(DockerEngine engine)
             await engine.RemoveNetworkAsync(network, ct);
             removed++;
         }
-        // A swarm's overlay network can stay listed for a moment after its removal was accepted: wait until it is not.
-        var listed = DateTime.UtcNow;
-        while (networks.Count > 0 && (await engine.ListNetworksAsync(labelFilter, ct)).Count > 0 && DateTime.UtcNow - listed < NetworkRemovalTimeout)
+        // A swarm's overlay network can stay listed for a moment after its removal was accepted: wait until it is not
+        // (at most NetworkRemovalTimeout; one still listed then is left to the next sweep).
+        if (networks.Count > 0)
         {
-            await Task.Delay(TimeSpan.FromMilliseconds(100), ct);
+            try
+            {
+                await Wait.UntilAsync($"the networks labelled {labelFilter} to leave the engine's list", async t =>
+                {
+                    var left = await engine.ListNetworksAsync(labelFilter, t);
+                    return left.Count == 0 ? WaitState.Met() : WaitState.NotYet($"{left.Count} still listed");
+                }, NetworkRemovalTimeout, ct, TimeSpan.FromMilliseconds(100));
+            }
+            catch (WaitTimeoutException)
+            {
+            }
         }
         foreach (var secret in await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(labelFilter, ct)))
         {

@@ -329,7 +329,7 @@ internal sealed class CaseLifecycle
         run.LeaveEndBehind(end);
     }
 
-    /// <summary>The nodes' idle CPU after the payments (they fall quiet first: a payment's last commitments), then the case's end. Never throws: a failure is the case's.</summary>
+    /// <summary>The nodes' idle CPU after the payments (they fall quiet first: a payment's last commitments), then the case's end. Never throws: a failed end is the case's and fails the run (<see cref="RunContext.EndFailed"/>).</summary>
     private async Task EndBehindAsync()
     {
         IReadOnlyDictionary<string, double> idle = new Dictionary<string, double>();
@@ -355,7 +355,9 @@ internal sealed class CaseLifecycle
         }
         catch (Exception e)
         {
+            // BenchmarkDotNet is done with the case: it cannot fail it any more, so the run counts it.
             results.StoppedBy ??= $"its end failed: {e.Message}";
+            run.EndFailed();
             run.Progress.Info($"case {definition.Key}: ending it failed: {e.Message}");
         }
     }

@@ -101,7 +101,7 @@ internal static class HarnessRun
         shutdown.Completed = true;
         run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
-        return PrintTables(run, summary.Reports.Count(r => !r.Success), summary.BenchmarksCases.Length,
+        return PrintTables(run, summary.Reports.Count(r => !r.Success) + run.EndsFailed, summary.BenchmarksCases.Length,
             summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
     }
 
@@ -163,7 +163,7 @@ internal static class HarnessRun
                 var open = BudgetedVerdicts.Open(comparisons);
                 rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count));
                 var perPair = (Elapsed() - roundStarted) / (last - first + 1);
-                if (failed > 0 || critical)
+                if (failed + run.EndsFailed > 0 || critical)
                 {
                     stopped = "a case failed";
                     break;
@@ -192,7 +192,7 @@ internal static class HarnessRun
         {
             Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped, BudgetedVerdicts.Summarise(comparisons, firstDecided, pace)),
         };
-        return PrintTables(run, failed, declared, critical);
+        return PrintTables(run, failed + run.EndsFailed, declared, critical);
     }
 
     /// <summary>One case driven continuously (--soak); non-zero when a budget was broken. Its report is written by the shutdown.</summary>

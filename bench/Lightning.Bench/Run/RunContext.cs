@@ -109,6 +109,14 @@ internal sealed class RunContext : IAsyncDisposable
     /// <summary>Waits for the previous case's end if it is still running (see <see cref="LeaveEndBehind"/>).</summary>
     public Task EndBehindAsync() => endBehind;
 
+    private int endsFailed;
+
+    /// <summary>A case whose end (report or teardown) failed after BenchmarkDotNet was done with it: it fails the run as a failed case does.</summary>
+    public void EndFailed() => Interlocked.Increment(ref endsFailed);
+
+    /// <summary>How many cases' ends failed (see <see cref="EndFailed"/>).</summary>
+    public int EndsFailed => Volatile.Read(ref endsFailed);
+
     /// <summary>Ctrl+C or SIGTERM: stop waiting on nodes; teardown follows in <see cref="DisposeAsync"/>.</summary>
     public void Cancel() => cancellation.Cancel();
 

@@ -63,11 +63,6 @@ public abstract class ScenarioBenchmark
         {
             await lifecycle.CleanupAsync();
         }
-        else
-        {
-            // This case never started; the previous one's end may still run behind it.
-            await Run.EndBehindAsync();
-        }
     }
 
     // Outside each invocation's timing (InvocationCount=1, so one iteration is one invocation): reading the nodes'
