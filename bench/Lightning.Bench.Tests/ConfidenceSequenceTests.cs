@@ -60,6 +60,20 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         Assert.True(strict.False <= 0.05 * Sequences, $"{strict.False} of {Sequences} false calls at threshold 0");
     }
 
+    // A budgeted run measures more iterations per topology after its first round (IterationPlan), so later pairs vary
+    // less than the first four: the sequence pools them all and must still keep its 5 %.
+    [Fact]
+    public void Pairs_that_vary_less_after_the_first_round_keep_false_calls_at_five_percent()
+    {
+        var tighter = Simulate(0, 0.04, 2, useSequence: true, seed: 37, sdAfterFirstRound: 0.025);
+        var strict = Simulate(0, 0.04, 0, useSequence: true, seed: 41, sdAfterFirstRound: 0.025);
+        var looser = Simulate(0, 0.025, 0, useSequence: true, seed: 43, sdAfterFirstRound: 0.04);
+        output.WriteLine($"A/A, SD 4 % then 2.5 %: at 2 %: {tighter}; at 0 %: {strict}; SD 2.5 % then 4 % at 0 %: {looser}");
+        Assert.True(tighter.False <= 0.05 * Sequences, $"{tighter.False} of {Sequences}");
+        Assert.True(strict.False <= 0.05 * Sequences, $"{strict.False} of {Sequences}");
+        Assert.True(looser.False <= 0.05 * Sequences, $"{looser.False} of {Sequences}");
+    }
+
     [Fact]
     public void A_five_percent_change_at_four_percent_spread_is_called_slower_and_its_interval_covers_it()
     {
@@ -86,7 +100,7 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         public int False => Slower + Faster;
     }
 
-    private static Outcome Simulate(double trueLogRatio, double sd, double thresholdPercent, bool useSequence, int seed)
+    private static Outcome Simulate(double trueLogRatio, double sd, double thresholdPercent, bool useSequence, int seed, double? sdAfterFirstRound = null)
     {
         var random = new Random(seed);
         int slower = 0, faster = 0, same = 0, covered = 0, pairsUsed = 0;
@@ -98,7 +112,7 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
             double low = double.NegativeInfinity, high = double.PositiveInfinity;
             for (var n = 1; n <= MaxPairs && verdict is null; n++)
             {
-                pairs.Add(trueLogRatio + sd * Gaussian(random));
+                pairs.Add(trueLogRatio + (n > ConfidenceSequence.FirstFinite && sdAfterFirstRound is { } later ? later : sd) * Gaussian(random));
                 if (n < 3)
                 {
                     continue;

@@ -3,6 +3,7 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Run;
+using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 
@@ -43,6 +44,40 @@ public class InProcessToolchainTests
             Assert.All(invocations, i => Assert.Equal(["iteration setup", "invocation", "iteration cleanup"], i));
             // At least the warmup and the measured iterations; BenchmarkDotNet may add its own first (jitting) invocation.
             Assert.True(invocations.Count >= 4, string.Join(", ", steps));
+        }
+        finally
+        {
+            artifacts.Delete(recursive: true);
+        }
+    }
+
+    // BenchmarkDotNet's default forces two full collections around every iteration (for micro-benchmarks); in a 2-core
+    // machine that put milliseconds of the harness's own CPU next to the nodes' trailing work (benchmarks/harness-overhead.sh).
+    [Fact]
+    public void The_case_job_forces_no_garbage_collection_between_an_iteration_s_setup_and_its_invocation()
+    {
+        var artifacts = Directory.CreateTempSubdirectory("lnbench-bdn-");
+        try
+        {
+            GcCountingBenchmark.Steps.Clear();
+            var log = new AccumulationLogger();
+            var config = ManualConfig.CreateEmpty()
+                .AddJob(BenchConfig.CaseJob(warmups: 1, iterations: 5))
+                .AddLogger(log)
+                .WithArtifactsPath(artifacts.FullName);
+
+            var summary = BenchmarkRunner.Run<GcCountingBenchmark>(config);
+
+            Assert.True(summary.Reports.Single().Success, log.GetLog());
+            var iterations = GcCountingBenchmark.Steps.Chunk(3).ToList();
+            Assert.True(iterations.Count >= 6, string.Join(", ", GcCountingBenchmark.Steps));
+            Assert.All(iterations, i =>
+            {
+                Assert.Equal(["setup", "invocation", "cleanup"], i.Select(s => s.Step));
+                Assert.Equal(i[0].FullCollections, i[1].FullCollections);
+            });
+            // Nor between one iteration's cleanup and the next one's setup.
+            Assert.All(iterations.Zip(iterations.Skip(1)), p => Assert.Equal(p.First[2].FullCollections, p.Second[0].FullCollections));
         }
         finally
         {

@@ -27,6 +27,9 @@ internal sealed record HarnessOptions
 
     public int Iterations { get; init; } = 10;
 
+    /// <summary>--iterations was given: every case measures that many, also in every round of a budgeted run.</summary>
+    public bool IterationsGiven { get; init; }
+
     public int Warmups { get; init; } = 1;
 
     /// <summary>Fresh topologies per build and case: the unit of replication of every comparison.</summary>

@@ -88,7 +88,7 @@ internal static class OptionParser
             var owners = ScenarioCatalog.All.Where(s => s.Parameters.Contains(parameter)).Select(s => s.Name);
             throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
-        return options;
+        return options with { IterationsGiven = Given(args, "--iterations") };
     }
 
     /// <summary>A soak runs one case on one topology, without traces (hours of spans would fill the disk).</summary>

@@ -136,7 +136,42 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
             $"{BudgetReport.Method}: they stay 95 % intervals however often they are looked at, and are wider than a fixed run's t-interval " +
             "of as many pairs (about 1.8 times at 10–40 pairs). An open verdict's need assumes its ratio and the pairs' spread stay as they are.");
         text.AppendLine();
+        if (IterationsByRound(budget.Rounds) is { } iterations)
+        {
+            text.AppendLine($"Measured invocations per topology: {iterations}. After each round the next ones measure, per Concurrency, the " +
+                "iterations that narrow the mean-time interval most per minute for this run's variance components (the precision table's last " +
+                "column, median over cases and builds, 10 to 100); `--iterations` fixes them.");
+            text.AppendLine();
+        }
         return text.ToString();
+    }
+
+    /// <summary>"Concurrency=1: 10 (round 1), 40 (rounds 2–9); Concurrency=10: 10 (rounds 1–9)", or null without the counts.</summary>
+    internal static string? IterationsByRound(IReadOnlyList<BudgetRound> rounds)
+    {
+        if (rounds.Count == 0 || rounds.Any(r => r.Iterations is null))
+        {
+            return null;
+        }
+        var parts = rounds.SelectMany(r => r.Iterations!.Keys).Distinct().Order().Select(concurrency =>
+        {
+            var runs = new List<(int First, int Last, int Count)>();
+            foreach (var round in rounds)
+            {
+                var count = round.Iterations!.TryGetValue(concurrency, out var n) ? n : 0;
+                if (runs.Count > 0 && runs[^1].Count == count)
+                {
+                    runs[^1] = runs[^1] with { Last = round.Round };
+                }
+                else
+                {
+                    runs.Add((round.Round, round.Round, count));
+                }
+            }
+            return $"Concurrency={concurrency}: " + string.Join(", ", runs.Select(r =>
+                $"{r.Count} ({(r.First == r.Last ? $"round {r.First}" : $"rounds {r.First}–{r.Last}")})"));
+        });
+        return string.Join("; ", parts);
     }
 
     private static IEnumerable<string> ComparisonRows(RunComparisons run) =>

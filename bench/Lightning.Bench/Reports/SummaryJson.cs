@@ -42,7 +42,8 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Costs?.EndRssMbByNode,
             c.Figures?.Instructions,
             c.Instructions,
-            c.Instructions is null ? null : InstructionSettle.Of(c.SettleWaits))).ToList(),
+            c.Instructions is null ? null : InstructionSettle.Of(c.SettleWaits),
+            HarnessGc.Of(c.GcInInvocations))).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

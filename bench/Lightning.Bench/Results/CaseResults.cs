@@ -215,6 +215,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// <summary>With --instructions: each wait for the nodes to fall quiet in the measured window (see <see cref="InstructionSettle"/>).</summary>
     public List<(TimeSpan Waited, bool Quiet)> SettleWaits { get; } = [];
 
+    /// <summary>The harness's own garbage collections inside each measured invocation (see <see cref="HarnessGc"/>).</summary>
+    public List<(TimeSpan Paused, int Collections)> GcInInvocations { get; } = [];
+
     /// <summary>Why a case run with --instructions has no counts (a node's processes did not answer vgdb), or null.</summary>
     public string? InstructionProblem { get; set; }
 

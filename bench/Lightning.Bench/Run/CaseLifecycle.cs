@@ -26,6 +26,7 @@ internal sealed class CaseLifecycle
     private readonly CaseResults results;
     private LightningNetwork? network;
     private PaymentDriver? driver;
+    private (TimeSpan Paused, int Collections) gcBefore;
     private CaseProfiler? profiler;
     private CaseInstructions? instructions;
     private CpuMeter? cpuMeter;
@@ -131,7 +132,7 @@ internal sealed class CaseLifecycle
             $"lnbench-{run.RunId}", run.Results, results, network.ThrowIfNodeDiedAsync, cpu.Problem is null ? cpu : null);
         if (run.Options.PregenerateInvoices)
         {
-            var count = (run.Options.Warmups + run.Options.Iterations) * definition.PaymentsPerInvocation;
+            var count = (run.Options.Warmups + definition.Iterations) * definition.PaymentsPerInvocation;
             using var step = run.Progress.Begin($"creating {count} invoices");
             await driver.PregenerateInvoicesAsync(count, ct);
         }
@@ -184,7 +185,7 @@ internal sealed class CaseLifecycle
     }
 
     /// <summary>With --instructions: the measured invocations the instruction window spans.</summary>
-    private int WindowInvocations => CaseInstructions.WindowInvocations(run.Options.Iterations, definition.PaymentsPerInvocation);
+    private int WindowInvocations => CaseInstructions.WindowInvocations(definition.Iterations, definition.PaymentsPerInvocation);
 
     /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
     public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
@@ -218,11 +219,18 @@ internal sealed class CaseLifecycle
             results.MarkProfiled(next);
             await ProfileAsync(p => p.EnableAsync(run.Cancellation));
         }
+        gcBefore = (GC.GetTotalPauseDuration(), GC.CollectionCount(0));
     }
 
     /// <summary>After an invocation, outside its timing: sampling off first, then the resources read.</summary>
     public async Task AfterInvocationAsync()
     {
+        // First, so nothing the harness does after the invocation counts: only what ran between BeforeInvocationAsync's
+        // end and here, which is BenchmarkDotNet's measured call.
+        if (results.InvocationsStarted > run.Options.Warmups)
+        {
+            results.GcInInvocations.Add((GC.GetTotalPauseDuration() - gcBefore.Paused, GC.CollectionCount(0) - gcBefore.Collections));
+        }
         if (profiler is not null)
         {
             await ProfileAsync(p => p.DisableAsync(run.Cancellation));
@@ -317,7 +325,7 @@ internal sealed class CaseLifecycle
             return;
         }
         // Its measured invocations are known now (BenchmarkDotNet computes the figures before the report would mark them).
-        results.Complete(run.Options.Warmups, run.Options.Iterations);
+        results.Complete(run.Options.Warmups, definition.Iterations);
         var order = run.Plan.Order;
         var last = order.Count == 0 || order[^1] == definition.Key;
         var end = EndBehindAsync();
@@ -375,7 +383,7 @@ internal sealed class CaseLifecycle
             KeepInstructionProfiles();
             await FoldProfilesAsync();
             results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress)
-                .ReportAsync(results, ending, run.Options.Warmups, run.Options.Iterations, run.Cancellation);
+                .ReportAsync(results, ending, run.Options.Warmups, definition.Iterations, run.Cancellation);
         }
         finally
         {

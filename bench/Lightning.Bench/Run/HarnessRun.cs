@@ -148,8 +148,10 @@ internal static class HarnessRun
                 run.Progress.Info(rounds.Count == 0
                     ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{last} of every case"
                     : $"round {rounds.Count + 1}: topology {last} of every case ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
+                var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.IterationsFor);
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
-                    BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output), options.BenchmarkDotNetArguments.ToArray());
+                    BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency),
+                    options.BenchmarkDotNetArguments.ToArray());
                 run.EndBehindAsync().GetAwaiter().GetResult();
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
@@ -161,7 +163,7 @@ internal static class HarnessRun
                     firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
                 }
                 var open = BudgetedVerdicts.Open(comparisons);
-                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count));
+                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count, iterations));
                 var perPair = (Elapsed() - roundStarted) / (last - first + 1);
                 if (failed + run.EndsFailed > 0 || critical)
                 {
@@ -184,6 +186,17 @@ internal static class HarnessRun
                     break;
                 }
                 run.Progress.Info($"after {last} pairs: {open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
+                if (!options.IterationsGiven)
+                {
+                    // The next round's iterations per Concurrency from this run's own variance components (IterationPlan).
+                    run.IterationsByConcurrency = IterationPlan.Next(comparisons.Comparisons, run.IterationsByConcurrency, options.Iterations);
+                    var changed = run.IterationsByConcurrency.Where(i => !iterations.TryGetValue(i.Key, out var had) || had != i.Value).ToList();
+                    if (changed.Count > 0)
+                    {
+                        run.Progress.Info($"next rounds measure {string.Join(", ", changed.OrderBy(c => c.Key).Select(c => $"{c.Value} iterations per topology at Concurrency={c.Key}"))} " +
+                            "(the most precision per minute for this run's variance; --iterations fixes it)");
+                    }
+                }
             }
         }
         shutdown.Completed = true;

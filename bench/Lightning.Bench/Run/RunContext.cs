@@ -88,6 +88,16 @@ internal sealed class RunContext : IAsyncDisposable
         Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
 
     /// <summary>
+    /// Measured invocations per topology by Concurrency where they differ from --iterations: a budgeted run sets them
+    /// after each round from the pairs' variance components, unless --iterations was given (see
+    /// <see cref="Statistics.IterationPlan"/>).
+    /// </summary>
+    public IReadOnlyDictionary<int, int> IterationsByConcurrency { get; set; } = new Dictionary<int, int>();
+
+    /// <summary>A case's measured invocations per topology at <paramref name="concurrency"/>.</summary>
+    public int IterationsFor(int concurrency) => IterationsByConcurrency.TryGetValue(concurrency, out var n) ? n : Options.Iterations;
+
+    /// <summary>
     /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101
     /// instead of mining it. Its compose file and log go to RESULTS/chain.
     /// </summary>

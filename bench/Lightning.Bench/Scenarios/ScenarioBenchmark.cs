@@ -122,6 +122,7 @@ public abstract class ScenarioBenchmark
             CaseKey.Texts(parameters),
             BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage),
             PaymentsPerInvocation,
-            Traces.Name);
+            Traces.Name,
+            Run.IterationsFor(Concurrency));
     }
 }

@@ -1,7 +1,8 @@
 namespace Lightning.Bench.Statistics;
 
 /// <summary>One round of a budgeted run: the topology pairs every case had after it, the minutes spent and the verdicts still open.</summary>
-internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open);
+/// <param name="Iterations">The measured invocations per topology of the round's cases, by Concurrency.</param>
+internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open, IReadOnlyDictionary<int, int>? Iterations = null);
 
 /// <summary>A primary verdict of a budgeted run as it ended: decided after <paramref name="Pairs"/> pairs, or still open.</summary>
 /// <param name="PairsNeeded">Open only: the pairs in all that would decide it if the ratio and the pairs' spread stay as they are (null: not in sight).</param>
