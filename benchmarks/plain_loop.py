@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A plain loop over the RPC sockets of two containerized Core Lightning nodes: what the nodes do without the harness.
 
-    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--amount-msat N] [--log-stdout] [--json FILE]
+    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--amount-msat N] [--log-stdout] [--settle] [--json FILE]
 
 Starts bitcoind, alice and bob with `docker run` (host network, state bind-mounted from a temp folder, the command
 lines of docker-fragments/ and the harness), funds alice, opens one channel, waits until alice has a route, then per
@@ -9,7 +9,8 @@ concurrency C makes invocations of C payments at once (each: `invoice` on bob, t
 worker), 5 warmup invocations then enough invocations for N payments, and prints the mean invocation time (ms) and
 payments per second. Each payment is `--amount-msat` (the harness's default, 1,000,000: above the dust limit, so
 every commitment carries the HTLC and its signatures; a 1-sat payment is trimmed and costs the nodes less). `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
-driver). Everything it started is removed at the end, also on Ctrl+C. Needs python3 and docker; no Python packages.
+driver). `--settle` waits before each invocation, as the harness does by default, until alice and bob together have
+used less than 10 % of a core over 10 ms (their cgroups' CPU counters read every millisecond, at most 1 s). Everything it started is removed at the end, also on Ctrl+C. Needs python3 and docker; no Python packages.
 """
 import argparse, base64, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 
@@ -66,6 +67,37 @@ def wait(what, probe, timeout=120):
         time.sleep(0.2)
 
 
+def cpu_counter(container):
+    """A function returning the container's CPU time so far in nanoseconds, from its cgroup (v1 cpuacct or v2 cpu.stat)."""
+    pid = subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", container], check=True, capture_output=True, text=True).stdout.strip()
+    for line in open(f"/proc/{pid}/cgroup"):
+        number, controllers, path = line.rstrip("\n").split(":", 2)
+        if "cpuacct" in controllers.split(","):
+            for mount in ("cpu,cpuacct", "cpuacct,cpu", "cpuacct"):
+                file = f"/sys/fs/cgroup/{mount}{path}/cpuacct.usage"
+                if os.path.exists(file):
+                    return lambda file=file: int(open(file).read())
+        if number == "0" and os.path.exists(f"/sys/fs/cgroup{path}/cpu.stat"):
+            file = f"/sys/fs/cgroup{path}/cpu.stat"
+            return lambda file=file: 1000 * int(next(l.split()[1] for l in open(file) if l.startswith("usage_usec")))
+    sys.exit(f"plain-loop: no CPU counter in {container}'s cgroups")
+
+
+def settle(counters, quiet=0.010, busy_share=0.1, limit=1.0):
+    """Waits until the nodes together used less than busy_share of a core over `quiet` seconds (at most `limit`)."""
+    start = time.perf_counter()
+    samples = [(start, sum(c() for c in counters))]
+    while True:
+        time.sleep(0.001)
+        now, ns = time.perf_counter(), sum(c() for c in counters)
+        samples.append((now, ns))
+        while len(samples) > 2 and now - samples[1][0] >= quiet:
+            samples.pop(0)
+        at, was = samples[0]
+        if now - at >= quiet and (ns - was) / 1e9 / (now - at) < busy_share or now - start >= limit:
+            return now - start
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -80,6 +112,7 @@ def main():
     parser.add_argument("--concurrency", default="1,10")
     parser.add_argument("--amount-msat", type=int, default=1_000_000)
     parser.add_argument("--log-stdout", action="store_true")
+    parser.add_argument("--settle", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="lnb-plain-", dir="/tmp")
@@ -123,6 +156,7 @@ def main():
         # askrene's getroutes, as xpay asks it (and as the harness waits for routes).
         wait("a route", lambda: alice.call("getroutes", source=alice_id, destination=bob_id, amount_msat=args.amount_msat,
                                            layers=["auto.localchans", "auto.sourcefree"], maxfee_msat=1000, final_cltv=18)["routes"])
+        counters = [cpu_counter(names[1]), cpu_counter(names[2])] if args.settle else []
         results = {}
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
             workers = [(Rpc(f"{folder}/alice/regtest/lightning-rpc"), Rpc(f"{folder}/bob/regtest/lightning-rpc")) for _ in range(concurrency)]
@@ -134,6 +168,8 @@ def main():
                 payer.call("xpay", invstring=bolt11)
 
             def invocation():
+                if counters:
+                    settle(counters)
                 threads = [threading.Thread(target=pay, args=w) for w in workers]
                 start = time.perf_counter()
                 for t in threads:

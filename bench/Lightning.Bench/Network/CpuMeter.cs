@@ -88,7 +88,7 @@ internal sealed class CpuMeter
     /// </summary>
     /// <returns>How long it waited, and whether the nodes fell quiet (false: the limit was reached).</returns>
     public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
-        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default)
+        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var idle = idleNsPerSecond?.Values.Sum() ?? 0;
@@ -117,7 +117,7 @@ internal sealed class CpuMeter
             {
                 return (at, false);
             }
-            await Task.Delay(SettlePoll, ct);
+            await Task.Delay(poll ?? SettlePoll, ct);
         }
     }
 

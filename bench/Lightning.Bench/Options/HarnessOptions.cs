@@ -27,6 +27,9 @@ internal sealed record HarnessOptions
 
     public int Iterations { get; init; } = 10;
 
+    /// <summary>Start each timed invocation as soon as the last one ended, without waiting for the nodes to fall quiet.</summary>
+    public bool BackToBack { get; init; }
+
     /// <summary>--iterations was given: every case measures that many, also in every round of a budgeted run.</summary>
     public bool IterationsGiven { get; init; }
 

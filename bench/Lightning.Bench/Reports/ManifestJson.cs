@@ -28,6 +28,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
             Iterations = options.Iterations,
             Warmups = options.Warmups,
+            BackToBack = options.BackToBack,
             Topologies = options.Topologies,
             Seed = run.Seed,
             Order = run.Order,

@@ -43,7 +43,8 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Instructions,
             c.Instructions,
             c.Instructions is null ? null : InstructionSettle.Of(c.SettleWaits),
-            HarnessGc.Of(c.GcInInvocations))).ToList(),
+            HarnessGc.Of(c.GcInInvocations),
+            InstructionSettle.Of(c.InvocationSettleWaits))).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent);

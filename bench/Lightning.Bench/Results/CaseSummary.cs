@@ -7,6 +7,7 @@ namespace Lightning.Bench.Results;
 /// <param name="Instructions">With --instructions: the nodes' instructions per successful payment, by node and process.</param>
 /// <param name="InstructionCounts">With --instructions: each node's counts per process in the measured and the idle window, as counted.</param>
 /// <param name="InstructionSettle">With --instructions: the waits for the nodes to fall quiet around the window's payments.</param>
+/// <param name="InvocationSettle">A timed case's waits for the nodes to fall quiet before each invocation (not with --back-to-back).</param>
 /// <param name="HarnessGc">The harness's own garbage collections inside the measured invocations.</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 internal sealed record CaseSummary(
@@ -35,4 +36,5 @@ internal sealed record CaseSummary(
     InstructionsPerPayment? Instructions = null,
     IReadOnlyDictionary<string, NodeInstructions>? InstructionCounts = null,
     InstructionSettle? InstructionSettle = null,
-    HarnessGc? HarnessGc = null);
+    HarnessGc? HarnessGc = null,
+    InstructionSettle? InvocationSettle = null);

@@ -30,6 +30,9 @@ internal sealed class CaseLifecycle
     private CaseProfiler? profiler;
     private CaseInstructions? instructions;
     private CpuMeter? cpuMeter;
+
+    /// <summary>A timed case waits for its nodes to fall quiet before each invocation (see <see cref="TimedSettle"/>), unless --back-to-back.</summary>
+    private readonly bool settleTimed;
     private bool paysNothing;
 
     private CaseLifecycle(RunContext run, CaseDefinition definition)
@@ -38,6 +41,7 @@ internal sealed class CaseLifecycle
         this.definition = definition;
         results = run.Results.StartCase(definition.Key, definition.Parameters, definition.PaymentsPerInvocation);
         idleAfterPayments = run.Valgrind is null && run.Profiling is null && run.Options.Soak is null;
+        settleTimed = run.Valgrind is null && !run.Options.BackToBack;
     }
 
     /// <summary>
@@ -204,6 +208,11 @@ internal sealed class CaseLifecycle
     {
         driver?.BeforeInvocation();
         var next = results.InvocationsStarted + 1;
+        if (settleTimed && cpuMeter is not null)
+        {
+            results.InvocationSettleWaits.Add(await cpuMeter.WaitQuietAsync(null, TimedSettle.Quiet, TimedSettle.BusyShare, TimedSettle.Limit,
+                run.Cancellation, TimedSettle.Poll));
+        }
         if (instructions is not null && next > run.Options.Warmups && next <= run.Options.Warmups + WindowInvocations)
         {
             await SettleAsync();
