@@ -93,10 +93,13 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         }
         var within = all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
         var iterations = (int)Math.Round(all.Average(v => v.Count));
-        // A topology's own cost: its whole time less the time of its invocations (warmups included).
-        var iterationSeconds = topologies.Average(c => c.Figures!.IterationsMs.Average()) / 1000;
+        // An iteration costs its invocation and the wait for quiet nodes before it; a topology's own cost is its whole
+        // time less that of its iterations (warmups included).
+        double IterationSeconds(CaseResults c) => c.Figures!.IterationsMs.Average() / 1000
+            + (c.InvocationSettleWaits.Count > 0 ? c.InvocationSettleWaits.Average(w => w.Waited.TotalSeconds) : 0);
+        var iterationSeconds = topologies.Average(IterationSeconds);
         var topologySeconds = topologies.Where(c => c.Topology is { Ended: not null })
-            .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - c.InvocationsStarted * c.Figures!.IterationsMs.Average() / 1000)
+            .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - c.InvocationsStarted * IterationSeconds(c))
             .DefaultIfEmpty(double.NaN).Average();
         return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
     }
