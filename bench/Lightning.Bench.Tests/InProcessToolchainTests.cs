@@ -1,6 +1,3 @@
-using BenchmarkDotNet.Configs;
-using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Running;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tests.Support;
@@ -24,31 +21,17 @@ public class InProcessToolchainTests
     [Fact]
     public void The_case_job_waits_for_async_setup_and_cleanup_before_each_next_step()
     {
-        var artifacts = Directory.CreateTempSubdirectory("lnbench-bdn-");
-        try
-        {
-            AsyncSetupBenchmark.Steps.Clear();
-            var log = new AccumulationLogger();
-            var config = ManualConfig.CreateEmpty()
-                .AddJob(BenchConfig.CaseJob(warmups: 1, iterations: 3))
-                .AddLogger(log)
-                .WithArtifactsPath(artifacts.FullName);
+        AsyncSetupBenchmark.Steps.Clear();
 
-            var summary = BenchmarkRunner.Run<AsyncSetupBenchmark>(config);
+        BenchmarkDotNetRun.Run<AsyncSetupBenchmark>([BenchConfig.CaseJob(warmups: 1, iterations: 3)]);
 
-            Assert.True(summary.Reports.Single().Success, log.GetLog());
-            var steps = AsyncSetupBenchmark.Steps.ToList();
-            Assert.Equal("global setup", steps[0]);
-            Assert.Equal("global cleanup", steps[^1]);
-            var invocations = steps.Skip(1).SkipLast(1).Chunk(3).ToList();
-            Assert.All(invocations, i => Assert.Equal(["iteration setup", "invocation", "iteration cleanup"], i));
-            // At least the warmup and the measured iterations; BenchmarkDotNet may add its own first (jitting) invocation.
-            Assert.True(invocations.Count >= 4, string.Join(", ", steps));
-        }
-        finally
-        {
-            artifacts.Delete(recursive: true);
-        }
+        var steps = AsyncSetupBenchmark.Steps.ToList();
+        Assert.Equal("global setup", steps[0]);
+        Assert.Equal("global cleanup", steps[^1]);
+        var invocations = steps.Skip(1).SkipLast(1).Chunk(3).ToList();
+        Assert.All(invocations, i => Assert.Equal(["iteration setup", "invocation", "iteration cleanup"], i));
+        // At least the warmup and the measured iterations; BenchmarkDotNet may add its own first (jitting) invocation.
+        Assert.True(invocations.Count >= 4, string.Join(", ", steps));
     }
 
     // BenchmarkDotNet's default forces two full collections around every iteration (for micro-benchmarks); in a 2-core
@@ -56,32 +39,18 @@ public class InProcessToolchainTests
     [Fact]
     public void The_case_job_forces_no_garbage_collection_between_an_iteration_s_setup_and_its_invocation()
     {
-        var artifacts = Directory.CreateTempSubdirectory("lnbench-bdn-");
-        try
-        {
-            GcCountingBenchmark.Steps.Clear();
-            var log = new AccumulationLogger();
-            var config = ManualConfig.CreateEmpty()
-                .AddJob(BenchConfig.CaseJob(warmups: 1, iterations: 5))
-                .AddLogger(log)
-                .WithArtifactsPath(artifacts.FullName);
+        GcCountingBenchmark.Steps.Clear();
 
-            var summary = BenchmarkRunner.Run<GcCountingBenchmark>(config);
+        BenchmarkDotNetRun.Run<GcCountingBenchmark>([BenchConfig.CaseJob(warmups: 1, iterations: 5)]);
 
-            Assert.True(summary.Reports.Single().Success, log.GetLog());
-            var iterations = GcCountingBenchmark.Steps.Chunk(3).ToList();
-            Assert.True(iterations.Count >= 6, string.Join(", ", GcCountingBenchmark.Steps));
-            Assert.All(iterations, i =>
-            {
-                Assert.Equal(["setup", "invocation", "cleanup"], i.Select(s => s.Step));
-                Assert.Equal(i[0].FullCollections, i[1].FullCollections);
-            });
-            // Nor between one iteration's cleanup and the next one's setup.
-            Assert.All(iterations.Zip(iterations.Skip(1)), p => Assert.Equal(p.First[2].FullCollections, p.Second[0].FullCollections));
-        }
-        finally
+        var iterations = GcCountingBenchmark.Steps.Chunk(3).ToList();
+        Assert.True(iterations.Count >= 6, string.Join(", ", GcCountingBenchmark.Steps));
+        Assert.All(iterations, i =>
         {
-            artifacts.Delete(recursive: true);
-        }
+            Assert.Equal(["setup", "invocation", "cleanup"], i.Select(s => s.Step));
+            Assert.Equal(i[0].FullCollections, i[1].FullCollections);
+        });
+        // Nor between one iteration's cleanup and the next one's setup.
+        Assert.All(iterations.Zip(iterations.Skip(1)), p => Assert.Equal(p.First[2].FullCollections, p.Second[0].FullCollections));
     }
 }
