@@ -104,6 +104,96 @@ def free_port():
         return s.getsockname()[1]
 
 
+class Topology:
+    """bitcoind, alice and bob in containers (host network, state bind-mounted from a temp folder), alice funded, one
+    channel alice→bob, and a route: what the harness's AlicePaysBob sets up, without the harness. `remove()` removes
+    everything it started."""
+
+    def __init__(self, cln_image, bitcoind_image, amount_msat=1_000_000, log_stdout=False):
+        self.bitcoind_image = bitcoind_image
+        self.folder = tempfile.mkdtemp(prefix="lnb-plain-", dir="/tmp")
+        tag = os.path.basename(self.folder).replace("_", "-").lower()
+        self.names = [f"{tag}-bitcoind", f"{tag}-alice", f"{tag}-bob"]
+        self.amount_msat = amount_msat
+        self.counter = 0
+        self.workers = {}
+        try:
+            self._start(cln_image, bitcoind_image, amount_msat, log_stdout)
+        except BaseException:
+            self.remove()
+            raise
+
+    def _start(self, cln_image, bitcoind_image, amount_msat, log_stdout):
+        user = f"{os.getuid()}:{os.getgid()}"
+        btc_rpc, btc_p2p, alice_port, bob_port = free_port(), free_port(), free_port(), free_port()
+        os.makedirs(f"{self.folder}/bitcoind")
+        subprocess.run(["docker", "run", "-d", "--init", "--name", self.names[0], "--network", "host", "--user", user, "-v", f"{self.folder}/bitcoind:/lnb",
+                        "--entrypoint", "bitcoind", bitcoind_image, "-regtest", "-server", "-printtoconsole", "-datadir=/lnb",
+                        f"-rpcuser={RPC_USER}", f"-rpcpassword={RPC_PASSWORD}", f"-rpcport={btc_rpc}", f"-port={btc_p2p}", "-rpcbind=127.0.0.1",
+                        "-fallbackfee=0.0002", "-txindex=0", "-listen=0", "-dnsseed=0", "-listenonion=0", "-discover=0", "-keypool=1", "-maxsigcachesize=1"],
+                       check=True, stdout=subprocess.DEVNULL)
+        wait("bitcoind", lambda: bitcoin(btc_rpc, "getblockcount") is not None)
+        bitcoin(btc_rpc, "createwallet", "miner")
+        miner = bitcoin(btc_rpc, "getnewaddress")
+        bitcoin(btc_rpc, "generatetoaddress", 101, miner)
+        for name, node, port in (("alice", self.names[1], alice_port), ("bob", self.names[2], bob_port)):
+            os.makedirs(f"{self.folder}/{name}")
+            command = ["docker", "run", "-d", "--init", "--name", node, "--network", "host", "--user", user, "-v", f"{self.folder}/{name}:/lnb",
+                       "--entrypoint", "lightningd", cln_image, "--network=regtest", "--log-level=info", "--developer", "--dev-fast-gossip",
+                       "--dev-bitcoind-poll=1", "--rescan=0", "--rpc-file-mode=0666", "--max-concurrent-htlcs=483", "--lightning-dir=/lnb",
+                       f"--alias={name}", "--bitcoin-rpcconnect=127.0.0.1", f"--bitcoin-rpcport={btc_rpc}", f"--bitcoin-rpcuser={RPC_USER}",
+                       f"--bitcoin-rpcpassword={RPC_PASSWORD}", f"--addr=127.0.0.1:{port}", "--log-file=/lnb/lightningd.log"]
+            if log_stdout:
+                command.append("--log-file=-")
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        self.alice_rpc, self.bob_rpc = f"{self.folder}/alice/regtest/lightning-rpc", f"{self.folder}/bob/regtest/lightning-rpc"
+        alice = wait("alice's RPC", lambda: Rpc(self.alice_rpc))
+        bob = wait("bob's RPC", lambda: Rpc(self.bob_rpc))
+        self.bob_id = bob.call("getinfo")["id"]
+        address = alice.call("newaddr", addresstype="all")
+        bitcoin(btc_rpc, "sendtoaddress", address.get("bech32") or address["p2tr"], 1)
+        bitcoin(btc_rpc, "generatetoaddress", 1, miner)
+        wait("alice's funds", lambda: any(o["status"] == "confirmed" for o in alice.call("listfunds")["outputs"]))
+        alice.call("connect", id=self.bob_id, host="127.0.0.1", port=bob_port)
+        alice.call("fundchannel", id=self.bob_id, amount=10_000_000)
+        bitcoin(btc_rpc, "generatetoaddress", 6, miner)
+        wait("the channel", lambda: any(c.get("state") == "CHANNELD_NORMAL" for c in alice.call("listpeerchannels")["channels"]))
+        self.alice_id = alice.call("getinfo")["id"]
+        # askrene's getroutes, as xpay asks it (and as the harness waits for routes).
+        wait("a route", lambda: alice.call("getroutes", source=self.alice_id, destination=self.bob_id, amount_msat=amount_msat,
+                                           layers=["auto.localchans", "auto.sourcefree"], maxfee_msat=1000, final_cltv=18)["routes"])
+
+    def cpu_counters(self):
+        return [cpu_counter(self.names[1]), cpu_counter(self.names[2])]
+
+    def invocation(self, concurrency, counters=()):
+        """One invocation: `concurrency` payments at once (invoice on bob, xpay on alice), after waiting for quiet nodes
+        when given their counters; returns its time in ms."""
+        if concurrency not in self.workers:
+            self.workers[concurrency] = [(Rpc(self.alice_rpc), Rpc(self.bob_rpc)) for _ in range(concurrency)]
+
+        def pay(payer, payee):
+            self.counter += 1
+            bolt11 = payee.call("invoice", amount_msat=self.amount_msat, label=f"plain-{concurrency}-{self.counter}-{random.random()}", description="plain loop")["bolt11"]
+            payer.call("xpay", invstring=bolt11)
+
+        if counters:
+            settle(counters)
+        threads = [threading.Thread(target=pay, args=w) for w in self.workers[concurrency]]
+        start = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return (time.perf_counter() - start) * 1000
+
+    def remove(self):
+        subprocess.run(["docker", "rm", "-f", *self.names], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["docker", "run", "--rm", "-v", f"{self.folder}:/lnb", "--entrypoint", "rm", self.bitcoind_image, "-rf", "/lnb/bitcoind", "/lnb/alice", "/lnb/bob"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cln_image")
@@ -115,72 +205,15 @@ def main():
     parser.add_argument("--settle", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp(prefix="lnb-plain-", dir="/tmp")
-    tag = os.path.basename(folder).replace("_", "-").lower()
-    names = [f"{tag}-bitcoind", f"{tag}-alice", f"{tag}-bob"]
-    user = f"{os.getuid()}:{os.getgid()}"
+    topology = None
     try:
-        btc_rpc, btc_p2p, alice_port, bob_port = free_port(), free_port(), free_port(), free_port()
-        os.makedirs(f"{folder}/bitcoind")
-        subprocess.run(["docker", "run", "-d", "--init", "--name", names[0], "--network", "host", "--user", user, "-v", f"{folder}/bitcoind:/lnb",
-                        "--entrypoint", "bitcoind", args.bitcoind_image, "-regtest", "-server", "-printtoconsole", "-datadir=/lnb",
-                        f"-rpcuser={RPC_USER}", f"-rpcpassword={RPC_PASSWORD}", f"-rpcport={btc_rpc}", f"-port={btc_p2p}", "-rpcbind=127.0.0.1",
-                        "-fallbackfee=0.0002", "-txindex=0", "-listen=0", "-dnsseed=0", "-listenonion=0", "-discover=0", "-keypool=1", "-maxsigcachesize=1"],
-                       check=True, stdout=subprocess.DEVNULL)
-        wait("bitcoind", lambda: bitcoin(btc_rpc, "getblockcount") is not None)
-        bitcoin(btc_rpc, "createwallet", "miner")
-        miner = bitcoin(btc_rpc, "getnewaddress")
-        bitcoin(btc_rpc, "generatetoaddress", 101, miner)
-        for name, node, port in (("alice", names[1], alice_port), ("bob", names[2], bob_port)):
-            os.makedirs(f"{folder}/{name}")
-            command = ["docker", "run", "-d", "--init", "--name", node, "--network", "host", "--user", user, "-v", f"{folder}/{name}:/lnb",
-                       "--entrypoint", "lightningd", args.cln_image, "--network=regtest", "--log-level=info", "--developer", "--dev-fast-gossip",
-                       "--dev-bitcoind-poll=1", "--rescan=0", "--rpc-file-mode=0666", "--max-concurrent-htlcs=483", "--lightning-dir=/lnb",
-                       f"--alias={name}", "--bitcoin-rpcconnect=127.0.0.1", f"--bitcoin-rpcport={btc_rpc}", f"--bitcoin-rpcuser={RPC_USER}",
-                       f"--bitcoin-rpcpassword={RPC_PASSWORD}", f"--addr=127.0.0.1:{port}", "--log-file=/lnb/lightningd.log"]
-            if args.log_stdout:
-                command.append("--log-file=-")
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        alice = wait("alice's RPC", lambda: Rpc(f"{folder}/alice/regtest/lightning-rpc"))
-        bob = wait("bob's RPC", lambda: Rpc(f"{folder}/bob/regtest/lightning-rpc"))
-        bob_id = bob.call("getinfo")["id"]
-        address = alice.call("newaddr", addresstype="all")
-        bitcoin(btc_rpc, "sendtoaddress", address.get("bech32") or address["p2tr"], 1)
-        bitcoin(btc_rpc, "generatetoaddress", 1, miner)
-        wait("alice's funds", lambda: any(o["status"] == "confirmed" for o in alice.call("listfunds")["outputs"]))
-        alice.call("connect", id=bob_id, host="127.0.0.1", port=bob_port)
-        alice.call("fundchannel", id=bob_id, amount=10_000_000)
-        bitcoin(btc_rpc, "generatetoaddress", 6, miner)
-        wait("the channel", lambda: any(c.get("state") == "CHANNELD_NORMAL" for c in alice.call("listpeerchannels")["channels"]))
-        alice_id = alice.call("getinfo")["id"]
-        # askrene's getroutes, as xpay asks it (and as the harness waits for routes).
-        wait("a route", lambda: alice.call("getroutes", source=alice_id, destination=bob_id, amount_msat=args.amount_msat,
-                                           layers=["auto.localchans", "auto.sourcefree"], maxfee_msat=1000, final_cltv=18)["routes"])
-        counters = [cpu_counter(names[1]), cpu_counter(names[2])] if args.settle else []
+        topology = Topology(args.cln_image, args.bitcoind_image, args.amount_msat, args.log_stdout)
+        counters = topology.cpu_counters() if args.settle else []
         results = {}
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
-            workers = [(Rpc(f"{folder}/alice/regtest/lightning-rpc"), Rpc(f"{folder}/bob/regtest/lightning-rpc")) for _ in range(concurrency)]
-            counter = [0]
-
-            def pay(payer, payee):
-                counter[0] += 1
-                bolt11 = payee.call("invoice", amount_msat=args.amount_msat, label=f"plain-{concurrency}-{counter[0]}-{random.random()}", description="plain loop")["bolt11"]
-                payer.call("xpay", invstring=bolt11)
-
-            def invocation():
-                if counters:
-                    settle(counters)
-                threads = [threading.Thread(target=pay, args=w) for w in workers]
-                start = time.perf_counter()
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join()
-                return (time.perf_counter() - start) * 1000
-
             for _ in range(5):
-                invocation()
-            times = [invocation() for _ in range(max(1, args.payments // concurrency))]
+                topology.invocation(concurrency, counters)
+            times = [topology.invocation(concurrency, counters) for _ in range(max(1, args.payments // concurrency))]
             mean = statistics.fmean(times)
             results[str(concurrency)] = {"mean_ms": mean, "payments_per_second": concurrency * 1000 / mean, "invocations": len(times),
                                          "sd_ms": statistics.stdev(times) if len(times) > 1 else 0}
@@ -189,10 +222,8 @@ def main():
             with open(args.json, "w") as f:
                 json.dump(results, f, indent=1)
     finally:
-        subprocess.run(["docker", "rm", "-f", *names], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["docker", "run", "--rm", "-v", f"{folder}:/lnb", "--entrypoint", "rm", args.bitcoind_image, "-rf", "/lnb/bitcoind", "/lnb/alice", "/lnb/bob"],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        shutil.rmtree(folder, ignore_errors=True)
+        if topology is not None:
+            topology.remove()
 
 
 if __name__ == "__main__":
