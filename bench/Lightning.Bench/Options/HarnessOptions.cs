@@ -30,6 +30,23 @@ internal sealed record HarnessOptions
     /// <summary>Start each timed invocation as soon as the last one ended, without waiting for the nodes to fall quiet.</summary>
     public bool BackToBack { get; init; }
 
+    /// <summary>
+    /// --pairing: how the arms of a pair (builds, trace modes) are measured. <see cref="Alternate"/> (the default): the
+    /// arms' topologies of one cell and topology index are live at once and their invocations alternate, so every arm
+    /// sees the same moments of the machine; <see cref="Sequential"/>: one arm's topology after the other's.
+    /// </summary>
+    public string Pairing { get; init; } = Alternate;
+
+    public const string Alternate = "alternate";
+
+    public const string Sequential = "sequential";
+
+    /// <summary>
+    /// Whether this run alternates its arms' invocations: --pairing alternate, more than one arm (builds × trace modes),
+    /// and a timed run (not --instructions, --soak or --profile, which measure one topology at a time).
+    /// </summary>
+    public bool AlternatesArms => Pairing == Alternate && Builds.Count * Traces.Count > 1 && !Instructions && Soak is null && ProfileMode == ProfileMode.Off;
+
     /// <summary>--iterations was given: every case measures that many, also in every round of a budgeted run.</summary>
     public bool IterationsGiven { get; init; }
 

@@ -12,6 +12,12 @@ internal static class OptionValues
         _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
     };
 
+    public static string Pairing(string name, string value) => value switch
+    {
+        HarnessOptions.Alternate or HarnessOptions.Sequential => value,
+        _ => throw new UsageException($"{name} is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not '{value}'"),
+    };
+
     public static int Int(string option, string text, int min, int max, string? why = null) => (int)Long(option, text, min, max, why);
 
     public static long Long(string option, string text, long min, long max, string? why = null)

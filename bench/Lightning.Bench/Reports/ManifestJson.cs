@@ -48,7 +48,11 @@ internal sealed class ManifestJson : IRunEndOutput
             Profiling = run.Profiles,
             Budget = run.Results.Comparisons?.Budget,
             Pairing = options.BuildList.Count > 1 || options.Traces.Count > 1
-                ? "fresh topologies, one per arm with the same Topology index, started one after the other in a balanced, seeded order (see order); " +
+                ? (options.AlternatesArms
+                    ? "alternate: fresh topologies, one per arm with the same Topology index, set up together and live at once; in each BenchmarkDotNet " +
+                      "iteration of an arm's case every other arm makes one invocation, then the case's own (the arms' cases in a balanced, seeded order, see order), " +
+                      "and each arm's figures are the harness's timing of all its measured invocations; "
+                    : "sequential: fresh topologies, one per arm with the same Topology index, started one after the other in a balanced, seeded order (see order); ") +
                   "a comparison's unit is the pair's log ratio of topology means" + (options.MaxTime is null ? "" : "; pairs added round by round until decided or out of time (see budget)")
                 : null,
             Instructions = run.Valgrind is { } valgrind

@@ -22,7 +22,7 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Parameters,
             c.Figures?.MeanMs ?? double.NaN,
             c.Figures?.StdDevMs ?? double.NaN,
-            c.Figures is { FromBenchmarkDotNet: true } f ? f.IterationsMs : [],
+            c.Figures is { } f && (f.FromBenchmarkDotNet || c.TimedByHarness) ? f.IterationsMs : [],
             c.PaymentsPerInvocation,
             c.Figures?.PaymentsPerSecond ?? double.NaN,
             c.Figures?.P50Ms ?? double.NaN,

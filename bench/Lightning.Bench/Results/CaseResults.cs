@@ -91,9 +91,16 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
+    /// <summary>
+    /// With alternating arms (--pairing alternate): the figures come from the harness's timing of every measured
+    /// invocation, BenchmarkDotNet's (in this case) and the others' (in the other arms' cases), not from
+    /// BenchmarkDotNet's statistics of its own iterations alone.
+    /// </summary>
+    public bool TimedByHarness { get; set; }
+
     private CaseFigures? Compute(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
     {
-        if (meanNanoseconds is { } mean)
+        if (meanNanoseconds is { } mean && !TimedByHarness)
         {
             return Figures = CaseFigures.Compute(this, mean, stdDevNanoseconds ?? double.NaN, iterationsNanoseconds, fromBenchmarkDotNet: true);
         }
@@ -102,7 +109,8 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             own = CompletedMeasured().Select(t => t.TotalNanoseconds).ToList();
         }
-        return Figures = own.Count == 0 ? null : CaseFigures.Compute(this, own.Average(), double.NaN, own);
+        return Figures = own.Count == 0 ? null
+            : CaseFigures.Compute(this, own.Average(), own.Count > 1 ? Math.Sqrt(own.Sum(t => Math.Pow(t - own.Average(), 2)) / (own.Count - 1)) : double.NaN, own);
     }
 
     /// <summary>Why the case ended before its iterations did (a node died), or null for a complete case.</summary>

@@ -35,6 +35,7 @@ internal sealed record Manifest
     /// <summary>--back-to-back: timed invocations started without waiting for the nodes to fall quiet (absent in runs from before the wait, which had BenchmarkDotNet's forced collections between invocations instead).</summary>
     public bool? BackToBack { get; init; }
 
+
     /// <summary>Fresh topologies per build and case.</summary>
     public int Topologies { get; init; } = 1;
 

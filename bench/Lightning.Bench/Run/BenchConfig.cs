@@ -63,9 +63,14 @@ internal static class BenchConfig
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
 
     public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
-        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null)
+        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1)
     {
-        var (jobs, filter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>());
+        // With alternating arms every BenchmarkDotNet iteration makes one invocation of each arm, and the warmups are
+        // made when the group starts (ArmGroup), so BenchmarkDotNet's cases make none and as many iterations as give
+        // each topology its measured invocations.
+        int PerCase(int n) => (n + alternatingArms - 1) / alternatingArms;
+        var (jobs, filter) = CaseJobs(alternatingArms > 1 ? 0 : options.Warmups, PerCase(options.Iterations),
+            (iterationsByConcurrency ?? new Dictionary<int, int>()).ToDictionary(i => i.Key, i => PerCase(i.Value)));
         var config = ManualConfig.CreateEmpty()
             .AddJob(jobs)
             .AddLogger(logger ?? ConsoleLogger.Default)

@@ -42,7 +42,21 @@ internal sealed class CaseLifecycle
         results = run.Results.StartCase(definition.Key, definition.Parameters, definition.PaymentsPerInvocation);
         idleAfterPayments = run.Valgrind is null && run.Profiling is null && run.Options.Soak is null;
         settleTimed = run.Valgrind is null && !run.Options.BackToBack;
+        // Alternating arms: an arm's measured invocations are timed by the harness, in its own case and in the others'.
+        results.TimedByHarness = run.Alternating;
     }
+
+    /// <summary>The case's key.</summary>
+    public string Key => definition.Key;
+
+    /// <summary>With --pairing alternate: the arms live with this one (see <see cref="ArmGroup"/>); null otherwise.</summary>
+    public ArmGroup? Group { get; set; }
+
+    /// <summary>Whether the case's topology is still up.</summary>
+    public bool Alive => Volatile.Read(ref network) is not null;
+
+    /// <summary>Why the case ended before its iterations did, or null.</summary>
+    public string? StoppedBy => results.StoppedBy;
 
     /// <summary>
     /// A timed case (no Valgrind, perf or soak) measures its nodes' idle CPU after its payments, while the next case's
@@ -53,25 +67,35 @@ internal sealed class CaseLifecycle
     private readonly bool idleAfterPayments;
 
     /// <summary>Builds the case's topology up to the first payment; on failure it is torn down before the exception leaves.</summary>
-    public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition)
+    /// <param name="awaitEndBehind">Wait for the previous case's end after the setup (false: the caller waits, after setting up more).</param>
+    public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition, bool awaitEndBehind = true)
     {
         var lifecycle = new CaseLifecycle(run, definition);
         try
         {
             await lifecycle.SetUpAsync();
-            // The previous case's end (idle window, report, teardown) ran beside this setup; none of it beside a payment.
-            await run.EndBehindAsync();
+            if (awaitEndBehind)
+            {
+                // The previous case's end (idle window, report, teardown) ran beside this setup; none of it beside a payment.
+                await run.EndBehindAsync();
+            }
         }
         catch
         {
-            if (lifecycle.results.IdleAfterPaymentsPending)
-            {
-                lifecycle.results.IdleMeasured(new Dictionary<string, double>());
-            }
-            await lifecycle.TearDownAsync();
+            await lifecycle.AbortAsync();
             throw;
         }
         return lifecycle;
+    }
+
+    /// <summary>Tears down a case that will not pay (its setup or its group's failed); its figures are not waited for.</summary>
+    public async Task AbortAsync()
+    {
+        if (results.IdleAfterPaymentsPending)
+        {
+            results.IdleMeasured(new Dictionary<string, double>());
+        }
+        await TearDownAsync();
     }
 
     private async Task SetUpAsync()
@@ -127,6 +151,11 @@ internal sealed class CaseLifecycle
         else
         {
             run.Progress.Info($"case {definition.Key}: no CPU time per payment: {cpu.Problem}");
+        }
+        if (run.Alternating && !results.IdleAfterPaymentsPending)
+        {
+            // An alternating arm's figures wait for the group's end, when its last invocation (in another arm's case) is done.
+            results.AwaitIdleAfterPayments();
         }
         await idleInstructions;
         results.Topology = results.Topology with { Setup = setup };
@@ -204,14 +233,22 @@ internal sealed class CaseLifecycle
     /// Before an invocation, outside its timing: the nodes' resources (see <see cref="PaymentDriver.BeforeInvocation"/>),
     /// then, for an invocation the profiles sample (<see cref="CaseProfiler.Samples"/>), sampling switched on.
     /// </summary>
-    public async Task BeforeInvocationAsync()
+    /// <param name="alone">Only this case's invocation (false, as BenchmarkDotNet calls it: with alternating arms, every other arm's first).</param>
+    public async Task BeforeInvocationAsync(bool alone = false)
     {
+        if (!alone && Group is not null)
+        {
+            await Group.PartnersAsync(this);
+        }
         driver?.BeforeInvocation();
         var next = results.InvocationsStarted + 1;
-        if (settleTimed && cpuMeter is not null)
+        if (settleTimed && Group is not null)
         {
-            results.InvocationSettleWaits.Add(await cpuMeter.WaitQuietAsync(null, TimedSettle.Quiet, TimedSettle.BusyShare, TimedSettle.Limit,
-                run.Cancellation, TimedSettle.Poll));
+            results.InvocationSettleWaits.Add(await Group.SettleAsync());
+        }
+        else if (settleTimed && await WaitQuietAsync() is { } wait)
+        {
+            results.InvocationSettleWaits.Add(wait);
         }
         if (instructions is not null && next > run.Options.Warmups && next <= run.Options.Warmups + WindowInvocations)
         {
@@ -229,6 +266,26 @@ internal sealed class CaseLifecycle
             await ProfileAsync(p => p.EnableAsync(run.Cancellation));
         }
         gcBefore = (GC.GetTotalPauseDuration(), GC.CollectionCount(0));
+    }
+
+    /// <summary>Waits until this case's nodes are quiet (see <see cref="TimedSettle"/>); null without their CPU counters.</summary>
+    public async Task<(TimeSpan Waited, bool Quiet)?> WaitQuietAsync() =>
+        cpuMeter is null || !Alive ? null
+            : await cpuMeter.WaitQuietAsync(null, TimedSettle.Quiet, TimedSettle.BusyShare, TimedSettle.Limit, run.Cancellation, TimedSettle.Poll);
+
+    /// <summary>With alternating arms: one invocation of this case outside BenchmarkDotNet (in another arm's iteration, or a warmup), timed by the harness.</summary>
+    public async Task InvokeAloneAsync()
+    {
+        await BeforeInvocationAsync(alone: true);
+        await PayAsync();
+        await AfterInvocationAsync();
+    }
+
+    /// <summary>With alternating arms, at the group's end: the measured invocations marked, then the case's end (never throws).</summary>
+    public Task EndAsArmAsync()
+    {
+        results.Complete(run.Options.Warmups, definition.Iterations);
+        return EndBehindAsync();
     }
 
     /// <summary>After an invocation, outside its timing: sampling off first, then the resources read.</summary>
@@ -328,6 +385,12 @@ internal sealed class CaseLifecycle
     /// </summary>
     public async Task CleanupAsync()
     {
+        if (Group is not null)
+        {
+            // Its topology may still pay in the group's other cases; the group's last cleanup ends every arm.
+            await Group.ArmDoneAsync(this);
+            return;
+        }
         if (!results.IdleAfterPaymentsPending)
         {
             await EndAsync();

@@ -14,11 +14,19 @@ internal sealed class ExecutionPlan(int seed)
     private readonly Dictionary<string, Queue<int[]>> pending = [];
     private readonly List<string> order = [];
     private (string[] Keys, System.Collections.IList Arranged)? last;
+    private readonly Dictionary<string, IReadOnlyList<(string Key, IReadOnlyDictionary<string, string> Parameters)>> groups = [];
 
     public int Seed { get; } = seed;
 
     /// <summary>Case keys in the order they ran (set when BenchmarkDotNet asks for the order; a budgeted run's rounds one after another).</summary>
     public IReadOnlyList<string> Order => order;
+
+    /// <summary>
+    /// The arms of a case's cell and topology index in the order they run (the case among them), or null for a case
+    /// the plan has not arranged: with --pairing alternate they are live at once and alternate their invocations.
+    /// </summary>
+    public IReadOnlyList<(string Key, IReadOnlyDictionary<string, string> Parameters)>? GroupOf(string key) =>
+        groups.TryGetValue(key, out var group) ? group : null;
 
     /// <summary>
     /// The order of <paramref name="declared"/>. A budgeted run asks once per round, with that round's topologies: the
@@ -64,7 +72,13 @@ internal sealed class ExecutionPlan(int seed)
                         queue.Enqueue(Enumerable.Range(0, block.Count).Select(k => rotation[(k + shift) % block.Count]).ToArray());
                     }
                 }
-                arranged.AddRange(queue.Dequeue().Select(k => block[k].Case));
+                var ordered = queue.Dequeue().Select(k => block[k].Case).ToList();
+                arranged.AddRange(ordered);
+                var group = ordered.Select(c => (keyOf(c), parametersOf(c))).ToList();
+                foreach (var (key, _) in group)
+                {
+                    groups[key] = group;
+                }
             }
         }
         order.AddRange(arranged.Select(keyOf));

@@ -90,14 +90,15 @@ internal static class HarnessRun
             return RunBudgeted(run, output, shutdown, budget);
         }
         var options = run.Options;
-        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output);
+        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, alternatingArms: run.Alternating ? run.Arms : 1);
         Summary summary;
         using (BenchmarkHost.Host(run))
         {
             summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
         }
-        // The last case ends before BenchmarkDotNet returns; with an order of its own (a --filter) one may still be ending.
-        run.EndBehindAsync().GetAwaiter().GetResult();
+        // The last case ends before BenchmarkDotNet returns; with an order of its own (a --filter) one may still be ending,
+        // or a group of alternating arms may still be live.
+        run.EndLiveGroupAsync().GetAwaiter().GetResult();
         shutdown.Completed = true;
         run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
@@ -148,11 +149,12 @@ internal static class HarnessRun
                 run.Progress.Info(rounds.Count == 0
                     ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{last} of every case"
                     : $"round {rounds.Count + 1}: topology {last} of every case ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
-                var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.IterationsFor);
+                var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.MeasuredFor);
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
-                    BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency),
+                    BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
+                        run.Alternating ? run.Arms : 1),
                     options.BenchmarkDotNetArguments.ToArray());
-                run.EndBehindAsync().GetAwaiter().GetResult();
+                run.EndLiveGroupAsync().GetAwaiter().GetResult();
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
                 critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;

@@ -94,8 +94,39 @@ internal sealed class RunContext : IAsyncDisposable
     /// </summary>
     public IReadOnlyDictionary<int, int> IterationsByConcurrency { get; set; } = new Dictionary<int, int>();
 
-    /// <summary>A case's measured invocations per topology at <paramref name="concurrency"/>.</summary>
+    /// <summary>The measured invocations per topology asked for at <paramref name="concurrency"/> (--iterations or the budget's plan).</summary>
     public int IterationsFor(int concurrency) => IterationsByConcurrency.TryGetValue(concurrency, out var n) ? n : Options.Iterations;
+
+    /// <summary>Whether the arms of a pair are live at once and alternate their invocations (<see cref="HarnessOptions.AlternatesArms"/>).</summary>
+    public bool Alternating => Options.AlternatesArms;
+
+    /// <summary>The arms of a cell: builds × trace modes.</summary>
+    public int Arms => Options.Builds.Count * Options.Traces.Count;
+
+    /// <summary>
+    /// BenchmarkDotNet's iterations per case: with alternating arms, each arm's BenchmarkDotNet case makes one invocation
+    /// of every arm per iteration, so a topology's measured invocations spread over its group's cases.
+    /// </summary>
+    public int CaseIterationsFor(int concurrency) => Alternating ? (IterationsFor(concurrency) + Arms - 1) / Arms : IterationsFor(concurrency);
+
+    /// <summary>A topology's measured invocations at <paramref name="concurrency"/>: what it measured in its own case and as a partner.</summary>
+    public int MeasuredFor(int concurrency) => Alternating ? CaseIterationsFor(concurrency) * Arms : IterationsFor(concurrency);
+
+    /// <summary>With alternating arms: the group of topologies live now (see <see cref="ArmGroup"/>), or null.</summary>
+    public ArmGroup? LiveGroup { get; set; }
+
+    /// <summary>Cases that start alone though they alternate: their group could not be set up with them.</summary>
+    public HashSet<string> StartAlone { get; } = [];
+
+    /// <summary>Ends the live group of alternating arms, if one is left (its last case failed before its cleanup); awaited.</summary>
+    public async Task EndLiveGroupAsync()
+    {
+        if (LiveGroup is { } group)
+        {
+            await group.EndAllAsync(wait: true);
+        }
+        await EndBehindAsync();
+    }
 
     /// <summary>
     /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101

@@ -54,7 +54,19 @@ public abstract class ScenarioBenchmark
     // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on. It calls
     // them without arguments, so they take no token: the lifecycle stops on the run's cancellation.
     [GlobalSetup]
-    public async Task GlobalSetupAsync() => lifecycle = await CaseLifecycle.StartAsync(Run, Definition());
+    public async Task GlobalSetupAsync() => lifecycle = Run.Alternating
+        ? await ArmGroup.StartAsync(Run, Definition(), DefinitionOf)
+        : await CaseLifecycle.StartAsync(Run, Definition());
+
+    /// <summary>Another arm of this case's cell and topology (its Build and Traces from <paramref name="parameters"/>).</summary>
+    private CaseDefinition DefinitionOf(IReadOnlyDictionary<string, string> parameters)
+    {
+        var other = (ScenarioBenchmark)MemberwiseClone();
+        other.lifecycle = null;
+        other.Build = BuildValues.First(b => b.Name == parameters[nameof(Build)]);
+        other.Traces = TracesValues.First(t => t.Name == parameters[nameof(Traces)]);
+        return other.Definition();
+    }
 
     [GlobalCleanup]
     public async Task GlobalCleanupAsync()
@@ -123,6 +135,6 @@ public abstract class ScenarioBenchmark
             BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage),
             PaymentsPerInvocation,
             Traces.Name,
-            Run.IterationsFor(Concurrency));
+            Run.MeasuredFor(Concurrency));
     }
 }
