@@ -2,7 +2,7 @@
 """Is a pair's spread the topology or the moment? Two live topologies of one image, measured in alternating blocks.
 
     benchmarks/spread-live.py CLN_IMAGE BITCOIND_IMAGE [--sets 6] [--rounds 16] [--block 10] [--concurrency 1,10]
-                              [--seed 1] [--settle] [--json FILE]
+                              [--seed 1] [--settle] [--idle-cost] [--json FILE]
 
 Per set, two fresh AlicePaysBob topologies X and Y (benchmarks/plain_loop.py's: bitcoind, alice and bob in
 containers, a funded channel, a route) are up at once. Per concurrency C, after 5 warmup invocations on each, every
@@ -21,9 +21,13 @@ starts. On the log scale of block means (so figures read as % of the mean):
 
 A pair of a comparison whose arms are fresh topologies started one after the other varies by
 2 (topology + blocks + moment at its gap); one whose arms are live at once and alternate, by 2 (topology + blocks);
-the printout gives both, so the pairing that pays is read off. Needs python3 and docker.
+the printout gives both, so the pairing that pays is read off.
+
+--idle-cost adds, per set and concurrency, what the live idle topology costs the measured one: rounds of one block on X
+while Y is up (idle) and one while Y's containers are paused (frozen: no timers, no polling), in a seeded order per
+round; the ratio of X's block means (Y up / Y paused) with a 95 % t-interval over all rounds. Needs python3 and docker.
 """
-import argparse, json, math, os, random, statistics, sys, time
+import argparse, json, math, os, random, statistics, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plain_loop import Topology  # noqa: E402
@@ -102,11 +106,12 @@ def main():
     parser.add_argument("--concurrency", default="1,10")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--settle", action="store_true")
+    parser.add_argument("--idle-cost", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     concurrencies = [int(c) for c in args.concurrency.split(",")]
-    blocks, orders = [], []
+    blocks, orders, idle_blocks = [], [], []
     t0 = time.time()
     for s in range(1, args.sets + 1):
         live = {}
@@ -126,15 +131,38 @@ def main():
                         times = [live[name].invocation(c, counters[name]) for _ in range(args.block)]
                         blocks.append({"set": s, "concurrency": c, "round": r, "topology": name, "start": start,
                                        "mean": statistics.fmean(times), "sd": statistics.stdev(times), "n": len(times)})
+                if args.idle_cost:
+                    for r in range(1, args.rounds + 1):
+                        for state in rng.sample(["up", "paused"], 2):
+                            if state == "paused":
+                                subprocess.run(["docker", "pause", *live["Y"].names], check=True, stdout=subprocess.DEVNULL)
+                            try:
+                                times = [live["X"].invocation(c, counters["X"]) for _ in range(args.block)]
+                            finally:
+                                if state == "paused":
+                                    subprocess.run(["docker", "unpause", *live["Y"].names], check=True, stdout=subprocess.DEVNULL)
+                            idle_blocks.append({"set": s, "concurrency": c, "round": r, "partner": state, "mean": statistics.fmean(times)})
                 print(f"set {s}/{args.sets}, Concurrency={c}: X {statistics.fmean(b['mean'] for b in blocks if b['set'] == s and b['concurrency'] == c and b['topology'] == 'X'):.1f} ms, "
                       f"Y {statistics.fmean(b['mean'] for b in blocks if b['set'] == s and b['concurrency'] == c and b['topology'] == 'Y'):.1f} ms per invocation "
                       f"({time.time() - t0:.0f} s)", flush=True)
         finally:
             for t in live.values():
                 t.remove()
-    results = {"arguments": vars(args), "orders": orders, "blocks": blocks, "analysis": [analyse(blocks, c) for c in concurrencies]}
+    results = {"arguments": vars(args), "orders": orders, "blocks": blocks, "analysis": [analyse(blocks, c) for c in concurrencies],
+               "idle_blocks": idle_blocks}
     for a in results["analysis"]:
         report(a, args.block)
+    for c in concurrencies if idle_blocks else []:
+        by = {}
+        for b in idle_blocks:
+            if b["concurrency"] == c:
+                by.setdefault((b["set"], b["round"]), {})[b["partner"]] = math.log(b["mean"])
+        d = [v["up"] - v["paused"] for v in by.values()]
+        mean, se = statistics.fmean(d), statistics.stdev(d) / math.sqrt(len(d))
+        t = 1.96 if len(d) > 60 else {10: 2.23, 20: 2.09, 30: 2.04, 40: 2.02, 60: 2.0}[min((10, 20, 30, 40, 60), key=lambda k: abs(k - len(d)))]
+        print(f"\nConcurrency={c}: the measured topology with the other up (idle) / with it paused: {math.exp(mean):.3f} "
+              f"({math.exp(mean - t * se):.3f}–{math.exp(mean + t * se):.3f}, {len(d)} rounds)")
+        results.setdefault("idle_cost", {})[str(c)] = {"ratio": math.exp(mean), "low": math.exp(mean - t * se), "high": math.exp(mean + t * se), "rounds": len(d)}
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

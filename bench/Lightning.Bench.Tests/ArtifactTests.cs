@@ -92,6 +92,22 @@ public class ArtifactTests : IDisposable
         }
     }
 
+    /// <summary>A build comparison from before --pairing measured its arms one after the other, and its replay does; one that alternated alternates again.</summary>
+    [Theory]
+    [InlineData("fresh topologies, one per arm with the same Topology index, started one after the other", false)]
+    [InlineData("sequential: fresh topologies, one per arm", false)]
+    [InlineData("alternate: fresh topologies, one per arm with the same Topology index, set up together", true)]
+    public void A_replay_pairs_its_arms_as_the_run_did(string pairing, bool alternates)
+    {
+        string[] arguments = ["AlicePaysBob", "--build", "a=x:1", "--build", "b=x:2"];
+        var run = Directory.CreateDirectory(Path.Combine(directory, $"20261121-101010-{(alternates ? "alt" : "seq")}{pairing.Length}-AlicePaysBob")).FullName;
+        (SampleManifest(arguments) with { Pairing = pairing }).Write(run);
+
+        var plan = ReplayPlan.Load(run, OptionParser.Parse(["--replay", run]));
+
+        Assert.Equal(alternates, plan.Options.AlternatesArms);
+    }
+
     [Fact]
     public void Replay_refuses_a_folder_that_is_not_a_run()
     {

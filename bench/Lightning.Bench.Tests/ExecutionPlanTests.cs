@@ -37,6 +37,28 @@ public class ExecutionPlanTests
         Assert.Equal("BAABABBA BAABBABA", FirstBuilds(order));
     }
 
+    /// <summary>With --pairing alternate, a case's group is its cell's arms of the same topology, in the order they run.</summary>
+    [Fact]
+    public void A_cases_group_is_its_cells_arms_of_the_same_topology_in_running_order()
+    {
+        var declared = DeclaredCases.Of(2, "A", "B", "C");
+        var plan = new ExecutionPlan(seed: 7);
+        var order = plan.Arrange(declared, p => p, DeclaredCases.Key).Select(DeclaredCases.Key).ToList();
+
+        Assert.Null(plan.GroupOf("Build=Z, Concurrency=1, Topology=1"));
+        foreach (var key in order)
+        {
+            var group = plan.GroupOf(key)!;
+            Assert.Equal(3, group.Count);
+            Assert.Contains(key, group.Select(g => g.Key));
+            // Next to each other in the order, as they run; one topology index and one cell.
+            var at = order.IndexOf(group[0].Key);
+            Assert.Equal(group.Select(g => g.Key), order.Skip(at).Take(3));
+            Assert.Single(group.Select(g => (g.Parameters["Topology"], g.Parameters["Concurrency"])).Distinct());
+            Assert.Equal(["A", "B", "C"], group.Select(g => g.Parameters["Build"]).Order());
+        }
+    }
+
     /// <summary>
     /// A budgeted run asks for the order round by round (topologies 1–4, then 5, then 6…): the rotations carry over, so
     /// its order is exactly the fixed run's order of as many topologies, balanced the same way; asking twice for the

@@ -57,6 +57,24 @@ public class IterationPlanTests
         Assert.NotNull(filter);
     }
 
+    /// <summary>Alternating arms: a case makes no warmups (its group made them) and its share of each topology's invocations, rounded up.</summary>
+    [Fact]
+    public void Alternating_arms_split_a_topologys_iterations_over_their_cases_without_warmups()
+    {
+        ConcurrencyIterationsBenchmark.Invocations.Clear();
+        var (jobs, filter) = BenchConfig.CaseJobs(warmups: 2, iterations: 5, new Dictionary<int, int> { [1] = 7 }, alternatingArms: 2);
+
+        var summary = BenchmarkDotNetRun.Run<ConcurrencyIterationsBenchmark>(jobs, filter);
+
+        int Count(BenchmarkDotNet.Reports.BenchmarkReport r, BenchmarkDotNet.Engines.IterationStage stage) => r.AllMeasurements.Count(m =>
+            m.IterationMode == BenchmarkDotNet.Engines.IterationMode.Workload && m.IterationStage == stage);
+        var reports = summary.Reports.ToDictionary(r => (int)r.BenchmarkCase.Parameters["Concurrency"]);
+        Assert.Equal(4, Count(reports[1], BenchmarkDotNet.Engines.IterationStage.Actual));
+        Assert.Equal(3, Count(reports[10], BenchmarkDotNet.Engines.IterationStage.Actual));
+        Assert.All(reports.Values, r => Assert.Equal(0, Count(r, BenchmarkDotNet.Engines.IterationStage.Warmup)));
+        Assert.All(BenchConfig.CaseJobs(2, 5, new Dictionary<int, int> { [1] = 7 }, alternatingArms: 1).Jobs, j => Assert.Equal(2, j.Run.WarmupCount));
+    }
+
     [Fact]
     public void With_one_count_the_run_has_the_one_job_and_no_filter()
     {

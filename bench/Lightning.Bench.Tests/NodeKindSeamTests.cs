@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Lightning.Bench.Compose;
+using Lightning.Bench.Csv;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Scenarios;
@@ -187,6 +188,56 @@ public class NodeKindSeamTests : IDisposable
         Assert.Equal(["mean time", "payments/s", "CPU/payment", "storage/payment"], summary.RootElement.GetProperty("comparisons").EnumerateArray().Select(c => c.GetProperty("metric").GetString()).Distinct());
         Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.True(c.GetProperty("cpu_ms_per_payment").GetDouble() > 0));
         Assert.Equal(8, summary.RootElement.GetProperty("cases").GetArrayLength());
+    }
+
+    /// <summary>
+    /// --pairing alternate (the default with two builds): a pair's two topologies are live at once, and in every
+    /// BenchmarkDotNet iteration of one build's case the other build pays first, so the two builds' measured invocations
+    /// alternate in time, each topology measures its invocations in both cases, and its figures count all of them;
+    /// --pairing sequential measures one topology after the other, their payments never overlapping in time.
+    /// </summary>
+    [SkippableFact]
+    public async Task Alternating_arms_keep_a_pairs_topologies_live_together_and_alternate_their_invocations()
+    {
+        await ReadyAsync();
+        var image = $"{StandInKind.KindName}={FakeNodeImage.StandIn}";
+        string[] Args(string pairing, string into) =>
+        [
+            "AlicePaysBob", "--build", $"a={image}", "--build", $"b={image}", "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull",
+            "--concurrency", "1", "--warmups", "1", "--iterations", "5", "--topologies", "2", "--seed", "3", "--traces", "off",
+            "--pairing", pairing, "--results", into, "--work-dir", work, "--no-zip",
+        ];
+        var sequential = Path.Combine(results, "sequential");
+
+        Assert.Equal(0, await RunAsync(Args("alternate", results)));
+        Assert.Equal(0, await RunAsync(Args("sequential", sequential)));
+
+        var run = Assert.Single(Directory.GetDirectories(results), d => d != sequential);
+        using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
+        Assert.StartsWith("alternate:", manifest.RootElement.GetProperty("pairing").GetString());
+        var payments = CsvReader.Read(Path.Combine(run, "payments.csv"));
+        for (var topology = 1; topology <= 2; topology++)
+        {
+            var measured = payments.Where(p => p["case"].Contains($"Topology={topology},", StringComparison.Ordinal) && p["phase"] == "measured")
+                .OrderBy(p => p.Number("start_unix_us")).Select(p => p["case"][..7]).ToList();
+            // 5 iterations over two arms: 3 BenchmarkDotNet iterations per case, one invocation of each build in each.
+            Assert.Equal(6, measured.Count(m => m == "Build=a"));
+            Assert.Equal(6, measured.Count(m => m == "Build=b"));
+            // Alternating in time: never the same build twice in a row within a case, so at most one repeat (where
+            // the second case begins).
+            Assert.InRange(measured.Zip(measured.Skip(1)).Count(x => x.First == x.Second), 0, 1);
+        }
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
+        Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c => Assert.Equal(6, c.GetProperty("iterations_ms").GetArrayLength()));
+
+        var other = Assert.Single(Directory.GetDirectories(sequential));
+        using var otherManifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(other, "manifest.json")));
+        Assert.StartsWith("sequential:", otherManifest.RootElement.GetProperty("pairing").GetString());
+        var byCase = CsvReader.Read(Path.Combine(other, "payments.csv")).Where(p => p["phase"] == "measured").GroupBy(p => p["case"])
+            .Select(g => (Start: g.Min(p => p.Number("start_unix_us")), End: g.Max(p => p.Number("end_unix_us")), Count: g.Count())).OrderBy(c => c.Start).ToList();
+        Assert.Equal(4, byCase.Count);
+        Assert.All(byCase, c => Assert.Equal(5, c.Count));
+        Assert.All(byCase.Zip(byCase.Skip(1)), x => Assert.True(x.First.End <= x.Second.Start, "a sequential case's payments overlap the next one's"));
     }
 
     /// <summary>Each test starts here: the engine (or a skip), the images, and fragments for bitcoind and the stand-in kind.</summary>

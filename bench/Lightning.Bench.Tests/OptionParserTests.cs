@@ -56,12 +56,24 @@ public class OptionParserTests
     [InlineData(new[] { "--instructions", "--profile" }, "--profile under Valgrind would sample Valgrind")]
     [InlineData(new[] { "--instructions-threshold", "0.3" }, "--instructions-threshold applies to instruction runs: add --instructions")]
     [InlineData(new[] { "--instructions", "--instructions-threshold", "x" }, "--instructions-threshold")]
+    [InlineData(new[] { "--pairing", "together" }, "--pairing is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not 'together'")]
     public void Bad_input_gets_one_line_that_says_what_was_wrong(string[] args, string expected)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(args));
         Assert.Contains(expected, error.Message);
         Assert.DoesNotContain('\n', error.Message);
     }
+
+    /// <summary>Arms alternate by default in a timed run with more than one arm; one arm, --pairing sequential, or a run that measures one topology at a time never do.</summary>
+    [Theory]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1" }, true)]
+    [InlineData(new[] { "--traces", "on,off" }, true)]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--pairing", "sequential" }, false)]
+    [InlineData(new[] { "--build", "a=x:1" }, false)]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--instructions" }, false)]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--profile" }, false)]
+    public void Arms_alternate_in_timed_runs_with_more_than_one(string[] args, bool alternates) =>
+        Assert.Equal(alternates, OptionParser.Parse(args).AlternatesArms);
 
     [Fact]
     public void Scenario_parameters_and_builds_are_taken_from_the_command_line()

@@ -20,6 +20,11 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
             Seed = manifest.Seed,
             CommandLine = current.CommandLine,
         };
+        // A run from before --pairing measured its arms one after the other: its replay does too.
+        if (manifest.Pairing is { } pairing && !pairing.StartsWith(HarnessOptions.Alternate + ":", StringComparison.Ordinal))
+        {
+            options = options with { Pairing = HarnessOptions.Sequential };
+        }
         return new ReplayPlan(manifest, options);
     }
 }

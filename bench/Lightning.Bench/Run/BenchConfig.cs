@@ -58,6 +58,21 @@ internal static class BenchConfig
         return (jobs, new SimpleFilter(c => c.Job.Run.IterationCount == For(ConcurrencyOf(c))));
     }
 
+    /// <summary>
+    /// The jobs when <paramref name="alternatingArms"/> arms alternate (--pairing alternate): every BenchmarkDotNet
+    /// iteration makes one invocation of each arm and the warmups are made when the group starts (<see cref="ArmGroup"/>),
+    /// so a case makes no warmups and as many iterations as give each topology its measured invocations (rounded up).
+    /// </summary>
+    public static (Job[] Jobs, IFilter? Filter) CaseJobs(int warmups, int iterations, IReadOnlyDictionary<int, int> byConcurrency, int alternatingArms)
+    {
+        if (alternatingArms <= 1)
+        {
+            return CaseJobs(warmups, iterations, byConcurrency);
+        }
+        int PerCase(int n) => (n + alternatingArms - 1) / alternatingArms;
+        return CaseJobs(0, PerCase(iterations), byConcurrency.ToDictionary(i => i.Key, i => PerCase(i.Value)));
+    }
+
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>
     private static int ConcurrencyOf(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
@@ -65,12 +80,7 @@ internal static class BenchConfig
     public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
         IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1)
     {
-        // With alternating arms every BenchmarkDotNet iteration makes one invocation of each arm, and the warmups are
-        // made when the group starts (ArmGroup), so BenchmarkDotNet's cases make none and as many iterations as give
-        // each topology its measured invocations.
-        int PerCase(int n) => (n + alternatingArms - 1) / alternatingArms;
-        var (jobs, filter) = CaseJobs(alternatingArms > 1 ? 0 : options.Warmups, PerCase(options.Iterations),
-            (iterationsByConcurrency ?? new Dictionary<int, int>()).ToDictionary(i => i.Key, i => PerCase(i.Value)));
+        var (jobs, filter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
         var config = ManualConfig.CreateEmpty()
             .AddJob(jobs)
             .AddLogger(logger ?? ConsoleLogger.Default)

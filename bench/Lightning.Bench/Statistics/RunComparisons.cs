@@ -32,6 +32,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
             var metrics = ComparisonMetric.For(cell.Select(TopologySample.Of).ToList());
+            var liveArms = cell.Any(c => c.TimedByHarness) ? arms.Count : 1;
             foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
             {
                 var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
@@ -43,11 +44,11 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 {
                     if (arm.Build != builds[0] && arms.TryGetValue((builds[0], arm.Traces), out var baseline))
                     {
-                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed, sequential));
+                        comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed, sequential, liveArms));
                     }
                     if (arm.Traces != Options.TraceModes.Off && arms.TryGetValue((arm.Build, Options.TraceModes.Off), out var off))
                     {
-                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed, sequential));
+                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed, sequential, liveArms));
                     }
                 }
             }
@@ -57,7 +58,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
 
     private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<CaseResults> baseline,
         (string Build, string Traces) candidateArm, List<CaseResults> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
-        bool sequential)
+        bool sequential, int liveArms)
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
         var paired = baseline.Select(b => (Replicate: CaseArms.ReplicateOf(b.Parameters), Case: b))
@@ -70,15 +71,16 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
             interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
-            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent, sequential) : null)
+            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent, sequential, liveArms) : null)
         {
             ThresholdPercent = thresholdPercent,
         };
     }
 
     /// <summary>The pairs' spread, how much of it iteration noise explains, and the iterations per topology that would narrow it most per minute.</summary>
+    /// <param name="liveArms">The arms live at once in a pair (alternating arms), else 1.</param>
     private static ComparisonPrecision? Precision(List<CaseResults> topologies, List<IReadOnlyList<double>> baseValues, List<IReadOnlyList<double>> candValues, double thresholdPercent,
-        bool sequential)
+        bool sequential, int liveArms)
     {
         var all = baseValues.Concat(candValues).ToList();
         var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
@@ -98,8 +100,9 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         double IterationSeconds(CaseResults c) => c.Figures!.IterationsMs.Average() / 1000
             + (c.InvocationSettleWaits.Count > 0 ? c.InvocationSettleWaits.Average(w => w.Waited.TotalSeconds) : 0);
         var iterationSeconds = topologies.Average(IterationSeconds);
+        // With alternating arms a topology is up while the other arms of its pair pay too: their invocations are theirs.
         var topologySeconds = topologies.Where(c => c.Topology is { Ended: not null })
-            .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - c.InvocationsStarted * IterationSeconds(c))
+            .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - liveArms * c.InvocationsStarted * IterationSeconds(c))
             .DefaultIfEmpty(double.NaN).Average();
         return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
     }
