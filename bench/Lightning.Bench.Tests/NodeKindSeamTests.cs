@@ -216,6 +216,9 @@ public class NodeKindSeamTests : IDisposable
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
         Assert.StartsWith("alternate:", manifest.RootElement.GetProperty("pairing").GetString());
         var payments = CsvReader.Read(Path.Combine(run, "payments.csv"));
+        // The arms' reports append to the run's files one after the other: every row whole.
+        Assert.All(payments, p => Assert.Matches(@"^Build=[ab], Concurrency=1, Topology=[12], Traces=off$", p["case"]));
+        Assert.All(payments, p => Assert.Contains(p["phase"], new[] { "warmup", "measured" }));
         for (var topology = 1; topology <= 2; topology++)
         {
             var measured = payments.Where(p => p["case"].Contains($"Topology={topology},", StringComparison.Ordinal) && p["phase"] == "measured")

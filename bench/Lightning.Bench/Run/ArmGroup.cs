@@ -152,7 +152,10 @@ internal sealed class ArmGroup
         return EndAllAsync(wait: order.Count == 0 || order[^1] == arm.Key);
     }
 
-    /// <summary>Every arm's end (idle window, report, teardown) at once: awaited, or left behind the next case's setup.</summary>
+    /// <summary>
+    /// Every arm's end: their idle windows at once, then each one's report and teardown in turn (a report appends to
+    /// the run's files: payments.csv, spans.csv…); awaited, or left behind the next case's setup. Never throws.
+    /// </summary>
     public async Task EndAllAsync(bool wait)
     {
         if (ended)
@@ -164,7 +167,15 @@ internal sealed class ArmGroup
         {
             run.LiveGroup = null;
         }
-        var end = Task.WhenAll(arms.Select(a => a.EndAsArmAsync()));
+        async Task EndArmsAsync()
+        {
+            await Task.WhenAll(arms.Select(a => a.MeasureIdleAsArmAsync()));
+            foreach (var arm in arms)
+            {
+                await arm.EndQuietlyAsync();
+            }
+        }
+        var end = EndArmsAsync();
         if (wait)
         {
             await end;

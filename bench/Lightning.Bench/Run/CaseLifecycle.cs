@@ -281,11 +281,11 @@ internal sealed class CaseLifecycle
         await AfterInvocationAsync();
     }
 
-    /// <summary>With alternating arms, at the group's end: the measured invocations marked, then the case's end (never throws).</summary>
-    public Task EndAsArmAsync()
+    /// <summary>With alternating arms, at the group's end: the measured invocations marked, then the nodes' idle CPU (never throws).</summary>
+    public Task MeasureIdleAsArmAsync()
     {
         results.Complete(run.Options.Warmups, definition.Iterations);
-        return EndBehindAsync();
+        return MeasureIdleAfterPaymentsAsync();
     }
 
     /// <summary>After an invocation, outside its timing: sampling off first, then the resources read.</summary>
@@ -412,6 +412,13 @@ internal sealed class CaseLifecycle
     /// <summary>The nodes' idle CPU after the payments (they fall quiet first: a payment's last commitments), then the case's end. Never throws: a failed end is the case's and fails the run (<see cref="RunContext.EndFailed"/>).</summary>
     private async Task EndBehindAsync()
     {
+        await MeasureIdleAfterPaymentsAsync();
+        await EndQuietlyAsync();
+    }
+
+    /// <summary>The nodes' idle CPU after the payments, for the figures (empty when it cannot be read); never throws.</summary>
+    public async Task MeasureIdleAfterPaymentsAsync()
+    {
         IReadOnlyDictionary<string, double> idle = new Dictionary<string, double>();
         try
         {
@@ -429,6 +436,11 @@ internal sealed class CaseLifecycle
         {
             results.IdleMeasured(idle);
         }
+    }
+
+    /// <summary>The case's report and teardown (<see cref="EndAsync"/>); a failure is the case's and fails the run, it never throws.</summary>
+    public async Task EndQuietlyAsync()
+    {
         try
         {
             await EndAsync();
