@@ -222,4 +222,37 @@ public class AlicePaysBobEndToEndTests
         Assert.Contains(payments, p => p.Contains(",succeeded,"));
         Assert.True(File.Exists(runDir + ".zip"));
     }
+
+    [SkippableFact]
+    public async Task Core_lightning_answers_the_harness_through_an_agents_rpc_pipe_with_the_harness_id()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-pipe-").FullName;
+        var work = Directory.CreateTempSubdirectory("lnb-").FullName;
+        using var harness = HarnessProcess.Start(
+            "AlicePaysBob", "--concurrency", "1", "--iterations", "500", "--warmups", "0", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work, "--no-zip");
+        await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
+        // The single-host layout is the agent's: WORK/TOPOLOGY/NODE/regtest/lightning-rpc.
+        var alice = Directory.GetDirectories(work, "alice", SearchOption.AllDirectories)
+            .Single(d => File.Exists(Path.Combine(d, "regtest", Lightning.Bench.Relay.RelayAgent.RpcSocketName)));
+        var topology = Path.GetDirectoryName(alice)!;
+        var token = "e2e-pipe-token"u8.ToArray();
+        await using (var agent = Lightning.Bench.Relay.RelayAgent.Start(new Lightning.Bench.Relay.AgentSettings(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0), token, Path.GetDirectoryName(topology)!)))
+        await using (var rpc = await Lightning.Bench.Relay.RelayRpc.ConnectAsync(agent.Endpoint, token, Path.GetFileName(topology), "alice", "regtest", TimeSpan.FromSeconds(30)))
+        {
+            var info = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#through-agent").WaitAsync(TimeSpan.FromSeconds(30));
+            Assert.Equal("regtest", info.GetProperty("network").GetString());
+            Assert.Matches("^0[23][0-9a-f]{64}$", info.GetProperty("id").GetString());
+            Assert.True(info.GetProperty("num_active_channels").GetInt32() >= 1, info.ToString());
+            var channels = await rpc.CallAsync("listpeerchannels", null, "lnbench:listpeerchannels#through-agent").WaitAsync(TimeSpan.FromSeconds(30));
+            Assert.Contains(channels.GetProperty("channels").EnumerateArray(), c => c.GetProperty("state").GetString() == "CHANNELD_NORMAL");
+            Assert.Equal(1, agent.Stats.RpcPipes);
+        }
+
+        await harness.SignalAsync("INT");
+        Assert.Equal(130, await harness.WaitForExitAsync(TimeSpan.FromSeconds(60)));
+        using var engine = new DockerEngine();
+        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={harness.RunId}"));
+    }
 }

@@ -16,7 +16,7 @@ namespace Lightning.Bench.Tests;
 [Collection(DockerCollection.Name)]
 public class ProfilingTests : IDisposable
 {
-    private const string BurnerImage = "lnbench-test/burner:2";
+    internal const string BurnerImage = "lnbench-test/burner:2";
     private const string BurnerProgram = """
         static volatile unsigned long sink;
         __attribute__((noinline)) void lnbench_spin_inner(void) { for (unsigned long i = 0; i < 200000; i++) sink += i; }
@@ -75,7 +75,7 @@ public class ProfilingTests : IDisposable
         Assert.Empty(Directory.GetDirectories(work, "lnbench-*-perf"));
     }
 
-    private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string image, IReadOnlyList<string> command)
+    internal static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string image, IReadOnlyList<string> command)
     {
         var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
         {
@@ -92,7 +92,9 @@ public class ProfilingTests : IDisposable
     /// The test program, built static (the image has no libc) and without frame pointers, so only DWARF unwinding finds
     /// main. A static link leaves out .eh_frame_hdr unless asked, and perf's unwinder then stops at the leaf.
     /// </summary>
-    private async Task EnsureBurnerImageAsync()
+    private Task EnsureBurnerImageAsync() => EnsureBurnerImageAsync(work);
+
+    internal static async Task EnsureBurnerImageAsync(string work)
     {
         var source = Path.Combine(work, "burn.c");
         var binary = Path.Combine(work, "lnbench-burn");

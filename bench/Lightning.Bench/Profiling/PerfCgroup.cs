@@ -13,9 +13,9 @@ internal static class PerfCgroup
     private static readonly string V1PerfEventMount = Path.Combine(ProcessCgroups.Root, "perf_event");
 
     /// <summary>The cgroup of the process <paramref name="pid"/> (a host pid), relative to its hierarchy's root, or null with why not.</summary>
-    public static (string? Cgroup, string Problem) Of(int pid)
+    public static (string? Cgroup, string Problem) Of(int pid, string procRoot = "/proc")
     {
-        var (cgroups, problem) = ProcessCgroups.Of(pid);
+        var (cgroups, problem) = ProcessCgroups.Of(pid, procRoot);
         return cgroups is null ? (null, $"{problem}: profiles need perf on the engine's host") : Of(cgroups, Directory.Exists(V1PerfEventMount));
     }
 

@@ -11,6 +11,7 @@ namespace Lightning.Bench.Relay;
 /// <param name="Host">Its host's name, told to the harness.</param>
 /// <param name="MaxQueuedSpans">Span frames held for the harness (while it is away); more are dropped and counted.</param>
 /// <param name="CountersInterval">How often every stream's counts are sent.</param>
+/// <param name="PerfPath">The perf program profiles are recorded with.</param>
 internal sealed record AgentSettings(
     IPEndPoint Listen,
     byte[] Token,
@@ -19,7 +20,8 @@ internal sealed record AgentSettings(
     (int Uid, int Gid)? Owner = null,
     string? Host = null,
     int MaxQueuedSpans = AgentSettings.DefaultMaxQueuedSpans,
-    TimeSpan? CountersInterval = null)
+    TimeSpan? CountersInterval = null,
+    string PerfPath = "perf")
 {
     /// <summary>At Core Lightning's 2 KiB per span at most, 128 MiB: some seconds of a busy topology's spans.</summary>
     public const int DefaultMaxQueuedSpans = 65536;

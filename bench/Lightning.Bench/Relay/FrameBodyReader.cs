@@ -33,6 +33,9 @@ internal ref struct FrameBodyReader(RelayFrame frame)
         }
     }
 
+    /// <summary>A field of <paramref name="count"/> bytes (its length read before it).</summary>
+    public byte[] Bytes(int count) => Take(count).ToArray();
+
     public ReadOnlySpan<byte> Rest()
     {
         var rest = body[position..];

@@ -45,6 +45,13 @@ internal sealed class FrameBodyWriter
         return this;
     }
 
+    /// <summary>Bytes whose length the caller wrote before them.</summary>
+    public FrameBodyWriter Bytes(ReadOnlySpan<byte> bytes)
+    {
+        buffer.Write(bytes);
+        return this;
+    }
+
     /// <summary>The rest of the body (a span's payload).</summary>
     public FrameBodyWriter Rest(ReadOnlySpan<byte> bytes)
     {

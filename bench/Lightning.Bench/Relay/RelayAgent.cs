@@ -19,6 +19,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
 {
     public static readonly TimeSpan HelloTimeout = TimeSpan.FromSeconds(5);
 
+    /// <summary>Core Lightning's JSON-RPC socket in a node's network folder.</summary>
+    public const string RpcSocketName = "lightning-rpc";
+
     private static readonly TimeSpan WaitForHarness = TimeSpan.FromMilliseconds(20);
 
     private readonly AgentSettings settings;
@@ -30,6 +33,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     private readonly ConcurrentDictionary<int, NodeResources?> readers = new();
     private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
     private readonly object bindLock = new();
+    private readonly AgentProfiles profiles;
     private readonly Task accepting;
     private readonly Task writing;
     private readonly Task counting;
@@ -38,6 +42,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     private long framesWritten;
     private long accepted;
     private long refused;
+    private long rpcPipes;
 
     private RelayAgent(AgentSettings settings)
     {
@@ -47,6 +52,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         listener = new TcpListener(settings.Listen);
         listener.Start();
         Endpoint = (IPEndPoint)listener.LocalEndpoint;
+        profiles = new AgentProfiles(Path.Combine(settings.WorkDirectory, $".perf-{Session:x}"), settings.ProcRoot, settings.PerfPath, Enqueue);
         accepting = Task.Run(AcceptAsync);
         writing = Task.Run(WriteAsync);
         counting = Task.Run(CountAsync);
@@ -60,7 +66,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     public string Host { get; }
 
     public AgentStats Stats => new(Interlocked.Read(ref accepted), Interlocked.Read(ref refused),
-        badFrames.ToDictionary(b => b.Key, b => b.Value), Interlocked.Read(ref framesWritten));
+        badFrames.ToDictionary(b => b.Key, b => b.Value), Interlocked.Read(ref framesWritten), Interlocked.Read(ref rpcPipes));
 
     /// <summary>Every bound stream's counts now.</summary>
     public IReadOnlyList<RelayStreamCounters> Streams => topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
@@ -90,6 +96,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         active?.Close();
         outbox.Writer.TryComplete();
         await Task.WhenAll(accepting, writing, counting).WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });
+        await profiles.DisposeAsync();
         foreach (var streams in topologies.Values)
         {
             streams.ForEach(s => s.Dispose());
@@ -129,15 +136,17 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             {
                 hello.CancelAfter(HelloTimeout);
                 var frame = await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxHelloBytes, hello.Token);
+                if (frame is { Type: RelayFrameType.RpcOpen } open)
+                {
+                    await PipeAsync(connection, RpcOpenMessage.Decode(open), hello);
+                    return;
+                }
                 if (frame is not { Type: RelayFrameType.Hello } first)
                 {
-                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello, not {frame?.Type.ToString() ?? "the end"}");
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello or RpcOpen, not {frame?.Type.ToString() ?? "the end"}");
                 }
                 var message = HelloMessage.Decode(first);
-                var reason = message.Version != HelloMessage.CurrentVersion ? $"protocol version {message.Version}; this agent speaks {HelloMessage.CurrentVersion}"
-                    : !CryptographicOperations.FixedTimeEquals(message.Token, settings.Token) ? "wrong token"
-                    : null;
-                if (reason is not null)
+                if (Refusal(message.Version, message.Token) is { } reason)
                 {
                     Interlocked.Increment(ref refused);
                     await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), hello.Token);
@@ -182,12 +191,97 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     var request = CostsRequestMessage.Decode(frame);
                     Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(ReadCosts).ToList()).Encode());
                     break;
-                case RelayFrameType.ProfileStart or RelayFrameType.ProfileStop or RelayFrameType.RpcOpen:
-                    Enqueue(new UnsupportedMessage(frame.Type).Encode());
+                case RelayFrameType.ProfileStart:
+                    profiles.Start(ProfileStartMessage.Decode(frame));
+                    break;
+                case RelayFrameType.ProfileSwitch:
+                    profiles.Switch(ProfileSwitchMessage.Decode(frame));
+                    break;
+                case RelayFrameType.ProfileStop:
+                    profiles.Stop(ProfileStopMessage.Decode(frame));
                     break;
                 default:
                     throw new RelayProtocolException(RelayProblem.Unexpected, $"a {frame.Type} frame from the harness");
             }
+        }
+    }
+
+    private string? Refusal(int version, byte[] token) =>
+        version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
+        : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
+        : null;
+
+    /// <summary>
+    /// An RPC connection: after the token, the node's JSON-RPC socket is connected and every byte is copied both ways
+    /// until either side closes (then both are closed). The harness's JSON-RPC ids pass through unchanged, so the
+    /// spans still join to its payments.
+    /// </summary>
+    private async Task PipeAsync(Connection connection, RpcOpenMessage open, CancellationTokenSource hello)
+    {
+        if (Refusal(open.Version, open.Token) is { } reason)
+        {
+            Interlocked.Increment(ref refused);
+            await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), hello.Token);
+            return;
+        }
+        Interlocked.Increment(ref accepted);
+        var name = $"{open.Topology}/{open.Node}";
+        var node = (Socket?)null;
+        string problem;
+        if (!PathName().IsMatch(open.Topology) || !PathName().IsMatch(open.Node) || !NetworkName().IsMatch(open.Network))
+        {
+            problem = $"'{name}' on '{open.Network}' is not a topology, node and network name (lowercase letters, digits, '-')";
+        }
+        else
+        {
+            var path = Path.Combine(settings.WorkDirectory, open.Topology, open.Node, open.Network, RpcSocketName);
+            node = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            try
+            {
+                await node.ConnectAsync(new UnixDomainSocketEndPoint(path), hello.Token);
+                problem = "";
+            }
+            catch (SocketException e)
+            {
+                node.Dispose();
+                node = null;
+                problem = $"{name}: cannot connect to {path} on {Host} ({e.SocketErrorCode}): is the node running?";
+            }
+        }
+        await connection.Stream.WriteAsync(new RpcOpenedMessage(problem).Encode(), hello.Token);
+        if (node is null)
+        {
+            return;
+        }
+        Interlocked.Increment(ref rpcPipes);
+        using (node)
+        using (var nodeStream = new NetworkStream(node, ownsSocket: false))
+        using (var done = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token))
+        {
+            var up = CopyAsync(connection.Stream, nodeStream, done.Token);
+            var down = CopyAsync(nodeStream, connection.Stream, done.Token);
+            await Task.WhenAny(up, down);
+            done.Cancel();
+            connection.Close();
+            try { node.Shutdown(SocketShutdown.Both); } catch (SocketException) { }
+            await Task.WhenAll(up, down);
+        }
+    }
+
+    private static async Task CopyAsync(Stream from, Stream to, CancellationToken ct)
+    {
+        var buffer = new byte[64 * 1024];
+        try
+        {
+            int read;
+            while ((read = await from.ReadAsync(buffer, ct)) > 0)
+            {
+                await to.WriteAsync(buffer.AsMemory(0, read), ct);
+            }
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            // Either side went: the pipe closes both.
         }
     }
 
@@ -357,6 +451,12 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// <summary>A topology or node name as a folder name: nothing that could climb out of the work directory.</summary>
     [GeneratedRegex("^[a-z0-9][a-z0-9-]{0,63}$")]
     private static partial Regex PathName();
+
+    public static bool IsPathName(string name) => PathName().IsMatch(name);
+
+    /// <summary>A Core Lightning network folder (regtest, testnet4, signet, bitcoin).</summary>
+    [GeneratedRegex("^[a-z][a-z0-9]{0,31}$")]
+    private static partial Regex NetworkName();
 
     private sealed class Connection(TcpClient client)
     {

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
+using Lightning.Bench.Profiling;
 
 namespace Lightning.Bench.Relay;
 
@@ -21,6 +22,8 @@ internal sealed class RelayClient : IAsyncDisposable
     private readonly ConcurrentDictionary<string, RelayedTraceRecorder> recorders = new();
     private readonly ConcurrentDictionary<string, TaskCompletionSource<BoundMessage>> binding = new();
     private readonly ConcurrentDictionary<int, TaskCompletionSource<CostsMessage>> costs = new();
+    private readonly ConcurrentDictionary<int, TaskCompletionSource<ProfileStateMessage>> profileStates = new();
+    private readonly ConcurrentDictionary<int, RelayProfile> folding = new();
     private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
     private readonly SemaphoreSlim sending = new(1, 1);
     private readonly Task running;
@@ -74,6 +77,60 @@ internal sealed class RelayClient : IAsyncDisposable
             costs.TryRemove(id, out _);
         }
     }
+
+    /// <summary>Starts a switched-off perf record per node on the agent's host (all or none: a node it cannot profile fails the start with its reason).</summary>
+    public async Task<RelayProfile> StartProfileAsync(string topology, IReadOnlyList<ProfileTarget> targets, ProfileSettings settings, TimeSpan timeout, CancellationToken ct = default)
+    {
+        await AskProfileAsync(id => new ProfileStartMessage(id, topology, settings.FrequencyHz, settings.CallGraph, targets).Encode(), $"start the profiles of {topology}", timeout, ct);
+        return new RelayProfile(this, topology, targets.Select(t => t.Node).ToList());
+    }
+
+    /// <summary>Sends a profile request and waits for its ProfileState; a node's problem is an <see cref="IOException"/> naming it.</summary>
+    internal async Task AskProfileAsync(Func<int, byte[]> request, string what, TimeSpan timeout, CancellationToken ct)
+    {
+        var id = Interlocked.Increment(ref nextRequest);
+        var answer = profileStates[id] = new TaskCompletionSource<ProfileStateMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        try
+        {
+            await SendProfileAsync(request(id), timeout, ct);
+            ProfileStateMessage state;
+            try
+            {
+                state = await answer.Task.WaitAsync(timeout, ct);
+            }
+            catch (TimeoutException)
+            {
+                throw new TimeoutException($"the agent at {agent} did not {what} within {timeout.TotalSeconds:0} s");
+            }
+            if (state.Problems is { Length: > 0 } problems)
+            {
+                throw new IOException($"the agent at {agent} could not {what}: {problems}");
+            }
+        }
+        finally
+        {
+            profileStates.TryRemove(id, out _);
+        }
+    }
+
+    /// <summary>Sends once connected (a request made while the connection is being made again waits for it).</summary>
+    internal async Task SendProfileAsync(byte[] frame, TimeSpan timeout, CancellationToken ct)
+    {
+        await ConnectedAsync(timeout, ct);
+        if (!await TrySendAsync(frame, ct))
+        {
+            throw new IOException($"no connection to the agent at {agent}");
+        }
+    }
+
+    internal int Track(RelayProfile profile)
+    {
+        var id = Interlocked.Increment(ref nextRequest);
+        folding[id] = profile;
+        return id;
+    }
+
+    internal void Untrack(int id) => folding.TryRemove(id, out _);
 
     internal Task SendUnbindAsync(string topology, CancellationToken ct) => TrySendAsync(new UnbindMessage(topology).Encode(), ct);
 
@@ -242,6 +299,20 @@ internal sealed class RelayClient : IAsyncDisposable
                     if (costs.TryGetValue(readings.RequestId, out var asked))
                     {
                         asked.TrySetResult(readings);
+                    }
+                    break;
+                case RelayFrameType.ProfileState:
+                    var state = ProfileStateMessage.Decode(frame);
+                    if (profileStates.TryGetValue(state.RequestId, out var waitingState))
+                    {
+                        waitingState.TrySetResult(state);
+                    }
+                    break;
+                case RelayFrameType.ProfileChunk:
+                    var chunk = ProfileChunkMessage.Decode(frame);
+                    if (folding.TryGetValue(chunk.RequestId, out var profile))
+                    {
+                        profile.OnChunk(chunk);
                     }
                     break;
                 case RelayFrameType.Unsupported:

@@ -33,17 +33,26 @@ internal enum RelayFrameType : byte
     /// <summary>Agent → harness: the readings, or why a node could not be read.</summary>
     Costs = 0x31,
 
-    /// <summary>Harness → agent: start perf on these nodes' cgroups (defined, not implemented: the agent answers Unsupported).</summary>
+    /// <summary>Harness → agent: start a switched-off perf record on each of a topology's nodes' cgroups; answered by ProfileState.</summary>
     ProfileStart = 0x40,
 
-    /// <summary>Harness → agent: stop perf; the agent would answer with ProfileChunk frames of folded stacks.</summary>
+    /// <summary>Harness → agent: stop a topology's recordings; answered by ProfileChunk frames of folded stacks, per node.</summary>
     ProfileStop = 0x41,
 
-    /// <summary>Agent → harness: part of a node's folded stacks (defined, not implemented).</summary>
+    /// <summary>Agent → harness: part of a node's folded stacks; the node's last chunk carries its figures or its problem.</summary>
     ProfileChunk = 0x42,
 
-    /// <summary>Harness → agent: turn this connection into a byte pipe to a node's RPC socket (defined, not implemented).</summary>
+    /// <summary>Harness → agent: switch a topology's recordings on or off; answered by ProfileState.</summary>
+    ProfileSwitch = 0x43,
+
+    /// <summary>Agent → harness: the answer to ProfileStart and ProfileSwitch, per node.</summary>
+    ProfileState = 0x44,
+
+    /// <summary>Harness → agent, the first frame of its own connection (with the token): make it a byte pipe to a node's RPC socket.</summary>
     RpcOpen = 0x50,
+
+    /// <summary>Agent → harness: the pipe is open (every byte after this frame is the node's), or why not.</summary>
+    RpcOpened = 0x51,
 
     /// <summary>Agent → harness: a known frame type this agent does not implement.</summary>
     Unsupported = 0x7E,

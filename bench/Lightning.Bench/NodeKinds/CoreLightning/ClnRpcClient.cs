@@ -56,6 +56,9 @@ internal sealed class ClnRpcClient : IAsyncDisposable
         return new ClnRpcClient(node, socket, maxMessageBytes);
     }
 
+    /// <summary>Over a stream socket already connected to a node's JSON-RPC (a pipe through an agent, see Relay/RelayRpc.cs); the client owns it.</summary>
+    public static ClnRpcClient Over(string node, Socket connected, int maxMessageBytes = DefaultMaxMessageBytes) => new(node, connected, maxMessageBytes);
+
     /// <summary>Sends one request and waits for its answer; a JSON-RPC error becomes a <see cref="JsonRpcException"/>.</summary>
     public async Task<JsonElement> CallAsync(string method, JsonObject? parameters, string id, CancellationToken ct = default)
     {

@@ -1,0 +1,108 @@
+using System.Net.Sockets;
+using System.Text.Json.Nodes;
+using Lightning.Bench.Relay;
+using Lightning.Bench.Rpc;
+
+namespace Lightning.Bench.Tests.Relay;
+
+/// <summary>RPC to a node on another host through its agent: real TCP on loopback to a real Unix stream socket.</summary>
+[Trait("Category", "Unit")]
+public sealed class RelayRpcTests : IDisposable
+{
+    private readonly RelayHarness harness = new();
+
+    public void Dispose() => harness.Dispose();
+
+    private string NodeFolder(string topology, string node) => Path.Combine(harness.Work, topology, node);
+
+    [Fact]
+    public async Task Json_rpc_through_the_agent_reaches_the_node_with_the_harness_ids_unchanged_beside_the_span_connection()
+    {
+        await using var node = new FakeRpcNode(NodeFolder("topo-1", "alice"));
+        await using var agent = harness.StartAgent();
+        await using var spans = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
+        await using var recorder = await spans.BindAsync("topo-1", ["alice"], harness.SpansFile("topo-1"), RelayHarness.Patience);
+
+        await using (var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-1", "alice", "regtest", RelayHarness.Patience))
+        {
+            // Many calls in flight on the one pipe, one answer far larger than any buffer on the way, spans flowing beside them.
+            var calls = Enumerable.Range(0, 40).Select(i => rpc.CallAsync(i == 7 ? "listpays" : "xpay",
+                new JsonObject { ["pad"] = i == 7 ? 3 * 1024 * 1024 : 10 }, $"lnbench:xpay#{i}")).ToList();
+            Assert.Equal(200, harness.Send("topo-1", "alice", 0, 200));
+            var answers = await Task.WhenAll(calls).WaitAsync(RelayHarness.Patience);
+
+            Assert.Equal(Enumerable.Range(0, 40).Select(i => $"lnbench:xpay#{i}"), answers.Select(a => a.GetProperty("id").GetString()));
+            Assert.Equal(3 * 1024 * 1024, answers[7].GetProperty("pad").GetString()!.Length);
+            Assert.Equal("listpays", answers[7].GetProperty("method").GetString());
+            Assert.Equal(Enumerable.Range(0, 40).Select(i => $"lnbench:xpay#{i}").Order(), node.IdsSeen.Order());
+        }
+
+        await RelayHarness.Until("the node sees the pipe end when the harness closes it", () => node.Ended == 1, () => $"{node.Ended} ended");
+        await RelayHarness.Until("200 spans beside the RPC", () => recorder.Arrived == 200, () => $"{recorder.Arrived} arrived");
+        // The pipe neither replaced nor disturbed the span connection.
+        Assert.Equal((1L, 1L), (spans.Stats.Connections, spans.Stats.Sessions));
+        Assert.Equal((2L, 1L, 1), (agent.Stats.Accepted, agent.Stats.RpcPipes, node.Connections));
+        Assert.Empty(agent.Stats.BadFrames);
+    }
+
+    [Fact]
+    public async Task A_wrong_token_is_refused_a_missing_node_or_a_bad_name_says_why_and_the_agent_serves_on()
+    {
+        await using var node = new FakeRpcNode(NodeFolder("topo-2", "bob"));
+        await using var agent = harness.StartAgent();
+
+        var refused = await Assert.ThrowsAsync<RelayRefusedException>(() =>
+            RelayRpc.OpenAsync(agent.Endpoint, "not-the-token"u8.ToArray(), "topo-2", "bob", "regtest", RelayHarness.Patience));
+        Assert.Equal("wrong token", refused.Reason);
+
+        var missing = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "carol", "regtest", RelayHarness.Patience));
+        Assert.Contains("topo-2/carol: cannot connect to", missing.Message);
+        Assert.Contains("is the node running?", missing.Message);
+
+        var climbing = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "..", "bob", "regtest", RelayHarness.Patience));
+        Assert.Contains("is not a topology, node and network name", climbing.Message);
+        var network = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "../../etc", RelayHarness.Patience));
+        Assert.Contains("is not a topology, node and network name", network.Message);
+        Assert.Equal(0, node.Connections);
+
+        // An RpcOpen cut short is bad input, counted; the agent serves the next pipe.
+        var open = new RpcOpenMessage(HelloMessage.CurrentVersion, RelayHarness.Token, "topo-2", "bob", "regtest").Encode();
+        using (var raw = new TcpClient())
+        {
+            await raw.ConnectAsync(agent.Endpoint);
+            open[3] -= 4;
+            await raw.GetStream().WriteAsync(open.AsMemory(0, open.Length - 4));
+            raw.Client.Shutdown(SocketShutdown.Send);
+            await RelayHarness.Until("the malformed RpcOpen counted", () => agent.Stats.BadFrames.Values.Sum() == 1, () => string.Join(", ", agent.Stats.BadFrames));
+        }
+        Assert.Equal(RelayProblem.Malformed, Assert.Single(agent.Stats.BadFrames).Key);
+
+        await using var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "regtest", RelayHarness.Patience);
+        var answer = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
+        Assert.Equal("getinfo", answer.GetProperty("method").GetString());
+        Assert.Equal((1L, 1L), (agent.Stats.Refused, agent.Stats.RpcPipes));
+    }
+
+    [Fact]
+    public async Task A_node_that_closes_its_socket_closes_the_pipe_and_the_next_call_fails_with_the_reason()
+    {
+        await using var node = new FakeRpcNode(NodeFolder("topo-3", "alice"), closeAfter: 1);
+        await using var agent = harness.StartAgent();
+        await using var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-3", "alice", "regtest", RelayHarness.Patience);
+
+        await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
+        var failed = await Assert.ThrowsAsync<RpcConnectionException>(async () =>
+        {
+            // The close travels node → agent → harness; until it arrives a call may still be sent.
+            for (var i = 2; ; i++)
+            {
+                await rpc.CallAsync("getinfo", null, $"lnbench:getinfo#{i}").WaitAsync(RelayHarness.Patience);
+                await Task.Delay(20);
+            }
+        });
+        Assert.Contains("alice", failed.Message);
+    }
+}
