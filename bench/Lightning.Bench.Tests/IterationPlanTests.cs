@@ -83,4 +83,43 @@ public class IterationPlanTests
         Assert.Null(filter);
         Assert.Equal("lnbench", jobs[0].Id);
     }
+
+    /// <summary>A budgeted run's later rounds measure only the cells with a verdict open: the other Concurrency's cases do not run.</summary>
+    [Fact]
+    public void A_round_measures_only_the_cells_still_open_with_their_own_iterations()
+    {
+        ConcurrencyIterationsBenchmark.Invocations.Clear();
+        var (jobs, filter) = BenchConfig.CaseJobs(warmups: 0, iterations: 3, new Dictionary<int, int> { [1] = 5 });
+
+        var summary = BenchmarkDotNetRun.Run<ConcurrencyIterationsBenchmark>(jobs, BenchConfig.OnlyCells(filter, new HashSet<string> { "Concurrency=1" }));
+
+        var report = Assert.Single(summary.Reports);
+        Assert.Equal(1, (int)report.BenchmarkCase.Parameters["Concurrency"]);
+        Assert.Equal(5, report.AllMeasurements.Count(m => m.IterationMode == BenchmarkDotNet.Engines.IterationMode.Workload
+            && m.IterationStage == BenchmarkDotNet.Engines.IterationStage.Actual));
+        Assert.DoesNotContain(10, ConcurrencyIterationsBenchmark.Invocations);
+        // Every cell when no set is given: the filter is the one the jobs need, untouched.
+        Assert.Same(filter, BenchConfig.OnlyCells(filter, null));
+    }
+
+    [Fact]
+    public void The_budget_section_says_which_cases_stopped_getting_pairs_and_when()
+    {
+        BudgetRound Round(int round, int pairs, params string[] cells) => new(round, pairs, 60 * round, cells.Length) { Cells = cells };
+        var rounds = new[]
+        {
+            Round(1, 4, "Concurrency=1", "Concurrency=10"),
+            Round(2, 5, "Concurrency=1", "Concurrency=10"),
+            Round(3, 6, "Concurrency=1"),
+            Round(4, 7, "Concurrency=1"),
+        };
+
+        Assert.Equal("Concurrency=10 after round 2 (5 pairs)", Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds));
+        var markdown = Lightning.Bench.Reports.ComparisonReport.BudgetMarkdown(new BudgetReport(600, rounds, BudgetedVerdicts.AllDecided, []));
+        Assert.Contains("## Budget: up to 7 pairs per case in 4 of 10 min, 4 round(s)", markdown);
+        Assert.Contains("Cases whose verdicts were decided got no more pairs: Concurrency=10 after round 2 (5 pairs).", markdown);
+        // Every round on every cell: nothing to say, and the pairs are every case's.
+        Assert.Null(Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds[..2]));
+        Assert.Contains("## Budget: 5 pairs per case", Lightning.Bench.Reports.ComparisonReport.BudgetMarkdown(new BudgetReport(600, rounds[..2], "the budget", [])));
+    }
 }

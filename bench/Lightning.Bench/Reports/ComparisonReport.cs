@@ -121,7 +121,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         var text = new StringBuilder();
         var spent = budget.Rounds.Count > 0 ? budget.Rounds[^1].ElapsedSeconds / 60 : 0;
         var pairs = budget.Rounds.Count > 0 ? budget.Rounds[^1].Pairs : 0;
-        text.AppendLine($"## Budget: {pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
+        text.AppendLine($"## Budget: {(CellsStopped(budget.Rounds) is null ? "" : "up to ")}{pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
         text.AppendLine();
         text.AppendLine("| case | metric | candidate | verdict | pairs | would need (pairs in all) | about (min more) |");
         text.AppendLine("|---|---|---|---|---:|---:|---:|");
@@ -131,7 +131,12 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
             text.AppendLine($"| {v.Cell} | {v.Metric} | {v.Candidate} | {v.Verdict} | {v.Pairs} | {(open ? v.PairsNeeded?.ToString(CultureInfo.InvariantCulture) ?? "not in sight" : "-")} | {(open && v.MinutesNeeded is { } m ? F(m, "0.#") : "-")} |");
         }
         text.AppendLine();
-        text.AppendLine($"Each round added one topology pair to every case, in the same balanced, seeded order, and the run stopped when every " +
+        if (CellsStopped(budget.Rounds) is { } stoppedCells)
+        {
+            text.AppendLine($"Cases whose verdicts were decided got no more pairs: {stoppedCells}.");
+            text.AppendLine();
+        }
+        text.AppendLine($"Each round added one topology pair to every case whose verdicts were still open, in the same balanced, seeded order, and the run stopped when every " +
             $"build's mean time and payments/s verdict was decided or the next round would not end within the budget. The intervals are " +
             $"{BudgetReport.Method}: they stay 95 % intervals however often they are looked at, and are wider than a fixed run's t-interval " +
             "of as many pairs (about 1.8 times at 10–40 pairs). An open verdict's need assumes its ratio and the pairs' spread stay as they are.");
@@ -144,6 +149,21 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
             text.AppendLine();
         }
         return text.ToString();
+    }
+
+    /// <summary>"Concurrency=10 after round 3 (3 pairs)": each cell the last rounds no longer measured, or null when every round measured every cell.</summary>
+    internal static string? CellsStopped(IReadOnlyList<BudgetRound> rounds)
+    {
+        if (rounds.Count < 2 || rounds[0].Cells.Count == 0)
+        {
+            return null;
+        }
+        var stopped = rounds[0].Cells.Where(cell => !rounds[^1].Cells.Contains(cell)).Select(cell =>
+        {
+            var last = rounds.Last(r => r.Cells.Contains(cell));
+            return $"{cell} after round {last.Round} ({last.Pairs} pairs)";
+        }).ToList();
+        return stopped.Count == 0 ? null : string.Join("; ", stopped);
     }
 
     /// <summary>"Concurrency=1: 10 (round 1), 40 (rounds 2–9); Concurrency=10: 10 (rounds 1–9)", or null without the counts.</summary>

@@ -2,6 +2,7 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Filters;
+using Lightning.Bench.Scenarios;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
@@ -73,14 +74,22 @@ internal static class BenchConfig
         return CaseJobs(0, PerCase(iterations), byConcurrency.ToDictionary(i => i.Key, i => PerCase(i.Value)));
     }
 
+    /// <summary>
+    /// Only the cases of <paramref name="cells"/> (a budgeted run's rounds after the first: the cells whose primary
+    /// verdicts are still open), besides what <paramref name="filter"/> keeps; every cell when null.
+    /// </summary>
+    public static IFilter? OnlyCells(IFilter? filter, IReadOnlySet<string>? cells) => cells is null ? filter
+        : new SimpleFilter(c => (filter is null || filter.Predicate(c)) && cells.Contains(CaseArms.CellOf(CaseKey.TextsOf(c))));
+
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>
     private static int ConcurrencyOf(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
 
     public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
-        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1)
+        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlySet<string>? cells = null)
     {
-        var (jobs, filter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
+        var (jobs, caseFilter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
+        var filter = OnlyCells(caseFilter, cells);
         var config = ManualConfig.CreateEmpty()
             .AddJob(jobs)
             .AddLogger(logger ?? ConsoleLogger.Default)

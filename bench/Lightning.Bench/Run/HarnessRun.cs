@@ -138,6 +138,10 @@ internal static class HarnessRun
         RunComparisons? comparisons = null;
         string stopped;
         var last = 0;
+        // The cells (a Concurrency, and a scenario's own parameters) still measured: every one in the first round, then
+        // those with a primary verdict open. A decided cell gets no more pairs (its confidence sequence stays valid
+        // wherever it stops), so the time goes to the verdicts still open.
+        IReadOnlySet<string>? cells = null;
         using (BenchmarkHost.Host(run))
         {
             while (true)
@@ -148,11 +152,11 @@ internal static class HarnessRun
                 var roundStarted = Elapsed();
                 run.Progress.Info(rounds.Count == 0
                     ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{last} of every case"
-                    : $"round {rounds.Count + 1}: topology {last} of every case ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
+                    : $"round {rounds.Count + 1}: topology {last} of every case of {string.Join("; ", cells!.Order(StringComparer.Ordinal))} ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
                 var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.MeasuredFor);
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
                     BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
-                        run.Alternating ? run.Arms : 1),
+                        run.Alternating ? run.Arms : 1, cells),
                     options.BenchmarkDotNetArguments.ToArray());
                 run.EndLiveGroupAsync().GetAwaiter().GetResult();
                 failed += summary.Reports.Count(r => !r.Success);
@@ -165,7 +169,10 @@ internal static class HarnessRun
                     firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
                 }
                 var open = BudgetedVerdicts.Open(comparisons);
-                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count, iterations));
+                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count, iterations)
+                {
+                    Cells = cells?.Order(StringComparer.Ordinal).ToList() ?? comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList(),
+                });
                 var perPair = (Elapsed() - roundStarted) / (last - first + 1);
                 if (failed + run.EndsFailed > 0 || critical)
                 {
@@ -188,6 +195,7 @@ internal static class HarnessRun
                     break;
                 }
                 run.Progress.Info($"after {last} pairs: {open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
+                cells = open.Select(c => c.Cell).ToHashSet(StringComparer.Ordinal);
                 if (!options.IterationsGiven)
                 {
                     // The next round's iterations per Concurrency from this run's own variance components (IterationPlan).

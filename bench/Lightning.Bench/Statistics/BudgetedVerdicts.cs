@@ -2,7 +2,11 @@ namespace Lightning.Bench.Statistics;
 
 /// <summary>One round of a budgeted run: the topology pairs every case had after it, the minutes spent and the verdicts still open.</summary>
 /// <param name="Iterations">The measured invocations per topology of the round's cases, by Concurrency.</param>
-internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open, IReadOnlyDictionary<int, int>? Iterations = null);
+internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open, IReadOnlyDictionary<int, int>? Iterations = null)
+{
+    /// <summary>The cells the round measured: all in the first, then those with a primary verdict still open.</summary>
+    public IReadOnlyList<string> Cells { get; init; } = [];
+}
 
 /// <summary>A primary verdict of a budgeted run as it ended: decided after <paramref name="Pairs"/> pairs, or still open.</summary>
 /// <param name="PairsNeeded">Open only: the pairs in all that would decide it if the ratio and the pairs' spread stay as they are (null: not in sight).</param>
