@@ -84,6 +84,10 @@ internal sealed class DockerEngine : IDisposable
     /// <inheritdoc cref="EngineImages.InspectAsync"/>
     public Task<ImageDetails?> InspectImageAsync(string image, CancellationToken ct = default) => images.InspectAsync(image, ct);
 
+    /// <inheritdoc cref="EngineImages.ImportAsync"/>
+    public Task ImportImageAsync(Stream tar, string repository, string tag, IReadOnlyList<string> changes, CancellationToken ct = default) =>
+        images.ImportAsync(tar, repository, tag, changes, ct);
+
     /// <inheritdoc cref="EngineImages.PullAsync"/>
     public Task PullImageAsync(string image, CancellationToken ct = default, TimeSpan? idle = null) => images.PullAsync(image, ct, idle);
 

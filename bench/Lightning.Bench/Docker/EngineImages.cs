@@ -36,4 +36,13 @@ internal sealed class EngineImages(EngineConnection connection)
             throw new DockerUnavailableException($"pulling {image} made no progress for {quiet.TotalSeconds:0} s: check the network and the engine at {connection.Host}");
         }
     }
+
+    /// <summary>Imports a file system tar as an image (`docker import`), with Dockerfile instructions such as ENV and ENTRYPOINT.</summary>
+    public Task ImportAsync(Stream tar, string repository, string tag, IReadOnlyList<string> changes, CancellationToken ct = default) =>
+        connection.CallAsync($"import {repository}:{tag}", async (client, t) =>
+        {
+            await client.Images.CreateImageAsync(new ImagesCreateParameters { FromSrc = "-", Repo = repository, Tag = tag, Changes = [.. changes] },
+                tar, authConfig: null, new Progress<JSONMessage>(), t);
+            return true;
+        }, ct, Timeout.InfiniteTimeSpan);
 }
