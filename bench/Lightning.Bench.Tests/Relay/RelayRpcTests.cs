@@ -105,4 +105,35 @@ public sealed class RelayRpcTests : IDisposable
         });
         Assert.Contains("alice", failed.Message);
     }
+
+    /// <summary>The Core Lightning kind's connect on a swarm: through the node's host's agent, "not yet" until the node has made its socket.</summary>
+    [Fact]
+    public async Task The_core_lightning_kind_connects_through_the_agent_once_the_node_has_made_its_socket()
+    {
+        await using var agent = harness.StartAgent();
+        var kind = new NodeKinds.CoreLightning.CoreLightningKind();
+        var container = new NodeKinds.NodeContainer("alice", "task-1", "/not/on/this/host", new Dictionary<string, int>(), new NodeKinds.PeerAddress("topo-5-alice", 9735))
+        {
+            Relay = new NodeRelay(agent.Endpoint, RelayHarness.Token, "topo-5"),
+        };
+
+        var (none, observed) = await kind.TryConnectAsync(container);
+        Assert.Null(none);
+        Assert.Contains("alice: the agent at", observed);
+        Assert.Contains("is the node running?", observed);
+
+        await using var node = new FakeRpcNode(NodeFolder("topo-5", "alice"));
+        var (connected, said) = await kind.TryConnectAsync(container);
+        Assert.NotNull(connected);
+        await using (connected)
+        {
+            Assert.Equal("answered", said);
+            // The fake node answers getinfo with the id it was sent: the kind's own, joined as every call is.
+            Assert.Equal("lnbench:getinfo#setup-alice", connected.NodeId);
+        }
+
+        var wrong = container with { Relay = new NodeRelay(agent.Endpoint, "not-the-token"u8.ToArray(), "topo-5") };
+        var refused = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => kind.TryConnectAsync(wrong));
+        Assert.Contains("wrong token", refused.Message);
+    }
 }

@@ -94,19 +94,38 @@ internal sealed class CoreLightningKind : INodeKind
 
     public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
     {
-        var socket = Path.Combine(container.Directory, RpcSocketPath);
-        if (!File.Exists(socket))
-        {
-            return (null, $"{socket} does not exist yet");
-        }
         ClnRpcClient rpc;
-        try
+        if (container.Relay is { } relay)
         {
-            rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+            try
+            {
+                rpc = await Relay.RelayRpc.ConnectAsync(relay.Agent, relay.Token, relay.Topology, container.Name, relay.Network, Relay.NodeRelay.OpenTimeout, ct);
+            }
+            catch (RpcConnectionException e)
+            {
+                // The node has not made its socket yet (or its host's agent is not up yet): the wait tries again.
+                return (null, e.Message);
+            }
+            catch (Relay.RelayRefusedException e)
+            {
+                throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
+            }
         }
-        catch (RpcConnectionException e)
+        else
         {
-            throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
+            var socket = Path.Combine(container.Directory, RpcSocketPath);
+            if (!File.Exists(socket))
+            {
+                return (null, $"{socket} does not exist yet");
+            }
+            try
+            {
+                rpc = await ClnRpcClient.ConnectAsync(container.Name, socket, ct);
+            }
+            catch (RpcConnectionException e)
+            {
+                throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
+            }
         }
         try
         {
