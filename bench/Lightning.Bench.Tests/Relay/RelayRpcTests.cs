@@ -136,4 +136,30 @@ public sealed class RelayRpcTests : IDisposable
         var refused = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => kind.TryConnectAsync(wrong));
         Assert.Contains("wrong token", refused.Message);
     }
+
+    [Fact]
+    public async Task A_probe_is_told_the_agents_host_without_taking_the_place_of_the_span_connection()
+    {
+        await using var agent = harness.StartAgent();
+        await using var spans = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
+        await using var recorder = await spans.BindAsync("topo-6", ["alice"], harness.SpansFile("topo-6"), RelayHarness.Patience);
+
+        var welcome = await AgentDirectory.ProbeAsync(agent.Endpoint, RelayHarness.Token, RelayHarness.Patience);
+        Assert.Equal(("host-1", agent.Session), (welcome.Host, welcome.Session));
+        var refused = await Assert.ThrowsAsync<RelayRefusedException>(() => AgentDirectory.ProbeAsync(agent.Endpoint, "not-the-token"u8.ToArray(), RelayHarness.Patience));
+        Assert.Equal("wrong token", refused.Reason);
+
+        harness.Send("topo-6", "alice", 0, 50);
+        await RelayHarness.Until("50 spans after the probes", () => recorder.Arrived == 50, () => $"{recorder.Arrived}");
+        Assert.Equal(1L, spans.Stats.Connections);
+    }
+
+    [Fact]
+    public async Task Agents_that_cannot_be_found_are_named_with_what_was_found_and_where_to_look()
+    {
+        var missing = await Assert.ThrowsAsync<TimeoutException>(() =>
+            AgentDirectory.DiscoverAsync("lnbench-nothing-agents_agent.invalid", 9736, RelayHarness.Token, 2, TimeSpan.FromSeconds(1)));
+        Assert.StartsWith("0 of 2 agents of lnbench-nothing-agents_agent.invalid answered within 1 s (found: none); tasks.lnbench-nothing-agents_agent.invalid does not resolve", missing.Message);
+        Assert.EndsWith("see `docker service ps lnbench-nothing-agents_agent.invalid` for the hosts without one", missing.Message);
+    }
 }

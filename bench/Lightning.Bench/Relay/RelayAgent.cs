@@ -136,6 +136,18 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             {
                 hello.CancelAfter(HelloTimeout);
                 var frame = await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxHelloBytes, hello.Token);
+                if (frame is { Type: RelayFrameType.Probe } probe)
+                {
+                    var asked = HelloMessage.Decode(probe with { Type = RelayFrameType.Hello });
+                    if (Refusal(asked.Version, asked.Token) is { } refusal)
+                    {
+                        Interlocked.Increment(ref refused);
+                        await connection.Stream.WriteAsync(new RefusedMessage(refusal).Encode(), hello.Token);
+                        return;
+                    }
+                    await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+                    return;
+                }
                 if (frame is { Type: RelayFrameType.RpcOpen } open)
                 {
                     await PipeAsync(connection, RpcOpenMessage.Decode(open), hello);

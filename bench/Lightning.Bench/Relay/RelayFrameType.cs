@@ -12,6 +12,9 @@ internal enum RelayFrameType : byte
     /// <summary>Agent → harness: why the connection is refused (a wrong token, another version); the agent then closes it.</summary>
     Refused = 0x03,
 
+    /// <summary>Harness → agent, the only frame of its connection (version and token): answered by Welcome, then closed; it never replaces the span connection.</summary>
+    Probe = 0x04,
+
     /// <summary>Harness → agent: bind the trace sockets of a topology's nodes (before its stack is deployed).</summary>
     Bind = 0x10,
 

@@ -93,6 +93,24 @@ internal sealed class SwarmRun : IAsyncDisposable
         return (stack, file);
     }
 
+    /// <summary>
+    /// Deploys the run's agents: one per host (a global service of <see cref="AgentStackGenerator"/>'s stack) from the
+    /// harness image, on the run's overlay, with the run's token; removed with the run.
+    /// </summary>
+    /// <param name="owner">uid:gid the node folders they make are given (the nodes' user), or null.</param>
+    public async Task<SwarmStack> DeployAgentsAsync(string harnessImage, string? owner, CancellationToken ct = default)
+    {
+        ObjectDisposedException.ThrowIf(disposed == 1, this);
+        var name = SwarmNames.AgentStack(RunId);
+        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels));
+        var stack = await SwarmStack.DeployAsync(engine, name, file, ImageIds, ct);
+        lock (stacks)
+        {
+            stacks[stack.Name] = stack;
+        }
+        return stack;
+    }
+
     /// <summary>Removes a topology's stack (until its containers are gone), then its secrets.</summary>
     public async Task RemoveTopologyAsync(string stackName, CancellationToken ct = default)
     {
