@@ -35,6 +35,14 @@ public sealed class HarnessImageTests : IAsyncLifetime
         Assert.Equal(image, await HarnessImage.EnsureAsync(engine));
         Assert.Matches("^lnbench/harness:[0-9a-f]{16}$", image);
 
+        // A build makes its own image and removes those of earlier builds: an earlier one stands in as another tag of it.
+        var earlier = $"{HarnessImage.Repository}:0000000000000000";
+        Assert.True((await Processes.ProcessRunner.RunAsync("docker", ["tag", image, earlier], TimeSpan.FromSeconds(30))).Succeeded);
+        Assert.True(await engine.TryRemoveImageAsync(image));
+        Assert.Equal(image, await HarnessImage.EnsureAsync(engine));
+        Assert.Null(await engine.InspectImageAsync(earlier));
+        Assert.NotNull(await engine.InspectImageAsync(image));
+
         var help = await engine.RunToCompletionAsync(image, HarnessImage.Entrypoint, ["agent", "--help"], RunLabels.For(runId).ToDictionary(), TimeSpan.FromMinutes(2));
         Assert.True(help.ExitCode == 0, help.Output);
         Assert.Contains("--listen", help.Output);

@@ -88,6 +88,12 @@ internal sealed class DockerEngine : IDisposable
     public Task ImportImageAsync(Stream tar, string repository, string tag, IReadOnlyList<string> changes, CancellationToken ct = default) =>
         images.ImportAsync(tar, repository, tag, changes, ct);
 
+    /// <inheritdoc cref="EngineImages.ListTaggedAsync"/>
+    public Task<IReadOnlyList<string>> ListTaggedImagesAsync(string labelFilter, CancellationToken ct = default) => images.ListTaggedAsync(labelFilter, ct);
+
+    /// <inheritdoc cref="EngineImages.TryRemoveAsync"/>
+    public Task<bool> TryRemoveImageAsync(string name, CancellationToken ct = default) => images.TryRemoveAsync(name, ct);
+
     /// <inheritdoc cref="EngineImages.PullAsync"/>
     public Task PullImageAsync(string image, CancellationToken ct = default, TimeSpan? idle = null) => images.PullAsync(image, ct, idle);
 

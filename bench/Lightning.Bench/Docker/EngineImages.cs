@@ -45,4 +45,28 @@ internal sealed class EngineImages(EngineConnection connection)
                 tar, authConfig: null, new Progress<JSONMessage>(), t);
             return true;
         }, ct, Timeout.InfiniteTimeSpan);
+
+    /// <summary>The repository:tag names of the images carrying a label (images without a tag are left out).</summary>
+    public Task<IReadOnlyList<string>> ListTaggedAsync(string labelFilter, CancellationToken ct = default) =>
+        connection.CallAsync($"list images {labelFilter}", async (client, t) =>
+            (IReadOnlyList<string>)(await client.Images.ListImagesAsync(new ImagesListParameters { Filters = EngineFilters.Label(labelFilter) }, t))
+                .SelectMany(i => i.RepoTags ?? []).Where(n => n != "<none>:<none>").ToList(), ct);
+
+    /// <summary>Removes an image by name; false when the engine keeps it (a container uses it) or it is gone.</summary>
+    public async Task<bool> TryRemoveAsync(string name, CancellationToken ct = default)
+    {
+        try
+        {
+            await connection.CallAsync($"remove image {name}", async (client, t) =>
+            {
+                await client.Images.DeleteImageAsync(name, new ImageDeleteParameters(), t);
+                return true;
+            }, ct);
+            return true;
+        }
+        catch (DockerApiException)
+        {
+            return false;
+        }
+    }
 }

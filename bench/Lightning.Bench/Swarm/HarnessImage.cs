@@ -22,6 +22,9 @@ internal static class HarnessImage
 
     public const string AppFolder = "/opt/lnbench";
 
+    /// <summary>What every harness image is labelled with (earlier builds' images are found by it).</summary>
+    public const string ImageLabel = "lnbench.image=harness";
+
     /// <summary>What starts the harness in the image; its arguments follow (e.g. `agent --listen …`).</summary>
     public static IReadOnlyList<string> Entrypoint => [$"{DotnetRoot}/dotnet", $"{AppFolder}/Lightning.Bench.dll"];
 
@@ -91,12 +94,17 @@ internal static class HarnessImage
                 "ENV DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1",
                 "ENV DOTNET_CLI_TELEMETRY_OPTOUT=1",
                 $"ENTRYPOINT [{string.Join(", ", Entrypoint.Select(e => JsonSerializer.Serialize(e)))}]",
-                "LABEL lnbench.image=harness",
+                $"LABEL {ImageLabel}",
             ], ct);
         }
         finally
         {
             File.Delete(tarPath);
+        }
+        // Each build makes its own image: those of earlier builds go, unless a container still uses one.
+        foreach (var older in (await engine.ListTaggedImagesAsync(ImageLabel, ct)).Where(n => n.StartsWith(Repository + ":", StringComparison.Ordinal) && n != image))
+        {
+            await engine.TryRemoveImageAsync(older, ct);
         }
         return image;
     }
