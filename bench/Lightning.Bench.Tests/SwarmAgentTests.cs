@@ -80,6 +80,29 @@ public class SwarmAgentTests(SingleNodeSwarm swarm, ITestOutputHelper output) : 
         Assert.DoesNotContain(await engine.ListContainersAsync(Scope), c => c.Labels.GetValueOrDefault(Compose.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
     }
 
+    [SkippableFact]
+    public async Task Work_volumes_of_runs_not_kept_are_removed_on_every_host_by_a_job_and_nothing_else_is()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        await swarm.EnsureAsync(engine);
+        var image = await HarnessImage.EnsureAsync(engine);
+        var (stale, live) = ($"{runId}s", $"{runId}l");
+        // A killed run's work volume, a live run's, and a volume of the killed run that is not a work volume (as a single-host run makes).
+        foreach (var (name, run) in new[] { (SwarmNames.WorkVolume(stale), stale), (SwarmNames.WorkVolume(live), live), ($"lnbench-{stale}-chain", stale) })
+        {
+            var made = await Processes.ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={run}", "--label", Scope, name], TimeSpan.FromSeconds(30));
+            Assert.True(made.Succeeded, made.Tail());
+        }
+        var labels = new Dictionary<string, string> { [ScopeLabel] = runId };
+
+        var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, image, new HashSet<string> { live }, labels, TimeSpan.FromSeconds(120), scope: Scope);
+
+        Assert.Empty(failed);
+        Assert.Equal([$"lnbench-{stale}-chain", SwarmNames.WorkVolume(live)], (await engine.ListVolumesAsync(Scope)).Order(StringComparer.Ordinal));
+        Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
+    }
+
     /// <summary>`agents` in a one-shot container of the harness image attached to the run's overlay: its exit code and output.</summary>
     private async Task<(long ExitCode, string Output)> ProbeFromOverlayAsync(string image, IReadOnlyDictionary<string, string> labels, string service, byte[] token)
     {

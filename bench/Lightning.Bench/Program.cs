@@ -26,6 +26,10 @@ internal static class Program
         {
             return Relay.AgentCommand.Run(args[1..]);
         }
+        if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.Command)
+        {
+            return Swarm.WorkVolumeSweep.Run(args[1..]);
+        }
         if (args.Length > 0 && args[0] == Relay.AgentCommand.AgentsCommand)
         {
             return Relay.AgentCommand.RunAgents(args[1..]);
