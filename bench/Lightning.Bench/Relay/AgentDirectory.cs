@@ -3,9 +3,6 @@ using System.Net.Sockets;
 
 namespace Lightning.Bench.Relay;
 
-/// <summary>An agent found on the run's overlay: its host (as it says), where it listens, its session.</summary>
-internal sealed record AgentAddress(string Host, IPEndPoint Endpoint, long Session);
-
 /// <summary>
 /// Finds the run's agents from inside the overlay: swarm's DNS answers `tasks.SERVICE` with the address of every task
 /// of the agents' global service (one per host), and each is probed (token, then Welcome with its host) on a

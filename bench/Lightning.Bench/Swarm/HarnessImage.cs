@@ -29,7 +29,7 @@ internal static class HarnessImage
     public static IReadOnlyList<string> Entrypoint => [$"{DotnetRoot}/dotnet", $"{AppFolder}/Lightning.Bench.dll"];
 
     /// <summary>The files of the image: path in the image → file on this host.</summary>
-    public static IReadOnlyDictionary<string, string> Files()
+    public static async Task<IReadOnlyDictionary<string, string>> FilesAsync(CancellationToken ct = default)
     {
         var files = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var runtime = RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/');
@@ -52,7 +52,7 @@ internal static class HarnessImage
         {
             files[$"{AppFolder}/{relative}"] = Path.Combine(app, relative);
         }
-        foreach (var (target, source) in NativeLibraries(files.Values.Where(f => f.EndsWith(".so", StringComparison.Ordinal) || f == muxer).ToList()))
+        foreach (var (target, source) in await NativeLibrariesAsync(files.Values.Where(f => f.EndsWith(".so", StringComparison.Ordinal) || f == muxer).ToList(), ct))
         {
             files[target] = source;
         }
@@ -74,7 +74,7 @@ internal static class HarnessImage
     /// <summary>Makes the image unless this engine has it already; returns its name (repository:tag).</summary>
     public static async Task<string> EnsureAsync(DockerEngine engine, Action<string>? progress = null, CancellationToken ct = default)
     {
-        var files = Files();
+        var files = await FilesAsync(ct);
         var tag = Tag(files);
         var image = $"{Repository}:{tag}";
         if (await engine.InspectImageAsync(image, ct) is not null)
@@ -176,7 +176,7 @@ internal static class HarnessImage
     }
 
     /// <summary>The C libraries the runtime loads (ldd of its binaries, and OpenSSL, which it opens by name), at their paths on this host.</summary>
-    private static IEnumerable<(string Target, string Source)> NativeLibraries(IReadOnlyList<string> binaries)
+    private static async Task<IReadOnlyList<(string Target, string Source)>> NativeLibrariesAsync(IReadOnlyList<string> binaries, CancellationToken ct)
     {
         var found = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var queue = new Queue<string>(binaries);
@@ -195,7 +195,7 @@ internal static class HarnessImage
             {
                 continue;
             }
-            var ldd = ProcessRunner.RunAsync("ldd", [binary], TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+            var ldd = await ProcessRunner.RunAsync("ldd", [binary], TimeSpan.FromSeconds(30), ct: ct);
             foreach (var line in ldd.StandardOutput.Split('\n'))
             {
                 // "libstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
@@ -208,7 +208,7 @@ internal static class HarnessImage
                 }
             }
         }
-        return found.Select(f => (f.Key, f.Value));
+        return found.Select(f => (f.Key, f.Value)).ToList();
     }
 
     private static string? Locate(string soname) =>
