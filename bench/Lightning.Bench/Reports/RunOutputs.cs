@@ -47,12 +47,35 @@ internal static class RunOutputs
         }
     }
 
-    public static async Task WriteRunEndAsync(RunOutputContext context, CancellationToken ct = default)
+    /// <summary>The run's outputs, each on its own (see <see cref="WriteEachAsync"/>).</summary>
+    /// <returns>How many outputs could not be written.</returns>
+    public static Task<int> WriteRunEndAsync(RunOutputContext context, CancellationToken ct = default)
     {
         Directory.CreateDirectory(context.ResultsDirectory);
-        foreach (var output in RunEnd)
+        return WriteEachAsync(RunEnd.Select(o => (o.Files, (Func<CancellationToken, Task>)(t => o.WriteAsync(context, t)))), context.ResultsDirectory, Console.Error, ct);
+    }
+
+    /// <summary>
+    /// Writes outputs one after the other; one that cannot be written (a full disk, a folder not writable) is said in
+    /// one line on <paramref name="error"/> and the others are still written, so what the run measured is kept where it can be.
+    /// </summary>
+    internal static async Task<int> WriteEachAsync(IEnumerable<(IReadOnlyList<string> Files, Func<CancellationToken, Task> Write)> outputs,
+        string resultsDirectory, TextWriter error, CancellationToken ct = default)
+    {
+        var failed = 0;
+        foreach (var (files, write) in outputs)
         {
-            await output.WriteAsync(context, ct);
+            try
+            {
+                await write(ct);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                failed++;
+                error.WriteLine($"lnbench: error: could not write {string.Join(", ", files.Take(3))} (what was written of it may be cut short): {e.Message}; " +
+                    $"the other results are written in {resultsDirectory} (free some space or choose --results elsewhere)");
+            }
         }
+        return failed;
     }
 }

@@ -67,12 +67,11 @@ internal static class HarnessRun
             shutdown.QueueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
             await run.SeedChainAsync();
             exitCode = options.Soak is null ? RunBenchmarks(run, output, shutdown) : await RunSoakAsync(run, shutdown);
-            return exitCode;
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
             or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException)
         {
-            return Program.Fail(Program.ExitFailure, e.Message);
+            exitCode = Program.Fail(Program.ExitFailure, e.Message);
         }
         finally
         {
@@ -80,6 +79,7 @@ internal static class HarnessRun
             await interrupt.EndAsync();
             engine?.Dispose();
         }
+        return exitCode == 0 && shutdown.OutputsFailed > 0 ? Program.ExitFailure : exitCode;
     }
 
     /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables; non-zero when a case failed.</summary>

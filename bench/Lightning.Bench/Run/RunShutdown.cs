@@ -28,6 +28,9 @@ internal sealed class RunShutdown(RunProgress progress)
     /// <summary>BenchmarkDotNet returned: every case ran (the summary and comparisons can be written).</summary>
     public bool Completed { get; set; }
 
+    /// <summary>Run outputs that could not be written (each said in one line); the run then exits non-zero.</summary>
+    public int OutputsFailed { get; private set; }
+
     /// <summary>The machine and the images checked: from now on the run's outputs are written, whatever happens.</summary>
     public void Record(MachineRecord machine, IReadOnlyList<ImageRecord> images) => recorded = (machine, images);
 
@@ -72,7 +75,7 @@ internal sealed class RunShutdown(RunProgress progress)
             QueueLimit?.Restore();
             if (recorded is { } record && run is not null)
             {
-                await RunOutputs.WriteRunEndAsync(new RunOutputContext
+                OutputsFailed = await RunOutputs.WriteRunEndAsync(new RunOutputContext
                 {
                     RunId = run.RunId,
                     ResultsDirectory = run.ResultsDirectory,
