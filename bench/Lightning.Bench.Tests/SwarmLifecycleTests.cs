@@ -313,7 +313,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, image, new HashSet<string> { live }, labels, TimeSpan.FromSeconds(120), scope: Scope);
 
         Assert.Empty(failed);
-        Assert.Equal([$"lnbench-{stale}-chain", SwarmNames.WorkVolume(live)], (await engine.ListVolumesAsync(Scope)).Order(StringComparer.Ordinal));
+        Assert.Equal(new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal), (await engine.ListVolumesAsync(Scope)).Order(StringComparer.Ordinal));
         Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
     }
 
