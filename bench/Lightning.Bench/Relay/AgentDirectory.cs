@@ -20,7 +20,7 @@ internal static class AgentDirectory
         using var tcp = new TcpClient(agent.AddressFamily) { NoDelay = true };
         await tcp.ConnectAsync(agent, limit.Token);
         var stream = tcp.GetStream();
-        await stream.WriteAsync(RelayWire.Encode(RelayFrameType.Probe, new HelloMessage(HelloMessage.CurrentVersion, token).Encode().AsSpan(RelayWire.HeaderBytes + 1)), limit.Token);
+        await stream.WriteAsync(new HelloMessage(HelloMessage.CurrentVersion, token).Encode(RelayFrameType.Probe), limit.Token);
         return await RelayWire.ReadAsync(stream, RelayWire.MaxHelloBytes, limit.Token) switch
         {
             { Type: RelayFrameType.Welcome } welcome => WelcomeMessage.Decode(welcome),

@@ -138,11 +138,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 var frame = await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxHelloBytes, hello.Token);
                 if (frame is { Type: RelayFrameType.Probe } probe)
                 {
-                    var asked = HelloMessage.Decode(probe with { Type = RelayFrameType.Hello });
-                    if (Refusal(asked.Version, asked.Token) is { } refusal)
+                    var asked = HelloMessage.Decode(probe);
+                    if (await RefusedAsync(connection, asked.Version, asked.Token, hello.Token))
                     {
-                        Interlocked.Increment(ref refused);
-                        await connection.Stream.WriteAsync(new RefusedMessage(refusal).Encode(), hello.Token);
                         return;
                     }
                     await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
@@ -158,11 +156,8 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello or RpcOpen, not {frame?.Type.ToString() ?? "the end"}");
                 }
                 var message = HelloMessage.Decode(first);
-                if (Refusal(message.Version, message.Token) is { } reason)
+                if (await RefusedAsync(connection, message.Version, message.Token, hello.Token))
                 {
-                    Interlocked.Increment(ref refused);
-                    await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), hello.Token);
-                    connection.Close();
                     return;
                 }
                 await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
@@ -218,10 +213,20 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         }
     }
 
-    private string? Refusal(int version, byte[] token) =>
-        version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
-        : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
-        : null;
+    /// <summary>Refuses (counted, answered; the caller closes) a first frame with another protocol version or a wrong token.</summary>
+    private async Task<bool> RefusedAsync(Connection connection, int version, byte[] token, CancellationToken ct)
+    {
+        var reason = version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
+            : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
+            : null;
+        if (reason is null)
+        {
+            return false;
+        }
+        Interlocked.Increment(ref refused);
+        await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), ct);
+        return true;
+    }
 
     /// <summary>
     /// An RPC connection: after the token, the node's JSON-RPC socket is connected and every byte is copied both ways
@@ -230,10 +235,8 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// </summary>
     private async Task PipeAsync(Connection connection, RpcOpenMessage open, CancellationTokenSource hello)
     {
-        if (Refusal(open.Version, open.Token) is { } reason)
+        if (await RefusedAsync(connection, open.Version, open.Token, hello.Token))
         {
-            Interlocked.Increment(ref refused);
-            await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), hello.Token);
             return;
         }
         Interlocked.Increment(ref accepted);
@@ -282,14 +285,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
 
     private static async Task CopyAsync(Stream from, Stream to, CancellationToken ct)
     {
-        var buffer = new byte[64 * 1024];
         try
         {
-            int read;
-            while ((read = await from.ReadAsync(buffer, ct)) > 0)
-            {
-                await to.WriteAsync(buffer.AsMemory(0, read), ct);
-            }
+            await from.CopyToAsync(to, 64 * 1024, ct);
         }
         catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
         {

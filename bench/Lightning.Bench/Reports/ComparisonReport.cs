@@ -121,7 +121,8 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         var text = new StringBuilder();
         var spent = budget.Rounds.Count > 0 ? budget.Rounds[^1].ElapsedSeconds / 60 : 0;
         var pairs = budget.Rounds.Count > 0 ? budget.Rounds[^1].Pairs : 0;
-        text.AppendLine($"## Budget: {(CellsStopped(budget.Rounds) is null ? "" : "up to ")}{pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
+        var stoppedCells = CellsStopped(budget.Rounds);
+        text.AppendLine($"## Budget: {(stoppedCells is null ? "" : "up to ")}{pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
         text.AppendLine();
         text.AppendLine("| case | metric | candidate | verdict | pairs | would need (pairs in all) | about (min more) |");
         text.AppendLine("|---|---|---|---|---:|---:|---:|");
@@ -131,7 +132,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
             text.AppendLine($"| {v.Cell} | {v.Metric} | {v.Candidate} | {v.Verdict} | {v.Pairs} | {(open ? v.PairsNeeded?.ToString(CultureInfo.InvariantCulture) ?? "not in sight" : "-")} | {(open && v.MinutesNeeded is { } m ? F(m, "0.#") : "-")} |");
         }
         text.AppendLine();
-        if (CellsStopped(budget.Rounds) is { } stoppedCells)
+        if (stoppedCells is not null)
         {
             text.AppendLine($"Cases whose verdicts were decided got no more pairs: {stoppedCells}.");
             text.AppendLine();

@@ -70,9 +70,12 @@ internal static class BenchConfig
         {
             return CaseJobs(warmups, iterations, byConcurrency);
         }
-        int PerCase(int n) => (n + alternatingArms - 1) / alternatingArms;
-        return CaseJobs(0, PerCase(iterations), byConcurrency.ToDictionary(i => i.Key, i => PerCase(i.Value)));
+        return CaseJobs(0, IterationsPerCase(iterations, alternatingArms),
+            byConcurrency.ToDictionary(i => i.Key, i => IterationsPerCase(i.Value, alternatingArms)));
     }
+
+    /// <summary>A case's BenchmarkDotNet iterations when each makes one invocation of every one of <paramref name="arms"/> arms: a topology's measured invocations, split and rounded up.</summary>
+    public static int IterationsPerCase(int measured, int arms) => (measured + arms - 1) / arms;
 
     /// <summary>
     /// Only the cases of <paramref name="cells"/> (a budgeted run's rounds after the first: the cells whose primary

@@ -107,7 +107,7 @@ internal sealed class RunContext : IAsyncDisposable
     /// BenchmarkDotNet's iterations per case: with alternating arms, each arm's BenchmarkDotNet case makes one invocation
     /// of every arm per iteration, so a topology's measured invocations spread over its group's cases.
     /// </summary>
-    public int CaseIterationsFor(int concurrency) => Alternating ? (IterationsFor(concurrency) + Arms - 1) / Arms : IterationsFor(concurrency);
+    public int CaseIterationsFor(int concurrency) => Alternating ? BenchConfig.IterationsPerCase(IterationsFor(concurrency), Arms) : IterationsFor(concurrency);
 
     /// <summary>A topology's measured invocations at <paramref name="concurrency"/>: what it measured in its own case and as a partner.</summary>
     public int MeasuredFor(int concurrency) => Alternating ? CaseIterationsFor(concurrency) * Arms : IterationsFor(concurrency);
