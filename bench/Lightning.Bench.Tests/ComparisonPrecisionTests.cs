@@ -61,6 +61,34 @@ public class ComparisonPrecisionTests
         Assert.InRange(both.IterationNoiseShare, 0.28, 0.45); // 2·0.0144/10 = 0.00288 of 0.00288 + 2·0.0025: 0.37
     }
 
+    /// <summary>
+    /// Alternating arms: a moment of the machine common to both invocations of a turn (here a drift 4 times the
+    /// iteration noise) is in each arm's own variance but not in the pair's ratio; the paired figure leaves it out and
+    /// finds the noise that is there (2 · 0.05² per turn, 0.05² per arm), so the iterations it asks for follow the pairs' spread.
+    /// </summary>
+    [Fact]
+    public void With_alternating_arms_iteration_noise_is_that_of_the_turns_not_of_the_moment_both_arms_share()
+    {
+        var random = new Random(11);
+        const int pairs = 300, turns = 40;
+        var baseline = new List<IReadOnlyList<double>>();
+        var candidate = new List<IReadOnlyList<double>>();
+        for (var p = 0; p < pairs; p++)
+        {
+            var moment = Enumerable.Range(0, turns).Select(_ => Math.Exp(0.2 * Normal(random))).ToList();
+            baseline.Add(moment.Select(m => 100 * m * (1 + 0.05 * Normal(random))).ToList());
+            candidate.Add(moment.Select(m => 100 * m * (1 + 0.05 * Normal(random))).ToList());
+        }
+
+        var paired = ComparisonPrecision.PairedWithinVariance(baseline, candidate)!.Value;
+        var ownArm = baseline.Concat(candidate).Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
+
+        Assert.InRange(Math.Sqrt(paired), 0.045, 0.055);
+        Assert.True(ownArm > 10 * paired, $"each arm's own variance {ownArm} should count the moment, the paired {paired} not");
+        // A pair of one turn has no noise figure; then the caller keeps each arm's own.
+        Assert.Null(ComparisonPrecision.PairedWithinVariance([[1.0], [1.0, 2.0]], [[1.0], [1.0, 2.0]]));
+    }
+
     [Fact]
     public void Without_costs_or_with_one_pair_nothing_is_suggested()
     {

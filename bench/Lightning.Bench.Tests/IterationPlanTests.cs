@@ -84,14 +84,14 @@ public class IterationPlanTests
         Assert.Equal("lnbench", jobs[0].Id);
     }
 
-    /// <summary>A budgeted run's later rounds measure only the cells with a verdict open: the other Concurrency's cases do not run.</summary>
+    /// <summary>A budgeted run's later rounds measure only the cells whose turn it is, at their next topology: the other Concurrency's cases do not run.</summary>
     [Fact]
     public void A_round_measures_only_the_cells_still_open_with_their_own_iterations()
     {
         ConcurrencyIterationsBenchmark.Invocations.Clear();
         var (jobs, filter) = BenchConfig.CaseJobs(warmups: 0, iterations: 3, new Dictionary<int, int> { [1] = 5 });
 
-        var summary = BenchmarkDotNetRun.Run<ConcurrencyIterationsBenchmark>(jobs, BenchConfig.OnlyCells(filter, new HashSet<string> { "Concurrency=1" }));
+        var summary = BenchmarkDotNetRun.Run<ConcurrencyIterationsBenchmark>(jobs, BenchConfig.OnlyCells(filter, new Dictionary<string, int> { ["Concurrency=1"] = 1 }));
 
         var report = Assert.Single(summary.Reports);
         Assert.Equal(1, (int)report.BenchmarkCase.Parameters["Concurrency"]);
@@ -114,12 +114,92 @@ public class IterationPlanTests
             Round(4, 7, "Concurrency=1"),
         };
 
-        Assert.Equal("Concurrency=10 after round 2 (5 pairs)", Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds));
-        var markdown = Lightning.Bench.Reports.ComparisonReport.BudgetMarkdown(new BudgetReport(600, rounds, BudgetedVerdicts.AllDecided, []));
+        BudgetVerdict[] verdicts =
+        [
+            new("Concurrency=1", ComparisonMetric.MeanTime.Name, "b", Verdict.Same, 7),
+            new("Concurrency=10", ComparisonMetric.MeanTime.Name, "b", Verdict.Slower, 5),
+        ];
+        Assert.Equal("Concurrency=10 after round 2 (5 pairs)", Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds, verdicts));
+        // A cell left out of the last rounds by its share of the time, its verdict still open, did not stop.
+        Assert.Null(Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds, [verdicts[0], verdicts[1] with { Verdict = Verdict.Unknown }]));
+        var markdown = Lightning.Bench.Reports.ComparisonReport.BudgetMarkdown(new BudgetReport(600, rounds, BudgetedVerdicts.AllDecided, verdicts));
         Assert.Contains("## Budget: up to 7 pairs per case in 4 of 10 min, 4 round(s)", markdown);
         Assert.Contains("Cases whose verdicts were decided got no more pairs: Concurrency=10 after round 2 (5 pairs).", markdown);
         // Every round on every cell: nothing to say, and the pairs are every case's.
-        Assert.Null(Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds[..2]));
+        Assert.Null(Lightning.Bench.Reports.ComparisonReport.CellsStopped(rounds[..2], verdicts));
         Assert.Contains("## Budget: 5 pairs per case", Lightning.Bench.Reports.ComparisonReport.BudgetMarkdown(new BudgetReport(600, rounds[..2], "the budget", [])));
+    }
+
+    /// <summary>
+    /// The open cases share the time, not the pairs: a case whose pairs cost three times another's gets a pair when the
+    /// cheap one has caught up with its time, then one every third round; the budget's tail goes to what still fits.
+    /// </summary>
+    [Fact]
+    public void Open_cases_take_turns_by_the_time_they_took_and_the_budgets_tail_goes_to_what_fits()
+    {
+        // Round 1 gave both 4 pairs: Concurrency=1 took 60 s (15 s a pair), Concurrency=10 180 s (45 s a pair).
+        var spend = new Dictionary<string, (int Pairs, double Seconds)> { ["Concurrency=1"] = (4, 60), ["Concurrency=10"] = (4, 180) };
+        var elapsed = 270.0;
+        var turns = new List<string>();
+        while (true)
+        {
+            var next = BudgetedVerdicts.NextCells(spend.Select(s => new CellSpend(s.Key, s.Value.Pairs, s.Value.Seconds)).ToList(), elapsed, 600, overheadSeconds: 2);
+            if (next.Count == 0)
+            {
+                break;
+            }
+            turns.Add(string.Join("+", next.Select(c => c == "Concurrency=1" ? "1" : "10")));
+            foreach (var cell in next)
+            {
+                var cost = cell == "Concurrency=1" ? 15 : 45;
+                spend[cell] = (spend[cell].Pairs + 1, spend[cell].Seconds + cost);
+                elapsed += cost;
+            }
+            elapsed += 2;
+        }
+
+        // Seven pairs of the cheap case bring it within a pair of the dear one's 180 s; then both, then the cheap one
+        // alone twice, both…; at the end only the cheap one's pairs still fit.
+        Assert.Equal(["1", "1", "1", "1", "1", "1", "1", "1+10", "1", "1", "1+10", "1", "1", "1"], turns);
+        Assert.True(elapsed <= 600, $"ended at {elapsed} s");
+        Assert.InRange(spend["Concurrency=1"].Seconds - spend["Concurrency=10"].Seconds, -45, 45);
+        // Nothing fits: no cell; a single open cell takes every round.
+        Assert.Empty(BudgetedVerdicts.NextCells([new CellSpend("Concurrency=1", 4, 60)], 590, 600, 2));
+        Assert.Equal(["Concurrency=1"], BudgetedVerdicts.NextCells([new CellSpend("Concurrency=1", 4, 60)], 100, 600, 2));
+    }
+
+    /// <summary>A cell's time is the union of its topologies' windows: alternating arms live at once count once, arms one after another add up.</summary>
+    [Fact]
+    public void A_cases_time_counts_arms_live_at_once_once_and_its_pairs_need_every_arm()
+    {
+        var t0 = DateTimeOffset.Parse("2026-11-24T00:00:00Z", System.Globalization.CultureInfo.InvariantCulture);
+        Results.CaseResults Case(string build, int concurrency, int topology, double from, double to, bool finished = true)
+        {
+            var c = new Results.CaseResults($"Build={build}, Concurrency={concurrency}, Topology={topology}", concurrency)
+            {
+                Parameters = new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = $"{concurrency}", ["Topology"] = $"{topology}" },
+                Topology = new Results.CaseRecord("k", "p", new Dictionary<string, string>(), new Dictionary<string, string>(), t0.AddSeconds(from), t0.AddSeconds(to)),
+            };
+            if (finished)
+            {
+                c.Finish(50e6, 1e6, [49e6, 51e6]);
+            }
+            return c;
+        }
+        var cases = new[]
+        {
+            // Concurrency=1, alternating: both arms of a pair up together (0–15 s, 16–30 s).
+            Case("a", 1, 1, 0, 15), Case("b", 1, 1, 0.5, 14.5), Case("a", 1, 2, 16, 30), Case("b", 1, 2, 16, 30),
+            // Concurrency=10, one arm after the other (40–60, 60–85 s), and a third pair whose second arm never finished.
+            Case("a", 10, 1, 40, 60), Case("b", 10, 1, 60, 85), Case("a", 10, 2, 90, 100), Case("b", 10, 2, 100, 101, finished: false),
+        };
+
+        var spend = BudgetedVerdicts.Spend(cases, ["Concurrency=1", "Concurrency=10", "Concurrency=4"]).ToDictionary(s => s.Cell);
+
+        Assert.Equal(2, spend["Concurrency=1"].Pairs);
+        Assert.Equal(29, spend["Concurrency=1"].Seconds, 6);
+        Assert.Equal(1, spend["Concurrency=10"].Pairs);
+        Assert.Equal(56, spend["Concurrency=10"].Seconds, 6);
+        Assert.Equal(0, spend["Concurrency=4"].Pairs);
     }
 }

@@ -245,20 +245,22 @@ public class NodeKindSeamTests : IDisposable
 
     /// <summary>Each test starts here: the engine (or a skip), the images, and fragments for bitcoind and the stand-in kind.</summary>
     /// <summary>
-    /// --max-time on two builds of the same stand-in: rounds of one more pair per case until the verdicts decide or the
-    /// budget ends. What holds however fast the machine is: the first round has --topologies pairs and each next one
-    /// pair more, every case of every round ran and is in the results, the order stays balanced per pair, and the budget
-    /// section says why the run stopped, with every primary verdict.
+    /// --max-time on two builds of the same stand-in at two concurrencies: rounds of one more pair of the open cases
+    /// whose turn it is by time spent, until the verdicts decide or the budget ends. What holds however fast the machine
+    /// is: the first round has --topologies pairs of every case, each next round one more pair of some cases (each at
+    /// its own next topology index, so every case's pairs are 1…n), every case of every round ran and is in the
+    /// results, each pair's builds next to each other, and the budget section says why the run stopped, what each case
+    /// took, and every primary verdict.
     /// </summary>
     [SkippableFact]
-    public async Task A_budgeted_run_adds_a_pair_per_round_and_says_why_it_stopped()
+    public async Task A_budgeted_run_adds_pairs_by_turn_and_says_why_it_stopped()
     {
         await ReadyAsync();
         var exit = await RunAsync(
         [
             "AlicePaysBob", "--build", $"a={StandInKind.KindName}={FakeNodeImage.StandIn}", "--build", $"b={StandInKind.KindName}={FakeNodeImage.StandIn}",
-            "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull", "--concurrency", "2", "--warmups", "0", "--iterations", "3",
-            "--topologies", "2", "--max-time", "1m", "--traces", "off", "--seed", "7", "--no-zip",
+            "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull", "--concurrency", "1,2", "--warmups", "0", "--iterations", "3",
+            "--topologies", "2", "--max-time", "90s", "--traces", "off", "--seed", "7", "--no-zip",
             "--results", results, "--work-dir", work, "--setup-timeout", "60",
         ]);
 
@@ -267,33 +269,45 @@ public class NodeKindSeamTests : IDisposable
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "manifest.json")));
         Assert.Contains("pairs added round by round until decided or out of time", manifest.RootElement.GetProperty("pairing").GetString());
         var budget = manifest.RootElement.GetProperty("budget");
-        Assert.Equal(60, budget.GetProperty("budget_seconds").GetDouble());
+        Assert.Equal(90, budget.GetProperty("budget_seconds").GetDouble());
         var rounds = budget.GetProperty("rounds").EnumerateArray().ToList();
         Assert.NotEmpty(rounds);
-        Assert.Equal(Enumerable.Range(2, rounds.Count), rounds.Select(r => r.GetProperty("pairs").GetInt32()));
-        var pairs = rounds[^1].GetProperty("pairs").GetInt32();
+        Assert.Equal(["Concurrency=1", "Concurrency=2"], rounds[0].GetProperty("cells").EnumerateArray().Select(c => c.GetString()).ToList());
+        Assert.Equal(2, rounds[0].GetProperty("pairs").GetInt32());
+        // Each case's pairs after the last round, and each round after the first added one pair to each case it measured.
+        var pairsOf = rounds[^1].GetProperty("spent").EnumerateArray().ToDictionary(c => c.GetProperty("cell").GetString()!, c => c.GetProperty("pairs").GetInt32());
+        Assert.Equal(["Concurrency=1", "Concurrency=2"], pairsOf.Keys.Order().ToList());
+        Assert.All(pairsOf.Values, p => Assert.True(p >= 2));
+        Assert.Equal(pairsOf.Values.Sum(), 4 + rounds.Skip(1).Sum(r => r.GetProperty("cells").GetArrayLength()));
+        Assert.All(rounds[^1].GetProperty("spent").EnumerateArray(), c => Assert.True(c.GetProperty("seconds").GetDouble() > 0));
         var stopped = budget.GetProperty("stopped_because").GetString()!;
         Assert.True(stopped == Lightning.Bench.Statistics.BudgetedVerdicts.AllDecided || stopped.StartsWith("the budget", StringComparison.Ordinal), stopped);
-        // Every round's cases ran: two builds × the pairs, each pair's two builds next to each other in the order.
+        // Every round's cases ran: two builds × each case's pairs, numbered 1…n per case, a pair's builds next to each other.
         var order = manifest.RootElement.GetProperty("order").EnumerateArray().Select(o => o.GetString()!).ToList();
-        Assert.Equal(2 * pairs, order.Count);
-        for (var k = 1; k <= pairs; k++)
+        Assert.Equal(2 * pairsOf.Values.Sum(), order.Count);
+        foreach (var (cell, pairs) in pairsOf)
         {
-            var at = order.FindIndex(o => o.Contains($"Topology={k},", StringComparison.Ordinal));
-            Assert.Contains($"Topology={k},", order[at + 1]);
+            for (var k = 1; k <= pairs; k++)
+            {
+                var at = order.FindIndex(o => o.Contains(cell + ",", StringComparison.Ordinal) && o.Contains($"Topology={k},", StringComparison.Ordinal));
+                Assert.True(at >= 0, $"{cell} topology {k} did not run");
+                Assert.Contains($"Topology={k},", order[at + 1]);
+                Assert.Contains(cell + ",", order[at + 1]);
+            }
         }
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
-        Assert.Equal(2 * pairs, summary.RootElement.GetProperty("cases").GetArrayLength());
-        // The two primary verdicts (mean time, payments/s of b against a), with the pairs they rest on.
+        Assert.Equal(2 * pairsOf.Values.Sum(), summary.RootElement.GetProperty("cases").GetArrayLength());
+        // The primary verdicts (mean time, payments/s of b against a, per case), with the pairs they rest on.
         var verdicts = budget.GetProperty("verdicts").EnumerateArray().ToList();
-        Assert.Equal(["mean time", "payments/s"], verdicts.Select(v => v.GetProperty("metric").GetString()).Order().ToList());
-        Assert.All(verdicts, v => Assert.InRange(v.GetProperty("pairs").GetInt32(), 1, pairs));
+        Assert.Equal(4, verdicts.Count);
+        Assert.All(verdicts, v => Assert.InRange(v.GetProperty("pairs").GetInt32(), 1, pairsOf[v.GetProperty("cell").GetString()!]));
         var markdown = File.ReadAllText(Path.Combine(run, ComparisonReport.MarkdownFile));
         Assert.Contains("95 % confidence sequences (budgeted run)", markdown);
-        Assert.Contains($"## Budget: {pairs} pairs per case", markdown);
+        Assert.Contains($"pairs per case in", markdown);
+        Assert.Contains($"What each case took: Concurrency=1: {pairsOf["Concurrency=1"]} pairs", markdown);
         // The run's page carries it too, its verdict cells coloured.
         var page = File.ReadAllText(Path.Combine(run, ReportHtml.FileName));
-        Assert.Contains($"Budget: {pairs} pairs per case", page);
+        Assert.Contains("What each case took", page);
         Assert.Contains("<td class=\"verdict-", page);
     }
 

@@ -121,8 +121,9 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         var text = new StringBuilder();
         var spent = budget.Rounds.Count > 0 ? budget.Rounds[^1].ElapsedSeconds / 60 : 0;
         var pairs = budget.Rounds.Count > 0 ? budget.Rounds[^1].Pairs : 0;
-        var stoppedCells = CellsStopped(budget.Rounds);
-        text.AppendLine($"## Budget: {(stoppedCells is null ? "" : "up to ")}{pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
+        var stoppedCells = CellsStopped(budget.Rounds, budget.Verdicts);
+        var uneven = stoppedCells is not null || (budget.Rounds.Count > 0 && budget.Rounds[^1].Spent.Select(c => c.Pairs).Distinct().Count() > 1);
+        text.AppendLine($"## Budget: {(uneven ? "up to " : "")}{pairs} pairs per case in {F(spent, "0.#")} of {F(budget.BudgetSeconds / 60, "0.#")} min, {budget.Rounds.Count} round(s); stopped by {budget.StoppedBecause}");
         text.AppendLine();
         text.AppendLine("| case | metric | candidate | verdict | pairs | would need (pairs in all) | about (min more) |");
         text.AppendLine("|---|---|---|---|---:|---:|---:|");
@@ -132,13 +133,19 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
             text.AppendLine($"| {v.Cell} | {v.Metric} | {v.Candidate} | {v.Verdict} | {v.Pairs} | {(open ? v.PairsNeeded?.ToString(CultureInfo.InvariantCulture) ?? "not in sight" : "-")} | {(open && v.MinutesNeeded is { } m ? F(m, "0.#") : "-")} |");
         }
         text.AppendLine();
+        if (budget.Rounds.Count > 0 && budget.Rounds[^1].Spent.Count > 0)
+        {
+            text.AppendLine($"What each case took: {string.Join("; ", budget.Rounds[^1].Spent.Select(c => $"{c.Cell}: {c.Pairs} pairs, {F(c.Seconds / 60, "0.#")} min ({F(c.SecondsPerPair, "0")} s a pair)"))}.");
+            text.AppendLine();
+        }
         if (stoppedCells is not null)
         {
             text.AppendLine($"Cases whose verdicts were decided got no more pairs: {stoppedCells}.");
             text.AppendLine();
         }
-        text.AppendLine($"Each round added one topology pair to every case whose verdicts were still open, in the same balanced, seeded order, and the run stopped when every " +
-            $"build's mean time and payments/s verdict was decided or the next round would not end within the budget. The intervals are " +
+        text.AppendLine($"After the first round, each round added one topology pair to the cases whose verdicts were still open and whose turn it was: the open cases share " +
+            "the time, not the pairs (a case whose pairs cost three times another's gets a pair every third round of the other's), in the same balanced, seeded order. " +
+            $"The run stopped when every build's mean time and payments/s verdict was decided or no open case's next pair would end within the budget. The intervals are " +
             $"{BudgetReport.Method}: they stay 95 % intervals however often they are looked at, and are wider than a fixed run's t-interval " +
             "of as many pairs (about 1.8 times at 10–40 pairs). An open verdict's need assumes its ratio and the pairs' spread stay as they are.");
         text.AppendLine();
@@ -152,17 +159,18 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         return text.ToString();
     }
 
-    /// <summary>"Concurrency=10 after round 3 (3 pairs)": each cell the last rounds no longer measured, or null when every round measured every cell.</summary>
-    internal static string? CellsStopped(IReadOnlyList<BudgetRound> rounds)
+    /// <summary>"Concurrency=10 after round 3 (3 pairs)": each cell whose primary verdicts were all decided before the last round, or null when none was.</summary>
+    internal static string? CellsStopped(IReadOnlyList<BudgetRound> rounds, IReadOnlyList<BudgetVerdict> verdicts)
     {
         if (rounds.Count < 2 || rounds[0].Cells.Count == 0)
         {
             return null;
         }
-        var stopped = rounds[0].Cells.Where(cell => !rounds[^1].Cells.Contains(cell)).Select(cell =>
+        var decided = verdicts.GroupBy(v => v.Cell).Where(g => g.All(v => v.Verdict != Verdict.Unknown)).Select(g => g.Key).ToHashSet(StringComparer.Ordinal);
+        var stopped = rounds[0].Cells.Where(cell => decided.Contains(cell) && !rounds[^1].Cells.Contains(cell)).Select(cell =>
         {
             var last = rounds.Last(r => r.Cells.Contains(cell));
-            return $"{cell} after round {last.Round} ({last.Pairs} pairs)";
+            return $"{cell} after round {last.Round} ({last.PairsOf(cell)} pairs)";
         }).ToList();
         return stopped.Count == 0 ? null : string.Join("; ", stopped);
     }

@@ -299,7 +299,8 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     {
         lock (completedInvocations)
         {
-            return completedInvocations.Where(i => i.Key >= firstMeasured).Select(i => i.Value).ToList();
+            // In invocation order: with alternating arms the i-th of each arm are a turn (ComparisonPrecision.PairedWithinVariance).
+            return completedInvocations.Where(i => i.Key >= firstMeasured).OrderBy(i => i.Key).Select(i => i.Value).ToList();
         }
     }
 

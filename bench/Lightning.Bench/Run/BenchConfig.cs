@@ -78,18 +78,24 @@ internal static class BenchConfig
     public static int IterationsPerCase(int measured, int arms) => (measured + arms - 1) / arms;
 
     /// <summary>
-    /// Only the cases of <paramref name="cells"/> (a budgeted run's rounds after the first: the cells whose primary
-    /// verdicts are still open), besides what <paramref name="filter"/> keeps; every cell when null.
+    /// Only the cases of <paramref name="topologyOf"/>'s cells, each at its topology index (a budgeted run's rounds
+    /// after the first: the open cells that get a pair, each its next), besides what <paramref name="filter"/> keeps;
+    /// every case when null.
     /// </summary>
-    public static IFilter? OnlyCells(IFilter? filter, IReadOnlySet<string>? cells) => cells is null ? filter
-        : new SimpleFilter(c => (filter is null || filter.Predicate(c)) && cells.Contains(CaseArms.CellOf(CaseKey.TextsOf(c))));
+    public static IFilter? OnlyCells(IFilter? filter, IReadOnlyDictionary<string, int>? topologyOf) => topologyOf is null ? filter
+        : new SimpleFilter(c =>
+        {
+            var texts = CaseKey.TextsOf(c);
+            return (filter is null || filter.Predicate(c))
+                && topologyOf.TryGetValue(CaseArms.CellOf(texts), out var topology) && CaseArms.ReplicateOf(texts) == topology;
+        });
 
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>
     private static int ConcurrencyOf(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
 
     public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
-        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlySet<string>? cells = null)
+        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlyDictionary<string, int>? cells = null)
     {
         var (jobs, caseFilter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
         var filter = OnlyCells(caseFilter, cells);

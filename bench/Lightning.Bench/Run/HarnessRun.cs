@@ -121,9 +121,10 @@ internal static class HarnessRun
     }
 
     /// <summary>
-    /// --max-time: rounds of BenchmarkDotNet over the same cases, the first with --topologies pairs and each next with
-    /// one more pair per case, until every primary verdict (each build's mean time and payments/s against the baseline,
-    /// per case) is decided on its confidence sequence, or the next round would not end within the budget.
+    /// --max-time: rounds of BenchmarkDotNet over the same cases, the first with --topologies pairs of every case and
+    /// each next with one more pair of the cases whose primary verdicts (each build's mean time and payments/s against
+    /// the baseline) are still open and whose turn it is by time spent (<see cref="BudgetedVerdicts.NextCells"/>), until
+    /// every primary verdict is decided on its confidence sequence or no open case's next pair ends within the budget.
     /// </summary>
     private static int RunBudgeted(RunContext run, BenchmarkOutput output, RunShutdown shutdown, TimeSpan budget)
     {
@@ -136,27 +137,26 @@ internal static class HarnessRun
         var firstDecided = new Dictionary<string, int>();
         var (failed, declared, critical) = (0, 0, false);
         RunComparisons? comparisons = null;
+        IReadOnlyList<CellSpend> spent = [];
         string stopped;
-        var last = 0;
-        // The cells (a Concurrency, and a scenario's own parameters) still measured: every one in the first round, then
-        // those with a primary verdict open. A decided cell gets no more pairs (its confidence sequence stays valid
-        // wherever it stops), so the time goes to the verdicts still open.
-        IReadOnlySet<string>? cells = null;
+        // The cases (a cell: a Concurrency, and a scenario's own parameters) the next round measures, each at its next
+        // topology index: every one in the first round (null), then open ones by their share of the time. A decided
+        // cell gets no more pairs (its confidence sequence stays valid wherever it stops).
+        IReadOnlyDictionary<string, int>? next = null;
         using (BenchmarkHost.Host(run))
         {
             while (true)
             {
-                var first = last + 1;
-                last = rounds.Count == 0 ? options.Topologies : last + 1;
-                run.TopologyRange = (first, last);
+                run.TopologyRange = next is null ? (1, options.Topologies) : (next.Values.Min(), next.Values.Max());
                 var roundStarted = Elapsed();
-                run.Progress.Info(rounds.Count == 0
-                    ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{last} of every case"
-                    : $"round {rounds.Count + 1}: topology {last} of every case of {string.Join("; ", cells!.Order(StringComparer.Ordinal))} ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
+                var spentBefore = spent.Sum(c => c.Seconds);
+                run.Progress.Info(next is null
+                    ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{options.Topologies} of every case"
+                    : $"round {rounds.Count + 1}: {string.Join("; ", next.OrderBy(n => n.Key, StringComparer.Ordinal).Select(n => $"topology {n.Value} of {n.Key}"))} ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
                 var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.MeasuredFor);
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
                     BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
-                        run.Alternating ? run.Arms : 1, cells),
+                        run.Alternating ? run.Arms : 1, next),
                     options.BenchmarkDotNetArguments.ToArray());
                 run.EndLiveGroupAsync().GetAwaiter().GetResult();
                 failed += summary.Reports.Count(r => !r.Success);
@@ -164,16 +164,20 @@ internal static class HarnessRun
                 critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;
                 comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
                     options.InstructionsThresholdPercent, sequential: true);
+                var allCells = comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList();
+                spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells);
                 foreach (var decided in comparisons.Comparisons.Where(c => BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown))
                 {
                     firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
                 }
                 var open = BudgetedVerdicts.Open(comparisons);
-                rounds.Add(new BudgetRound(rounds.Count + 1, last, Elapsed(), open.Count, iterations)
+                rounds.Add(new BudgetRound(rounds.Count + 1, spent.Select(c => c.Pairs).DefaultIfEmpty(0).Max(), Elapsed(), open.Count, iterations)
                 {
-                    Cells = cells?.Order(StringComparer.Ordinal).ToList() ?? comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList(),
+                    Cells = next?.Keys.Order(StringComparer.Ordinal).ToList() ?? allCells,
+                    Spent = spent,
                 });
-                var perPair = (Elapsed() - roundStarted) / (last - first + 1);
+                // What a round costs besides its topologies (BenchmarkDotNet's own work, the comparisons): the next round's too.
+                var overhead = Math.Max(0, Elapsed() - roundStarted - (spent.Sum(c => c.Seconds) - spentBefore));
                 if (failed + run.EndsFailed > 0 || critical)
                 {
                     stopped = "a case failed";
@@ -189,13 +193,18 @@ internal static class HarnessRun
                     stopped = BudgetedVerdicts.AllDecided;
                     break;
                 }
-                if (!BudgetedVerdicts.NextRoundFits(Elapsed(), budget.TotalSeconds, perPair))
+                var openCells = open.Select(c => c.Cell).ToHashSet(StringComparer.Ordinal);
+                var openSpend = spent.Where(c => openCells.Contains(c.Cell) && c.Pairs > 0).ToList();
+                var chosen = BudgetedVerdicts.NextCells(openSpend, Elapsed(), budget.TotalSeconds, overhead);
+                if (chosen.Count == 0)
                 {
-                    stopped = $"the budget: another pair per case (about {perPair / 60:0.#} min) would end after {budget.TotalMinutes:0.#} min";
+                    var cheapest = openSpend.Select(c => c.SecondsPerPair).DefaultIfEmpty(0).Min();
+                    stopped = $"the budget: another pair of an open case (about {cheapest / 60:0.#} min) would end after {budget.TotalMinutes:0.#} min";
                     break;
                 }
-                run.Progress.Info($"after {last} pairs: {open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
-                cells = open.Select(c => c.Cell).ToHashSet(StringComparer.Ordinal);
+                run.Progress.Info($"after round {rounds.Count} ({string.Join("; ", spent.Select(c => $"{c.Cell}: {c.Pairs} pairs, {c.Seconds / 60:0.#} min"))}): " +
+                    $"{open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
+                next = chosen.ToDictionary(cell => cell, cell => spent.First(c => c.Cell == cell).Pairs + 1, StringComparer.Ordinal);
                 if (!options.IterationsGiven)
                 {
                     // The next round's iterations per Concurrency from this run's own variance components (IterationPlan).
@@ -210,10 +219,11 @@ internal static class HarnessRun
             }
         }
         shutdown.Completed = true;
-        var pace = rounds.Count > 1 ? (rounds[^1].ElapsedSeconds - rounds[0].ElapsedSeconds) / (rounds[^1].Pairs - rounds[0].Pairs) : rounds[0].ElapsedSeconds / rounds[0].Pairs;
+        var pace = spent.ToDictionary(c => c.Cell, c => c.SecondsPerPair, StringComparer.Ordinal);
         run.Results.Comparisons = comparisons! with
         {
-            Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped, BudgetedVerdicts.Summarise(comparisons, firstDecided, pace)),
+            Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped,
+                BudgetedVerdicts.Summarise(comparisons, firstDecided, cell => pace.GetValueOrDefault(cell))),
         };
         return PrintTables(run, failed + run.EndsFailed, declared, critical);
     }

@@ -2,10 +2,22 @@ namespace Lightning.Bench.Statistics;
 
 /// <summary>One round of a budgeted run: the topology pairs every case had after it, the minutes spent and the verdicts still open.</summary>
 /// <param name="Iterations">The measured invocations per topology of the round's cases, by Concurrency.</param>
+/// <param name="Pairs">The most pairs a case had after the round (<see cref="PairsByCell"/> has each case's).</param>
 internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open, IReadOnlyDictionary<int, int>? Iterations = null)
 {
-    /// <summary>The cells the round measured: all in the first, then those with a primary verdict still open.</summary>
+    /// <summary>The cells the round measured: all in the first, then open ones by their share of the time (<see cref="BudgetedVerdicts.NextCells"/>).</summary>
     public IReadOnlyList<string> Cells { get; init; } = [];
+
+    /// <summary>The pairs each cell had after the round, and the minutes its topologies took so far.</summary>
+    public IReadOnlyList<CellSpend> Spent { get; init; } = [];
+
+    public int PairsOf(string cell) => Spent.FirstOrDefault(s => s.Cell == cell)?.Pairs ?? Pairs;
+}
+
+/// <summary>A cell's pairs so far and the seconds its topologies were up (the union of their windows: alternating arms count once).</summary>
+internal sealed record CellSpend(string Cell, int Pairs, double Seconds)
+{
+    public double SecondsPerPair => Pairs > 0 ? Seconds / Pairs : 0;
 }
 
 /// <summary>A primary verdict of a budgeted run as it ended: decided after <paramref name="Pairs"/> pairs, or still open.</summary>
@@ -33,9 +45,70 @@ internal static class BudgetedVerdicts
     public static IReadOnlyList<ArmComparison> Open(RunComparisons run) =>
         run.Comparisons.Where(IsPrimary).Where(c => c.Verdict == Verdict.Unknown).ToList();
 
-    /// <summary>Whether one more round (a pair per case) of about <paramref name="secondsPerRound"/> ends within the budget.</summary>
-    public static bool NextRoundFits(double elapsedSeconds, double budgetSeconds, double secondsPerRound) =>
-        elapsedSeconds + secondsPerRound <= budgetSeconds;
+    /// <summary>
+    /// The open cells that get a pair next round, sharing the time (not the pairs) evenly: each whose topologies took at
+    /// most the least "time so far + one more pair" among the open cells. A cell whose pairs cost three times another's
+    /// (Concurrency=10 against 1, with its larger iteration counts) gets a pair every third round of the other's, so a
+    /// cheap case is not held to the pace of a dear one; cells with the same spend get their pairs together. Then, in
+    /// order of least time so far, those whose pairs still end within the budget (<paramref name="overheadSeconds"/>:
+    /// a round's own cost besides its topologies); none when not even the first fits.
+    /// </summary>
+    public static IReadOnlyList<string> NextCells(IReadOnlyList<CellSpend> open, double elapsedSeconds, double budgetSeconds, double overheadSeconds)
+    {
+        if (open.Count == 0)
+        {
+            return [];
+        }
+        var line = open.Min(c => c.Seconds + c.SecondsPerPair);
+        var next = new List<string>();
+        var end = elapsedSeconds + Math.Max(0, overheadSeconds);
+        foreach (var cell in open.Where(c => c.Seconds <= line + 1e-9).OrderBy(c => c.Seconds).ThenBy(c => c.Cell, StringComparer.Ordinal))
+        {
+            if (end + cell.SecondsPerPair > budgetSeconds)
+            {
+                continue;
+            }
+            end += cell.SecondsPerPair;
+            next.Add(cell.Cell);
+        }
+        return next;
+    }
+
+    /// <summary>
+    /// Each cell's pairs (topology indexes with every arm's figures) and the seconds its topologies were up: the union of
+    /// their windows from the start of their containers to their removal, so alternating arms (live at once) count once.
+    /// </summary>
+    public static IReadOnlyList<CellSpend> Spend(IEnumerable<Results.CaseResults> cases, IReadOnlyCollection<string> cells)
+    {
+        var byCell = cases.Where(c => c.Topology is { Ended: not null })
+            .GroupBy(c => Scenarios.CaseArms.CellOf(c.Parameters))
+            .ToDictionary(g => g.Key, g => g.ToList());
+        return cells.Select(cell =>
+        {
+            if (!byCell.TryGetValue(cell, out var list))
+            {
+                return new CellSpend(cell, 0, 0);
+            }
+            var arms = list.Select(c => Scenarios.CaseArms.ArmOf(c.Parameters)).Distinct().Count();
+            var pairs = list.GroupBy(c => Scenarios.CaseArms.ReplicateOf(c.Parameters)).Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
+            var seconds = 0.0;
+            var (from, to) = (DateTimeOffset.MinValue, DateTimeOffset.MinValue);
+            foreach (var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended!.Value)).OrderBy(w => w.Started))
+            {
+                if (start > to)
+                {
+                    seconds += (to - from).TotalSeconds;
+                    (from, to) = (start, end);
+                }
+                else if (end > to)
+                {
+                    to = end;
+                }
+            }
+            seconds += (to - from).TotalSeconds;
+            return new CellSpend(cell, pairs, seconds);
+        }).ToList();
+    }
 
     /// <summary>
     /// The pairs in all after which the confidence sequence would be narrow enough to decide, if the ratio and the
@@ -52,7 +125,8 @@ internal static class BudgetedVerdicts
     }
 
     /// <summary>Each primary verdict at the end: decided ones with the pairs they were first decided at, open ones with what they need.</summary>
-    public static IReadOnlyList<BudgetVerdict> Summarise(RunComparisons last, IReadOnlyDictionary<string, int> firstDecided, double secondsPerPair) =>
+    /// <param name="secondsPerPair">What a pair of the verdict's cell costs at this run's pace.</param>
+    public static IReadOnlyList<BudgetVerdict> Summarise(RunComparisons last, IReadOnlyDictionary<string, int> firstDecided, Func<string, double> secondsPerPair) =>
         last.Comparisons.Where(IsPrimary).Select(c =>
         {
             var pairs = c.Interval.BaselineTopologies;
@@ -62,7 +136,7 @@ internal static class BudgetedVerdicts
             }
             var needed = PairsNeeded(c);
             return new BudgetVerdict(c.Cell, c.Metric, c.Candidate, c.Verdict, pairs, needed,
-                needed is { } n && secondsPerPair > 0 ? Math.Max(0, n - pairs) * secondsPerPair / 60 : null);
+                needed is { } n && secondsPerPair(c.Cell) > 0 ? Math.Max(0, n - pairs) * secondsPerPair(c.Cell) / 60 : null);
         }).ToList();
 
     public static string Key(ArmComparison c) => $"{c.Cell}|{c.Metric}|{c.Candidate}";

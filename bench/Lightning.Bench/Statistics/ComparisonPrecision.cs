@@ -52,6 +52,29 @@ internal sealed record ComparisonPrecision(
     }
 
     /// <summary>
+    /// The iteration noise of a pair whose arms took turns invocation by invocation (--pairing alternate), per arm as
+    /// <see cref="Of"/> takes it: half the variance of the paired differences of relative invocation values (the i-th
+    /// invocation of each arm, next to each other in time), averaged over the pairs. The machine's moment is common to
+    /// both invocations of a turn and leaves their difference, as it leaves the pair's ratio, so it is not counted as
+    /// iteration noise (each arm's own variance counts it: at Concurrency=10 here about twice the paired figure, which
+    /// asked for the most iterations whatever the pairs' spread). Null when a pair has fewer than two turns.
+    /// </summary>
+    public static double? PairedWithinVariance(IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate)
+    {
+        var perPair = baseline.Zip(candidate, (b, c) =>
+        {
+            var n = Math.Min(b.Count, c.Count);
+            if (n < 2)
+            {
+                return (double?)null;
+            }
+            var (bMean, cMean) = (b.Take(n).Average(), c.Take(n).Average());
+            return SampleVariance.Of(Enumerable.Range(0, n).Select(i => c[i] / cMean - b[i] / bMean).ToList()) / 2;
+        }).ToList();
+        return perPair.Count == 0 || perPair.Any(v => v is null) ? null : perPair.Average(v => v!.Value);
+    }
+
+    /// <summary>
     /// A confidence sequence's `detects ≥` at <paramref name="pairs"/>: threshold + its half-width + the normal 80 %
     /// quantile of standard errors (the lower end then clears the threshold 80 % of the time).
     /// </summary>

@@ -93,7 +93,9 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         {
             return null;
         }
-        var within = all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
+        // Alternating arms: the noise of the invocations' turns, not of each arm alone (the moment they share is not noise in the ratio).
+        var within = (liveArms > 1 ? ComparisonPrecision.PairedWithinVariance(baseValues, candValues) : null)
+            ?? all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
         var iterations = (int)Math.Round(all.Average(v => v.Count));
         // An iteration costs its invocation and the wait for quiet nodes before it; a topology's own cost is its whole
         // time less that of its iterations (warmups included).
