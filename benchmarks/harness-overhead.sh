@@ -1,68 +1,80 @@
 #!/usr/bin/env bash
-# What the harness adds to what it measures: a plain loop over the nodes' RPC sockets (benchmarks/plain_loop.py: the
-# same images and node command lines in containers, no harness) and the harness, alternated in one sitting
-# (plain, harness, plain, harness…), at Concurrency 1 and 10 with traces off, both paying 1,000,000 msat (the
-# harness's default: above the dust limit, so each commitment carries the HTLC and its signatures); prints each one's
-# figures and the ratios with 95 % intervals over the rounds. Each round measures both ways of starting invocations:
-# back to back (the loop as it is, the harness with --back-to-back) and settled (the loop with --settle, the harness
-# by default: each invocation waits, untimed, until the nodes have fallen quiet).
-#   benchmarks/harness-overhead.sh CLN_IMAGE BITCOIND_IMAGE [ROUNDS] [-- plain_loop.py options, e.g. --log-stdout]
-#   e.g. benchmarks/harness-overhead.sh lnbench-local/cln:v26.06.6-O2 lnbench-local/bitcoind:31.99 2
-# The harness runs `--topologies 2 --iterations 20 --traces off` per round (40 payments at C=1, 400 at 10); the plain
-# loop 200 payments per concurrency. Results under $LNBENCH_OVERHEAD_RESULTS or a temp folder.
+# What the harness adds to what it measures: the harness and a plain loop over the nodes' RPC sockets
+# (benchmarks/plain_loop.py: the same images and node command lines in containers, no harness) taking turns invocation
+# by invocation, at Concurrency 1 and 10 with traces off, both paying 1,000,000 msat (the harness's default: above the
+# dust limit, so each commitment carries the HTLC and its signatures). The loop's nodes stay up beside the harness's
+# topologies and, before each of the harness's invocations (untimed, before its wait for quiet nodes), the loop makes
+# one invocation of as many payments at once (LNBENCH_TURN_SOCKET), so each harness invocation has a loop invocation
+# of the same moment of the machine, as alternating arms do. Prints, per mode and concurrency, the ratio harness / loop
+# with a 95 % t-interval over the harness's topologies (each topology's measured invocations against the loop's turns
+# beside them). Modes: settled (the harness's default and the loop's --settle: each invocation waits, untimed, until
+# its nodes have fallen quiet) and back-to-back (neither waits).
+#   benchmarks/harness-overhead.sh CLN_IMAGE BITCOIND_IMAGE [RUNS] [TOPOLOGIES] [-- plain_loop.py options, e.g. --log-stdout]
+#   e.g. benchmarks/harness-overhead.sh lnbench-local/cln:v26.06.6-O2 lnbench-local/bitcoind:31.99 2 4
+# Each harness run: `--topologies TOPOLOGIES --iterations 20 --concurrency 1,10 --traces off` (default 2 runs of 4).
+# Results under $LNBENCH_OVERHEAD_RESULTS or a temp folder; LNBENCH_OVERHEAD_MODES="settled" measures one mode.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-cln=${1:?usage: benchmarks/harness-overhead.sh CLN_IMAGE BITCOIND_IMAGE [ROUNDS] [-- plain_loop.py options]}
+cln=${1:?usage: benchmarks/harness-overhead.sh CLN_IMAGE BITCOIND_IMAGE [RUNS] [TOPOLOGIES] [-- plain_loop.py options]}
 btc=${2:?bitcoind image}
-rounds=${3:-2}
-shift $(( $# < 3 ? $# : 3 ))
+runs=${3:-2}
+topologies=${4:-4}
+shift $(( $# < 4 ? $# : 4 ))
 [ "${1:-}" = "--" ] && shift
 results=${LNBENCH_OVERHEAD_RESULTS:-$(mktemp -d /tmp/lnb-overhead.XXXX)}
 mkdir -p "$results"
 echo "results: $results"
-for round in $(seq 1 "$rounds"); do
-  for mode in back-to-back settled; do
-    loop_flag=$([ $mode = settled ] && echo --settle || true)
-    harness_flag=$([ $mode = back-to-back ] && echo --back-to-back || true)
-    echo "round $round/$rounds, $mode: plain loop"
-    python3 "$here/plain_loop.py" "$cln" "$btc" --concurrency 1,10 --amount-msat 1000000 --json "$results/plain-$mode-$round.json" $loop_flag "$@"
-    echo "round $round/$rounds, $mode: harness"
-    "$here/../run.sh" AlicePaysBob --cln-image "$cln" --bitcoind-image "$btc" --no-pull --concurrency 1,10 --topologies 2 --iterations 20 \
-      --amount-msat 1000000 --traces off --no-zip --seed "$round" $harness_flag --results "$results/harness-$mode-$round" >"$results/harness-$mode-$round.log" 2>&1 \
-      || { echo "harness run failed: see $results/harness-$mode-$round.log" >&2; exit 1; }
+loop_pid=
+stop_loop() { [ -n "$loop_pid" ] && kill -TERM "$loop_pid" 2>/dev/null && wait "$loop_pid" 2>/dev/null; loop_pid=; }
+trap stop_loop EXIT
+for mode in ${LNBENCH_OVERHEAD_MODES:-settled back-to-back}; do
+  loop_flag=$([ "$mode" = settled ] && echo --settle || true)
+  harness_flag=$([ "$mode" = back-to-back ] && echo --back-to-back || true)
+  socket="$results/turns-$mode.sock"
+  echo "$mode: starting the plain loop's nodes"
+  python3 -u "$here/plain_loop.py" "$cln" "$btc" --turns "$socket" --turns-log "$results/turns-$mode.jsonl" $loop_flag "$@" >"$results/loop-$mode.log" 2>&1 &
+  loop_pid=$!
+  until grep -q '^ready' "$results/loop-$mode.log" 2>/dev/null; do
+    kill -0 "$loop_pid" 2>/dev/null || { echo "the plain loop failed: see $results/loop-$mode.log" >&2; exit 1; }
+    sleep 1
   done
+  for run in $(seq 1 "$runs"); do
+    echo "$mode: harness run $run/$runs, taking turns with the loop"
+    LNBENCH_TURN_SOCKET="$socket" "$here/../run.sh" AlicePaysBob --cln-image "$cln" --bitcoind-image "$btc" --no-pull --concurrency 1,10 \
+      --topologies "$topologies" --iterations 20 --amount-msat 1000000 --traces off --no-zip --seed "$run" $harness_flag \
+      --results "$results/harness-$mode-$run" >"$results/harness-$mode-$run.log" 2>&1 \
+      || { echo "harness run failed: see $results/harness-$mode-$run.log" >&2; exit 1; }
+  done
+  stop_loop
 done
 python3 - "$results" <<'PY'
-import glob, json, math, statistics, sys
+import collections, glob, json, math, os, statistics, sys
 results = sys.argv[1]
-T975 = {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 15: 2.131, 20: 2.086}
-def harness_figures(path):
-    by = {}
-    for case in json.load(open(path))["cases"]:
-        c = case["case"].split("Concurrency=")[1].split(",")[0]
-        by.setdefault(c, []).append(case)
-    return {c: {"mean_ms": statistics.fmean(x["mean_ms"] for x in cases),
-                "payments_per_second": statistics.fmean(x["payments_per_second"] for x in cases)} for c, cases in by.items()}
-print("| mode | concurrency | figure | plain loop (each round) | harness (each round) | harness / plain (95 % interval over rounds) |")
-print("|---|---:|---|---|---|---|")
-for mode in ("back-to-back", "settled"):
-    rounds = []
-    for path in sorted(glob.glob(f"{results}/plain-{mode}-*.json")):
-        r = path.rsplit("-", 1)[1].split(".")[0]
-        summary = glob.glob(f"{results}/harness-{mode}-{r}/*/summary.json")
-        if summary:
-            rounds.append((json.load(open(path)), harness_figures(summary[0])))
-    for c in ("1", "10"):
-        for key, name in (("mean_ms", "ms per invocation"), ("payments_per_second", "payments/s")):
-            pairs = [(plain[c][key], harness[c][key]) for plain, harness in rounds if c in plain and c in harness]
-            if not pairs:
-                continue
-            logs = [math.log(h / p) for p, h in pairs]
-            mean = statistics.fmean(logs)
-            if len(logs) > 1:
-                half = T975.get(len(logs) - 1, 2.0) * statistics.stdev(logs) / math.sqrt(len(logs))
-                ratio = f"{math.exp(mean):.3f} ({math.exp(mean - half):.3f}–{math.exp(mean + half):.3f})"
-            else:
-                ratio = f"{math.exp(mean):.3f}"
-            print(f"| {mode} | {c} | {name} | {', '.join(f'{p:.1f}' for p, _ in pairs)} | {', '.join(f'{h:.1f}' for _, h in pairs)} | {ratio} |")
+T975 = {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.16, 14: 2.145, 15: 2.131}
+print("| mode | concurrency | topologies | harness ms per invocation | loop ms per invocation | harness / loop, ms (95 % interval) | harness / loop, payments/s |")
+print("|---|---:|---:|---:|---:|---|---|")
+for mode in ("settled", "back-to-back"):
+    log = f"{results}/turns-{mode}.jsonl"
+    if not os.path.exists(log):
+        continue
+    turns = collections.defaultdict(dict)
+    for line in open(log):
+        t = json.loads(line)
+        turns[t["case"]][t["invocation"]] = t["ms"]
+    by_concurrency = collections.defaultdict(list)
+    for summary in sorted(glob.glob(f"{results}/harness-{mode}-*/*/summary.json")):
+        for case in json.load(open(summary))["cases"]:
+            harness = case["iterations_ms"]
+            loop = [turns[case["case"]][k] for k in sorted(turns[case["case"]])][-len(harness):]
+            if len(loop) != len(harness):
+                sys.exit(f"{case['case']}: {len(harness)} measured invocations but {len(loop)} turns of the loop")
+            concurrency = int(case["parameters"]["Concurrency"])
+            by_concurrency[concurrency].append((statistics.fmean(harness), statistics.fmean(loop)))
+    for c, pairs in sorted(by_concurrency.items()):
+        logs = [math.log(h / l) for h, l in pairs]
+        mean = statistics.fmean(logs)
+        half = T975.get(len(logs) - 1, 2.0) * statistics.stdev(logs) / math.sqrt(len(logs)) if len(logs) > 1 else float("inf")
+        h_ms, l_ms = statistics.fmean(h for h, _ in pairs), statistics.fmean(l for _, l in pairs)
+        print(f"| {mode} | {c} | {len(pairs)} | {h_ms:.1f} | {l_ms:.1f} | {math.exp(mean):.3f} ({math.exp(mean - half):.3f}–{math.exp(mean + half):.3f}) | "
+              f"{math.exp(-mean):.3f} ({math.exp(-mean - half):.3f}–{math.exp(-mean + half):.3f}) |")
 PY

@@ -2,6 +2,7 @@
 """A plain loop over the RPC sockets of two containerized Core Lightning nodes: what the nodes do without the harness.
 
     benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE [--payments N] [--concurrency 1,10] [--amount-msat N] [--log-stdout] [--settle] [--json FILE]
+    benchmarks/plain_loop.py CLN_IMAGE BITCOIND_IMAGE --turns SOCKET --turns-log FILE [--settle] [--log-stdout]
 
 Starts bitcoind, alice and bob with `docker run` (host network, state bind-mounted from a temp folder, the command
 lines of docker-fragments/ and the harness), funds alice, opens one channel, waits until alice has a route, then per
@@ -10,9 +11,16 @@ worker), 5 warmup invocations then enough invocations for N payments, and prints
 payments per second. Each payment is `--amount-msat` (the harness's default, 1,000,000: above the dust limit, so
 every commitment carries the HTLC and its signatures; a 1-sat payment is trimmed and costs the nodes less). `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
 driver). `--settle` waits before each invocation, as the harness does by default, until alice and bob together have
-used less than 10 % of a core over 10 ms (their cgroups' CPU counters read every millisecond, at most 1 s). Everything it started is removed at the end, also on Ctrl+C. Needs python3 and docker; no Python packages.
+used less than 10 % of a core over 10 ms (their cgroups' CPU counters read every millisecond, at most 1 s).
+
+`--turns SOCKET` takes turns with the harness instead (the harness run with LNBENCH_TURN_SOCKET=SOCKET): it listens
+on that Unix socket, and for each line the harness writes before one of its invocations ({"case", "invocation",
+"payments"}) makes one invocation of as many payments at once on its own nodes, appends the line with its time
+("ms") to `--turns-log`, and answers; so the harness's invocations and the loop's alternate, at the same moments of
+the machine. It serves harness runs one after another until SIGTERM or Ctrl+C. "ready" goes to stdout once its nodes
+are up. Everything it started is removed at the end, also on Ctrl+C or SIGTERM. Needs python3 and docker; no Python packages.
 """
-import argparse, base64, json, os, random, shutil, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, base64, json, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
 
 RPC_USER, RPC_PASSWORD = "plain", "loop" + str(random.randrange(10**9))
 
@@ -194,6 +202,32 @@ class Topology:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def interrupt(signum, frame):
+    raise KeyboardInterrupt()
+
+
+def serve_turns(topology, path, log, counters):
+    """One invocation per line the harness writes (its turn request), answered when done; until SIGTERM or Ctrl+C."""
+    if os.path.exists(path):
+        os.unlink(path)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(1)
+    print("ready", flush=True)
+    with open(log, "a") as out:
+        while True:
+            connection, _ = server.accept()
+            with connection, connection.makefile("rwb") as stream:
+                for line in stream:
+                    turn = json.loads(line)
+                    turn["ms"] = topology.invocation(int(turn["payments"]), counters)
+                    turn["at_unix_us"] = int(time.time() * 1e6)
+                    out.write(json.dumps(turn) + "\n")
+                    out.flush()
+                    stream.write(b"ok\n")
+                    stream.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cln_image")
@@ -204,11 +238,23 @@ def main():
     parser.add_argument("--log-stdout", action="store_true")
     parser.add_argument("--settle", action="store_true")
     parser.add_argument("--json")
+    parser.add_argument("--turns", help="a Unix socket to take turns with the harness on (LNBENCH_TURN_SOCKET)")
+    parser.add_argument("--turns-log", help="with --turns: each turn as a JSON line")
     args = parser.parse_args()
+    if args.turns and not args.turns_log:
+        parser.error("--turns needs --turns-log FILE")
+    # SIGTERM ends it as Ctrl+C does: through the finally below, which removes the nodes.
+    signal.signal(signal.SIGTERM, interrupt)
     topology = None
     try:
         topology = Topology(args.cln_image, args.bitcoind_image, args.amount_msat, args.log_stdout)
         counters = topology.cpu_counters() if args.settle else []
+        if args.turns:
+            try:
+                serve_turns(topology, args.turns, args.turns_log, counters)
+            except KeyboardInterrupt:
+                pass
+            return
         results = {}
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
             for _ in range(5):

@@ -87,39 +87,10 @@ internal sealed class CpuMeter
     /// timer, a network hop) are shorter than <paramref name="quiet"/>. Reading cgroups costs the nodes nothing.
     /// </summary>
     /// <returns>How long it waited, and whether the nodes fell quiet (false: the limit was reached).</returns>
-    public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
-        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null)
-    {
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        var idle = idleNsPerSecond?.Values.Sum() ?? 0;
-        var samples = new Queue<(TimeSpan At, long Ns)>();
-        while (true)
-        {
-            var now = Read();
-            if (now.Count == 0)
-            {
-                return (clock.Elapsed, false);
-            }
-            var at = clock.Elapsed;
-            var ns = now.Values.Sum();
-            samples.Enqueue((at, ns));
-            // The oldest sample kept is the newest one at least `quiet` old.
-            while (samples.Count > 2 && at - samples.ElementAt(1).At >= quiet)
-            {
-                samples.Dequeue();
-            }
-            var (fromAt, fromNs) = samples.Peek();
-            if (at - fromAt >= quiet && (ns - fromNs) / (at - fromAt).TotalSeconds - idle < busyShare * 1e9)
-            {
-                return (at, true);
-            }
-            if (at >= limit)
-            {
-                return (at, false);
-            }
-            await Task.Delay(poll ?? SettlePoll, ct);
-        }
-    }
+    public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
+        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null) =>
+        QuietWait.UntilQuietAsync(() => Read() is { Count: > 0 } now ? now.Values.Sum() : null, idleNsPerSecond?.Values.Sum() ?? 0,
+            quiet, busyShare, limit, poll ?? SettlePoll, ct);
 
     private static readonly TimeSpan SettlePoll = TimeSpan.FromMilliseconds(20);
 }

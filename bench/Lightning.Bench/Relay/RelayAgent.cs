@@ -198,6 +198,11 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     var request = CostsRequestMessage.Decode(frame);
                     Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(ReadCosts).ToList()).Encode());
                     break;
+                case RelayFrameType.QuietRequest:
+                    var quiet = QuietRequestMessage.Decode(frame);
+                    // Waits on its own: the connection keeps reading (a profile switch, costs) meanwhile.
+                    _ = Task.Run(() => AnswerQuietAsync(quiet));
+                    break;
                 case RelayFrameType.ProfileStart:
                     profiles.Start(ProfileStartMessage.Decode(frame));
                     break;
@@ -349,6 +354,45 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             }
             return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = Interlocked.Read(ref framesWritten) }
                 : new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), []);
+        }
+    }
+
+    /// <summary>The harness's wait for quiet nodes, on this host's cgroups (<see cref="QuietWait"/>); a node that cannot be read is the answer's problem.</summary>
+    private async Task AnswerQuietAsync(QuietRequestMessage request)
+    {
+        var files = new List<string>();
+        foreach (var target in request.Targets)
+        {
+            var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
+            var (file, problem) = cgroups is null ? (null, missing) : CgroupCpu.UsageFileOf(cgroups);
+            if (file is null)
+            {
+                Enqueue(new QuietMessage(request.RequestId, $"{target.Node}: {problem}", TimeSpan.Zero, false).Encode());
+                return;
+            }
+            files.Add(file);
+        }
+        string? failed = null;
+        long? Read()
+        {
+            try
+            {
+                return files.Sum(CgroupCpu.ReadNanoseconds);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+            {
+                failed = e.Message;
+                return null;
+            }
+        }
+        try
+        {
+            var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, request.IdleNsPerSecond, request.Quiet, request.BusyShare, request.Limit, request.Poll, stopping.Token);
+            Enqueue(new QuietMessage(request.RequestId, failed ?? "", waited, quiet).Encode());
+        }
+        catch (OperationCanceledException)
+        {
+            // The agent is stopping: the harness's wait ends with its connection.
         }
     }
 

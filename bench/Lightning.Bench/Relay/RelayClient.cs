@@ -22,6 +22,7 @@ internal sealed class RelayClient : IAsyncDisposable
     private readonly ConcurrentDictionary<string, RelayedTraceRecorder> recorders = new();
     private readonly ConcurrentDictionary<string, TaskCompletionSource<BoundMessage>> binding = new();
     private readonly ConcurrentDictionary<int, TaskCompletionSource<CostsMessage>> costs = new();
+    private readonly ConcurrentDictionary<int, TaskCompletionSource<QuietMessage>> quiets = new();
     private readonly ConcurrentDictionary<int, TaskCompletionSource<ProfileStateMessage>> profileStates = new();
     private readonly ConcurrentDictionary<int, RelayProfile> folding = new();
     private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
@@ -75,6 +76,35 @@ internal sealed class RelayClient : IAsyncDisposable
         finally
         {
             costs.TryRemove(id, out _);
+        }
+    }
+
+    /// <summary>
+    /// The wait for quiet nodes before a timed invocation, made on the agent's host (its cgroups read every
+    /// <paramref name="poll"/>, no round trip per reading): how long it took and whether they fell quiet. A node the
+    /// agent cannot read is an <see cref="IOException"/> naming it.
+    /// </summary>
+    public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyList<CostTarget> targets, TimeSpan quiet, double busyShare, TimeSpan limit,
+        TimeSpan poll, double idleNsPerSecond, TimeSpan patience, CancellationToken ct = default)
+    {
+        var id = Interlocked.Increment(ref nextRequest);
+        var answer = quiets[id] = new TaskCompletionSource<QuietMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        try
+        {
+            if (!await TrySendAsync(new QuietRequestMessage(id, quiet, busyShare, limit, poll, (long)Math.Round(idleNsPerSecond), targets).Encode(), ct))
+            {
+                throw new IOException($"no connection to the agent at {agent}");
+            }
+            var message = await answer.Task.WaitAsync(limit + patience, ct);
+            if (message.Problem.Length > 0)
+            {
+                throw new IOException($"the agent at {agent} cannot wait for quiet nodes: {message.Problem}");
+            }
+            return (message.Waited, message.Quiet);
+        }
+        finally
+        {
+            quiets.TryRemove(id, out _);
         }
     }
 
@@ -299,6 +329,13 @@ internal sealed class RelayClient : IAsyncDisposable
                     if (costs.TryGetValue(readings.RequestId, out var asked))
                     {
                         asked.TrySetResult(readings);
+                    }
+                    break;
+                case RelayFrameType.Quiet:
+                    var quietAnswer = QuietMessage.Decode(frame);
+                    if (quiets.TryGetValue(quietAnswer.RequestId, out var waitingQuiet))
+                    {
+                        waitingQuiet.TrySetResult(quietAnswer);
                     }
                     break;
                 case RelayFrameType.ProfileState:

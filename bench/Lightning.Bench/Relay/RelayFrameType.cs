@@ -36,6 +36,12 @@ internal enum RelayFrameType : byte
     /// <summary>Agent → harness: the readings, or why a node could not be read.</summary>
     Costs = 0x31,
 
+    /// <summary>Harness → agent: wait on the agent's host until the nodes are quiet (the timed settle before an invocation).</summary>
+    QuietRequest = 0x32,
+
+    /// <summary>Agent → harness: how long that wait took, and whether the nodes fell quiet.</summary>
+    Quiet = 0x33,
+
     /// <summary>Harness → agent: start a switched-off perf record on each of a topology's nodes' cgroups; answered by ProfileState.</summary>
     ProfileStart = 0x40,
 

@@ -242,6 +242,10 @@ internal sealed class CaseLifecycle
         }
         driver?.BeforeInvocation();
         var next = results.InvocationsStarted + 1;
+        if (run.Turns is { } turns)
+        {
+            await turns.TakeTurnAsync(definition.Key, next, definition.PaymentsPerInvocation, run.Cancellation);
+        }
         if (settleTimed && Group is not null)
         {
             results.InvocationSettleWaits.Add(await Group.SettleAsync());

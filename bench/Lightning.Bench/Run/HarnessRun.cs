@@ -208,8 +208,9 @@ internal static class HarnessRun
                 if (!options.IterationsGiven)
                 {
                     // The next round's iterations per Concurrency from this run's own variance components (IterationPlan).
-                    run.IterationsByConcurrency = IterationPlan.Next(comparisons.Comparisons, run.IterationsByConcurrency, options.Iterations);
-                    var changed = run.IterationsByConcurrency.Where(i => !iterations.TryGetValue(i.Key, out var had) || had != i.Value).ToList();
+                    var before = run.IterationsByConcurrency;
+                    run.IterationsByConcurrency = IterationPlan.Next(comparisons.Comparisons, before, options.Iterations);
+                    var changed = run.IterationsByConcurrency.Where(i => (before.TryGetValue(i.Key, out var had) ? had : options.Iterations) != i.Value).ToList();
                     if (changed.Count > 0)
                     {
                         run.Progress.Info($"next rounds measure {string.Join(", ", changed.OrderBy(c => c.Key).Select(c => $"{c.Value} iterations per topology at Concurrency={c.Key}"))} " +

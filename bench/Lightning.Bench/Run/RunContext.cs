@@ -41,6 +41,9 @@ internal sealed class RunContext : IAsyncDisposable
         chain = new ChainSeeder(RunId, options.WorkRoot, options.BitcoindImage, progress);
     }
 
+    /// <summary>Another program's turns between invocations (LNBENCH_TURN_SOCKET, for benchmarks/harness-overhead.sh), or null.</summary>
+    public TurnSocket? Turns { get; } = TurnSocket.FromEnvironment();
+
     /// <summary>The run's profiling (--profile), or null.</summary>
     public Profiling.RunProfiling? Profiling { get; }
 
@@ -178,6 +181,7 @@ internal sealed class RunContext : IAsyncDisposable
         }
         await topologies.DisposeAsync();
         chain.Remove();
+        Turns?.Dispose();
         // The cancellation source is not disposed: after Ctrl+C, BenchmarkDotNet's thread may still read its token.
     }
 }

@@ -1,0 +1,76 @@
+using Docker.DotNet.Models;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Relay;
+using Lightning.Bench.Tests.Support;
+
+namespace Lightning.Bench.Tests.Relay;
+
+/// <summary>
+/// The wait for quiet nodes made on the agent's host, on real containers' cgroups read by the agent through the host's
+/// /proc: a busy container is never quiet, an idle one is, and a node it cannot read is an error that names it.
+/// </summary>
+[Trait("Category", "Docker")]
+[Collection(QuietMachineCollection.Name)]
+public sealed class RelayQuietTests : IDisposable
+{
+    private readonly RelayHarness harness = new();
+
+    [SkippableFact]
+    public async Task The_agent_waits_on_its_host_busy_is_never_quiet_idle_is_and_a_node_it_cannot_read_is_named()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var runId = $"test-{Guid.NewGuid():N}"[..16];
+        using var engine = new DockerEngine();
+        try
+        {
+            // Three loops, as in CpuQuietTests: on a loaded 2-core machine one loop may be descheduled for a whole 10 ms window.
+            var busy = await StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
+            var idle = await StartAsync(engine, runId, "idle", "sleep 600");
+            var busyPid = (await engine.InspectContainerAsync(busy))!.Pid;
+            var idlePid = (await engine.InspectContainerAsync(idle))!.Pid;
+            await using var agent = harness.StartAgent();
+            await using var client = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
+            await client.ConnectedAsync(RelayHarness.Patience);
+            var costs = await client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience);
+            Skip.If(costs[0].Problem.Length > 0, $"cgroup CPU time is not readable here: {costs[0].Problem}");
+            await RelayHarness.Until("the busy container to use 100 ms of CPU", () =>
+                client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience).GetAwaiter().GetResult()[0].CpuNanoseconds > 100_000_000, () => "less");
+
+            var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], Lightning.Bench.Run.TimedSettle.Quiet,
+                Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
+            Assert.False(quiet);
+            Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
+
+            Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Run.TimedSettle.Quiet,
+                Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
+
+            var e = await Assert.ThrowsAsync<IOException>(() => client.WaitQuietAsync([new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
+                Lightning.Bench.Run.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience));
+            Assert.Contains("gone:", e.Message);
+        }
+        finally
+        {
+            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
+            {
+                await engine.RemoveContainerAsync(container.Id);
+            }
+        }
+    }
+
+    private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
+    {
+        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
+        {
+            Image = FakeNodeImage.Busybox,
+            Entrypoint = ["sh", "-c", script],
+            Labels = RunLabels.For(runId).ToDictionary(),
+            HostConfig = new HostConfig { NetworkMode = "none" },
+        });
+        await engine.StartContainerAsync(id);
+        return id;
+    }
+
+    public void Dispose() => harness.Dispose();
+}
