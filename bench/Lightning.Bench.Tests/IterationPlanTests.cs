@@ -173,12 +173,12 @@ public class IterationPlanTests
     public void A_cases_time_counts_arms_live_at_once_once_and_its_pairs_need_every_arm()
     {
         var t0 = DateTimeOffset.Parse("2026-11-24T00:00:00Z", System.Globalization.CultureInfo.InvariantCulture);
-        Results.CaseResults Case(string build, int concurrency, int topology, double from, double to, bool finished = true)
+        Results.CaseResults Case(string build, int concurrency, int topology, double from, double? to, bool finished = true)
         {
             var c = new Results.CaseResults($"Build={build}, Concurrency={concurrency}, Topology={topology}", concurrency)
             {
                 Parameters = new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = $"{concurrency}", ["Topology"] = $"{topology}" },
-                Topology = new Results.CaseRecord("k", "p", new Dictionary<string, string>(), new Dictionary<string, string>(), t0.AddSeconds(from), t0.AddSeconds(to)),
+                Topology = new Results.CaseRecord("k", "p", new Dictionary<string, string>(), new Dictionary<string, string>(), t0.AddSeconds(from), to is { } end ? t0.AddSeconds(end) : null),
             };
             if (finished)
             {
@@ -192,14 +192,16 @@ public class IterationPlanTests
             Case("a", 1, 1, 0, 15), Case("b", 1, 1, 0.5, 14.5), Case("a", 1, 2, 16, 30), Case("b", 1, 2, 16, 30),
             // Concurrency=10, one arm after the other (40–60, 60–85 s), and a third pair whose second arm never finished.
             Case("a", 10, 1, 40, 60), Case("b", 10, 1, 60, 85), Case("a", 10, 2, 90, 100), Case("b", 10, 2, 100, 101, finished: false),
+            // A fourth pair still ending (behind the next round's setup): its time runs until now, 110 s.
+            Case("a", 10, 4, 104, null), Case("b", 10, 4, 105, null),
         };
 
-        var spend = BudgetedVerdicts.Spend(cases, ["Concurrency=1", "Concurrency=10", "Concurrency=4"]).ToDictionary(s => s.Cell);
+        var spend = BudgetedVerdicts.Spend(cases, ["Concurrency=1", "Concurrency=10", "Concurrency=4"], t0.AddSeconds(110)).ToDictionary(s => s.Cell);
 
         Assert.Equal(2, spend["Concurrency=1"].Pairs);
         Assert.Equal(29, spend["Concurrency=1"].Seconds, 6);
-        Assert.Equal(1, spend["Concurrency=10"].Pairs);
-        Assert.Equal(56, spend["Concurrency=10"].Seconds, 6);
+        Assert.Equal(2, spend["Concurrency=10"].Pairs);
+        Assert.Equal(62, spend["Concurrency=10"].Seconds, 6);
         Assert.Equal(0, spend["Concurrency=4"].Pairs);
     }
 }

@@ -297,6 +297,13 @@ public class NodeKindSeamTests : IDisposable
         }
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
         Assert.Equal(2 * pairsOf.Values.Sum(), summary.RootElement.GetProperty("cases").GetArrayLength());
+        // A round's last pair ended behind the next round's setup, its figures first without the idle rate; at the end
+        // every case has them in full, CPU per payment with its idle rate included.
+        Assert.All(summary.RootElement.GetProperty("cases").EnumerateArray(), c =>
+        {
+            Assert.Equal(JsonValueKind.Number, c.GetProperty("cpu_ms_per_payment").ValueKind);
+            Assert.True(c.GetProperty("iterations_ms").GetArrayLength() >= 3);
+        });
         // The primary verdicts (mean time, payments/s of b against a, per case), with the pairs they rest on.
         var verdicts = budget.GetProperty("verdicts").EnumerateArray().ToList();
         Assert.Equal(4, verdicts.Count);

@@ -74,6 +74,27 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
+    /// <summary>
+    /// The figures of the measured invocations now, without CPU per payment, while the idle rate it needs is still to be
+    /// measured (a budgeted round's last group of alternating arms, whose idle windows run behind the next round's
+    /// setup): the round's verdicts need only the times. <see cref="IdleMeasured"/> then computes them in full.
+    /// Nothing happens when no idle rate is pending.
+    /// </summary>
+    public void FinishProvisionally()
+    {
+        lock (finishing)
+        {
+            if (!idlePending)
+            {
+                return;
+            }
+        }
+        if (Compute(null, null, null) is { } figures)
+        {
+            Figures = figures with { Cpu = null };
+        }
+    }
+
     /// <summary>The idle rate measured after the payments (empty when it could not be); the figures are computed now if the case already ended.</summary>
     public void IdleMeasured(IReadOnlyDictionary<string, double> idleNanosecondsPerSecond)
     {

@@ -149,7 +149,18 @@ internal sealed class ArmGroup
             return Task.CompletedTask;
         }
         var order = run.Plan.Order;
-        return EndAllAsync(wait: order.Count == 0 || order[^1] == arm.Key);
+        // The run's last case waits for its group's end, unless a budgeted run's next round may follow: then the arms'
+        // figures are taken now without the idle rate, and their idle windows run behind that round's setup.
+        var last = order.Count == 0 || order[^1] == arm.Key;
+        if (last && run.RoundsMayFollow)
+        {
+            foreach (var each in arms)
+            {
+                each.FinishProvisionally();
+            }
+            return EndAllAsync(wait: false);
+        }
+        return EndAllAsync(wait: last);
     }
 
     /// <summary>

@@ -285,6 +285,13 @@ internal sealed class CaseLifecycle
         await AfterInvocationAsync();
     }
 
+    /// <summary>With alternating arms, a budgeted round's last group: the measured invocations marked and the figures taken without the idle rate (see <see cref="CaseResults.FinishProvisionally"/>).</summary>
+    public void FinishProvisionally()
+    {
+        results.Complete(run.Options.Warmups, definition.Iterations);
+        results.FinishProvisionally();
+    }
+
     /// <summary>With alternating arms, at the group's end: the measured invocations marked, then the nodes' idle CPU (never throws).</summary>
     public Task MeasureIdleAsArmAsync()
     {

@@ -143,6 +143,8 @@ internal static class HarnessRun
         // topology index: every one in the first round (null), then open ones by their share of the time. A decided
         // cell gets no more pairs (its confidence sequence stays valid wherever it stops).
         IReadOnlyDictionary<string, int>? next = null;
+        // Each cell's last topology index so far (its pairs are 1…that).
+        var lastTopology = new Dictionary<string, int>(StringComparer.Ordinal);
         using (BenchmarkHost.Host(run))
         {
             while (true)
@@ -154,18 +156,33 @@ internal static class HarnessRun
                     ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{options.Topologies} of every case"
                     : $"round {rounds.Count + 1}: {string.Join("; ", next.OrderBy(n => n.Key, StringComparer.Ordinal).Select(n => $"topology {n.Value} of {n.Key}"))} ({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
                 var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.MeasuredFor);
+                // The round's last group of alternating arms ends behind the next round's setup (its idle windows and
+                // teardowns); its figures are taken without the idle rate, which only CPU per payment needs.
+                run.RoundsMayFollow = true;
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
                     BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
                         run.Alternating ? run.Arms : 1, next),
                     options.BenchmarkDotNetArguments.ToArray());
-                run.EndLiveGroupAsync().GetAwaiter().GetResult();
+                if (run.LiveGroup is { } unfinished)
+                {
+                    // Its last case failed before its cleanup: its arms end now.
+                    unfinished.EndAllAsync(wait: true).GetAwaiter().GetResult();
+                }
+                foreach (var cell in next?.Keys ?? (IEnumerable<string>)lastTopology.Keys.ToList())
+                {
+                    lastTopology[cell] = next?[cell] ?? options.Topologies;
+                }
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
                 critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;
                 comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
                     options.InstructionsThresholdPercent, sequential: true);
                 var allCells = comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList();
-                spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells);
+                foreach (var cell in allCells)
+                {
+                    lastTopology.TryAdd(cell, options.Topologies);
+                }
+                spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells, DateTimeOffset.UtcNow);
                 foreach (var decided in comparisons.Comparisons.Where(c => BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown))
                 {
                     firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
@@ -204,7 +221,7 @@ internal static class HarnessRun
                 }
                 run.Progress.Info($"after round {rounds.Count} ({string.Join("; ", spent.Select(c => $"{c.Cell}: {c.Pairs} pairs, {c.Seconds / 60:0.#} min"))}): " +
                     $"{open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
-                next = chosen.ToDictionary(cell => cell, cell => spent.First(c => c.Cell == cell).Pairs + 1, StringComparer.Ordinal);
+                next = chosen.ToDictionary(cell => cell, cell => lastTopology[cell] + 1, StringComparer.Ordinal);
                 if (!options.IterationsGiven)
                 {
                     // The next round's iterations per Concurrency from this run's own variance components (IterationPlan).
@@ -217,6 +234,19 @@ internal static class HarnessRun
                             "(the most precision per minute for this run's variance; --iterations fixes it)");
                     }
                 }
+            }
+        }
+        // The last round's group ends now; the comparisons again, with CPU per payment (the primary verdicts read the same times).
+        run.RoundsMayFollow = false;
+        run.EndLiveGroupAsync().GetAwaiter().GetResult();
+        if (comparisons is not null)
+        {
+            comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
+                options.InstructionsThresholdPercent, sequential: true);
+            spent = BudgetedVerdicts.Spend(run.Results.Cases, spent.Select(c => c.Cell).ToList(), DateTimeOffset.UtcNow);
+            if (rounds.Count > 0)
+            {
+                rounds[^1] = rounds[^1] with { Spent = spent };
             }
         }
         shutdown.Completed = true;

@@ -56,6 +56,12 @@ internal sealed class RunContext : IAsyncDisposable
     /// <summary>With --instructions: every topology's function counts, for the run's report.</summary>
     public Instructions.RunInstructionProfiles InstructionProfiles { get; } = new();
 
+    /// <summary>
+    /// A budgeted run's round is running and another may follow: its last group of alternating arms is not awaited but
+    /// left to end behind the next round's setup (<see cref="ArmGroup.ArmDoneAsync"/>); the run awaits it when it stops.
+    /// </summary>
+    public bool RoundsMayFollow { get; set; }
+
     /// <summary>The Topology indices BenchmarkDotNet runs next: all of --topologies, or a budgeted run's round.</summary>
     public (int First, int Last) TopologyRange { get; set; }
 

@@ -76,11 +76,13 @@ internal static class BudgetedVerdicts
 
     /// <summary>
     /// Each cell's pairs (topology indexes with every arm's figures) and the seconds its topologies were up: the union of
-    /// their windows from the start of their containers to their removal, so alternating arms (live at once) count once.
+    /// their windows from the start of their containers to their removal (or <paramref name="now"/>), so alternating arms
+    /// (live at once) count once.
     /// </summary>
-    public static IReadOnlyList<CellSpend> Spend(IEnumerable<Results.CaseResults> cases, IReadOnlyCollection<string> cells)
+    /// <param name="now">The end of a topology still ending (a round's last group, behind the next round's setup).</param>
+    public static IReadOnlyList<CellSpend> Spend(IEnumerable<Results.CaseResults> cases, IReadOnlyCollection<string> cells, DateTimeOffset now)
     {
-        var byCell = cases.Where(c => c.Topology is { Ended: not null })
+        var byCell = cases.Where(c => c.Topology is not null)
             .GroupBy(c => Scenarios.CaseArms.CellOf(c.Parameters))
             .ToDictionary(g => g.Key, g => g.ToList());
         return cells.Select(cell =>
@@ -93,7 +95,7 @@ internal static class BudgetedVerdicts
             var pairs = list.GroupBy(c => Scenarios.CaseArms.ReplicateOf(c.Parameters)).Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
             var seconds = 0.0;
             var (from, to) = (DateTimeOffset.MinValue, DateTimeOffset.MinValue);
-            foreach (var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended!.Value)).OrderBy(w => w.Started))
+            foreach (var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended ?? now)).OrderBy(w => w.Started))
             {
                 if (start > to)
                 {
