@@ -57,15 +57,18 @@ for mode in ("settled", "back-to-back"):
     log = f"{results}/turns-{mode}.jsonl"
     if not os.path.exists(log):
         continue
+    # Each harness run's turns apart (the loop numbers them by connection: run 1, 2, … in the order the runs ran).
     turns = collections.defaultdict(dict)
     for line in open(log):
         t = json.loads(line)
-        turns[t["case"]][t["invocation"]] = t["ms"]
+        turns[(t["run"], t["case"])][t["invocation"]] = t["ms"]
     by_concurrency = collections.defaultdict(list)
-    for summary in sorted(glob.glob(f"{results}/harness-{mode}-*/*/summary.json")):
+    summaries = sorted(glob.glob(f"{results}/harness-{mode}-*/*/summary.json"), key=lambda p: int(p.split(f"harness-{mode}-")[1].split("/")[0]))
+    for run, summary in enumerate(summaries, 1):
         for case in json.load(open(summary))["cases"]:
             harness = case["iterations_ms"]
-            loop = [turns[case["case"]][k] for k in sorted(turns[case["case"]])][-len(harness):]
+            mine = turns[(run, case["case"])]
+            loop = [mine[k] for k in sorted(mine)][-len(harness):]
             if len(loop) != len(harness):
                 sys.exit(f"{case['case']}: {len(harness)} measured invocations but {len(loop)} turns of the loop")
             concurrency = int(case["parameters"]["Concurrency"])

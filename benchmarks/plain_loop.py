@@ -6,8 +6,8 @@
 
 Starts bitcoind, alice and bob with `docker run` (host network, state bind-mounted from a temp folder, the command
 lines of docker-fragments/ and the harness), funds alice, opens one channel, waits until alice has a route, then per
-concurrency C makes invocations of C payments at once (each: `invoice` on bob, then `xpay` on alice; one socket per
-worker), 5 warmup invocations then enough invocations for N payments, and prints the mean invocation time (ms) and
+concurrency C makes invocations of C payments at once (each: `invoice` on bob, then `xpay` on alice; one pair of
+sockets per worker, all on one asyncio event loop), 5 warmup invocations then enough invocations for N payments, and prints the mean invocation time (ms) and
 payments per second. Each payment is `--amount-msat` (the harness's default, 1,000,000: above the dust limit, so
 every commitment carries the HTLC and its signatures; a 1-sat payment is trimmed and costs the nodes less). `--log-stdout` adds the harness's `--log-file=-` (every log line through Docker's logging
 driver). `--settle` waits before each invocation, as the harness does by default, until alice and bob together have
@@ -16,11 +16,11 @@ used less than 10 % of a core over 10 ms (their cgroups' CPU counters read every
 `--turns SOCKET` takes turns with the harness instead (the harness run with LNBENCH_TURN_SOCKET=SOCKET): it listens
 on that Unix socket, and for each line the harness writes before one of its invocations ({"case", "invocation",
 "payments"}) makes one invocation of as many payments at once on its own nodes, appends the line with its time
-("ms") to `--turns-log`, and answers; so the harness's invocations and the loop's alternate, at the same moments of
+("ms") and the harness run's number ("run": its connection, 1, 2, …) to `--turns-log`, and answers; so the harness's invocations and the loop's alternate, at the same moments of
 the machine. It serves harness runs one after another until SIGTERM or Ctrl+C. "ready" goes to stdout once its nodes
 are up. Everything it started is removed at the end, also on Ctrl+C or SIGTERM. Needs python3 and docker; no Python packages.
 """
-import argparse, base64, json, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, asyncio, base64, itertools, json, os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 
 RPC_USER, RPC_PASSWORD = "plain", "loop" + str(random.randrange(10**9))
 
@@ -49,6 +49,39 @@ class Rpc:
                 if not chunk:
                     raise RuntimeError(f"{method}: connection closed")
                 self.buffer += chunk
+        if "error" in reply:
+            raise RuntimeError(f"{method}: {reply['error']}")
+        return reply["result"]
+
+
+class AsyncRpc:
+    """Core Lightning's JSON-RPC over its Unix socket on an asyncio event loop (one request at a time per connection)."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.buffer = ""
+        self.next_id = 0
+
+    @classmethod
+    async def open(cls, path):
+        return cls(*await asyncio.open_unix_connection(path, limit=1 << 24))
+
+    async def call(self, method, **params):
+        self.next_id += 1
+        self.writer.write(json.dumps({"jsonrpc": "2.0", "id": f"plain:{self.next_id}", "method": method, "params": params}).encode())
+        await self.writer.drain()
+        decoder = json.JSONDecoder()
+        while True:
+            text = self.buffer.lstrip()
+            try:
+                reply, end = decoder.raw_decode(text)
+                self.buffer = text[end:]
+                break
+            except ValueError:
+                chunk = await self.reader.read(1 << 16)
+                if not chunk:
+                    raise RuntimeError(f"{method}: connection closed")
+                self.buffer += chunk.decode(errors="replace")
         if "error" in reply:
             raise RuntimeError(f"{method}: {reply['error']}")
         return reply["result"]
@@ -125,6 +158,7 @@ class Topology:
         self.amount_msat = amount_msat
         self.counter = 0
         self.workers = {}
+        self.loop = asyncio.new_event_loop()
         try:
             self._start(cln_image, bitcoind_image, amount_msat, log_stdout)
         except BaseException:
@@ -176,26 +210,27 @@ class Topology:
 
     def invocation(self, concurrency, counters=()):
         """One invocation: `concurrency` payments at once (invoice on bob, xpay on alice), after waiting for quiet nodes
-        when given their counters; returns its time in ms."""
-        if concurrency not in self.workers:
-            self.workers[concurrency] = [(Rpc(self.alice_rpc), Rpc(self.bob_rpc)) for _ in range(concurrency)]
-
-        def pay(payer, payee):
-            self.counter += 1
-            bolt11 = payee.call("invoice", amount_msat=self.amount_msat, label=f"plain-{concurrency}-{self.counter}-{random.random()}", description="plain loop")["bolt11"]
-            payer.call("xpay", invstring=bolt11)
-
+        when given their counters; returns its time in ms. The payments run on one asyncio event loop, each worker on its
+        own pair of connections, kept from one invocation to the next: no threads to start or to share Python's lock."""
         if counters:
             settle(counters)
-        threads = [threading.Thread(target=pay, args=w) for w in self.workers[concurrency]]
+        return self.loop.run_until_complete(self._invocation(concurrency))
+
+    async def _invocation(self, concurrency):
+        if concurrency not in self.workers:
+            self.workers[concurrency] = [(await AsyncRpc.open(self.alice_rpc), await AsyncRpc.open(self.bob_rpc)) for _ in range(concurrency)]
+
+        async def pay(payer, payee):
+            self.counter += 1
+            invoice = await payee.call("invoice", amount_msat=self.amount_msat, label=f"plain-{concurrency}-{self.counter}-{random.random()}", description="plain loop")
+            await payer.call("xpay", invstring=invoice["bolt11"])
+
         start = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        await asyncio.gather(*(pay(payer, payee) for payer, payee in self.workers[concurrency]))
         return (time.perf_counter() - start) * 1000
 
     def remove(self):
+        self.loop.close()
         subprocess.run(["docker", "rm", "-f", *self.names], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run(["docker", "run", "--rm", "-v", f"{self.folder}:/lnb", "--entrypoint", "rm", self.bitcoind_image, "-rf", "/lnb/bitcoind", "/lnb/alice", "/lnb/bob"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -215,11 +250,12 @@ def serve_turns(topology, path, log, counters):
     server.listen(1)
     print("ready", flush=True)
     with open(log, "a") as out:
-        while True:
+        for run in itertools.count(1):
             connection, _ = server.accept()
             with connection, connection.makefile("rwb") as stream:
                 for line in stream:
                     turn = json.loads(line)
+                    turn["run"] = run
                     turn["ms"] = topology.invocation(int(turn["payments"]), counters)
                     turn["at_unix_us"] = int(time.time() * 1e6)
                     out.write(json.dumps(turn) + "\n")

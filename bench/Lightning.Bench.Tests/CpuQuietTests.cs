@@ -1,5 +1,3 @@
-using Docker.DotNet.Models;
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Tests.Support;
@@ -36,8 +34,8 @@ public class CpuQuietTests
         {
             // Three loops: on a loaded 2-core machine one or two may be descheduled for a whole short window (the timed
             // settle's is 10 ms), three hardly; nothing else of the test spins while the busy one is watched.
-            var busy = await StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
-            var idle = await StartAsync(engine, runId, "idle", "sleep 600");
+            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
+            var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
 
             var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });
             Skip.If(busyMeter.Problem is not null, $"cgroup CPU time is not readable here: {busyMeter.Problem}");
@@ -56,7 +54,7 @@ public class CpuQuietTests
             // Alone (a container starved by the busy one's loops would use little CPU, and that is what quiet means).
             await engine.RemoveContainerAsync(busy);
             // Works for a while (how long depends on the machine), then leaves a mark and sleeps.
-            var stops = await StartAsync(engine, runId, "stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
+            var stops = await ScriptContainers.StartAsync(engine, runId, "stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
             var stopsMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["stops"] = stops });
             Assert.True((await stopsMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromMinutes(5), poll: poll)).Quiet);
             var done = await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30));
@@ -64,23 +62,7 @@ public class CpuQuietTests
         }
         finally
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await ScriptContainers.RemoveAsync(engine, runId);
         }
-    }
-
-    private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
-    {
-        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
-        {
-            Image = FakeNodeImage.Busybox,
-            Entrypoint = ["sh", "-c", script],
-            Labels = RunLabels.For(runId).ToDictionary(),
-            HostConfig = new HostConfig { NetworkMode = "none" },
-        });
-        await engine.StartContainerAsync(id);
-        return id;
     }
 }

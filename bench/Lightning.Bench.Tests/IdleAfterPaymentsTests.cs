@@ -31,6 +31,35 @@ public class IdleAfterPaymentsTests
         Assert.Equal(50.0, cpu.WithIdleMs, 6);
     }
 
+    /// <summary>
+    /// A budgeted round's last pair ends behind the next round's setup: its times are figures at once (the round's
+    /// verdicts need them), without CPU per payment until the idle rate comes; then the figures are complete.
+    /// </summary>
+    [Fact]
+    public void Provisional_figures_have_the_times_and_no_cpu_until_the_idle_rate_comes()
+    {
+        var results = Case();
+        results.TimedByHarness = true;
+        results.AwaitIdleAfterPayments();
+
+        results.FinishProvisionally();
+
+        Assert.Equal([500.0, 500.0], results.Figures!.IterationsMs);
+        Assert.Equal(500.0, results.Figures.MeanMs, 6);
+        Assert.Null(results.Figures.Cpu);
+        Assert.True(results.IdleAfterPaymentsPending);
+        // BenchmarkDotNet's end of the case still waits for the rate; the rate completes the figures.
+        Assert.Null(results.Finish(50e6, 1e6, [49e6, 51e6]));
+        results.IdleMeasured(new Dictionary<string, double> { ["alice"] = 10e6, ["bob"] = 0 });
+        Assert.Equal(25.0, results.Figures!.Cpu!.ByNode["alice"], 6);
+        Assert.Equal(500.0, results.Figures.MeanMs, 6);
+
+        // Nothing pending: nothing to do.
+        var done = Case();
+        done.FinishProvisionally();
+        Assert.Null(done.Figures);
+    }
+
     [Fact]
     public void A_case_whose_rate_came_first_finishes_at_once_as_before()
     {

@@ -1,5 +1,3 @@
-using Docker.DotNet.Models;
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Tests.Support;
@@ -26,8 +24,8 @@ public sealed class RelayQuietTests : IDisposable
         try
         {
             // Three loops, as in CpuQuietTests: on a loaded 2-core machine one loop may be descheduled for a whole 10 ms window.
-            var busy = await StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
-            var idle = await StartAsync(engine, runId, "idle", "sleep 600");
+            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
+            var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
             var busyPid = (await engine.InspectContainerAsync(busy))!.Pid;
             var idlePid = (await engine.InspectContainerAsync(idle))!.Pid;
             await using var agent = harness.StartAgent();
@@ -52,24 +50,8 @@ public sealed class RelayQuietTests : IDisposable
         }
         finally
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await ScriptContainers.RemoveAsync(engine, runId);
         }
-    }
-
-    private static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
-    {
-        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
-        {
-            Image = FakeNodeImage.Busybox,
-            Entrypoint = ["sh", "-c", script],
-            Labels = RunLabels.For(runId).ToDictionary(),
-            HostConfig = new HostConfig { NetworkMode = "none" },
-        });
-        await engine.StartContainerAsync(id);
-        return id;
     }
 
     public void Dispose() => harness.Dispose();
