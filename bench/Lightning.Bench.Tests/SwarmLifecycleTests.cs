@@ -263,6 +263,49 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.True(DateTime.UtcNow - started < TimeSpan.FromSeconds(60));
     }
 
+    /// <summary>
+    /// A node on another host dies where the manager sees no "die" event: the swarm's watch follows the stack's tasks
+    /// and names the service whose task ended, with its exit code and host; a service still running is not named.
+    /// </summary>
+    [SkippableFact]
+    public async Task A_node_service_whose_task_ends_is_seen_dead_through_the_managers_tasks_with_its_exit_code_and_host()
+    {
+        var manager = await ReadyAsync();
+        var labels = Labels();
+        ComposeService Service(params string[] script) => new()
+        {
+            Image = FakeNodeImage.Busybox,
+            Entrypoint = ["sh", "-c", string.Join(' ', script)],
+            Labels = new(labels),
+            Deploy = new ComposeDeploy { Labels = new(labels), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
+        };
+        var file = new ComposeFile
+        {
+            Services = new()
+            {
+                ["alice"] = Service("sleep 3600"),
+                // Runs, then dies: the wait for running must see it up first, and a marker file tells the test it may.
+                ["bob"] = Service("until [ -e /tmp/die ]; do sleep 0.1; done; exit 7"),
+            },
+        };
+        var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox]);
+        await using var deployed = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-1", file, images);
+        var tasks = await deployed.WaitRunningAsync(TimeSpan.FromSeconds(120));
+        var hosts = (await engine.Swarm.ListNodesAsync()).ToDictionary(n => n.Id, n => n.Hostname);
+        var progress = new StringWriter();
+        await using var watch = new SwarmDeathWatch(engine, deployed, id => hosts.GetValueOrDefault(id, id), new Lightning.Bench.Progress.RunProgress(progress));
+        Assert.False(watch.Died.IsCancellationRequested);
+
+        var bob = tasks.Single(t => t.Service == "bob");
+        Assert.Equal(0, (await engine.ExecAsync(bob.ContainerId, ["touch", "/tmp/die"], null, TimeSpan.FromSeconds(30))).ExitCode);
+        await Task.Delay(TimeSpan.FromSeconds(120), watch.Died).ContinueWith(_ => { }, TaskScheduler.Default);
+
+        Assert.True(watch.Died.IsCancellationRequested, $"no death seen in 120 s: {progress}");
+        Assert.Equal("bob", watch.Death!.Node);
+        Assert.Equal(7, watch.Death.ExitCode);
+        Assert.Contains($"on host {hosts[bob.NodeId]}", watch.Death.Message);
+    }
+
     [SkippableFact]
     public async Task The_agents_run_from_the_harness_image_one_per_host_and_are_found_from_the_overlay_with_their_host()
     {
