@@ -168,9 +168,9 @@ internal static class HarnessRun
                     // Its last case failed before its cleanup: its arms end now.
                     unfinished.EndAllAsync(wait: true).GetAwaiter().GetResult();
                 }
-                foreach (var cell in next?.Keys ?? (IEnumerable<string>)lastTopology.Keys.ToList())
+                foreach (var (cell, topology) in next ?? new Dictionary<string, int>())
                 {
-                    lastTopology[cell] = next?[cell] ?? options.Topologies;
+                    lastTopology[cell] = topology;
                 }
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
@@ -180,6 +180,7 @@ internal static class HarnessRun
                 var allCells = comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList();
                 foreach (var cell in allCells)
                 {
+                    // The first round's: 1…--topologies.
                     lastTopology.TryAdd(cell, options.Topologies);
                 }
                 spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells, DateTimeOffset.UtcNow);
