@@ -297,7 +297,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.False(watch.Died.IsCancellationRequested);
 
         var bob = tasks.Single(t => t.Service == "bob");
-        Assert.Equal(0, (await engine.ExecAsync(bob.ContainerId, ["touch", "/tmp/die"], null, TimeSpan.FromSeconds(30))).ExitCode);
+        Assert.Equal(0, (await engine.ExecAsync(bob.ContainerId, ["sh", "-c", ": > /tmp/die"], null, TimeSpan.FromSeconds(30))).ExitCode);
         await Task.Delay(TimeSpan.FromSeconds(120), watch.Died).ContinueWith(_ => { }, TaskScheduler.Default);
 
         Assert.True(watch.Died.IsCancellationRequested, $"no death seen in 120 s: {progress}");
