@@ -293,7 +293,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var tasks = await deployed.WaitRunningAsync(TimeSpan.FromSeconds(120));
         var hosts = (await engine.Swarm.ListNodesAsync()).ToDictionary(n => n.Id, n => n.Hostname);
         var progress = new StringWriter();
-        await using var watch = new SwarmDeathWatch(engine, deployed, id => hosts.GetValueOrDefault(id, id), new Lightning.Bench.Progress.RunProgress(progress));
+        await using var watch = SwarmDeathWatch.Start(engine, deployed, id => hosts.GetValueOrDefault(id, id), new Lightning.Bench.Progress.RunProgress(progress));
         Assert.False(watch.Died.IsCancellationRequested);
 
         var bob = tasks.Single(t => t.Service == "bob");

@@ -4,9 +4,10 @@ using Lightning.Bench.Progress;
 namespace Lightning.Bench.Network;
 
 /// <summary>
-/// Follows the engine's "die" events of one topology's containers and cancels <see cref="Died"/> at the first, with the
-/// node's evidence in <see cref="Death"/>. Nothing it meets (a bad event, a failed inspect, an engine gone) escapes it:
-/// a watcher must never be the reason a topology is not torn down.
+/// Follows one topology's nodes and cancels <see cref="Died"/> at the first death, with the node's evidence in
+/// <see cref="Death"/>: on one host through the engine's "die" events of its containers, on a swarm through the
+/// stack's tasks (<see cref="Swarm.SwarmDeathWatch"/>). Nothing it meets (a bad event, a failed inspect, an engine
+/// gone) escapes it: a watcher must never be the reason a topology is not torn down.
 /// </summary>
 internal sealed class DeathWatch : IAsyncDisposable
 {
@@ -16,22 +17,32 @@ internal sealed class DeathWatch : IAsyncDisposable
 
     /// <param name="describe">Turns a dead container's id into the evidence (its node's name, exit code, log tail).</param>
     public DeathWatch(DockerEngine engine, string labelFilter, Func<string, CancellationToken, Task<NodeDiedException>> describe, RunProgress progress)
+        : this((report, ct) => engine.WatchDeathsAsync(labelFilter, async id =>
+        {
+            NodeDiedException death;
+            try
+            {
+                death = await describe(id, ct);
+            }
+            catch (Exception e) when (e is not OperationCanceledException)
+            {
+                death = new NodeDiedException(id, -1, $"(could not read its state: {e.Message})");
+            }
+            report(death);
+        }, ct), "watching for node deaths", progress)
+    {
+    }
+
+    /// <param name="follow">Follows the topology until stopped, reporting each death it sees (the first counts).</param>
+    /// <param name="what">What stops when following fails ("watching for node deaths"), for the progress line.</param>
+    public DeathWatch(Func<Action<NodeDiedException>, CancellationToken, Task> follow, string what, RunProgress progress)
     {
         watching = Task.Run(async () =>
         {
             try
             {
-                await engine.WatchDeathsAsync(labelFilter, async id =>
+                await follow(death =>
                 {
-                    NodeDiedException death;
-                    try
-                    {
-                        death = await describe(id, stop.Token);
-                    }
-                    catch (Exception e) when (e is not OperationCanceledException)
-                    {
-                        death = new NodeDiedException(id, -1, $"(could not read its state: {e.Message})");
-                    }
                     if (Death is null)
                     {
                         Death = death;
@@ -42,8 +53,8 @@ internal sealed class DeathWatch : IAsyncDisposable
             }
             catch (Exception e) when (!stop.IsCancellationRequested)
             {
-                // The engine stopped answering events: calls and waits notice a dead node on their own.
-                progress.Info($"watching for node deaths stopped: {e.Message}");
+                // The engine stopped answering: calls and waits notice a dead node on their own.
+                progress.Info($"{what} stopped: {e.Message}");
             }
             catch (Exception)
             {
