@@ -32,9 +32,8 @@ public class CpuQuietTests
         using var engine = new DockerEngine();
         try
         {
-            // Three loops: on a loaded 2-core machine one or two may be descheduled for a whole short window (the timed
-            // settle's is 10 ms), three hardly; nothing else of the test spins while the busy one is watched.
-            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
+            // Nothing else of the test spins while the busy one is watched.
+            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", ScriptContainers.Busy);
             var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
 
             var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });

@@ -23,8 +23,7 @@ public sealed class RelayQuietTests : IDisposable
         using var engine = new DockerEngine();
         try
         {
-            // Three loops, as in CpuQuietTests: on a loaded 2-core machine one loop may be descheduled for a whole 10 ms window.
-            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", "while :; do :; done & while :; do :; done & while :; do :; done");
+            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", ScriptContainers.Busy);
             var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
             var busyPid = (await engine.InspectContainerAsync(busy))!.Pid;
             var idlePid = (await engine.InspectContainerAsync(idle))!.Pid;

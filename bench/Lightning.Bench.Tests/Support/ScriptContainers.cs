@@ -7,6 +7,12 @@ namespace Lightning.Bench.Tests.Support;
 /// <summary>Busybox containers running a shell script, labelled with a test's run id (no network), and their removal by that label.</summary>
 internal static class ScriptContainers
 {
+    /// <summary>
+    /// A container that never stops working: three loops, since on a loaded 2-core machine one or two may be
+    /// descheduled for a whole short window (the timed settle's is 10 ms), three hardly.
+    /// </summary>
+    public const string Busy = "while :; do :; done & while :; do :; done & while :; do :; done";
+
     public static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
     {
         var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
