@@ -307,13 +307,18 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
     }
 
     [SkippableFact]
-    public async Task The_agents_run_from_the_harness_image_one_per_host_and_are_found_from_the_overlay_with_their_host()
+    public async Task The_agents_run_from_the_harness_image_one_per_host_are_found_from_the_overlay_and_their_runs_end_sweeps_work_volumes()
     {
         await ReadyAsync();
         var image = await HarnessImage.EnsureAsync(engine);
         var labels = Labels();
 
-        await using (var run = await SwarmRun.StartAsync(engine, runId, labels, [image], AgentToken))
+        // A killed run's work volume (its overlay network gone), which the run's end takes from every host with a job.
+        var stale = SwarmNames.WorkVolume($"{runId}s");
+        var made = await Processes.ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={runId}s", "--label", Scope, stale], TimeSpan.FromSeconds(30));
+        Assert.True(made.Succeeded, made.Tail());
+
+        await using (var run = await SwarmRun.StartAsync(engine, runId, labels, [image], AgentToken, sweepScope: Scope))
         {
             var clock = System.Diagnostics.Stopwatch.StartNew();
             var agents = await run.DeployAgentsAsync(image, owner: null);
@@ -332,7 +337,8 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
             Assert.Contains("refused the connection: wrong token", why);
         }
 
-        // The run's end took the agents' stack with the rest.
+        // The run's end took the agents' stack with the rest, and the killed run's work volume (the sweep's job is gone too).
+        Assert.DoesNotContain(stale, await engine.ListVolumesAsync(Scope));
         Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
         Assert.Empty(await engine.Swarm.ListSecretsAsync(Scope));
         Assert.Empty(await engine.ListNetworksAsync(Scope));

@@ -23,6 +23,7 @@ internal sealed class SwarmRun : IAsyncDisposable
 
     private readonly DockerEngine engine;
     private readonly Dictionary<string, SwarmStack> stacks = new();
+    private string? harnessImage;
     private int disposed;
 
     private SwarmRun(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels, SwarmManager manager, IReadOnlyDictionary<string, string> imageIds)
@@ -43,16 +44,20 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// <summary>Image → its id, the same on every host: what the stacks are deployed with.</summary>
     public IReadOnlyDictionary<string, string> ImageIds { get; }
 
+    /// <summary>A label filter limiting the end's work volume sweep (tests); null: every run's work volumes not kept.</summary>
+    public string? SweepScope { get; private init; }
+
     /// <summary>
     /// Checks the manager and the images, then creates the run's network and token secret. Nothing is created when a
     /// check fails; a failure while creating removes what was created.
     /// </summary>
+    /// <param name="sweepScope">See <see cref="SweepScope"/>.</param>
     public static async Task<SwarmRun> StartAsync(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels,
-        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default)
+        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null)
     {
         var manager = await SwarmManager.RequireAsync(engine, ct);
         var ids = await SwarmImageCheck.RequireSameAsync(engine, manager, images, new ImageJobProbe(engine, labels, ProbeTimeout), ct);
-        var run = new SwarmRun(engine, runId, labels, manager, ids);
+        var run = new SwarmRun(engine, runId, labels, manager, ids) { SweepScope = sweepScope };
         try
         {
             var resources = new SwarmRunResources(engine);
@@ -108,6 +113,8 @@ internal sealed class SwarmRun : IAsyncDisposable
         {
             stacks[stack.Name] = stack;
         }
+        // Its end sweeps every host's work volumes with the same image.
+        this.harnessImage = harnessImage;
         return stack;
     }
 
@@ -136,7 +143,10 @@ internal sealed class SwarmRun : IAsyncDisposable
         }
     }
 
-    /// <summary>Every stack still deployed, then everything labelled with the run (network, secrets, this host's work volume).</summary>
+    /// <summary>
+    /// Every stack still deployed, then everything labelled with the run (network, secrets, this host's work volume),
+    /// then, when its agents were deployed, the work volumes of every host (<see cref="WorkVolumeSweep"/>).
+    /// </summary>
     public async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref disposed, 1) == 1)
@@ -165,8 +175,30 @@ internal sealed class SwarmRun : IAsyncDisposable
             }
         }));
         // Whatever a stack's removal did, the sweep by label runs: it removes any service left too.
-        using var timeout = new CancellationTokenSource(SweepTimeout);
-        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
+        using (var timeout = new CancellationTokenSource(SweepTimeout))
+        {
+            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={RunId}", timeout.Token);
+        }
+        if (harnessImage is not null)
+        {
+            // The work volume on the other hosts: only their engines can remove it, so a job on every host does
+            // (WorkVolumeSweep), taking those of any run whose overlay network is gone (this one's, a killed one's).
+            try
+            {
+                using var timeout = new CancellationTokenSource(SweepTimeout);
+                var keep = (await engine.ListLabelledNetworksAsync(RunLabels.Run, timeout.Token))
+                    .Select(n => n.Labels.GetValueOrDefault(RunLabels.Run)).OfType<string>().ToHashSet(StringComparer.Ordinal);
+                var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, harnessImage, keep, Labels, SweepTimeout, SweepScope, timeout.Token);
+                if (failed.Count > 0)
+                {
+                    errors.Add(new IOException($"the work volume sweep failed on {string.Join("; ", failed)}"));
+                }
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                errors.Add(e);
+            }
+        }
         if (errors.Count > 0)
         {
             throw new AggregateException($"removing the stacks of run {RunId}", errors);
