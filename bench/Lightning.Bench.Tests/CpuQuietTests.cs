@@ -1,4 +1,3 @@
-using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Tests.Support;
 
@@ -26,42 +25,33 @@ public class CpuQuietTests
 
     private static async Task BusyIdleStoppingAsync(TimeSpan quietFor, double busyShare, TimeSpan? poll)
     {
-        Requirements.Docker();
-        await FakeNodeImage.EnsureBuiltAsync();
-        var runId = $"test-{Guid.NewGuid():N}"[..16];
-        using var engine = new DockerEngine();
-        try
-        {
-            // Nothing else of the test spins while the busy one is watched.
-            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", ScriptContainers.Busy);
-            var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
+        await using var containers = await ScriptContainers.OpenAsync();
+        var engine = containers.Engine;
+        // Nothing else of the test spins while the busy one is watched.
+        var busy = await containers.StartAsync("busy", ScriptContainers.Busy);
+        var idle = await containers.StartAsync("idle", "sleep 600");
 
-            var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });
-            Skip.If(busyMeter.Problem is not null, $"cgroup CPU time is not readable here: {busyMeter.Problem}");
-            // Its loops have begun (a container's process may start later than its start call returns on a loaded machine).
-            await Lightning.Bench.Waiting.Wait.UntilAsync("the busy container to use 100 ms of CPU", _ =>
-                Task.FromResult(busyMeter.Read().Values.Sum() > 100_000_000
-                    ? Lightning.Bench.Waiting.WaitState.Met()
-                    : Lightning.Bench.Waiting.WaitState.NotYet($"{busyMeter.Read().Values.Sum() / 1e6:0} ms")), TimeSpan.FromSeconds(30));
-            var (waited, quiet) = await busyMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(1), poll: poll);
-            Assert.False(quiet);
-            Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
+        var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });
+        Skip.If(busyMeter.Problem is not null, $"cgroup CPU time is not readable here: {busyMeter.Problem}");
+        // Its loops have begun (a container's process may start later than its start call returns on a loaded machine).
+        await Lightning.Bench.Waiting.Wait.UntilAsync("the busy container to use 100 ms of CPU", _ =>
+            Task.FromResult(busyMeter.Read().Values.Sum() > 100_000_000
+                ? Lightning.Bench.Waiting.WaitState.Met()
+                : Lightning.Bench.Waiting.WaitState.NotYet($"{busyMeter.Read().Values.Sum() / 1e6:0} ms")), TimeSpan.FromSeconds(30));
+        var (waited, quiet) = await busyMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(1), poll: poll);
+        Assert.False(quiet);
+        Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
 
-            var idleMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["idle"] = idle });
-            Assert.True((await idleMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(30), poll: poll)).Quiet);
+        var idleMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["idle"] = idle });
+        Assert.True((await idleMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(30), poll: poll)).Quiet);
 
-            // Alone (a container starved by the busy one's loops would use little CPU, and that is what quiet means).
-            await engine.RemoveContainerAsync(busy);
-            // Works for a while (how long depends on the machine), then leaves a mark and sleeps.
-            var stops = await ScriptContainers.StartAsync(engine, runId, "stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
-            var stopsMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["stops"] = stops });
-            Assert.True((await stopsMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromMinutes(5), poll: poll)).Quiet);
-            var done = await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30));
-            Assert.Equal(0, done.ExitCode);
-        }
-        finally
-        {
-            await ScriptContainers.RemoveAsync(engine, runId);
-        }
+        // Alone (a container starved by the busy one's loops would use little CPU, and that is what quiet means).
+        await engine.RemoveContainerAsync(busy);
+        // Works for a while (how long depends on the machine), then leaves a mark and sleeps.
+        var stops = await containers.StartAsync("stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
+        var stopsMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["stops"] = stops });
+        Assert.True((await stopsMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromMinutes(5), poll: poll)).Quiet);
+        var done = await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30));
+        Assert.Equal(0, done.ExitCode);
     }
 }

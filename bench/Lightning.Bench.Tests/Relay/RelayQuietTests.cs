@@ -1,4 +1,3 @@
-using Lightning.Bench.Docker;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Tests.Support;
 
@@ -17,40 +16,31 @@ public sealed class RelayQuietTests : IDisposable
     [SkippableFact]
     public async Task The_agent_waits_on_its_host_busy_is_never_quiet_idle_is_and_a_node_it_cannot_read_is_named()
     {
-        Requirements.Docker();
-        await FakeNodeImage.EnsureBuiltAsync();
-        var runId = $"test-{Guid.NewGuid():N}"[..16];
-        using var engine = new DockerEngine();
-        try
-        {
-            var busy = await ScriptContainers.StartAsync(engine, runId, "busy", ScriptContainers.Busy);
-            var idle = await ScriptContainers.StartAsync(engine, runId, "idle", "sleep 600");
-            var busyPid = (await engine.InspectContainerAsync(busy))!.Pid;
-            var idlePid = (await engine.InspectContainerAsync(idle))!.Pid;
-            await using var agent = harness.StartAgent();
-            await using var client = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
-            await client.ConnectedAsync(RelayHarness.Patience);
-            var costs = await client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience);
-            Skip.If(costs[0].Problem.Length > 0, $"cgroup CPU time is not readable here: {costs[0].Problem}");
-            await RelayHarness.Until("the busy container to use 100 ms of CPU", () =>
-                client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience).GetAwaiter().GetResult()[0].CpuNanoseconds > 100_000_000, () => "less");
+        await using var containers = await ScriptContainers.OpenAsync();
+        var engine = containers.Engine;
+        var busy = await containers.StartAsync("busy", ScriptContainers.Busy);
+        var idle = await containers.StartAsync("idle", "sleep 600");
+        var busyPid = (await engine.InspectContainerAsync(busy))!.Pid;
+        var idlePid = (await engine.InspectContainerAsync(idle))!.Pid;
+        await using var agent = harness.StartAgent();
+        await using var client = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
+        await client.ConnectedAsync(RelayHarness.Patience);
+        var costs = await client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience);
+        Skip.If(costs[0].Problem.Length > 0, $"cgroup CPU time is not readable here: {costs[0].Problem}");
+        await RelayHarness.Until("the busy container to use 100 ms of CPU", () =>
+            client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience).GetAwaiter().GetResult()[0].CpuNanoseconds > 100_000_000, () => "less");
 
-            var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], Lightning.Bench.Run.TimedSettle.Quiet,
-                Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
-            Assert.False(quiet);
-            Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
+        var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], Lightning.Bench.Run.TimedSettle.Quiet,
+            Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
+        Assert.False(quiet);
+        Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
 
-            Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Run.TimedSettle.Quiet,
-                Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
+        Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Run.TimedSettle.Quiet,
+            Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
 
-            var e = await Assert.ThrowsAsync<IOException>(() => client.WaitQuietAsync([new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
-                Lightning.Bench.Run.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience));
-            Assert.Contains("gone:", e.Message);
-        }
-        finally
-        {
-            await ScriptContainers.RemoveAsync(engine, runId);
-        }
+        var e = await Assert.ThrowsAsync<IOException>(() => client.WaitQuietAsync([new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
+            Lightning.Bench.Run.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience));
+        Assert.Contains("gone:", e.Message);
     }
 
     public void Dispose() => harness.Dispose();

@@ -4,8 +4,11 @@ using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Tests.Support;
 
-/// <summary>Busybox containers running a shell script, labelled with a test's run id (no network), and their removal by that label.</summary>
-internal static class ScriptContainers
+/// <summary>
+/// A Docker test's busybox containers running shell scripts (no network), labelled with a run id of the test's own:
+/// opened once Docker and the image are there (or the test is skipped), and removed, every one, when disposed.
+/// </summary>
+internal sealed class ScriptContainers : IAsyncDisposable
 {
     /// <summary>
     /// A container that never stops working: three loops, since on a loaded 2-core machine one or two may be
@@ -13,24 +16,48 @@ internal static class ScriptContainers
     /// </summary>
     public const string Busy = "while :; do :; done & while :; do :; done & while :; do :; done";
 
-    public static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string script)
+    private ScriptContainers()
     {
-        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
+    }
+
+    public DockerEngine Engine { get; } = new();
+
+    public string RunId { get; } = $"test-{Guid.NewGuid():N}"[..16];
+
+    /// <summary>Skips the test without Docker; builds the stand-in images when missing.</summary>
+    public static async Task<ScriptContainers> OpenAsync()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        return new ScriptContainers();
+    }
+
+    /// <summary>Starts a container running <paramref name="script"/>; returns its id.</summary>
+    public async Task<string> StartAsync(string name, string script)
+    {
+        var id = await Engine.CreateContainerAsync($"{RunId}-{name}", new CreateContainerParameters
         {
             Image = FakeNodeImage.Busybox,
             Entrypoint = ["sh", "-c", script],
-            Labels = RunLabels.For(runId).ToDictionary(),
+            Labels = RunLabels.For(RunId).ToDictionary(),
             HostConfig = new HostConfig { NetworkMode = "none" },
         });
-        await engine.StartContainerAsync(id);
+        await Engine.StartContainerAsync(id);
         return id;
     }
 
-    public static async Task RemoveAsync(DockerEngine engine, string runId)
+    public async ValueTask DisposeAsync()
     {
-        foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
+        try
         {
-            await engine.RemoveContainerAsync(container.Id);
+            foreach (var container in await Engine.ListContainersAsync($"{RunLabels.Run}={RunId}"))
+            {
+                await Engine.RemoveContainerAsync(container.Id);
+            }
+        }
+        finally
+        {
+            Engine.Dispose();
         }
     }
 }

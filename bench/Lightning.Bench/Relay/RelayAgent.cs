@@ -363,8 +363,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         var files = new List<string>();
         foreach (var target in request.Targets)
         {
-            var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
-            var (file, problem) = cgroups is null ? (null, missing) : CgroupCpu.UsageFileOf(cgroups);
+            var (_, file, problem) = CpuUsageOf(target);
             if (file is null)
             {
                 Enqueue(new QuietMessage(request.RequestId, $"{target.Node}: {problem}", TimeSpan.Zero, false).Encode());
@@ -396,15 +395,22 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         }
     }
 
-    private NodeCostReading ReadCosts(CostTarget target)
+    /// <summary>A node's cgroups and CPU usage file on this host (through <see cref="AgentSettings.ProcRoot"/>), or why they cannot be read.</summary>
+    private (ProcessCgroups? Cgroups, string? File, string Problem) CpuUsageOf(CostTarget target)
     {
         var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
         if (cgroups is null)
         {
-            return new NodeCostReading(target.Node, missing, 0, null);
+            return (null, null, missing);
         }
         var (file, problem) = CgroupCpu.UsageFileOf(cgroups);
-        if (file is null)
+        return (cgroups, file, problem);
+    }
+
+    private NodeCostReading ReadCosts(CostTarget target)
+    {
+        var (cgroups, file, problem) = CpuUsageOf(target);
+        if (cgroups is null || file is null)
         {
             return new NodeCostReading(target.Node, problem, 0, null);
         }

@@ -61,21 +61,25 @@ internal sealed class RelayClient : IAsyncDisposable
     }
 
     /// <summary>Reads the nodes' cgroups on the agent's host.</summary>
-    public async Task<IReadOnlyList<NodeCostReading>> ReadCostsAsync(IReadOnlyList<CostTarget> targets, TimeSpan timeout, CancellationToken ct = default)
+    public async Task<IReadOnlyList<NodeCostReading>> ReadCostsAsync(IReadOnlyList<CostTarget> targets, TimeSpan timeout, CancellationToken ct = default) =>
+        (await AskAsync(costs, id => new CostsRequestMessage(id, targets).Encode(), timeout, ct)).Readings;
+
+    /// <summary>Sends a request under a new id and waits for the answer the reader files under that id in <paramref name="answers"/>.</summary>
+    private async Task<T> AskAsync<T>(ConcurrentDictionary<int, TaskCompletionSource<T>> answers, Func<int, byte[]> request, TimeSpan timeout, CancellationToken ct)
     {
         var id = Interlocked.Increment(ref nextRequest);
-        var answer = costs[id] = new TaskCompletionSource<CostsMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var answer = answers[id] = new TaskCompletionSource<T>(TaskCreationOptions.RunContinuationsAsynchronously);
         try
         {
-            if (!await TrySendAsync(new CostsRequestMessage(id, targets).Encode(), ct))
+            if (!await TrySendAsync(request(id), ct))
             {
                 throw new IOException($"no connection to the agent at {agent}");
             }
-            return (await answer.Task.WaitAsync(timeout, ct)).Readings;
+            return await answer.Task.WaitAsync(timeout, ct);
         }
         finally
         {
-            costs.TryRemove(id, out _);
+            answers.TryRemove(id, out _);
         }
     }
 
@@ -87,25 +91,13 @@ internal sealed class RelayClient : IAsyncDisposable
     public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyList<CostTarget> targets, TimeSpan quiet, double busyShare, TimeSpan limit,
         TimeSpan poll, double idleNsPerSecond, TimeSpan patience, CancellationToken ct = default)
     {
-        var id = Interlocked.Increment(ref nextRequest);
-        var answer = quiets[id] = new TaskCompletionSource<QuietMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
-        try
+        var message = await AskAsync(quiets, id => new QuietRequestMessage(id, quiet, busyShare, limit, poll, (long)Math.Round(idleNsPerSecond), targets).Encode(),
+            limit + patience, ct);
+        if (message.Problem.Length > 0)
         {
-            if (!await TrySendAsync(new QuietRequestMessage(id, quiet, busyShare, limit, poll, (long)Math.Round(idleNsPerSecond), targets).Encode(), ct))
-            {
-                throw new IOException($"no connection to the agent at {agent}");
-            }
-            var message = await answer.Task.WaitAsync(limit + patience, ct);
-            if (message.Problem.Length > 0)
-            {
-                throw new IOException($"the agent at {agent} cannot wait for quiet nodes: {message.Problem}");
-            }
-            return (message.Waited, message.Quiet);
+            throw new IOException($"the agent at {agent} cannot wait for quiet nodes: {message.Problem}");
         }
-        finally
-        {
-            quiets.TryRemove(id, out _);
-        }
+        return (message.Waited, message.Quiet);
     }
 
     /// <summary>Starts a switched-off perf record per node on the agent's host (all or none: a node it cannot profile fails the start with its reason).</summary>

@@ -133,6 +133,8 @@ internal static class HarnessRun
         // The budget counts from the run's start (image checks and the chain's seeding included); the reports written
         // after the last round are not in it.
         double Elapsed() => (DateTimeOffset.UtcNow - run.Started).TotalSeconds;
+        RunComparisons Compare() => RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
+            options.InstructionsThresholdPercent, sequential: true);
         var rounds = new List<BudgetRound>();
         var firstDecided = new Dictionary<string, int>();
         var (failed, declared, critical) = (0, 0, false);
@@ -175,8 +177,7 @@ internal static class HarnessRun
                 failed += summary.Reports.Count(r => !r.Success);
                 declared += summary.BenchmarksCases.Length;
                 critical |= summary.HasCriticalValidationErrors || summary.Reports.Length == 0;
-                comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
-                    options.InstructionsThresholdPercent, sequential: true);
+                comparisons = Compare();
                 var allCells = comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList();
                 foreach (var cell in allCells)
                 {
@@ -242,8 +243,7 @@ internal static class HarnessRun
         run.EndLiveGroupAsync().GetAwaiter().GetResult();
         if (comparisons is not null)
         {
-            comparisons = RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
-                options.InstructionsThresholdPercent, sequential: true);
+            comparisons = Compare();
             spent = BudgetedVerdicts.Spend(run.Results.Cases, spent.Select(c => c.Cell).ToList(), DateTimeOffset.UtcNow);
             if (rounds.Count > 0)
             {
