@@ -130,9 +130,22 @@ public class OptionParserTests
     [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "30s" }, "--max-time 30s is shorter than one round of topologies")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "10m", "--instructions" }, "--max-time budgets a timed comparison: drop --instructions")]
     [InlineData(new[] { "--build", "a=x:1", "--max-time", "10m", "--soak", "1h" }, "--max-time adds topology pairs")]
+    [InlineData(new[] { "--swarm", "--instructions" }, "--swarm does not run --instructions yet (Valgrind is brought from this host into each node's container): drop --instructions or --swarm")]
+    [InlineData(new[] { "--swarm", "--trace-check" }, "--swarm does not run --trace-check yet")]
+    [InlineData(new[] { "--swarm", "--traces", "on,unread" }, "--swarm does not run --traces unread yet (the agent reads every socket it binds)")]
+    [InlineData(new[] { "--swarm", "--profile" }, "--swarm does not run --profile yet")]
+    [InlineData(new[] { "--swarm", "--soak", "1h" }, "--swarm does not run --soak yet")]
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Fact]
+    public void A_swarm_run_is_off_by_default_and_goes_with_builds_and_a_budget()
+    {
+        Assert.False(OptionParser.Parse([]).Swarm);
+        var swarm = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "10m", "--swarm", "--traces", "on,off"]);
+        Assert.True(swarm.Swarm);
     }
 
     [Fact]

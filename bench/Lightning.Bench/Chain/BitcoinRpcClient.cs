@@ -13,9 +13,15 @@ internal sealed class BitcoinRpcClient : IDisposable
     private readonly HttpClient http;
     private long nextId;
 
-    public BitcoinRpcClient(Uri endpoint, string user, string password)
+    /// <param name="connect">How to reach the endpoint's host and port, when not directly (a swarm's bitcoind, through the run's gate).</param>
+    public BitcoinRpcClient(Uri endpoint, string user, string password, Func<string, int, CancellationToken, ValueTask<Stream>>? connect = null)
     {
-        http = new HttpClient { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(60) };
+        var handler = new SocketsHttpHandler();
+        if (connect is not null)
+        {
+            handler.ConnectCallback = (context, ct) => connect(context.DnsEndPoint.Host, context.DnsEndPoint.Port, ct);
+        }
+        http = new HttpClient(handler) { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(60) };
         http.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue(
             "Basic", Convert.ToBase64String(Encoding.UTF8.GetBytes($"{user}:{password}")));
         Endpoint = endpoint;

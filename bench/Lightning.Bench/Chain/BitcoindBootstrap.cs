@@ -24,7 +24,12 @@ internal static class BitcoindBootstrap
             await waits.ThrowIfAnyDiedAsync(ct);
             throw new InvalidOperationException("bitcoind's RPC port was not published");
         }
-        var rpc = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password);
+        return await StartAsync(new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password), waits, seeded, ct);
+    }
+
+    /// <summary>The same, over an RPC client made by the caller (a swarm's bitcoind, reached through the run's gate); the miner owns it.</summary>
+    public static async Task<BitcoinMiner> StartAsync(BitcoinRpcClient rpc, NodeWaits waits, bool seeded, CancellationToken ct = default)
+    {
         try
         {
             await waits.UntilAsync("bitcoind RPC to answer", async c =>

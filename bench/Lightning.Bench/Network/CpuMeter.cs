@@ -6,7 +6,7 @@ namespace Lightning.Bench.Network;
 /// Reads the CPU time of a topology's Lightning nodes from their cgroups: a snapshot around each invocation, and each
 /// node's idle rate (background work such as chain polling and timers, which grows with time, not payments).
 /// </summary>
-internal sealed class CpuMeter
+internal sealed class CpuMeter : INodeMeter
 {
     private readonly IReadOnlyDictionary<string, string> files;
     private readonly IReadOnlyDictionary<string, NodeResources> resources;
@@ -56,6 +56,10 @@ internal sealed class CpuMeter
             return new Dictionary<string, long>();
         }
     }
+
+    public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default) => Task.FromResult(Read());
+
+    public Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) => Task.FromResult(ReadResources());
 
     /// <summary>Each node's memory and storage writes so far (empty when they cannot be read).</summary>
     public IReadOnlyDictionary<string, NodeResourceSample> ReadResources()

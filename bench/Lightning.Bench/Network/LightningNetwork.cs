@@ -21,6 +21,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
     private readonly NodeKindCatalog kinds;
     private readonly RunProgress progress;
     private readonly TopologyLauncher launcher;
+    private readonly Swarm.SwarmTopologyLauncher? swarm;
     private readonly NodeLogs logs;
     private readonly SemaphoreSlim disposeLock = new(1, 1);
     private IReadOnlyDictionary<string, ILightningNode> nodes = new Dictionary<string, ILightningNode>();
@@ -38,6 +39,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
         this.kinds = kinds;
         this.progress = progress;
         launcher = new TopologyLauncher(topology, options, Layout, engine, compose, kinds, progress);
+        swarm = options.Swarm is { } placement ? new Swarm.SwarmTopologyLauncher(topology, options, placement, kinds, engine, progress) : null;
         logs = new NodeLogs(topology, Layout, kinds, engine);
     }
 
@@ -61,7 +63,10 @@ internal sealed class LightningNetwork : IAsyncDisposable
     public NodeDiedException? Death => deathWatch?.Death;
 
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
-    public TraceRecorder? Traces { get; private set; }
+    public ISpanCollection? Traces { get; private set; }
+
+    /// <summary>On a swarm: the host each service ran on (null on one host).</summary>
+    public IReadOnlyDictionary<string, string>? Hosts => swarm?.Hosts;
 
     /// <summary>How the spans of this topology's nodes read and join to payments, each by its own kind; null when none sends spans.</summary>
     public TopologyTraceJoin? TraceJoin => TopologyTraceJoin.Of(Topology, kinds);
@@ -81,7 +86,9 @@ internal sealed class LightningNetwork : IAsyncDisposable
         var seeded = Options.Seed is not null;
         using (progress.Begin(seeded ? "bitcoind: waiting for RPC (chain seeded at 101 blocks)" : "bitcoind: waiting for RPC, mining 101 blocks"))
         {
-            miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, Waits, seeded, ct);
+            miner = swarm is not null
+                ? await BitcoindBootstrap.StartAsync(swarm.BitcoindRpc(credentials), Waits, seeded, ct)
+                : await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, Waits, seeded, ct);
         }
         clock?.Lap("chain");
         if (Topology.Nodes.Count == 0)
@@ -90,7 +97,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
         }
         using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for the nodes"))
         {
-            nodes = await NodeConnections.ConnectAsync(Topology, launcher.Containers, Layout, kinds, engine, Waits, ct);
+            nodes = await NodeConnections.ConnectAsync(Topology, Containers, Layout, kinds, engine, Waits, ct, swarm is null ? null : swarm.ContainerOf);
             await WaitSyncedAsync(ct);
         }
         clock?.Lap("nodes");
@@ -120,6 +127,11 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// <summary>Writes the run folder and compose file and starts the containers (no waiting on the nodes).</summary>
     public async Task UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct = default)
     {
+        if (swarm is not null)
+        {
+            await UpOnSwarmAsync(swarm, fragments, credentials, ct);
+            return;
+        }
         using (progress.Begin($"{Options.ProjectName}: starting {Topology.Nodes.Count + 1} containers"))
         {
             await launcher.PrepareAsync(fragments, credentials, ct);
@@ -155,6 +167,25 @@ internal sealed class LightningNetwork : IAsyncDisposable
         }
     }
 
+    /// <summary>The stack on its host: the agent binds the trace sockets first, then the stack runs; deaths are followed through the swarm's tasks.</summary>
+    private async Task UpOnSwarmAsync(Swarm.SwarmTopologyLauncher stack, ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
+    {
+        using (progress.Begin($"{Options.ProjectName}: deploying its stack of {Topology.Nodes.Count + 1} services on {Options.Swarm!.Host}"))
+        {
+            Directory.CreateDirectory(Options.ResultsDirectory);
+            var recorder = await stack.BindAsync(Path.Combine(Options.ResultsDirectory, SpanJsonLines.FileName), ct);
+            if (Options.CollectTraces && Topology.Nodes.Any(n => kinds.Get(n.Kind).Traces is not null))
+            {
+                Traces = recorder;
+            }
+            var containers = await stack.UpAsync(fragments, credentials, ct);
+            var evidence = new NodeEvidence(engine, logs, containers);
+            waits = new NodeWaits(evidence, Options.StepTimeout);
+            var hosts = (await engine.Swarm.ListNodesAsync(ct)).ToDictionary(n => n.Id, n => n.Hostname);
+            deathWatch = stack.WatchDeaths(hosts);
+        }
+    }
+
     /// <summary>The topology's containers that ran and exited, looked for until one has or <paramref name="limit"/> passes.</summary>
     private async Task<IReadOnlyDictionary<string, string>> ExitedWithinAsync(TimeSpan limit, CancellationToken ct)
     {
@@ -186,11 +217,12 @@ internal sealed class LightningNetwork : IAsyncDisposable
     }
 
     /// <summary>Each container's id by node name (bitcoind included), once started.</summary>
-    public IReadOnlyDictionary<string, string> Containers => launcher.Containers;
+    public IReadOnlyDictionary<string, string> Containers => swarm?.Containers ?? launcher.Containers;
 
-    /// <summary>A reader of the Lightning nodes' CPU time (their cgroups).</summary>
-    public Task<CpuMeter> CreateCpuMeterAsync(CancellationToken ct = default) =>
-        CpuMeter.CreateAsync(engine, Topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]), ct);
+    /// <summary>A reader of the Lightning nodes' CPU time (their cgroups): here, or on a swarm through the agent on their host.</summary>
+    public async Task<INodeMeter> CreateCpuMeterAsync(CancellationToken ct = default) => swarm is not null
+        ? await swarm.CreateMeterAsync(ct)
+        : await CpuMeter.CreateAsync(engine, Topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]), ct);
 
     /// <summary>Throws <see cref="NodeDiedException"/> for the first node whose container is no longer running.</summary>
     public Task ThrowIfNodeDiedAsync(CancellationToken ct = default) => Waits.ThrowIfAnyDiedAsync(ct);
@@ -214,7 +246,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
                     await deathWatch.DisposeAsync();
                 }
             });
-            if (Traces is not null)
+            if (Traces is not null && swarm is null)
             {
                 await Attempt("stop collecting spans", () => Traces.DisposeAsync().AsTask());
             }
@@ -223,7 +255,16 @@ internal sealed class LightningNetwork : IAsyncDisposable
                 await Attempt($"close {node.Name}'s RPC connection", () => node.DisposeAsync().AsTask());
             }
             miner?.Dispose();
-            if (launcher.Started)
+            if (swarm is not null)
+            {
+                using var step = progress.Begin($"{Options.ProjectName}: removing its stack");
+                if (swarm.Started)
+                {
+                    await Attempt("keep the node logs", () => swarm.KeepLogsAsync(CancellationToken.None));
+                }
+                await swarm.TearDownAsync(Attempt);
+            }
+            else if (launcher.Started)
             {
                 using var step = progress.Begin($"{Options.ProjectName}: tearing down");
                 await Attempt("keep the node logs", () =>

@@ -17,4 +17,5 @@ internal sealed record NetworkOptions(
     bool DevTraceFile,
     TimeSpan StepTimeout,
     Chain.ChainSeed? Seed = null,
-    Instructions.HostValgrind? Valgrind = null);
+    Instructions.HostValgrind? Valgrind = null,
+    Swarm.SwarmPlacement? Swarm = null);

@@ -30,6 +30,9 @@ internal sealed record HarnessOptions
     /// <summary>Start each timed invocation as soon as the last one ended, without waiting for the nodes to fall quiet.</summary>
     public bool BackToBack { get; init; }
 
+    /// <summary>--swarm: the topologies run as stacks on the swarm this engine manages, reached through an agent per host (docs/swarm.md).</summary>
+    public bool Swarm { get; init; }
+
     /// <summary>
     /// --pairing: how the arms of a pair (builds, trace modes) are measured. <see cref="Alternate"/> (the default): the
     /// arms' topologies of one cell and topology index are live at once and their invocations alternate, so every arm

@@ -59,6 +59,7 @@ internal static class OptionParser
         CheckProfile(options, args);
         CheckInstructions(options, args);
         CheckMaxTime(options);
+        CheckSwarm(options);
         if (options.MaxTime is not null && !Given(args, "--topologies"))
         {
             // The confidence sequence is the whole line before its fourth pair: the first round makes four.
@@ -122,6 +123,27 @@ internal static class OptionParser
     }
 
     private const string ConcurrencyParameter = "Concurrency";
+
+    /// <summary>A swarm run is a timed benchmark whose nodes are reached through agents: what needs the nodes' folders on this host does not apply.</summary>
+    private static void CheckSwarm(HarnessOptions options)
+    {
+        if (!options.Swarm)
+        {
+            return;
+        }
+        (string Option, string Why)? refused =
+            options.Soak is not null ? ("--soak", "a soak's samplers read the nodes' folders on this host")
+            : options.Instructions ? ("--instructions", "Valgrind is brought from this host into each node's container")
+            : options.TraceCheck ? ("--trace-check", "Core Lightning's trace file is read from the nodes' folders on this host")
+            : options.Traces.Contains(TraceModes.Unread) ? ("--traces unread", "the agent reads every socket it binds")
+            : options.WithCompose ? ("--with-compose", "a swarm's stacks are deployed through the Engine API")
+            : options.Profile is not null ? ("--profile", "the agents do not carry perf in the harness image yet")
+            : null;
+        if (refused is { } r)
+        {
+            throw new UsageException($"--swarm does not run {r.Option} yet ({r.Why}): drop {r.Option} or --swarm");
+        }
+    }
 
     /// <summary>A budgeted run waits for build verdicts: it needs two builds, and is a timed benchmark.</summary>
     private static void CheckMaxTime(HarnessOptions options)

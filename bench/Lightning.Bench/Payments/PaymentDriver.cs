@@ -21,7 +21,7 @@ internal sealed class PaymentDriver(
     RunResults run,
     CaseResults results,
     Func<CancellationToken, Task> throwIfNodeDied,
-    CpuMeter? cpu = null)
+    INodeMeter? cpu = null)
 {
     private int connectionLost;
     private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<NodeInvoice>> pregenerated = new();
@@ -33,7 +33,7 @@ internal sealed class PaymentDriver(
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = lastInvocation = results.StartInvocation();
-        var cpuBefore = cpu?.Read();
+        var cpuBefore = cpu is null ? null : await cpu.ReadAsync(ct);
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
         for (var i = 0; i < count; i++)
@@ -48,7 +48,7 @@ internal sealed class PaymentDriver(
             await throwIfNodeDied(ct);
         }
         var elapsed = clock.Elapsed;
-        var cpuAfter = cpu?.Read();
+        var cpuAfter = cpu is null ? null : await cpu.ReadAsync(ct);
         results.CompleteInvocation(invocation, elapsed, cpuBefore is null || cpuAfter is null
             ? null
             : cpuAfter.Where(a => cpuBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - cpuBefore[a.Key]));
@@ -58,10 +58,10 @@ internal sealed class PaymentDriver(
     /// Reads the nodes' memory and storage writes before an invocation. Called outside the invocation's timing
     /// (BenchmarkDotNet's iteration setup): on cgroup v1 a reading lists every process of each node (about 1 ms a node).
     /// </summary>
-    public void BeforeInvocation() => resourcesBefore = cpu?.ReadResources();
+    public async Task BeforeInvocationAsync(CancellationToken ct = default) => resourcesBefore = cpu is null ? null : await cpu.ReadResourcesAsync(ct);
 
     /// <summary>After the invocation (BenchmarkDotNet's iteration cleanup): what each node wrote during it, and its memory.</summary>
-    public void AfterInvocation()
+    public async Task AfterInvocationAsync(CancellationToken ct = default)
     {
         var before = resourcesBefore;
         resourcesBefore = null;
@@ -69,7 +69,7 @@ internal sealed class PaymentDriver(
         {
             return;
         }
-        var after = cpu.ReadResources();
+        var after = await cpu.ReadResourcesAsync(ct);
         results.RecordResources(lastInvocation,
             after.Where(a => before.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => (a.Value.WrittenBytes - before[a.Key].WrittenBytes, a.Value)));
     }

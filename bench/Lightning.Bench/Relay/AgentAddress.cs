@@ -3,4 +3,4 @@ using System.Net;
 namespace Lightning.Bench.Relay;
 
 /// <summary>An agent found on the run's overlay: its host (as it says), where it listens, its session.</summary>
-internal sealed record AgentAddress(string Host, IPEndPoint Endpoint, long Session);
+internal sealed record AgentAddress(string Host, EndPoint Endpoint, long Session);

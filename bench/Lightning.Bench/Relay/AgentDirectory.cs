@@ -13,18 +13,17 @@ internal static class AgentDirectory
     private static readonly TimeSpan Poll = TimeSpan.FromMilliseconds(500);
 
     /// <summary>Asks one agent who it is; a refusal is <see cref="RelayRefusedException"/>.</summary>
-    public static async Task<WelcomeMessage> ProbeAsync(IPEndPoint agent, byte[] token, TimeSpan timeout, CancellationToken ct = default)
+    public static async Task<WelcomeMessage> ProbeAsync(EndPoint agent, byte[] token, TimeSpan timeout, CancellationToken ct = default)
     {
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
         limit.CancelAfter(timeout);
-        using var tcp = new TcpClient(agent.AddressFamily) { NoDelay = true };
-        await tcp.ConnectAsync(agent, limit.Token);
-        var stream = tcp.GetStream();
+        using var connection = await Dial.ConnectAsync(agent, limit.Token);
+        await using var stream = new NetworkStream(connection, ownsSocket: false);
         await stream.WriteAsync(new HelloMessage(HelloMessage.CurrentVersion, token).Encode(RelayFrameType.Probe), limit.Token);
         return await RelayWire.ReadAsync(stream, RelayWire.MaxHelloBytes, limit.Token) switch
         {
             { Type: RelayFrameType.Welcome } welcome => WelcomeMessage.Decode(welcome),
-            { Type: RelayFrameType.Refused } refused => throw new RelayRefusedException(agent.ToString(), RefusedMessage.Decode(refused).Reason),
+            { Type: RelayFrameType.Refused } refused => throw new RelayRefusedException(agent.ToString()!, RefusedMessage.Decode(refused).Reason),
             var other => throw new RelayProtocolException(RelayProblem.Unexpected, $"the agent at {agent} answered a probe with {other?.Type.ToString() ?? "the end of the connection"}"),
         };
     }
@@ -33,8 +32,9 @@ internal static class AgentDirectory
     /// The agents of <paramref name="service"/> (its `tasks.` name resolved again until <paramref name="expect"/> of
     /// them answer, or <paramref name="timeout"/>), one per host; the error names the hosts found and how to look.
     /// </summary>
+    /// <param name="gate">The run's gate (<see cref="OverlayGate"/>) when the caller is not on the overlay itself (the harness on the manager's host).</param>
     public static async Task<IReadOnlyList<AgentAddress>> DiscoverAsync(string service, int port, byte[] token, int expect, TimeSpan timeout,
-        CancellationToken ct = default)
+        CancellationToken ct = default, string? gate = null)
     {
         var found = new Dictionary<IPAddress, AgentAddress>();
         var problems = new Dictionary<IPAddress, string>();
@@ -45,7 +45,7 @@ internal static class AgentDirectory
             IPAddress[] addresses;
             try
             {
-                addresses = await Dns.GetHostAddressesAsync($"tasks.{service}", ct);
+                addresses = gate is null ? await Dns.GetHostAddressesAsync($"tasks.{service}", ct) : await OverlayGate.ResolveAsync(gate, $"tasks.{service}", ct);
                 dns = null;
             }
             catch (SocketException e)
@@ -55,7 +55,7 @@ internal static class AgentDirectory
             }
             foreach (var address in addresses.Where(a => !found.ContainsKey(a)))
             {
-                var endpoint = new IPEndPoint(address, port);
+                EndPoint endpoint = gate is null ? new IPEndPoint(address, port) : new OverlayEndPoint(gate, address.ToString(), port);
                 try
                 {
                     var welcome = await ProbeAsync(endpoint, token, TimeSpan.FromSeconds(5), ct);

@@ -202,9 +202,8 @@ internal sealed class RelayClient : IAsyncDisposable
         {
             try
             {
-                using var tcp = new TcpClient { NoDelay = true };
-                await tcp.ConnectAsync(((IPEndPoint)agent).Address, ((IPEndPoint)agent).Port, closing.Token);
-                var current = tcp.GetStream();
+                using var connection = await Dial.ConnectAsync(agent, closing.Token);
+                var current = new NetworkStream(connection, ownsSocket: false);
                 await current.WriteAsync(new HelloMessage(HelloMessage.CurrentVersion, token).Encode(), closing.Token);
                 var first = await RelayWire.ReadAsync(current, RelayWire.MaxFrameBytes, closing.Token);
                 if (first is { Type: RelayFrameType.Refused } refusal)

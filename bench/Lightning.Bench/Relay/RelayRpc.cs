@@ -15,14 +15,14 @@ internal static class RelayRpc
     /// <summary>Opens the pipe; a refusal (token, version) is <see cref="RelayRefusedException"/>, a node the agent cannot reach <see cref="RpcConnectionException"/>.</summary>
     public static async Task<Socket> OpenAsync(EndPoint agent, byte[] token, string topology, string node, string network, TimeSpan timeout, CancellationToken ct = default)
     {
-        var socket = new Socket(agent.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
+        Socket? socket = null;
         try
         {
             using var limit = CancellationTokenSource.CreateLinkedTokenSource(ct);
             limit.CancelAfter(timeout);
             try
             {
-                await socket.ConnectAsync(agent, limit.Token);
+                socket = await Dial.ConnectAsync(agent, limit.Token);
                 await using var stream = new NetworkStream(socket, ownsSocket: false);
                 await stream.WriteAsync(new RpcOpenMessage(HelloMessage.CurrentVersion, token, topology, node, network).Encode(), limit.Token);
                 // Exactly one frame is read: the node's bytes follow it and belong to the RPC client.
@@ -34,7 +34,7 @@ internal static class RelayRpc
                     case { Type: RelayFrameType.RpcOpened } opened when RpcOpenedMessage.Decode(opened).Problem is { Length: > 0 } problem:
                         throw new RpcConnectionException($"{node}: the agent at {agent} could not open its RPC socket: {problem}");
                     case { Type: RelayFrameType.RpcOpened }:
-                        return socket;
+                        return socket!;
                     default:
                         throw new RelayProtocolException(RelayProblem.Unexpected, $"the agent at {agent} answered RpcOpen with {answer?.Type.ToString() ?? "the end of the connection"}");
                 }
@@ -45,12 +45,12 @@ internal static class RelayRpc
             }
             catch (SocketException e)
             {
-                throw new RpcConnectionException($"{node}: cannot reach the agent at {agent} ({e.SocketErrorCode})", e);
+                throw new RpcConnectionException($"{node}: cannot reach the agent at {agent} ({e.SocketErrorCode}: {e.Message})", e);
             }
         }
         catch
         {
-            socket.Dispose();
+            socket?.Dispose();
             throw;
         }
     }

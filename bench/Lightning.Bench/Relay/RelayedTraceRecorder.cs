@@ -8,7 +8,7 @@ namespace Lightning.Bench.Relay;
 /// <see cref="TraceNodeStats"/>, whose Received is the agent's socket's count and whose DroppedByHarness adds what the
 /// agent dropped and what the relay lost, so received − dropped is what spans.jsonl holds, as on one host.
 /// </summary>
-internal sealed class RelayedTraceRecorder : IAsyncDisposable
+internal sealed class RelayedTraceRecorder : ISpanCollection
 {
     private readonly RelayClient client;
     private readonly IReadOnlyList<string> nodes;
@@ -137,6 +137,26 @@ internal sealed class RelayedTraceRecorder : IAsyncDisposable
         }
         File.Delete(spool.Path);
         return stats;
+    }
+
+    /// <summary>When the agent was asked to close the sockets (µs since the epoch).</summary>
+    public long? StoppedUnixMicros { get; private set; }
+
+    /// <summary>
+    /// Waits until nothing more arrives for 300 ms (up to 10 s: the last payments' late spans, as on one host), then
+    /// asks the agent to close the sockets and waits up to 10 s for its final counts.
+    /// </summary>
+    public async Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
+        var last = -1L;
+        while (Arrived != last && DateTime.UtcNow < deadline)
+        {
+            last = Arrived;
+            await Task.Delay(TimeSpan.FromMilliseconds(300), ct);
+        }
+        StoppedUnixMicros = SpanCollector.UnixMicrosNow();
+        return await StopAsync(TimeSpan.FromSeconds(10), ct: ct);
     }
 
     public async ValueTask DisposeAsync()

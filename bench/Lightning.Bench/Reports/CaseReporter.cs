@@ -21,7 +21,7 @@ internal sealed class CaseReporter(string runId, string runDirectory, RunProgres
         CaseSpans? spans = null;
         if (network.Traces is { } traces && network.TraceJoin is { } join)
         {
-            var collected = await traces.StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
+            var collected = await traces.FinishAsync(ct);
             spans = ReadSpans(results, collected, traces.SpansFile, network, join, traces.StoppedUnixMicros ?? long.MaxValue);
         }
         RunOutputs.WriteCase(new CaseOutputContext(runId, runDirectory, results, spans));

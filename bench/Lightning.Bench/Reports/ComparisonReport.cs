@@ -215,7 +215,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 c.Precision?.SuggestedIterations?.ToString(CultureInfo.InvariantCulture) ?? "-", F(c.Precision?.DetectablePercent ?? double.NaN, "0.##"))));
 
     private static IEnumerable<string> TopologyRows(IReadOnlyList<CaseResults> cases) =>
-        new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations,ready_s" }
+        new[] { "case,cell,build,traces,topology,metric,unit,mean,sd,iterations,ready_s,host" }
             .Concat(cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).SelectMany(c => ComparisonMetric.For([TopologySample.Of(c)])
                 .Where(m => m.IterationValues(TopologySample.Of(c)).Count > 0).Select(m =>
             {
@@ -225,7 +225,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 var (build, traces) = CaseArms.ArmOf(c.Parameters);
                 return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(CaseArms.CellOf(c.Parameters)), PaymentCsv.Field(build), traces,
                     CaseArms.ReplicateOf(c.Parameters), PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count,
-                    F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"));
+                    F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"), PaymentCsv.Field(c.Topology?.Host ?? ""));
             })));
 
     /// <summary>"2 %", or "2 % (timed metrics), 0.5 % (instructions)" when the metrics have their own.</summary>

@@ -12,6 +12,9 @@ internal sealed record CaseRecord(
     /// <summary>Each node's kind (cln unless a build named another).</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>--swarm: the swarm host its stack ran on (null on one host).</summary>
+    public string? Host { get; init; }
+
     /// <summary>How long the topology took to get ready, step by step (null: it never got there).</summary>
     public SetupTimes? Setup { get; init; }
 }

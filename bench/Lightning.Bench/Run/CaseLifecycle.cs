@@ -29,7 +29,7 @@ internal sealed class CaseLifecycle
     private (TimeSpan Paused, int Collections) gcBefore;
     private CaseProfiler? profiler;
     private CaseInstructions? instructions;
-    private CpuMeter? cpuMeter;
+    private INodeMeter? cpuMeter;
 
     /// <summary>A timed case waits for its nodes to fall quiet before each invocation (see <see cref="TimedSettle"/>), unless --back-to-back.</summary>
     private readonly bool settleTimed;
@@ -105,7 +105,7 @@ internal sealed class CaseLifecycle
         run.Progress.Info($"case {definition.Key}: building the topology");
 
         // 1. Start: containers, bitcoind with coins, every node answering and synced.
-        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode);
+        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode, Scenarios.CaseArms.ReplicateOf(definition.Parameters));
         var started = DateTimeOffset.UtcNow;
         var clock = new SetupTimes.Clock();
         await network.StartAsync(run.Fragments, clock, ct);
@@ -115,6 +115,7 @@ internal sealed class CaseLifecycle
             started, null)
         {
             NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
+            Host = network.Options.Swarm?.Host,
         };
 
         // 2. Fund the channel openers (unless the miner pays for the channels), 3. open the channels, 4. wait until every payer has a route.
@@ -240,7 +241,10 @@ internal sealed class CaseLifecycle
         {
             await Group.PartnersAsync(this);
         }
-        driver?.BeforeInvocation();
+        if (driver is not null)
+        {
+            await driver.BeforeInvocationAsync(run.Cancellation);
+        }
         var next = results.InvocationsStarted + 1;
         if (run.Turns is { } turns)
         {
@@ -317,7 +321,10 @@ internal sealed class CaseLifecycle
             await SettleAsync();
             await InstructionsAsync(async i => results.Instructions = await i.CloseWindowAsync(run.Cancellation));
         }
-        driver?.AfterInvocation();
+        if (driver is not null)
+        {
+            await driver.AfterInvocationAsync(run.Cancellation);
+        }
     }
 
     /// <summary>

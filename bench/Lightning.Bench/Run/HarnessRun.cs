@@ -60,6 +60,10 @@ internal static class HarnessRun
                 progress.Info($"counting instructions with {valgrind.Version} (callgrind, brought from the host): every Lightning node runs about ten times slower, " +
                     "so this run's times are not compared");
             }
+            if (options.Swarm)
+            {
+                run.Swarm = await Swarm.SwarmPlatform.StartAsync(engine, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation);
+            }
             shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
             Directory.CreateDirectory(run.ResultsDirectory);
@@ -69,7 +73,8 @@ internal static class HarnessRun
             exitCode = options.Soak is null ? RunBenchmarks(run, output, shutdown) : await RunSoakAsync(run, shutdown);
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
-            or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException)
+            or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException
+            or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Relay.RelayRefusedException)
         {
             exitCode = Program.Fail(Program.ExitFailure, e.Message);
         }

@@ -141,11 +141,28 @@ internal sealed class RunContext : IAsyncDisposable
     /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101
     /// instead of mining it. Its compose file and log go to RESULTS/chain.
     /// </summary>
-    public Task SeedChainAsync() => chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation);
+    public Task SeedChainAsync() => Swarm is not null ? Task.CompletedTask : chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation);
 
     /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
-    public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode) =>
-        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed);
+    public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode, int replicate = 1) =>
+        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed,
+            Swarm is { } swarm ? new Swarm.SwarmPlacement(swarm, HostOf(swarm, replicate)) : null);
+
+    /// <summary>--swarm: the run's swarm (agents, gate, stacks), once started; null on one host.</summary>
+    public Swarm.SwarmPlatform? Swarm
+    {
+        get => swarm;
+        set
+        {
+            swarm = value;
+            topologies.Swarm = value;
+        }
+    }
+
+    private Swarm.SwarmPlatform? swarm;
+
+    /// <summary>A pair's host: both arms of a pair (one replicate of a cell) on one host, replicates spread over the hosts in turn.</summary>
+    private static string HostOf(Swarm.SwarmPlatform swarm, int replicate) => swarm.Hosts[(Math.Max(1, replicate) - 1) % swarm.Hosts.Count];
 
     private Task endBehind = Task.CompletedTask;
 
@@ -186,6 +203,17 @@ internal sealed class RunContext : IAsyncDisposable
             await Profiling.DisposeAsync();
         }
         await topologies.DisposeAsync();
+        if (Swarm is not null)
+        {
+            try
+            {
+                await Swarm.DisposeAsync();
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                Progress.Info($"could not remove all of the run's swarm resources ({e.Message}): the next run sweeps them by label");
+            }
+        }
         chain.Remove();
         Turns?.Dispose();
         // The cancellation source is not disposed: after Ctrl+C, BenchmarkDotNet's thread may still read its token.

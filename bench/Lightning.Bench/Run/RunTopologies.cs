@@ -23,7 +23,10 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
     private int topologyNumber;
 
     /// <summary>A new topology's handle, tracked until it is torn down; call StartAsync on it next.</summary>
-    public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed)
+    /// <summary>--swarm: the run's swarm; its end is the run's (<see cref="RunContext.DisposeAsync"/>), after the topologies'.</summary>
+    public Swarm.SwarmPlatform? Swarm { get; set; }
+
+    public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed, Swarm.SwarmPlacement? placement = null)
     {
         var number = Interlocked.Increment(ref topologyNumber);
         var settings = new NetworkOptions(
@@ -37,7 +40,8 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             DevTraceFile: traceMode == TraceModes.On && options.TraceCheck,
             StepTimeout: options.StepTimeout,
             Seed: seed,
-            Valgrind: valgrind);
+            Valgrind: valgrind,
+            Swarm: placement);
         var network = LightningNetwork.Create(topology, settings, engine, compose, kinds, progress);
         lock (alive)
         {

@@ -42,7 +42,9 @@ internal static class StackGenerator
             Secrets = new(),
         };
 
-        var bitcoindDirectory = SwarmNames.ContainerDirectory(stack, TopologySpec.BitcoindName);
+        // The stack's own folder: the agent makes it (for the nodes' user) when it binds the nodes' sockets, before the
+        // stack is deployed, and bitcoind does not make its data folder itself.
+        var bitcoindDirectory = $"{SwarmNames.WorkMount}/{stack}";
         var bitcoind = Customize(fragments.Bitcoind, TopologySpec.BitcoindName, topology.BitcoindImage, settings, file);
         bitcoind.Command!.Add($"-datadir={bitcoindDirectory}");
         bitcoind.Command.Add($"-conf=/run/secrets/{ConfigTarget(TopologySpec.BitcoindName)}");

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Tracing;
 /// Start it before the nodes start (they look the socket up once); stop it after the last payment, which also
 /// writes spans.jsonl.
 /// </summary>
-internal sealed class TraceRecorder : IAsyncDisposable
+internal sealed class TraceRecorder : ISpanCollection
 {
     /// <summary>Memory for received spans not yet on disk: absorbs bursts, bounds the harness's footprint.</summary>
     public const long SpoolMemoryBytes = 32L * 1024 * 1024;
@@ -82,6 +82,9 @@ internal sealed class TraceRecorder : IAsyncDisposable
         File.Delete(spool.Path);
         return stats;
     }
+
+    /// <summary>Quiet for 300 ms: the last payments' late spans are in.</summary>
+    public Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default) => StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
 
     /// <summary>When the sockets stopped being read (µs since the epoch): spans that ended later were not collected.</summary>
     public long? StoppedUnixMicros { get; private set; }

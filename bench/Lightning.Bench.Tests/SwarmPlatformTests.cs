@@ -1,0 +1,73 @@
+using System.Net;
+using System.Net.Sockets;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm;
+using Lightning.Bench.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>
+/// What a `--swarm` run holds for its length (<see cref="SwarmPlatform"/>) on the real engine as a single-node swarm:
+/// the harness image, an agent per host, the gate into the overlay on a Unix socket of this host, the harness's
+/// connection to each agent; and nothing labelled with the run left after it.
+/// </summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output) : IClassFixture<SingleNodeSwarm>
+{
+    [SkippableFact]
+    public async Task The_agents_are_reached_through_the_gate_their_costs_read_and_nothing_is_left_after()
+    {
+        Requirements.Docker();
+        using var engine = new DockerEngine();
+        await swarm.EnsureAsync(engine);
+        var manager = await SwarmManager.RequireAsync(engine);
+        var runId = $"t{Guid.NewGuid():N}"[..20];
+        var work = Directory.CreateTempSubdirectory("lnbench-swarm-").FullName;
+        var progress = new RunProgress(new StringWriter());
+        string gate;
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        try
+        {
+            await using (var platform = await SwarmPlatform.StartAsync(engine, runId, [], work, progress))
+            {
+                output.WriteLine($"harness image, agents, gate and connections in {clock.Elapsed.TotalSeconds:0.0} s");
+                gate = platform.Gate;
+                Assert.Equal(manager.Hosts.Select(h => h.Hostname).Order(StringComparer.Ordinal), platform.Hosts);
+                var host = manager.Node.Hostname;
+                var (endpoint, client) = platform.AgentOn(host);
+                Assert.IsType<OverlayEndPoint>(endpoint);
+
+                // The agent reads a process's cgroup by host pid: this test's own process is on this host.
+                var readings = await client.ReadCostsAsync([new CostTarget("self", Environment.ProcessId)], TimeSpan.FromSeconds(10));
+                var self = Assert.Single(readings);
+                Assert.Equal("", self.Problem);
+                Assert.True(self.CpuNanoseconds > 0, "no CPU time read through the agent");
+
+                // swarm's DNS on the overlay, through the gate: the agents' service has one task per host.
+                var agents = await OverlayGate.ResolveAsync(platform.Gate, $"tasks.{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}");
+                Assert.Equal(manager.Hosts.Count, agents.Length);
+                // The agent's port is on the overlay only: nothing listens on this host's loopback for it.
+                using var direct = new Socket(SocketType.Stream, ProtocolType.Tcp);
+                await Assert.ThrowsAsync<SocketException>(() => direct.ConnectAsync(IPAddress.Loopback, SwarmNames.AgentPort));
+            }
+            var run = $"{RunLabels.Run}={runId}";
+            Assert.Empty(await engine.Swarm.ListServicesAsync(run));
+            Assert.Empty(await engine.ListContainersAsync(run));
+            Assert.Empty(await engine.ListNetworksAsync(run));
+            Assert.Empty(await engine.Swarm.ListSecretsAsync(run));
+            Assert.Empty(await engine.ListVolumesAsync(run));
+            Assert.False(File.Exists(gate), "the gate's socket is left");
+            Assert.False(Directory.Exists(Path.GetDirectoryName(gate)), "the gate's folder is left");
+        }
+        finally
+        {
+            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+            Directory.Delete(work, recursive: true);
+        }
+    }
+}

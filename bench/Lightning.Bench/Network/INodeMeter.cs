@@ -1,0 +1,24 @@
+namespace Lightning.Bench.Network;
+
+/// <summary>
+/// Reads a topology's Lightning nodes' cgroups: on one host directly (<see cref="CpuMeter"/>), on a swarm through the
+/// agent on the nodes' host (<see cref="Relay.RelayMeter"/>).
+/// </summary>
+internal interface INodeMeter
+{
+    /// <summary>Why CPU time cannot be read (then readings are empty), or null.</summary>
+    string? Problem { get; }
+
+    /// <summary>Each node's CPU time so far, in nanoseconds (empty when it cannot be read).</summary>
+    Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default);
+
+    /// <summary>Each node's memory and storage writes so far (empty when they cannot be read).</summary>
+    Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default);
+
+    /// <summary>Each node's CPU nanoseconds per second while nothing is asked of it.</summary>
+    Task<IReadOnlyDictionary<string, double>> MeasureIdleAsync(TimeSpan window, CancellationToken ct = default);
+
+    /// <summary>Waits until the nodes together have used less than <paramref name="busyShare"/> of a core above their idle rates over the last <paramref name="quiet"/>, or until <paramref name="limit"/>.</summary>
+    Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
+        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null);
+}

@@ -1,0 +1,186 @@
+using System.Net;
+using System.Security.Cryptography;
+using Docker.DotNet.Models;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Relay;
+using Lightning.Bench.Waiting;
+
+namespace Lightning.Bench.Swarm;
+
+/// <summary>
+/// What a `--swarm` run holds for its whole length: the swarm's run (<see cref="SwarmRun"/>: checks, network, token,
+/// stacks), the agents (one per host, each with the harness's connection to it), and the gate
+/// (<see cref="OverlayGate"/>) through which the harness, on the manager's host, reaches the overlay. Disposing it
+/// closes the connections, removes the gate and then the swarm's run (stacks, agents, secrets, network, work volumes).
+/// </summary>
+internal sealed class SwarmPlatform : IAsyncDisposable
+{
+    /// <summary>How long the agents may take to answer once deployed (a host pulls nothing: images are checked first).</summary>
+    public static readonly TimeSpan AgentsTimeout = TimeSpan.FromSeconds(120);
+
+    private readonly DockerEngine engine;
+    private readonly string gateFolder;
+    private readonly Dictionary<string, (EndPoint Endpoint, RelayClient Client)> agents = new(StringComparer.Ordinal);
+    private string? gateContainer;
+
+    private SwarmPlatform(DockerEngine engine, SwarmRun run, byte[] token, string gateFolder)
+    {
+        this.engine = engine;
+        Run = run;
+        Token = token;
+        this.gateFolder = gateFolder;
+    }
+
+    public SwarmRun Run { get; }
+
+    /// <summary>The run's agent token (a swarm secret for the agents; the harness shows it on every connection).</summary>
+    public byte[] Token { get; }
+
+    /// <summary>The gate's socket on this host.</summary>
+    public string Gate => Path.Combine(gateFolder, OverlayGate.SocketName);
+
+    /// <summary>The hosts with an agent, by name.</summary>
+    public IReadOnlyList<string> Hosts => agents.Keys.Order(StringComparer.Ordinal).ToList();
+
+    /// <summary>The agent on <paramref name="host"/>: where it listens (through the gate) and the harness's connection to it.</summary>
+    public (EndPoint Endpoint, RelayClient Client) AgentOn(string host) =>
+        agents.TryGetValue(host, out var agent) ? agent : throw new InvalidOperationException($"no agent answered on host {host}");
+
+    /// <summary>An address on the overlay, reached through the gate.</summary>
+    public EndPoint OnOverlay(string host, int port) => new OverlayEndPoint(Gate, host, port);
+
+    /// <summary>
+    /// Checks the swarm and the images (the harness image made here and checked with them), creates the run's network
+    /// and token, deploys the agents, starts the gate and connects to every agent. A failure removes what was made.
+    /// </summary>
+    public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, string runId, IReadOnlyList<string> images, string workRoot,
+        RunProgress progress, CancellationToken ct = default)
+    {
+        string harness;
+        using (progress.Begin("making the harness image for the swarm's agents"))
+        {
+            harness = await HarnessImage.EnsureAsync(engine, progress.Info, ct);
+        }
+        // Text: the agent reads its token file as a line.
+        var token = System.Text.Encoding.ASCII.GetBytes(Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(32)));
+        var labels = RunLabels.For(runId);
+        SwarmRun run;
+        using (progress.Begin($"checking the swarm and that every host has the {images.Count + 1} images"))
+        {
+            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct);
+        }
+        var folder = Path.Combine(workRoot, $"lnbench-{runId}-gate".ToLowerInvariant());
+        PrivateFiles.CreateDirectory(folder);
+        NodeFolderSweeper.Claim(folder);
+        var platform = new SwarmPlatform(engine, run, token, folder);
+        try
+        {
+            using (progress.Begin($"deploying an agent on each of the swarm's {run.Manager.Hosts.Count} hosts"))
+            {
+                await run.DeployAgentsAsync(harness, HostUser.ContainerUser, ct);
+            }
+            using (progress.Begin("starting the run's gate into its overlay network"))
+            {
+                await platform.StartGateAsync(harness, runId, labels, ct);
+            }
+            using (progress.Begin("connecting to the agents"))
+            {
+                var found = await AgentDirectory.DiscoverAsync($"{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}", SwarmNames.AgentPort, token,
+                    run.Manager.Hosts.Count, AgentsTimeout, ct, platform.Gate);
+                foreach (var agent in found)
+                {
+                    var client = RelayClient.Start(agent.Endpoint, token);
+                    platform.agents[agent.Host] = (agent.Endpoint, client);
+                    await client.ConnectedAsync(TimeSpan.FromSeconds(30), ct);
+                }
+            }
+            progress.Info($"swarm: {platform.agents.Count} host(s) with an agent: {string.Join(", ", platform.Hosts)}");
+        }
+        catch
+        {
+            await platform.DisposeAsync();
+            throw;
+        }
+        return platform;
+    }
+
+    /// <summary>The gate: a container of the harness image on the overlay, its socket in a folder of this host only the harness's user enters.</summary>
+    private async Task StartGateAsync(string image, string runId, IReadOnlyDictionary<string, string> labels, CancellationToken ct)
+    {
+        var id = await engine.CreateContainerAsync($"lnbench-{runId}-gate".ToLowerInvariant(), new CreateContainerParameters
+        {
+            Image = Run.ImageIds.GetValueOrDefault(image, image),
+            Entrypoint = [.. HarnessImage.Entrypoint],
+            Cmd = [OverlayGate.Command, "--socket", $"/gate/{OverlayGate.SocketName}"],
+            User = HostUser.ContainerUser ?? "",
+            Labels = new Dictionary<string, string>(labels),
+            HostConfig = new HostConfig
+            {
+                NetworkMode = SwarmNames.Network(runId),
+                Binds = [$"{gateFolder}:/gate"],
+                Init = true,
+            },
+        }, ct);
+        gateContainer = id;
+        await engine.StartContainerAsync(id, ct);
+        await Wait.UntilAsync("the gate's socket", async c =>
+        {
+            if (!File.Exists(Gate))
+            {
+                var details = await engine.InspectContainerAsync(id, c);
+                if (details is { Running: false })
+                {
+                    throw new IOException($"the run's gate exited: {(await engine.GetLogsAsync(id, 20, c)).Trim()}");
+                }
+                return WaitState.NotYet($"{Gate} does not exist yet");
+            }
+            return WaitState.Met();
+        }, TimeSpan.FromSeconds(60), ct);
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        foreach (var (_, client) in agents.Values)
+        {
+            try
+            {
+                await client.DisposeAsync();
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                // The agents go with the run below.
+            }
+        }
+        agents.Clear();
+        if (gateContainer is not null)
+        {
+            try
+            {
+                using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+                await engine.RemoveContainerAsync(gateContainer, timeout.Token);
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                // The run's sweep by label takes it.
+            }
+        }
+        try
+        {
+            await Run.DisposeAsync();
+        }
+        finally
+        {
+            try
+            {
+                Directory.Delete(gateFolder, recursive: true);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // The next run's sweep of stale folders takes it.
+            }
+        }
+    }
+}

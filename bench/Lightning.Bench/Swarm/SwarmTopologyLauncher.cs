@@ -1,0 +1,163 @@
+using System.Net.Sockets;
+using System.Text;
+using Lightning.Bench.Cleanup;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Relay;
+using Lightning.Bench.Topology;
+using Lightning.Bench.Tracing;
+
+namespace Lightning.Bench.Swarm;
+
+/// <summary>Where a `--swarm` run puts a topology: the run's swarm, and the host (a swarm node's hostname) its stack runs on.</summary>
+internal sealed record SwarmPlacement(SwarmPlatform Platform, string Host);
+
+/// <summary>
+/// A topology as a stack on the swarm, the counterpart of <see cref="TopologyLauncher"/>: the agent on its host binds the
+/// nodes' trace sockets (which makes their folders in the work volume) before the stack is deployed with its
+/// configuration secrets; the harness reaches bitcoind's RPC and the agent through the run's gate, each node's JSON-RPC
+/// through the agent (<see cref="RelayRpc"/>), its cgroups through the agent (<see cref="RelayMeter"/>); teardown keeps
+/// the containers' logs and removes the stack and its secrets.
+/// </summary>
+internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOptions options, SwarmPlacement placement, NodeKindCatalog kinds, DockerEngine engine,
+    RunProgress progress)
+{
+    private const int LogLines = 100_000;
+    private RelayedTraceRecorder? recorder;
+    private SwarmStack? stack;
+    private IReadOnlyDictionary<string, StackTask> tasks = new Dictionary<string, StackTask>();
+
+    public string StackName => options.ProjectName;
+
+    /// <summary>The host's agent: where it listens (through the gate) and the harness's connection to it.</summary>
+    private (System.Net.EndPoint Endpoint, RelayClient Client) Agent => placement.Platform.AgentOn(placement.Host);
+
+    /// <summary>Whether the stack was deployed (so teardown has something to remove).</summary>
+    public bool Started { get; private set; }
+
+    public SwarmStack? Stack => stack;
+
+    /// <summary>Each running container's id by service (bitcoind included).</summary>
+    public IReadOnlyDictionary<string, string> Containers => tasks.ToDictionary(t => t.Key, t => t.Value.ContainerId);
+
+    /// <summary>
+    /// Binds every Lightning node's trace socket on the host (the agent makes the stack's and nodes' folders in the work
+    /// volume, for the nodes' user); the spans go to <paramref name="spansFile"/>. Bound whatever the trace mode: the
+    /// folders are needed (bitcoind's data folder is the stack's); a node sends only when its service is told the socket.
+    /// </summary>
+    public async Task<RelayedTraceRecorder> BindAsync(string spansFile, CancellationToken ct)
+    {
+        var nodes = topology.Nodes.Select(n => n.Name).ToList();
+        recorder = await Agent.Client.BindAsync(StackName, nodes, spansFile, TimeSpan.FromSeconds(30), ct);
+        if (recorder.Bound?.Sockets.FirstOrDefault(s => s.Problem.Length > 0) is { } failed)
+        {
+            throw new IOException($"the agent on {placement.Host} could not make {StackName}/{failed.Node}'s folder and trace socket: {failed.Problem}");
+        }
+        return recorder;
+    }
+
+    /// <summary>The configuration secrets and the stack, deployed on the host; returns each service's container id once every task runs.</summary>
+    public async Task<IReadOnlyDictionary<string, string>> UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
+    {
+        var settings = new StackSettings(options.RunId, StackName, options.ContainerUser, RunLabels.For(options.RunId), placement.Host, options.TraceSockets);
+        Started = true;
+        var (deployed, file) = await placement.Platform.Run.DeployTopologyAsync(topology, settings, fragments, service => ConfigOf(service, credentials), kinds, ct);
+        stack = deployed;
+        Directory.CreateDirectory(options.ResultsDirectory);
+        await File.WriteAllTextAsync(Path.Combine(options.ResultsDirectory, "stack.yml"), ComposeYaml.Serialize(file), ct);
+        var running = await deployed.WaitRunningAsync(options.StepTimeout, ct);
+        tasks = running.ToDictionary(t => t.Service, t => t);
+        var elsewhere = running.Where(t => t.Host != placement.Host).Select(t => $"{t.Service} on {t.Host}").ToList();
+        if (elsewhere.Count > 0)
+        {
+            progress.Info($"{StackName}: {string.Join(", ", elsewhere)} (placed apart from {placement.Host}): cross-host latency is part of what is measured");
+        }
+        return Containers;
+    }
+
+    /// <summary>A service's configuration with the run's credentials: bitcoind's rpcauth, a node's as its kind writes it.</summary>
+    private byte[] ConfigOf(string service, RunCredentials credentials)
+    {
+        if (service == TopologySpec.BitcoindName)
+        {
+            return Encoding.UTF8.GetBytes($"rpcauth={credentials.RpcAuth()}\n");
+        }
+        // The kind writes its configuration into a folder (on one host, the node's); here a private scratch folder whose one file is the secret.
+        var scratch = PrivateFiles.CreateDirectory(Path.Combine(Path.GetTempPath(), $"lnbench-config-{Guid.NewGuid():N}"));
+        try
+        {
+            kinds.Get(topology.Node(service).Kind).Configure(scratch, credentials);
+            var files = Directory.GetFiles(scratch);
+            return files.Length == 1
+                ? File.ReadAllBytes(files[0])
+                : throw new InvalidOperationException($"the {topology.Node(service).Kind} kind wrote {files.Length} configuration files; a swarm secret holds one");
+        }
+        finally
+        {
+            Directory.Delete(scratch, recursive: true);
+        }
+    }
+
+    /// <summary>A node as its kind connects to it: its JSON-RPC through the agent on its host, its peer address on the overlay.</summary>
+    public NodeContainer ContainerOf(string node) =>
+        new(node, tasks[node].ContainerId, SwarmNames.ContainerDirectory(StackName, node), new Dictionary<string, int>(), StackGenerator.PeerAddressOf(StackName, node))
+        {
+            Relay = new NodeRelay(Agent.Endpoint, placement.Platform.Token, StackName),
+        };
+
+    /// <summary>bitcoind's RPC, on the overlay under its stack's alias, through the run's gate.</summary>
+    public Chain.BitcoinRpcClient BitcoindRpc(RunCredentials credentials) =>
+        new(new Uri($"http://{SwarmNames.Alias(StackName, TopologySpec.BitcoindName)}:{ComposeGenerator.BitcoindRpcPort}/"), credentials.User, credentials.Password,
+            async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(placement.Platform.Gate, host, port, ct), ownsSocket: true));
+
+    /// <summary>The Lightning nodes' cgroups, read by the agent on their host by their containers' host pids.</summary>
+    public Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
+        RelayMeter.CreateAsync(Agent.Client, topology.Nodes.Select(n => new CostTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), ct);
+
+    /// <summary>The swarm's death watch over the stack's tasks.</summary>
+    public DeathWatch WatchDeaths(IReadOnlyDictionary<string, string> hostsById) =>
+        SwarmDeathWatch.Start(engine, stack ?? throw new InvalidOperationException("the stack is not deployed"), id => hostsById.GetValueOrDefault(id, id), progress);
+
+    /// <summary>Where each service's task ran.</summary>
+    public IReadOnlyDictionary<string, string> Hosts => tasks.ToDictionary(t => t.Key, t => t.Value.Host);
+
+    /// <summary>Each container's output (a node's log goes there too) into RESULTS/logs/SERVICE.log: the engine keeps it for this host's containers.</summary>
+    public async Task KeepLogsAsync(CancellationToken ct)
+    {
+        var logs = Path.Combine(options.ResultsDirectory, "logs");
+        Directory.CreateDirectory(logs);
+        foreach (var (service, task) in tasks)
+        {
+            if (task.Host == placement.Platform.Run.Manager.Node.Hostname)
+            {
+                await File.WriteAllTextAsync(Path.Combine(logs, $"{service}.log"), await engine.GetLogsAsync(task.ContainerId, LogLines, ct), ct);
+            }
+        }
+    }
+
+    /// <summary>The trace sockets closed (when not finished already), then the stack and its secrets removed; each step runs whatever the one before did.</summary>
+    public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
+    {
+        if (recorder is not null)
+        {
+            var ending = recorder;
+            await attempt("close the trace sockets on the agent", async () =>
+            {
+                using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));
+                await ending.StopAsync(TimeSpan.FromSeconds(10), writeJsonLines: false, timeout.Token);
+            });
+            await attempt("stop relaying spans", () => ending.DisposeAsync().AsTask());
+        }
+        if (Started)
+        {
+            await attempt("remove the stack", async () =>
+            {
+                using var timeout = new CancellationTokenSource(SwarmStack.RemovalTimeout);
+                await placement.Platform.Run.RemoveTopologyAsync(StackName, timeout.Token);
+            });
+        }
+    }
+}

@@ -1,0 +1,18 @@
+namespace Lightning.Bench.Tracing;
+
+/// <summary>
+/// A topology's spans as they are collected: on one host from the nodes' sockets (<see cref="TraceRecorder"/>), on a
+/// swarm through the agent on their host (<see cref="Relay.RelayedTraceRecorder"/>); both write the same spans.jsonl
+/// and count the same <see cref="TraceNodeStats"/>.
+/// </summary>
+internal interface ISpanCollection : IAsyncDisposable
+{
+    /// <summary>spans.jsonl, complete once <see cref="FinishAsync"/> returns.</summary>
+    string SpansFile { get; }
+
+    /// <summary>When collection stopped (µs since the epoch), once finished; null before.</summary>
+    long? StoppedUnixMicros { get; }
+
+    /// <summary>Waits until no more spans arrive (the last payments' late ones), stops, writes spans.jsonl and counts.</summary>
+    Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default);
+}
