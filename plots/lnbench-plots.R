@@ -201,6 +201,8 @@ if (file.exists(topologies_path) && file.exists(comparisons_path)) {
     threshold <- comparisons$threshold_percent[1] / 100
     comparisons$label <- paste0(comparisons$candidate, " vs ", comparisons$baseline)
     comparisons$verdict <- sub(":.*", "", comparisons$verdict)
+    # One topology per arm has no interval: the columns are all "-", read as logical NA, which ggplot takes for discrete.
+    for (column in c("ratio", "low", "high")) comparisons[[column]] <- as.numeric(comparisons[[column]])
     plot <- ggplot(comparisons, aes(x = ratio, y = label)) +
       annotate("rect", xmin = 1 / (1 + threshold), xmax = 1 + threshold, ymin = -Inf, ymax = Inf, alpha = 0.15, fill = "#2ca02c") +
       geom_vline(xintercept = 1, linetype = "dashed") +

@@ -8,6 +8,9 @@ internal sealed class ComposeDeploy
 
     public int? Replicas { get; set; }
 
+    /// <summary>"dnsrr": a service's name and aliases resolve to its tasks' own addresses, not a virtual IP balanced by the kernel's IPVS.</summary>
+    public string? EndpointMode { get; set; }
+
     /// <summary>Labels of the swarm service itself (the service-level `labels` go on its containers).</summary>
     public Dictionary<string, string>? Labels { get; set; }
 

@@ -68,6 +68,7 @@ internal sealed class ComposeService
         {
             Mode = Deploy.Mode,
             Replicas = Deploy.Replicas,
+            EndpointMode = Deploy.EndpointMode,
             Labels = Deploy.Labels is null ? null : new Dictionary<string, string>(Deploy.Labels),
             RestartPolicy = Deploy.RestartPolicy is null ? null : new ComposeRestartPolicy { Condition = Deploy.RestartPolicy.Condition, MaxAttempts = Deploy.RestartPolicy.MaxAttempts },
             Placement = Deploy.Placement is null ? null : new ComposePlacement { Constraints = Deploy.Placement.Constraints?.ToList() },

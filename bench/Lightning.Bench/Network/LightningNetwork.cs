@@ -182,7 +182,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
             var evidence = new NodeEvidence(engine, logs, containers);
             waits = new NodeWaits(evidence, Options.StepTimeout);
             var hosts = (await engine.Swarm.ListNodesAsync(ct)).ToDictionary(n => n.Id, n => n.Hostname);
-            deathWatch = stack.WatchDeaths(hosts);
+            deathWatch = stack.WatchDeaths(hosts, evidence.DescribeAsync);
         }
     }
 

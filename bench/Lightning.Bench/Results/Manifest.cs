@@ -84,6 +84,9 @@ internal sealed record Manifest
     /// <summary>A budgeted run (--max-time): its rounds, why it stopped and its primary verdicts (absent otherwise).</summary>
     public Statistics.BudgetReport? Budget { get; init; }
 
+    /// <summary>--swarm: the hosts used and the pairs measured per minute (each topology's host is in its case record).</summary>
+    public SwarmRecord? Swarm { get; init; }
+
     public void Write(string directory) =>
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 

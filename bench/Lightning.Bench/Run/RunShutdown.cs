@@ -97,6 +97,10 @@ internal sealed class RunShutdown(RunProgress progress)
                     Partial = partial,
                     Plots = !byInterrupt || Soak is not null,
                 });
+                if (run.Options.Swarm && SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) is { Topologies: > 0 } swarm)
+                {
+                    progress.Info(FormattableString.Invariant($"swarm: {swarm.Hosts.Count} host(s) ({string.Join(", ", swarm.Hosts)}): {swarm.Pairs} topology pairs in {swarm.Minutes:0.#} min, {swarm.PairsPerMinute:0.##} pairs per minute"));
+                }
                 progress.Info($"results: {run.ResultsDirectory}");
                 if (File.Exists(Path.Combine(run.ResultsDirectory, Reports.ReportHtml.FileName)))
                 {

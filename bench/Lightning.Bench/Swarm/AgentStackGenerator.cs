@@ -54,6 +54,8 @@ internal static class AgentStackGenerator
             Deploy = new ComposeDeploy
             {
                 Mode = "global",
+                // Found by tasks.SERVICE, the tasks' own addresses; no virtual IP (it needs the kernel's IPVS).
+                EndpointMode = "dnsrr",
                 Labels = new Dictionary<string, string>(labels),
                 // Unlike a node, a restarted agent loses only what it held when it died, and the harness counts that
                 // (a new session); three attempts, so a broken image does not loop.

@@ -101,6 +101,9 @@ internal static class StackGenerator
         {
             Mode = "replicated",
             Replicas = 1,
+            // Nodes reach bitcoind and each other at their tasks' addresses: a virtual IP needs the kernel's IPVS (a
+            // host without it times connections out; this machine's kernel has none) and adds a hop to every message.
+            EndpointMode = "dnsrr",
             Labels = new Dictionary<string, string>(service.Labels),
             // A node that exits stays down: the death watch reports it; a restarted node would be another topology.
             RestartPolicy = new ComposeRestartPolicy { Condition = "none" },

@@ -76,6 +76,7 @@ internal static class StackServices
             Mode = deploy.Mode == "global"
                 ? new ServiceMode { Global = new GlobalService() }
                 : new ServiceMode { Replicated = new ReplicatedService { Replicas = (ulong)(deploy.Replicas ?? 1) } },
+            EndpointSpec = deploy.EndpointMode is { } endpoint ? new EndpointSpec { Mode = endpoint } : null,
             TaskTemplate = new TaskSpec
             {
                 ContainerSpec = container,

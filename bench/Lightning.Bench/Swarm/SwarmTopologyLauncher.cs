@@ -117,9 +117,17 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     public Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
         RelayMeter.CreateAsync(Agent.Client, topology.Nodes.Select(n => new CostTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), ct);
 
-    /// <summary>The swarm's death watch over the stack's tasks.</summary>
-    public DeathWatch WatchDeaths(IReadOnlyDictionary<string, string> hostsById) =>
-        SwarmDeathWatch.Start(engine, stack ?? throw new InvalidOperationException("the stack is not deployed"), id => hostsById.GetValueOrDefault(id, id), progress);
+    /// <summary>
+    /// The watch for node deaths: when every task runs on this host, this engine's "die" events, as on one host (no
+    /// polling beside the payments); otherwise the swarm's tasks, followed through the manager (<see cref="SwarmDeathWatch"/>).
+    /// </summary>
+    public DeathWatch WatchDeaths(IReadOnlyDictionary<string, string> hostsById, Func<string, CancellationToken, Task<NodeDiedException>> describe)
+    {
+        var deployed = stack ?? throw new InvalidOperationException("the stack is not deployed");
+        return tasks.Values.All(t => t.Host == placement.Platform.Run.Manager.Node.Hostname)
+            ? new DeathWatch(engine, $"{StackServices.NamespaceLabel}={StackName}", describe, progress)
+            : SwarmDeathWatch.Start(engine, deployed, id => hostsById.GetValueOrDefault(id, id), progress);
+    }
 
     /// <summary>Where each service's task ran.</summary>
     public IReadOnlyDictionary<string, string> Hosts => tasks.ToDictionary(t => t.Key, t => t.Value.Host);
