@@ -29,18 +29,21 @@ internal sealed class NodeResources
     private readonly string memoryDirectory;
     private readonly bool unified;
     private readonly Func<IReadOnlyList<string>> dataFiles;
+    private readonly string procRoot;
     private long peak;
 
-    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles)
+    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles, string procRoot)
     {
         this.cpuFile = cpuFile;
         this.memoryDirectory = memoryDirectory;
         this.unified = unified;
         this.dataFiles = dataFiles;
+        this.procRoot = procRoot;
     }
 
     /// <summary>The reader of the container whose first process is in <paramref name="cgroups"/>, or null with why not.</summary>
-    public static (NodeResources? Reader, string Problem) Of(ProcessCgroups cgroups, Func<IReadOnlyList<string>>? dataFiles = null)
+    /// <param name="procRoot">Where the /proc of the cgroups' pids is: an agent in a container reads the host's (v1 counts storage writes per process there).</param>
+    public static (NodeResources? Reader, string Problem) Of(ProcessCgroups cgroups, Func<IReadOnlyList<string>>? dataFiles = null, string procRoot = "/proc")
     {
         var (cpu, problem) = CgroupCpu.UsageFileOf(cgroups);
         if (cpu is null)
@@ -49,11 +52,11 @@ internal sealed class NodeResources
         }
         if (cgroups.PathOf("memory") is { } memory && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory.TrimStart('/'))))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => [])), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => []), procRoot), "");
         }
         if (cgroups.Unified is { } unified && File.Exists(Path.Combine(CgroupRoot, unified.TrimStart('/'), "memory.current")))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => [])), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => []), procRoot), "");
         }
         return (null, $"no memory accounting found for process {cgroups.Pid} under {CgroupRoot}");
     }
@@ -96,9 +99,9 @@ internal sealed class NodeResources
         {
             if (!unified)
             {
-                written += ProcIoWriteBytes(pid);
+                written += ProcIoWriteBytes(procRoot, pid);
             }
-            files += countFiles ? CountFiles(pid) : 0;
+            files += countFiles ? CountFiles(procRoot, pid) : 0;
         }
         var data = dataFiles().Sum(f => File.Exists(f) ? new FileInfo(f).Length : 0);
         return new NodeResourceSample(cpu, memory, rss, peak, written, files, pids.Count, data);
@@ -122,11 +125,11 @@ internal sealed class NodeResources
         return 0;
     }
 
-    private static long ProcIoWriteBytes(int pid)
+    private static long ProcIoWriteBytes(string procRoot, int pid)
     {
         try
         {
-            foreach (var line in File.ReadLines($"/proc/{pid}/io"))
+            foreach (var line in File.ReadLines($"{procRoot}/{pid}/io"))
             {
                 if (line.StartsWith("write_bytes:", StringComparison.Ordinal))
                 {
@@ -141,11 +144,11 @@ internal sealed class NodeResources
         return 0;
     }
 
-    private static int CountFiles(int pid)
+    private static int CountFiles(string procRoot, int pid)
     {
         try
         {
-            return Directory.EnumerateFileSystemEntries($"/proc/{pid}/fd").Count();
+            return Directory.EnumerateFileSystemEntries($"{procRoot}/{pid}/fd").Count();
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

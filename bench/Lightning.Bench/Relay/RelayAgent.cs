@@ -416,7 +416,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         }
         try
         {
-            var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups).Reader);
+            var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups, procRoot: settings.ProcRoot).Reader);
             return new NodeCostReading(target.Node, "", CgroupCpu.ReadNanoseconds(file), resources?.Read(countFiles: false));
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
