@@ -48,13 +48,18 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         var topologies = (await File.ReadAllLinesAsync(Path.Combine(runDir, "topologies.csv"))).ToList();
         Assert.EndsWith(",host", topologies[0]);
         Assert.All(topologies.Skip(1), r => Assert.EndsWith("," + host, r));
-        // CPU per payment, read through the agent.
-        Assert.Contains(topologies.Skip(1), r => r.Contains(",cpu_ms_per_payment,") || r.Contains("cpu", StringComparison.OrdinalIgnoreCase));
+        // CPU and storage per payment, read through the agent from the nodes' cgroups on their host.
+        foreach (var metric in new[] { ",CPU/payment,ms,", ",storage/payment,KB," })
+        {
+            Assert.All(topologies.Where(r => r.Contains(metric)), r =>
+                Assert.True(double.Parse(r[(r.IndexOf(metric, StringComparison.Ordinal) + metric.Length)..].Split(',')[0], System.Globalization.CultureInfo.InvariantCulture) > 0, r));
+            Assert.Equal(2, topologies.Count(r => r.Contains(metric)));
+        }
         var manifest = await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json"));
         Assert.Contains("\"swarm\"", manifest);
         Assert.Contains($"\"host\": \"{host}\"", manifest);
         Assert.Contains("swarm: 1 host(s)", run.StandardOutput);
-        Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), "*-Build-a-*")), "stack.yml")));
+        Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), "Build-a-*")), "stack.yml")));
 
         var runId = Path.GetFileName(runDir)[..^"-AlicePaysBob".Length];
         await AssertNothingLeftAsync(engine, runId, work);

@@ -22,8 +22,8 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
     [SkippableFact]
     public async Task The_agents_are_reached_through_the_gate_their_costs_read_and_nothing_is_left_after()
     {
-        Requirements.Docker();
-        using var engine = new DockerEngine();
+        await using var containers = await ScriptContainers.OpenAsync();
+        var engine = containers.Engine;
         await swarm.EnsureAsync(engine);
         var manager = await SwarmManager.RequireAsync(engine);
         var runId = $"t{Guid.NewGuid():N}"[..20];
@@ -42,11 +42,19 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
                 var (endpoint, client) = platform.AgentOn(host);
                 Assert.IsType<OverlayEndPoint>(endpoint);
 
-                // The agent reads a process's cgroup by host pid: this test's own process is on this host.
-                var readings = await client.ReadCostsAsync([new CostTarget("self", Environment.ProcessId)], TimeSpan.FromSeconds(10));
-                var self = Assert.Single(readings);
-                Assert.Equal("", self.Problem);
-                Assert.True(self.CpuNanoseconds > 0, "no CPU time read through the agent");
+                // The agent reads a container's cgroups by the host pid of its first process: a container that has
+                // written 4 MiB to its disk and synced (cgroup v1 counts storage writes per process, read in the host's /proc).
+                var writer = await containers.StartAsync("writer", "dd if=/dev/zero of=/tmp/f bs=1M count=4 conv=fsync 2>/dev/null; sync; exec sleep 600");
+                var pid = (await engine.InspectContainerAsync(writer))!.Pid;
+                NodeCostReading? reading = null;
+                for (var i = 0; i < 100 && reading?.Resources is not { WrittenBytes: >= 4 << 20 }; i++)
+                {
+                    await Task.Delay(100);
+                    reading = Assert.Single(await client.ReadCostsAsync([new CostTarget("writer", pid)], TimeSpan.FromSeconds(10)));
+                }
+                Assert.Equal("", reading!.Problem);
+                Assert.True(reading.CpuNanoseconds > 0, "no CPU time read through the agent");
+                Assert.True(reading.Resources is { WrittenBytes: >= 4 << 20, MemoryBytes: > 0, Processes: >= 1 }, $"read through the agent: {reading.Resources}");
 
                 // swarm's DNS on the overlay, through the gate: the agents' service has one task per host.
                 var agents = await OverlayGate.ResolveAsync(platform.Gate, $"tasks.{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}");

@@ -47,6 +47,9 @@ internal sealed class ComposeService
 
     public List<string>? CapAdd { get; set; }
 
+    /// <summary>Kernel settings of the container's own namespaces (the agent's: its trace sockets' datagram queue).</summary>
+    public Dictionary<string, string>? Sysctls { get; set; }
+
     public List<string>? SecurityOpt { get; set; }
 
     public ComposeService Clone() => new()
@@ -76,6 +79,7 @@ internal sealed class ComposeService
         StopGracePeriod = StopGracePeriod,
         Privileged = Privileged,
         CapAdd = CapAdd?.ToList(),
+        Sysctls = Sysctls is null ? null : new Dictionary<string, string>(Sysctls),
         SecurityOpt = SecurityOpt?.ToList(),
     };
 }

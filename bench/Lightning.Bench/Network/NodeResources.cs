@@ -30,10 +30,12 @@ internal sealed class NodeResources
     private readonly bool unified;
     private readonly Func<IReadOnlyList<string>> dataFiles;
     private readonly string procRoot;
+    private readonly int firstPid;
     private long peak;
 
-    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles, string procRoot)
+    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles, string procRoot, int firstPid)
     {
+        this.firstPid = firstPid;
         this.cpuFile = cpuFile;
         this.memoryDirectory = memoryDirectory;
         this.unified = unified;
@@ -52,11 +54,11 @@ internal sealed class NodeResources
         }
         if (cgroups.PathOf("memory") is { } memory && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory.TrimStart('/'))))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => []), procRoot), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => []), procRoot, cgroups.Pid), "");
         }
         if (cgroups.Unified is { } unified && File.Exists(Path.Combine(CgroupRoot, unified.TrimStart('/'), "memory.current")))
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => []), procRoot), "");
+            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => []), procRoot, cgroups.Pid), "");
         }
         return (null, $"no memory accounting found for process {cgroups.Pid} under {CgroupRoot}");
     }
@@ -107,9 +109,47 @@ internal sealed class NodeResources
         return new NodeResourceSample(cpu, memory, rss, peak, written, files, pids.Count, data);
     }
 
-    private List<int> ReadPids() =>
+    /// <summary>
+    /// The container's processes. cgroup.procs names them in the reader's pid namespace: an agent in a container of
+    /// its own sees none of a node's there, so with another /proc it walks the first process's descendants in it.
+    /// </summary>
+    private List<int> ReadPids() => procRoot != "/proc" ? Descendants() :
         File.ReadAllLines(Path.Combine(memoryDirectory, "cgroup.procs"))
             .Select(l => int.TryParse(l, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : 0).Where(p => p > 0).ToList();
+
+    /// <summary>The first process and its descendants, from each process's tasks' children lists in <see cref="procRoot"/>.</summary>
+    private List<int> Descendants()
+    {
+        var found = new List<int>();
+        var next = new Queue<int>([firstPid]);
+        while (next.Count > 0 && found.Count < 10_000)
+        {
+            var pid = next.Dequeue();
+            if (!Directory.Exists($"{procRoot}/{pid}"))
+            {
+                continue;
+            }
+            found.Add(pid);
+            try
+            {
+                foreach (var task in Directory.EnumerateDirectories($"{procRoot}/{pid}/task"))
+                {
+                    foreach (var child in File.ReadAllText(Path.Combine(task, "children")).Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                    {
+                        if (int.TryParse(child, NumberStyles.None, CultureInfo.InvariantCulture, out var c))
+                        {
+                            next.Enqueue(c);
+                        }
+                    }
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // The process exited while it was read.
+            }
+        }
+        return found;
+    }
 
     private long ReadLong(string file) => long.Parse(File.ReadAllText(Path.Combine(memoryDirectory, file)).Trim(), CultureInfo.InvariantCulture);
 

@@ -62,6 +62,10 @@ internal static class AgentStackGenerator
                 RestartPolicy = new ComposeRestartPolicy { Condition = "on-failure", MaxAttempts = 3 },
             },
             StopGracePeriod = "5s",
+            // The datagram queue of a Unix socket is its network namespace's setting (10 by default): the agent's
+            // sockets are made in its container's, where 10 drops the spans of concurrent payments (the host's, raised
+            // by a single-host run, does not reach it).
+            Sysctls = new() { ["net.unix.max_dgram_qlen"] = Tracing.DatagramQueueLimit.Wanted.ToString(System.Globalization.CultureInfo.InvariantCulture) },
         };
         return new ComposeFile
         {

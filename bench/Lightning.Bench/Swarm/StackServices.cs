@@ -59,6 +59,7 @@ internal static class StackServices
             User = service.User,
             Init = service.Init,
             CapabilityAdd = service.CapAdd?.ToList(),
+            Sysctls = service.Sysctls is null ? null : new Dictionary<string, string>(service.Sysctls),
             StopGracePeriod = service.StopGracePeriod is { } grace ? EngineComposeRunner.Duration(name, grace) : null,
             Mounts = (service.Volumes ?? []).Select(v => Mount(stack, name, v, file)).ToList(),
             Secrets = (service.Secrets ?? []).Select(s => new SecretReference
