@@ -445,19 +445,34 @@ internal sealed partial class RelayAgent : IAsyncDisposable
 
     private static bool IsSpan(byte[] frame) => frame[RelayWire.HeaderBytes] == (byte)RelayFrameType.Span;
 
-    /// <summary>The one writer: the queue, in order, to the active connection; a frame whose write failed goes first on the next.</summary>
+    /// <summary>Frames written to the connection at once, at most: a burst of spans goes in one send, not one each.</summary>
+    private const int WriteBatchBytes = 64 * 1024;
+
+    /// <summary>
+    /// The one writer: the queue, in order, to the active connection, the frames waiting taken together (up to
+    /// <see cref="WriteBatchBytes"/>) into one write; a batch whose write failed goes first on the next connection
+    /// (what of it had arrived is a repeat there, which the harness keeps once by sequence number).
+    /// </summary>
     private async Task WriteAsync()
     {
-        byte[]? pending = null;
+        var batch = new List<byte[]>();
+        var buffer = new MemoryStream(WriteBatchBytes + RelayWire.MaxFrameBytes);
         try
         {
             while (true)
             {
-                if (pending is null)
+                if (batch.Count == 0)
                 {
-                    if (!await outbox.Reader.WaitToReadAsync(stopping.Token) || !outbox.Reader.TryRead(out pending))
+                    if (!await outbox.Reader.WaitToReadAsync(stopping.Token) || !outbox.Reader.TryRead(out var first))
                     {
                         continue;
+                    }
+                    batch.Add(first);
+                    var bytes = first.Length;
+                    while (bytes < WriteBatchBytes && outbox.Reader.TryRead(out var next))
+                    {
+                        batch.Add(next);
+                        bytes += next.Length;
                     }
                 }
                 var connection = active;
@@ -467,21 +482,24 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     await Task.Delay(WaitForHarness, stopping.Token);
                     continue;
                 }
+                buffer.SetLength(0);
+                foreach (var frame in batch)
+                {
+                    buffer.Write(frame);
+                }
                 try
                 {
-                    await connection.Stream.WriteAsync(pending, stopping.Token);
+                    await connection.Stream.WriteAsync(buffer.GetBuffer().AsMemory(0, (int)buffer.Length), stopping.Token);
                 }
                 catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException)
                 {
                     connection.Close();
                     continue;
                 }
-                if (IsSpan(pending))
-                {
-                    Interlocked.Decrement(ref queuedSpans);
-                    Interlocked.Increment(ref framesWritten);
-                }
-                pending = null;
+                var spans = batch.Count(IsSpan);
+                Interlocked.Add(ref queuedSpans, -spans);
+                Interlocked.Add(ref framesWritten, spans);
+                batch.Clear();
             }
         }
         catch (OperationCanceledException)

@@ -204,8 +204,10 @@ internal sealed class RelayClient : IAsyncDisposable
             {
                 using var connection = await Dial.ConnectAsync(agent, closing.Token);
                 var current = new NetworkStream(connection, ownsSocket: false);
+                // Frames are read through a buffer (a burst of spans in a few reads, not two per frame); writes go to the socket's stream.
+                var reading = new BufferedStream(current, 64 * 1024);
                 await current.WriteAsync(new HelloMessage(HelloMessage.CurrentVersion, token).Encode(), closing.Token);
-                var first = await RelayWire.ReadAsync(current, RelayWire.MaxFrameBytes, closing.Token);
+                var first = await RelayWire.ReadAsync(reading, RelayWire.MaxFrameBytes, closing.Token);
                 if (first is { Type: RelayFrameType.Refused } refusal)
                 {
                     Volatile.Read(ref welcomed).TrySetException(new RelayRefusedException(agent.ToString()!, RefusedMessage.Decode(refusal).Reason));
@@ -236,7 +238,7 @@ internal sealed class RelayClient : IAsyncDisposable
                     Volatile.Write(ref welcomed, CompletedWith(message));
                 }
                 retry = FirstRetry;
-                await ReadAsync(current, message.Session);
+                await ReadAsync(reading, message.Session);
             }
             catch (RelayProtocolException e)
             {
@@ -267,7 +269,7 @@ internal sealed class RelayClient : IAsyncDisposable
         return done;
     }
 
-    private async Task ReadAsync(NetworkStream current, long agentSession)
+    private async Task ReadAsync(Stream current, long agentSession)
     {
         while (await RelayWire.ReadAsync(current, RelayWire.MaxFrameBytes, closing.Token) is { } frame)
         {
