@@ -4,15 +4,18 @@ using Lightning.Bench.Tracing;
 namespace Lightning.Bench.Relay;
 
 /// <summary>
-/// One node's trace socket on the agent's host: a thread receives its datagrams and queues each as a span frame with
-/// the next sequence number of the node's stream; what the queue cannot take is dropped and counted.
+/// One node's trace socket on the agent's host: the agent's polling thread (<see cref="AgentPoller"/>) drains it and
+/// queues each datagram as a span frame with the next sequence number of the node's stream; what the queue cannot take
+/// is dropped and counted. No thread blocks on it: a node's sendto never has a sleeping receiver to wake, which on a
+/// small machine was most of what relayed tracing cost the nodes (as on one host, see <see cref="SpanReceiver"/>).
 /// </summary>
 internal sealed class AgentStream : IDisposable
 {
     private readonly Socket socket;
-    private readonly Thread thread;
     private readonly Func<SpanMessage, bool> enqueue;
-    private volatile bool stopping;
+    private readonly byte[] buffer = new byte[SpanCollector.MaxDatagramBytes];
+    private readonly object gate = new();
+    private bool closed;
     private long received;
     private long dropped;
     private long relayed;
@@ -25,10 +28,7 @@ internal sealed class AgentStream : IDisposable
         SocketPath = socketPath;
         this.enqueue = enqueue;
         socket = SpanCollector.BindDatagramSocket(socketPath);
-        socket.ReceiveTimeout = 100;
         KernelBufferBytes = socket.ReceiveBufferSize;
-        thread = new Thread(Receive) { IsBackground = true, Name = $"agent:{node}" };
-        thread.Start();
     }
 
     public string Topology { get; }
@@ -39,15 +39,59 @@ internal sealed class AgentStream : IDisposable
 
     public int KernelBufferBytes { get; }
 
+    /// <summary>The socket's descriptor, for poll(2).</summary>
+    public int Descriptor => (int)socket.Handle;
+
     public RelayStreamCounters Counters() => new(Topology, Node, Interlocked.Read(ref received), Interlocked.Read(ref dropped),
         Interlocked.Read(ref relayed), Interlocked.Read(ref bytes), KernelBufferBytes);
+
+    /// <summary>Takes every datagram waiting (none waits for one); returns how many.</summary>
+    public int Drain()
+    {
+        lock (gate)
+        {
+            if (closed)
+            {
+                return 0;
+            }
+            var count = 0;
+            try
+            {
+                while (socket.Available > 0)
+                {
+                    var length = socket.Receive(buffer);
+                    count++;
+                    Interlocked.Increment(ref received);
+                    Interlocked.Add(ref bytes, length);
+                    // The sequence number is given only to a queued frame, so received = relayed + dropped, exactly.
+                    var sequence = Interlocked.Read(ref relayed) + 1;
+                    if (enqueue(new SpanMessage(Topology, Node, sequence, SpanCollector.UnixMicrosNow(), buffer[..length])))
+                    {
+                        Interlocked.Exchange(ref relayed, sequence);
+                    }
+                    else
+                    {
+                        Interlocked.Increment(ref dropped);
+                    }
+                }
+            }
+            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            {
+                // Closed under it: the stream is ending.
+            }
+            return count;
+        }
+    }
 
     /// <summary>Stops after a last drain of the socket, closes it and removes its file.</summary>
     public void Dispose()
     {
-        stopping = true;
-        thread.Join(TimeSpan.FromSeconds(5));
-        socket.Dispose();
+        Drain();
+        lock (gate)
+        {
+            closed = true;
+            socket.Dispose();
+        }
         try
         {
             File.Delete(SocketPath);
@@ -56,40 +100,62 @@ internal sealed class AgentStream : IDisposable
         {
         }
     }
+}
 
-    private void Receive()
+/// <summary>
+/// The agent's one receiving thread: every bound socket drained in turn, then a sleep of
+/// <see cref="SpanReceiver.PollInterval"/> when a round found fewer than <see cref="SpanReceiver.BusyRound"/>
+/// datagrams (the sockets' queues, raised to 1024 in the agent's container, hold far more than a millisecond of
+/// payments' spans). Where the queue is shorter than <see cref="SpanReceiver.PollingQueueLength"/> (an agent run by
+/// hand on a host left at 10), a sleep would let bursts overflow: it waits in poll(2) for the next datagram instead.
+/// </summary>
+internal sealed class AgentPoller : IDisposable
+{
+    private readonly Thread thread;
+    private readonly bool sleeps = Tracing.DatagramQueueLimit.Current >= SpanReceiver.PollingQueueLength || !RecvMmsg.Available;
+    private volatile AgentStream[] streams = [];
+    private volatile bool stopping;
+
+    public AgentPoller()
     {
-        var buffer = new byte[SpanCollector.MaxDatagramBytes];
-        while (true)
+        thread = new Thread(Run) { IsBackground = true, Name = "agent:spans" };
+        thread.Start();
+    }
+
+    /// <summary>The streams to drain from now on (a stream taken out is disposed by its owner, which drains it a last time).</summary>
+    public void Set(IEnumerable<AgentStream> current) => streams = current.ToArray();
+
+    public void Dispose()
+    {
+        stopping = true;
+        thread.Join(TimeSpan.FromSeconds(5));
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
+    private unsafe void Run()
+    {
+        while (!stopping)
         {
-            int length;
-            try
+            var current = streams;
+            var round = 0;
+            foreach (var stream in current)
             {
-                length = socket.Receive(buffer);
+                round += stream.Drain();
             }
-            catch (SocketException e) when (e.SocketErrorCode is SocketError.TimedOut or SocketError.WouldBlock or SocketError.Interrupted)
+            if (round >= SpanReceiver.BusyRound)
             {
-                if (stopping)
-                {
-                    return;
-                }
                 continue;
             }
-            catch (Exception e) when (e is SocketException or ObjectDisposedException)
+            if (sleeps || current.Length == 0)
             {
-                return;
+                Thread.Sleep(SpanReceiver.PollInterval);
+                continue;
             }
-            Interlocked.Increment(ref received);
-            Interlocked.Add(ref bytes, length);
-            // The sequence number is given only to a queued frame, so received = relayed + dropped, exactly.
-            var sequence = Interlocked.Read(ref relayed) + 1;
-            if (enqueue(new SpanMessage(Topology, Node, sequence, SpanCollector.UnixMicrosNow(), buffer[..length])))
+            var descriptors = current.Select(s => new RecvMmsg.PollFd { Descriptor = s.Descriptor, Events = RecvMmsg.PollIn }).ToArray();
+            fixed (RecvMmsg.PollFd* pollFds = descriptors)
             {
-                Interlocked.Exchange(ref relayed, sequence);
-            }
-            else
-            {
-                Interlocked.Increment(ref dropped);
+                // At most 100 ms, so a new stream or a stop is seen.
+                RecvMmsg.Poll(pollFds, (nuint)descriptors.Length, 100);
             }
         }
     }

@@ -29,6 +29,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     private readonly CancellationTokenSource stopping = new();
     private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
     private readonly ConcurrentDictionary<string, List<AgentStream>> topologies = new();
+    private readonly AgentPoller poller = new();
     private readonly ConcurrentDictionary<string, CountersMessage> retired = new();
     private readonly ConcurrentDictionary<int, NodeResources?> readers = new();
     private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
@@ -97,6 +98,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         outbox.Writer.TryComplete();
         await Task.WhenAll(accepting, writing, counting).WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });
         await profiles.DisposeAsync();
+        poller.Dispose();
         foreach (var streams in topologies.Values)
         {
             streams.ForEach(s => s.Dispose());
@@ -338,6 +340,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 }
             }
             topologies[bind.Topology] = streams;
+            poller.Set(topologies.Values.SelectMany(s => s));
             return new BoundMessage(bind.Topology, sockets);
         }
     }
@@ -349,6 +352,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         {
             if (topologies.TryRemove(topology, out var streams))
             {
+                poller.Set(topologies.Values.SelectMany(s => s));
                 streams.ForEach(s => s.Dispose());
                 retired[topology] = new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), streams.Select(s => s.Counters()).ToList());
             }
