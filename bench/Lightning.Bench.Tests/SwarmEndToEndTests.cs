@@ -108,12 +108,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
 
     private static async Task AssertNothingLeftAsync(DockerEngine engine, string runId, string work)
     {
-        var run = $"{RunLabels.Run}={runId}";
-        Assert.Empty(await engine.Swarm.ListServicesAsync(run));
-        Assert.Empty(await engine.ListContainersAsync(run));
-        Assert.Empty(await engine.ListNetworksAsync(run));
-        Assert.Empty(await engine.Swarm.ListSecretsAsync(run));
-        Assert.Empty(await engine.ListVolumesAsync(run));
+        await SwarmLeftovers.AssertNoneAsync(engine, $"{RunLabels.Run}={runId}");
         Assert.Empty(Directory.GetDirectories(work));
     }
 }

@@ -391,12 +391,5 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         }
     }
 
-    private async Task AssertNothingLeftAsync()
-    {
-        Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
-        Assert.Empty(await engine.ListContainersAsync(Scope));
-        Assert.Empty(await engine.ListNetworksAsync(Scope));
-        Assert.Empty(await engine.Swarm.ListSecretsAsync(Scope));
-        Assert.Empty(await engine.ListVolumesAsync(Scope));
-    }
+    private Task AssertNothingLeftAsync() => SwarmLeftovers.AssertNoneAsync(engine, Scope);
 }

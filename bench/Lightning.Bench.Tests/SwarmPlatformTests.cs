@@ -63,12 +63,7 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
                 using var direct = new Socket(SocketType.Stream, ProtocolType.Tcp);
                 await Assert.ThrowsAsync<SocketException>(() => direct.ConnectAsync(IPAddress.Loopback, SwarmNames.AgentPort));
             }
-            var run = $"{RunLabels.Run}={runId}";
-            Assert.Empty(await engine.Swarm.ListServicesAsync(run));
-            Assert.Empty(await engine.ListContainersAsync(run));
-            Assert.Empty(await engine.ListNetworksAsync(run));
-            Assert.Empty(await engine.Swarm.ListSecretsAsync(run));
-            Assert.Empty(await engine.ListVolumesAsync(run));
+            await SwarmLeftovers.AssertNoneAsync(engine, $"{RunLabels.Run}={runId}");
             Assert.False(File.Exists(gate), "the gate's socket is left");
             Assert.False(Directory.Exists(Path.GetDirectoryName(gate)), "the gate's folder is left");
         }

@@ -24,17 +24,7 @@ internal static class AgentCommand
         {
             return Program.Fail(Program.ExitUsage, e.Message);
         }
-        using var stop = new CancellationTokenSource();
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            stop.Cancel();
-        };
-        using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, c =>
-        {
-            c.Cancel = true;
-            stop.Cancel();
-        });
+        using var stop = new Processes.StopSignals();
         return RunAsync(settings, stop.Token).GetAwaiter().GetResult();
     }
 

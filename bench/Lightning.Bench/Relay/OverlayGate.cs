@@ -29,17 +29,7 @@ internal static class OverlayGate
         {
             return Program.Fail(Program.ExitUsage, "overlay-gate needs --socket PATH (the Unix socket it listens on)");
         }
-        using var stop = new CancellationTokenSource();
-        Console.CancelKeyPress += (_, e) =>
-        {
-            e.Cancel = true;
-            stop.Cancel();
-        };
-        using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, c =>
-        {
-            c.Cancel = true;
-            stop.Cancel();
-        });
+        using var stop = new Processes.StopSignals();
         try
         {
             ServeAsync(path, stop.Token).GetAwaiter().GetResult();
