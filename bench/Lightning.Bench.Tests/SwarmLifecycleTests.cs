@@ -326,7 +326,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
             output.WriteLine($"agents deployed and running in {clock.Elapsed.TotalSeconds:0.0} s on {task.Host}");
             Assert.Equal(run.Manager.Node.Hostname, task.Host);
 
-            var service = $"{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}";
+            var service = StackServices.ServiceName(SwarmNames.AgentStack(runId), SwarmNames.AgentService);
             var (found, said) = await ProbeFromOverlayAsync(image, labels, service, AgentToken);
             Assert.True(found == 0, said);
             // The agent says its host from the task's template ({{.Node.Hostname}}), found by `tasks.SERVICE` on the overlay.

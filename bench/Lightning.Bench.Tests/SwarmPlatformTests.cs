@@ -57,7 +57,7 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
                 Assert.True(reading.Resources is { WrittenBytes: >= 4 << 20, MemoryBytes: > 0, Processes: >= 1 }, $"read through the agent: {reading.Resources}");
 
                 // swarm's DNS on the overlay, through the gate: the agents' service has one task per host.
-                var agents = await OverlayGate.ResolveAsync(platform.Gate, $"tasks.{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}");
+                var agents = await OverlayGate.ResolveAsync(platform.Gate, $"tasks.{StackServices.ServiceName(SwarmNames.AgentStack(runId), SwarmNames.AgentService)}");
                 Assert.Equal(manager.Hosts.Count, agents.Length);
                 // The agent's port is on the overlay only: nothing listens on this host's loopback for it.
                 using var direct = new Socket(SocketType.Stream, ProtocolType.Tcp);

@@ -74,17 +74,6 @@ internal sealed class CpuMeter : INodeMeter
         }
     }
 
-    /// <summary>Each node's CPU nanoseconds per second while nothing is asked of it.</summary>
-    public async Task<IReadOnlyDictionary<string, double>> MeasureIdleAsync(TimeSpan window, CancellationToken ct = default)
-    {
-        var before = Read();
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        await Task.Delay(window, ct);
-        var after = Read();
-        var seconds = clock.Elapsed.TotalSeconds;
-        return before.Where(b => after.ContainsKey(b.Key)).ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
-    }
-
     /// <summary>
     /// Waits until the nodes together have used less than <paramref name="busyShare"/> of a core above their idle rates
     /// over the last <paramref name="quiet"/>, or until <paramref name="limit"/>; the nodes' own pauses (a commitment

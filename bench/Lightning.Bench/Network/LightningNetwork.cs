@@ -65,8 +65,6 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// <summary>The nodes' span collection, when traces are on; it starts before the nodes do.</summary>
     public ISpanCollection? Traces { get; private set; }
 
-    /// <summary>On a swarm: the host each service ran on (null on one host).</summary>
-    public IReadOnlyDictionary<string, string>? Hosts => swarm?.Hosts;
 
     /// <summary>How the spans of this topology's nodes read and join to payments, each by its own kind; null when none sends spans.</summary>
     public TopologyTraceJoin? TraceJoin => TopologyTraceJoin.Of(Topology, kinds);
@@ -181,8 +179,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
             var containers = await stack.UpAsync(fragments, credentials, ct);
             var evidence = new NodeEvidence(engine, logs, containers);
             waits = new NodeWaits(evidence, Options.StepTimeout);
-            var hosts = (await engine.Swarm.ListNodesAsync(ct)).ToDictionary(n => n.Id, n => n.Hostname);
-            deathWatch = stack.WatchDeaths(hosts, evidence.DescribeAsync);
+            deathWatch = await stack.WatchDeathsAsync(evidence.DescribeAsync, ct);
         }
     }
 

@@ -35,16 +35,6 @@ internal sealed class RelayMeter(RelayClient client, IReadOnlyList<CostTarget> t
     public async Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>
         (await TryReadAsync(ct)).Where(r => r.Problem.Length == 0 && r.Resources is not null).ToDictionary(r => r.Node, r => r.Resources!);
 
-    public async Task<IReadOnlyDictionary<string, double>> MeasureIdleAsync(TimeSpan window, CancellationToken ct = default)
-    {
-        var before = await ReadAsync(ct);
-        var clock = System.Diagnostics.Stopwatch.StartNew();
-        await Task.Delay(window, ct);
-        var after = await ReadAsync(ct);
-        var seconds = clock.Elapsed.TotalSeconds;
-        return before.Where(b => after.ContainsKey(b.Key)).ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
-    }
-
     public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
         TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null) =>
         client.WaitQuietAsync(targets, quiet, busyShare, limit, poll ?? SettlePoll, idleNsPerSecond?.Values.Sum() ?? 0, Timeout, ct);

@@ -148,13 +148,7 @@ internal sealed class RelayedTraceRecorder : ISpanCollection
     /// </summary>
     public async Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default)
     {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
-        var last = -1L;
-        while (Arrived != last && DateTime.UtcNow < deadline)
-        {
-            last = Arrived;
-            await Task.Delay(TimeSpan.FromMilliseconds(300), ct);
-        }
+        await ISpanCollection.UntilQuietAsync(() => Arrived, TimeSpan.FromMilliseconds(300), ct);
         StoppedUnixMicros = SpanCollector.UnixMicrosNow();
         return await StopAsync(TimeSpan.FromSeconds(10), ct: ct);
     }

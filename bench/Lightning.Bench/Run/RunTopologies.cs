@@ -23,9 +23,7 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
     private int topologyNumber;
 
     /// <summary>A new topology's handle, tracked until it is torn down; call StartAsync on it next.</summary>
-    /// <summary>--swarm: the run's swarm; its end is the run's (<see cref="RunContext.DisposeAsync"/>), after the topologies'.</summary>
-    public Swarm.SwarmPlatform? Swarm { get; set; }
-
+    /// <param name="placement">--swarm: the run's swarm and the host the topology's stack goes to.</param>
     public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed, Swarm.SwarmPlacement? placement = null)
     {
         var number = Interlocked.Increment(ref topologyNumber);

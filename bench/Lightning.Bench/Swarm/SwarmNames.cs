@@ -29,6 +29,9 @@ internal static class SwarmNames
 
     public static string AgentTokenSecret(string runId) => $"lnbench-{runId}-agent-token";
 
+    /// <summary>The run's gate into its overlay (<see cref="Relay.OverlayGate"/>): its container, and its folder under the work root.</summary>
+    public static string Gate(string runId) => $"lnbench-{runId}-gate";
+
     /// <summary>The secret that holds a service's configuration with the run's credentials (bitcoind's rpcauth, a node's bitcoind login).</summary>
     public static string ConfigSecret(string stack, string service) => $"{stack}-{service}-conf";
 

@@ -49,9 +49,6 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     public (EndPoint Endpoint, RelayClient Client) AgentOn(string host) =>
         agents.TryGetValue(host, out var agent) ? agent : throw new InvalidOperationException($"no agent answered on host {host}");
 
-    /// <summary>An address on the overlay, reached through the gate.</summary>
-    public EndPoint OnOverlay(string host, int port) => new OverlayEndPoint(Gate, host, port);
-
     /// <summary>
     /// Checks the swarm and the images (the harness image made here and checked with them), creates the run's network
     /// and token, deploys the agents, starts the gate and connects to every agent. A failure removes what was made.
@@ -72,7 +69,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         {
             run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct);
         }
-        var folder = Path.Combine(workRoot, $"lnbench-{runId}-gate".ToLowerInvariant());
+        var folder = Path.Combine(workRoot, SwarmNames.Gate(runId));
         PrivateFiles.CreateDirectory(folder);
         NodeFolderSweeper.Claim(folder);
         var platform = new SwarmPlatform(engine, run, token, folder);
@@ -88,7 +85,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
             }
             using (progress.Begin("connecting to the agents"))
             {
-                var found = await AgentDirectory.DiscoverAsync($"{SwarmNames.AgentStack(runId)}_{SwarmNames.AgentService}", SwarmNames.AgentPort, token,
+                var found = await AgentDirectory.DiscoverAsync(StackServices.ServiceName(SwarmNames.AgentStack(runId), SwarmNames.AgentService), SwarmNames.AgentPort, token,
                     run.Manager.Hosts.Count, AgentsTimeout, ct, platform.Gate);
                 foreach (var agent in found)
                 {
@@ -110,7 +107,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// <summary>The gate: a container of the harness image on the overlay, its socket in a folder of this host only the harness's user enters.</summary>
     private async Task StartGateAsync(string image, string runId, IReadOnlyDictionary<string, string> labels, CancellationToken ct)
     {
-        var id = await engine.CreateContainerAsync($"lnbench-{runId}-gate".ToLowerInvariant(), new CreateContainerParameters
+        var id = await engine.CreateContainerAsync(SwarmNames.Gate(runId), new CreateContainerParameters
         {
             Image = Run.ImageIds.GetValueOrDefault(image, image),
             Entrypoint = [.. HarnessImage.Entrypoint],

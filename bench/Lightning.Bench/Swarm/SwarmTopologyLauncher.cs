@@ -38,8 +38,6 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     /// <summary>Whether the stack was deployed (so teardown has something to remove).</summary>
     public bool Started { get; private set; }
 
-    public SwarmStack? Stack => stack;
-
     /// <summary>Each running container's id by service (bitcoind included).</summary>
     public IReadOnlyDictionary<string, string> Containers => tasks.ToDictionary(t => t.Key, t => t.Value.ContainerId);
 
@@ -121,16 +119,20 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     /// The watch for node deaths: when every task runs on this host, this engine's "die" events, as on one host (no
     /// polling beside the payments); otherwise the swarm's tasks, followed through the manager (<see cref="SwarmDeathWatch"/>).
     /// </summary>
-    public DeathWatch WatchDeaths(IReadOnlyDictionary<string, string> hostsById, Func<string, CancellationToken, Task<NodeDiedException>> describe)
+    public async Task<DeathWatch> WatchDeathsAsync(Func<string, CancellationToken, Task<NodeDiedException>> describe, CancellationToken ct)
     {
         var deployed = stack ?? throw new InvalidOperationException("the stack is not deployed");
-        return tasks.Values.All(t => t.Host == placement.Platform.Run.Manager.Node.Hostname)
-            ? new DeathWatch(engine, $"{StackServices.NamespaceLabel}={StackName}", describe, progress)
-            : SwarmDeathWatch.Start(engine, deployed, id => hostsById.GetValueOrDefault(id, id), progress);
+        if (tasks.Values.All(OnThisHost))
+        {
+            return new DeathWatch(engine, $"{StackServices.NamespaceLabel}={StackName}", describe, progress);
+        }
+        // The evidence names a task's host: the swarm's nodes as they are now.
+        var hostsById = (await engine.Swarm.ListNodesAsync(ct)).ToDictionary(n => n.Id, n => n.Hostname);
+        return SwarmDeathWatch.Start(engine, deployed, id => hostsById.GetValueOrDefault(id, id), progress);
     }
 
-    /// <summary>Where each service's task ran.</summary>
-    public IReadOnlyDictionary<string, string> Hosts => tasks.ToDictionary(t => t.Key, t => t.Value.Host);
+    /// <summary>Whether a task runs on the manager's host, whose engine the harness talks to.</summary>
+    private bool OnThisHost(StackTask task) => task.Host == placement.Platform.Run.Manager.Node.Hostname;
 
     /// <summary>Each container's output (a node's log goes there too) into RESULTS/logs/SERVICE.log: the engine keeps it for this host's containers.</summary>
     public async Task KeepLogsAsync(CancellationToken ct)
@@ -139,7 +141,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         Directory.CreateDirectory(logs);
         foreach (var (service, task) in tasks)
         {
-            if (task.Host == placement.Platform.Run.Manager.Node.Hostname)
+            if (OnThisHost(task))
             {
                 await File.WriteAllTextAsync(Path.Combine(logs, $"{service}.log"), await engine.GetLogsAsync(task.ContainerId, LogLines, ct), ct);
             }

@@ -15,4 +15,16 @@ internal interface ISpanCollection : IAsyncDisposable
 
     /// <summary>Waits until no more spans arrive (the last payments' late ones), stops, writes spans.jsonl and counts.</summary>
     Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default);
+
+    /// <summary>Waits until <paramref name="count"/> stays the same over <paramref name="quiet"/> (the last payments' late spans are in), at most 10 s.</summary>
+    static async Task UntilQuietAsync(Func<long> count, TimeSpan quiet, CancellationToken ct)
+    {
+        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
+        var last = -1L;
+        while (count() != last && DateTime.UtcNow < deadline)
+        {
+            last = count();
+            await Task.Delay(quiet, ct);
+        }
+    }
 }

@@ -63,13 +63,7 @@ internal sealed class TraceRecorder : ISpanCollection
         {
             return stats;
         }
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(10);
-        var last = -1L;
-        while (Received != last && DateTime.UtcNow < deadline)
-        {
-            last = Received;
-            await Task.Delay(quietPeriod, ct);
-        }
+        await ISpanCollection.UntilQuietAsync(() => Received, quietPeriod, ct);
         StoppedUnixMicros = SpanCollector.UnixMicrosNow();
         receiver.Dispose();
         collectors.ForEach(c => c.Dispose());
