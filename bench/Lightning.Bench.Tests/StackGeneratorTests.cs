@@ -138,6 +138,37 @@ public class StackGeneratorTests
         Assert.Equal(RunId, agent.Labels![RunLabels.Run]);
         Assert.Equal(RunId, agent.Deploy.Labels![RunLabels.Run]);
         Assert.DoesNotContain("--owner", agent.Command!);
+        // A run that does not profile gives the agent no engine socket.
+        Assert.DoesNotContain(agent.Volumes!, v => v.Contains("docker.sock", StringComparison.Ordinal));
+        Assert.DoesNotContain("--perf-image", agent.Command!);
+    }
+
+    [Fact]
+    public void A_profiling_runs_agent_makes_its_perf_helpers_through_its_hosts_engine_with_the_runs_image_volume_and_labels()
+    {
+        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, "lnbench/harness:abc", ["dotnet", "/x.dll"], null, Labels, Profiles: true));
+        var agent = file.Services[SwarmNames.AgentService];
+        var command = agent.Command!;
+        Assert.Equal("lnbench/harness:abc", command[command.IndexOf("--perf-image") + 1]);
+        Assert.Equal(SwarmNames.WorkVolume(RunId), command[command.IndexOf("--work-volume") + 1]);
+        Assert.Contains($"{RunLabels.Run}={RunId}", command);
+        Assert.Contains("/var/run/docker.sock:/var/run/docker.sock", agent.Volumes!);
+        // The options it is given are the agent's own: they parse into helper-container settings.
+        var tokenFile = Path.GetTempFileName();
+        try
+        {
+            File.WriteAllText(tokenFile, new string('t', 32));
+            var args = command.Select(a => a.Replace($"/run/secrets/{SwarmNames.AgentTokenTarget}", tokenFile, StringComparison.Ordinal)).Skip(1).ToList();
+            var perf = Lightning.Bench.Relay.AgentCommand.Settings(Lightning.Bench.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
+            Assert.Equal("lnbench/harness:abc", perf.Image);
+            Assert.Equal(SwarmNames.WorkVolume(RunId), perf.WorkVolume);
+            Assert.Equal(SwarmNames.WorkMount, perf.WorkMount);
+            Assert.Equal(RunId, perf.Labels[RunLabels.Run]);
+        }
+        finally
+        {
+            File.Delete(tokenFile);
+        }
     }
 
     [Fact]

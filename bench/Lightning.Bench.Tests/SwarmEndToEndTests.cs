@@ -26,7 +26,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
 
         var run = await ProcessRunner.RunAsync("dotnet",
         [
-            Harness, "AlicePaysBob", "--swarm", "--build", $"a={cln}", "--build", $"b={cln}",
+            Harness, "AlicePaysBob", "--swarm", "--profile", "--build", $"a={cln}", "--build", $"b={cln}",
             "--concurrency", "10", "--iterations", "2", "--warmups", "1", "--topologies", "1",
             "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work,
         ], TimeSpan.FromMinutes(20));
@@ -60,6 +60,19 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         Assert.Contains($"\"host\": \"{host}\"", manifest);
         Assert.Contains("swarm: 1 host(s)", run.StandardOutput);
         Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(Path.Combine(runDir, "cases"), "Build-a-*")), "stack.yml")));
+        // Profiles recorded by the agent (perf in a helper container on the nodes' host) and folded there: every node's
+        // stacks with Core Lightning's own functions named, flame graphs made from them as on one host.
+        foreach (var node in new[] { "alice", "bob" })
+        {
+            var folded = Directory.GetFiles(Path.Combine(runDir, "profiles"), $"{node}.folded", SearchOption.AllDirectories);
+            Assert.NotEmpty(folded);
+            var text = await File.ReadAllTextAsync(folded[0]);
+            Assert.Contains("lightningd;", text);
+            Assert.Contains(";io_loop", text);
+            Assert.Contains($"profile: {node}, Build=a", run.StandardOutput);
+        }
+        Assert.DoesNotContain("no profiles", run.StandardOutput);
+        Assert.NotEmpty(Directory.GetFiles(Path.Combine(runDir, "profiles"), "*.svg", SearchOption.AllDirectories));
 
         var runId = Path.GetFileName(runDir)[..^"-AlicePaysBob".Length];
         await AssertNothingLeftAsync(engine, runId, work);
@@ -75,7 +88,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         var work = Directory.CreateTempSubdirectory("lnb-").FullName;
         string[] Arguments() =>
         [
-            "AlicePaysBob", "--swarm", "--concurrency", "2", "--iterations", "500", "--warmups", "0", "--topologies", "1",
+            "AlicePaysBob", "--swarm", "--profile", "--concurrency", "2", "--iterations", "500", "--warmups", "0", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work,
         ];
 
@@ -94,6 +107,8 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         {
             await killed.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
             killedRun = killed.RunId!;
+            // Its nodes' perf recordings run in helper containers the agent made: the kill leaves them too.
+            Assert.Contains(await engine.ListContainersAsync($"{RunLabels.Run}={killedRun}"), c => c.Name.StartsWith("lnbench-perf-", StringComparison.Ordinal));
             await killed.SignalAsync("KILL");
             await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
         }

@@ -34,6 +34,10 @@ internal static class Program
         {
             return Relay.OverlayGate.Run(args[1..]);
         }
+        if (args.Length > 0 && args[0] == Processes.ExecToFiles.Command)
+        {
+            return Processes.ExecToFiles.Run(args[1..]);
+        }
         if (args.Length > 0 && args[0] == Relay.AgentCommand.AgentsCommand)
         {
             return Relay.AgentCommand.RunAgents(args[1..]);

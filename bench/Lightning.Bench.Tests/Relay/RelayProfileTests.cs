@@ -4,6 +4,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests.Relay;
@@ -70,6 +71,67 @@ public sealed class RelayProfileTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task On_a_swarm_perf_runs_in_a_helper_container_in_the_hosts_pid_namespace_and_none_is_left_after_the_fold_or_the_agents_end()
+    {
+        Requirements.Docker();
+        Requirements.Perf();
+        await ProfilingTests.EnsureBurnerImageAsync(build);
+        var runId = $"test-{Guid.NewGuid():N}"[..16];
+        using var engine = new DockerEngine();
+        var burner = await ProfilingTests.StartAsync(engine, runId, "burner", ProfilingTests.BurnerImage, ["/usr/local/bin/lnbench-burn"]);
+        var helperLabel = $"lnbench.test.helper={runId}";
+        try
+        {
+            var pid = (await engine.InspectContainerAsync(burner))!.Pid;
+            // The harness image with this host's perf, as a profiling swarm run makes it; the work folder is bound at
+            // the same path in the helpers, as the work volume is on a swarm.
+            var image = await HarnessImage.EnsureAsync(engine, perf: PerfSupport.Locate("perf"));
+            var labels = new Dictionary<string, string> { [RunLabels.Run] = runId, ["lnbench.test.helper"] = runId };
+            var settings = new AgentSettings(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0), RelayHarness.Token, harness.Work, Host: "host-1",
+                PerfContainer: new PerfContainerSettings(image, HarnessImage.Entrypoint, harness.Work, harness.Work, labels));
+            await using (var agent = RelayAgent.Start(settings))
+            {
+                await using var client = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
+                var profile = await client.StartProfileAsync("topo-h", [new ProfileTarget("burner", pid)], new ProfileSettings(), RelayHarness.Patience);
+                // perf is not a process of this agent: it runs in one helper container, in the host's pid namespace.
+                Assert.Single(await engine.ListContainersAsync(helperLabel));
+                Assert.Equal(0, PerfProcessesUnder(harness.Work, childrenOf: Environment.ProcessId));
+                var perf = Assert.Single(Process.GetProcessesByName("perf"), p => File.ReadAllText($"/proc/{p.Id}/cmdline").Contains(harness.Work, StringComparison.Ordinal));
+                Assert.Equal(new FileInfo("/proc/self/ns/pid").LinkTarget, new FileInfo($"/proc/{perf.Id}/ns/pid").LinkTarget);
+                await profile.EnableAsync(RelayHarness.Patience);
+                await Task.Delay(TimeSpan.FromSeconds(2));
+                await profile.DisableAsync(RelayHarness.Patience);
+                var (stacks, sampled, rawBytes) = (await profile.StopAndFoldAsync(TimeSpan.FromMinutes(5)))["burner"];
+
+                // The burner's own functions, unwound and named by perf in the helper.
+                Assert.Contains(stacks.Counts, s => s.Key.StartsWith("lnbench-burn;", StringComparison.Ordinal)
+                    && s.Key.Contains(";main;lnbench_spin_outer;lnbench_spin_inner", StringComparison.Ordinal));
+                Assert.All(stacks.Counts.Keys, s => Assert.StartsWith("lnbench-burn;", s));
+                Assert.InRange(sampled.TotalSeconds, 1.5, 3);
+                Assert.True(rawBytes > 0);
+                // Folded: the recording's and the fold's helpers go (the agent removes the recording's once its stacks are sent), and their files.
+                var left = 0;
+                await RelayHarness.Until("the helpers removed after the fold", () => (left = engine.ListContainersAsync(helperLabel).GetAwaiter().GetResult().Count) == 0, () => $"{left} left");
+                Assert.Empty(Directory.GetFiles(harness.Work, "*.perf.data", SearchOption.AllDirectories));
+                Assert.Empty(Directory.GetFiles(harness.Work, "lnbench-perf-*", SearchOption.AllDirectories));
+
+                // A recording the agent's end interrupts: its helper goes with the agent.
+                await client.StartProfileAsync("topo-i", [new ProfileTarget("burner", pid)], new ProfileSettings(), RelayHarness.Patience);
+                Assert.Single(await engine.ListContainersAsync(helperLabel));
+            }
+            Assert.Empty(await engine.ListContainersAsync(helperLabel));
+            Assert.Equal(0, PerfProcessesUnder(harness.Work));
+        }
+        finally
+        {
+            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
+            {
+                await engine.RemoveContainerAsync(container.Id);
+            }
+        }
+    }
+
+    [SkippableFact]
     public async Task A_node_that_cannot_be_profiled_fails_the_start_with_its_name_and_nothing_is_left_recording()
     {
         Requirements.Perf();
@@ -120,11 +182,13 @@ public sealed class RelayProfileTests : IDisposable
         Assert.Equal(counts.Count, back.Counts.Count);
     }
 
-    private static int PerfProcessesUnder(string folder) => Process.GetProcessesByName("perf").Count(p =>
+    /// <summary>perf processes recording into <paramref name="folder"/> (any on the host, or only children of <paramref name="childrenOf"/>).</summary>
+    private static int PerfProcessesUnder(string folder, int? childrenOf = null) => Process.GetProcessesByName("perf").Count(p =>
     {
         try
         {
-            return File.ReadAllText($"/proc/{p.Id}/cmdline").Contains(folder, StringComparison.Ordinal);
+            return File.ReadAllText($"/proc/{p.Id}/cmdline").Contains(folder, StringComparison.Ordinal)
+                && (childrenOf is null || File.ReadAllText($"/proc/{p.Id}/stat").Split(' ')[3] == childrenOf.Value.ToString(System.Globalization.CultureInfo.InvariantCulture));
         }
         catch (IOException)
         {

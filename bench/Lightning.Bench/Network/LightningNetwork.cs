@@ -216,6 +216,13 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// <summary>Each container's id by node name (bitcoind included), once started.</summary>
     public IReadOnlyDictionary<string, string> Containers => swarm?.Containers ?? launcher.Containers;
 
+    /// <summary>Whether the topology is a stack on a swarm (its nodes reached through the agent on its host).</summary>
+    public bool OnSwarm => swarm is not null;
+
+    /// <summary>On a swarm: a switched-off perf recording per Lightning node, made by the agent on the topology's host.</summary>
+    public Task<Relay.RelayProfile> StartRelayedProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct = default) =>
+        (swarm ?? throw new InvalidOperationException($"{Options.ProjectName} is not on a swarm: its profiles are recorded here")).StartProfileAsync(settings, ct);
+
     /// <summary>A reader of the Lightning nodes' CPU time (their cgroups): here, or on a swarm through the agent on their host.</summary>
     public async Task<INodeMeter> CreateCpuMeterAsync(CancellationToken ct = default) => swarm is not null
         ? await swarm.CreateMeterAsync(ct)

@@ -137,7 +137,6 @@ internal static class OptionParser
             : options.TraceCheck ? ("--trace-check", "Core Lightning's trace file is read from the nodes' folders on this host")
             : options.Traces.Contains(TraceModes.Unread) ? ("--traces unread", "the agent reads every socket it binds")
             : options.WithCompose ? ("--with-compose", "a swarm's stacks are deployed through the Engine API")
-            : options.Profile is not null ? ("--profile", "the agents do not carry perf in the harness image yet")
             : null;
         if (refused is { } r)
         {

@@ -7,7 +7,7 @@ namespace Lightning.Bench.Profiling;
 /// plugins are in it and the harness and the other nodes are not), sampling only the invocations the case lifecycle
 /// switches it on for, folded when the case ends.
 /// </summary>
-internal sealed class CaseProfiler : IAsyncDisposable
+internal sealed class CaseProfiler : ICaseProfiler
 {
     private readonly IReadOnlyDictionary<string, PerfRecording> recordings;
     private bool enabled;

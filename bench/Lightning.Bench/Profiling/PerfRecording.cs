@@ -24,16 +24,18 @@ internal sealed partial class PerfRecording : IAsyncDisposable
     private readonly ProfileSettings settings;
     private readonly string dataFile;
     private readonly string buildIdDirectory;
-    private readonly RunningProcess perf;
+    private readonly IPerfProcess perf;
+    private readonly IPerfRunner runner;
     private readonly FileStream control;
     private readonly StreamReader acks;
     private readonly Stopwatch enabledTime = new();
     private readonly string controlFifo;
     private readonly string ackFifo;
 
-    private PerfRecording(ProfileSettings settings, string dataFile, string buildIdDirectory, RunningProcess perf, FileStream control, StreamReader acks, string controlFifo, string ackFifo)
+    private PerfRecording(ProfileSettings settings, IPerfRunner runner, string dataFile, string buildIdDirectory, IPerfProcess perf, FileStream control, StreamReader acks, string controlFifo, string ackFifo)
     {
         this.settings = settings;
+        this.runner = runner;
         this.dataFile = dataFile;
         this.buildIdDirectory = buildIdDirectory;
         this.perf = perf;
@@ -51,8 +53,11 @@ internal sealed partial class PerfRecording : IAsyncDisposable
 
     /// <summary>Starts perf on <paramref name="cgroup"/> with its events off; <paramref name="name"/> names its files in <paramref name="folder"/>.</summary>
     /// <param name="buildIdDirectory">perf's cache of the binaries it sampled, shared by a run's recordings: a process that has exited (a bitcoin-cli call) is resolved from it.</param>
-    public static async Task<PerfRecording> StartAsync(ProfileSettings settings, string cgroup, string folder, string name, string buildIdDirectory, CancellationToken ct = default)
+    /// <param name="runner">Where perf runs (default: a child process, <see cref="ProfileSettings.PerfPath"/>); its FIFOs and files are in <paramref name="folder"/>, which it must see at the same path.</param>
+    public static async Task<PerfRecording> StartAsync(ProfileSettings settings, string cgroup, string folder, string name, string buildIdDirectory, CancellationToken ct = default,
+        IPerfRunner? runner = null)
     {
+        runner ??= new LocalPerfRunner(settings.PerfPath);
         Directory.CreateDirectory(folder);
         var controlFifo = Path.Combine(folder, $"{name}.ctl");
         var ackFifo = Path.Combine(folder, $"{name}.ack");
@@ -65,7 +70,7 @@ internal sealed partial class PerfRecording : IAsyncDisposable
             }
         }
         var dataFile = Path.Combine(folder, $"{name}.perf.data");
-        var perf = RunningProcess.Start(settings.PerfPath,
+        var perf = await runner.StartAsync(
             ["--buildid-dir", buildIdDirectory, "record", .. settings.RecordArguments, "-a", "-G", cgroup,
              "-D", "-1", "--control", $"fifo:{controlFifo},{ackFifo}", "-o", dataFile]);
         try
@@ -93,7 +98,7 @@ internal sealed partial class PerfRecording : IAsyncDisposable
                 throw new TimeoutException(e.Message);
             }
             var (controlStream, ackReader) = await open;
-            return new PerfRecording(settings, dataFile, buildIdDirectory, perf, controlStream, ackReader, controlFifo, ackFifo);
+            return new PerfRecording(settings, runner, dataFile, buildIdDirectory, perf, controlStream, ackReader, controlFifo, ackFifo);
         }
         catch
         {
@@ -130,8 +135,8 @@ internal sealed partial class PerfRecording : IAsyncDisposable
         }
         DataBytes = new FileInfo(dataFile).Length;
         FoldedStacks? folded = null;
-        var script = await ProcessRunner.RunAsync(settings.PerfPath, ["--buildid-dir", buildIdDirectory, "script", "-i", dataFile, .. ScriptFields],
-            ScriptTimeout, reader => folded = PerfScriptFolder.Fold(reader), ct: ct);
+        var script = await runner.RunAsync(["--buildid-dir", buildIdDirectory, "script", "-i", dataFile, .. ScriptFields],
+            ScriptTimeout, reader => folded = PerfScriptFolder.Fold(reader), ct);
         if (!script.Succeeded || folded is null)
         {
             throw new IOException($"perf script of {dataFile} failed with code {script.ExitCode}: {script.Tail(2)}");

@@ -46,6 +46,29 @@ internal static class PerfSupport
         }
     }
 
+    /// <summary>
+    /// For a swarm run: perf's version and its file on this host, which the harness image carries to the agents; the
+    /// agents run it privileged in the hosts' pid namespaces, so this host's permissions are not what counts.
+    /// </summary>
+    public static async Task<(string? Version, string? Path, string? Problem)> CheckForImageAsync(ProfileSettings settings, CancellationToken ct = default)
+    {
+        var path = Locate(settings.PerfPath);
+        if (path is null)
+        {
+            return (null, null, $"--profile --swarm carries this host's perf to the agents in the harness image, and '{settings.PerfPath}' was not found: install it (Debian: apt-get install linux-perf; Ubuntu: apt-get install linux-tools-$(uname -r)){Otherwise(settings)}");
+        }
+        var version = await ProcessRunner.RunAsync(path, ["--version"], ProbeTimeout, ct: ct);
+        return version.Succeeded
+            ? (version.StandardOutput.Trim(), path, null)
+            : (null, null, $"'{path} --version' failed ({version.Tail(1)}): install a perf that runs on this host{Otherwise(settings)}");
+    }
+
+    /// <summary>A program's file: the path given, or found on PATH.</summary>
+    internal static string? Locate(string program) =>
+        program.Contains('/', StringComparison.Ordinal) ? (File.Exists(program) ? System.IO.Path.GetFullPath(program) : null)
+        : (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
+            .Select(d => System.IO.Path.Combine(d, program)).FirstOrDefault(File.Exists);
+
     /// <summary>perf's refusal in one line with the fix.</summary>
     public static string Explain(ProcessResult probe, ProfileSettings settings)
     {

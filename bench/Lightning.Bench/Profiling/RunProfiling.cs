@@ -11,7 +11,7 @@ namespace Lightning.Bench.Profiling;
 /// </summary>
 internal sealed class RunProfiling : IAsyncDisposable
 {
-    private readonly HashSet<CaseProfiler> live = new();
+    private readonly HashSet<ICaseProfiler> live = new();
     private readonly string folder;
 
     private RunProfiling(ProfileSettings settings, string perfVersion, string folder)
@@ -33,9 +33,15 @@ internal sealed class RunProfiling : IAsyncDisposable
     }
 
     /// <summary>Starts a case's recordings (Lightning nodes' containers by node name), switched off.</summary>
-    public async Task<CaseProfiler> StartCaseAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, string caseFolder, CancellationToken ct = default)
+    public async Task<ICaseProfiler> StartCaseAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, string caseFolder, CancellationToken ct = default) =>
+        Live(await CaseProfiler.StartAsync(engine, Settings, containersByNode, Path.Combine(folder, caseFolder), Path.Combine(folder, "buildid"), ct));
+
+    /// <summary>Starts a swarm topology's recordings on its host's agent, switched off.</summary>
+    public async Task<ICaseProfiler> StartCaseAsync(LightningNetwork network, CancellationToken ct = default) =>
+        Live(new RelayCaseProfiler(await network.StartRelayedProfileAsync(Settings, ct)));
+
+    private ICaseProfiler Live(ICaseProfiler profiler)
     {
-        var profiler = await CaseProfiler.StartAsync(engine, Settings, containersByNode, Path.Combine(folder, caseFolder), Path.Combine(folder, "buildid"), ct);
         lock (live)
         {
             live.Add(profiler);
@@ -44,7 +50,7 @@ internal sealed class RunProfiling : IAsyncDisposable
     }
 
     /// <summary>Stops a case's recordings and removes their files.</summary>
-    public async Task ReleaseAsync(CaseProfiler profiler)
+    public async Task ReleaseAsync(ICaseProfiler profiler)
     {
         lock (live)
         {
@@ -55,7 +61,7 @@ internal sealed class RunProfiling : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
-        List<CaseProfiler> left;
+        List<ICaseProfiler> left;
         lock (live)
         {
             left = live.ToList();

@@ -59,7 +59,13 @@ internal static class AgentCommand
                 ? (uid, gid) : throw new UsageException($"--owner '{text}' is not UID:GID (e.g. 1000:1000)");
         }
         var host = options.Host ?? (Environment.GetEnvironmentVariable(Swarm.AgentStackGenerator.HostVariable) is { Length: > 0 } h ? h : null);
-        return new AgentSettings(endpoint, token, work, options.ProcRoot, owner, host, options.MaxQueuedSpans);
+        PerfContainerSettings? perf = null;
+        if (options.PerfImage is { } image)
+        {
+            var volume = options.WorkVolume ?? throw new UsageException("--perf-image needs --work-volume NAME (the volume mounted at --work-dir), which the helper containers mount too");
+            perf = new PerfContainerSettings(image, Swarm.HarnessImage.Entrypoint, volume, work, options.Labels);
+        }
+        return new AgentSettings(endpoint, token, work, options.ProcRoot, owner, host, options.MaxQueuedSpans, PerfContainer: perf);
     }
 
     /// <summary>The run's token from its file (a swarm secret), trimmed, as bytes.</summary>

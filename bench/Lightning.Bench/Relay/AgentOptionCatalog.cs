@@ -35,10 +35,29 @@ internal static class AgentOptionCatalog
         new("--max-queued-spans", "N", (o, a) => o with { MaxQueuedSpans = Int(a.Name, a.Value(), 1, 10_000_000) },
             $"span frames held while the harness is away (default {AgentSettings.DefaultMaxQueuedSpans}); more are dropped, counted",
             new($"`{AgentSettings.DefaultMaxQueuedSpans}`", "span frames held for the harness while it is away; more are dropped and counted")),
+        new("--perf-image", "IMAGE", (o, a) => o with { PerfImage = NonEmpty(a.Name, a.Value()) },
+            "record profiles with the perf in IMAGE (the harness image), in a helper container per perf\nthat shares the host's pid namespace (needs the host's engine socket and --work-volume)",
+            new("", "record profiles with the perf in `IMAGE` (the harness image made with `--profile`), each perf in a helper container that shares the host's pid namespace, made through the host's engine (`/var/run/docker.sock`, mounted by the agent service of a profiling run); without it, the agent runs `perf` itself")),
+        new("--work-volume", "NAME", (o, a) => o with { WorkVolume = NonEmpty(a.Name, a.Value()) },
+            "the work volume's name on this host, mounted in the helper containers at --work-dir",
+            new("", "the name of the work volume mounted at `--work-dir`: the helper containers mount it at the same path")),
+        new("--label", "KEY=VALUE", (o, a) => o with { Labels = WithLabel(o.Labels, a.Name, a.Value()) },
+            "a label for the helper containers (the run's; repeat it)",
+            new("", "a label given to every helper container (the run's labels, so its sweep finds them); repeat it")),
         new("--help", null, (o, _) => o with { Help = true },
             "this text",
             new("", "print these options")),
     ];
+
+    private static Dictionary<string, string> WithLabel(IReadOnlyDictionary<string, string> labels, string name, string text)
+    {
+        var at = text.IndexOf('=', StringComparison.Ordinal);
+        if (at <= 0)
+        {
+            throw new UsageException($"{name} '{text}' is not KEY=VALUE");
+        }
+        return new Dictionary<string, string>(labels) { [text[..at]] = text[(at + 1)..] };
+    }
 
     private const string AgentStackHost = Swarm.AgentStackGenerator.HostVariable;
 

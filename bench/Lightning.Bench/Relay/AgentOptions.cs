@@ -17,5 +17,11 @@ internal sealed record AgentOptions
 
     public int MaxQueuedSpans { get; init; } = AgentSettings.DefaultMaxQueuedSpans;
 
+    public string? PerfImage { get; init; }
+
+    public string? WorkVolume { get; init; }
+
+    public IReadOnlyDictionary<string, string> Labels { get; init; } = new Dictionary<string, string>();
+
     public bool Help { get; init; }
 }

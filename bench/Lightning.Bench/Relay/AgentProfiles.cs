@@ -5,10 +5,11 @@ namespace Lightning.Bench.Relay;
 /// <summary>
 /// The agent's profiles: per topology, one <see cref="PerfRecording"/> per node on its container's cgroup, the same
 /// recorder a single-host run uses, switched on and off as the harness says and folded on the agent's host (perf reads
-/// the nodes' binaries through their mount namespaces there). The operations of one topology run in the order they
+/// the nodes' binaries through their mount namespaces there; on a swarm, perf runs in helper containers that share the
+/// host's pid namespace, see <see cref="ContainerPerfRunner"/>). The operations of one topology run in the order they
 /// arrived, off the connection's reading loop: a fold can take a minute and must not hold up spans or costs.
 /// </summary>
-internal sealed class AgentProfiles(string folder, string procRoot, string perfPath, Action<byte[]> send) : IAsyncDisposable
+internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner runner, Action<byte[]> send) : IAsyncDisposable
 {
     private readonly System.Collections.Concurrent.ConcurrentDictionary<string, Dictionary<string, PerfRecording>> topologies = new();
     private readonly Dictionary<string, Task> tails = new();
@@ -74,7 +75,7 @@ internal sealed class AgentProfiles(string folder, string procRoot, string perfP
             send(new ProfileStateMessage(start.RequestId, start.Targets.Select(t => (t.Node, $"cannot sample at {start.FrequencyHz} Hz with '{start.CallGraph}' stacks")).ToList()).Encode());
             return;
         }
-        var settings = new ProfileSettings(start.FrequencyHz, start.CallGraph, PerfPath: perfPath);
+        var settings = new ProfileSettings(start.FrequencyHz, start.CallGraph);
         var recordings = new Dictionary<string, PerfRecording>();
         var answers = new List<(string, string)>();
         foreach (var target in start.Targets)
@@ -85,7 +86,7 @@ internal sealed class AgentProfiles(string folder, string procRoot, string perfP
                 try
                 {
                     recordings[target.Node] = await PerfRecording.StartAsync(settings, cgroup, Path.Combine(folder, start.Topology), target.Node,
-                        Path.Combine(folder, "buildid"), stopping.Token);
+                        Path.Combine(folder, "buildid"), stopping.Token, runner);
                 }
                 catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
                 {

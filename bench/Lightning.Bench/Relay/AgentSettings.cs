@@ -11,7 +11,8 @@ namespace Lightning.Bench.Relay;
 /// <param name="Host">Its host's name, told to the harness.</param>
 /// <param name="MaxQueuedSpans">Span frames held for the harness (while it is away); more are dropped and counted.</param>
 /// <param name="CountersInterval">How often every stream's counts are sent.</param>
-/// <param name="PerfPath">The perf program profiles are recorded with.</param>
+/// <param name="PerfPath">The perf program profiles are recorded with (when not in helper containers).</param>
+/// <param name="PerfContainer">perf in helper containers of the harness image (a swarm agent), or null to run perf itself.</param>
 internal sealed record AgentSettings(
     IPEndPoint Listen,
     byte[] Token,
@@ -21,7 +22,8 @@ internal sealed record AgentSettings(
     string? Host = null,
     int MaxQueuedSpans = AgentSettings.DefaultMaxQueuedSpans,
     TimeSpan? CountersInterval = null,
-    string PerfPath = "perf")
+    string PerfPath = "perf",
+    PerfContainerSettings? PerfContainer = null)
 {
     /// <summary>At Core Lightning's 2 KiB per span at most, 128 MiB: some seconds of a busy topology's spans.</summary>
     public const int DefaultMaxQueuedSpans = 65536;

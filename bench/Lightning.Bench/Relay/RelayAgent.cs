@@ -53,7 +53,10 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         listener = new TcpListener(settings.Listen);
         listener.Start();
         Endpoint = (IPEndPoint)listener.LocalEndpoint;
-        profiles = new AgentProfiles(Path.Combine(settings.WorkDirectory, $".perf-{Session:x}"), settings.ProcRoot, settings.PerfPath, Enqueue);
+        var profileFolder = Path.Combine(settings.WorkDirectory, $".perf-{Session:x}");
+        profiles = new AgentProfiles(profileFolder, settings.ProcRoot, settings.PerfContainer is { } perf
+            ? new ContainerPerfRunner(new Docker.DockerEngine(), perf, Path.Combine(profileFolder, "helpers"))
+            : new Profiling.LocalPerfRunner(settings.PerfPath), Enqueue);
         accepting = Task.Run(AcceptAsync);
         writing = Task.Run(WriteAsync);
         counting = Task.Run(CountAsync);

@@ -69,6 +69,19 @@ internal sealed class RelayProfile
             TimeSpan.FromMicroseconds(a.Value.Last!.SampledMicroseconds), a.Value.Last.RawBytes));
     }
 
+    /// <summary>Tells the agent to stop this topology's recordings without waiting for their stacks (a case that ended early; never throws).</summary>
+    public async Task AbandonAsync()
+    {
+        try
+        {
+            await client.SendProfileAsync(new ProfileStopMessage(0, Topology).Encode(), TimeSpan.FromSeconds(5), CancellationToken.None);
+        }
+        catch (Exception e) when (e is IOException or TimeoutException or OperationCanceledException or ObjectDisposedException)
+        {
+            // The agent's end stops them.
+        }
+    }
+
     internal void OnChunk(ProfileChunkMessage chunk)
     {
         var (text, _) = arriving.GetOrAdd(chunk.Node, _ => (new StringBuilder(), null));

@@ -27,7 +27,7 @@ internal sealed class CaseLifecycle
     private LightningNetwork? network;
     private PaymentDriver? driver;
     private (TimeSpan Paused, int Collections) gcBefore;
-    private CaseProfiler? profiler;
+    private ICaseProfiler? profiler;
     private CaseInstructions? instructions;
     private INodeMeter? cpuMeter;
 
@@ -177,7 +177,9 @@ internal sealed class CaseLifecycle
             var nodes = topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]);
             try
             {
-                profiler = await profiling.StartCaseAsync(run.Engine, nodes, CaseFolder.Of(definition.Key), ct);
+                profiler = network.OnSwarm
+                    ? await profiling.StartCaseAsync(network, ct)
+                    : await profiling.StartCaseAsync(run.Engine, nodes, CaseFolder.Of(definition.Key), ct);
             }
             catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or Processes.ToolNotFoundException)
             {
@@ -357,7 +359,7 @@ internal sealed class CaseLifecycle
     }
 
     /// <summary>A perf that stops answering ends the case's profiles, not the case.</summary>
-    private async Task ProfileAsync(Func<CaseProfiler, Task> action)
+    private async Task ProfileAsync(Func<ICaseProfiler, Task> action)
     {
         try
         {

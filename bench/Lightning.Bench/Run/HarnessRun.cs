@@ -62,7 +62,8 @@ internal static class HarnessRun
             }
             if (options.Swarm)
             {
-                run.Swarm = await Swarm.SwarmPlatform.StartAsync(engine, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation);
+                run.Swarm = await Swarm.SwarmPlatform.StartAsync(engine, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation,
+                    perf: run.Profiling is null ? null : Profiling.PerfSupport.Locate(options.Profile!.PerfPath));
             }
             shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
@@ -300,7 +301,15 @@ internal static class HarnessRun
         {
             return (null, null);
         }
-        var (version, problem) = await Profiling.PerfSupport.CheckAsync(settings);
+        string? version, problem;
+        if (options.Swarm)
+        {
+            (version, _, problem) = await Profiling.PerfSupport.CheckForImageAsync(settings);
+        }
+        else
+        {
+            (version, problem) = await Profiling.PerfSupport.CheckAsync(settings);
+        }
         if (problem is null)
         {
             progress.Info($"profiling with {version}: {settings.Describe()}, {(options.Soak is null ? "every other measured iteration" : "in windows along the soak")}");

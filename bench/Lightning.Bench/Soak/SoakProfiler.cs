@@ -51,7 +51,7 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
     {
         var containers = nodes.ToDictionary(n => n, n => network.Containers[n]);
         var folding = Task.CompletedTask;
-        CaseProfiler? ready = null;
+        ICaseProfiler? ready = null;
         try
         {
             for (var number = 1; !stop.IsCancellationRequested && Problem is null; number++)
@@ -92,7 +92,7 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
     private static string Folder(int number) => $"soak-window-{number:000}";
 
     /// <summary>Samples from now until <paramref name="closes"/> on the soak's clock; the window's start and its payments.</summary>
-    private async Task<(double Start, long Before, int Made)> SampleAsync(CaseProfiler profiler, TimeSpan closes, CancellationToken stop)
+    private async Task<(double Start, long Before, int Made)> SampleAsync(ICaseProfiler profiler, TimeSpan closes, CancellationToken stop)
     {
         var start = clock.Elapsed.TotalSeconds;
         await profiler.EnableAsync(stop);
@@ -115,7 +115,7 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
     }
 
     /// <summary>Folds a closed window after the one before it (one at a time: `perf script` with DWARF unwinding keeps a CPU busy).</summary>
-    private async Task FoldAsync(Task previous, CaseProfiler profiler, int number, double start, long before, int made)
+    private async Task FoldAsync(Task previous, ICaseProfiler profiler, int number, double start, long before, int made)
     {
         try
         {

@@ -17,6 +17,9 @@ internal static class AgentStackGenerator
     /// <summary>Set by swarm to the agent's host name (a template: swarm expands it in environment values, not in commands).</summary>
     public const string HostVariable = "LNBENCH_AGENT_HOST";
 
+    /// <summary>Each host's engine socket, mounted in the agents of a run that profiles.</summary>
+    public const string EngineSocket = "/var/run/docker.sock";
+
     public static ComposeFile Generate(AgentStackSettings settings)
     {
         var token = SwarmNames.AgentTokenSecret(settings.RunId);
@@ -33,6 +36,23 @@ internal static class AgentStackGenerator
         {
             command.AddRange(["--owner", owner]);
         }
+        List<string> volumes =
+        [
+            $"{StackGenerator.WorkVolumeKey}:{SwarmNames.WorkMount}",
+            $"/proc:{HostProc}:ro",
+            "/sys/fs/cgroup:/sys/fs/cgroup:ro",
+        ];
+        if (settings.Profiles)
+        {
+            // perf must share the host's pid namespace, which a swarm service cannot: the agent makes a helper container
+            // per perf through its host's engine (see Relay/ContainerPerfRunner.cs), labelled with the run's labels.
+            command.AddRange(["--perf-image", settings.Image, "--work-volume", SwarmNames.WorkVolume(settings.RunId)]);
+            foreach (var (key, value) in settings.Labels.OrderBy(l => l.Key, StringComparer.Ordinal))
+            {
+                command.AddRange(["--label", $"{key}={value}"]);
+            }
+            volumes.Add($"{EngineSocket}:{EngineSocket}");
+        }
         var agent = new ComposeService
         {
             Image = settings.Image,
@@ -43,12 +63,7 @@ internal static class AgentStackGenerator
             Command = command,
             Environment = new() { [HostVariable] = "{{.Node.Hostname}}" },
             Labels = labels,
-            Volumes =
-            [
-                $"{StackGenerator.WorkVolumeKey}:{SwarmNames.WorkMount}",
-                $"/proc:{HostProc}:ro",
-                "/sys/fs/cgroup:/sys/fs/cgroup:ro",
-            ],
+            Volumes = volumes,
             Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork { Aliases = [SwarmNames.AgentStack(settings.RunId)] } },
             Secrets = [new ComposeServiceSecret { Source = token, Target = SwarmNames.AgentTokenTarget, Uid = "0", Gid = "0", Mode = 256 }],
             Deploy = new ComposeDeploy

@@ -28,8 +28,12 @@ internal static class HarnessImage
     /// <summary>What starts the harness in the image; its arguments follow (e.g. `agent --listen …`).</summary>
     public static IReadOnlyList<string> Entrypoint => [$"{DotnetRoot}/dotnet", $"{AppFolder}/Lightning.Bench.dll"];
 
+    /// <summary>Where perf is in an image made with it (a swarm run with --profile: its agents record with it).</summary>
+    public const string PerfPath = "/usr/bin/perf";
+
     /// <summary>The files of the image: path in the image → file on this host.</summary>
-    public static async Task<IReadOnlyDictionary<string, string>> FilesAsync(CancellationToken ct = default)
+    /// <param name="perf">This host's perf program, copied with the libraries it loads, or null for an image without.</param>
+    public static async Task<IReadOnlyDictionary<string, string>> FilesAsync(CancellationToken ct = default, string? perf = null)
     {
         var files = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var runtime = RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/');
@@ -52,7 +56,11 @@ internal static class HarnessImage
         {
             files[$"{AppFolder}/{relative}"] = Path.Combine(app, relative);
         }
-        foreach (var (target, source) in await NativeLibrariesAsync(files.Values.Where(f => f.EndsWith(".so", StringComparison.Ordinal) || f == muxer).ToList(), ct))
+        if (perf is not null)
+        {
+            files[PerfPath] = Resolve(perf);
+        }
+        foreach (var (target, source) in await NativeLibrariesAsync(files.Values.Where(f => f.EndsWith(".so", StringComparison.Ordinal) || f == muxer || f == files.GetValueOrDefault(PerfPath)).ToList(), ct))
         {
             files[target] = source;
         }
@@ -72,9 +80,10 @@ internal static class HarnessImage
     }
 
     /// <summary>Makes the image unless this engine has it already; returns its name (repository:tag).</summary>
-    public static async Task<string> EnsureAsync(DockerEngine engine, Action<string>? progress = null, CancellationToken ct = default)
+    /// <param name="perf">This host's perf program to carry (<see cref="PerfPath"/>), or null.</param>
+    public static async Task<string> EnsureAsync(DockerEngine engine, Action<string>? progress = null, CancellationToken ct = default, string? perf = null)
     {
-        var files = await FilesAsync(ct);
+        var files = await FilesAsync(ct, perf);
         var tag = Tag(files);
         var image = $"{Repository}:{tag}";
         if (await engine.InspectImageAsync(image, ct) is not null)

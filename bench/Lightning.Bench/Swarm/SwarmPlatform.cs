@@ -53,13 +53,14 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// Checks the swarm and the images (the harness image made here and checked with them), creates the run's network
     /// and token, deploys the agents, starts the gate and connects to every agent. A failure removes what was made.
     /// </summary>
+    /// <param name="perf">This host's perf, carried in the harness image for the agents to record profiles with, or null when the run does not profile.</param>
     public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, string runId, IReadOnlyList<string> images, string workRoot,
-        RunProgress progress, CancellationToken ct = default)
+        RunProgress progress, CancellationToken ct = default, string? perf = null)
     {
         string harness;
-        using (progress.Begin("making the harness image for the swarm's agents"))
+        using (progress.Begin($"making the harness image for the swarm's agents{(perf is null ? "" : $", with {perf}")}"))
         {
-            harness = await HarnessImage.EnsureAsync(engine, progress.Info, ct);
+            harness = await HarnessImage.EnsureAsync(engine, progress.Info, ct, perf);
         }
         // Text: the agent reads its token file as a line.
         var token = System.Text.Encoding.ASCII.GetBytes(Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(32)));
@@ -77,7 +78,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         {
             using (progress.Begin($"deploying an agent on each of the swarm's {run.Manager.Hosts.Count} hosts"))
             {
-                await run.DeployAgentsAsync(harness, HostUser.ContainerUser, ct);
+                await run.DeployAgentsAsync(harness, HostUser.ContainerUser, ct, profiles: perf is not null);
             }
             using (progress.Begin("starting the run's gate into its overlay network"))
             {

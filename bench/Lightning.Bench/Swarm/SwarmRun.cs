@@ -103,11 +103,11 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// harness image, on the run's overlay, with the run's token; removed with the run.
     /// </summary>
     /// <param name="owner">uid:gid the node folders they make are given (the nodes' user), or null.</param>
-    public async Task<SwarmStack> DeployAgentsAsync(string harnessImage, string? owner, CancellationToken ct = default)
+    public async Task<SwarmStack> DeployAgentsAsync(string harnessImage, string? owner, CancellationToken ct = default, bool profiles = false)
     {
         ObjectDisposedException.ThrowIf(disposed == 1, this);
         var name = SwarmNames.AgentStack(RunId);
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels));
+        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels, profiles));
         var stack = await SwarmStack.DeployAsync(engine, name, file, ImageIds, ct);
         lock (stacks)
         {

@@ -115,6 +115,11 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     public Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
         RelayMeter.CreateAsync(Agent.Client, topology.Nodes.Select(n => new CostTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), ct);
 
+    /// <summary>A switched-off perf recording per Lightning node by the agent on the topology's host (all or none; a node it cannot profile is named).</summary>
+    public Task<RelayProfile> StartProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct) =>
+        Agent.Client.StartProfileAsync(StackName, topology.Nodes.Select(n => new ProfileTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), settings,
+            TimeSpan.FromSeconds(60), ct);
+
     /// <summary>
     /// The watch for node deaths: when every task runs on this host, this engine's "die" events, as on one host (no
     /// polling beside the payments); otherwise the swarm's tasks, followed through the manager (<see cref="SwarmDeathWatch"/>).

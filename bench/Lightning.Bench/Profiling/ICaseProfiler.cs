@@ -1,0 +1,47 @@
+namespace Lightning.Bench.Profiling;
+
+/// <summary>
+/// A case's profiles, one per Lightning node, switched on around the invocations they sample and folded when the case
+/// ends: recorded here (<see cref="CaseProfiler"/>) or by the agent on a swarm topology's host (<see cref="RelayCaseProfiler"/>).
+/// </summary>
+internal interface ICaseProfiler : IAsyncDisposable
+{
+    Task EnableAsync(CancellationToken ct = default);
+
+    /// <summary>Switches sampling off (nothing when it was not on).</summary>
+    Task DisableAsync(CancellationToken ct = default);
+
+    /// <summary>Each node's folded stacks, how long it was sampled and how big its raw recording was.</summary>
+    Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default);
+}
+
+/// <summary>A swarm topology's profiles, recorded and folded by the agent on its host (<see cref="Relay.RelayProfile"/>).</summary>
+internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfiler
+{
+    /// <summary>For a switch (perf acknowledges within 5 s on the agent's host, per node).</summary>
+    private static readonly TimeSpan SwitchTimeout = TimeSpan.FromSeconds(30);
+
+    /// <summary>For the folds: `perf script` with DWARF unwinding of a minute's samples takes minutes on a busy host.</summary>
+    private static readonly TimeSpan FoldTimeout = TimeSpan.FromMinutes(15);
+
+    private int stopped;
+
+    public Task EnableAsync(CancellationToken ct = default) => profile.EnableAsync(SwitchTimeout, ct);
+
+    public Task DisableAsync(CancellationToken ct = default) => profile.DisableAsync(SwitchTimeout, ct);
+
+    public Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
+    {
+        Interlocked.Exchange(ref stopped, 1);
+        return profile.StopAndFoldAsync(FoldTimeout, ct);
+    }
+
+    /// <summary>A case ended before its fold: the agent is told to stop (its recordings end, their stacks are not awaited).</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (Interlocked.Exchange(ref stopped, 1) == 0)
+        {
+            await profile.AbandonAsync();
+        }
+    }
+}
