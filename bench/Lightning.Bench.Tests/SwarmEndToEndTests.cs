@@ -121,6 +121,86 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         await AssertNothingLeftAsync(engine, killedRun, work);
     }
 
+    [SkippableFact]
+    public async Task Two_shares_side_by_side_measure_their_pairs_at_once_and_every_pair_is_judged_together_then_ctrl_c_stops_both()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        using var engine = new DockerEngine();
+        await swarm.EnsureAsync(engine);
+        var host = (await Swarm.SwarmManager.RequireAsync(engine)).Node.Hostname;
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-sbs-").FullName;
+        var work = Directory.CreateTempSubdirectory("lnb-").FullName;
+
+        var run = await ProcessRunner.RunAsync("dotnet",
+        [
+            Harness, "AlicePaysBob", "--swarm", "--side-by-side", "2", "--build", $"a={cln}", "--build", $"b={cln}",
+            "--concurrency", "1", "--iterations", "2", "--warmups", "1", "--topologies", "4", "--seed", "17",
+            "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(25)}");
+        Assert.Contains($"[share 1 on {host}]", run.StandardOutput);
+        Assert.Contains($"[share 2 on {host}]", run.StandardOutput);
+        Assert.Contains("side by side: 2 shares on 1 host(s): 4 topology pairs in", run.StandardOutput);
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        using var manifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, Lightning.Bench.Run.SideBySideRun.ManifestFile)));
+        var shares = manifest.RootElement.GetProperty("shares").EnumerateArray().ToList();
+        Assert.Equal([(1, 2), (3, 4)], shares.Select(s => (s.GetProperty("first_topology").GetInt32(), s.GetProperty("last_topology").GetInt32())));
+        Assert.All(shares, s => Assert.Equal((0, 2, host), (s.GetProperty("exit_code").GetInt32(), s.GetProperty("pairs").GetInt32(), s.GetProperty("host").GetString())));
+        // Both shares measured at once: each one started before the other ended.
+        var windows = new List<(DateTimeOffset Start, DateTimeOffset End)>();
+        var runIds = new List<string>();
+        foreach (var share in shares)
+        {
+            var shareRun = Path.Combine(runDir, share.GetProperty("run_folder").GetString()!);
+            Assert.True(File.Exists(Path.Combine(shareRun, "payments.csv")));
+            var log = await File.ReadAllTextAsync(Path.Combine(Path.GetDirectoryName(shareRun)!, "harness.log"));
+            Assert.Contains($"--topology-range", await File.ReadAllTextAsync(Path.Combine(shareRun, "manifest.json")));
+            runIds.Add(Path.GetFileName(shareRun)[..^"-AlicePaysBob".Length]);
+            var times = (await File.ReadAllLinesAsync(Path.Combine(shareRun, "payments.csv"))).Skip(1).Select(l => l.Split(',')).ToList();
+            Assert.NotEmpty(times);
+            Assert.Contains("swarm: 1 host(s)", log);
+            using var shareManifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(shareRun, "manifest.json")));
+            windows.Add((shareManifest.RootElement.GetProperty("started").GetDateTimeOffset(), shareManifest.RootElement.GetProperty("ended").GetDateTimeOffset()));
+        }
+        Assert.True(windows[0].Start < windows[1].End && windows[1].Start < windows[0].End, string.Join("; ", windows));
+        // Every pair judged together, paired within its host: mean time of b against a over all 4 topologies.
+        var comparisons = await File.ReadAllLinesAsync(Path.Combine(runDir, "comparisons.csv"));
+        Assert.Contains(comparisons, l => l.Contains("mean time", StringComparison.Ordinal));
+        var topologies = (await File.ReadAllLinesAsync(Path.Combine(runDir, "topologies.csv"))).Skip(1).ToList();
+        // case (quoted), cell, build, traces, topology, …, host
+        Assert.Equal(["1", "2", "3", "4"], topologies.Select(r => r[(r.IndexOf("\",", StringComparison.Ordinal) + 2)..].Split(',')[3]).Distinct().Order());
+        Assert.All(topologies, r => Assert.EndsWith("," + host, r));
+        Assert.Contains("| mean time |", await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md")));
+        foreach (var id in runIds)
+        {
+            await AssertNothingLeftAsync(engine, id, work);
+        }
+
+        // Ctrl+C of the run stops both shares, which keep their results and leave nothing.
+        var stopped = Directory.CreateTempSubdirectory("lnbench-e2e-sbs-stop-").FullName;
+        using (var interrupted = HarnessProcess.Start("AlicePaysBob", "--swarm", "--side-by-side", "2", "--concurrency", "2", "--iterations", "500", "--warmups", "0",
+            "--topologies", "2", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", stopped, "--work-dir", work))
+        {
+            await interrupted.WaitForOutputAsync("[share 1 on", TimeSpan.FromMinutes(2));
+            var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(5);
+            while (System.Text.RegularExpressions.Regex.Matches(interrupted.Output, "topology ready, benchmarking").Count < 2)
+            {
+                Assert.True(DateTime.UtcNow < deadline, interrupted.Output);
+                await Task.Delay(200);
+            }
+            await interrupted.SignalAsync("INT");
+            Assert.Equal(130, await interrupted.WaitForExitAsync(TimeSpan.FromSeconds(180)));
+            var ids = System.Text.RegularExpressions.Regex.Matches(interrupted.Output, @"\] // lnbench \[[^\]]*\] run (\S+): results in").Select(m => m.Groups[1].Value).Distinct().ToList();
+            Assert.Equal(2, ids.Count);
+            foreach (var id in ids)
+            {
+                await AssertNothingLeftAsync(engine, id, work);
+            }
+            Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(stopped)), Lightning.Bench.Run.SideBySideRun.ManifestFile)));
+        }
+    }
+
     private static async Task AssertNothingLeftAsync(DockerEngine engine, string runId, string work)
     {
         await SwarmLeftovers.AssertNoneAsync(engine, $"{RunLabels.Run}={runId}");

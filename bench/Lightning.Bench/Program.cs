@@ -105,6 +105,10 @@ internal static class Program
         {
             return Fail(ExitUsage, e.Message);
         }
+        if (Lightning.Bench.Run.SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
+        {
+            return sideBySide;
+        }
         return HarnessRun.RunAsync(options, fragments, kinds).GetAwaiter().GetResult();
     }
 

@@ -33,6 +33,15 @@ internal sealed record HarnessOptions
     /// <summary>--swarm: the topologies run as stacks on the swarm this engine manages, reached through an agent per host (docs/swarm.md).</summary>
     public bool Swarm { get; init; }
 
+    /// <summary>--side-by-side N: with --swarm, N worker processes at once, each with its share of the topology pairs on its host (docs/swarm.md); null: one per host.</summary>
+    public int? SideBySide { get; init; }
+
+    /// <summary>--swarm-host NAME: with --swarm, only this host of the swarm (an agent there, every topology there); a side-by-side worker's.</summary>
+    public string? SwarmHost { get; init; }
+
+    /// <summary>--topology-range FIRST-LAST: only these topology indices of every case (a side-by-side worker's share); null: 1 to --topologies.</summary>
+    public (int First, int Last)? TopologyRange { get; init; }
+
     /// <summary>
     /// --pairing: how the arms of a pair (builds, trace modes) are measured. <see cref="Alternate"/> (the default): the
     /// arms' topologies of one cell and topology index are live at once and their invocations alternate, so every arm

@@ -127,9 +127,26 @@ internal static class OptionParser
     /// <summary>A swarm run is a timed benchmark whose nodes are reached through agents: what needs the nodes' folders on this host does not apply.</summary>
     private static void CheckSwarm(HarnessOptions options)
     {
+        if (options.TopologyRange is { } range && range.Last > options.Topologies)
+        {
+            throw new UsageException($"--topology-range {range.First}-{range.Last} goes past --topologies {options.Topologies}: give --topologies {range.Last} or more");
+        }
         if (!options.Swarm)
         {
+            var swarmOnly = options.SideBySide is not null ? "--side-by-side" : options.SwarmHost is not null ? "--swarm-host" : null;
+            if (swarmOnly is not null)
+            {
+                throw new UsageException($"{swarmOnly} places topologies on a swarm's hosts: add --swarm");
+            }
             return;
+        }
+        if (options.SideBySide is not null && (options.SwarmHost is not null || options.TopologyRange is not null))
+        {
+            throw new UsageException($"--side-by-side gives each share its host and topologies itself: drop {(options.SwarmHost is not null ? "--swarm-host" : "--topology-range")}");
+        }
+        if (options.SideBySide is > 1 && options.MaxTime is not null)
+        {
+            throw new UsageException("--side-by-side does not take --max-time yet (a budget's rounds decide on one process's confidence sequences): drop one");
         }
         (string Option, string Why)? refused =
             options.Soak is not null ? ("--soak", "a soak's samplers read the nodes' folders on this host")

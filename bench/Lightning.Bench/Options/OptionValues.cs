@@ -132,6 +132,16 @@ internal static class OptionValues
         return value;
     }
 
+    /// <summary>FIRST-LAST, two whole numbers from 1, FIRST ≤ LAST.</summary>
+    public static (int First, int Last) Range(string option, string text)
+    {
+        var parts = text.Split('-');
+        return parts.Length == 2 && int.TryParse(parts[0], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var first)
+            && int.TryParse(parts[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var last) && first >= 1 && first <= last
+            ? (first, last)
+            : throw new UsageException($"{option} '{text}' is not FIRST-LAST with 1 ≤ FIRST ≤ LAST (e.g. {option} 5-8)");
+    }
+
     public static string NonEmpty(string option, string text) =>
         string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
 }

@@ -117,19 +117,19 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
             send(new ProfileStateMessage(change.RequestId, [("", $"{change.Topology} is not being profiled")]).Encode());
             return;
         }
-        var answers = new List<(string, string)>();
-        foreach (var (node, recording) in recordings)
+        // Every node at once, as a single-host case's profiles are switched: the window each samples is the same.
+        var answers = await Task.WhenAll(recordings.Select(async r =>
         {
             try
             {
-                await (change.On ? recording.EnableAsync(stopping.Token) : recording.DisableAsync(stopping.Token));
-                answers.Add((node, ""));
+                await (change.On ? r.Value.EnableAsync(stopping.Token) : r.Value.DisableAsync(stopping.Token));
+                return (r.Key, "");
             }
             catch (Exception e) when (e is IOException or TimeoutException)
             {
-                answers.Add((node, e.Message));
+                return (r.Key, e.Message);
             }
-        }
+        }));
         send(new ProfileStateMessage(change.RequestId, answers).Encode());
     }
 

@@ -448,7 +448,20 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         return true;
     }
 
-    private void Enqueue(byte[] frame) => outbox.Writer.TryWrite(frame);
+    private void Enqueue(byte[] frame)
+    {
+        Interlocked.Increment(ref answersWaiting);
+        outbox.Writer.TryWrite(frame);
+        // An answer cuts short the wait of spans queued before it: the harness may be waiting on it between payments
+        // (a profile switched on is acknowledged before the invocation starts, so a late answer would widen the sampled window).
+        answerQueued.Release();
+    }
+
+    /// <summary>Released when an answer (not a span) is queued: ends the writer's wait for more spans at once.</summary>
+    private readonly SemaphoreSlim answerQueued = new(0);
+
+    /// <summary>Answers in the queue, not yet taken by the writer.</summary>
+    private int answersWaiting;
 
     private static bool IsSpan(byte[] frame) => frame[RelayWire.HeaderBytes] == (byte)RelayFrameType.Span;
 
@@ -459,7 +472,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// How long a span frame waits for others to go with it (20 ms: tracing then cost the nodes about what it costs on one
     /// host, +4 % at Concurrency=1 and +6 % at 10; 5 ms left +10–16 %). Each send wakes the harness's reader (and the run's gate
     /// between them); on 2 cores a send per span cost the nodes' payments a fifth of their time at Concurrency=1.
-    /// Answers (costs, quiet, bound) go at once.
+    /// Answers (costs, quiet, bound, profile switches) go at once, and take the spans queued before them along.
     /// </summary>
     public static readonly TimeSpan SpanCoalescing = TimeSpan.FromMilliseconds(20);
 
@@ -484,12 +497,27 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     }
                     if (IsSpan(first))
                     {
-                        await Task.Delay(SpanCoalescing, stopping.Token);
+                        // No wait when an answer is in the queue behind this span; one queued during the wait ends it.
+                        while (answerQueued.Wait(0))
+                        {
+                        }
+                        if (Volatile.Read(ref answersWaiting) == 0)
+                        {
+                            await answerQueued.WaitAsync(SpanCoalescing, stopping.Token);
+                        }
+                    }
+                    else
+                    {
+                        Interlocked.Decrement(ref answersWaiting);
                     }
                     batch.Add(first);
                     var bytes = first.Length;
                     while (bytes < WriteBatchBytes && outbox.Reader.TryRead(out var next))
                     {
+                        if (!IsSpan(next))
+                        {
+                            Interlocked.Decrement(ref answersWaiting);
+                        }
                         batch.Add(next);
                         bytes += next.Length;
                     }

@@ -203,7 +203,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         return string.Join("; ", parts);
     }
 
-    private static IEnumerable<string> ComparisonRows(RunComparisons run) =>
+    internal static IEnumerable<string> ComparisonRows(RunComparisons run) =>
         new[] { "kind,case,metric,unit,baseline,candidate,baseline_mean,candidate_mean,ratio,low,high,paired,baseline_topologies,candidate_topologies,p,bootstrap_low,bootstrap_high,verdict,threshold_percent,pair_sd_percent,iteration_noise_share,iterations,suggested_iterations,detectable_percent" }
             .Concat(run.Comparisons.Select(c => string.Join(',',
                 c.Kind, PaymentCsv.Field(c.Cell), PaymentCsv.Field(c.Metric), c.Unit, PaymentCsv.Field(c.Baseline), PaymentCsv.Field(c.Candidate),

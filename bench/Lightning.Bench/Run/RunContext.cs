@@ -34,7 +34,7 @@ internal sealed class RunContext : IAsyncDisposable
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
         ResultsDirectory = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{RunId}-{scenario.Name}"));
         Plan = new ExecutionPlan(options.Seed ?? Random.Shared.Next());
-        TopologyRange = (1, options.Topologies);
+        TopologyRange = options.TopologyRange ?? (1, options.Topologies);
         Profiling = profiling?.Invoke(RunId);
         Valgrind = valgrind;
         topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress, valgrind);

@@ -19,9 +19,26 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
     /// <param name="thresholdPercent">The timed metrics' threshold; <paramref name="instructionsThresholdPercent"/> that of instructions per payment.</param>
     /// <param name="sequential">A budgeted run: paired intervals are confidence sequences (<see cref="ConfidenceSequence"/>).</param>
     public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
-        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent, bool sequential = false)
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent, bool sequential = false) =>
+        Of(results.Cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).Select(c => new Topology(c.Parameters, TopologySample.Of(c), c)).ToList(),
+            builds, traceModes, thresholdPercent, seed, instructionsThresholdPercent, sequential);
+
+    /// <summary>
+    /// The same comparisons from the topologies' figures as summary.json keeps them (the side-by-side shares of a run,
+    /// each measured by its own process): paired by topology index within each cell, without the precision figures
+    /// (those need each topology's timeline).
+    /// </summary>
+    public static RunComparisons Of(IReadOnlyList<CaseSummary> cases, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent) =>
+        Of(cases.Where(c => c.IterationsMs.Count > 0).Select(c => new Topology(c.Parameters, TopologySample.Of(c), null)).ToList(),
+            builds, traceModes, thresholdPercent, seed, instructionsThresholdPercent, sequential: false);
+
+    /// <summary>A topology as the comparisons see it: its case's parameters, its figures, and its results when measured in this process.</summary>
+    private sealed record Topology(IReadOnlyDictionary<string, string> Parameters, TopologySample Sample, CaseResults? Results);
+
+    private static RunComparisons Of(List<Topology> cases, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
+        double instructionsThresholdPercent, bool sequential)
     {
-        var cases = results.Cases.Where(c => c.Figures is { IterationsMs.Count: > 0 }).ToList();
         var cells = cases.GroupBy(c => CaseArms.CellOf(c.Parameters)).ToList();
         var comparisons = new List<ArmComparison>();
         var spreads = new List<ArmSpread>();
@@ -31,9 +48,9 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
             var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
                 .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
-            var metrics = ComparisonMetric.For(cell.Select(TopologySample.Of).ToList());
-            var liveArms = cell.Any(c => c.TimedByHarness) ? arms.Count : 1;
-            foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(TopologySample.Of(c)).Count > 0)))
+            var metrics = ComparisonMetric.For(cell.Select(c => c.Sample).ToList());
+            var liveArms = cell.Any(c => c.Results is { TimedByHarness: true }) ? arms.Count : 1;
+            foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(c.Sample).Count > 0)))
             {
                 var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
                 foreach (var (arm, topologies) in arms)
@@ -56,8 +73,8 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return new RunComparisons(comparisons, spreads, thresholdPercent);
     }
 
-    private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<CaseResults> baseline,
-        (string Build, string Traces) candidateArm, List<CaseResults> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
+    private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<Topology> baseline,
+        (string Build, string Traces) candidateArm, List<Topology> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
         bool sequential, int liveArms)
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
@@ -71,7 +88,9 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
             interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
-            usePairs ? Precision(paired.SelectMany(p => new[] { p.Baseline, p.Candidate }).ToList(), baseValues, candValues, thresholdPercent, sequential, liveArms) : null)
+            usePairs && paired.All(p => p.Baseline.Results is not null && p.Candidate.Results is not null)
+                ? Precision(paired.SelectMany(p => new[] { p.Baseline.Results!, p.Candidate.Results! }).ToList(), baseValues, candValues, thresholdPercent, sequential, liveArms)
+                : null)
         {
             ThresholdPercent = thresholdPercent,
         };
@@ -109,7 +128,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
     }
 
-    private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<CaseResults> topologies)
+    private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<Topology> topologies)
     {
         var values = topologies.Select(c => Values(metric, c)).ToList();
         var means = values.Select(v => v.Average()).ToList();
@@ -122,7 +141,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
     /// <summary>The position of <paramref name="value"/> in <paramref name="values"/>, or past the end when absent.</summary>
     private static int Index(IReadOnlyList<string> values, string value) => values.TakeWhile(v => v != value).Count();
 
-    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseResults c) => metric.IterationValues(TopologySample.Of(c));
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, Topology c) => metric.IterationValues(c.Sample);
 
     /// <summary>"O2" or, when the run has several trace modes, "O2, traces off".</summary>
     private static string Label((string Build, string Traces) arm, IReadOnlyList<string> traceModes) =>

@@ -36,4 +36,10 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
         }
         return new SwarmManager(self, hosts);
     }
+
+    /// <summary>The swarm as one of its hosts (--swarm-host): the agents, the image check and every topology there; one line when it has no such host.</summary>
+    public SwarmManager Only(string host) =>
+        Hosts.FirstOrDefault(h => h.Hostname == host) is { } only
+            ? this with { Hosts = [only] }
+            : throw new SwarmUnavailableException($"--swarm-host {host}: the swarm has no host of that name that may run tasks; its hosts are {string.Join(", ", Hosts.Select(h => h.Hostname))} ('docker node ls')");
 }

@@ -53,9 +53,10 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// Checks the swarm and the images (the harness image made here and checked with them), creates the run's network
     /// and token, deploys the agents, starts the gate and connects to every agent. A failure removes what was made.
     /// </summary>
+    /// <param name="onlyHost">--swarm-host: the one host of the swarm the run uses, or null for all.</param>
     /// <param name="perf">This host's perf, carried in the harness image for the agents to record profiles with, or null when the run does not profile.</param>
     public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, string runId, IReadOnlyList<string> images, string workRoot,
-        RunProgress progress, CancellationToken ct = default, string? perf = null)
+        RunProgress progress, CancellationToken ct = default, string? perf = null, string? onlyHost = null)
     {
         string harness;
         using (progress.Begin($"making the harness image for the swarm's agents{(perf is null ? "" : $", with {perf}")}"))
@@ -68,7 +69,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         SwarmRun run;
         using (progress.Begin($"checking the swarm and that every host has the {images.Count + 1} images"))
         {
-            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct);
+            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct, onlyHost: onlyHost);
         }
         var folder = Path.Combine(workRoot, SwarmNames.Gate(runId));
         PrivateFiles.CreateDirectory(folder);

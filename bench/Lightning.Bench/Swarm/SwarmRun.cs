@@ -53,9 +53,13 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// </summary>
     /// <param name="sweepScope">See <see cref="SweepScope"/>.</param>
     public static async Task<SwarmRun> StartAsync(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels,
-        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null)
+        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null, string? onlyHost = null)
     {
         var manager = await SwarmManager.RequireAsync(engine, ct);
+        if (onlyHost is not null)
+        {
+            manager = manager.Only(onlyHost);
+        }
         var ids = await SwarmImageCheck.RequireSameAsync(engine, manager, images, new ImageJobProbe(engine, labels, ProbeTimeout), ct);
         var run = new SwarmRun(engine, runId, labels, manager, ids) { SweepScope = sweepScope };
         try
@@ -107,7 +111,8 @@ internal sealed class SwarmRun : IAsyncDisposable
     {
         ObjectDisposedException.ThrowIf(disposed == 1, this);
         var name = SwarmNames.AgentStack(RunId);
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels, profiles));
+        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels, profiles,
+            Manager.Hosts.Count == 1 ? Manager.Hosts[0].Hostname : null));
         var stack = await SwarmStack.DeployAsync(engine, name, file, ImageIds, ct);
         lock (stacks)
         {
