@@ -10,7 +10,7 @@ namespace Lightning.Bench.Processes;
 /// has no shell): the files are in the work volume the agent shares, so it reads a `perf script`'s tens of MB and the
 /// end of a recording's errors without the engine's log. SIGTERM and SIGINT are passed on to the program.
 /// </summary>
-internal static partial class ExecToFiles
+internal static class ExecToFiles
 {
     public const string Command = "exec-to-files";
 
@@ -47,8 +47,9 @@ internal static partial class ExecToFiles
         {
             startInfo.ArgumentList.Add(argument);
         }
-        using var output = File.Create(stdout);
-        using var errors = new StreamWriter(File.Create(stderr)) { AutoFlush = true };
+        // Shared: the agent reads them while the program runs (the end of a recording's errors); .NET locks files it creates otherwise.
+        using var output = new FileStream(stdout, FileMode.Create, FileAccess.Write, FileShare.ReadWrite);
+        using var errors = new StreamWriter(new FileStream(stderr, FileMode.Create, FileAccess.Write, FileShare.ReadWrite)) { AutoFlush = true };
         using var process = new Process { StartInfo = startInfo };
         try
         {
@@ -63,7 +64,7 @@ internal static partial class ExecToFiles
         void PassOn(PosixSignalContext context)
         {
             context.Cancel = true;
-            _ = Kill(process.Id, (int)context.Signal == (int)PosixSignal.SIGINT ? SigInt : SigTerm);
+            _ = ProcessSignal.Send(process.Id, context.Signal == PosixSignal.SIGINT ? ProcessSignal.Interrupt : ProcessSignal.Terminate);
         }
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, PassOn);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, PassOn);
@@ -80,10 +81,4 @@ internal static partial class ExecToFiles
         output.Flush(flushToDisk: true);
         return process.ExitCode;
     }
-
-    private const int SigInt = 2;
-    private const int SigTerm = 15;
-
-    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
 }

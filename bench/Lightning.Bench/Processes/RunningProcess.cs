@@ -9,7 +9,7 @@ namespace Lightning.Bench.Processes;
 /// A tool that runs alongside the harness (such as `perf record`) until told to stop: started with arguments as a list,
 /// its standard error kept (its last 64 KB) for error messages; disposing kills it if it still runs.
 /// </summary>
-internal sealed partial class RunningProcess : Profiling.IPerfProcess
+internal sealed class RunningProcess : Profiling.IPerfProcess
 {
     private const int KeptErrorChars = 64 * 1024;
     private readonly Process process;
@@ -63,7 +63,7 @@ internal sealed partial class RunningProcess : Profiling.IPerfProcess
     {
         if (!process.HasExited)
         {
-            _ = Kill(process.Id, SigInt);
+            _ = ProcessSignal.Send(process.Id, ProcessSignal.Interrupt);
         }
     }
 
@@ -118,8 +118,4 @@ internal sealed partial class RunningProcess : Profiling.IPerfProcess
         }
     }
 
-    private const int SigInt = 2;
-
-    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-    private static partial int Kill(int pid, int signal);
 }

@@ -63,7 +63,8 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
             {
                 try
                 {
-                    return File.ReadAllText(errorFile);
+                    using var reader = new StreamReader(new FileStream(errorFile, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
+                    return reader.ReadToEnd();
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
                 {

@@ -20,7 +20,7 @@ namespace Lightning.Bench.Run;
 /// and writes comparison.md, comparisons.csv, topologies.csv and side-by-side.json in its own folder.
 /// BenchmarkDotNet measures one case at a time in a process, hence a process per share.
 /// </summary>
-internal static partial class SideBySideRun
+internal static class SideBySideRun
 {
     public const string ManifestFile = "side-by-side.json";
 
@@ -229,7 +229,7 @@ internal static partial class SideBySideRun
     }
 
     /// <summary>Ctrl+C or SIGTERM: each share is told to stop (SIGTERM, which a share takes as Ctrl+C: its results so far are kept, its topologies removed); the run waits for them.</summary>
-    private sealed partial class ShareSignals : IDisposable
+    private sealed class ShareSignals : IDisposable
     {
         private readonly PosixSignalRegistration sigint;
         private readonly PosixSignalRegistration sigterm;
@@ -246,7 +246,7 @@ internal static partial class SideBySideRun
                     {
                         if (!process.HasExited)
                         {
-                            _ = Kill(process.Id, SigTerm);
+                            _ = Processes.ProcessSignal.Send(process.Id, Processes.ProcessSignal.Terminate);
                         }
                     }
                     catch (InvalidOperationException)
@@ -265,11 +265,6 @@ internal static partial class SideBySideRun
             sigint.Dispose();
             sigterm.Dispose();
         }
-
-        private const int SigTerm = 15;
-
-        [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
-        private static partial int Kill(int pid, int signal);
     }
 }
 
