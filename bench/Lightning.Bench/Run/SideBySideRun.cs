@@ -168,7 +168,9 @@ internal static class SideBySideRun
             }
             var summary = RunSummary.Read(File.ReadAllText(summaryFile));
             share.RunFolder = Path.GetRelativePath(folder, Path.GetDirectoryName(summaryFile)!);
-            share.Pairs = summary.Cases.Where(c => c.IterationsMs.Count > 0).Select(c => c.Parameters.GetValueOrDefault("Topology")).Distinct().Count();
+            // A pair: one topology index of one cell (its arms), as SwarmRecord counts them.
+            share.Pairs = summary.Cases.Where(c => c.IterationsMs.Count > 0)
+                .Select(c => (Scenarios.CaseArms.CellOf(c.Parameters), Scenarios.CaseArms.ReplicateOf(c.Parameters))).Distinct().Count();
             cases.AddRange(summary.Cases);
             var topologies = Path.Combine(Path.GetDirectoryName(summaryFile)!, ComparisonReport.TopologiesCsv);
             if (File.Exists(topologies))
