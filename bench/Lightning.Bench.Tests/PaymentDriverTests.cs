@@ -103,4 +103,55 @@ public class PaymentDriverTests
         });
         Assert.Equal(bob.Invoices.Take(2).Select(i => $"hash-{i.Tag.PaymentId}").Order(), results.Records.Select(r => r.PaymentHash).Order());
     }
+
+    [Fact]
+    public async Task A_sampled_invocation_switches_profiles_on_after_the_cpu_reading_and_off_before_the_next_and_only_that_invocation()
+    {
+        var events = new List<string>();
+        var meter = new LoggingMeter(events);
+        var sampled = new PaymentDriver(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob }, [flow], AmountMsat,
+            "lnbench-test", run, results, _ => Task.CompletedTask, meter);
+        alice.Pay = (_, _) =>
+        {
+            lock (events)
+            {
+                events.Add("pay");
+            }
+            return Task.CompletedTask;
+        };
+
+        sampled.SampleNext(_ => { events.Add("on"); return Task.CompletedTask; }, _ => { events.Add("off"); return Task.CompletedTask; });
+        await sampled.RunBatchAsync(2);
+        // The window is the payments only: the CPU readings around them (a round trip to the agent on a swarm) are outside.
+        Assert.Equal(["cpu", "on", "pay", "pay", "off", "cpu"], events);
+
+        events.Clear();
+        await sampled.RunBatchAsync(1);
+        Assert.Equal(["cpu", "pay", "cpu"], events);
+
+        // A switch set for an invocation that never paid is not carried to the next one.
+        sampled.SampleNext(_ => { events.Add("on"); return Task.CompletedTask; }, _ => { events.Add("off"); return Task.CompletedTask; });
+        await sampled.BeforeInvocationAsync();
+        await sampled.AfterInvocationAsync();
+        events.Clear();
+        await sampled.RunBatchAsync(1);
+        Assert.Equal(["cpu", "pay", "cpu"], events);
+    }
+
+    private sealed class LoggingMeter(List<string> events) : Lightning.Bench.Network.INodeMeter
+    {
+        public string? Problem => null;
+
+        public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default)
+        {
+            events.Add("cpu");
+            return Task.FromResult<IReadOnlyDictionary<string, long>>(new Dictionary<string, long> { ["alice"] = 1 });
+        }
+
+        public Task<IReadOnlyDictionary<string, Lightning.Bench.Network.NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>
+            Task.FromResult<IReadOnlyDictionary<string, Lightning.Bench.Network.NodeResourceSample>>(new Dictionary<string, Lightning.Bench.Network.NodeResourceSample>());
+
+        public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond, TimeSpan quiet, double busyShare, TimeSpan limit,
+            CancellationToken ct = default, TimeSpan? poll = null) => Task.FromResult((TimeSpan.Zero, true));
+    }
 }

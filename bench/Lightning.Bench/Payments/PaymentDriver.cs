@@ -28,12 +28,25 @@ internal sealed class PaymentDriver(
     private long flowCursor;
     private int lastInvocation;
     private IReadOnlyDictionary<string, NodeResourceSample>? resourcesBefore;
+    private (Func<CancellationToken, Task> On, Func<CancellationToken, Task> Off)? sampling;
+
+    /// <summary>
+    /// Profiles switched on just before the next invocation's payments and off just after them, so the window sampled
+    /// is the payments only: not the CPU readings around them, which on a swarm are a round trip to the agent each.
+    /// </summary>
+    public void SampleNext(Func<CancellationToken, Task> on, Func<CancellationToken, Task> off) => sampling = (on, off);
 
     /// <summary>Starts <paramref name="count"/> payments at once, spread over the flows, and waits for all; failures are recorded, not thrown.</summary>
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = lastInvocation = results.StartInvocation();
         var cpuBefore = cpu is null ? null : await cpu.ReadAsync(ct);
+        var sampled = sampling;
+        sampling = null;
+        if (sampled is { } switches)
+        {
+            await switches.On(ct);
+        }
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
         for (var i = 0; i < count; i++)
@@ -41,7 +54,17 @@ internal sealed class PaymentDriver(
             var flow = flows[(int)(Interlocked.Increment(ref flowCursor) % flows.Count)];
             payments[i] = PayAsync(invocation, flow, ct);
         }
-        await Task.WhenAll(payments);
+        try
+        {
+            await Task.WhenAll(payments);
+        }
+        finally
+        {
+            if (sampled is { } off)
+            {
+                await off.Off(CancellationToken.None);
+            }
+        }
         if (Interlocked.Exchange(ref connectionLost, 0) == 1)
         {
             // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every payment.
@@ -65,6 +88,8 @@ internal sealed class PaymentDriver(
     {
         var before = resourcesBefore;
         resourcesBefore = null;
+        // An invocation that never paid (it failed first) leaves no switch for the next one.
+        sampling = null;
         if (before is null || cpu is null || lastInvocation == 0)
         {
             return;

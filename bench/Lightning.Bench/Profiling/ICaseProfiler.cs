@@ -24,11 +24,49 @@ internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfi
     /// <summary>For the folds: `perf script` with DWARF unwinding of a minute's samples takes minutes on a busy host.</summary>
     private static readonly TimeSpan FoldTimeout = TimeSpan.FromMinutes(15);
 
+    private readonly List<double> switchMs = [];
     private int stopped;
 
-    public Task EnableAsync(CancellationToken ct = default) => profile.EnableAsync(SwitchTimeout, ct);
+    /// <summary>The median round trip of a switch (harness → gate → agent → perf's acknowledgement → back), ms; NaN before any.</summary>
+    public double MedianSwitchMs
+    {
+        get
+        {
+            lock (switchMs)
+            {
+                return switchMs.Count == 0 ? double.NaN : switchMs.Order().ElementAt(switchMs.Count / 2);
+            }
+        }
+    }
 
-    public Task DisableAsync(CancellationToken ct = default) => profile.DisableAsync(SwitchTimeout, ct);
+    private bool on;
+
+    public async Task EnableAsync(CancellationToken ct = default)
+    {
+        await TimedAsync(() => profile.EnableAsync(SwitchTimeout, ct));
+        on = true;
+    }
+
+    /// <summary>Switches sampling off (nothing, and no round trip counted, when it was not on).</summary>
+    public async Task DisableAsync(CancellationToken ct = default)
+    {
+        if (!on)
+        {
+            return;
+        }
+        on = false;
+        await TimedAsync(() => profile.DisableAsync(SwitchTimeout, ct));
+    }
+
+    private async Task TimedAsync(Func<Task> change)
+    {
+        var started = System.Diagnostics.Stopwatch.GetTimestamp();
+        await change();
+        lock (switchMs)
+        {
+            switchMs.Add(System.Diagnostics.Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        }
+    }
 
     public Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
     {

@@ -273,7 +273,15 @@ internal sealed class CaseLifecycle
         if (profiler is not null && results.ProfileProblem is null && CaseProfiler.Samples(next, run.Options.Warmups))
         {
             results.MarkProfiled(next);
-            await ProfileAsync(p => p.EnableAsync(run.Cancellation));
+            if (driver is not null)
+            {
+                // Around the payments themselves (see PaymentDriver.SampleNext); AfterInvocationAsync's switch-off is then a no-op.
+                driver.SampleNext(c => ProfileAsync(p => p.EnableAsync(c)), c => ProfileAsync(p => p.DisableAsync(c)));
+            }
+            else
+            {
+                await ProfileAsync(p => p.EnableAsync(run.Cancellation));
+            }
         }
         gcBefore = (GC.GetTotalPauseDuration(), GC.CollectionCount(0));
     }
@@ -361,9 +369,13 @@ internal sealed class CaseLifecycle
     /// <summary>A perf that stops answering ends the case's profiles, not the case.</summary>
     private async Task ProfileAsync(Func<ICaseProfiler, Task> action)
     {
+        if (profiler is not { } current)
+        {
+            return;
+        }
         try
         {
-            await action(profiler!);
+            await action(current);
         }
         catch (Exception e) when (e is IOException or TimeoutException)
         {
@@ -538,6 +550,10 @@ internal sealed class CaseLifecycle
                 return;
             }
             using var step = run.Progress.Begin($"case {definition.Key}: folding the nodes' stacks");
+            if (ending is RelayCaseProfiler relayed && !double.IsNaN(relayed.MedianSwitchMs))
+            {
+                run.Progress.Info($"case {definition.Key}: profile switches through the agent took {relayed.MedianSwitchMs:0.0} ms (median round trip)");
+            }
             var folded = await ending.StopAndFoldAsync(run.Cancellation);
             results.Profiles = ProfileFiles.Write(run.ResultsDirectory, CaseFolder.Of(definition.Key), folded, results.ProfiledPayments());
         }
