@@ -31,17 +31,27 @@ public sealed class ExecToFilesTests : IDisposable
     {
         var (stdout, stderr) = (Path.Combine(folder, "out"), Path.Combine(folder, "err"));
         using var wrapper = Process.Start(new ProcessStartInfo("dotnet") { ArgumentList = { Harness, ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/bin/sh", "-c", "trap 'echo got TERM >&2; exit 7' TERM; echo ready >&2; while :; do sleep 0.1; done" } })!;
-        var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(1);
-        while (!File.Exists(stderr) || !ReadShared(stderr).Contains("ready", StringComparison.Ordinal))
+        try
         {
-            Assert.True(DateTime.UtcNow < deadline, "the program never started");
-            await Task.Delay(50);
+            var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(1);
+            while (!File.Exists(stderr) || !ReadShared(stderr).Contains("ready", StringComparison.Ordinal))
+            {
+                Assert.True(DateTime.UtcNow < deadline, "the program never started");
+                await Task.Delay(50);
+            }
+            Assert.True(ProcessSignal.Send(wrapper.Id, ProcessSignal.Terminate));
+            using var limit = new CancellationTokenSource(TimeSpan.FromMinutes(1));
+            await wrapper.WaitForExitAsync(limit.Token);
+            Assert.Equal(7, wrapper.ExitCode);
+            Assert.Contains("got TERM", await File.ReadAllTextAsync(stderr));
         }
-        Assert.True(ProcessSignal.Send(wrapper.Id, ProcessSignal.Terminate));
-        using var limit = new CancellationTokenSource(TimeSpan.FromMinutes(1));
-        await wrapper.WaitForExitAsync(limit.Token);
-        Assert.Equal(7, wrapper.ExitCode);
-        Assert.Contains("got TERM", await File.ReadAllTextAsync(stderr));
+        finally
+        {
+            if (!wrapper.HasExited)
+            {
+                wrapper.Kill(entireProcessTree: true);
+            }
+        }
 
         var missing = await ProcessRunner.RunAsync("dotnet", [Harness, ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/no/such/program"], TimeSpan.FromMinutes(1));
         Assert.Equal(127, missing.ExitCode);

@@ -92,7 +92,8 @@ public class IdleAfterPaymentsTests
             var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
             results.Add(new PaymentRecord(Key, invocation, id, "alice", "bob", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
                 PaymentOutcome.Succeeded, null));
-            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500), new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 });
+            results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500));
+            results.RecordCpu(invocation, new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 });
         }
         results.Complete(warmups: 0, iterations: 2);
         return results;

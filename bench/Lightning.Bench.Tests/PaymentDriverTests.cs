@@ -105,11 +105,11 @@ public class PaymentDriverTests
     }
 
     [Fact]
-    public async Task A_sampled_invocation_switches_profiles_on_after_the_cpu_reading_and_off_before_the_next_and_only_that_invocation()
+    public async Task The_cpu_readings_bracket_the_invocation_from_outside_its_payments_and_are_recorded_for_it()
     {
         var events = new List<string>();
         var meter = new LoggingMeter(events);
-        var sampled = new PaymentDriver(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob }, [flow], AmountMsat,
+        var driven = new PaymentDriver(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob }, [flow], AmountMsat,
             "lnbench-test", run, results, _ => Task.CompletedTask, meter);
         alice.Pay = (_, _) =>
         {
@@ -120,32 +120,33 @@ public class PaymentDriverTests
             return Task.CompletedTask;
         };
 
-        sampled.SampleNext(_ => { events.Add("on"); return Task.CompletedTask; }, _ => { events.Add("off"); return Task.CompletedTask; });
-        await sampled.RunBatchAsync(2);
-        // The window is the payments only: the CPU readings around them (a round trip to the agent on a swarm) are outside.
-        Assert.Equal(["cpu", "on", "pay", "pay", "off", "cpu"], events);
+        await driven.ReadCpuBeforeAsync();
+        await driven.RunBatchAsync(2);
+        await driven.ReadCpuAfterAsync();
+        // The batch itself reads nothing (on a swarm a reading is a round trip to the agent: not the payments' time).
+        Assert.Equal(["cpu", "pay", "pay", "cpu"], events);
+        results.Complete(0, 1);
+        // 10 ns between the readings over the invocation's 2 payments, in ms per payment.
+        Assert.Equal(5e-6, results.CpuPerPayment()!.ByNode["alice"], 12);
 
+        // A reading after an invocation without one before records nothing.
         events.Clear();
-        await sampled.RunBatchAsync(1);
-        Assert.Equal(["cpu", "pay", "cpu"], events);
-
-        // A switch set for an invocation that never paid is not carried to the next one.
-        sampled.SampleNext(_ => { events.Add("on"); return Task.CompletedTask; }, _ => { events.Add("off"); return Task.CompletedTask; });
-        await sampled.BeforeInvocationAsync();
-        await sampled.AfterInvocationAsync();
-        events.Clear();
-        await sampled.RunBatchAsync(1);
-        Assert.Equal(["cpu", "pay", "cpu"], events);
+        await driven.RunBatchAsync(1);
+        await driven.ReadCpuAfterAsync();
+        Assert.Equal(["pay"], events);
     }
 
     private sealed class LoggingMeter(List<string> events) : Lightning.Bench.Network.INodeMeter
     {
         public string? Problem => null;
 
+        private long alice;
+
         public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default)
         {
             events.Add("cpu");
-            return Task.FromResult<IReadOnlyDictionary<string, long>>(new Dictionary<string, long> { ["alice"] = 1 });
+            alice += 10;
+            return Task.FromResult<IReadOnlyDictionary<string, long>>(new Dictionary<string, long> { ["alice"] = alice });
         }
 
         public Task<IReadOnlyDictionary<string, Lightning.Bench.Network.NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>

@@ -28,25 +28,12 @@ internal sealed class PaymentDriver(
     private long flowCursor;
     private int lastInvocation;
     private IReadOnlyDictionary<string, NodeResourceSample>? resourcesBefore;
-    private (Func<CancellationToken, Task> On, Func<CancellationToken, Task> Off)? sampling;
-
-    /// <summary>
-    /// Profiles switched on just before the next invocation's payments and off just after them, so the window sampled
-    /// is the payments only: not the CPU readings around them, which on a swarm are a round trip to the agent each.
-    /// </summary>
-    public void SampleNext(Func<CancellationToken, Task> on, Func<CancellationToken, Task> off) => sampling = (on, off);
+    private IReadOnlyDictionary<string, long>? cpuBefore;
 
     /// <summary>Starts <paramref name="count"/> payments at once, spread over the flows, and waits for all; failures are recorded, not thrown.</summary>
     public async Task RunBatchAsync(int count, CancellationToken ct = default)
     {
         var invocation = lastInvocation = results.StartInvocation();
-        var cpuBefore = cpu is null ? null : await cpu.ReadAsync(ct);
-        var sampled = sampling;
-        sampling = null;
-        if (sampled is { } switches)
-        {
-            await switches.On(ct);
-        }
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var payments = new Task[count];
         for (var i = 0; i < count; i++)
@@ -54,27 +41,33 @@ internal sealed class PaymentDriver(
             var flow = flows[(int)(Interlocked.Increment(ref flowCursor) % flows.Count)];
             payments[i] = PayAsync(invocation, flow, ct);
         }
-        try
-        {
-            await Task.WhenAll(payments);
-        }
-        finally
-        {
-            if (sampled is { } off)
-            {
-                await off.Off(CancellationToken.None);
-            }
-        }
+        await Task.WhenAll(payments);
         if (Interlocked.Exchange(ref connectionLost, 0) == 1)
         {
             // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every payment.
             await throwIfNodeDied(ct);
         }
-        var elapsed = clock.Elapsed;
-        var cpuAfter = cpu is null ? null : await cpu.ReadAsync(ct);
-        results.CompleteInvocation(invocation, elapsed, cpuBefore is null || cpuAfter is null
-            ? null
-            : cpuAfter.Where(a => cpuBefore.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - cpuBefore[a.Key]));
+        results.CompleteInvocation(invocation, clock.Elapsed);
+    }
+
+    /// <summary>
+    /// The nodes' CPU time just before an invocation, read outside its timing (at the end of BenchmarkDotNet's iteration
+    /// setup, after the wait for quiet nodes): on a swarm a reading is a round trip to the agent, which the invocation's
+    /// time would otherwise include (and a profile's window too).
+    /// </summary>
+    public async Task ReadCpuBeforeAsync(CancellationToken ct = default) => cpuBefore = cpu is null ? null : await cpu.ReadAsync(ct);
+
+    /// <summary>The nodes' CPU time just after the invocation (first thing in its cleanup): the invocation's CPU per node.</summary>
+    public async Task ReadCpuAfterAsync(CancellationToken ct = default)
+    {
+        var before = cpuBefore;
+        cpuBefore = null;
+        if (before is null || cpu is null || lastInvocation == 0)
+        {
+            return;
+        }
+        var after = await cpu.ReadAsync(ct);
+        results.RecordCpu(lastInvocation, after.Where(a => before.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - before[a.Key]));
     }
 
     /// <summary>
@@ -88,8 +81,6 @@ internal sealed class PaymentDriver(
     {
         var before = resourcesBefore;
         resourcesBefore = null;
-        // An invocation that never paid (it failed first) leaves no switch for the next one.
-        sampling = null;
         if (before is null || cpu is null || lastInvocation == 0)
         {
             return;

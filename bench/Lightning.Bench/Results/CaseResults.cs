@@ -143,16 +143,24 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     public int InvocationsStarted => Volatile.Read(ref invocations);
 
     /// <summary>An invocation whose payments all ended, with its time as the harness measured it (BenchmarkDotNet measures the same span).</summary>
-    /// <param name="cpuNanoseconds">Each Lightning node's CPU time during the invocation (cgroup), when it could be read.</param>
-    public void CompleteInvocation(int invocation, TimeSpan elapsed, IReadOnlyDictionary<string, long>? cpuNanoseconds = null)
+    public void CompleteInvocation(int invocation, TimeSpan elapsed)
     {
         lock (completedInvocations)
         {
             completedInvocations[invocation] = elapsed;
-            if (cpuNanoseconds is { Count: > 0 })
-            {
-                cpuByInvocation[invocation] = cpuNanoseconds;
-            }
+        }
+    }
+
+    /// <summary>Each node's CPU nanoseconds around an invocation, read outside its timing (just before and just after it).</summary>
+    public void RecordCpu(int invocation, IReadOnlyDictionary<string, long> cpuNanoseconds)
+    {
+        if (cpuNanoseconds.Count == 0)
+        {
+            return;
+        }
+        lock (completedInvocations)
+        {
+            cpuByInvocation[invocation] = cpuNanoseconds;
         }
     }
 

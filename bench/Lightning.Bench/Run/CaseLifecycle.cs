@@ -270,18 +270,16 @@ internal sealed class CaseLifecycle
         }
         // An instruction run's invocations after its window count nothing, so they pay nothing (and cost no minutes).
         paysNothing = run.Valgrind is not null && next > run.Options.Warmups + WindowInvocations;
+        // Last before the invocation, after every wait: its CPU reading, then its profiles switched on, so the window
+        // sampled holds the payments only.
+        if (driver is not null)
+        {
+            await driver.ReadCpuBeforeAsync(run.Cancellation);
+        }
         if (profiler is not null && results.ProfileProblem is null && CaseProfiler.Samples(next, run.Options.Warmups))
         {
             results.MarkProfiled(next);
-            if (driver is not null)
-            {
-                // Around the payments themselves (see PaymentDriver.SampleNext); AfterInvocationAsync's switch-off is then a no-op.
-                driver.SampleNext(c => ProfileAsync(p => p.EnableAsync(c)), c => ProfileAsync(p => p.DisableAsync(c)));
-            }
-            else
-            {
-                await ProfileAsync(p => p.EnableAsync(run.Cancellation));
-            }
+            await ProfileAsync(p => p.EnableAsync(run.Cancellation));
         }
         gcBefore = (GC.GetTotalPauseDuration(), GC.CollectionCount(0));
     }
@@ -325,6 +323,10 @@ internal sealed class CaseLifecycle
         if (profiler is not null)
         {
             await ProfileAsync(p => p.DisableAsync(run.Cancellation));
+        }
+        if (driver is not null)
+        {
+            await driver.ReadCpuAfterAsync(run.Cancellation);
         }
         if (instructions is not null && results.InvocationsStarted == run.Options.Warmups + WindowInvocations)
         {
