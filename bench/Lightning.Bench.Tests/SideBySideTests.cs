@@ -1,6 +1,7 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
+using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;
@@ -59,6 +60,36 @@ public sealed class SideBySideTests
     public void Side_by_side_options_that_do_not_fit_are_refused_in_one_line(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Theory]
+    [InlineData(new[] { "--place", "bob=far" }, "--place places topologies on a swarm's hosts: add --swarm")]
+    [InlineData(new[] { "--swarm", "--place", "bob" }, "--place 'bob' is not NODE=VALUE")]
+    [InlineData(new[] { "--swarm", "--place", "bob=Far" }, "--place 'bob=Far' is not NODE=VALUE")]
+    [InlineData(new[] { "--swarm", "--place", "bob=far", "--place", "bob=near" }, "--place: node bob is placed twice (bob=far and bob=near): give it once")]
+    [InlineData(new[] { "--swarm", "--place", "carol-1=far" }, "--place carol-1=far: AlicePaysBob has no node carol-1 at the parameters given (its nodes: alice, bob)")]
+    [InlineData(new[] { "AlicePaysBobViaCarols", "--carols", "1", "--swarm", "--place", "carol-2=far" }, "AlicePaysBobViaCarols has no node carol-2 at the parameters given (its nodes: alice, carol-1, bob)")]
+    [InlineData(new[] { "--swarm", "--place", "bob=far", "--place", "alice=far" }, "--place puts every node of a topology (alice, bob) apart from its bitcoind")]
+    public void Placements_that_do_not_fit_are_refused_in_one_line(string[] args, string expected)
+    {
+        Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Fact]
+    public void Placed_nodes_reach_every_topology_and_every_share()
+    {
+        var options = OptionParser.Parse(["AlicePaysBobViaCarols", "--carols", "1,4", "--swarm", "--place", "carol-4=far", "--place", "bob=near"]);
+        Assert.Equal(new Dictionary<string, string> { ["carol-4"] = "far", ["bob"] = "near" }, options.Placements);
+
+        var four = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 4).Placed(options.Placements);
+        Assert.Equal(["far", "near"], four.Nodes.Where(n => n.Placement is not null).Select(n => n.Placement));
+        Assert.Equal(["carol-4", "bob"], four.Nodes.Where(n => n.Placement is not null).Select(n => n.Name));
+        // carol-4 is not in the topology with one Carol: it is placed where it exists.
+        var one = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 1).Placed(options.Placements);
+        Assert.Equal(["bob"], one.Nodes.Where(n => n.Placement is not null).Select(n => n.Name));
+
+        var share = OptionParser.Parse([.. SideBySideRun.ShareArguments(["AlicePaysBob", "--swarm", "--place", "bob=far"], "node-2", (1, 4), 7, "/r")]);
+        Assert.Equal(new Dictionary<string, string> { ["bob"] = "far" }, share.Placements);
     }
 
     [Fact]

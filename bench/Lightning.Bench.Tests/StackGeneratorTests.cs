@@ -19,7 +19,10 @@ public class StackGeneratorTests
     private static readonly IReadOnlyDictionary<string, string> Labels =
         new Dictionary<string, string> { [RunLabels.Run] = RunId, [RunLabels.OwnerPid] = "42", [RunLabels.OwnerHost] = "manager" };
 
-    private static StackSettings Settings(bool traces = true) => new(RunId, Stack, "1000:1000", Labels, "host-2", traces);
+    private static StackSettings Settings(bool traces = true) => new(RunId, Stack, "1000:1000", Labels, "host-2", traces)
+    {
+        NodeHosts = new Dictionary<string, string> { ["carol-1"] = "host-5" },
+    };
 
     private static TopologySpec AlicePaysBobTopology() =>
         AlicePaysBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2");
@@ -71,8 +74,9 @@ public class StackGeneratorTests
             Assert.Equal("none", service.Deploy.RestartPolicy!.Condition);
             Assert.Equal(1, service.Deploy.Replicas);
             Assert.Equal([$"{StackGenerator.WorkVolumeKey}:/lnb"], service.Volumes);
-            var constraint = Assert.Single(service.Deploy.Placement!.Constraints!);
-            Assert.Equal(name == "carol-1" ? "node.labels.lnbench.placement == far" : "node.hostname == host-2", constraint);
+            // A node placed apart goes to the host the run chose among those labelled (its agent binds its socket there first).
+            Assert.Equal(name == "carol-1" ? ["node.labels.lnbench.placement == far", "node.hostname == host-5"] : ["node.hostname == host-2"],
+                service.Deploy.Placement!.Constraints!);
         }
         Assert.True(file.Networks![StackGenerator.RunNetworkKey].External);
         Assert.Equal($"lnbench-{RunId}", file.Networks[StackGenerator.RunNetworkKey].Name);
@@ -179,6 +183,20 @@ public class StackGeneratorTests
         Assert.Equal(before, ComposeYaml.Serialize(ComposeGenerator.Generate(AlicePaysBobTopology(), SingleHost(), Fragments)));
         Assert.DoesNotContain("version:", before);
         Assert.DoesNotContain("deploy:", before);
+    }
+
+    [Fact]
+    public void The_agents_go_to_every_host_the_run_uses_and_no_other()
+    {
+        string[] swarm = ["a", "b", "c", "d"];
+        Assert.Null(AgentStackSettings.ForHosts(swarm, swarm));
+        Assert.Equal(["node.hostname == c"], AgentStackSettings.ForHosts(["c"], swarm));
+        // Swarm ANDs constraints: two hosts of four are the two others left out.
+        Assert.Equal(["node.hostname != a", "node.hostname != d"], AgentStackSettings.ForHosts(["b", "c"], swarm));
+
+        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, "img", ["dotnet", "/x.dll"], null, Labels, Placement: AgentStackSettings.ForHosts(["b", "c"], swarm)));
+        Assert.Equal(["node.hostname != a", "node.hostname != d"], file.Services[SwarmNames.AgentService].Deploy!.Placement!.Constraints!);
+        Assert.Equal("global", file.Services[SwarmNames.AgentService].Deploy!.Mode);
     }
 
     [Fact]

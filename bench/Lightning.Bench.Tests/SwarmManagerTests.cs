@@ -57,6 +57,43 @@ public class SwarmManagerTests : IDisposable
     }
 
     [Fact]
+    public async Task Placed_nodes_go_to_their_labelled_hosts_in_turn_by_pair_and_those_hosts_take_no_pairs()
+    {
+        const string nodes = """
+            [{"ID":"n1","Description":{"Hostname":"manager"},"Spec":{"Role":"manager","Availability":"active"},"Status":{"State":"ready"}},
+             {"ID":"n2","Description":{"Hostname":"far-1"},"Spec":{"Role":"worker","Availability":"active","Labels":{"lnbench.placement":"far"}},"Status":{"State":"ready"}},
+             {"ID":"n3","Description":{"Hostname":"worker-1"},"Spec":{"Role":"worker","Availability":"active"},"Status":{"State":"ready"}},
+             {"ID":"n4","Description":{"Hostname":"far-2"},"Spec":{"Role":"worker","Availability":"active","Labels":{"lnbench.placement":"far"}},"Status":{"State":"ready"}}]
+            """;
+        await using var stand = Engine("active", true, nodes);
+        using var engine = new DockerEngine(stand.Host);
+        var swarm = await SwarmManager.RequireAsync(engine);
+        var topology = Scenarios.AlicePaysBob.TopologyFor(Options.BuildSpec.FromImage("cln:dev"), "btc").Placed(new Dictionary<string, string> { ["bob"] = "far" });
+
+        var placed = swarm.Placing(["far"]);
+
+        Assert.Equal(["far-1", "far-2", "manager", "worker-1"], placed.Hosts.Select(h => h.Hostname));
+        Assert.Equal(["manager", "worker-1"], placed.PairHosts.Select(h => h.Hostname));
+        var pairs = Enumerable.Range(1, 4).Select(r => placed.Place(topology, r)).ToList();
+        Assert.Equal(["manager", "worker-1", "manager", "worker-1"], pairs.Select(p => p.Host));
+        Assert.Equal(["far-1", "far-2", "far-1", "far-2"], pairs.Select(p => p.NodeHosts["bob"]));
+        Assert.All(pairs, p => Assert.Equal(["bob"], p.NodeHosts.Keys));
+
+        // A share on one host (--swarm-host) still uses the labelled hosts for its placed nodes, and its pairs stay on its host.
+        var share = swarm.Only("worker-1").Placing(["far"]);
+        Assert.Equal(["far-1", "far-2", "worker-1"], share.Hosts.Select(h => h.Hostname));
+        Assert.Equal(["worker-1"], share.PairHosts.Select(h => h.Hostname));
+
+        // When every host is labelled, pairs go to them too.
+        var all = swarm.Only("far-2").Placing(["far"]);
+        Assert.Equal(["far-2"], all.PairHosts.Select(h => h.Hostname));
+
+        var error = Assert.Throws<SwarmUnavailableException>(() => swarm.Placing(["near"]));
+        Assert.Equal("--place …=near: no host of the swarm that may run tasks is labelled lnbench.placement=near: label one with "
+            + "'docker node update --label-add lnbench.placement=near HOST' (hosts: far-1, far-2, manager, worker-1)", error.Message);
+    }
+
+    [Fact]
     public async Task A_sweep_on_an_engine_outside_a_swarm_skips_services_and_secrets_the_engine_says_it_has_none_of()
     {
         await using var stand = Engine("inactive", false);

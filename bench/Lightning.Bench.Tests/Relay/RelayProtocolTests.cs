@@ -102,6 +102,50 @@ public sealed class RelayProtocolTests : IDisposable
     }
 
     [Fact]
+    public async Task A_topology_on_two_hosts_has_each_agents_spans_merged_by_receive_time_and_each_nodes_costs_read_on_its_own_host()
+    {
+        // Two agents stand for two hosts: alice's host and bob's (--place bob=…).
+        await using var first = harness.StartAgent();
+        await using var second = harness.StartAgent();
+        await using var toFirst = RelayClient.Start(first.Endpoint, RelayHarness.Token);
+        await using var toSecond = RelayClient.Start(second.Endpoint, RelayHarness.Token);
+        await toFirst.ConnectedAsync(RelayHarness.Patience);
+        await toSecond.ConnectedAsync(RelayHarness.Patience);
+        var spans = harness.SpansFile("topo-9");
+        var parts = new[]
+        {
+            await toFirst.BindAsync("topo-9", ["alice"], SpreadTraceRecorder.PartFile(spans, "host-1"), RelayHarness.Patience),
+            await toSecond.BindAsync("topo-9", ["bob"], SpreadTraceRecorder.PartFile(spans, "host-2"), RelayHarness.Patience),
+        };
+        await using var recorder = new SpreadTraceRecorder(parts, ["alice", "bob"], spans);
+        for (var round = 0; round < 5; round++)
+        {
+            Assert.Equal(40, harness.Send("topo-9", "bob", round * 40, 40));
+            Assert.Equal(60, harness.Send("topo-9", "alice", round * 60, 60));
+        }
+        await RelayHarness.Until("500 spans through the two agents", () => parts.Sum(p => p.Arrived) == 500, () => $"{parts.Sum(p => p.Arrived)} arrived");
+
+        var stats = await recorder.FinishAsync();
+
+        Assert.Equal([("alice", 300L, 0L), ("bob", 200L, 0L)], stats.Select(s => (s.Node, s.Received, s.DroppedByHarness)));
+        Assert.Equal(new Dictionary<string, int> { ["alice"] = 300, ["bob"] = 200 }, RelayHarness.LinesPerNode(spans));
+        var received = File.ReadLines(spans).Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("recv_us").GetInt64()).ToList();
+        Assert.Equal(received.Order(), received);
+        // The parts are gone once merged; every line is one the agents relayed, byte for byte.
+        Assert.All(parts, p => Assert.False(File.Exists(p.SpansFile)));
+        Assert.Equal(RelayHarness.Payload("bob", 199),
+            File.ReadLines(spans).Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement).Where(e => e.GetProperty("node").GetString() == "bob").Last().GetProperty("payload").GetString());
+
+        var meter = await RelayMeter.CreateAsync([(toFirst, [new CostTarget("alice", Environment.ProcessId)]), (toSecond, [new CostTarget("bob", Environment.ProcessId)])]);
+        var (cgroups, _) = ProcessCgroups.Of(Environment.ProcessId);
+        if (cgroups is not null && CgroupCpu.UsageFileOf(cgroups).File is not null)
+        {
+            Assert.Null(meter.Problem);
+            Assert.Equal(["alice", "bob"], (await meter.ReadAsync()).Keys.Order());
+        }
+    }
+
+    [Fact]
     public async Task A_wrong_token_is_refused_and_not_retried()
     {
         await using var agent = harness.StartAgent();

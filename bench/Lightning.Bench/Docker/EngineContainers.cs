@@ -26,14 +26,7 @@ internal sealed class EngineContainers(EngineConnection connection)
             try
             {
                 using var stream = await client.Containers.GetContainerLogsAsync(idOrName, parameters, t);
-                // Bytes first, text once: a character may straddle two frames.
-                using var bytes = new MemoryStream();
-                var buffer = new byte[16384];
-                while (await stream.ReadOutputAsync(buffer, 0, buffer.Length, t) is { EOF: false } read)
-                {
-                    bytes.Write(buffer, 0, read.Count);
-                }
-                return Encoding.UTF8.GetString(bytes.GetBuffer(), 0, (int)bytes.Length);
+                return await LogText.ReadAsync(stream, t);
             }
             catch (EngineApiException e)
             {

@@ -65,6 +65,25 @@ internal sealed class EngineSwarm(EngineConnection connection)
             (IReadOnlyList<SwarmTask>)(await client.Tasks.ListAsync(new TasksListParameters { Filters = EngineFilters.Of(("service", serviceId)) }, t))
                 .Select(SwarmTask.From).ToList(), ct) ?? [];
 
+    /// <summary>
+    /// The last <paramref name="tail"/> lines a service's tasks wrote (stdout and stderr), whichever host they ran on:
+    /// the manager asks each task's engine. "(logs unavailable: CODE)" when it cannot.
+    /// </summary>
+    public Task<string> GetServiceLogsAsync(string service, int tail, CancellationToken ct = default) =>
+        connection.CallAsync($"read the logs of service {service}", async (client, t) =>
+        {
+            var parameters = new ServiceLogsParameters { ShowStdout = true, ShowStderr = true, Tail = tail.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+            try
+            {
+                using var stream = await client.Swarm.GetServiceLogsAsync(service, false, parameters, t);
+                return await LogText.ReadAsync(stream, t);
+            }
+            catch (global::Docker.DotNet.DockerApiException e)
+            {
+                return $"(logs unavailable: {(int)e.StatusCode})";
+            }
+        }, ct);
+
     /// <summary>Every task the manager still holds, whatever its service: a removed service's tasks stay until each host has shut them down.</summary>
     public Task<IReadOnlyList<SwarmTask>> ListAllTasksAsync(CancellationToken ct = default) =>
         connection.CallAsync("list tasks", async (client, t) =>

@@ -168,7 +168,8 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// <summary>The stack on its host: the agent binds the trace sockets first, then the stack runs; deaths are followed through the swarm's tasks.</summary>
     private async Task UpOnSwarmAsync(Swarm.SwarmTopologyLauncher stack, ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
     {
-        using (progress.Begin($"{Options.ProjectName}: deploying its stack of {Topology.Nodes.Count + 1} services on {Options.Swarm!.Host}"))
+        var apart = Options.Swarm!.NodeHosts.Count == 0 ? "" : $" ({string.Join(", ", Options.Swarm.NodeHosts.Select(n => $"{n.Key} on {n.Value}"))})";
+        using (progress.Begin($"{Options.ProjectName}: deploying its stack of {Topology.Nodes.Count + 1} services on {Options.Swarm.Host}{apart}"))
         {
             Directory.CreateDirectory(Options.ResultsDirectory);
             var recorder = await stack.BindAsync(Path.Combine(Options.ResultsDirectory, SpanJsonLines.FileName), ct);
@@ -219,8 +220,8 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// <summary>Whether the topology is a stack on a swarm (its nodes reached through the agent on its host).</summary>
     public bool OnSwarm => swarm is not null;
 
-    /// <summary>On a swarm: a switched-off perf recording per Lightning node, made by the agent on the topology's host.</summary>
-    public Task<Relay.RelayProfile> StartRelayedProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct = default) =>
+    /// <summary>On a swarm: a switched-off perf recording per Lightning node, made by the agent on each of the topology's hosts.</summary>
+    public Task<IReadOnlyList<Relay.RelayProfile>> StartRelayedProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct = default) =>
         (swarm ?? throw new InvalidOperationException($"{Options.ProjectName} is not on a swarm: its profiles are recorded here")).StartProfileAsync(settings, ct);
 
     /// <summary>A reader of the Lightning nodes' CPU time (their cgroups): here, or on a swarm through the agent on their host.</summary>

@@ -39,6 +39,9 @@ internal sealed record HarnessOptions
     /// <summary>--swarm-host NAME: with --swarm, only this host of the swarm (an agent there, every topology there); a side-by-side worker's.</summary>
     public string? SwarmHost { get; init; }
 
+    /// <summary>--place NODE=VALUE: with --swarm, these nodes run on a host labelled lnbench.placement=VALUE, apart from the rest of their topology.</summary>
+    public IReadOnlyDictionary<string, string> Placements { get; init; } = new Dictionary<string, string>();
+
     /// <summary>--topology-range FIRST-LAST: only these topology indices of every case (a side-by-side worker's share); null: 1 to --topologies.</summary>
     public (int First, int Last)? TopologyRange { get; init; }
 

@@ -60,6 +60,7 @@ internal static class OptionParser
         CheckInstructions(options, args);
         CheckMaxTime(options);
         CheckSwarm(options);
+        CheckPlacements(options, chosen);
         if (options.MaxTime is not null && !Given(args, "--topologies"))
         {
             // The confidence sequence is the whole line before its fourth pair: the first round makes four.
@@ -133,7 +134,7 @@ internal static class OptionParser
         }
         if (!options.Swarm)
         {
-            var swarmOnly = options.SideBySide is not null ? "--side-by-side" : options.SwarmHost is not null ? "--swarm-host" : null;
+            var swarmOnly = options.SideBySide is not null ? "--side-by-side" : options.SwarmHost is not null ? "--swarm-host" : options.Placements.Count > 0 ? "--place" : null;
             if (swarmOnly is not null)
             {
                 throw new UsageException($"{swarmOnly} places topologies on a swarm's hosts: add --swarm");
@@ -158,6 +159,25 @@ internal static class OptionParser
         if (refused is { } r)
         {
             throw new UsageException($"--swarm does not run {r.Option} yet ({r.Why}): drop {r.Option} or --swarm");
+        }
+    }
+
+    /// <summary>Every placed node is a node of the scenario's topologies at the values swept, and no topology has every node placed apart.</summary>
+    private static void CheckPlacements(HarnessOptions options, ScenarioInfo scenario)
+    {
+        if (options.Placements.Count == 0)
+        {
+            return;
+        }
+        var topologies = scenario.TopologyNodes(options.Sweeps);
+        var nodes = topologies.SelectMany(t => t).Distinct().ToList();
+        foreach (var node in options.Placements.Keys.Where(n => !nodes.Contains(n)))
+        {
+            throw new UsageException($"--place {node}={options.Placements[node]}: {scenario.Name} has no node {node} at the parameters given (its nodes: {string.Join(", ", nodes)})");
+        }
+        if (topologies.FirstOrDefault(t => t.All(options.Placements.ContainsKey)) is { } all)
+        {
+            throw new UsageException($"--place puts every node of a topology ({string.Join(", ", all)}) apart from its bitcoind: leave one with it, or run on the labelled host with --swarm-host HOST");
         }
     }
 

@@ -142,6 +142,22 @@ internal static class OptionValues
             : throw new UsageException($"{option} '{text}' is not FIRST-LAST with 1 ≤ FIRST ≤ LAST (e.g. {option} 5-8)");
     }
 
+    /// <summary>NODE=VALUE added to the placements so far: a node name and a host label's value, each lowercase letters, digits and '-'.</summary>
+    public static IReadOnlyDictionary<string, string> Placement(string option, string text, IReadOnlyDictionary<string, string> earlier)
+    {
+        var parts = text.Split('=', 2, StringSplitOptions.TrimEntries);
+        var name = new System.Text.RegularExpressions.Regex("^[a-z][a-z0-9-]{0,19}$");
+        if (parts.Length != 2 || !name.IsMatch(parts[0]) || !name.IsMatch(parts[1]))
+        {
+            throw new UsageException($"{option} '{text}' is not NODE=VALUE (a node's name and a host label's value, each lowercase letters, digits and '-', starting with a letter): e.g. {option} bob=far");
+        }
+        if (earlier.ContainsKey(parts[0]))
+        {
+            throw new UsageException($"{option}: node {parts[0]} is placed twice ({parts[0]}={earlier[parts[0]]} and {text}): give it once");
+        }
+        return new Dictionary<string, string>(earlier) { [parts[0]] = parts[1] };
+    }
+
     public static string NonEmpty(string option, string text) =>
         string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
 }

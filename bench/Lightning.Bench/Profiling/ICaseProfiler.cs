@@ -15,8 +15,11 @@ internal interface ICaseProfiler : IAsyncDisposable
     Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default);
 }
 
-/// <summary>A swarm topology's profiles, recorded and folded by the agent on its host (<see cref="Relay.RelayProfile"/>).</summary>
-internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfiler
+/// <summary>
+/// A swarm topology's profiles, recorded and folded by the agent on each of its hosts (<see cref="Relay.RelayProfile"/>,
+/// one per host: more than one when nodes are placed apart), switched on and off on every host at once.
+/// </summary>
+internal sealed class RelayCaseProfiler(IReadOnlyList<Relay.RelayProfile> profiles) : ICaseProfiler
 {
     /// <summary>For a switch (perf acknowledges within 5 s on the agent's host, per node).</summary>
     private static readonly TimeSpan SwitchTimeout = TimeSpan.FromSeconds(30);
@@ -43,7 +46,7 @@ internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfi
 
     public async Task EnableAsync(CancellationToken ct = default)
     {
-        await TimedAsync(() => profile.EnableAsync(SwitchTimeout, ct));
+        await TimedAsync(() => Task.WhenAll(profiles.Select(p => p.EnableAsync(SwitchTimeout, ct))));
         on = true;
     }
 
@@ -55,7 +58,7 @@ internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfi
             return;
         }
         on = false;
-        await TimedAsync(() => profile.DisableAsync(SwitchTimeout, ct));
+        await TimedAsync(() => Task.WhenAll(profiles.Select(p => p.DisableAsync(SwitchTimeout, ct))));
     }
 
     private async Task TimedAsync(Func<Task> change)
@@ -68,10 +71,11 @@ internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfi
         }
     }
 
-    public Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
+    public async Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
     {
         Interlocked.Exchange(ref stopped, 1);
-        return profile.StopAndFoldAsync(FoldTimeout, ct);
+        var folded = await Task.WhenAll(profiles.Select(p => p.StopAndFoldAsync(FoldTimeout, ct)));
+        return folded.SelectMany(f => f).ToDictionary(f => f.Key, f => f.Value);
     }
 
     /// <summary>A case ended before its fold: the agent is told to stop (its recordings end, their stacks are not awaited).</summary>
@@ -79,7 +83,7 @@ internal sealed class RelayCaseProfiler(Relay.RelayProfile profile) : ICaseProfi
     {
         if (Interlocked.Exchange(ref stopped, 1) == 0)
         {
-            await profile.AbandonAsync();
+            await Task.WhenAll(profiles.Select(p => p.AbandonAsync()));
         }
     }
 }

@@ -15,6 +15,9 @@ internal sealed record CaseRecord(
     /// <summary>--swarm: the swarm host its stack ran on (null on one host).</summary>
     public string? Host { get; init; }
 
+    /// <summary>--swarm with --place: the nodes that ran apart from <see cref="Host"/>, each with its host (empty otherwise).</summary>
+    public IReadOnlyDictionary<string, string> NodeHosts { get; init; } = new Dictionary<string, string>();
+
     /// <summary>How long the topology took to get ready, step by step (null: it never got there).</summary>
     public SetupTimes? Setup { get; init; }
 }

@@ -12,7 +12,7 @@ internal sealed record SwarmRecord(IReadOnlyList<string> Hosts, int Topologies, 
     {
         var placed = cases.Where(c => c.Topology?.Host is not null).ToList();
         return new SwarmRecord(
-            placed.Select(c => c.Topology!.Host!).Distinct().Order(StringComparer.Ordinal).ToList(),
+            placed.SelectMany(c => c.Topology!.NodeHosts.Values.Append(c.Topology.Host!)).Distinct().Order(StringComparer.Ordinal).ToList(),
             placed.Count,
             placed.Select(c => (Scenarios.CaseArms.CellOf(c.Parameters), Scenarios.CaseArms.ReplicateOf(c.Parameters))).Distinct().Count(),
             (ended - started).TotalMinutes);

@@ -116,6 +116,7 @@ internal sealed class CaseLifecycle
         {
             NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
             Host = network.Options.Swarm?.Host,
+            NodeHosts = network.Options.Swarm?.NodeHosts ?? new Dictionary<string, string>(),
         };
 
         // 2. Fund the channel openers (unless the miner pays for the channels), 3. open the channels, 4. wait until every payer has a route.

@@ -63,7 +63,8 @@ internal static class HarnessRun
             if (options.Swarm)
             {
                 run.Swarm = await Swarm.SwarmPlatform.StartAsync(engine, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation,
-                    perf: run.Profiling is null ? null : Profiling.PerfSupport.Locate(options.Profile!.PerfPath), onlyHost: options.SwarmHost);
+                    perf: run.Profiling is null ? null : Profiling.PerfSupport.Locate(options.Profile!.PerfPath), onlyHost: options.SwarmHost,
+                    placements: options.Placements.Values);
             }
             shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");

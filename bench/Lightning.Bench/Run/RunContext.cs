@@ -146,13 +146,10 @@ internal sealed class RunContext : IAsyncDisposable
     /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
     public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode, int replicate = 1) =>
         topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed,
-            Swarm is { } swarm ? new Swarm.SwarmPlacement(swarm, HostOf(swarm, replicate)) : null);
+            Swarm?.Place(topology, replicate));
 
     /// <summary>--swarm: the run's swarm (agents, gate, stacks), once started; null on one host. Its end follows the topologies' (<see cref="DisposeAsync"/>).</summary>
     public Swarm.SwarmPlatform? Swarm { get; set; }
-
-    /// <summary>A pair's host: both arms of a pair (one replicate of a cell) on one host, replicates spread over the hosts in turn.</summary>
-    private static string HostOf(Swarm.SwarmPlatform swarm, int replicate) => swarm.Hosts[(Math.Max(1, replicate) - 1) % swarm.Hosts.Count];
 
     private Task endBehind = Task.CompletedTask;
 

@@ -67,7 +67,8 @@ internal static class SideBySideRun
         try
         {
             using var engine = new DockerEngine(DockerEndpoint.Resolve());
-            hosts = (await Swarm.SwarmManager.RequireAsync(engine)).Hosts.Select(h => h.Hostname).ToList();
+            // The pairs' hosts: those its placed nodes go to are left to them when others remain.
+            hosts = (await Swarm.SwarmManager.RequireAsync(engine)).Placing(options.Placements.Values).PairHosts.Select(h => h.Hostname).ToList();
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or Swarm.SwarmUnavailableException or HttpRequestException or IOException)
         {

@@ -132,7 +132,7 @@ public abstract class ScenarioBenchmark
         return new CaseDefinition(
             CaseKey.From(parameters),
             CaseKey.Texts(parameters),
-            BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage),
+            BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage).Placed(Run.Options.Placements),
             PaymentsPerInvocation,
             Traces.Name,
             Run.MeasuredFor(Concurrency));

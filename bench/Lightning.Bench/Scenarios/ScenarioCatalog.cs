@@ -21,17 +21,20 @@ internal static class ScenarioCatalog
     public static ScenarioInfo Default { get; } = new(
         nameof(AlicePaysBob), typeof(AlicePaysBob),
         "Alice pays Bob over one direct channel: an invoice on Bob, paid by Alice.",
-        [Concurrency(1, 4, 10)]);
+        [Concurrency(1, 4, 10)],
+        (_, build, bitcoind) => AlicePaysBob.TopologyFor(build, bitcoind));
 
     public static IReadOnlyList<ScenarioInfo> All { get; } =
     [
         Default,
         new(nameof(AlicePaysBobViaCarols), typeof(AlicePaysBobViaCarols),
             "Alice pays Bob through a chain Alice -> Carol 1 -> ... -> Carol N -> Bob (routes found in gossip).",
-            [Carols, Concurrency(1)]),
+            [Carols, Concurrency(1)],
+            (p, build, bitcoind) => AlicePaysBobViaCarols.TopologyFor(build, bitcoind, p[Carols.Name])),
         new(nameof(AlicesPayBob), typeof(AlicesPayBob),
             "N Alices, each with a channel to one Bob, pay Bob at the same time.",
-            [Alices, Concurrency(1)]),
+            [Alices, Concurrency(1)],
+            (p, build, bitcoind) => AlicesPayBob.TopologyFor(build, bitcoind, p[Alices.Name])),
     ];
 
     public static IReadOnlyList<ScenarioParameter> AllParameters { get; } =

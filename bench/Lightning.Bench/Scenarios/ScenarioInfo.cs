@@ -1,4 +1,23 @@
+using Lightning.Bench.Options;
+using Lightning.Bench.Topology;
+
 namespace Lightning.Bench.Scenarios;
 
-/// <summary>A scenario the user can name: its benchmark class and the parameters it sweeps.</summary>
-internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters);
+/// <summary>A scenario the user can name: its benchmark class, the parameters it sweeps, and its topology for given values of them.</summary>
+/// <param name="Topology">The scenario's topology for one value of each of its parameters (by name), a build and a bitcoind image.</param>
+internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters,
+    Func<IReadOnlyDictionary<string, int>, BuildSpec, string, TopologySpec> Topology)
+{
+    /// <summary>The Lightning nodes of each of the scenario's topologies at the values swept (the parameters' defaults where none is given).</summary>
+    public IReadOnlyList<IReadOnlyList<string>> TopologyNodes(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps)
+    {
+        IEnumerable<IReadOnlyDictionary<string, int>> points = [new Dictionary<string, int>()];
+        foreach (var parameter in Parameters)
+        {
+            var values = sweeps.GetValueOrDefault(parameter.Name) ?? parameter.Default;
+            points = points.SelectMany(p => values.Select(v => (IReadOnlyDictionary<string, int>)new Dictionary<string, int>(p) { [parameter.Name] = v })).ToList();
+        }
+        var names = BuildSpec.FromImage("names-only");
+        return points.Select(p => (IReadOnlyList<string>)Topology(p, names, "names-only").Nodes.Select(n => n.Name).ToList()).ToList();
+    }
+}

@@ -69,8 +69,8 @@ internal static class AgentStackGenerator
             Deploy = new ComposeDeploy
             {
                 Mode = "global",
-                // A run on one host of a larger swarm (--swarm-host, a side-by-side share) deploys its agent there only.
-                Placement = settings.Host is { } host ? new ComposePlacement { Constraints = [$"node.hostname == {host}"] } : null,
+                // A run on some hosts of a larger swarm (--swarm-host, a side-by-side share, its placed nodes' hosts) deploys its agents there only.
+                Placement = settings.Placement is { Count: > 0 } constraints ? new ComposePlacement { Constraints = [.. constraints] } : null,
                 // Found by tasks.SERVICE, the tasks' own addresses; no virtual IP (it needs the kernel's IPVS).
                 EndpointMode = "dnsrr",
                 Labels = new Dictionary<string, string>(labels),

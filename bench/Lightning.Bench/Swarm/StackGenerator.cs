@@ -66,7 +66,12 @@ internal static class StackGenerator
                 $"/run/secrets/{ConfigTarget(node.Name)}"));
             if (node.Placement is { } placement)
             {
-                service.Deploy!.Placement = new ComposePlacement { Constraints = [$"node.labels.{PlacementLabel} == {placement}"] };
+                // On the host the run chose among those labelled (its agent binds the node's socket there first); the
+                // label too, so the file says why.
+                service.Deploy!.Placement = new ComposePlacement
+                {
+                    Constraints = [$"node.labels.{PlacementLabel} == {placement}", $"node.hostname == {settings.NodeHosts.GetValueOrDefault(node.Name, settings.Host)}"],
+                };
             }
             // Swarm publishes ports on every host through its routing mesh: a node's API is reached through the agent instead.
             service.Ports = null;

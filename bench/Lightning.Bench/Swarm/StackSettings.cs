@@ -5,7 +5,7 @@ namespace Lightning.Bench.Swarm;
 /// <param name="StackName">The topology's stack (its project name on one host).</param>
 /// <param name="User">uid:gid the containers run as, or null for the image's user.</param>
 /// <param name="Labels">The run's labels: on every service, its containers and the work volume, so a sweep finds them on every host.</param>
-/// <param name="Host">The swarm node (its hostname) the topology runs on.</param>
+/// <param name="Host">The swarm node (its hostname) the topology runs on: bitcoind and every node not placed apart.</param>
 /// <param name="TraceSockets">Whether each node whose kind has a trace source sends its spans to a socket the agent binds.</param>
 /// <param name="DevTraceFile">Whether each node also writes Core Lightning's trace file (ground truth for loss checks).</param>
 internal sealed record StackSettings(
@@ -15,4 +15,8 @@ internal sealed record StackSettings(
     IReadOnlyDictionary<string, string> Labels,
     string Host,
     bool TraceSockets,
-    bool DevTraceFile = false);
+    bool DevTraceFile = false)
+{
+    /// <summary>Nodes placed apart (<see cref="Topology.NodeSpec.Placement"/>) → the host each runs on, chosen among those labelled with its placement.</summary>
+    public IReadOnlyDictionary<string, string> NodeHosts { get; init; } = new Dictionary<string, string>();
+}

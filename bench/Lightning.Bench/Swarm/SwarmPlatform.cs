@@ -45,6 +45,13 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// <summary>The hosts with an agent, by name.</summary>
     public IReadOnlyList<string> Hosts => agents.Keys.Order(StringComparer.Ordinal).ToList();
 
+    /// <summary>Where a topology goes on this run's swarm (see <see cref="SwarmManager.Place"/>).</summary>
+    public SwarmPlacement Place(Topology.TopologySpec topology, int replicate)
+    {
+        var (host, nodeHosts) = Run.Manager.Place(topology, replicate);
+        return new SwarmPlacement(this, host) { NodeHosts = nodeHosts };
+    }
+
     /// <summary>The agent on <paramref name="host"/>: where it listens (through the gate) and the harness's connection to it.</summary>
     public (EndPoint Endpoint, RelayClient Client) AgentOn(string host) =>
         agents.TryGetValue(host, out var agent) ? agent : throw new InvalidOperationException($"no agent answered on host {host}");
@@ -55,8 +62,9 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// </summary>
     /// <param name="onlyHost">--swarm-host: the one host of the swarm the run uses, or null for all.</param>
     /// <param name="perf">This host's perf, carried in the harness image for the agents to record profiles with, or null when the run does not profile.</param>
+    /// <param name="placements">The values of --place NODE=VALUE (see <see cref="SwarmManager.Placing"/>).</param>
     public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, string runId, IReadOnlyList<string> images, string workRoot,
-        RunProgress progress, CancellationToken ct = default, string? perf = null, string? onlyHost = null)
+        RunProgress progress, CancellationToken ct = default, string? perf = null, string? onlyHost = null, IEnumerable<string>? placements = null)
     {
         string harness;
         using (progress.Begin($"making the harness image for the swarm's agents{(perf is null ? "" : $", with {perf}")}"))
@@ -69,7 +77,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         SwarmRun run;
         using (progress.Begin($"checking the swarm and that every host has the {images.Count + 1} images"))
         {
-            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct, onlyHost: onlyHost);
+            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct, onlyHost: onlyHost, placements: placements);
         }
         var folder = Path.Combine(workRoot, SwarmNames.Gate(runId));
         PrivateFiles.CreateDirectory(folder);
@@ -77,7 +85,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         var platform = new SwarmPlatform(engine, run, token, folder);
         try
         {
-            using (progress.Begin($"deploying an agent on each of the swarm's {run.Manager.Hosts.Count} hosts"))
+            using (progress.Begin($"deploying an agent on each of the run's {run.Manager.Hosts.Count} hosts"))
             {
                 await run.DeployAgentsAsync(harness, HostUser.ContainerUser, ct, profiles: perf is not null);
             }
@@ -96,7 +104,8 @@ internal sealed class SwarmPlatform : IAsyncDisposable
                     await client.ConnectedAsync(TimeSpan.FromSeconds(30), ct);
                 }
             }
-            progress.Info($"swarm: {platform.agents.Count} host(s) with an agent: {string.Join(", ", platform.Hosts)}");
+            progress.Info($"swarm: {platform.agents.Count} host(s) with an agent: {string.Join(", ", platform.Hosts)}"
+                + string.Concat(run.Manager.Placements.Select(p => $"; nodes placed by {StackGenerator.PlacementLabel}={p.Key} go to {string.Join(", ", p.Value)}")));
         }
         catch
         {

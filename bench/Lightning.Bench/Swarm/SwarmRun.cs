@@ -52,14 +52,18 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// check fails; a failure while creating removes what was created.
     /// </summary>
     /// <param name="sweepScope">See <see cref="SweepScope"/>.</param>
+    /// <param name="onlyHost">--swarm-host: the one host of the swarm the pairs go to, or null for all.</param>
+    /// <param name="placements">The values of --place NODE=VALUE: each names the hosts labelled lnbench.placement=VALUE, which the run then uses too.</param>
     public static async Task<SwarmRun> StartAsync(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels,
-        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null, string? onlyHost = null)
+        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null, string? onlyHost = null,
+        IEnumerable<string>? placements = null)
     {
         var manager = await SwarmManager.RequireAsync(engine, ct);
         if (onlyHost is not null)
         {
             manager = manager.Only(onlyHost);
         }
+        manager = manager.Placing(placements ?? []);
         var ids = await SwarmImageCheck.RequireSameAsync(engine, manager, images, new ImageJobProbe(engine, labels, ProbeTimeout), ct);
         var run = new SwarmRun(engine, runId, labels, manager, ids) { SweepScope = sweepScope };
         try
@@ -112,7 +116,7 @@ internal sealed class SwarmRun : IAsyncDisposable
         ObjectDisposedException.ThrowIf(disposed == 1, this);
         var name = SwarmNames.AgentStack(RunId);
         var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels, profiles,
-            Manager.Hosts.Count == 1 ? Manager.Hosts[0].Hostname : null));
+            AgentStackSettings.ForHosts(Manager.Hosts.Select(h => h.Hostname).ToList(), Manager.Schedulable.Select(h => h.Hostname).ToList())));
         var stack = await SwarmStack.DeployAsync(engine, name, file, ImageIds, ct);
         lock (stacks)
         {

@@ -12,28 +12,32 @@ using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Swarm;
 
-/// <summary>Where a `--swarm` run puts a topology: the run's swarm, and the host (a swarm node's hostname) its stack runs on.</summary>
-internal sealed record SwarmPlacement(SwarmPlatform Platform, string Host);
 
 /// <summary>
-/// A topology as a stack on the swarm, the counterpart of <see cref="TopologyLauncher"/>: the agent on its host binds the
-/// nodes' trace sockets (which makes their folders in the work volume) before the stack is deployed with its
-/// configuration secrets; the harness reaches bitcoind's RPC and the agent through the run's gate, each node's JSON-RPC
-/// through the agent (<see cref="RelayRpc"/>), its cgroups through the agent (<see cref="RelayMeter"/>); teardown keeps
-/// the containers' logs and removes the stack and its secrets.
+/// A topology as a stack on the swarm, the counterpart of <see cref="TopologyLauncher"/>: the agent on each of its hosts
+/// (the pair's, and those of nodes placed apart) binds its nodes' trace sockets (which makes their folders in the work
+/// volume) before the stack is deployed with its configuration secrets; the harness reaches bitcoind's RPC and the
+/// agents through the run's gate, each node's JSON-RPC through the agent on its host (<see cref="RelayRpc"/>), its
+/// cgroups through that agent (<see cref="RelayMeter"/>); teardown keeps the containers' logs and removes the stack and
+/// its secrets.
 /// </summary>
 internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOptions options, SwarmPlacement placement, NodeKindCatalog kinds, DockerEngine engine,
     RunProgress progress)
 {
     private const int LogLines = 100_000;
-    private RelayedTraceRecorder? recorder;
+    private IReadOnlyList<RelayedTraceRecorder> recorders = [];
     private SwarmStack? stack;
     private IReadOnlyDictionary<string, StackTask> tasks = new Dictionary<string, StackTask>();
 
     public string StackName => options.ProjectName;
 
-    /// <summary>The host's agent: where it listens (through the gate) and the harness's connection to it.</summary>
-    private (System.Net.EndPoint Endpoint, RelayClient Client) Agent => placement.Platform.AgentOn(placement.Host);
+    /// <summary>The agent on a node's host: where it listens (through the gate) and the harness's connection to it.</summary>
+    private (System.Net.EndPoint Endpoint, RelayClient Client) AgentOf(string node) => placement.Platform.AgentOn(placement.HostOf(node));
+
+    /// <summary>The Lightning nodes by the host they run on, the pair's host first (it also makes the stack's folder, bitcoind's).</summary>
+    private IReadOnlyList<(string Host, IReadOnlyList<string> Nodes)> NodesByHost =>
+        topology.Nodes.GroupBy(n => placement.HostOf(n.Name)).OrderBy(g => g.Key == placement.Host ? 0 : 1).ThenBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => (g.Key, (IReadOnlyList<string>)g.Select(n => n.Name).ToList())).ToList();
 
     /// <summary>Whether the stack was deployed (so teardown has something to remove).</summary>
     public bool Started { get; private set; }
@@ -42,25 +46,36 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     public IReadOnlyDictionary<string, string> Containers => tasks.ToDictionary(t => t.Key, t => t.Value.ContainerId);
 
     /// <summary>
-    /// Binds every Lightning node's trace socket on the host (the agent makes the stack's and nodes' folders in the work
-    /// volume, for the nodes' user); the spans go to <paramref name="spansFile"/>. Bound whatever the trace mode: the
-    /// folders are needed (bitcoind's data folder is the stack's); a node sends only when its service is told the socket.
+    /// Binds every Lightning node's trace socket on its host (each agent makes the stack's and its nodes' folders in the
+    /// work volume, for the nodes' user); the spans go to <paramref name="spansFile"/>. Bound whatever the trace mode:
+    /// the folders are needed (bitcoind's data folder is the stack's); a node sends only when its service is told the socket.
     /// </summary>
-    public async Task<RelayedTraceRecorder> BindAsync(string spansFile, CancellationToken ct)
+    public async Task<ISpanCollection> BindAsync(string spansFile, CancellationToken ct)
     {
-        var nodes = topology.Nodes.Select(n => n.Name).ToList();
-        recorder = await Agent.Client.BindAsync(StackName, nodes, spansFile, TimeSpan.FromSeconds(30), ct);
-        if (recorder.Bound?.Sockets.FirstOrDefault(s => s.Problem.Length > 0) is { } failed)
+        var groups = NodesByHost;
+        var bound = new List<RelayedTraceRecorder>();
+        recorders = bound;
+        foreach (var (host, nodes) in groups)
         {
-            throw new IOException($"the agent on {placement.Host} could not make {StackName}/{failed.Node}'s folder and trace socket: {failed.Problem}");
+            // Nodes on several hosts: each agent's spans in a part of their own, merged when collection ends.
+            var part = groups.Count == 1 ? spansFile : SpreadTraceRecorder.PartFile(spansFile, host);
+            var recorder = await placement.Platform.AgentOn(host).Client.BindAsync(StackName, nodes, part, TimeSpan.FromSeconds(30), ct);
+            bound.Add(recorder);
+            if (recorder.Bound?.Sockets.FirstOrDefault(s => s.Problem.Length > 0) is { } failed)
+            {
+                throw new IOException($"the agent on {host} could not make {StackName}/{failed.Node}'s folder and trace socket: {failed.Problem}");
+            }
         }
-        return recorder;
+        return bound.Count == 1 ? bound[0] : new SpreadTraceRecorder(bound, topology.Nodes.Select(n => n.Name).ToList(), spansFile);
     }
 
     /// <summary>The configuration secrets and the stack, deployed on the host; returns each service's container id once every task runs.</summary>
     public async Task<IReadOnlyDictionary<string, string>> UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
     {
-        var settings = new StackSettings(options.RunId, StackName, options.ContainerUser, RunLabels.For(options.RunId), placement.Host, options.TraceSockets);
+        var settings = new StackSettings(options.RunId, StackName, options.ContainerUser, RunLabels.For(options.RunId), placement.Host, options.TraceSockets)
+        {
+            NodeHosts = placement.NodeHosts,
+        };
         Started = true;
         var (deployed, file) = await placement.Platform.Run.DeployTopologyAsync(topology, settings, fragments, service => ConfigOf(service, credentials), kinds, ct);
         stack = deployed;
@@ -103,7 +118,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     public NodeContainer ContainerOf(string node) =>
         new(node, tasks[node].ContainerId, SwarmNames.ContainerDirectory(StackName, node), new Dictionary<string, int>(), StackGenerator.PeerAddressOf(StackName, node))
         {
-            Relay = new NodeRelay(Agent.Endpoint, placement.Platform.Token, StackName),
+            Relay = new NodeRelay(AgentOf(node).Endpoint, placement.Platform.Token, StackName),
         };
 
     /// <summary>bitcoind's RPC, on the overlay under its stack's alias, through the run's gate.</summary>
@@ -111,14 +126,33 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         new(new Uri($"http://{SwarmNames.Alias(StackName, TopologySpec.BitcoindName)}:{ComposeGenerator.BitcoindRpcPort}/"), credentials.User, credentials.Password,
             async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(placement.Platform.Gate, host, port, ct), ownsSocket: true));
 
-    /// <summary>The Lightning nodes' cgroups, read by the agent on their host by their containers' host pids.</summary>
+    /// <summary>The Lightning nodes' cgroups, read by the agent on each node's host by their containers' host pids.</summary>
     public Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
-        RelayMeter.CreateAsync(Agent.Client, topology.Nodes.Select(n => new CostTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), ct);
+        RelayMeter.CreateAsync(NodesByHost.Select(g => (placement.Platform.AgentOn(g.Host).Client,
+            (IReadOnlyList<CostTarget>)g.Nodes.Select(n => new CostTarget(n, (int)tasks[n].Pid)).ToList())).ToList(), ct);
 
-    /// <summary>A switched-off perf recording per Lightning node by the agent on the topology's host (all or none; a node it cannot profile is named).</summary>
-    public Task<RelayProfile> StartProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct) =>
-        Agent.Client.StartProfileAsync(StackName, topology.Nodes.Select(n => new ProfileTarget(n.Name, (int)tasks[n.Name].Pid)).ToList(), settings,
-            TimeSpan.FromSeconds(60), ct);
+    /// <summary>
+    /// A switched-off perf recording per Lightning node by the agent on its host (all or none: a node an agent cannot
+    /// profile is named, and the recordings already started on other hosts are abandoned).
+    /// </summary>
+    public async Task<IReadOnlyList<RelayProfile>> StartProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct)
+    {
+        var started = new List<RelayProfile>();
+        try
+        {
+            foreach (var (host, nodes) in NodesByHost)
+            {
+                started.Add(await placement.Platform.AgentOn(host).Client.StartProfileAsync(StackName, nodes.Select(n => new ProfileTarget(n, (int)tasks[n].Pid)).ToList(),
+                    settings, TimeSpan.FromSeconds(60), ct));
+            }
+        }
+        catch
+        {
+            await Task.WhenAll(started.Select(p => p.AbandonAsync()));
+            throw;
+        }
+        return started;
+    }
 
     /// <summary>
     /// The watch for node deaths: when every task runs on this host, this engine's "die" events, as on one host (no
@@ -139,26 +173,28 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     /// <summary>Whether a task runs on the manager's host, whose engine the harness talks to.</summary>
     private bool OnThisHost(StackTask task) => task.Host == placement.Platform.Run.Manager.Node.Hostname;
 
-    /// <summary>Each container's output (a node's log goes there too) into RESULTS/logs/SERVICE.log: the engine keeps it for this host's containers.</summary>
+    /// <summary>
+    /// Each container's output (a node's log goes there too) into RESULTS/logs/SERVICE.log: this host's engine keeps its
+    /// containers'; a task on another host is read through the manager, which asks that host's engine (the service's logs).
+    /// </summary>
     public async Task KeepLogsAsync(CancellationToken ct)
     {
         var logs = Path.Combine(options.ResultsDirectory, "logs");
         Directory.CreateDirectory(logs);
         foreach (var (service, task) in tasks)
         {
-            if (OnThisHost(task))
-            {
-                await File.WriteAllTextAsync(Path.Combine(logs, $"{service}.log"), await engine.GetLogsAsync(task.ContainerId, LogLines, ct), ct);
-            }
+            var text = OnThisHost(task)
+                ? await engine.GetLogsAsync(task.ContainerId, LogLines, ct)
+                : await engine.Swarm.GetServiceLogsAsync(StackServices.ServiceName(StackName, service), LogLines, ct);
+            await File.WriteAllTextAsync(Path.Combine(logs, $"{service}.log"), text, ct);
         }
     }
 
     /// <summary>The trace sockets closed (when not finished already), then the stack and its secrets removed; each step runs whatever the one before did.</summary>
     public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
     {
-        if (recorder is not null)
+        foreach (var ending in recorders)
         {
-            var ending = recorder;
             await attempt("close the trace sockets on the agent", async () =>
             {
                 using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));

@@ -37,6 +37,10 @@ internal sealed partial record TopologySpec
 
     public NodeSpec Node(string name) => Nodes.Single(n => n.Name == name);
 
+    /// <summary>The topology with the nodes named in <paramref name="placements"/> placed apart (node → a host label's value; see <see cref="NodeSpec.Placement"/>).</summary>
+    public TopologySpec Placed(IReadOnlyDictionary<string, string> placements) => placements.Count == 0 ? this
+        : new(BitcoindImage, Nodes.Select(n => placements.TryGetValue(n.Name, out var value) ? n with { Placement = value } : n).ToList(), Channels, Flows);
+
     /// <summary>Nodes that fund at least one channel and so need on-chain coins.</summary>
     public IReadOnlyList<string> Funders => Channels.Select(c => c.From).Distinct().ToList();
 

@@ -39,6 +39,61 @@ internal static class SpanJsonLines
         return lines;
     }
 
+    /// <summary>
+    /// Merges spans.jsonl files, each in receive order (one host's agent's), into one by receive time, the earlier part
+    /// first at equal times; lines are copied byte for byte. Returns the lines written.
+    /// </summary>
+    public static long Merge(IReadOnlyList<string> parts, string jsonlPath)
+    {
+        var readers = parts.Select(p => new StreamReader(p, Encoding.UTF8)).ToList();
+        try
+        {
+            using var output = new StreamWriter(jsonlPath, append: false, new UTF8Encoding(false), 1 << 16) { NewLine = "\n" };
+            var heads = new PriorityQueue<(int Part, string Line), (long Received, int Part)>();
+            void Next(int part)
+            {
+                if (readers[part].ReadLine() is { } line)
+                {
+                    heads.Enqueue((part, line), (ReceivedOf(line), part));
+                }
+            }
+            for (var part = 0; part < readers.Count; part++)
+            {
+                Next(part);
+            }
+            long lines = 0;
+            while (heads.TryDequeue(out var head, out _))
+            {
+                output.WriteLine(head.Line);
+                lines++;
+                Next(head.Part);
+            }
+            return lines;
+        }
+        finally
+        {
+            readers.ForEach(r => r.Dispose());
+        }
+    }
+
+    /// <summary>A line's recv_us, as <see cref="WriteLine"/> writes it (after the node's name, which has no quote).</summary>
+    private static long ReceivedOf(string line)
+    {
+        const string Key = "\"recv_us\":";
+        var start = line.IndexOf(Key, StringComparison.Ordinal);
+        if (start < 0)
+        {
+            throw new InvalidDataException($"not a spans.jsonl line (no recv_us): {line[..Math.Min(line.Length, 80)]}");
+        }
+        start += Key.Length;
+        var end = start;
+        while (end < line.Length && char.IsAsciiDigit(line[end]))
+        {
+            end++;
+        }
+        return long.Parse(line.AsSpan(start, end - start), System.Globalization.CultureInfo.InvariantCulture);
+    }
+
     /// <summary>A writer of lines into <paramref name="output"/>, for <see cref="WriteLine"/>.</summary>
     public static Utf8JsonWriter LineWriter(IBufferWriter<byte> output) => new(output, Options);
 
