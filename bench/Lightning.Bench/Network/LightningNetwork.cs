@@ -178,7 +178,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
                 Traces = recorder;
             }
             var containers = await stack.UpAsync(fragments, credentials, ct);
-            var evidence = new NodeEvidence(engine, logs, containers);
+            var evidence = new NodeEvidence(engine, logs, containers, stack);
             waits = new NodeWaits(evidence, Options.StepTimeout);
             deathWatch = await stack.WatchDeathsAsync(evidence.DescribeAsync, ct);
         }

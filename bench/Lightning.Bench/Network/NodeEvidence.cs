@@ -2,8 +2,11 @@ using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Network;
 
-/// <summary>The one place a dead node's evidence is gathered: its name, exit code and the end of its log.</summary>
-internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers)
+/// <summary>
+/// The one place a dead node's evidence is gathered: its name, exit code and the end of its log; for a node on another
+/// host (<paramref name="remote"/>), through the swarm's manager.
+/// </summary>
+internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers, IRemoteNodeState? remote = null)
 {
     /// <summary>The evidence of the container with this id (the death watch knows only the id).</summary>
     public async Task<NodeDiedException> DescribeAsync(string containerId, CancellationToken ct = default)
@@ -17,6 +20,14 @@ internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnly
     {
         foreach (var (name, id) in containers)
         {
+            if (remote is not null && remote.IsRemote(name))
+            {
+                if (await remote.DeathOfAsync(name, ct) is { } death)
+                {
+                    throw death;
+                }
+                continue;
+            }
             var details = await engine.InspectContainerAsync(id, ct);
             if (details is null || !details.Running)
             {

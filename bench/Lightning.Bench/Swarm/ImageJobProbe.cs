@@ -8,8 +8,10 @@ namespace Lightning.Bench.Swarm;
 /// Asks every host for an image through the swarm, with no engine socket mounted anywhere and no registry: per image a
 /// one-shot job on each host (a global job, Docker 20.10+), its image given by id. A host never pulls an image named by
 /// id, so a host that lacks that id rejects its task with "No such image", and the task names its node; a host that
-/// has it creates the container, which proves it, whatever the probe command then does. The jobs carry the run's
-/// labels, so a sweep removes any left.
+/// has it creates the container, which proves it, whatever the probe command then does. A job runs on the hosts asked
+/// only (every other node excluded by id): a task on a host not waited for could still be starting when the job is
+/// removed, and its container then stays behind (seen on the manager's host, when a side-by-side share asked another).
+/// The jobs carry the run's labels, so a sweep removes any left.
 /// </summary>
 internal sealed class ImageJobProbe(DockerEngine engine, IReadOnlyDictionary<string, string> labels, TimeSpan timeout) : IHostImageProbe
 {
@@ -20,6 +22,8 @@ internal sealed class ImageJobProbe(DockerEngine engine, IReadOnlyDictionary<str
         CancellationToken ct = default)
     {
         var missing = new List<(SwarmNode, string)>();
+        var wanted = hosts.Select(h => h.Id).ToHashSet();
+        var elsewhere = (await engine.Swarm.ListNodesAsync(ct)).Where(n => !wanted.Contains(n.Id)).Select(n => $"node.id != {n.Id}").ToList();
         var index = 0;
         foreach (var (image, id) in imageIds)
         {
@@ -33,11 +37,11 @@ internal sealed class ImageJobProbe(DockerEngine engine, IReadOnlyDictionary<str
                 {
                     ContainerSpec = new ContainerSpec { Image = id, Command = ProbeCommand.ToList(), Labels = labels.ToDictionary() },
                     RestartPolicy = new SwarmRestartPolicy { Condition = "none" },
+                    Placement = elsewhere.Count > 0 ? new Placement { Constraints = elsewhere } : null,
                 },
             }, ct);
             try
             {
-                var wanted = hosts.Select(h => h.Id).ToHashSet();
                 IReadOnlyList<SwarmTask> ended = [];
                 await Wait.UntilAsync($"every host to try image {image} ({id})", async t =>
                 {

@@ -22,7 +22,7 @@ namespace Lightning.Bench.Swarm;
 /// its secrets.
 /// </summary>
 internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOptions options, SwarmPlacement placement, NodeKindCatalog kinds, DockerEngine engine,
-    RunProgress progress)
+    RunProgress progress) : IRemoteNodeState
 {
     private const int LogLines = 100_000;
     private IReadOnlyList<RelayedTraceRecorder> recorders = [];
@@ -169,6 +169,14 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         var hostsById = (await engine.Swarm.ListNodesAsync(ct)).ToDictionary(n => n.Id, n => n.Hostname);
         return SwarmDeathWatch.Start(engine, deployed, id => hostsById.GetValueOrDefault(id, id), progress);
     }
+
+    /// <summary>Whether a service's container runs on another host than the manager's, whose engine the harness talks to.</summary>
+    public bool IsRemote(string node) => tasks.TryGetValue(node, out var task) && !OnThisHost(task);
+
+    /// <summary>A service's death as the manager knows it (its task's state), with the end of its log; null while it runs.</summary>
+    public Task<NodeDiedException?> DeathOfAsync(string node, CancellationToken ct = default) =>
+        SwarmDeathWatch.DeathOfAsync(engine, stack ?? throw new InvalidOperationException("the stack is not deployed"), node,
+            id => tasks.Values.FirstOrDefault(t => t.NodeId == id)?.Host ?? id, ct);
 
     /// <summary>Whether a task runs on the manager's host, whose engine the harness talks to.</summary>
     private bool OnThisHost(StackTask task) => task.Host == placement.Platform.Run.Manager.Node.Hostname;
