@@ -30,6 +30,10 @@ internal static class Program
         {
             return Swarm.WorkVolumeSweep.Run(args[1..]);
         }
+        if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.RemoveWhenExitedCommand)
+        {
+            return Swarm.WorkVolumeSweep.RemoveWhenExited(args[1..]);
+        }
         if (args.Length > 0 && args[0] == Relay.OverlayGate.Command)
         {
             return Relay.OverlayGate.Run(args[1..]);

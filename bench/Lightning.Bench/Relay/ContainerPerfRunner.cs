@@ -17,6 +17,9 @@ namespace Lightning.Bench.Relay;
 /// </summary>
 internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSettings settings, string folder) : IPerfRunner
 {
+    /// <summary>How a helper's name starts: a swarm run's sweep on every host knows its leftovers by it.</summary>
+    public const string NamePrefix = "lnbench-perf-";
+
     private static readonly TimeSpan Forever = TimeSpan.FromHours(24);
 
     public async Task<IPerfProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
@@ -80,7 +83,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
         public static async Task<ContainerPerf> StartAsync(DockerEngine engine, PerfContainerSettings settings, string folder, IReadOnlyList<string> arguments, CancellationToken ct)
         {
             Directory.CreateDirectory(folder);
-            var name = $"lnbench-perf-{Guid.NewGuid():N}"[..28];
+            var name = $"{NamePrefix}{Guid.NewGuid():N}"[..28];
             var output = Path.Combine(folder, $"{name}.out");
             var errors = Path.Combine(folder, $"{name}.err");
             var id = await engine.CreateContainerAsync(name, new CreateContainerParameters

@@ -6,23 +6,56 @@ using Lightning.Bench.Waiting;
 namespace Lightning.Bench.Swarm;
 
 /// <summary>
-/// The runs' work volumes on every host. Swarm objects (services, secrets, networks) are the swarm's and a sweep on the
+/// What a swarm run leaves on every host. Swarm objects (services, secrets, networks) are the swarm's and a sweep on the
 /// manager removes them, but a named volume is made by each host's engine when a task first mounts it, and only that
-/// engine can remove it. So the sweep runs on every host as a one-shot global job of the harness image, with that
-/// host's engine socket mounted, removing the work volumes (`lnbench-RUN-work`, labelled with their run) of every run
-/// not kept: after a run's end, and at the next start after a run killed with kill -9, when the runs kept are those
-/// whose overlay network still exists. Volumes a single-host run made are never touched (not named as a work volume).
+/// engine can remove it; nor does a host remove the containers of one-shot jobs (the image probes, this sweep) when
+/// their service is removed. So the sweep runs on every host as a one-shot global job of the harness image, with that
+/// host's engine socket mounted, removing the containers (labelled with their run) and work volumes
+/// (`lnbench-RUN-work`, labelled with their run) of every run not kept: after a run's end, and at the next start after
+/// a run killed with kill -9, when the runs kept are those whose overlay network still exists. Its own container goes
+/// last: a container it starts with auto-remove removes it once it has exited. Volumes a single-host run made are never
+/// touched (not named as a work volume).
 /// </summary>
 internal static class WorkVolumeSweep
 {
     public const string Command = "sweep-work-volumes";
 
+    /// <summary>Run in the container that removes the sweep's own once it has exited.</summary>
+    public const string RemoveWhenExitedCommand = "remove-when-exited";
+
     public const string DockerSocket = "/var/run/docker.sock";
 
-    /// <summary>On this host: removes the work volumes of runs not in <paramref name="keep"/>; a volume a container still uses stays.</summary>
-    /// <param name="scope">A label filter that limits the sweep (tests); by default every volume with a run label.</param>
-    public static async Task<IReadOnlyList<string>> RemoveLocalAsync(DockerEngine engine, IReadOnlySet<string> keep, string? scope = null, CancellationToken ct = default)
+    /// <summary>The swarm's label naming a task container's service.</summary>
+    private const string ServiceNameLabel = "com.docker.swarm.service.name";
+
+    /// <summary>The swarm's label of a task's container: what tells a swarm run's containers from a single-host run's.</summary>
+    private const string TaskLabel = "com.docker.swarm.task.id";
+
+    private const string RemoverPrefix = "lnbench-remove-";
+
+    /// <summary>A swarm run's container on this host: a task's (a node, an agent, a job) or a helper an agent or this sweep made; never a single-host run's.</summary>
+    private static bool OfSwarmRun(ContainerSummary container) =>
+        container.Labels.ContainsKey(TaskLabel)
+        || container.Name.StartsWith(Relay.ContainerPerfRunner.NamePrefix, StringComparison.Ordinal)
+        || container.Name.StartsWith(RemoverPrefix, StringComparison.Ordinal);
+
+    /// <summary>
+    /// On this host: removes the containers of swarm runs (<see cref="OfSwarmRun"/>), then the work volumes, of runs
+    /// not in <paramref name="keep"/> (a volume a container still uses stays); the containers of service
+    /// <paramref name="self"/> (the sweep's own) are left.
+    /// </summary>
+    /// <param name="scope">A label filter that limits the sweep (tests); by default everything with a run label.</param>
+    public static async Task<IReadOnlyList<string>> RemoveLocalAsync(DockerEngine engine, IReadOnlySet<string> keep, string? scope = null, CancellationToken ct = default,
+        string? self = null)
     {
+        foreach (var container in await engine.ListContainersAsync(scope ?? RunLabels.Run, ct))
+        {
+            if (container.Labels.TryGetValue(RunLabels.Run, out var run) && !keep.Contains(run) && OfSwarmRun(container)
+                && (self is null || container.Labels.GetValueOrDefault(ServiceNameLabel) != self))
+            {
+                await engine.RemoveContainerAsync(container.Id, ct);
+            }
+        }
         var removed = new List<string>();
         foreach (var volume in await engine.ListLabelledVolumesAsync(scope ?? RunLabels.Run, ct))
         {
@@ -43,9 +76,10 @@ internal static class WorkVolumeSweep
         return removed;
     }
 
-    /// <summary>The job's arguments to the harness in the image.</summary>
-    public static IReadOnlyList<string> Arguments(IReadOnlySet<string> keep, string? scope) =>
-        [Command, "--keep", string.Join(',', keep.Order(StringComparer.Ordinal)), .. scope is null ? Array.Empty<string>() : ["--scope", scope]];
+    /// <summary>The job's arguments to the harness in the image: the runs to keep, its own service and image (for the container that removes its own).</summary>
+    public static IReadOnlyList<string> Arguments(IReadOnlySet<string> keep, string? scope, string? self = null, string? image = null) =>
+        [Command, "--keep", string.Join(',', keep.Order(StringComparer.Ordinal)), .. scope is null ? Array.Empty<string>() : ["--scope", scope],
+            .. self is null || image is null ? Array.Empty<string>() : ["--self", self, "--image", image]];
 
     /// <summary>
     /// Runs <see cref="RemoveLocalAsync"/> on every host (a global job) and waits until each host's task has ended;
@@ -66,7 +100,7 @@ internal static class WorkVolumeSweep
                 ContainerSpec = new ContainerSpec
                 {
                     Image = harnessImage,
-                    Args = [.. Arguments(keep, scope)],
+                    Args = [.. Arguments(keep, scope, name, harnessImage)],
                     Labels = labels.ToDictionary(),
                     Mounts = [new Mount { Type = "bind", Source = DockerSocket, Target = DockerSocket }],
                 },
@@ -93,16 +127,19 @@ internal static class WorkVolumeSweep
         }
     }
 
-    /// <summary>`Lightning.Bench sweep-work-volumes --keep RUN,… [--scope LABEL]`, in the job's container on each host.</summary>
+    /// <summary>
+    /// `Lightning.Bench sweep-work-volumes --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]`, in the job's
+    /// container on each host; with --self, a container of IMAGE (auto-removed) then removes the job's own once it has exited.
+    /// </summary>
     public static int Run(IReadOnlyList<string> args)
     {
         var keep = new HashSet<string>(StringComparer.Ordinal);
-        string? scope = null;
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
         for (var i = 0; i < args.Count; i++)
         {
-            if (i + 1 >= args.Count || args[i] is not ("--keep" or "--scope"))
+            if (i + 1 >= args.Count || args[i] is not ("--keep" or "--scope" or "--self" or "--image"))
             {
-                return Program.Fail(Program.ExitUsage, $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL]");
+                return Program.Fail(Program.ExitUsage, $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]");
             }
             if (args[i] == "--keep")
             {
@@ -110,17 +147,60 @@ internal static class WorkVolumeSweep
             }
             else
             {
-                scope = args[++i];
+                values[args[i]] = args[++i];
             }
         }
         try
         {
             using var engine = new DockerEngine();
-            var removed = RemoveLocalAsync(engine, keep, scope).GetAwaiter().GetResult();
+            var self = values.GetValueOrDefault("--self");
+            var removed = RemoveLocalAsync(engine, keep, values.GetValueOrDefault("--scope"), self: self).GetAwaiter().GetResult();
             Console.WriteLine($"{Environment.MachineName}: removed {removed.Count} work volume(s){(removed.Count == 0 ? "" : ": " + string.Join(", ", removed))}");
+            if (self is not null && values.GetValueOrDefault("--image") is { } image)
+            {
+                RemoveOwnWhenExitedAsync(engine, self, image).GetAwaiter().GetResult();
+            }
             return 0;
         }
-        catch (DockerUnavailableException e)
+        catch (Exception e) when (e is DockerUnavailableException or DockerApiException)
+        {
+            return Program.Fail(Program.ExitFailure, e.Message);
+        }
+    }
+
+    /// <summary>Starts an auto-removed container that waits for this job's own container (its service's task here) to exit, then removes it.</summary>
+    private static async Task RemoveOwnWhenExitedAsync(DockerEngine engine, string self, string image)
+    {
+        var own = (await engine.ListContainersAsync($"{ServiceNameLabel}={self}")).FirstOrDefault(c => c.State == "running");
+        if (own is null)
+        {
+            return;
+        }
+        var remover = await engine.CreateContainerAsync($"{RemoverPrefix}{own.Id[..12]}", new CreateContainerParameters
+        {
+            Image = image,
+            Cmd = [RemoveWhenExitedCommand, own.Id],
+            Labels = own.Labels.Where(l => l.Key.StartsWith("lnbench.", StringComparison.Ordinal)).ToDictionary(),
+            HostConfig = new HostConfig { AutoRemove = true, Binds = [$"{DockerSocket}:{DockerSocket}"] },
+        });
+        await engine.StartContainerAsync(remover);
+    }
+
+    /// <summary>`Lightning.Bench remove-when-exited CONTAINER`: waits (at most 10 minutes) for the container to exit, then removes it.</summary>
+    public static int RemoveWhenExited(IReadOnlyList<string> args)
+    {
+        if (args.Count != 1)
+        {
+            return Program.Fail(Program.ExitUsage, $"{RemoveWhenExitedCommand}: usage: {RemoveWhenExitedCommand} CONTAINER");
+        }
+        try
+        {
+            using var engine = new DockerEngine();
+            engine.WaitContainerAsync(args[0], TimeSpan.FromMinutes(10)).GetAwaiter().GetResult();
+            engine.RemoveContainerAsync(args[0]).GetAwaiter().GetResult();
+            return 0;
+        }
+        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or TimeoutException)
         {
             return Program.Fail(Program.ExitFailure, e.Message);
         }
