@@ -6,6 +6,7 @@ using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Waiting;
 using Xunit.Abstractions;
 
 namespace Lightning.Bench.Tests;
@@ -357,6 +358,24 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
             var made = await Processes.ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={run}", "--label", Scope, name], TimeSpan.FromSeconds(30));
             Assert.True(made.Succeeded, made.Tail());
         }
+        // Containers a host keeps of a killed run (a job's task, never started) and of a live run's, and a container of the
+        // killed run that no swarm made (a single-host run's node).
+        await FakeNodeImage.EnsureBuiltAsync();
+        var containers = new Dictionary<string, string>();
+        foreach (var (name, run, task) in new[] { ("stale-task", stale, true), ("live-task", live, true), ("stale-single-host", stale, false) })
+        {
+            var containerLabels = new Dictionary<string, string> { [RunLabels.Run] = run, [ScopeLabel] = runId };
+            if (task)
+            {
+                containerLabels["com.docker.swarm.task.id"] = $"task-{name}";
+            }
+            containers[name] = await engine.CreateContainerAsync($"{runId}-{name}", new global::Docker.DotNet.Models.CreateContainerParameters
+            {
+                Image = FakeNodeImage.Busybox,
+                Cmd = ["true"],
+                Labels = containerLabels,
+            });
+        }
         var labels = new Dictionary<string, string> { [ScopeLabel] = runId };
 
         var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, image, new HashSet<string> { live }, labels, TimeSpan.FromSeconds(120), scope: Scope);
@@ -364,6 +383,51 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.Empty(failed);
         Assert.Equal(new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal), (await engine.ListVolumesAsync(Scope)).Order(StringComparer.Ordinal));
         Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
+        // The killed run's task container went; the live run's and the single-host one stayed. The job's own container
+        // and the one that removes it once it has exited go too (on this host the harness also removes it at once).
+        await Wait.UntilAsync("the sweep's own containers to be gone", async c =>
+        {
+            var left = (await engine.ListContainersAsync(Scope, c)).Select(x => x.Name).Order(StringComparer.Ordinal).ToList();
+            return left.SequenceEqual(new[] { $"{runId}-live-task", $"{runId}-stale-single-host" }.Order(StringComparer.Ordinal))
+                ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
+        }, TimeSpan.FromSeconds(60));
+    }
+
+    [SkippableFact]
+    public async Task A_container_removes_another_once_it_has_exited_and_then_itself()
+    {
+        await ReadyAsync();
+        var image = await HarnessImage.EnsureAsync(engine);
+        await FakeNodeImage.EnsureBuiltAsync();
+        var scoped = new Dictionary<string, string> { [ScopeLabel] = runId };
+        var target = await engine.CreateContainerAsync($"{runId}-target", new global::Docker.DotNet.Models.CreateContainerParameters
+        {
+            Image = FakeNodeImage.Busybox,
+            Cmd = ["sleep", "600"],
+            Labels = scoped,
+        });
+        await engine.StartContainerAsync(target);
+        var remover = await engine.CreateContainerAsync($"{runId}-remover", new global::Docker.DotNet.Models.CreateContainerParameters
+        {
+            Image = image,
+            Cmd = [WorkVolumeSweep.RemoveWhenExitedCommand, target],
+            Labels = scoped,
+            HostConfig = new global::Docker.DotNet.Models.HostConfig { AutoRemove = true, Binds = [$"{WorkVolumeSweep.DockerSocket}:{WorkVolumeSweep.DockerSocket}"] },
+        });
+        await engine.StartContainerAsync(remover);
+
+        // While the target runs, it stays (the remover waits: running, with the target still there); once it exits, both go.
+        await Wait.UntilAsync("the remover to run", async c => await engine.InspectContainerAsync(remover, c) is { Running: true }
+            ? WaitState.Met() : WaitState.NotYet("not running yet"), TimeSpan.FromSeconds(60));
+        await Task.Delay(TimeSpan.FromSeconds(2));
+        Assert.True((await engine.InspectContainerAsync(target))?.Running, "the target was removed while it ran");
+        var stopped = await Processes.ProcessRunner.RunAsync("docker", ["kill", target], TimeSpan.FromSeconds(30));
+        Assert.True(stopped.Succeeded, stopped.Tail());
+        await Wait.UntilAsync("the target and the remover to be gone", async c =>
+        {
+            var left = (await engine.ListContainersAsync(Scope, c)).Select(x => x.Name).ToList();
+            return left.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
+        }, TimeSpan.FromSeconds(60));
     }
 
     /// <summary>`agents` in a one-shot container of the harness image attached to the run's overlay: its exit code and output.</summary>
