@@ -5,7 +5,9 @@ namespace Lightning.Bench.Run;
 
 /// <summary>
 /// Ctrl+C or SIGTERM, from the moment it is made until disposed: the run is cancelled, its one shutdown runs on the
-/// signal's thread, and the harness exits 130. A second signal while stopping is ignored.
+/// signal's thread, and the harness exits 130. A second signal while stopping is ignored. A side-by-side share
+/// (<see cref="Lifeline"/> set) stops the same way when its standard input ends: the run that started it is gone,
+/// killed with kill -9 perhaps, and no signal will come.
 /// </summary>
 internal sealed class RunInterrupt : IDisposable
 {
@@ -20,6 +22,9 @@ internal sealed class RunInterrupt : IDisposable
     private const int Interrupted = 1;
     private const int Ending = 2;
 
+    /// <summary>The environment variable a side-by-side run sets on its shares: "stdin", the share's lifeline.</summary>
+    public const string Lifeline = "LNBENCH_LIFELINE";
+
     public RunInterrupt(RunShutdown shutdown, BenchmarkOutput output, RunProgress progress)
     {
         this.shutdown = shutdown;
@@ -27,16 +32,43 @@ internal sealed class RunInterrupt : IDisposable
         this.progress = progress;
         sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Interrupt);
         sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Interrupt);
+        if (Environment.GetEnvironmentVariable(Lifeline) == "stdin")
+        {
+            new Thread(WatchLifeline) { IsBackground = true, Name = "lnbench lifeline" }.Start();
+        }
+    }
+
+    /// <summary>Reads standard input to its end (the starting run holds it open and sends nothing), then stops the run.</summary>
+    private void WatchLifeline()
+    {
+        try
+        {
+            using var input = Console.OpenStandardInput();
+            var buffer = new byte[256];
+            while (input.Read(buffer, 0, buffer.Length) > 0)
+            {
+            }
+        }
+        catch (IOException)
+        {
+            // Ended either way.
+        }
+        Stop("the side-by-side run that started this share is gone (its standard input ended)");
     }
 
     private void Interrupt(PosixSignalContext context)
     {
         context.Cancel = true;
+        Stop(context.Signal.ToString());
+    }
+
+    private void Stop(string why)
+    {
         if (Interlocked.CompareExchange(ref state, Interrupted, Running) != Running)
         {
             return;
         }
-        progress.Info($"{context.Signal}: stopping, tearing the topology down");
+        progress.Info($"{why}: stopping, tearing the topology down");
         // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
         // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
         output.Mute();
@@ -47,7 +79,7 @@ internal sealed class RunInterrupt : IDisposable
         }
         catch (Exception e)
         {
-            Console.Error.WriteLine($"lnbench: error: teardown after {context.Signal} failed: {e.Message}");
+            Console.Error.WriteLine($"lnbench: error: teardown after {why} failed: {e.Message}");
         }
         Environment.Exit(Program.ExitInterrupted);
     }

@@ -116,8 +116,10 @@ internal static class SideBySideRun
             {
                 start.ArgumentList.Add(argument);
             }
+            // Its lifeline: standard input, held open and never written; if this process dies (kill -9), the share sees
+            // it end and stops as on SIGTERM, removing what it made.
+            start.Environment[RunInterrupt.Lifeline] = "stdin";
             var process = Process.Start(start)!;
-            process.StandardInput.Close();
             running.Add((share, process, ForwardAsync(share, process)));
         }
         foreach (var (share, process, output) in running)
