@@ -24,18 +24,32 @@ public class HarnessFaultTests : IDisposable
     [SkippableTheory]
     [InlineData("INT")]
     [InlineData("TERM")]
+    [InlineData("lifeline")]
     public async Task A_signal_during_setup_tears_everything_down_keeps_partial_results_and_exits_130(string signal)
     {
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
-        using var harness = HarnessProcess.Start(FakeRun());
+        // "lifeline": a side-by-side share whose starting run died (kill -9): its standard input ends, and no signal comes.
+        using var harness = HarnessProcess.Start(
+            signal == "lifeline" ? new Dictionary<string, string> { [Run.RunInterrupt.Lifeline] = "stdin" } : new Dictionary<string, string>(), FakeRun());
         // The stand-in bitcoind never answers RPC, so the harness waits there until it is stopped.
         await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
         var runId = harness.RunId!;
         Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
 
-        await harness.SignalAsync(signal);
+        if (signal == "lifeline")
+        {
+            harness.CloseInput();
+        }
+        else
+        {
+            await harness.SignalAsync(signal);
+        }
         var exitCode = await harness.WaitForExitAsync(TimeSpan.FromSeconds(30));
+        if (signal == "lifeline")
+        {
+            Assert.Contains("the side-by-side run that started this share is gone (its standard input ended): stopping", harness.Output);
+        }
 
         Assert.Equal(130, exitCode);
         Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));

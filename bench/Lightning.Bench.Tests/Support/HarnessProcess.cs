@@ -20,6 +20,8 @@ internal sealed partial class HarnessProcess : IDisposable
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
+            // Held open, never written: what a side-by-side run hands its shares as their lifeline.
+            RedirectStandardInput = true,
             UseShellExecute = false,
         };
         startInfo.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"));
@@ -69,6 +71,9 @@ internal sealed partial class HarnessProcess : IDisposable
             await Task.Delay(100);
         }
     }
+
+    /// <summary>Ends the harness's standard input, as the death of a side-by-side run ends its shares'.</summary>
+    public void CloseInput() => process.StandardInput.Close();
 
     public async Task SignalAsync(string signal)
     {
