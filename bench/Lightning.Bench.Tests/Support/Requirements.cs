@@ -65,6 +65,48 @@ internal static class Requirements
         }
     }
 
+    /// <summary>
+    /// The second swarm host: LNBENCH_SECOND_HOST names its engine (e.g. unix:///srv/lnbench-host2/run/docker.sock,
+    /// made by `.ci/swarm-second-host up`), which must be a worker of this engine's swarm. Missing, the test is
+    /// skipped, unless LNBENCH_REQUIRE_SECOND_HOST=1 (set by CI) makes it a failure.
+    /// </summary>
+    public static async Task<(DockerEngine Manager, DockerEngine Second, SwarmNode Worker)> SecondHostAsync()
+    {
+        string? problem;
+        var socket = Environment.GetEnvironmentVariable("LNBENCH_SECOND_HOST");
+        if (string.IsNullOrEmpty(socket))
+        {
+            problem = "LNBENCH_SECOND_HOST names no second engine (.ci/swarm-second-host up makes one)";
+        }
+        else
+        {
+            var manager = new DockerEngine();
+            var second = new DockerEngine(socket);
+            try
+            {
+                var state = await second.Swarm.GetStateAsync();
+                var nodes = await manager.Swarm.ListNodesAsync();
+                if (nodes.FirstOrDefault(n => n.Id == state.NodeId && n.Role == "worker" && n.State == "ready") is { } worker)
+                {
+                    return (manager, second, worker);
+                }
+                problem = $"the engine at {socket} is no ready worker of this engine's swarm (its swarm state: {state.LocalNodeState})";
+            }
+            catch (Exception e) when (e is DockerUnavailableException or DockerApiException or HttpRequestException or IOException)
+            {
+                problem = $"the engine at {socket} does not answer: {e.Message}";
+            }
+            manager.Dispose();
+            second.Dispose();
+        }
+        if (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_SECOND_HOST") == "1")
+        {
+            throw new InvalidOperationException($"LNBENCH_REQUIRE_SECOND_HOST=1 but {problem}");
+        }
+        Skip.If(true, $"needs a second swarm host: {problem}");
+        throw new InvalidOperationException(problem);
+    }
+
     /// <summary>R with ggplot2 for the plot scripts; LNBENCH_REQUIRE_R=1 (set by CI) turns its absence into a failure.</summary>
     public static void R()
     {
