@@ -12,7 +12,6 @@ using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Swarm;
 
-
 /// <summary>
 /// A topology as a stack on the swarm, the counterpart of <see cref="TopologyLauncher"/>: the agent on each of its hosts
 /// (the pair's, and those of nodes placed apart) binds its nodes' trace sockets (which makes their folders in the work
