@@ -13,28 +13,33 @@ internal static class QuietWait
         TimeSpan limit, TimeSpan poll, CancellationToken ct = default)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
-        var samples = new Queue<(TimeSpan At, long Ns)>();
+        // Each reading between two clock readings: on a busy machine this thread can be descheduled between reading the
+        // CPU time and reading the clock, and a window timed from the clock alone then looks longer than the CPU time's,
+        // so a node that never stopped looked quiet. The window is the shortest the readings can be apart.
+        var samples = new Queue<(TimeSpan Before, TimeSpan After, long Ns)>();
         while (true)
         {
+            var before = clock.Elapsed;
             if (read() is not { } ns)
             {
                 return (clock.Elapsed, false);
             }
-            var at = clock.Elapsed;
-            samples.Enqueue((at, ns));
-            // The oldest sample kept is the newest one at least `quiet` old.
-            while (samples.Count > 2 && at - samples.ElementAt(1).At >= quiet)
+            var after = clock.Elapsed;
+            samples.Enqueue((before, after, ns));
+            // The oldest sample kept is the newest one at least `quiet` before this one.
+            while (samples.Count > 2 && before - samples.ElementAt(1).After >= quiet)
             {
                 samples.Dequeue();
             }
-            var (fromAt, fromNs) = samples.Peek();
-            if (at - fromAt >= quiet && (ns - fromNs) / (at - fromAt).TotalSeconds - idleNsPerSecond < busyShare * 1e9)
+            var from = samples.Peek();
+            var window = before - from.After;
+            if (window >= quiet && (ns - from.Ns) / window.TotalSeconds - idleNsPerSecond < busyShare * 1e9)
             {
-                return (at, true);
+                return (after, true);
             }
-            if (at >= limit)
+            if (after >= limit)
             {
-                return (at, false);
+                return (after, false);
             }
             await Task.Delay(poll, ct);
         }
