@@ -1,3 +1,4 @@
+using Lightning.Bench.Network;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Tests.Support;
 
@@ -7,8 +8,9 @@ namespace Lightning.Bench.Tests.Relay;
 /// The wait for quiet nodes made on the agent's host, on real containers' cgroups read by the agent through the host's
 /// /proc: a busy container is never quiet, an idle one is, and a node it cannot read is an error that names it. The
 /// busy container is watched over 150 ms windows, up to ten waits of a second: on a loaded machine it can get no CPU at
-/// all for a while, which the wait rightly calls quiet (<see cref="CpuQuietTests"/> checks each such verdict against the
-/// readings; here they are the agent's), and a wait that calls a working container quiet every time still fails.
+/// all for a while, which the wait rightly calls quiet, so the test reads its CPU time itself during each wait and
+/// accepts a quiet verdict only if it too saw a whole window with (almost) none; a wait that calls a working container
+/// quiet still fails.
 /// </summary>
 [Trait("Category", "Docker")]
 [Collection(QuietMachineCollection.Name)]
@@ -33,20 +35,47 @@ public sealed class RelayQuietTests : IDisposable
         await RelayHarness.Until("the busy container to use 100 ms of CPU", () =>
             client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience).GetAwaiter().GetResult()[0].CpuNanoseconds > 100_000_000, () => "less");
 
+        // The test reads the busy container's CPU time itself, every millisecond, while the agent waits: a quiet verdict
+        // is right only if, between the request and the answer, there was a whole window in which it got (almost) no CPU.
+        var (cgroups, _) = ProcessCgroups.Of((int)busyPid);
+        var file = CgroupCpu.UsageFileOf(cgroups!).File!;
+        var window = Lightning.Bench.Instructions.CaseInstructions.SettleQuiet;
+        var share = Lightning.Bench.Instructions.CaseInstructions.SettleBusyShare;
         var verdicts = new List<string>();
         for (var attempt = 0; attempt < 10; attempt++)
         {
-            var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], Lightning.Bench.Instructions.CaseInstructions.SettleQuiet,
-                Lightning.Bench.Instructions.CaseInstructions.SettleBusyShare, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
-            verdicts.Add(quiet ? $"quiet after {waited.TotalMilliseconds:0} ms" : $"busy for {waited.TotalMilliseconds:0} ms");
+            var clock = System.Diagnostics.Stopwatch.StartNew();
+            var readings = new System.Collections.Concurrent.ConcurrentQueue<(TimeSpan Before, TimeSpan After, long Ns)>();
+            using var stop = new CancellationTokenSource();
+            var sampler = Task.Run(async () =>
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    var before = clock.Elapsed;
+                    var ns = CgroupCpu.ReadNanoseconds(file);
+                    readings.Enqueue((before, clock.Elapsed, ns));
+                    await Task.Delay(1);
+                }
+            });
+            var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], window, share, TimeSpan.FromSeconds(1),
+                Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
+            await stop.CancelAsync();
+            await sampler;
             if (!quiet)
             {
                 Assert.True(waited >= TimeSpan.FromSeconds(1), $"gave up after {waited}");
+                verdicts.Add($"busy for {waited.TotalMilliseconds:0} ms");
                 break;
             }
+            // Two readings a whole window apart for certain, with less CPU between them than the allowance over the
+            // longest time they can be apart: the agent saw the container starved, and quiet is what that is.
+            var taken = readings.ToList();
+            var starved = taken.SelectMany((from, i) => taken.Skip(i + 1).Where(to => to.Before - from.After >= window)
+                .Take(1).Select(to => (to.Ns - from.Ns) < share * 1e9 * (to.After - from.Before).TotalSeconds)).Any(s => s);
+            Assert.True(starved, $"the agent called the busy container quiet after {waited.TotalMilliseconds:0} ms, though it used CPU in every window the test read ({taken.Count} readings)");
+            verdicts.Add($"quiet after {waited.TotalMilliseconds:0} ms, starved");
         }
-        Assert.True(verdicts[^1].StartsWith("busy", StringComparison.Ordinal), $"the busy container was called quiet in every wait: {string.Join("; ", verdicts)}");
-
+        Assert.NotEmpty(verdicts);
         Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Run.TimedSettle.Quiet,
             Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
 
