@@ -61,18 +61,20 @@ public class ChainSeedTests : IDisposable
     }
 
     [Fact]
-    public async Task Setup_steps_are_timed_one_after_another_and_add_up_to_the_time_to_ready()
+    public void Setup_steps_are_timed_one_after_another_and_add_up_to_the_time_to_ready()
     {
         var clock = new SetupTimes.Clock();
-        await Task.Delay(30);
+        // Thread.Sleep, not Task.Delay: a timer may fire a tick early (53.6 ms for a 60 ms Task.Delay was seen in CI,
+        // whose coarse clock ticks every 10 ms); a sleep never ends early, and how late it ends depends on the machine.
+        Thread.Sleep(30);
         clock.Lap("containers");
-        await Task.Delay(60);
+        Thread.Sleep(60);
         clock.Lap("chain");
         var times = clock.Times;
 
         Assert.Equal(["containers", "chain"], times.Steps.Select(s => s.Name));
-        Assert.InRange(times.Steps[0].Seconds, 0.025, 1);
-        Assert.InRange(times.Steps[1].Seconds, 0.055, 1);
+        Assert.InRange(times.Steps[0].Seconds, 0.030, 60);
+        Assert.InRange(times.Steps[1].Seconds, 0.060, 60);
         Assert.Equal(times.Steps.Sum(s => s.Seconds), times.ReadySeconds, 9);
         Assert.Matches(@"^\d+\.\d s \(containers \d+\.\d, chain \d+\.\d\)$", times.ToString());
     }
