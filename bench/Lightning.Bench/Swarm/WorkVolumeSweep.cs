@@ -124,10 +124,11 @@ internal static class WorkVolumeSweep
         {
             await SwarmStack.RemoveServicesAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
                 "the work volume sweep", SwarmStack.RemovalTimeout, CancellationToken.None);
-            // This host's job container is gone with the service: its remover ends at once; the run ends after it.
-            var (key, value) = labels.First();
+            // This host's job container is gone with the service: its remover ends at once; the run ends after it. The
+            // remover carries the job's labels: found by the run's (a test's sweep has only its scope's).
+            var filter = labels.TryGetValue(RunLabels.Run, out var run) ? $"{RunLabels.Run}={run}" : $"{labels.First().Key}={labels.First().Value}";
             await Wait.UntilAsync("the sweep's remover on this host to end", async t =>
-                (await engine.ListContainersAsync($"{key}={value}", t)).FirstOrDefault(c => c.Name.StartsWith(RemoverPrefix, StringComparison.Ordinal)) is { } left
+                (await engine.ListContainersAsync(filter, t)).FirstOrDefault(c => c.Name.StartsWith(RemoverPrefix, StringComparison.Ordinal)) is { } left
                     ? WaitState.NotYet($"{left.Name} is {left.State}") : WaitState.Met(), SwarmStack.RemovalTimeout, CancellationToken.None);
         }
     }
