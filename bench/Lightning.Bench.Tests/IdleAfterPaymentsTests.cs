@@ -90,8 +90,8 @@ public class IdleAfterPaymentsTests
         {
             var invocation = results.StartInvocation();
             var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
-            results.Add(new PaymentRecord(Key, invocation, id, "alice", "bob", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
-                PaymentOutcome.Succeeded, null));
+            results.Add(new OperationRecord(Key, invocation, id, "alice", "bob", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
+                OperationOutcome.Succeeded, null));
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500));
             results.RecordCpu(invocation, new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 });
         }

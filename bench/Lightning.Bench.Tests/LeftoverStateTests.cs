@@ -135,8 +135,8 @@ public class LeftoverStateTests : IDisposable
             for (var i = 0; i < 4; i++)
             {
                 var cut = invocation == 5 && i > 0;
-                results.Add(new PaymentRecord("Concurrency=4", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
-                    "h", cut ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, cut ? "cancelled" : null));
+                results.Add(new OperationRecord("Concurrency=4", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
+                    "h", cut ? OperationOutcome.Failed : OperationOutcome.Succeeded, cut ? "cancelled" : null));
             }
             if (invocation < 5)
             {
@@ -151,8 +151,8 @@ public class LeftoverStateTests : IDisposable
         Assert.Equal([100, 100, 100], figures.IterationsMs.Select(ms => Math.Round(ms, 3)));
         Assert.False(figures.FromBenchmarkDotNet);
         Assert.Equal(3, results.CompletedMeasuredInvocations);
-        Assert.Equal(13, figures.Succeeded);
-        Assert.Equal(3, figures.Failed);
+        Assert.Equal(13, figures.AsExpected);
+        Assert.Equal(3, figures.Errors);
         Assert.True(figures.PaymentsPerSecond > 0);
     }
 
@@ -171,8 +171,8 @@ public class LeftoverStateTests : IDisposable
             for (var i = 0; i < 2; i++)
             {
                 var failed = invocation == 3 && i == 1;
-                results.Add(new PaymentRecord("Concurrency=2", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
-                    "h", failed ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, failed ? "no route" : null));
+                results.Add(new OperationRecord("Concurrency=2", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
+                    "h", failed ? OperationOutcome.Failed : OperationOutcome.Succeeded, failed ? "no route" : null));
             }
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100));
             results.RecordResources(invocation, new Dictionary<string, (long, Network.NodeResourceSample)>

@@ -80,6 +80,48 @@ public class NodeKindSeamTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task The_fail_at_payee_workload_counts_every_attempt_failed_at_the_payee_as_expected_beside_the_pay_workload()
+    {
+        await ReadyAsync();
+        var exit = await RunAsync(
+        [
+            "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
+            "--no-pull", "--workload", "pay,fail-at-payee", "--concurrency", "2", "--warmups", "1", "--iterations", "3", "--topologies", "1",
+            "--traces", "off", "--results", results, "--work-dir", work, "--setup-timeout", "60",
+        ]);
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(run, PaymentCsv.FileName));
+        var failing = rows.Where(r => r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)).ToList();
+        var paying = rows.Except(failing).ToList();
+        Assert.Equal((1 + 3) * 2, failing.Count);
+        Assert.Equal((1 + 3) * 2, paying.Count);
+        // Every attempt failed at the payee, each counted once, and as expected: no error.
+        Assert.All(failing, r => Assert.Equal(("failed", "true"), (r["outcome"], r["expected"])));
+        Assert.All(failing, r => Assert.Contains("unknown or paid invoice", r["error"]));
+        Assert.All(paying, r => Assert.Equal(("succeeded", "true"), (r["outcome"], r["expected"])));
+        Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
+
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(run, "summary.json")));
+        var cases = summary.RootElement.GetProperty("cases").EnumerateArray().ToDictionary(c => c.GetProperty("case").GetString()!);
+        var attempts = cases["Build=standin, Concurrency=2, Topology=1, Traces=off, Workload=fail-at-payee"];
+        Assert.Equal(6, attempts.GetProperty("succeeded").GetInt32());
+        Assert.Equal(0, attempts.GetProperty("failed").GetInt32());
+        Assert.True(attempts.GetProperty("payments_per_second").GetDouble() > 0);
+        Assert.True(attempts.GetProperty("p50_ms").GetDouble() > 0);
+        Assert.Contains("Build=standin, Concurrency=2, Topology=1, Traces=off", cases.Keys);
+
+        // The table counts operations, not payments, and names each workload's calls.
+        var table = File.ReadAllText(Directory.GetFiles(Path.Combine(run, "results"), "*-report-github.md").Single());
+        Assert.Contains("Ops/s", table);
+        Assert.Matches(@"\| pay \(deleted invoice\) +\|", table);
+        Assert.Matches(@"\| invoice\+pay +\|", table);
+        Assert.Contains("fail-at-payee", table);
+        Assert.Empty(Directory.GetDirectories(work));
+    }
+
+    [SkippableFact]
     public async Task A_soak_on_the_stand_in_kind_samples_every_node_from_its_cgroup_and_reports_trends_and_a_broken_budget()
     {
         await ReadyAsync();

@@ -1,5 +1,5 @@
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Payments;
+using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
@@ -24,8 +24,8 @@ public class PaymentDriverTests
     public PaymentDriverTests()
     {
         results = run.StartCase("case", new Dictionary<string, string>(), 2);
-        driver = new PaymentDriver(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob }, [flow], AmountMsat,
-            "lnbench-test", run, results, _ => Task.CompletedTask);
+        driver = new PaymentDriver(new Lightning.Bench.Workloads.WorkloadSetup(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
+            [flow], AmountMsat, "lnbench-test", new Lightning.Bench.Workloads.OperationLog(run, results), MadeAhead: false));
     }
 
     [Fact]
@@ -36,7 +36,7 @@ public class PaymentDriverTests
         await driver.PayAsync(flow, tag, AmountMsat, attempts.Add);
 
         var paid = Assert.Single(attempts);
-        Assert.Equal(PaymentOutcome.Succeeded, paid.Outcome);
+        Assert.Equal(OperationOutcome.Succeeded, paid.Outcome);
         Assert.Equal("hash-7", paid.PaymentHash);
         Assert.Null(paid.Error);
         Assert.True(paid.Start <= paid.InvoiceDone && paid.InvoiceDone <= paid.End);
@@ -47,7 +47,7 @@ public class PaymentDriverTests
         await driver.PayAsync(flow, new PaymentTag(8), AmountMsat, attempts.Add);
 
         var lost = attempts[1];
-        Assert.Equal(PaymentOutcome.Failed, lost.Outcome);
+        Assert.Equal(OperationOutcome.Failed, lost.Outcome);
         Assert.Equal("alice's RPC socket closed", lost.Error);
         Assert.True(lost.ConnectionLost);
         Assert.False(lost.Cancelled);
@@ -72,7 +72,7 @@ public class PaymentDriverTests
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => payment);
         var cancelled = Assert.Single(attempts);
-        Assert.Equal(PaymentOutcome.Failed, cancelled.Outcome);
+        Assert.Equal(OperationOutcome.Failed, cancelled.Outcome);
         Assert.True(cancelled.Cancelled);
         Assert.False(cancelled.ConnectionLost);
         Assert.StartsWith("cancelled:", cancelled.Error);
@@ -88,71 +88,19 @@ public class PaymentDriverTests
         // Another amount (a soak's rebalance) gets an invoice of its own and leaves those made ahead.
         var attempts = new List<PaymentAttempt>();
         await driver.PayAsync(flow, new PaymentTag(100, InSetup: true), 5 * AmountMsat, attempts.Add);
-        Assert.Equal(PaymentOutcome.Succeeded, Assert.Single(attempts).Outcome);
+        Assert.Equal(OperationOutcome.Succeeded, Assert.Single(attempts).Outcome);
         Assert.Equal(5 * AmountMsat, bob.Invoices[^1].AmountMsat);
 
-        await driver.RunBatchAsync(2);
+        await driver.RunAsync(1, 2);
         Assert.Equal(3, bob.Invoices.Count);
         Assert.Equal(2, results.Records.Count);
         Assert.All(results.Records, r =>
         {
-            Assert.Equal(PaymentOutcome.Succeeded, r.Outcome);
+            Assert.Equal(OperationOutcome.Succeeded, r.Outcome);
             Assert.Equal(1, r.Invocation);
             Assert.Equal(r.Start, r.InvoiceDone); // the invoice was there before the payment started
             Assert.Equal(("alice", "bob"), (r.Payer, r.Payee));
         });
         Assert.Equal(bob.Invoices.Take(2).Select(i => $"hash-{i.Tag.PaymentId}").Order(), results.Records.Select(r => r.PaymentHash).Order());
-    }
-
-    [Fact]
-    public async Task The_cpu_readings_bracket_the_invocation_from_outside_its_payments_and_are_recorded_for_it()
-    {
-        var events = new List<string>();
-        var meter = new LoggingMeter(events);
-        var driven = new PaymentDriver(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob }, [flow], AmountMsat,
-            "lnbench-test", run, results, _ => Task.CompletedTask, meter);
-        alice.Pay = (_, _) =>
-        {
-            lock (events)
-            {
-                events.Add("pay");
-            }
-            return Task.CompletedTask;
-        };
-
-        await driven.ReadCpuBeforeAsync();
-        await driven.RunBatchAsync(2);
-        await driven.ReadCpuAfterAsync();
-        // The batch itself reads nothing (on a swarm a reading is a round trip to the agent: not the payments' time).
-        Assert.Equal(["cpu", "pay", "pay", "cpu"], events);
-        results.Complete(0, 1);
-        // 10 ns between the readings over the invocation's 2 payments, in ms per payment.
-        Assert.Equal(5e-6, results.CpuPerPayment()!.ByNode["alice"], 12);
-
-        // A reading after an invocation without one before records nothing.
-        events.Clear();
-        await driven.RunBatchAsync(1);
-        await driven.ReadCpuAfterAsync();
-        Assert.Equal(["pay"], events);
-    }
-
-    private sealed class LoggingMeter(List<string> events) : Lightning.Bench.Network.INodeMeter
-    {
-        public string? Problem => null;
-
-        private long alice;
-
-        public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default)
-        {
-            events.Add("cpu");
-            alice += 10;
-            return Task.FromResult<IReadOnlyDictionary<string, long>>(new Dictionary<string, long> { ["alice"] = alice });
-        }
-
-        public Task<IReadOnlyDictionary<string, Lightning.Bench.Network.NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>
-            Task.FromResult<IReadOnlyDictionary<string, Lightning.Bench.Network.NodeResourceSample>>(new Dictionary<string, Lightning.Bench.Network.NodeResourceSample>());
-
-        public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond, TimeSpan quiet, double busyShare, TimeSpan limit,
-            CancellationToken ct = default, TimeSpan? poll = null) => Task.FromResult((TimeSpan.Zero, true));
     }
 }

@@ -6,10 +6,10 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class PaymentReportingTests
 {
-    private static PaymentRecord Payment(int invocation, long id, double latencyMs, PaymentOutcome outcome = PaymentOutcome.Succeeded, string? error = null)
+    private static OperationRecord Payment(int invocation, long id, double latencyMs, OperationOutcome outcome = OperationOutcome.Succeeded, string? error = null)
     {
         var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
-        return new PaymentRecord("Concurrency=2", invocation, id, "alice", "bob", start, start.AddMilliseconds(2),
+        return new OperationRecord("Concurrency=2", invocation, id, "alice", "bob", start, start.AddMilliseconds(2),
             start.AddMilliseconds(latencyMs), "hash", outcome, error);
     }
 
@@ -26,7 +26,7 @@ public class PaymentReportingTests
         results.Add(Payment(2, 3, 50));
         results.Add(Payment(2, 4, 60));
         results.Add(Payment(3, 5, 70));
-        results.Add(Payment(3, 6, 10, PaymentOutcome.Failed, "boom"));
+        results.Add(Payment(3, 6, 10, OperationOutcome.Failed, "boom"));
         results.Complete(warmups: 1, iterations: 2);
 
         // Mean invocation time 100 ms, 2 payments each, 3 of 4 measured payments succeeded.
@@ -34,8 +34,8 @@ public class PaymentReportingTests
         Assert.Equal(15, figures.PaymentsPerSecond, precision: 6);
         Assert.Equal(60, figures.P50Ms, precision: 6);
         Assert.Equal(69, figures.P95Ms, precision: 6);
-        Assert.Equal(1, figures.Failed);
-        Assert.Equal(3, figures.Succeeded);
+        Assert.Equal(1, figures.Errors);
+        Assert.Equal(3, figures.AsExpected);
     }
 
     [Fact]
@@ -52,7 +52,7 @@ public class PaymentReportingTests
         results.StartInvocation();
         results.StartInvocation();
         results.Add(Payment(1, 1, 40));
-        results.Add(Payment(2, 2, 50, PaymentOutcome.Failed, "bob: xpay failed with 203: \"no\", sorry"));
+        results.Add(Payment(2, 2, 50, OperationOutcome.Failed, "bob: xpay failed with 203: \"no\", sorry"));
         results.Complete(warmups: 1, iterations: 1);
         var path = Path.Combine(Directory.CreateTempSubdirectory("lnbench-csv-").FullName, PaymentCsv.FileName);
 
@@ -63,6 +63,6 @@ public class PaymentReportingTests
         Assert.Equal(5, lines.Length);
         Assert.StartsWith("case,invocation,phase,payment_id", lines[0]);
         Assert.Contains(",warmup,1,alice,bob,", lines[1]);
-        Assert.EndsWith(",failed,\"bob: xpay failed with 203: \"\"no\"\", sorry\",0,", lines[2]);
+        Assert.EndsWith(",failed,\"bob: xpay failed with 203: \"\"no\"\", sorry\",0,,false", lines[2]);
     }
 }

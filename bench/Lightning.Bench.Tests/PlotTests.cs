@@ -32,8 +32,8 @@ public class PlotTests : IDisposable
                     var id = (concurrency * 100) + (invocation * 10) + i;
                     var start = t0.AddMilliseconds(invocation * 80);
                     var end = start.AddMilliseconds(50 + (5 * i) + invocation);
-                    results.Add(new PaymentRecord(caseKey, invocation, id, "alice", "bob", start, start.AddMilliseconds(3), end, $"h{id}",
-                        i == 3 ? PaymentOutcome.Failed : PaymentOutcome.Succeeded, i == 3 ? "xpay failed" : null));
+                    results.Add(new OperationRecord(caseKey, invocation, id, "alice", "bob", start, start.AddMilliseconds(3), end, $"h{id}",
+                        i == 3 ? OperationOutcome.Failed : OperationOutcome.Succeeded, i == 3 ? "xpay failed" : null));
                     var us = (start - DateTimeOffset.UnixEpoch).Ticks / 10;
                     spans.Add(Span("alice", "jsonrpc", us + 4000, 40_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:injectpaymentonion#2")));
                     spans.Add(Span("alice", "jsonrpc", us + 3000, 4_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:getroutes#3")));
@@ -75,7 +75,7 @@ public class PlotTests : IDisposable
         var results = new CaseResults("Concurrency=2", 2);
         results.StartInvocation();
         var start = DateTimeOffset.UtcNow;
-        results.Add(new PaymentRecord("Concurrency=2", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", PaymentOutcome.Succeeded, null));
+        results.Add(new OperationRecord("Concurrency=2", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
         results.Complete(warmups: 0, iterations: 1);
         PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
 

@@ -97,8 +97,8 @@ public class ProfilingOptionTests
                 var ms = 100 * (1 + 0.1 * topology) * (sampled ? 1.05 : 1);
                 results.CompleteInvocation(started, TimeSpan.FromMilliseconds(ms));
                 results.RecordCpu(started, new Dictionary<string, long> { ["alice"] = (long)(ms * 1e5) });
-                results.Add(new PaymentRecord(results.CaseKey, started, started, "alice", "bob", DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, null,
-                    PaymentOutcome.Succeeded, null));
+                results.Add(new OperationRecord(results.CaseKey, started, started, "alice", "bob", DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, null,
+                    OperationOutcome.Succeeded, null));
             }
             results.Complete(warmups: 1, iterations: 6);
             results.Profiles = [new ProfileRecord("alice", "profiles/x/alice.folded", 10, 3, 0.3, 1, 1, 0, 0)];

@@ -171,7 +171,7 @@ public partial class SpanViewsTests : IDisposable
     }
 
     /// <summary>What CaseReporter does at a case's end: the spans read once into the span outputs, then the case outputs.</summary>
-    private static void Report(string run, string key, string spansFile, IReadOnlyList<PaymentRecord> payments)
+    private static void Report(string run, string key, string spansFile, IReadOnlyList<OperationRecord> payments)
     {
         var results = new CaseResults(key, 1);
         foreach (var payment in payments)
@@ -194,10 +194,10 @@ public partial class SpanViewsTests : IDisposable
         RunOutputs.WriteCase(new CaseOutputContext(RunId, run, results, spans));
     }
 
-    private static PaymentRecord Payment(string key, long id, string hash)
+    private static OperationRecord Payment(string key, long id, string hash)
     {
         var start = DateTimeOffset.UnixEpoch.AddSeconds(1_795_488_550 + id);
-        return new PaymentRecord(key, 1, id, "alice", "bob", start, start.AddMilliseconds(3), start.AddMilliseconds(50), hash, PaymentOutcome.Succeeded, null);
+        return new OperationRecord(key, 1, id, "alice", "bob", start, start.AddMilliseconds(3), start.AddMilliseconds(50), hash, OperationOutcome.Succeeded, null);
     }
 
     private static void WriteManifest(string run) => new Manifest

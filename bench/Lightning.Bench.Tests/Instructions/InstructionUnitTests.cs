@@ -85,7 +85,8 @@ public class InstructionUnitTests
         Assert.Equal(["instructions/payment", "instructions/payment alice", "instructions/payment bob"], metrics.Select(m => m.Name));
         Assert.All(metrics, m => Assert.True(m.IsInstructions));
         Assert.Equal([136.2], metrics[0].IterationValues(counted[1]));
-        Assert.Equal(ComparisonMetric.All, ComparisonMetric.For([new TopologySample([500], 1, 1, [40])]));
+        Assert.Equal(ComparisonMetric.Timed(OperationNoun.Payment).Select(m => m.Name), ComparisonMetric.For([new TopologySample([500], 1, 1, [40])]).Select(m => m.Name));
+        Assert.Equal(["mean time", "attempts/s", "CPU/attempt", "storage/attempt"], ComparisonMetric.For([new TopologySample([500], 1, 1, [40]) { Noun = "attempt" }]).Select(m => m.Name));
         // A 0.3 % difference known to a few thousandths is the same at 0.5 %, and slower at 0.1 %.
         var interval = TopologyComparison.Compare([[100.0], [100.1], [99.9], [100.05]], [[100.3], [100.41], [100.19], [100.34]], paired: true, seed: 1);
         Assert.Equal("same", Verdict.Of(interval, ComparisonMetric.InstructionsThresholdPercent, higherIsWorse: true));

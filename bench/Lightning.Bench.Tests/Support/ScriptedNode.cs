@@ -53,6 +53,18 @@ internal sealed class ScriptedNode(string name) : ILightningNode
         return Task.FromResult(new NodeInvoice($"lnbcrt-{label}", $"hash-{tag.PaymentId}"));
     }
 
+    /// <summary>Labels of the invoices deleted.</summary>
+    public List<string> Deleted { get; } = [];
+
+    public Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default)
+    {
+        lock (Deleted)
+        {
+            Deleted.Add(label);
+        }
+        return Task.CompletedTask;
+    }
+
     public Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
     {
         lock (paid)

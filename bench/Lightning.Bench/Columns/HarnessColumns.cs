@@ -7,23 +7,23 @@ namespace Lightning.Bench.Columns;
 /// <summary>The columns the harness adds to BenchmarkDotNet's table, in the order they show.</summary>
 internal static class HarnessColumns
 {
-    public static IReadOnlyList<IColumn> For(RunResults results, HarnessOptions options)
+    public static IReadOnlyList<IColumn> For(RunResults results, HarnessOptions options, OperationNoun noun)
     {
         var builds = options.Builds.Select(b => b.Name).ToList();
         if (options.Instructions)
         {
             // Times under Valgrind are not comparable with any other run's: an instruction run's table shows none.
-            return [new InstructionsPerPaymentColumn(results), new FailedColumn(results), new StatusColumn(results), new InvoicesColumn(results, options.PregenerateInvoices)];
+            return [new InstructionsPerPaymentColumn(results, noun), new FailedColumn(results, noun), new StatusColumn(results), new InvoicesColumn(results, options.PregenerateInvoices)];
         }
         return
         [
-            new PaymentsPerSecondColumn(results),
+            new PaymentsPerSecondColumn(results, noun),
             new LatencyPercentileColumn(results, 50),
             new LatencyPercentileColumn(results, 95),
-            new CpuPerPaymentColumn(results),
-            new StoragePerPaymentColumn(results),
+            new CpuPerPaymentColumn(results, noun),
+            new StoragePerPaymentColumn(results, noun),
             new PeakMemoryColumn(results),
-            new FailedColumn(results),
+            new FailedColumn(results, noun),
             new StatusColumn(results),
             new InvoicesColumn(results, options.PregenerateInvoices),
             new RatioColumn(results, builds),

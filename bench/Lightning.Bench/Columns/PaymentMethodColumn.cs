@@ -8,8 +8,8 @@ using Lightning.Bench.Scenarios;
 namespace Lightning.Bench.Columns;
 
 /// <summary>
-/// BenchmarkDotNet's Method column, named by what a payment of the case's build calls (Core Lightning: invoice+xpay):
-/// the calls belong to the node kind, not to the scenario's [Benchmark] method. It stands where BenchmarkDotNet's own
+/// BenchmarkDotNet's Method column, named by what an operation of the case's workload calls on its build (Core
+/// Lightning's payment: invoice+xpay): the calls belong to the workload and the node kind, not to the scenario's [Benchmark] method. It stands where BenchmarkDotNet's own
 /// Method column would, as that one does (first of the job columns, no legend).
 /// </summary>
 internal sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalog kinds) : IColumn
@@ -30,13 +30,14 @@ internal sealed class PaymentMethodColumn(HarnessOptions options, NodeKindCatalo
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    /// <summary>The payment calls of a build's kinds ("invoice+xpay"; a build of several kinds names each).</summary>
-    public static string Of(BuildSpec build, NodeKindCatalog kinds) =>
-        string.Join(", ", kinds.PaymentCallsOf([build]).Select(c => c.Description));
+    /// <summary>What one operation of <paramref name="workload"/> calls on a build's kinds ("invoice+xpay"; a build of several kinds names each).</summary>
+    public static string Of(BuildSpec build, NodeKindCatalog kinds, Workloads.IWorkloadKind? workload = null) =>
+        string.Join(", ", kinds.PaymentCallsOf([build]).Select(c => (workload ?? Workloads.WorkloadCatalog.Default).MethodOf(c)));
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
         benchmarkCase.Parameters[nameof(ScenarioBenchmark.Build)] is BuildName build && build.Index < options.Builds.Count
-            ? Of(options.Builds[build.Index], kinds)
+            ? Of(options.Builds[build.Index], kinds,
+                benchmarkCase.Parameters[nameof(ScenarioBenchmark.Workload)] is WorkloadName workload ? Workloads.WorkloadCatalog.Find(workload.Name) : null)
             : benchmarkCase.Descriptor.WorkloadMethodDisplayInfo;
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);

@@ -41,5 +41,9 @@ internal interface ILightningNode : IAsyncDisposable
     /// <param name="tag">Names the payment, so the kind can carry it into its traces (Core Lightning: the JSON-RPC id).</param>
     Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default);
 
+    /// <summary>Deletes an unpaid invoice: a payment of it then fails at this node as one of an unknown invoice.</summary>
+    Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default);
+
+    /// <summary>Pays <paramref name="invoice"/>; a refusal says why in <see cref="NodeCallException.PaymentFailure"/> where the kind can tell.</summary>
     Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default);
 }

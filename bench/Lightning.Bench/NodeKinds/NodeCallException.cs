@@ -14,4 +14,7 @@ internal sealed class NodeCallException(string node, string call, NodeCallFailur
     public string Call { get; } = call;
 
     public NodeCallFailure Failure { get; } = failure;
+
+    /// <summary>For a payment the node refused: why, where its kind can tell.</summary>
+    public PaymentFailure PaymentFailure { get; init; }
 }

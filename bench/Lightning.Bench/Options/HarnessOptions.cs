@@ -25,6 +25,9 @@ internal sealed record HarnessOptions
     /// <summary>Create every invoice during setup and measure payments only.</summary>
     public bool PregenerateInvoices { get; init; }
 
+    /// <summary>What each invocation does (--workload), one case each, by name (see Workloads.WorkloadCatalog); empty: the scenario's own.</summary>
+    public IReadOnlyList<string> Workloads { get; init; } = [];
+
     public int Iterations { get; init; } = 10;
 
     /// <summary>Start each timed invocation as soon as the last one ended, without waiting for the nodes to fall quiet.</summary>

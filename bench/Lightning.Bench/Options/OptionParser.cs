@@ -117,6 +117,10 @@ internal static class OptionParser
         {
             throw new UsageException("--soak runs with traces off (hours of spans would fill the disk and the trace queue): drop --traces/--trace-check");
         }
+        if (options.Workloads.Any(w => w != Workloads.Payments.PayWorkloadKind.WorkloadName))
+        {
+            throw new UsageException($"--soak drives payments that succeed: drop --workload {string.Join(",", options.Workloads)} (a benchmark runs it)");
+        }
         if (Given(args, "--topologies") || Given(args, "--iterations") || Given(args, "--warmups") || Given(args, "--pregenerate-invoices"))
         {
             throw new UsageException("--soak runs one topology continuously: --topologies, --iterations, --warmups and --pregenerate-invoices do not apply");

@@ -49,6 +49,21 @@ internal static class OptionValues
         return values;
     }
 
+    public static IReadOnlyList<string> WorkloadList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        var known = Workloads.WorkloadCatalog.All.Select(w => w.Name).ToList();
+        if (values.FirstOrDefault(v => !known.Contains(v)) is { } unknown)
+        {
+            throw new UsageException($"{option} '{unknown}' is not a workload: give one or more of {string.Join(", ", known)} (see --list)");
+        }
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} '{text}' lists a workload twice: give each once");
+        }
+        return values;
+    }
+
     public static IReadOnlyList<string> TraceModeList(string option, string text)
     {
         var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();

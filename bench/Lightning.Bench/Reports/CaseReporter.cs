@@ -30,10 +30,10 @@ internal sealed class CaseReporter(string runId, string runDirectory, RunProgres
             ReportSpans(results.CaseKey, spans);
         }
         var measured = results.Measured;
-        var failed = measured.Where(r => r.Outcome == PaymentOutcome.Failed).ToList();
+        var failed = measured.Where(r => !r.AsExpected).ToList();
         if (failed.Count > 0)
         {
-            progress.Info($"case {results.CaseKey}: {failed.Count} of {measured.Count} measured payments failed; first error: {failed[0].Error}");
+            progress.Info($"case {results.CaseKey}: {failed.Count} of {measured.Count} measured operations did not end as their workload expects; first: {failed[0].Error ?? failed[0].Outcome.ToString().ToLowerInvariant()}");
         }
         return new CaseSteps(results.CaseKey, spans?.MeanBreakdown.Select(b => new CaseStep(b.Operation, b.TotalMs)).ToList() ?? []);
     }

@@ -242,7 +242,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
 
     /// <summary>Millions of instructions with three decimals (a 0.1 % change shows), other figures with one.</summary>
     private static string Value(double value, string unit) =>
-        unit.Length == 0 ? F(value, "0.0") : $"{F(value, unit == ComparisonMetric.Instructions.Unit ? "0.000" : "0.0")} {unit}";
+        unit.Length == 0 ? F(value, "0.0") : $"{F(value, unit == ComparisonMetric.InstructionsUnit ? "0.000" : "0.0")} {unit}";
 
     private static string F(double value, string format) =>
         double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);

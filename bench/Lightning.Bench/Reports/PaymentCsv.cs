@@ -4,7 +4,10 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>payments.csv: one row per payment of every case, measured and warmup alike (the phase column says which).</summary>
+/// <summary>
+/// payments.csv: one row per operation of every case (a payment, for the pay workload), measured and warmup alike (the
+/// phase column says which): what the node answered (outcome, error) and whether that is what the workload asks (expected).
+/// </summary>
 internal sealed class PaymentCsv : ICaseOutput
 {
     public const string FileName = "payments.csv";
@@ -16,10 +19,10 @@ internal sealed class PaymentCsv : ICaseOutput
     private static readonly string[] Header =
     [
         "case", "invocation", "phase", "payment_id", "payer", "payee", "start_utc", "start_unix_us", "end_unix_us",
-        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms",
+        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms", "expected",
     ];
 
-    public static void Append(string path, IEnumerable<PaymentRecord> records)
+    public static void Append(string path, IEnumerable<OperationRecord> records)
     {
         var exists = File.Exists(path);
         using var writer = new StreamWriter(path, append: true, new UTF8Encoding(false));
@@ -43,10 +46,11 @@ internal sealed class PaymentCsv : ICaseOutput
                 r.InvoiceMs.ToString("0.###", CultureInfo.InvariantCulture),
                 r.PayMs.ToString("0.###", CultureInfo.InvariantCulture),
                 Field(r.PaymentHash ?? ""),
-                r.Outcome == PaymentOutcome.Succeeded ? "succeeded" : "failed",
+                r.Outcome == OperationOutcome.Succeeded ? "succeeded" : "failed",
                 Field(r.Error ?? ""),
                 r.SpanCount.ToString(CultureInfo.InvariantCulture),
-                Field(r.SpanBreakdown)));
+                Field(r.SpanBreakdown),
+                r.AsExpected ? "true" : "false"));
         }
     }
 

@@ -19,7 +19,7 @@ internal sealed class PaymentSpansCsv : ICaseOutput
         }
     }
 
-    public static void Append(string path, string caseKey, IEnumerable<PaymentRecord> payments, PaymentSteps steps)
+    public static void Append(string path, string caseKey, IEnumerable<OperationRecord> payments, PaymentSteps steps)
     {
         using var writer = CsvTable.Append(path, "case,payment_id,phase,node,operation,count,total_ms");
         foreach (var payment in payments.OrderBy(p => p.PaymentId))

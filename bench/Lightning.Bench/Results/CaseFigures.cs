@@ -3,9 +3,17 @@ using Pragmastat;
 
 namespace Lightning.Bench.Results;
 
-/// <summary>The figures a case is judged by, computed once when it ends, from its measured payments and iteration times.</summary>
+/// <summary>
+/// The figures a case is judged by, computed once when it ends, from its measured operations and iteration times. An
+/// operation counts when it ended as its workload asks (<see cref="OperationRecord.AsExpected"/>: a payment that
+/// succeeded, an attempt that failed at the payee); the others are errors. A workload whose every operation is an
+/// expected failure has figures like any other.
+/// </summary>
 /// <param name="IterationsMs">Each measured invocation's time: BenchmarkDotNet's, or, for a case that stopped early, the harness's own.</param>
-/// <param name="PaymentsPerSecond">Successful payments per second: success share × payments per invocation ÷ mean invocation time.</param>
+/// <param name="PaymentsPerSecond">Operations per second that ended as expected: that share × operations per invocation ÷ mean invocation time.</param>
+/// <param name="P50Ms">Latency percentiles of the operations that ended as expected.</param>
+/// <param name="AsExpected">Measured operations that ended as the workload asks.</param>
+/// <param name="Errors">Measured operations that did not (payments.csv has each one's reason).</param>
 /// <param name="FromBenchmarkDotNet">Whether the times are BenchmarkDotNet's (false: the case stopped before BenchmarkDotNet had results).</param>
 internal sealed record CaseFigures(
     double MeanMs,
@@ -15,8 +23,8 @@ internal sealed record CaseFigures(
     double P50Ms,
     double P95Ms,
     double MaxMs,
-    int Succeeded,
-    int Failed,
+    int AsExpected,
+    int Errors,
     bool FromBenchmarkDotNet)
 {
     /// <summary>The nodes' CPU time per successful payment, when the harness could read their cgroups.</summary>
@@ -32,7 +40,7 @@ internal sealed record CaseFigures(
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
         var measured = results.Measured;
-        var succeeded = measured.Where(r => r.Outcome == PaymentOutcome.Succeeded).Select(r => r.LatencyMs).Order().ToList();
+        var succeeded = measured.Where(r => r.AsExpected).Select(r => r.LatencyMs).Order().ToList();
         var failed = measured.Count - succeeded.Count;
         var successShare = measured.Count == 0 ? 0 : (double)succeeded.Count / measured.Count;
         var rate = meanNanoseconds > 0 ? successShare * results.PaymentsPerInvocation / (meanNanoseconds / 1e9) : 0;

@@ -8,7 +8,7 @@ namespace Lightning.Bench.Results;
 /// </summary>
 internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 {
-    private readonly List<PaymentRecord> records = new();
+    private readonly List<OperationRecord> records = new();
     private readonly Dictionary<int, TimeSpan> completedInvocations = new();
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> cpuByInvocation = new();
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> writtenByInvocation = new();
@@ -22,6 +22,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     public string CaseKey { get; } = caseKey;
 
     public int PaymentsPerInvocation { get; } = paymentsPerInvocation;
+
+    /// <summary>What one operation of the case's workload is called ("payment", "attempt").</summary>
+    public string Noun { get; init; } = OperationNoun.Payment.Singular;
 
     /// <summary>The case's parameters (Build, Concurrency, Traces and the scenario's own) as text.</summary>
     public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
@@ -197,7 +200,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
                 mem = new(memory);
             }
         }
-        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
         var payments = measured.Sum(m => succeeded.GetValueOrDefault(m.Invocation));
         if (measured.Count == 0 || payments == 0)
         {
@@ -231,7 +234,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             return null;
         }
-        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
         double Active(string node, long ns, TimeSpan elapsed) => ns - IdleCpuNanosecondsPerSecond.GetValueOrDefault(node) * elapsed.TotalSeconds;
         var perInvocation = measured.Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
             .Select(m => m.Cpu.Sum(c => Active(c.Key, c.Value, m.Elapsed)) / 1e6 / succeeded[m.Invocation]).ToList();
@@ -284,7 +287,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             profiled = new(profiledInvocations);
         }
-        return Records.Count(r => r.Outcome == PaymentOutcome.Succeeded && profiled.Contains(r.Invocation));
+        return Records.Count(r => r.AsExpected && profiled.Contains(r.Invocation));
     }
 
     /// <summary>
@@ -302,7 +305,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
                     .Select(i => (i.Key, i.Value, profiledInvocations.Contains(i.Key), cpuByInvocation.GetValueOrDefault(i.Key))).ToList();
             }
         }
-        var succeeded = Records.Where(r => r.Outcome == PaymentOutcome.Succeeded).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
         double? CpuMs((int Invocation, TimeSpan Elapsed, bool Profiled, IReadOnlyDictionary<string, long>? Cpu) m) =>
             m.Cpu is null || succeeded.GetValueOrDefault(m.Invocation) == 0 ? null
                 : m.Cpu.Sum(c => c.Value - IdleCpuNanosecondsPerSecond.GetValueOrDefault(c.Key) * m.Elapsed.TotalSeconds) / 1e6 / succeeded[m.Invocation];
@@ -335,7 +338,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     private int firstMeasured = int.MaxValue;
 
-    public void Add(PaymentRecord record)
+    public void Add(OperationRecord record)
     {
         lock (records)
         {
@@ -360,7 +363,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     }
 
     /// <summary>Replaces each record with what <paramref name="update"/> makes of it (used to attach spans).</summary>
-    public void Update(Func<PaymentRecord, PaymentRecord> update)
+    public void Update(Func<OperationRecord, OperationRecord> update)
     {
         lock (records)
         {
@@ -371,7 +374,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
-    public IReadOnlyList<PaymentRecord> Records
+    public IReadOnlyList<OperationRecord> Records
     {
         get
         {
@@ -382,5 +385,5 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
     }
 
-    public IReadOnlyList<PaymentRecord> Measured => Records.Where(r => r.Measured).ToList();
+    public IReadOnlyList<OperationRecord> Measured => Records.Where(r => r.Measured).ToList();
 }

@@ -37,4 +37,5 @@ internal sealed record CaseSummary(
     IReadOnlyDictionary<string, NodeInstructions>? InstructionCounts = null,
     InstructionSettle? InstructionSettle = null,
     HarnessGc? HarnessGc = null,
-    InstructionSettle? InvocationSettle = null);
+    InstructionSettle? InvocationSettle = null,
+    string? Noun = null);

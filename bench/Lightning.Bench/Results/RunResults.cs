@@ -18,12 +18,15 @@ internal sealed class RunResults
     /// <summary>A soak's profile windows (--soak with --profile), once it finished.</summary>
     public IReadOnlyList<Soak.SoakProfileWindow> SoakProfiles { get; set; } = [];
 
+    /// <summary>What the run's figures count one of (its workloads' word; see <see cref="OperationNoun"/>).</summary>
+    public OperationNoun Noun { get; set; } = OperationNoun.Payment;
+
     /// <summary>Run-unique payment ids (payments.csv's payment_id, and the tag each payment's calls carry).</summary>
     public long NextPaymentId() => Interlocked.Increment(ref nextPaymentId);
 
-    public CaseResults StartCase(string caseKey, IReadOnlyDictionary<string, string> parameters, int paymentsPerInvocation)
+    public CaseResults StartCase(string caseKey, IReadOnlyDictionary<string, string> parameters, int paymentsPerInvocation, string? noun = null)
     {
-        var results = new CaseResults(caseKey, paymentsPerInvocation) { Parameters = parameters };
+        var results = new CaseResults(caseKey, paymentsPerInvocation) { Parameters = parameters, Noun = noun ?? OperationNoun.Payment.Singular };
         lock (cases)
         {
             cases.RemoveAll(c => c.CaseKey == caseKey);

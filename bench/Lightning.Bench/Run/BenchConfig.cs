@@ -108,7 +108,7 @@ internal static class BenchConfig
             .AddColumnProvider(options.Instructions
                 ? [DefaultColumnProviders.Job, DefaultColumnProviders.Params]
                 : [DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics])
-            .AddColumn(HarnessColumns.For(results, options).ToArray())
+            .AddColumn(HarnessColumns.For(results, options, results.Noun).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(RunOutputs.BenchmarkDotNet.ToArray())
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())

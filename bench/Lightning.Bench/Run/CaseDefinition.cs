@@ -1,10 +1,11 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Workloads;
 
 namespace Lightning.Bench.Run;
 
-/// <summary>What a scenario decides about one benchmark case: its identity, its topology and how much one invocation pays.</summary>
+/// <summary>What a scenario decides about one benchmark case: its identity, its topology, its workload and how many operations one invocation makes.</summary>
 /// <param name="Key">"Build=…, Concurrency=…, Traces=…": the case's identity in every table and file.</param>
 /// <param name="TraceMode">on, off or unread (see <see cref="Options.TraceModes"/>).</param>
 /// <param name="Iterations">Measured invocations per topology of this case (see <see cref="RunContext.IterationsFor"/>).</param>
@@ -14,4 +15,5 @@ internal sealed record CaseDefinition(
     TopologySpec Topology,
     int PaymentsPerInvocation,
     string TraceMode,
-    int Iterations);
+    int Iterations,
+    IWorkloadKind Workload);

@@ -37,6 +37,7 @@ internal sealed class RunContext : IAsyncDisposable
         TopologyRange = options.TopologyRange ?? (1, options.Topologies);
         Profiling = profiling?.Invoke(RunId);
         Valgrind = valgrind;
+        Results.Noun = OperationNoun.Of(WorkloadNames.Select(w => Workloads.WorkloadCatalog.Get(w).Noun));
         topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress, valgrind);
         chain = new ChainSeeder(RunId, options.WorkRoot, options.BitcoindImage, progress);
     }
@@ -91,6 +92,9 @@ internal sealed class RunContext : IAsyncDisposable
     public RunResults Results { get; } = new();
 
     public CancellationToken Cancellation => cancellation.Token;
+
+    /// <summary>The workloads of this run's cases: --workload, else the scenario's own.</summary>
+    public IReadOnlyList<string> WorkloadNames => Options.Workloads.Count > 0 ? Options.Workloads : [Scenario.Workload];
 
     /// <summary>The values of a swept parameter of this run's scenario: from the command line, else the scenario's default.</summary>
     public IReadOnlyList<int> Sweep(string parameter) =>

@@ -10,7 +10,7 @@ public class AlicePaysBob : ScenarioBenchmark
     public const long ChannelCapacitySat = 10_000_000;
 
     [Benchmark]
-    public Task Pay() => PayBatchAsync();
+    public Task Invoke() => InvokeAsync();
 
     private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
 

@@ -16,7 +16,7 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
         new Dictionary<string, object> { [nameof(CarolsCount)] = CarolsCount };
 
     [Benchmark]
-    public Task Pay() => PayBatchAsync();
+    public Task Invoke() => InvokeAsync();
 
     private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);
 

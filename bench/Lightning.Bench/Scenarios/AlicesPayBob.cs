@@ -18,7 +18,7 @@ public class AlicesPayBob : ScenarioBenchmark
     protected override int PaymentsPerInvocation => AliceCount * Concurrency;
 
     [Benchmark]
-    public Task Pay() => PayBatchAsync();
+    public Task Invoke() => InvokeAsync();
 
     private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);
 

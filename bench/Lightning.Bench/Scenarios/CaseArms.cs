@@ -13,7 +13,7 @@ internal static class CaseArms
     /// <summary>"Concurrency=4" (or "-" for a scenario with no other parameters).</summary>
     public static string CellOf(IReadOnlyDictionary<string, string> parameters)
     {
-        var rest = parameters.Where(p => p.Key is not (Build or Traces or Topology)).OrderBy(p => p.Key, StringComparer.Ordinal).ToList();
+        var rest = CaseKey.Shown(parameters).Where(p => p.Key is not (Build or Traces or Topology)).OrderBy(p => p.Key, StringComparer.Ordinal).ToList();
         return rest.Count == 0 ? "-" : string.Join(", ", rest.Select(p => $"{p.Key}={p.Value}"));
     }
 

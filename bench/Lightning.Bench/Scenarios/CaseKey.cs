@@ -3,11 +3,21 @@ using System.Globalization;
 
 namespace Lightning.Bench.Scenarios;
 
-/// <summary>A benchmark case's identity as "Name=Value, Name=Value" (sorted by name), the same from a scenario and from BenchmarkDotNet.</summary>
+/// <summary>
+/// A benchmark case's identity as "Name=Value, Name=Value" (sorted by name), the same from a scenario and from
+/// BenchmarkDotNet. The default workload is what a key without one means (every run before workloads had it), so it is
+/// left out: "Build=a, Concurrency=1, Topology=1, Traces=on" is the pay workload's case, "…, Workload=fail-at-payee" another's.
+/// </summary>
 internal static class CaseKey
 {
+    public const string Workload = nameof(ScenarioBenchmark.Workload);
+
     public static string From(IEnumerable<KeyValuePair<string, object>> parameters) =>
-        string.Join(", ", Texts(parameters).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+        string.Join(", ", Shown(Texts(parameters)).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+
+    /// <summary>The parameters a key names: all but the default workload.</summary>
+    public static IEnumerable<KeyValuePair<string, string>> Shown(IReadOnlyDictionary<string, string> texts) =>
+        texts.Where(p => !(p.Key == Workload && p.Value == Workloads.WorkloadCatalog.Default.Name));
 
     /// <summary>The parameters' values as they show in keys and files (a build by its name).</summary>
     public static IReadOnlyDictionary<string, string> Texts(IEnumerable<KeyValuePair<string, object>> parameters) =>

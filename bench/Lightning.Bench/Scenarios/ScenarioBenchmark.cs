@@ -35,6 +35,12 @@ public abstract class ScenarioBenchmark
     [ParamsSource(nameof(TracesValues))]
     public TraceMode Traces { get; set; } = new(0, TraceModes.On);
 
+    /// <summary>What each invocation does (--workload; default the scenario's own): part of the case's identity.</summary>
+    [ParamsSource(nameof(WorkloadValues))]
+    public WorkloadName Workload { get; set; } = new(0, Workloads.WorkloadCatalog.Default.Name);
+
+    public static IEnumerable<WorkloadName> WorkloadValues => Run.WorkloadNames.Select((w, i) => new WorkloadName(i, w));
+
     public static IEnumerable<BuildName> BuildValues => Run.Options.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Run.Sweep(nameof(Concurrency));
@@ -98,7 +104,8 @@ public abstract class ScenarioBenchmark
         }
     }
 
-    protected Task PayBatchAsync() => lifecycle!.PayAsync();
+    /// <summary>One invocation of the case's workload.</summary>
+    protected Task InvokeAsync() => lifecycle!.InvokeAsync();
 
     /// <summary>
     /// The case a soak runs, outside BenchmarkDotNet: the first value of every parameter (the option parser lets a soak
@@ -128,6 +135,7 @@ public abstract class ScenarioBenchmark
             [nameof(Concurrency)] = Concurrency,
             [nameof(Topology)] = Topology,
             [nameof(Traces)] = Traces.Name,
+            [nameof(Workload)] = Workload.Name,
         };
         return new CaseDefinition(
             CaseKey.From(parameters),
@@ -135,6 +143,7 @@ public abstract class ScenarioBenchmark
             BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage).Placed(Run.Options.Placements),
             PaymentsPerInvocation,
             Traces.Name,
-            Run.MeasuredFor(Concurrency));
+            Run.MeasuredFor(Concurrency),
+            Workloads.WorkloadCatalog.Get(Workload.Name));
     }
 }

@@ -3,11 +3,17 @@ using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;
 
-/// <summary>A scenario the user can name: its benchmark class, the parameters it sweeps, and its topology for given values of them.</summary>
+/// <summary>
+/// A scenario the user can name: a topology and a workload. Its benchmark class, the parameters it sweeps, its topology
+/// for given values of them, and the workload its invocations run unless --workload says otherwise.
+/// </summary>
 /// <param name="Topology">The scenario's topology for one value of each of its parameters (by name), a build and a bitcoind image.</param>
 internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters,
     Func<IReadOnlyDictionary<string, int>, BuildSpec, string, TopologySpec> Topology)
 {
+    /// <summary>The workload of its cases when --workload gives none.</summary>
+    public string Workload { get; init; } = Workloads.Payments.PayWorkloadKind.WorkloadName;
+
     /// <summary>The Lightning nodes of each of the scenario's topologies at the values swept (the parameters' defaults where none is given).</summary>
     public IReadOnlyList<IReadOnlyList<string>> TopologyNodes(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps)
     {

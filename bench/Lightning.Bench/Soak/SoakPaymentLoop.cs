@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Payments;
+using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
@@ -58,7 +58,7 @@ internal sealed class SoakPaymentLoop(RunContext run, LightningNetwork network, 
             {
                 return;
             }
-            if (attempt!.Outcome == PaymentOutcome.Failed)
+            if (attempt!.Outcome == OperationOutcome.Failed)
             {
                 if (attempt.ConnectionLost && await NodeDiedAsync())
                 {
@@ -77,7 +77,7 @@ internal sealed class SoakPaymentLoop(RunContext run, LightningNetwork network, 
         {
             return;
         }
-        if (attempt.Outcome == PaymentOutcome.Succeeded)
+        if (attempt.Outcome == OperationOutcome.Succeeded)
         {
             tally.Paid(elapsed.TotalMilliseconds, profiling());
         }

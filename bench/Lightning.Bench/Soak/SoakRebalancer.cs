@@ -1,5 +1,5 @@
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Payments;
+using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
@@ -65,7 +65,7 @@ internal sealed class SoakRebalancer(RunContext run, PaymentDriver driver, Topol
         {
             return true;
         }
-        if (attempt!.Outcome == PaymentOutcome.Failed)
+        if (attempt!.Outcome == OperationOutcome.Failed)
         {
             run.Progress.Info($"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({attempt.Error}); trying again after the next payment");
             return false;

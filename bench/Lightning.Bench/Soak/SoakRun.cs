@@ -49,8 +49,10 @@ internal sealed class SoakRun
         clock.Start();
         sampler.Sample();
 
-        var rebalancer = new SoakRebalancer(run, lifecycle.Payments, topology, tally, stop.Token);
-        payments = new SoakPaymentLoop(run, network, lifecycle.Payments, rebalancer, tally, () => profiler is { Sampling: true }, Limit, clock, stop);
+        // The option parser lets a soak run the pay workload only.
+        var driver = (Workloads.Payments.PaymentDriver)lifecycle.Workload;
+        var rebalancer = new SoakRebalancer(run, driver, topology, tally, stop.Token);
+        payments = new SoakPaymentLoop(run, network, driver, rebalancer, tally, () => profiler is { Sampling: true }, Limit, clock, stop);
         var paying = payments.RunAsync(topology.Flows, definition.PaymentsPerInvocation);
         var sampling = Task.Run(() => sampler.RunAsync(stop.Token));
         var profiling = Task.CompletedTask;

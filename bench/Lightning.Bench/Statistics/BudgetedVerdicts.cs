@@ -40,7 +40,7 @@ internal static class BudgetedVerdicts
     public const string AllDecided = "every primary verdict decided";
 
     public static bool IsPrimary(ArmComparison c) =>
-        c.Kind == "build" && (c.Metric == ComparisonMetric.MeanTime.Name || c.Metric == ComparisonMetric.Throughput.Name);
+        c.Kind == "build" && (c.Metric == ComparisonMetric.MeanTime.Name || ComparisonMetric.NamesThroughput(c.Metric));
 
     public static IReadOnlyList<ArmComparison> Open(RunComparisons run) =>
         run.Comparisons.Where(IsPrimary).Where(c => c.Verdict == Verdict.Unknown).ToList();

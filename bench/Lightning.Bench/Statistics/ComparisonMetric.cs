@@ -8,17 +8,21 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     /// <summary>BenchmarkDotNet's Mean: the time of one invocation (Concurrency payments per payer at once).</summary>
     public static readonly ComparisonMetric MeanTime = new("mean time", "ms", HigherIsWorse: true, s => s.IterationsMs);
 
-    /// <summary>Successful payments per second, per iteration: success share × payments per invocation ÷ its time.</summary>
-    public static readonly ComparisonMetric Throughput = new("payments/s", "", HigherIsWorse: false, s =>
+    /// <summary>Operations per second that ended as expected, per iteration: that share × operations per invocation ÷ its time ("payments/s", "attempts/s").</summary>
+    public static ComparisonMetric Throughput(OperationNoun noun) => new($"{noun.Plural}/s", "", HigherIsWorse: false, s =>
         s.IterationsMs.Select(t => s.SuccessShare * s.PaymentsPerInvocation / (t / 1000)).ToList());
 
-    /// <summary>The Lightning nodes' CPU time per successful payment (cgroups), each node's idle rate subtracted.</summary>
-    public static readonly ComparisonMetric CpuPerPayment = new("CPU/payment", "ms", HigherIsWorse: true, s => s.CpuMsPerPayment);
+    /// <summary>The Lightning nodes' CPU time per operation that ended as expected (cgroups), each node's idle rate subtracted.</summary>
+    public static ComparisonMetric CpuPer(OperationNoun noun) => new($"CPU/{noun.Singular}", "ms", HigherIsWorse: true, s => s.CpuMsPerPayment);
 
-    /// <summary>What the Lightning nodes wrote to storage per successful payment (their database and logs).</summary>
-    public static readonly ComparisonMetric StoragePerPayment = new("storage/payment", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
+    /// <summary>What the Lightning nodes wrote to storage per operation that ended as expected (their database and logs).</summary>
+    public static ComparisonMetric StoragePer(OperationNoun noun) => new($"storage/{noun.Singular}", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
 
-    public static IReadOnlyList<ComparisonMetric> All { get; } = [MeanTime, Throughput, CpuPerPayment, StoragePerPayment];
+    /// <summary>The timed metrics of operations called <paramref name="noun"/>.</summary>
+    public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) => [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
+
+    /// <summary>Whether a comparison's metric, by name, is a rate of operations (payments/s, attempts/s): with mean time, what a budgeted run decides on.</summary>
+    public static bool NamesThroughput(string metric) => metric.EndsWith("/s", StringComparison.Ordinal);
 
     /// <summary>
     /// The default threshold of instructions per payment, in %: chosen from the metric's A/A spread on real images
@@ -26,28 +30,34 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     /// </summary>
     public const double InstructionsThresholdPercent = 0.5;
 
-    /// <summary>With --instructions: all Lightning nodes' instructions per successful payment, idle subtracted, in millions.</summary>
-    public static readonly ComparisonMetric Instructions = new("instructions/payment", "M", HigherIsWorse: true,
+    /// <summary>With --instructions: all Lightning nodes' instructions per operation that ended as expected, idle subtracted, in millions.</summary>
+    public static ComparisonMetric InstructionsPer(OperationNoun noun) => new($"instructions/{noun.Singular}", "M", HigherIsWorse: true,
         s => s.Instructions is { } i ? [i.Total / 1e6] : []) { IsInstructions = true };
 
-    /// <summary>One node's instructions per successful payment, in millions.</summary>
-    public static ComparisonMetric InstructionsOf(string node) => new($"instructions/payment {node}", "M", HigherIsWorse: true,
+    /// <summary>The unit of the instruction metrics.</summary>
+    public const string InstructionsUnit = "M";
+
+    /// <summary>One node's instructions per operation, in millions.</summary>
+    public static ComparisonMetric InstructionsOf(OperationNoun noun, string node) => new($"instructions/{noun.Singular} {node}", InstructionsUnit, HigherIsWorse: true,
         s => s.Instructions?.ByNode.TryGetValue(node, out var v) == true ? [v / 1e6] : []) { IsInstructions = true };
 
     /// <summary>Whether the metric counts instructions (an instruction run compares only these; a timed run never has them).</summary>
     public bool IsInstructions { get; init; }
 
     /// <summary>Whether a comparison's metric, by name (as comparisons and --compare's runs carry it), counts instructions.</summary>
-    public static bool NamesInstructions(string metric) => metric.StartsWith(Instructions.Name, StringComparison.Ordinal);
+    public static bool NamesInstructions(string metric) => metric.StartsWith("instructions/", StringComparison.Ordinal);
 
     /// <summary>
     /// The metrics of topologies measured the same way: instructions per payment (all nodes, then each node) when they
     /// ran under Valgrind, whose times mean nothing; else the timed metrics.
     /// </summary>
-    public static IReadOnlyList<ComparisonMetric> For(IReadOnlyList<TopologySample> samples) =>
-        samples.Count > 0 && samples.All(s => s.Instructions is not null)
-            ? [Instructions, .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(InstructionsOf)]
-            : All;
+    public static IReadOnlyList<ComparisonMetric> For(IReadOnlyList<TopologySample> samples)
+    {
+        var noun = OperationNoun.Of(samples.Select(s => s.Noun));
+        return samples.Count > 0 && samples.All(s => s.Instructions is not null)
+            ? [InstructionsPer(noun), .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(n => InstructionsOf(noun, n))]
+            : Timed(noun);
+    }
 
     public static double SuccessShare(int succeeded, int failed) => succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);
 }

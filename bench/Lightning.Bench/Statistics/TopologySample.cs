@@ -9,17 +9,20 @@ namespace Lightning.Bench.Statistics;
 internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
     IReadOnlyList<double>? WrittenKbPerPayment = null)
 {
+    /// <summary>What one operation of the topology's workload is called ("payment").</summary>
+    public string Noun { get; init; } = OperationNoun.Payment.Singular;
+
     /// <summary>With --instructions: the nodes' instructions per payment (null in a timed run).</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
     public static TopologySample Of(Results.CaseResults c) => new(
         c.Figures!.IterationsMs,
-        ComparisonMetric.SuccessShare(c.Figures.Succeeded, c.Figures.Failed),
+        ComparisonMetric.SuccessShare(c.Figures.AsExpected, c.Figures.Errors),
         c.PaymentsPerInvocation,
         c.Figures.Cpu?.Iterations ?? [],
-        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions };
+        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun };
 
     public static TopologySample Of(Results.CaseSummary c) => new(
         c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
-        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions };
+        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular };
 }

@@ -10,7 +10,7 @@ namespace Lightning.Bench.Tracing;
 internal sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, long> paymentsByHash)
 {
     /// <summary>Payment ids by payment hash, the join key of spans that name the payment they serve by its hash.</summary>
-    public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<PaymentRecord> payments) =>
+    public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<OperationRecord> payments) =>
         payments.Where(p => p.PaymentHash is not null)
             .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
 

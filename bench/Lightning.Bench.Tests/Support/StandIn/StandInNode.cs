@@ -53,8 +53,21 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
     public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
         ReadAsync("invoice", $"amount={amountMsat}&label={label}&payment={tag.PaymentId}", i => new NodeInvoice(i["invoice"], i["hash"]), ct);
 
-    public Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
-        CallAsync("pay", $"invoice={invoice.Encoded}&payment={tag.PaymentId}", ct);
+    public Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync("delinvoice", $"label={label}", ct);
+
+    /// <summary>The payee's "unknown or paid invoice" (its settle script's words) is its incorrect_or_unknown_payment_details.</summary>
+    public async Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
+    {
+        try
+        {
+            await CallAsync("pay", $"invoice={invoice.Encoded}&payment={tag.PaymentId}", ct);
+        }
+        catch (NodeCallException e) when (e.Message.Contains("unknown or paid invoice", StringComparison.Ordinal))
+        {
+            throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, e) { PaymentFailure = PaymentFailure.UnknownPaymentDetails };
+        }
+    }
 
     public ValueTask DisposeAsync()
     {

@@ -130,6 +130,12 @@ internal static class StandInScripts
             touch "/lnb/invoices/$hash"
             reply "invoice=standin:$(cat /lnb/alias):$hash:$(cat /lnb/addr)" "hash=$hash"
             """,
+        ["www/node/cgi-bin/delinvoice"] = """
+            #!/bin/sh
+            . /www/lib.sh; log delinvoice
+            hash=$(q label | sha256sum | cut -c1-64)
+            if rm "/lnb/invoices/$hash" 2>/dev/null; then reply ok; else reply "error no unpaid invoice $(q label)"; fi
+            """,
         ["www/node/cgi-bin/pay"] = """
             #!/bin/sh
             . /www/lib.sh; log pay
@@ -150,6 +156,6 @@ internal static class StandInScripts
     public static IReadOnlyList<string> Applets { get; } =
     [
         "sh", "httpd", "wget", "sed", "head", "cat", "echo", "printf", "mkdir", "sha256sum", "cut", "tr", "sleep", "test", "[",
-        "date", "mv", "grep", "touch", "awk", "id", "basename", "ls",
+        "date", "mv", "grep", "touch", "awk", "id", "basename", "ls", "rm",
     ];
 }

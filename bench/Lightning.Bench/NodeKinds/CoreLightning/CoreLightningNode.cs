@@ -75,8 +75,30 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         }, tag.InSetup ? $"lnbench:invoice#setup-{tag.PaymentId}" : $"lnbench:invoice#{tag.PaymentId}",
             invoice => new NodeInvoice(invoice.GetProperty("bolt11").GetString()!, invoice.GetProperty("payment_hash").GetString()!), ct);
 
-    public Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
-        CallAsync(rpc, "xpay", new JsonObject { ["invstring"] = invoice.Encoded }, $"lnbench:xpay#{tag.PaymentId}", Ignore, ct);
+    public Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync(rpc, "delinvoice", new JsonObject { ["label"] = label, ["status"] = "unpaid" },
+            tag.InSetup ? $"lnbench:delinvoice#setup-{tag.PaymentId}" : $"lnbench:delinvoice#{tag.PaymentId}", Ignore, ct);
+
+    public async Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
+    {
+        try
+        {
+            await CallAsync(rpc, "xpay", new JsonObject { ["invstring"] = invoice.Encoded }, $"lnbench:xpay#{tag.PaymentId}", Ignore, ct);
+        }
+        catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
+        {
+            throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, rpcError) { PaymentFailure = failure };
+        }
+    }
+
+    /// <summary>
+    /// xpay's final failures by their code and the destination's error (plugins/xpay/xpay.c): 203 is
+    /// PAY_DESTINATION_PERM_FAIL, "Destination said it doesn't know invoice: WIRE_INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS".
+    /// </summary>
+    public static PaymentFailure FailureOf(JsonRpcException error) =>
+        error.Code == 203 && error.RpcMessage.Contains("INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS", StringComparison.OrdinalIgnoreCase)
+            ? PaymentFailure.UnknownPaymentDetails
+            : PaymentFailure.Other;
 
     public ValueTask DisposeAsync() => rpc.DisposeAsync();
 

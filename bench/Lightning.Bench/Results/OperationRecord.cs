@@ -1,9 +1,17 @@
 namespace Lightning.Bench.Results;
 
-/// <summary>One payment: invoice on the payee, then pay on the payer. Times are UTC wall clock (spans use it too).</summary>
+/// <summary>
+/// One operation of a workload (a payment: invoice on the payee, then pay on the payer; an attempt that fails at the
+/// payee; ...): which nodes it touched, when, what the node answered and why it failed. Times are UTC wall clock (spans
+/// use it too).
+/// </summary>
 /// <param name="Invocation">The benchmark invocation (1-based) within the case; warmup invocations come first.</param>
+/// <param name="Payer">The node the operation was asked of.</param>
+/// <param name="Payee">The node it was aimed at.</param>
+/// <param name="InvoiceDone">When the operation's preparation on the payee ended (its start when there was none): <see cref="PayMs"/> is what follows.</param>
+/// <param name="Error">The node's reason for a failure, in its words, or null.</param>
 /// <param name="PaymentId">Unique in the run; it is also the tag the node kind carries into its traces (Core Lightning: the JSON-RPC id suffix, lnbench:xpay#ID).</param>
-internal sealed record PaymentRecord(
+internal sealed record OperationRecord(
     string Case,
     int Invocation,
     long PaymentId,
@@ -13,10 +21,22 @@ internal sealed record PaymentRecord(
     DateTimeOffset InvoiceDone,
     DateTimeOffset End,
     string? PaymentHash,
-    PaymentOutcome Outcome,
+    OperationOutcome Outcome,
     string? Error)
 {
+    private readonly bool? expected;
+
     public double LatencyMs => (End - Start).TotalMilliseconds;
+
+    /// <summary>
+    /// Whether the operation ended as its workload asks (a payment that succeeded; an attempt that failed with the
+    /// payee's reason): figures count these; the others are errors. Unless the workload says, a success.
+    /// </summary>
+    public bool AsExpected
+    {
+        get => expected ?? Outcome == OperationOutcome.Succeeded;
+        init => expected = value;
+    }
 
     /// <summary>Start in µs since the Unix epoch, the unit spans use.</summary>
     public long StartUnixMicros => UnixMicros(Start);

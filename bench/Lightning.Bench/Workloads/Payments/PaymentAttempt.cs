@@ -1,6 +1,6 @@
 using Lightning.Bench.Results;
 
-namespace Lightning.Bench.Payments;
+namespace Lightning.Bench.Workloads.Payments;
 
 /// <summary>What became of one payment (see <see cref="PaymentDriver.PayAsync(Topology.PaymentFlow, NodeKinds.PaymentTag, long, Action{PaymentAttempt}, CancellationToken)"/>).</summary>
 /// <param name="InvoiceDone">When its invoice was ready (its start, for an invoice made ahead).</param>
@@ -12,7 +12,11 @@ internal sealed record PaymentAttempt(
     DateTimeOffset InvoiceDone,
     DateTimeOffset End,
     string? PaymentHash,
-    PaymentOutcome Outcome,
+    OperationOutcome Outcome,
     string? Error,
     bool ConnectionLost,
-    bool Cancelled);
+    bool Cancelled)
+{
+    /// <summary>The reason recorded for an operation cut off by cancellation.</summary>
+    public const string CancelledReason = "cancelled: a node died or the run was stopped";
+}

@@ -1,7 +1,0 @@
-namespace Lightning.Bench.Results;
-
-internal enum PaymentOutcome
-{
-    Succeeded,
-    Failed,
-}

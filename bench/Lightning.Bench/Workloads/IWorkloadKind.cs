@@ -1,0 +1,28 @@
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Workloads;
+
+/// <summary>
+/// A workload a case can run (the Workload parameter, --workload): its name, what one operation is called in tables,
+/// where it makes sense, and a new instance per case. Registered in <see cref="WorkloadCatalog"/>.
+/// </summary>
+internal interface IWorkloadKind
+{
+    /// <summary>Its name as --workload and the Workload parameter give it ("pay").</summary>
+    string Name { get; }
+
+    /// <summary>One operation, as the figures count it ("payment", "attempt"): CPU per payment, attempts/s.</summary>
+    string Noun { get; }
+
+    /// <summary>One line for --list and the docs.</summary>
+    string Description { get; }
+
+    /// <summary>What one operation calls on a build of <paramref name="calls"/>'s kind, in BenchmarkDotNet's Method column ("invoice+xpay").</summary>
+    string MethodOf(PaymentCalls calls);
+
+    /// <summary>Why this workload cannot run on <paramref name="topology"/> (one line), or null when it can.</summary>
+    string? Refusal(TopologySpec topology);
+
+    IWorkload Create(WorkloadSetup setup);
+}

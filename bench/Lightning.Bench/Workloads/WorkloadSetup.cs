@@ -1,0 +1,18 @@
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Workloads;
+
+/// <summary>What a workload gets to run on one case's live topology.</summary>
+/// <param name="Nodes">The topology's started nodes by name.</param>
+/// <param name="Flows">Who pays whom: operations are spread over the flows in turn.</param>
+/// <param name="AmountMsat">The amount of each operation (--amount-msat).</param>
+/// <param name="LabelPrefix">Makes invoice labels unique in the run.</param>
+/// <param name="MadeAhead">--pregenerate-invoices: what can be made ahead is made in <see cref="IWorkload.PrepareAsync"/>.</param>
+internal sealed record WorkloadSetup(
+    IReadOnlyDictionary<string, ILightningNode> Nodes,
+    IReadOnlyList<PaymentFlow> Flows,
+    long AmountMsat,
+    string LabelPrefix,
+    OperationLog Log,
+    bool MadeAhead);
