@@ -1,7 +1,10 @@
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Lightning.Bench.Chain;
 using Lightning.Bench.Relay;
+using Lightning.Bench.Rpc;
+using NBitcoin.RPC;
 
 namespace Lightning.Bench.Tests.Relay;
 
@@ -92,6 +95,29 @@ public sealed class OverlayGateTests : IAsyncLifetime
 
         var unknown = await Assert.ThrowsAsync<SocketException>(() => OverlayGate.ResolveAsync(Gate, "no-such-service.invalid"));
         Assert.Contains("no-such-service.invalid through the run's gate", unknown.Message);
+    }
+
+    [Fact]
+    public async Task Bitcoinds_RPC_client_calls_through_the_gate_as_a_swarm_run_makes_it_and_a_refused_port_is_a_connection_error()
+    {
+        await using var bitcoind = new CannedHttpServer(request => CannedHttpServer.Result(request, "101"));
+        // SwarmTopologyLauncher.BitcoindRpc's connect callback, against this gate.
+        Func<string, int, CancellationToken, ValueTask<Stream>> throughGate =
+            async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(Gate, host, port, ct), ownsSocket: true);
+        using (var rpc = new BitcoinRpcClient(new Uri($"http://localhost:{bitcoind.Port}/"), "lnbench", "secret", throughGate))
+        {
+            Assert.Equal(101, await rpc.CallAsync(RPCOperations.getblockcount, (client, c) => client.GetBlockCountAsync(c)));
+        }
+        Assert.Equal("getblockcount", Assert.Single(bitcoind.Requests).RpcMethod);
+
+        using var probe = new TcpListener(IPAddress.Loopback, 0);
+        probe.Start();
+        var closed = ((IPEndPoint)probe.LocalEndpoint).Port;
+        probe.Stop();
+        using var refused = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{closed}/"), "lnbench", "secret", throughGate);
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => refused.CallAsync(RPCOperations.getblockchaininfo, []));
+        Assert.StartsWith($"bitcoind: cannot reach RPC at http://127.0.0.1:{closed}/ for getblockchaininfo", error.Message);
+        Assert.Contains("through the run's gate", error.Message);
     }
 
     [Fact]

@@ -2,6 +2,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Waiting;
+using NBitcoin.RPC;
 
 namespace Lightning.Bench.Chain;
 
@@ -34,8 +35,9 @@ internal static class BitcoindBootstrap
         {
             await waits.UntilAsync("bitcoind RPC to answer", async c =>
             {
-                var info = await rpc.CallAsync("getblockchaininfo", [], c);
-                return WaitState.Met(info.GetProperty("chain").GetString()!);
+                // Untyped: the wait needs only an answer, and NBitcoin's typed form reads many fields that differ between bitcoind versions.
+                var info = await rpc.CallAsync(RPCOperations.getblockchaininfo, [], c);
+                return WaitState.Met((string)info["chain"]!);
             }, ct);
             if (seeded)
             {

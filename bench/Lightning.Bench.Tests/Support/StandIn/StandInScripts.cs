@@ -27,6 +27,7 @@ internal static class StandInScripts
             #!/bin/sh
             # Stand-in bitcoind: answers the miner's JSON-RPC calls on port 18443 and the nodes' chain queries.
             # Its chain (the height) lives in regtest/, so a seeded copy starts where the seed stopped; "stop" exits 0.
+            # The miner's address is a real regtest one: the harness reads it with NBitcoin (the nodes' stay stand-ins).
             case "$1" in -version|--version) echo "Bitcoin Core stand-in v0.0"; exit 0;; esac
             mkdir -p /lnb/funds /lnb/regtest
             [ -f /lnb/regtest/height ] || echo 0 > /lnb/regtest/height
@@ -52,7 +53,7 @@ internal static class StandInScripts
             case "$method" in
               getblockchaininfo) result='{"chain":"regtest"}';;
               createwallet) result='{"name":"miner"}';;
-              getnewaddress) result='"standin-miner"';;
+              getnewaddress) result='"bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"';;
               getblockcount) result=$(cat /lnb/regtest/height);;
               stop) touch /lnb/stopped; result='"Bitcoin Core stopping"';;
               generatetoaddress)
