@@ -48,13 +48,17 @@ public class DockerTopologyTests : IAsyncLifetime
     }
 
     /// <param name="runner">"engine" (the default runner) or the compose that brings the topology up ("v1", "v2": --with-compose).</param>
-    private LightningNetwork Network(string project, string runner = "engine") => LightningNetwork.Create(
-        new TopologySpec(FakeNodeImage.FakeNode,
+    private LightningNetwork Network(string project, string runner = "engine")
+    {
+        var topology = new TopologySpec(FakeNodeImage.FakeNode,
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
             [new ChannelSpec("alice", "bob", 1_000_000)],
-            [new PaymentFlow("alice", "bob")]),
-        new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20)),
-        engine, runner == "engine" ? new EngineComposeRunner(engine) : compose!, NodeKindCatalog.Default, new RunProgress(TextWriter.Null));
+            [new PaymentFlow("alice", "bob")]);
+        var options = new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20));
+        var progress = new RunProgress(TextWriter.Null);
+        var platform = new SingleHostPlatform(engine, runner == "engine" ? new EngineComposeRunner(engine) : compose!, NodeKindCatalog.Default, progress);
+        return LightningNetwork.Create(topology, options, platform.Place(topology, options, 1), engine, NodeKindCatalog.Default, progress);
+    }
 
     [SkippableTheory]
     [InlineData("engine")]

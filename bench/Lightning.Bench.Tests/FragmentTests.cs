@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.NodeKinds;
@@ -51,7 +52,7 @@ public class FragmentTests : IDisposable
         Assert.StartsWith($"compose fragment {CoreLightningKind.Fragment}: ", error.Message);
         Assert.Contains(message, error.Message);
         // From the command line: exit code 2 (bad input), before any engine is asked anything.
-        Assert.Equal(Program.ExitUsage, Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory));
+        Assert.Equal(HarnessExit.Usage, Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory));
     }
 
     [Fact]

@@ -1,6 +1,7 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
+using Lightning.Bench.Swarm;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 

@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using System.IO.Compression;
 using System.Text.RegularExpressions;
 using Lightning.Bench.NodeKinds;
@@ -110,8 +111,8 @@ public partial class SpanViewsTests : IDisposable
         var before = RunFiles(folder);
         Assert.Equal($"{store} ends early: the span store is cut short (copy it again)", Refused<InvalidDataException>(folder));
         Assert.Equal(before, RunFiles(folder));
-        Assert.Equal(Program.ExitUsage, Program.Run(["--spans", folder], NodeKindCatalog.Default));
-        Assert.Equal(Program.ExitFailure, Program.Run(["--spans", zip, "--out", run], NodeKindCatalog.Default));
+        Assert.Equal(HarnessExit.Usage, Program.Run(["--spans", folder], NodeKindCatalog.Default));
+        Assert.Equal(HarnessExit.Failure, Program.Run(["--spans", zip, "--out", run], NodeKindCatalog.Default));
     }
 
     [Fact]
@@ -119,7 +120,7 @@ public partial class SpanViewsTests : IDisposable
     {
         using var harness = HarnessProcess.Start("--spans", Path.Combine(directory, "missing.zip"));
 
-        Assert.Equal(Program.ExitUsage, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
+        Assert.Equal(HarnessExit.Usage, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
         Assert.Equal($"lnbench: error: {directory}/missing.zip does not exist: give a run's zip or folder (results/RUN.zip)", harness.Output);
     }
 

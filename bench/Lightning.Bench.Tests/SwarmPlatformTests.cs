@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Swarm;
@@ -33,7 +34,7 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
         var clock = System.Diagnostics.Stopwatch.StartNew();
         try
         {
-            await using (var platform = await SwarmPlatform.StartAsync(engine, runId, [], work, progress))
+            await using (var platform = await SwarmPlatform.StartAsync(engine, NodeKindCatalog.Default, runId, [], work, progress))
             {
                 output.WriteLine($"harness image, agents, gate and connections in {clock.Elapsed.TotalSeconds:0.0} s");
                 gate = platform.Gate;

@@ -13,10 +13,6 @@ namespace Lightning.Bench;
 
 internal static class Program
 {
-    public const int ExitFailure = 1;
-    public const int ExitUsage = 2;
-    public const int ExitInterrupted = 130;
-
     public static int Main(string[] args) => Run(args, NodeKindCatalog.Default);
 
     /// <summary>The harness with a given set of node kinds and fragments (tests add a stand-in kind).</summary>
@@ -65,7 +61,7 @@ internal static class Program
             {
                 if (options.Publish.Count < 2)
                 {
-                    return Fail(ExitUsage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
+                    return HarnessExit.Fail(HarnessExit.Usage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
                 }
                 Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList())}");
                 return 0;
@@ -74,7 +70,7 @@ internal static class Program
             {
                 if (!File.Exists(Path.Combine(folder, "manifest.json")))
                 {
-                    return Fail(ExitUsage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
+                    return HarnessExit.Fail(HarnessExit.Usage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
                 }
                 Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
                 return 0;
@@ -103,13 +99,13 @@ internal static class Program
         }
         catch (UsageException e)
         {
-            return Fail(ExitUsage, e.Message);
+            return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
         catch (Exception e) when (e is FileNotFoundException or InvalidDataException or System.Text.Json.JsonException)
         {
-            return Fail(ExitUsage, e.Message);
+            return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        if (Lightning.Bench.Run.SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
+        if (Lightning.Bench.Swarm.SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
         {
             return sideBySide;
         }
@@ -125,7 +121,7 @@ internal static class Program
         }
         catch (Exception e) when (e is (IOException and not FileNotFoundException) or UnauthorizedAccessException)
         {
-            return Fail(ExitFailure, e.Message);
+            return HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
     }
 
@@ -148,11 +144,5 @@ internal static class Program
             Reports.MarkdownHtml.Convert(text + "\n" + profiles)));
         Console.WriteLine($"the comparison's page: {page}");
         return 0;
-    }
-
-    public static int Fail(int exitCode, string message)
-    {
-        Console.Error.WriteLine($"lnbench: error: {message}");
-        return exitCode;
     }
 }

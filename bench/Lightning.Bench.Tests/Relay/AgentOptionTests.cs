@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using System.Reflection;
 using Lightning.Bench.Options;
 using Lightning.Bench.Relay;
@@ -55,7 +56,7 @@ public sealed class AgentOptionTests : IDisposable
     [Fact]
     public void Agent_mode_is_its_own_command_and_bad_input_exits_2()
     {
-        Assert.Equal(Program.ExitUsage, Program.Run(["agent", "--listen", "nowhere"], NodeKinds.NodeKindCatalog.Default));
+        Assert.Equal(HarnessExit.Usage, Program.Run(["agent", "--listen", "nowhere"], NodeKinds.NodeKindCatalog.Default));
         Assert.Equal(0, Program.Run(["agent", "--help"], NodeKinds.NodeKindCatalog.Default));
     }
 }

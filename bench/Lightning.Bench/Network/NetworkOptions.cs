@@ -17,5 +17,4 @@ internal sealed record NetworkOptions(
     bool DevTraceFile,
     TimeSpan StepTimeout,
     Chain.ChainSeed? Seed = null,
-    Instructions.HostValgrind? Valgrind = null,
-    Swarm.SwarmPlacement? Swarm = null);
+    Instructions.HostValgrind? Valgrind = null);

@@ -9,21 +9,17 @@ namespace Lightning.Bench.Network;
 /// <summary>Connects to every node of a topology through its kind, in parallel, waiting until each answers.</summary>
 internal static class NodeConnections
 {
+    /// <param name="containerOf">How each node is reached on its host (<see cref="ITopologyHost.NodeContainersAsync"/>).</param>
     public static async Task<IReadOnlyDictionary<string, ILightningNode>> ConnectAsync(
-        TopologySpec topology, IReadOnlyDictionary<string, string> containers, RunLayout layout, NodeKindCatalog kinds,
-        DockerEngine engine, NodeWaits waits, CancellationToken ct = default, Func<string, NodeContainer>? containerOf = null)
+        TopologySpec topology, Func<string, NodeContainer> containerOf, NodeKindCatalog kinds, NodeWaits waits, CancellationToken ct = default)
     {
         var nodes = new Dictionary<string, ILightningNode>();
-        // Nodes share bitcoind's network namespace, so what they publish is published by bitcoind's container (on a swarm, nothing is published).
-        var published = containerOf is not null ? new Dictionary<string, int>()
-            : (await engine.InspectContainerAsync(containers[TopologySpec.BitcoindName], ct))?.HostPorts ?? new Dictionary<string, int>();
         try
         {
             await Task.WhenAll(topology.Nodes.Select(async spec =>
             {
                 var kind = kinds.Get(spec.Kind);
-                var container = containerOf?.Invoke(spec.Name) ?? new NodeContainer(spec.Name, containers[spec.Name], layout.NodeDirectory(spec.Name), published,
-                    ComposeGenerator.PeerAddressOf(topology, spec.Name));
+                var container = containerOf(spec.Name);
                 ILightningNode? node = null;
                 await waits.UntilAsync($"{spec.Name} RPC to answer", async c =>
                 {

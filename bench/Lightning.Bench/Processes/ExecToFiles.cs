@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
@@ -24,17 +25,17 @@ internal static class ExecToFiles
         {
             if (args[i] is not ("--stdout" or "--stderr"))
             {
-                return Program.Fail(Program.ExitUsage, $"exec-to-files: unknown option '{args[i]}'; {Usage}");
+                return HarnessExit.Fail(HarnessExit.Usage, $"exec-to-files: unknown option '{args[i]}'; {Usage}");
             }
             if (i + 1 >= args.Count)
             {
-                return Program.Fail(Program.ExitUsage, $"{args[i]} needs a value; {Usage}");
+                return HarnessExit.Fail(HarnessExit.Usage, $"{args[i]} needs a value; {Usage}");
             }
             _ = args[i] == "--stdout" ? stdout = args[++i] : stderr = args[++i];
         }
         if (stdout is null || stderr is null || i + 1 >= args.Count)
         {
-            return Program.Fail(Program.ExitUsage, $"exec-to-files needs --stdout, --stderr and a program after --; {Usage}");
+            return HarnessExit.Fail(HarnessExit.Usage, $"exec-to-files needs --stdout, --stderr and a program after --; {Usage}");
         }
         var startInfo = new ProcessStartInfo(args[i + 1])
         {

@@ -36,9 +36,8 @@ internal sealed class RunProfiling : IAsyncDisposable
     public async Task<ICaseProfiler> StartCaseAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, string caseFolder, CancellationToken ct = default) =>
         Live(await CaseProfiler.StartAsync(engine, Settings, containersByNode, Path.Combine(folder, caseFolder), Path.Combine(folder, "buildid"), ct));
 
-    /// <summary>Starts a swarm topology's recordings on its host's agent, switched off.</summary>
-    public async Task<ICaseProfiler> StartCaseAsync(LightningNetwork network, CancellationToken ct = default) =>
-        Live(new RelayCaseProfiler(await network.StartRelayedProfileAsync(Settings, ct)));
+    /// <summary>Tracks a case's recordings made elsewhere (by a swarm host's agent), so the run's end stops them too.</summary>
+    public ICaseProfiler Track(ICaseProfiler profiler) => Live(profiler);
 
     private ICaseProfiler Live(ICaseProfiler profiler)
     {

@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using System.Globalization;
 using System.Net;
 using Lightning.Bench.Options;
@@ -22,7 +23,7 @@ internal static class AgentCommand
         }
         catch (UsageException e)
         {
-            return Program.Fail(Program.ExitUsage, e.Message);
+            return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
         using var stop = new Processes.StopSignals();
         return RunAsync(settings, stop.Token).GetAwaiter().GetResult();
@@ -131,11 +132,11 @@ internal static class AgentCommand
         }
         catch (UsageException e)
         {
-            return Program.Fail(Program.ExitUsage, e.Message);
+            return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
         catch (Exception e) when (e is TimeoutException or RelayRefusedException)
         {
-            return Program.Fail(Program.ExitFailure, e.Message);
+            return HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
     }
 }

@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
@@ -27,7 +28,7 @@ internal static class OverlayGate
     {
         if (args is not ["--socket", var path])
         {
-            return Program.Fail(Program.ExitUsage, "overlay-gate needs --socket PATH (the Unix socket it listens on)");
+            return HarnessExit.Fail(HarnessExit.Usage, "overlay-gate needs --socket PATH (the Unix socket it listens on)");
         }
         using var stop = new Processes.StopSignals();
         try

@@ -109,8 +109,8 @@ internal sealed class CaseLifecycle
             started, null)
         {
             NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
-            Host = network.Options.Swarm?.Host,
-            NodeHosts = network.Options.Swarm?.NodeHosts ?? new Dictionary<string, string>(),
+            Host = network.Host.HostName,
+            NodeHosts = network.Host.NodeHosts,
         };
 
         // 2. Fund the channel openers (unless the miner pays for the channels), 3. open the channels, 4. wait until every payer has a route.

@@ -33,7 +33,7 @@ internal static class HarnessRun
         var shutdown = new RunShutdown(progress);
         using var interrupt = new RunInterrupt(shutdown, output, progress);
         DockerEngine? engine = null;
-        var exitCode = Program.ExitFailure;
+        var exitCode = HarnessExit.Failure;
         try
         {
             // Before any container: a run that cannot profile says so now, not after its first case.
@@ -62,7 +62,7 @@ internal static class HarnessRun
             }
             if (options.Swarm)
             {
-                run.Swarm = await Swarm.SwarmPlatform.StartAsync(engine, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation,
+                run.Platform = await Swarm.SwarmPlatform.StartAsync(engine, kinds, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot, progress, run.Cancellation,
                     perf: run.Profiling is null ? null : Profiling.PerfSupport.Locate(options.Profile!.PerfPath), onlyHost: options.SwarmHost,
                     placements: options.Placements.Values);
             }
@@ -78,7 +78,7 @@ internal static class HarnessRun
             or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException
             or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Relay.RelayRefusedException)
         {
-            exitCode = Program.Fail(Program.ExitFailure, e.Message);
+            exitCode = HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
         finally
         {
@@ -86,7 +86,7 @@ internal static class HarnessRun
             await interrupt.EndAsync();
             engine?.Dispose();
         }
-        return exitCode == 0 && shutdown.OutputsFailed > 0 ? Program.ExitFailure : exitCode;
+        return exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode;
     }
 
     /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables; non-zero when a case failed.</summary>
@@ -122,7 +122,7 @@ internal static class HarnessRun
         }
         if (critical || failed > 0)
         {
-            return Program.Fail(Program.ExitFailure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
+            return HarnessExit.Fail(HarnessExit.Failure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
         }
         return 0;
     }
@@ -277,7 +277,7 @@ internal static class HarnessRun
             held = await soak.RunAsync();
             await soak.EndAsync();
         }
-        return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+        return held ? 0 : HarnessExit.Fail(HarnessExit.Failure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
     }
 
     /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>

@@ -51,10 +51,7 @@ internal static class InstrumentRegistry
         if (run.Profiling is { } profiling && run.Options.Soak is null)
         {
             // A soak profiles in windows of its own.
-            instruments.Add(new ProfileWindow(profiling, ct => network.OnSwarm
-                    ? profiling.StartCaseAsync(network, ct)
-                    : profiling.StartCaseAsync(run.Engine, definition.Topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]), CaseFolder.Of(definition.Key), ct),
-                results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
+            instruments.Add(new ProfileWindow(profiling, ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct), results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
         }
         instruments.Add(new HarnessGcWindow(results));
         instruments.Add(new InvocationTiming(results));

@@ -38,7 +38,8 @@ internal sealed class RunContext : IAsyncDisposable
         Profiling = profiling?.Invoke(RunId);
         Valgrind = valgrind;
         Results.Noun = OperationNoun.Of(WorkloadNames.Select(w => Workloads.WorkloadCatalog.Get(w).Noun));
-        topologies = new RunTopologies(RunId, options, engine, compose, kinds, progress, valgrind);
+        Platform = new SingleHostPlatform(engine, compose, kinds, progress);
+        topologies = new RunTopologies(RunId, options, engine, kinds, progress, () => Platform, valgrind);
         chain = new ChainSeeder(RunId, options.WorkRoot, options.BitcoindImage, progress);
     }
 
@@ -145,15 +146,14 @@ internal sealed class RunContext : IAsyncDisposable
     /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101
     /// instead of mining it. Its compose file and log go to RESULTS/chain.
     /// </summary>
-    public Task SeedChainAsync() => Swarm is not null ? Task.CompletedTask : chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation);
+    public Task SeedChainAsync() => Platform.SeedsChain ? chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation) : Task.CompletedTask;
 
     /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
     public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode, int replicate = 1) =>
-        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed,
-            Swarm?.Place(topology, replicate));
+        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed, replicate);
 
-    /// <summary>--swarm: the run's swarm (agents, gate, stacks), once started; null on one host. Its end follows the topologies' (<see cref="DisposeAsync"/>).</summary>
-    public Swarm.SwarmPlatform? Swarm { get; set; }
+    /// <summary>Where the run's topologies live: this host, or (--swarm) the run's swarm once started. Its end follows the topologies' (<see cref="DisposeAsync"/>).</summary>
+    public ITopologyPlatform Platform { get; set; }
 
     private Task endBehind = Task.CompletedTask;
 
@@ -194,16 +194,13 @@ internal sealed class RunContext : IAsyncDisposable
             await Profiling.DisposeAsync();
         }
         await topologies.DisposeAsync();
-        if (Swarm is not null)
+        try
         {
-            try
-            {
-                await Swarm.DisposeAsync();
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                Progress.Info($"could not remove all of the run's swarm resources ({e.Message}): the next run sweeps them by label");
-            }
+            await Platform.DisposeAsync();
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            Progress.Info($"could not remove all of the run's {Platform.Name} resources ({e.Message}): the next run sweeps them by label");
         }
         chain.Remove();
         Turns?.Dispose();

@@ -22,8 +22,8 @@ internal sealed class RunInterrupt : IDisposable
     private const int Interrupted = 1;
     private const int Ending = 2;
 
-    /// <summary>The environment variable a side-by-side run sets on its shares: "stdin", the share's lifeline.</summary>
-    public const string Lifeline = "LNBENCH_LIFELINE";
+    /// <summary>The environment variable a side-by-side run sets on its shares (<see cref="Swarm.SideBySideRun.Lifeline"/>).</summary>
+    public const string Lifeline = Swarm.SideBySideRun.Lifeline;
 
     public RunInterrupt(RunShutdown shutdown, BenchmarkOutput output, RunProgress progress)
     {
@@ -81,7 +81,7 @@ internal sealed class RunInterrupt : IDisposable
         {
             Console.Error.WriteLine($"lnbench: error: teardown after {why} failed: {e.Message}");
         }
-        Environment.Exit(Program.ExitInterrupted);
+        Environment.Exit(HarnessExit.Interrupted);
     }
 
     /// <summary>

@@ -15,16 +15,16 @@ namespace Lightning.Bench.Run;
 /// tracked while alive, so a stopped run can tear down what is still up; at the end, whatever the run left is removed
 /// by its label.
 /// </summary>
-internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress,
-    Instructions.HostValgrind? valgrind = null)
+internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, NodeKindCatalog kinds, RunProgress progress,
+    Func<ITopologyPlatform> platform, Instructions.HostValgrind? valgrind = null)
     : IAsyncDisposable
 {
     private readonly List<LightningNetwork> alive = new();
     private int topologyNumber;
 
-    /// <summary>A new topology's handle, tracked until it is torn down; call StartAsync on it next.</summary>
-    /// <param name="placement">--swarm: the run's swarm and the host the topology's stack goes to.</param>
-    public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed, Swarm.SwarmPlacement? placement = null)
+    /// <summary>A new topology's handle on the run's platform, tracked until it is torn down; call StartAsync on it next.</summary>
+    /// <param name="replicate">Which topology of its case (the platform places both arms of a pair alike).</param>
+    public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed, int replicate = 1)
     {
         var number = Interlocked.Increment(ref topologyNumber);
         var settings = new NetworkOptions(
@@ -38,9 +38,8 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             DevTraceFile: traceMode == TraceModes.On && options.TraceCheck,
             StepTimeout: options.StepTimeout,
             Seed: seed,
-            Valgrind: valgrind,
-            Swarm: placement);
-        var network = LightningNetwork.Create(topology, settings, engine, compose, kinds, progress);
+            Valgrind: valgrind);
+        var network = LightningNetwork.Create(topology, settings, platform().Place(topology, settings, replicate), engine, kinds, progress);
         lock (alive)
         {
             alive.Add(network);

@@ -4,6 +4,7 @@ using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Waiting;
@@ -16,23 +17,34 @@ namespace Lightning.Bench.Swarm;
 /// (<see cref="OverlayGate"/>) through which the harness, on the manager's host, reaches the overlay. Disposing it
 /// closes the connections, removes the gate and then the swarm's run (stacks, agents, secrets, network, work volumes).
 /// </summary>
-internal sealed class SwarmPlatform : IAsyncDisposable
+internal sealed class SwarmPlatform : ITopologyPlatform
 {
     /// <summary>How long the agents may take to answer once deployed (a host pulls nothing: images are checked first).</summary>
     public static readonly TimeSpan AgentsTimeout = TimeSpan.FromSeconds(120);
 
     private readonly DockerEngine engine;
+    private readonly NodeKindCatalog kinds;
+    private readonly RunProgress progress;
     private readonly string gateFolder;
     private readonly Dictionary<string, (EndPoint Endpoint, RelayClient Client)> agents = new(StringComparer.Ordinal);
     private string? gateContainer;
 
-    private SwarmPlatform(DockerEngine engine, SwarmRun run, byte[] token, string gateFolder)
+    private SwarmPlatform(DockerEngine engine, NodeKindCatalog kinds, RunProgress progress, SwarmRun run, byte[] token, string gateFolder)
     {
         this.engine = engine;
+        this.kinds = kinds;
+        this.progress = progress;
         Run = run;
         Token = token;
         this.gateFolder = gateFolder;
     }
+
+    public const string PlatformName = "swarm";
+
+    public string Name => PlatformName;
+
+    /// <summary>No: a chain seed is a folder of this host, and a topology's bitcoind may run on another.</summary>
+    public bool SeedsChain => false;
 
     public SwarmRun Run { get; }
 
@@ -46,11 +58,15 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     public IReadOnlyList<string> Hosts => agents.Keys.Order(StringComparer.Ordinal).ToList();
 
     /// <summary>Where a topology goes on this run's swarm (see <see cref="SwarmManager.Place"/>).</summary>
-    public SwarmPlacement Place(Topology.TopologySpec topology, int replicate)
+    public SwarmPlacement PlacementOf(Topology.TopologySpec topology, int replicate)
     {
         var (host, nodeHosts) = Run.Manager.Place(topology, replicate);
         return new SwarmPlacement(this, host) { NodeHosts = nodeHosts };
     }
+
+    /// <summary>A topology as a stack on its host (see <see cref="PlacementOf"/>).</summary>
+    public ITopologyHost Place(Topology.TopologySpec topology, NetworkOptions options, int replicate) =>
+        new SwarmTopologyLauncher(topology, options, PlacementOf(topology, replicate), kinds, engine, progress);
 
     /// <summary>The agent on <paramref name="host"/>: where it listens (through the gate) and the harness's connection to it.</summary>
     public (EndPoint Endpoint, RelayClient Client) AgentOn(string host) =>
@@ -63,7 +79,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
     /// <param name="onlyHost">--swarm-host: the one host of the swarm the run uses, or null for all.</param>
     /// <param name="perf">This host's perf, carried in the harness image for the agents to record profiles with, or null when the run does not profile.</param>
     /// <param name="placements">The values of --place NODE=VALUE (see <see cref="SwarmManager.Placing"/>).</param>
-    public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, string runId, IReadOnlyList<string> images, string workRoot,
+    public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, NodeKindCatalog kinds, string runId, IReadOnlyList<string> images, string workRoot,
         RunProgress progress, CancellationToken ct = default, string? perf = null, string? onlyHost = null, IEnumerable<string>? placements = null)
     {
         string harness;
@@ -82,7 +98,7 @@ internal sealed class SwarmPlatform : IAsyncDisposable
         var folder = Path.Combine(workRoot, SwarmNames.Gate(runId));
         PrivateFiles.CreateDirectory(folder);
         NodeFolderSweeper.Claim(folder);
-        var platform = new SwarmPlatform(engine, run, token, folder);
+        var platform = new SwarmPlatform(engine, kinds, progress, run, token, folder);
         try
         {
             using (progress.Begin($"deploying an agent on each of the run's {run.Manager.Hosts.Count} hosts"))

@@ -21,7 +21,7 @@ namespace Lightning.Bench.Swarm;
 /// its secrets.
 /// </summary>
 internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOptions options, SwarmPlacement placement, NodeKindCatalog kinds, DockerEngine engine,
-    RunProgress progress) : IRemoteNodeState
+    RunProgress progress) : ITopologyHost, IRemoteNodeState
 {
     private const int LogLines = 100_000;
     private IReadOnlyList<RelayedTraceRecorder> recorders = [];
@@ -40,6 +40,50 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
 
     /// <summary>Whether the stack was deployed (so teardown has something to remove).</summary>
     public bool Started { get; private set; }
+
+    public string? HostName => placement.Host;
+
+    public IReadOnlyDictionary<string, string> NodeHosts => placement.NodeHosts;
+
+    public string Describe(int containers)
+    {
+        var apart = placement.NodeHosts.Count == 0 ? "" : $" ({string.Join(", ", placement.NodeHosts.Select(n => $"{n.Key} on {n.Value}"))})";
+        return $"deploying its stack of {containers} services on {placement.Host}{apart}";
+    }
+
+    /// <summary>The agent binds the trace sockets first, then the stack runs; deaths are followed through the swarm's tasks.</summary>
+    public async Task<HostedTopology> UpAsync(ComposeFragments fragments, RunCredentials credentials, NodeLogs logs, bool collectTraces, CancellationToken ct = default)
+    {
+        Directory.CreateDirectory(options.ResultsDirectory);
+        var recorder = await BindAsync(Path.Combine(options.ResultsDirectory, SpanJsonLines.FileName), ct);
+        var traces = collectTraces && topology.Nodes.Any(n => kinds.Get(n.Kind).Traces is not null) ? recorder : null;
+        var containers = await DeployAsync(fragments, credentials, ct);
+        var evidence = new NodeEvidence(engine, logs, containers, this);
+        return new HostedTopology(evidence, await WatchDeathsAsync(evidence.DescribeAsync, ct), traces);
+    }
+
+    public Task<Chain.BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default) =>
+        Chain.BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
+
+    public Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default) => Task.FromResult<Func<string, NodeContainer>>(ContainerOf);
+
+    async Task<INodeMeter> ITopologyHost.CreateMeterAsync(CancellationToken ct) => await CreateMeterAsync(ct);
+
+    public async Task<Profiling.ICaseProfiler> StartProfileAsync(Profiling.RunProfiling profiling, string caseFolder, CancellationToken ct = default) =>
+        profiling.Track(new RelayCaseProfiler(await StartProfileAsync(profiling.Settings, ct)));
+
+    /// <summary>The agents' span streams end with the stack (<see cref="TearDownAsync(NodeLogs, Func{string, Func{Task}, Task})"/>).</summary>
+    public Task StopTracesAsync(ISpanCollection? traces, Func<string, Func<Task>, Task> attempt) => Task.CompletedTask;
+
+    public async Task TearDownAsync(NodeLogs logs, Func<string, Func<Task>, Task> attempt)
+    {
+        using var step = progress.Begin($"{options.ProjectName}: removing its stack");
+        if (Started)
+        {
+            await attempt("keep the node logs", () => KeepLogsAsync(CancellationToken.None));
+        }
+        await TearDownAsync(attempt);
+    }
 
     /// <summary>Each running container's id by service (bitcoind included).</summary>
     public IReadOnlyDictionary<string, string> Containers => tasks.ToDictionary(t => t.Key, t => t.Value.ContainerId);
@@ -69,7 +113,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     }
 
     /// <summary>The configuration secrets and the stack, deployed on the host; returns each service's container id once every task runs.</summary>
-    public async Task<IReadOnlyDictionary<string, string>> UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
+    private async Task<IReadOnlyDictionary<string, string>> DeployAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
     {
         var settings = new StackSettings(options.RunId, StackName, options.ContainerUser, RunLabels.For(options.RunId), placement.Host, options.TraceSockets)
         {
@@ -126,7 +170,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
             async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(placement.Platform.Gate, host, port, ct), ownsSocket: true));
 
     /// <summary>The Lightning nodes' cgroups, read by the agent on each node's host by their containers' host pids.</summary>
-    public Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
+    private Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
         RelayMeter.CreateAsync(NodesByHost.Select(g => (placement.Platform.AgentOn(g.Host).Client,
             (IReadOnlyList<CostTarget>)g.Nodes.Select(n => new CostTarget(n, (int)tasks[n].Pid)).ToList())).ToList(), ct);
 
@@ -198,7 +242,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     }
 
     /// <summary>The trace sockets closed (when not finished already), then the stack and its secrets removed; each step runs whatever the one before did.</summary>
-    public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
+    private async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
     {
         foreach (var ending in recorders)
         {

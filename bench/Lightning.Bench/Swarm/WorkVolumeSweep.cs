@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
@@ -145,7 +146,7 @@ internal static class WorkVolumeSweep
         {
             if (i + 1 >= args.Count || args[i] is not ("--keep" or "--scope" or "--self" or "--image"))
             {
-                return Program.Fail(Program.ExitUsage, $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]");
+                return HarnessExit.Fail(HarnessExit.Usage, $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]");
             }
             if (args[i] == "--keep")
             {
@@ -170,7 +171,7 @@ internal static class WorkVolumeSweep
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException)
         {
-            return Program.Fail(Program.ExitFailure, e.Message);
+            return HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
     }
 
@@ -197,7 +198,7 @@ internal static class WorkVolumeSweep
     {
         if (args.Count != 1)
         {
-            return Program.Fail(Program.ExitUsage, $"{RemoveWhenExitedCommand}: usage: {RemoveWhenExitedCommand} CONTAINER");
+            return HarnessExit.Fail(HarnessExit.Usage, $"{RemoveWhenExitedCommand}: usage: {RemoveWhenExitedCommand} CONTAINER");
         }
         try
         {
@@ -208,7 +209,7 @@ internal static class WorkVolumeSweep
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or TimeoutException)
         {
-            return Program.Fail(Program.ExitFailure, e.Message);
+            return HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
     }
 }

@@ -9,7 +9,7 @@ using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Swarm;
 
 /// <summary>
 /// A `--swarm` comparison measured in shares side by side: the topology indices split into contiguous shares, each
@@ -22,6 +22,9 @@ namespace Lightning.Bench.Run;
 /// </summary>
 internal static class SideBySideRun
 {
+    /// <summary>The environment variable this run sets on its shares: "stdin", the share's lifeline (a share stops when its standard input ends).</summary>
+    public const string Lifeline = "LNBENCH_LIFELINE";
+
     public const string ManifestFile = "side-by-side.json";
 
     /// <summary>The shares' topology ranges: <paramref name="topologies"/> indices in <paramref name="shares"/> contiguous runs, sizes differing by one at most.</summary>
@@ -118,7 +121,7 @@ internal static class SideBySideRun
             }
             // Its lifeline: standard input, held open and never written; if this process dies (kill -9), the share sees
             // it end and stops as on SIGTERM, removing what it made.
-            start.Environment[RunInterrupt.Lifeline] = "stdin";
+            start.Environment[Lifeline] = "stdin";
             var process = Process.Start(start)!;
             running.Add((share, process, ForwardAsync(share, process)));
         }
@@ -201,11 +204,11 @@ internal static class SideBySideRun
         RunProgress.Console.Info($"side by side: {shares.Count} shares on {record.Hosts} host(s): {pairs} topology pairs in {minutes:0.0} min, {record.PairsPerMinute:0.00} pairs per minute; results in {folder}");
         if (interrupted)
         {
-            return Program.Fail(130, $"stopped by a signal: the shares' results so far are in {folder}");
+            return HarnessExit.Fail(130, $"stopped by a signal: the shares' results so far are in {folder}");
         }
         if (shares.FirstOrDefault(s => s.ExitCode != 0 || s.Problem is not null) is { } failed)
         {
-            return Program.Fail(Program.ExitFailure, $"share {failed.Number} on {failed.Host} ended with code {failed.ExitCode}{(failed.Problem is null ? "" : $", {failed.Problem}")}: see {Path.Combine(failed.Folder, "harness.log")}");
+            return HarnessExit.Fail(HarnessExit.Failure, $"share {failed.Number} on {failed.Host} ended with code {failed.ExitCode}{(failed.Problem is null ? "" : $", {failed.Problem}")}: see {Path.Combine(failed.Folder, "harness.log")}");
         }
         return 0;
     }
@@ -272,10 +275,3 @@ internal static class SideBySideRun
         }
     }
 }
-
-/// <summary>side-by-side.json: the shares of a side-by-side run, where each ran and what the run gained.</summary>
-internal sealed record SideBySideRecord(string RunId, string Scenario, int Seed, DateTimeOffset Started, DateTimeOffset Ended, int Hosts, int Pairs, double Minutes,
-    double PairsPerMinute, bool Interrupted, IReadOnlyList<SideBySideShare> Shares);
-
-/// <summary>One share: its host, its topology indices, how it ended, its pairs and its run's folder (relative).</summary>
-internal sealed record SideBySideShare(int Number, string Host, int FirstTopology, int LastTopology, int ExitCode, int Pairs, string? RunFolder, string? Problem, double Minutes);
