@@ -155,7 +155,10 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
         {
             grid.AddRow(Label("Last"), new Markup("[grey]—[/]"));
         }
-        var topology = s.Topology is { } t ? Invariant($"{t} of {s.Topologies}") : s.Topologies > 0 ? Invariant($"{s.Topologies} per case") : "—";
+        // A budgeted run's cases get more topologies round by round: the highest so far is not every case's.
+        var topology = s.Topology is { } t ? Invariant($"{t} of {s.Topologies}")
+            : s.Topologies == 0 ? "—"
+            : s.Round > 1 ? Invariant($"up to {s.Topologies}") : Invariant($"{s.Topologies} per case");
         grid.AddRow(Label("Topology"), new Markup(Markup.Escape(s.Round > 1 ? $"{topology} (round {s.Round})" : topology)));
         if (s.PairsTotal is { } pairs)
         {
@@ -213,7 +216,7 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
         var elapsed = $"{ProgressFormat.Duration(s.Elapsed)} elapsed";
         if (s.CasesTotal > 0 && s.CasesDone == s.CasesTotal && s.CurrentCase is null)
         {
-            return $"{elapsed}, all {s.CasesTotal} cases ended";
+            return s.CasesTotal == 1 ? $"{elapsed}, the case ended" : $"{elapsed}, all {s.CasesTotal} cases ended";
         }
         if (s.Eta is not { } eta)
         {

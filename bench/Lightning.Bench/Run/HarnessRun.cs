@@ -143,16 +143,14 @@ internal static class HarnessRun
         {
             // With a live display the log was never above: it is in the run folder.
             var log = run.Progress.IsLive && run.Progress.Log?.Path is { } path ? $"the log ({path})" : "the log above";
-            var message = $"{failed} of {declared} benchmark case(s) failed; see {log} and {run.ResultsDirectory}";
-            run.Progress.Log?.WriteLine($"lnbench: error: {message}");
-            return Program.Fail(Program.ExitFailure, message);
+            return Fail(run, $"{failed} of {declared} benchmark case(s) failed; see {log} and {run.ResultsDirectory}");
         }
         return 0;
     }
 
     /// <summary>
-    /// BenchmarkDotNet is done: a live display ends, and BenchmarkDotNet's summary tables, which only its log had while
-    /// the display showed, are printed under its last frame (plain lines had them already).
+    /// BenchmarkDotNet is done: a live display ends, and BenchmarkDotNet's summary table, which only its log had while
+    /// the display showed, is printed under its last frame (plain lines had it already).
     /// </summary>
     private static void EndDisplay(RunContext run, IReadOnlyList<Summary> summaries)
     {
@@ -163,15 +161,15 @@ internal static class HarnessRun
             return;
         }
         var console = ConsoleLogger.Default;
-        foreach (var (summary, round) in summaries.Select((s, i) => (s, i + 1)))
-        {
-            console.WriteLine();
-            console.WriteLineHeader(summaries.Count == 1 ? "// * Summary *" : $"// * Summary of round {round} *");
-            BenchmarkDotNet.Exporters.MarkdownExporter.Console.ExportToLog(summary, console);
-        }
+        // A budgeted run can make dozens of rounds: their tables would bury the verdicts printed next, so only the last
+        // round's is printed and console.log has them all.
         if (summaries.Count > 0)
         {
-            console.WriteLineInfo($"// BenchmarkDotNet's log: {string.Join(", ", summaries.Select(s => s.LogFilePath).Distinct())}");
+            console.WriteLine();
+            console.WriteLineHeader(summaries.Count == 1 ? "// * Summary *" : $"// * Summary of round {summaries.Count}, the last (every round's is in console.log) *");
+            BenchmarkDotNet.Exporters.MarkdownExporter.Console.ExportToLog(summaries[^1], console);
+            var earlier = summaries.Count > 1 ? $" (the earlier rounds' beside it)" : "";
+            console.WriteLineInfo($"// BenchmarkDotNet's log: {summaries[^1].LogFilePath}{earlier}");
             console.WriteLineInfo($"// the whole console, its log with the harness's lines: {run.Progress.Log?.Path}");
         }
     }
@@ -337,7 +335,16 @@ internal static class HarnessRun
             held = await soak.RunAsync();
             await soak.EndAsync();
         }
-        return held ? 0 : Program.Fail(Program.ExitFailure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+        // Its verdict prints under the display's last frame, not into it.
+        run.Progress.StopDisplay();
+        return held ? 0 : Fail(run, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+    }
+
+    /// <summary>The run's error on standard error, as <see cref="Program.Fail"/> says it, and in its console.log, which keeps the whole console.</summary>
+    private static int Fail(RunContext run, string message)
+    {
+        run.Progress.Log?.WriteLine($"lnbench: error: {message}");
+        return Program.Fail(Program.ExitFailure, message);
     }
 
     /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>
