@@ -94,7 +94,7 @@ public class OptionCatalogTests
         var replay = OptionParser.Parse(["--replay", "run.zip", "--results=elsewhere", "--no-zip"]);
         Assert.Equal(("run.zip", "elsewhere", false), (replay.Replay, replay.ResultsRoot, replay.Zip));
         Assert.Contains("give only --replay RUN.zip", Assert.Throws<UsageException>(() => OptionParser.Parse(["--replay", "run.zip", "-h"])).Message);
-        Assert.Equal(["--no-zip", "--replay", "--results"], OptionCatalog.All.Where(o => o.KeptByReplay).Select(o => o.Name).Order());
+        Assert.Equal(["--no-zip", "--plain", "--replay", "--results"], OptionCatalog.All.Where(o => o.KeptByReplay).Select(o => o.Name).Order());
     }
 
     private static string RepositoryRoot() =>

@@ -135,6 +135,9 @@ internal sealed record HarnessOptions
     /// <summary>Write results/RUN.zip at the end (--no-zip to skip).</summary>
     public bool Zip { get; init; } = true;
 
+    /// <summary>Plain progress lines and BenchmarkDotNet's log on the console even in a terminal (--plain; see <see cref="Progress.ProgressModeChoice"/>).</summary>
+    public bool Plain { get; init; }
+
     /// <summary>A run's zip or folder to run again (--replay).</summary>
     public string? Replay { get; init; }
 

@@ -19,6 +19,8 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
             ReplayOf = manifest.RunId,
             Seed = manifest.Seed,
             CommandLine = current.CommandLine,
+            // How the console shows the replay is this invocation's choice, not the replayed run's.
+            Plain = current.Plain,
         };
         // A run from before --pairing measured its arms one after the other: its replay does too.
         if (manifest.Pairing is { } pairing && !pairing.StartsWith(HarnessOptions.Alternate + ":", StringComparison.Ordinal))

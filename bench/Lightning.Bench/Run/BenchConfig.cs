@@ -94,8 +94,10 @@ internal static class BenchConfig
     private static int ConcurrencyOf(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
 
+    /// <param name="progress">Told each case's start and end, for the progress display; null for none.</param>
     public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
-        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlyDictionary<string, int>? cells = null)
+        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlyDictionary<string, int>? cells = null,
+        Progress.ProgressModel? progress = null)
     {
         var (jobs, caseFilter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
         var filter = OnlyCells(caseFilter, cells);
@@ -117,6 +119,10 @@ internal static class BenchConfig
             .WithOrderer(new InterleavedOrderer(plan))
             .WithArtifactsPath(artifactsPath)
             .WithOptions(ConfigOptions.JoinSummary);
+        if (progress is not null)
+        {
+            config = config.AddEventProcessor(new ProgressEventProcessor(progress));
+        }
         return filter is null ? config : config.AddFilter(filter);
     }
 }

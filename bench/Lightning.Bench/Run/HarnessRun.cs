@@ -1,3 +1,4 @@
+using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using Lightning.Bench.Cleanup;
@@ -27,9 +28,12 @@ internal static class HarnessRun
 {
     public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds)
     {
-        var progress = RunProgress.Console;
+        // Disposed last: the shutdown's lines (results, the run's page) are the log's last.
+        using var log = new RunLog();
+        var progress = CreateProgress(options, log);
         var scenario = ScenarioCatalog.Get(options.Scenario);
-        var output = new BenchmarkOutput(BenchmarkDotNet.Loggers.ConsoleLogger.Default);
+        // With a live display BenchmarkDotNet's log goes to the run folder only: it would scroll the display away.
+        var output = new BenchmarkOutput(new RunLogLogger(log, progress.IsLive ? null : ConsoleLogger.Default));
         var shutdown = new RunShutdown(progress);
         using var interrupt = new RunInterrupt(shutdown, output, progress);
         DockerEngine? engine = null;
@@ -69,19 +73,28 @@ internal static class HarnessRun
             shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
             progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
             Directory.CreateDirectory(run.ResultsDirectory);
+            log.Open(Path.Combine(run.ResultsDirectory, RunLog.FileName));
+            progress.Model.Describe(scenario.Name, run.RunId, run.Started, options.MaxTime);
+            progress.Model.SetActivity(options.Soak is null ? "seeding the run's chain" : "seeding the run's chain for the soak");
+            progress.StartDisplay();
 
             shutdown.QueueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
             await run.SeedChainAsync();
+            progress.Model.SetActivity(options.Soak is null ? "BenchmarkDotNet is finding the cases" : "soak: one case driven continuously");
             exitCode = options.Soak is null ? RunBenchmarks(run, output, shutdown) : await RunSoakAsync(run, shutdown);
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
             or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException
             or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Relay.RelayRefusedException)
         {
+            progress.StopDisplay();
+            log.WriteLine($"lnbench: error: {e.Message}");
             exitCode = HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
         finally
         {
+            // The shutdown's lines and errors print plain, under the display's last frame.
+            progress.StopDisplay();
             await shutdown.RunAsync(partial: exitCode != 0, byInterrupt: false);
             await interrupt.EndAsync();
             engine?.Dispose();
@@ -97,7 +110,8 @@ internal static class HarnessRun
             return RunBudgeted(run, output, shutdown, budget);
         }
         var options = run.Options;
-        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, alternatingArms: run.Alternating ? run.Arms : 1);
+        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, alternatingArms: run.Alternating ? run.Arms : 1,
+            progress: run.Progress.Model);
         Summary summary;
         using (BenchmarkHost.Host(run))
         {
@@ -105,7 +119,9 @@ internal static class HarnessRun
         }
         // The last case ends before BenchmarkDotNet returns; with an order of its own (a --filter) one may still be ending,
         // or a group of alternating arms may still be live.
+        run.Progress.Model.SetActivity("ending the last topologies");
         run.EndLiveGroupAsync().GetAwaiter().GetResult();
+        EndDisplay(run, [summary]);
         shutdown.Completed = true;
         run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
@@ -118,14 +134,51 @@ internal static class HarnessRun
     {
         foreach (var tables in RunOutputs.ConsoleTables)
         {
-            tables.Print(run.Results, Console.Out);
+            var text = new StringWriter();
+            tables.Print(run.Results, text);
+            Console.Out.Write(text.ToString());
+            run.Progress.Log?.Write(text.ToString());
         }
         if (critical || failed > 0)
         {
-            return HarnessExit.Fail(HarnessExit.Failure, $"{failed} of {declared} benchmark case(s) failed; see the log above and {run.ResultsDirectory}");
+            // With a live display the log was never above: it is in the run folder.
+            var log = run.Progress.IsLive && run.Progress.Log?.Path is { } path ? $"the log ({path})" : "the log above";
+            return Fail(run, $"{failed} of {declared} benchmark case(s) failed; see {log} and {run.ResultsDirectory}");
         }
         return 0;
     }
+
+    /// <summary>
+    /// BenchmarkDotNet is done: a live display ends, and BenchmarkDotNet's summary table, which only its log had while
+    /// the display showed, is printed under its last frame (plain lines had it already).
+    /// </summary>
+    private static void EndDisplay(RunContext run, IReadOnlyList<Summary> summaries)
+    {
+        run.Progress.Model.SetActivity("writing the run's results");
+        run.Progress.StopDisplay();
+        if (!run.Progress.IsLive)
+        {
+            return;
+        }
+        var console = ConsoleLogger.Default;
+        // A budgeted run can make dozens of rounds: their tables would bury the verdicts printed next, so only the last
+        // round's is printed and console.log has them all.
+        if (summaries.Count > 0)
+        {
+            console.WriteLine();
+            console.WriteLineHeader(summaries.Count == 1 ? "// * Summary *" : $"// * Summary of round {summaries.Count}, the last (every round's is in console.log) *");
+            BenchmarkDotNet.Exporters.MarkdownExporter.Console.ExportToLog(summaries[^1], console);
+            var earlier = summaries.Count > 1 ? $" (the earlier rounds' beside it)" : "";
+            console.WriteLineInfo($"// BenchmarkDotNet's log: {summaries[^1].LogFilePath}{earlier}");
+            console.WriteLineInfo($"// the whole console, its log with the harness's lines: {run.Progress.Log?.Path}");
+        }
+    }
+
+    /// <summary>The console's progress for a run: a live display in a terminal a person watches, plain lines elsewhere (<see cref="ProgressModeChoice"/>).</summary>
+    private static RunProgress CreateProgress(HarnessOptions options, RunLog log) =>
+        ProgressModeChoice.ForConsole(options.Plain) == ProgressMode.Live
+            ? new RunProgress(new SpectreProgressRenderer(Spectre.Console.AnsiConsole.Console, Console.Out), log)
+            : new RunProgress(new PlainProgressRenderer(Console.Out), log);
 
     /// <summary>
     /// --max-time: rounds of BenchmarkDotNet over the same cases, the first with --topologies pairs of every case and
@@ -143,6 +196,7 @@ internal static class HarnessRun
         RunComparisons Compare() => RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent, sequential: true);
         var rounds = new List<BudgetRound>();
+        var summaries = new List<Summary>();
         var firstDecided = new Dictionary<string, int>();
         var (failed, declared, critical) = (0, 0, false);
         RunComparisons? comparisons = null;
@@ -170,8 +224,10 @@ internal static class HarnessRun
                 run.RoundsMayFollow = true;
                 var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
                     BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
-                        run.Alternating ? run.Arms : 1, next),
+                        run.Alternating ? run.Arms : 1, next, run.Progress.Model),
                     options.BenchmarkDotNetArguments.ToArray());
+                summaries.Add(summary);
+                run.Progress.Model.SetActivity($"round {rounds.Count + 1} done: judging the verdicts");
                 if (run.LiveGroup is { } unfinished)
                 {
                     // Its last case failed before its cleanup: its arms end now.
@@ -247,7 +303,9 @@ internal static class HarnessRun
         }
         // The last round's group ends now; the comparisons again, with CPU per payment (the primary verdicts read the same times).
         run.RoundsMayFollow = false;
+        run.Progress.Model.SetActivity("ending the last topologies");
         run.EndLiveGroupAsync().GetAwaiter().GetResult();
+        EndDisplay(run, summaries);
         if (comparisons is not null)
         {
             comparisons = Compare();
@@ -277,7 +335,16 @@ internal static class HarnessRun
             held = await soak.RunAsync();
             await soak.EndAsync();
         }
-        return held ? 0 : HarnessExit.Fail(HarnessExit.Failure, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+        // Its verdict prints under the display's last frame, not into it.
+        run.Progress.StopDisplay();
+        return held ? 0 : Fail(run, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+    }
+
+    /// <summary>The run's error on standard error, as <see cref="HarnessExit.Fail"/> says it, and in its console.log, which keeps the whole console.</summary>
+    private static int Fail(RunContext run, string message)
+    {
+        run.Progress.Log?.WriteLine($"lnbench: error: {message}");
+        return HarnessExit.Fail(HarnessExit.Failure, message);
     }
 
     /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>

@@ -68,6 +68,8 @@ internal sealed class RunInterrupt : IDisposable
         {
             return;
         }
+        // The display's last frame stays; the teardown's lines print under it.
+        progress.StopDisplay();
         progress.Info($"{why}: stopping, tearing the topology down");
         // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
         // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
