@@ -11,7 +11,10 @@ public class IterationPlanTests
 {
     private static ArmComparison Compared(string cell, string metric, int? suggested, string candidate = "b") =>
         new("build", cell, metric, "ms", "a", candidate, 1, 1, new RatioInterval(1, 0.9, 1.1, 4, 4, true, 0.5, 0.9, 1.1, true), Verdict.Unknown,
-            new ComparisonPrecision(3, 0.7, 10, suggested, 5));
+            new ComparisonPrecision(3, 0.7, 10, suggested, 5))
+        {
+            CellId = CaseId.Of(cell.Split(", ").Select(p => p.Split('=')).ToDictionary(p => p[0], p => p[1])).Cell,
+        };
 
     [Fact]
     public void Each_concurrency_takes_the_median_suggestion_for_mean_time_rounded_and_bounded()
@@ -40,7 +43,8 @@ public class IterationPlanTests
     [InlineData("CarolsCount=2, Concurrency=4", 4)]
     [InlineData("AliceCount=3", null)]
     [InlineData("MyConcurrency=3", null)]
-    public void A_cell_names_its_concurrency(string cell, int? expected) => Assert.Equal(expected, IterationPlan.ConcurrencyOf(cell));
+    public void A_cell_names_its_concurrency(string cell, int? expected) =>
+        Assert.Equal(expected, CaseId.Of(cell.Split(", ").Select(p => p.Split('=')).ToDictionary(p => p[0], p => p[1])).Cell.Concurrency);
 
     [Fact]
     public void One_benchmark_run_measures_each_concurrency_with_its_own_iterations()

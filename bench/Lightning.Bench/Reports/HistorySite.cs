@@ -159,8 +159,8 @@ internal static class HistorySite
                 .GroupBy(c =>
                 {
                     var parameters = c.GetProperty("parameters").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.ToString());
-                    var (build, traces) = CaseArms.ArmOf(parameters);
-                    return $"{CaseArms.CellOf(parameters)}, build {build}, traces {traces}";
+                    var (build, traces) = CaseId.Of(parameters).Arm;
+                    return $"{CaseId.Of(parameters).Cell.Label}, build {build}, traces {traces}";
                 });
             foreach (var arm in byArm)
             {

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using System.Text.RegularExpressions;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
@@ -9,12 +8,12 @@ namespace Lightning.Bench.Reports;
 /// What each node cost per case: CPU per payment (idle subtracted), storage writes per payment, peak memory and resident
 /// memory at the end, each the median over the case's topologies, one row per case (without its Topology) and node.
 /// </summary>
-internal static partial class NodeCostReport
+internal static class NodeCostReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {
         var rows = cases.Where(c => c.Figures is not null)
-            .SelectMany(c => Nodes(c).Select(node => (Cell: WithoutTopology().Replace(c.CaseKey, ""), Node: node, Figures: c.Figures!)))
+            .SelectMany(c => Nodes(c).Select(node => (Cell: CaseId.Of(c.Parameters).KeyWithout(CaseId.TopologyName), Node: node, Figures: c.Figures!)))
             .GroupBy(r => (r.Cell, r.Node))
             .ToList();
         if (rows.Count == 0 || rows.All(g => g.All(r => r.Figures.Costs is null && r.Figures.Cpu is null)))
@@ -46,6 +45,4 @@ internal static partial class NodeCostReport
 
     private static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
 
-    [GeneratedRegex(@"(, )?Topology=[0-9]+")]
-    private static partial Regex WithoutTopology();
 }

@@ -210,7 +210,7 @@ internal static class ProfileReport
 
     /// <summary>A case's parameters without Topology (and <paramref name="without"/>), as a case key.</summary>
     public static string CellOf(IReadOnlyDictionary<string, string> parameters, string? without = null) =>
-        CaseKey.From(parameters.Where(p => p.Key != "Topology" && p.Key != without).Select(p => new KeyValuePair<string, object>(p.Key, p.Value)));
+        CaseId.Of(parameters).KeyWithout(without is null ? [CaseId.TopologyName] : [CaseId.TopologyName, without]);
 
     private static string F(double value) => double.IsFinite(value) ? value.ToString("0.00", CultureInfo.InvariantCulture) : "-";
 

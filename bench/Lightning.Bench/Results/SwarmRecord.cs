@@ -14,7 +14,7 @@ internal sealed record SwarmRecord(IReadOnlyList<string> Hosts, int Topologies, 
         return new SwarmRecord(
             placed.SelectMany(c => c.Topology!.NodeHosts.Values.Append(c.Topology.Host!)).Distinct().Order(StringComparer.Ordinal).ToList(),
             placed.Count,
-            placed.Select(c => (Scenarios.CaseArms.CellOf(c.Parameters), Scenarios.CaseArms.ReplicateOf(c.Parameters))).Distinct().Count(),
+            placed.Select(c => (CaseId.Of(c.Parameters).Cell.Label, CaseId.Of(c.Parameters).Topology)).Distinct().Count(),
             (ended - started).TotalMinutes);
     }
 }

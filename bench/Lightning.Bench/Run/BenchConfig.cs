@@ -87,7 +87,7 @@ internal static class BenchConfig
         {
             var texts = CaseKey.TextsOf(c);
             return (filter is null || filter.Predicate(c))
-                && topologyOf.TryGetValue(CaseArms.CellOf(texts), out var topology) && CaseArms.ReplicateOf(texts) == topology;
+                && topologyOf.TryGetValue(CaseId.Of(texts).Cell.Label, out var topology) && CaseId.Of(texts).Topology == topology;
         });
 
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>

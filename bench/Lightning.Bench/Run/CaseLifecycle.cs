@@ -99,7 +99,7 @@ internal sealed class CaseLifecycle
         run.Progress.Info($"case {definition.Key}: building the topology");
 
         // 1. Start: containers, bitcoind with coins, every node answering and synced.
-        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode, Scenarios.CaseArms.ReplicateOf(definition.Parameters));
+        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode, CaseId.Of(definition.Parameters).Topology);
         var started = DateTimeOffset.UtcNow;
         var clock = new SetupTimes.Clock();
         await network.StartAsync(run.Fragments, clock, ct);

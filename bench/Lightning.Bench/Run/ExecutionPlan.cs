@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Run;
@@ -44,7 +45,7 @@ internal sealed class ExecutionPlan(int seed)
         var items = declared.Select(c =>
         {
             var parameters = parametersOf(c);
-            return (Case: c, Cell: CaseArms.CellOf(parameters), Replicate: CaseArms.ReplicateOf(parameters));
+            return (Case: c, Cell: CaseId.Of(parameters).Cell.Label, Replicate: CaseId.Of(parameters).Topology);
         }).ToList();
         var cells = items.Select(i => i.Cell).Distinct().ToList();
         var replicates = items.Select(i => i.Replicate).Distinct().Order().ToList();

@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
@@ -16,7 +17,7 @@ internal sealed class ProgressEventProcessor(ProgressModel model) : EventProcess
         model.Declare(benchmarks.Select(c =>
         {
             var texts = CaseKey.TextsOf(c);
-            return new ProgressCase(CaseKey.Of(c), CaseArms.CellOf(texts), CaseArms.ReplicateOf(texts));
+            return new ProgressCase(CaseKey.Of(c), CaseId.Of(texts).Cell.Label, CaseId.Of(texts).Topology);
         }));
 
     public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase) => model.CaseStarted(CaseKey.Of(benchmarkCase));

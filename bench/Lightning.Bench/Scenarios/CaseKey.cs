@@ -1,33 +1,30 @@
 using BenchmarkDotNet.Running;
 using System.Globalization;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Scenarios;
 
 /// <summary>
-/// A benchmark case's identity as "Name=Value, Name=Value" (sorted by name), the same from a scenario and from
-/// BenchmarkDotNet. The default workload is what a key without one means (every run before workloads had it), so it is
-/// left out: "Build=a, Concurrency=1, Topology=1, Traces=on" is the pay workload's case, "…, Workload=fail-at-payee" another's.
+/// A BenchmarkDotNet case's identity (<see cref="CaseId"/>), from the typed values of its parameters: the same as its
+/// scenario made it. The adapter between BenchmarkDotNet's parameter objects and the results model.
 /// </summary>
 internal static class CaseKey
 {
-    public const string Workload = nameof(ScenarioBenchmark.Workload);
-
-    public static string From(IEnumerable<KeyValuePair<string, object>> parameters) =>
-        string.Join(", ", Shown(Texts(parameters)).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
-
-    /// <summary>The parameters a key names: all but the default workload.</summary>
-    public static IEnumerable<KeyValuePair<string, string>> Shown(IReadOnlyDictionary<string, string> texts) =>
-        texts.Where(p => !(p.Key == Workload && p.Value == Workloads.WorkloadCatalog.Default.Name));
+    /// <summary>The identity of a case from its parameters' values (a build by its name).</summary>
+    public static CaseId IdOf(IEnumerable<KeyValuePair<string, object>> parameters) => CaseId.Of(Texts(parameters));
 
     /// <summary>The parameters' values as they show in keys and files (a build by its name).</summary>
     public static IReadOnlyDictionary<string, string> Texts(IEnumerable<KeyValuePair<string, object>> parameters) =>
-        parameters.ToDictionary(p => p.Key, p => Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "");
+        parameters.ToDictionary(p => p.Key, p => p.Value is OrderedName ordered ? ordered.Name : Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "");
 
     /// <summary>A case's parameters as text, as BenchmarkDotNet holds them.</summary>
     public static IReadOnlyDictionary<string, string> TextsOf(BenchmarkCase benchmarkCase) => Texts(Parameters(benchmarkCase));
 
+    /// <summary>The identity of a case BenchmarkDotNet runs.</summary>
+    public static CaseId IdOf(BenchmarkCase benchmarkCase) => IdOf(Parameters(benchmarkCase));
+
     /// <summary>The key of a case BenchmarkDotNet runs.</summary>
-    public static string Of(BenchmarkCase benchmarkCase) => From(Parameters(benchmarkCase));
+    public static string Of(BenchmarkCase benchmarkCase) => IdOf(benchmarkCase).Key;
 
     /// <summary>The key of the case whose parameters are <paramref name="benchmarkCase"/>'s with <paramref name="parameter"/> set to <paramref name="value"/>, or null if it has no such parameter.</summary>
     public static string? Counterpart(BenchmarkCase benchmarkCase, string parameter, string value)
@@ -38,9 +35,9 @@ internal static class CaseKey
             return null;
         }
         parameters[parameter] = value;
-        return From(parameters);
+        return IdOf(parameters).Key;
     }
 
     private static Dictionary<string, object> Parameters(BenchmarkCase c) =>
-        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value is OrderedName ordered ? ordered.Name : p.Value);
+        c.Parameters.Items.ToDictionary(p => p.Name, p => p.Value);
 }

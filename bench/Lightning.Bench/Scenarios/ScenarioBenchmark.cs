@@ -137,9 +137,10 @@ public abstract class ScenarioBenchmark
             [nameof(Traces)] = Traces.Name,
             [nameof(Workload)] = Workload.Name,
         };
+        var id = CaseKey.IdOf(parameters);
         return new CaseDefinition(
-            CaseKey.From(parameters),
-            CaseKey.Texts(parameters),
+            id,
+            id.Texts,
             BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage).Placed(Run.Options.Placements),
             PaymentsPerInvocation,
             Traces.Name,

@@ -17,6 +17,10 @@ internal sealed record ArmComparison(
     string Verdict,
     ComparisonPrecision? Precision = null)
 {
+    /// <summary>The cell, typed (<see cref="Cell"/> is its label, as files keep it); null for a comparison read back from a file.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public Results.CellId? CellId { get; init; }
+
     /// <summary>The threshold the verdict was read against, in % (each metric has its own; absent in runs before that).</summary>
     public double? ThresholdPercent { get; init; }
 }

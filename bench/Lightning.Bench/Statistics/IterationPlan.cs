@@ -1,4 +1,3 @@
-using System.Text.RegularExpressions;
 
 namespace Lightning.Bench.Statistics;
 
@@ -33,7 +32,7 @@ internal static class IterationPlan
         var next = new Dictionary<int, int>(current);
         var suggested = comparisons
             .Where(c => c.Kind == "build" && c.Metric == ComparisonMetric.MeanTime.Name && c.Precision?.SuggestedIterations is not null)
-            .Select(c => (Concurrency: ConcurrencyOf(c.Cell), Iterations: c.Precision!.SuggestedIterations!.Value))
+            .Select(c => (Concurrency: c.CellId?.Concurrency, Iterations: c.Precision!.SuggestedIterations!.Value))
             .Where(s => s.Concurrency is not null)
             .GroupBy(s => s.Concurrency!.Value);
         foreach (var group in suggested)
@@ -43,12 +42,5 @@ internal static class IterationPlan
             next[group.Key] = Math.Clamp((int)Math.Round(median / Step) * Step, floor, Math.Max(floor, Max));
         }
         return next;
-    }
-
-    /// <summary>The Concurrency a comparison cell ("Concurrency=1, CarolsCount=2") names, or null.</summary>
-    public static int? ConcurrencyOf(string cell)
-    {
-        var match = Regex.Match(cell, @"(?:^|,\s*)Concurrency=(\d+)");
-        return match.Success ? int.Parse(match.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture) : null;
     }
 }

@@ -39,15 +39,15 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
     private static RunComparisons Of(List<Topology> cases, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
         double instructionsThresholdPercent, bool sequential)
     {
-        var cells = cases.GroupBy(c => CaseArms.CellOf(c.Parameters)).ToList();
+        var cells = cases.GroupBy(c => CaseId.Of(c.Parameters).Cell).ToList();
         var comparisons = new List<ArmComparison>();
         var spreads = new List<ArmSpread>();
         foreach (var cell in cells)
         {
             // Arms in command-line order (builds, then trace modes), each arm's topologies in index order.
-            var arms = cell.GroupBy(c => CaseArms.ArmOf(c.Parameters))
+            var arms = cell.GroupBy(c => CaseId.Of(c.Parameters).Arm)
                 .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
-                .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseArms.ReplicateOf(c.Parameters)).ToList());
+                .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseId.Of(c.Parameters).Topology).ToList());
             var metrics = ComparisonMetric.For(cell.Select(c => c.Sample).ToList());
             var liveArms = cell.Any(c => c.Results is { TimedByHarness: true }) ? arms.Count : 1;
             foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(c.Sample).Count > 0)))
@@ -55,7 +55,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
                 foreach (var (arm, topologies) in arms)
                 {
-                    spreads.Add(Spread(cell.Key, Label(arm, traceModes), metric, topologies));
+                    spreads.Add(Spread(cell.Key.Label, Label(arm, traceModes), metric, topologies));
                 }
                 foreach (var (arm, topologies) in arms)
                 {
@@ -73,19 +73,19 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         return new RunComparisons(comparisons, spreads, thresholdPercent);
     }
 
-    private static ArmComparison Compare(string kind, string cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<Topology> baseline,
+    private static ArmComparison Compare(string kind, CellId cell, ComparisonMetric metric, (string Build, string Traces) baselineArm, List<Topology> baseline,
         (string Build, string Traces) candidateArm, List<Topology> candidate, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
         bool sequential, int liveArms)
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
-        var paired = baseline.Select(b => (Replicate: CaseArms.ReplicateOf(b.Parameters), Case: b))
-            .Join(candidate, b => b.Replicate, c => CaseArms.ReplicateOf(c.Parameters), (b, c) => (Baseline: b.Case, Candidate: c))
+        var paired = baseline.Select(b => (Replicate: CaseId.Of(b.Parameters).Topology, Case: b))
+            .Join(candidate, b => b.Replicate, c => CaseId.Of(c.Parameters).Topology, (b, c) => (Baseline: b.Case, Candidate: c))
             .ToList();
         var usePairs = paired.Count >= 2;
         var baseValues = (usePairs ? paired.Select(p => p.Baseline) : baseline).Select(c => Values(metric, c)).ToList();
         var candValues = (usePairs ? paired.Select(p => p.Candidate) : candidate).Select(c => Values(metric, c)).ToList();
         var interval = TopologyComparison.Compare(baseValues, candValues, usePairs, seed, sequential && usePairs);
-        return new ArmComparison(kind, cell, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
+        return new ArmComparison(kind, cell.Label, metric.Name, metric.Unit, Label(baselineArm, traceModes), Label(candidateArm, traceModes),
             baseline.Select(c => Values(metric, c).Average()).Average(), candidate.Select(c => Values(metric, c).Average()).Average(),
             interval, Verdict.Of(interval, thresholdPercent, metric.HigherIsWorse),
             usePairs && paired.All(p => p.Baseline.Results is not null && p.Candidate.Results is not null)
@@ -93,6 +93,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
                 : null)
         {
             ThresholdPercent = thresholdPercent,
+            CellId = cell,
         };
     }
 

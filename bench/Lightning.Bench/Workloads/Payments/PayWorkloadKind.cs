@@ -6,7 +6,7 @@ namespace Lightning.Bench.Workloads.Payments;
 /// <summary>The default workload: an invoice on the payee and a payment of it on the payer, which succeeds.</summary>
 internal sealed class PayWorkloadKind : IWorkloadKind
 {
-    public const string WorkloadName = "pay";
+    public const string WorkloadName = Results.CellId.DefaultWorkload;
 
     public string Name => WorkloadName;
 
