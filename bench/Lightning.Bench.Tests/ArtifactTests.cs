@@ -149,6 +149,82 @@ public class ArtifactTests : IDisposable
         Assert.Contains("<td class=\"verdict-faster\">faster</td>", page);
     }
 
+    /// <summary>Instructions per payment as a counted run's summary has them.</summary>
+    private static readonly InstructionsPerPayment Counted = new(new Dictionary<string, double> { ["bob"] = 1e6 },
+        new Dictionary<string, IReadOnlyDictionary<string, double>> { ["bob"] = new Dictionary<string, double> { ["lightningd"] = 1e6 } }, 10);
+
+    [Fact]
+    public void Compare_refuses_in_one_line_runs_measured_under_different_conditions_and_joins_runs_measured_alike()
+    {
+        static CaseSummary Case(int topology, double[] iterations, bool counted = false) => new(
+            $"Build=a, Concurrency=1, Topology={topology}, Traces=on",
+            new Dictionary<string, string> { ["Build"] = "a", ["Concurrency"] = "1", ["Topology"] = $"{topology}", ["Traces"] = "on" },
+            iterations.Average(), 1, iterations, 1, 1000 / iterations.Average(), iterations.Min(), iterations.Max(), 10, 0, true,
+            Instructions: counted ? Counted : null);
+        string Write(string name, RunSummary summary, MeasurementConditions? conditions)
+        {
+            var dir = Directory.CreateDirectory(Path.Combine(directory, name)).FullName;
+            summary.Write(dir);
+            (SampleManifest(["AlicePaysBob"]) with { RunId = summary.RunId, Conditions = conditions }).Write(dir);
+            return dir;
+        }
+        var plain = Write("plain", new RunSummary("run-plain", "AlicePaysBob", "in payment", [Case(1, [50, 51]), Case(2, [52, 53])]) { Conditions = new MeasurementConditions() }, new MeasurementConditions());
+        var counted = Write("counted", new RunSummary("run-counted", "AlicePaysBob", "in payment", [Case(1, [500, 510]), Case(2, [520, 530])])
+        {
+            Conditions = new MeasurementConditions { UnderValgrind = true },
+        }, new MeasurementConditions { UnderValgrind = true });
+        var results = Directory.CreateDirectory(Path.Combine(directory, "results")).FullName;
+        var error = new StringWriter();
+        var before = Console.Error;
+        Console.SetError(error);
+        try
+        {
+            // The same image, once plain and once under Valgrind: 10x "slower" would be false; the run says why not.
+            Assert.Equal(2, Program.Run(["--compare", plain, counted, "--results", results], Lightning.Bench.NodeKinds.NodeKindCatalog.Default));
+        }
+        finally
+        {
+            Console.SetError(before);
+        }
+        var line = Assert.Single(error.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Equal("lnbench: error: A and B were measured differently (B's nodes ran under Valgrind (--instructions) and A's did not): their figures do not mean the same thing; compare runs measured the same way", line.TrimEnd());
+        Assert.False(Directory.Exists(Path.Combine(results, "compare-run-plain-vs-run-counted")));
+
+        // A run from before conditions were recorded: instruction counts in its summary say its nodes ran under Valgrind.
+        var older = RunSummary.Read(RunArchive.ReadText(counted, RunSummary.FileName)) with { };
+        var olderSummary = new RunSummary(older.RunId, older.Scenario, older.Invoices,
+            [Case(1, [500], counted: true)]);
+        Assert.Contains("ran under Valgrind", RunComparison.Refusal(RunSummary.Read(RunArchive.ReadText(plain, RunSummary.FileName)), null, olderSummary, null));
+
+        // Measured alike (a swarm against a swarm): joined.
+        var swarm = new MeasurementConditions { Platform = "swarm" };
+        Assert.Null(RunComparison.Refusal(olderSummary with { Conditions = swarm, Cases = [Case(1, [50])] }, null, olderSummary with { Conditions = swarm, Cases = [Case(1, [51])] }, null));
+        Assert.Contains("A ran on one host, B on swarm", RunComparison.Refusal(olderSummary with { Conditions = new MeasurementConditions(), Cases = [] }, null,
+            olderSummary with { Conditions = swarm, Cases = [] }, null));
+    }
+
+    [Fact]
+    public void A_replay_that_would_measure_otherwise_than_its_run_is_refused_in_one_line()
+    {
+        var profiled = SampleManifest(["AlicePaysBob", "--profile-if-available"]) with
+        {
+            RunId = "run-p",
+            Conditions = new MeasurementConditions { Sampling = MeasurementConditions.SamplingOf(99, "dwarf") },
+        };
+        // This machine cannot profile (--profile-if-available runs on without): the replay's nodes would not be sampled.
+        var refusal = ReplayPlan.Refusal(profiled, null, new MeasurementConditions());
+        Assert.Equal("this replay would not measure what run run-p did (run run-p's nodes were sampled by perf 99 Hz, dwarf stacks and this replay's not (--profile)): " +
+            "its figures could not be set beside that run's; replay it where it can be measured the same way", refusal);
+        Assert.Null(ReplayPlan.Refusal(profiled, null, new MeasurementConditions { Sampling = MeasurementConditions.SamplingOf(99, "dwarf") }));
+        // An older run, without recorded conditions: its files tell (instruction counts: under Valgrind).
+        var older = SampleManifest(["AlicePaysBob", "--instructions"]);
+        var summary = new RunSummary("r", "AlicePaysBob", "in payment", [new CaseSummary("Build=a, Concurrency=1, Topology=1, Traces=on",
+            new Dictionary<string, string> { ["Build"] = "a", ["Concurrency"] = "1", ["Topology"] = "1", ["Traces"] = "on" }, 1, 1, [1], 1, 1, 1, 1, 1, 0, true,
+            Instructions: Counted)]);
+        Assert.Contains("ran under Valgrind", ReplayPlan.Refusal(older, summary, new MeasurementConditions()));
+        Assert.Null(ReplayPlan.Refusal(older, summary, new MeasurementConditions { UnderValgrind = true }));
+    }
+
     [Fact]
     public void Compare_diffs_two_profiled_runs_per_node_and_reads_their_folded_stacks_from_a_zip()
     {

@@ -44,6 +44,7 @@ internal static class Program
         }
         HarnessOptions options;
         ComposeFragments fragments;
+        ReplayPlan? replayed = null;
         try
         {
             options = OptionParser.Parse(args);
@@ -85,7 +86,7 @@ internal static class Program
             }
             if (options.Replay is not null)
             {
-                var plan = ReplayPlan.Load(options.Replay, options);
+                var plan = replayed = ReplayPlan.Load(options.Replay, options);
                 RunProgress.Console.Info($"replaying run {plan.Manifest.RunId}: {plan.Manifest.CommandLine}");
                 options = plan.Options;
             }
@@ -109,7 +110,7 @@ internal static class Program
         {
             return sideBySide;
         }
-        return HarnessRun.RunAsync(options, fragments, kinds).GetAwaiter().GetResult();
+        return HarnessRun.RunAsync(options, fragments, kinds, replayed).GetAwaiter().GetResult();
     }
 
     private static int WriteSpans(string run, string? output, NodeKindCatalog kinds)
@@ -129,6 +130,10 @@ internal static class Program
     {
         var summaryA = RunSummary.Read(RunArchive.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(RunArchive.ReadText(b, RunSummary.FileName));
+        if (RunComparison.Refusal(summaryA, Manifest.Read(RunArchive.ReadText(a, Manifest.FileName)), summaryB, Manifest.Read(RunArchive.ReadText(b, Manifest.FileName))) is { } refusal)
+        {
+            return HarnessExit.Fail(HarnessExit.Usage, refusal);
+        }
         var text = RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1, options.InstructionsThresholdPercent);
         Console.WriteLine(text);
         var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tests.Reports;
 
@@ -72,7 +73,27 @@ public class HistorySiteTests : IDisposable
         Assert.Contains("<table class=\"change-points\">", dom);
     }
 
-    private string WriteRun(int i, double meanMs, string cpu, Random random)
+    [Fact]
+    [Trait("Category", "Unit")]
+    public void A_run_measured_under_other_conditions_is_a_series_of_its_own_never_a_step_in_the_plain_runs()
+    {
+        var random = new Random(7);
+        var plain = Enumerable.Range(0, 6).Select(i => WriteRun(i, 50, "AMD EPYC", random)).ToList();
+        // The same image and case under Valgrind (--instructions): ten times the time, which is no regression.
+        var counted = Enumerable.Range(6, 2).Select(i => WriteRun(i, 550, "AMD EPYC", random, new MeasurementConditions { UnderValgrind = true })).ToList();
+
+        var html = File.ReadAllText(HistorySite.Publish(Site, [.. plain, .. counted]));
+
+        Assert.Contains("<h3>AlicePaysBob</h3>", html);
+        Assert.Contains("<h3>AlicePaysBob: one host; nodes under Valgrind (--instructions)</h3>", html);
+        var plainPart = html[html.IndexOf("<h3>AlicePaysBob</h3>", StringComparison.Ordinal)..html.IndexOf("<h3>AlicePaysBob: one host; nodes under Valgrind", StringComparison.Ordinal)];
+        var meanTime = plainPart[plainPart.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        meanTime = meanTime[..meanTime.IndexOf("</div>", StringComparison.Ordinal)];
+        Assert.Equal(6, Regex.Matches(meanTime, "<circle class=\"run\"").Count);
+        Assert.DoesNotContain("class=\"change-point\"", plainPart);
+    }
+
+    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null)
     {
         var folder = Path.Combine(root, $"results-{i}", $"run-{i}-AlicePaysBob");
         Directory.CreateDirectory(folder);
@@ -101,7 +122,12 @@ public class HistorySiteTests : IDisposable
                 ["cpu_ms_per_payment"] = 30.0,
             };
         });
-        File.WriteAllText(Path.Combine(folder, "summary.json"), JsonSerializer.Serialize(new Dictionary<string, object> { ["cases"] = cases.ToList() }));
+        var summary = new Dictionary<string, object> { ["cases"] = cases.ToList() };
+        if (conditions is not null)
+        {
+            summary["conditions"] = new Dictionary<string, object> { ["platform"] = conditions.Platform, ["under_valgrind"] = conditions.UnderValgrind };
+        }
+        File.WriteAllText(Path.Combine(folder, "summary.json"), JsonSerializer.Serialize(summary));
         var caseFolder = Path.Combine(folder, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on");
         Directory.CreateDirectory(Path.Combine(caseFolder, "logs"));
         File.WriteAllText(Path.Combine(caseFolder, "spans.jsonl"), "{}\n");

@@ -5,6 +5,22 @@ namespace Lightning.Bench.Options;
 /// <summary>./run.sh --replay run.zip: the same scenario, parameters and images, from the run's manifest.</summary>
 internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
 {
+    /// <summary>The replayed run's summary, when it has one (an interrupted run may not).</summary>
+    public RunSummary? Summary { get; init; }
+
+    /// <summary>
+    /// Why this replay would not measure what the run it replays did, in one line, or null when it would: the same
+    /// arguments can meet another machine (one that cannot profile, under --profile-if-available), and an older run's
+    /// conditions are read from its files.
+    /// </summary>
+    public static string? Refusal(Manifest original, RunSummary? originalSummary, MeasurementConditions replay)
+    {
+        var recorded = original.Conditions ?? (originalSummary is null ? null : MeasurementConditions.Inferred(originalSummary, original)) ?? new MeasurementConditions();
+        var differences = recorded.DifferencesFrom(replay, $"run {original.RunId}", "this replay");
+        return differences.Count == 0 ? null
+            : $"this replay would not measure what run {original.RunId} did ({string.Join("; ", differences)}): its figures could not be set beside that run's; replay it where it can be measured the same way";
+    }
+
     /// <summary>Reads the manifest and parses its arguments again; the new results go where <paramref name="current"/> says.</summary>
     public static ReplayPlan Load(string runPath, HarnessOptions current)
     {
@@ -27,6 +43,15 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
         {
             options = options with { Pairing = HarnessOptions.Sequential };
         }
-        return new ReplayPlan(manifest, options);
+        RunSummary? summary;
+        try
+        {
+            summary = RunSummary.Read(RunArchive.ReadText(runPath, RunSummary.FileName));
+        }
+        catch (FileNotFoundException)
+        {
+            summary = null;
+        }
+        return new ReplayPlan(manifest, options) { Summary = summary };
     }
 }

@@ -78,7 +78,9 @@ internal static class HistorySite
         return index;
     }
 
-    private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary);
+    /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
+    private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary,
+        string Conditions);
 
     private sealed record Point(Run Run, double Mean, double Low, double High);
 
@@ -94,8 +96,10 @@ internal static class HistorySite
             {
                 continue;
             }
-            var manifest = JsonDocument.Parse(File.ReadAllText(manifestPath));
-            var summary = JsonDocument.Parse(File.ReadAllText(summaryPath));
+            var manifestText = File.ReadAllText(manifestPath);
+            var summaryText = File.ReadAllText(summaryPath);
+            var manifest = JsonDocument.Parse(manifestText);
+            var summary = JsonDocument.Parse(summaryText);
             documents.Add(manifest);
             documents.Add(summary);
             var m = manifest.RootElement;
@@ -105,7 +109,8 @@ internal static class HistorySite
                 ? string.Join("; ", images.EnumerateArray().SelectMany(i => i.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
                     ? v.EnumerateObject().Where(p => p.Name == "lightningd").Select(p => $"{Text(i, "name")}: {p.Value}") : [])) : "";
             runs.Add(new Run(Path.GetFileName(folder), DateTimeOffset.TryParse(Text(m, "started"), CultureInfo.InvariantCulture, out var started) ? started : DateTimeOffset.MinValue,
-                Text(m, "scenario") ?? "", MachineKey(m), builds, $"{Text(m, "harness_version")} {Text(m, "harness_commit")}".Trim(), versions, summary.RootElement));
+                Text(m, "scenario") ?? "", MachineKey(m), builds, $"{Text(m, "harness_version")} {Text(m, "harness_commit")}".Trim(), versions, summary.RootElement,
+                ConditionsOf(summaryText, manifestText)));
         }
         try
         {
@@ -121,9 +126,11 @@ internal static class HistorySite
             foreach (var machine in runs.GroupBy(r => r.Machine))
             {
                 html.Append($"<section><h2>{E(machine.Key)}</h2>\n");
-                foreach (var scenario in machine.GroupBy(r => r.Scenario))
+                foreach (var scenario in machine.GroupBy(r => (r.Scenario, r.Conditions)).OrderBy(g => g.Key.Conditions == Plain ? 0 : 1))
                 {
-                    html.Append($"<h3>{E(scenario.Key)}</h3>\n");
+                    html.Append(scenario.Key.Conditions == Plain
+                        ? $"<h3>{E(scenario.Key.Scenario)}</h3>\n"
+                        : $"<h3>{E(scenario.Key.Scenario)}: {E(scenario.Key.Conditions)}</h3>\n<p>Measured under other conditions than a plain run: a series of its own, never joined with runs measured otherwise.</p>\n");
                     foreach (var (series, points) in Series(scenario.ToList()))
                     {
                         html.Append(Chart(series, points));
@@ -143,6 +150,26 @@ internal static class HistorySite
                 document.Dispose();
             }
         }
+    }
+
+    /// <summary>The conditions of a plain run (one host, nothing around the nodes): the series most runs are in.</summary>
+    private static readonly string Plain = new MeasurementConditions().Describe();
+
+    /// <summary>A run's conditions as recorded, or as its files show them for an older run.</summary>
+    private static string ConditionsOf(string summary, string manifest)
+    {
+        var read = RunSummary.Read(summary);
+        Manifest? recorded;
+        try
+        {
+            recorded = Manifest.Read(manifest);
+        }
+        catch (JsonException)
+        {
+            // An older manifest without what this harness's requires: the summary alone tells what it can.
+            recorded = null;
+        }
+        return read.ConditionsOr(recorded).Describe();
     }
 
     /// <summary>Per case (cell and build, topologies pooled) and metric, each run's mean of topology means and its t-interval.</summary>

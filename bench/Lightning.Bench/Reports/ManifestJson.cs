@@ -48,6 +48,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Profiling = run.Profiles,
             Budget = run.Results.Comparisons?.Budget,
             Swarm = options.Swarm ? SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) : null,
+            Conditions = run.Conditions,
             Pairing = options.BuildList.Count > 1 || options.Traces.Count > 1
                 ? (options.AlternatesArms
                     ? "alternate: fresh topologies, one per arm with the same Topology index, set up together and live at once; in each BenchmarkDotNet " +

@@ -12,6 +12,18 @@ namespace Lightning.Bench.Reports;
 /// </summary>
 internal static class RunComparison
 {
+    /// <summary>
+    /// Why the runs' figures cannot be judged against each other, in one line, or null when they can: runs measured
+    /// under different conditions (<see cref="MeasurementConditions"/>: one under Valgrind and one not, on a swarm and on
+    /// one host, sampled by perf or not, back to back or not) measure different things, however their cases match.
+    /// </summary>
+    public static string? Refusal(RunSummary a, Manifest? manifestA, RunSummary b, Manifest? manifestB)
+    {
+        var differences = a.ConditionsOr(manifestA).DifferencesFrom(b.ConditionsOr(manifestB), "A", "B");
+        return differences.Count == 0 ? null
+            : $"A and B were measured differently ({string.Join("; ", differences)}): their figures do not mean the same thing; compare runs measured the same way";
+    }
+
     public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed,
         double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent)
     {

@@ -74,6 +74,18 @@ internal sealed class RunOutputContext
         }
     }
 
+    /// <summary>Where the topologies ran ("one host", "swarm").</summary>
+    public required string Platform { get; init; }
+
+    /// <summary>What the run's figures mean beyond its cases.</summary>
+    public MeasurementConditions Conditions => new()
+    {
+        Platform = Platform,
+        UnderValgrind = Valgrind is not null,
+        Sampling = Profiling is null ? null : MeasurementConditions.SamplingOf(Profiling.Settings.FrequencyHz, Profiling.Settings.CallGraph),
+        BackToBack = Options.BackToBack,
+    };
+
     /// <summary>"pregenerated" or "in payment": when the run made its invoices.</summary>
     public string InvoiceMode => Options.PregenerateInvoices ? "pregenerated" : "in payment";
 

@@ -48,5 +48,5 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Noun)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
-            run.Results.Comparisons?.ThresholdPercent);
+            run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };
 }

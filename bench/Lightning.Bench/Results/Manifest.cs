@@ -87,6 +87,9 @@ internal sealed record Manifest
     /// <summary>--swarm: the hosts used and the pairs measured per minute (each topology's host is in its case record).</summary>
     public SwarmRecord? Swarm { get; init; }
 
+    /// <summary>What the run's figures mean beyond its cases (platform, Valgrind, perf, back to back); absent before it was recorded.</summary>
+    public MeasurementConditions? Conditions { get; init; }
+
     public void Write(string directory) =>
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 

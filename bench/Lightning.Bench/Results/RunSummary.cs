@@ -16,6 +16,12 @@ internal sealed record RunSummary(
     IReadOnlyList<ArmSpread>? Spreads = null,
     double? ThresholdPercent = null)
 {
+    /// <summary>What the run's figures mean beyond its cases (absent in runs before it was recorded: see <see cref="ConditionsOr"/>).</summary>
+    public MeasurementConditions? Conditions { get; init; }
+
+    /// <summary>The run's conditions as recorded, or as its files show them for an older run.</summary>
+    public MeasurementConditions ConditionsOr(Manifest? manifest) => Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
+
     public const string FileName = "summary.json";
 
     public static readonly JsonSerializerOptions Json = new()

@@ -26,7 +26,8 @@ namespace Lightning.Bench.Run;
 /// </summary>
 internal static class HarnessRun
 {
-    public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds)
+    /// <param name="replayed">With --replay: the run replayed, whose conditions this one must measure under.</param>
+    public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds, ReplayPlan? replayed = null)
     {
         // Disposed last: the shutdown's lines (results, the run's page) are the log's last.
         using var log = new RunLog();
@@ -43,6 +44,17 @@ internal static class HarnessRun
             // Before any container: a run that cannot profile says so now, not after its first case.
             var (perfVersion, profileSkipped) = await CheckProfilingAsync(options, progress);
             var valgrind = options.Instructions ? await Instructions.HostValgrind.FindAsync() : null;
+            if (replayed is not null && ReplayPlan.Refusal(replayed.Manifest, replayed.Summary, new MeasurementConditions
+                {
+                    Platform = options.Swarm ? Swarm.SwarmPlatform.PlatformName : SingleHostPlatform.PlatformName,
+                    UnderValgrind = valgrind is not null,
+                    Sampling = perfVersion is null ? null : MeasurementConditions.SamplingOf(options.Profile!.FrequencyHz, options.Profile.CallGraph),
+                    BackToBack = options.BackToBack,
+                }) is { } refusal)
+            {
+                progress.StopDisplay();
+                return HarnessExit.Fail(HarnessExit.Usage, refusal);
+            }
             engine = new DockerEngine(DockerEndpoint.Resolve());
             var dockerVersion = await engine.GetVersionAsync();
             IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);

@@ -89,6 +89,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     Images = record.Images,
                     PaymentCalls = string.Join("; ", run.Kinds.PaymentCallsOf(run.Options.Builds).Select(c => c.Phrase)),
                     Profiling = run.Profiling,
+                    Platform = run.Platform.Name,
                     ProfileSkipped = run.ProfileSkipped,
                     Valgrind = run.Valgrind,
                     InstructionProfiles = run.InstructionProfiles,
