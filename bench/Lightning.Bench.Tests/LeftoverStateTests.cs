@@ -161,7 +161,7 @@ public class LeftoverStateTests : IDisposable
     {
         var results = new CaseResults("Concurrency=2", 2);
         var start = DateTimeOffset.UtcNow;
-        static Network.NodeResourceSample Memory(double peakMb, double rssMb) =>
+        static NodeResourceSample Memory(double peakMb, double rssMb) =>
             new(0, 0, (long)(rssMb * 1048576), (long)(peakMb * 1048576), 0, 0, 1, 0);
         // A warmup that writes a lot (it must not count), then two measured invocations of 2 payments each, one failing.
         var written = new[] { 1_000_000L, 40_960, 20_480 };
@@ -175,7 +175,7 @@ public class LeftoverStateTests : IDisposable
                     "h", failed ? OperationOutcome.Failed : OperationOutcome.Succeeded, failed ? "no route" : null));
             }
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100));
-            results.RecordResources(invocation, new Dictionary<string, (long, Network.NodeResourceSample)>
+            results.RecordResources(invocation, new Dictionary<string, (long, NodeResourceSample)>
             {
                 ["alice"] = (written[invocation - 1], Memory(peakMb: 60 + invocation, rssMb: 40 + invocation)),
                 ["bob"] = (written[invocation - 1] / 2, Memory(peakMb: 90 - invocation, rssMb: 30)),

@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using System.Globalization;
 using System.Text.Json;
 using Lightning.Bench.Csv;

@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Network;

@@ -1,3 +1,5 @@
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Network;
 
 /// <summary>

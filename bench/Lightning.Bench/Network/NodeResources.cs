@@ -1,19 +1,8 @@
+using Lightning.Bench.Results;
 using System.Globalization;
 using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Network;
-
-/// <summary>One reading of a node container's resources (from its cgroup and its processes).</summary>
-/// <param name="CpuNanoseconds">User + system CPU time of all its processes so far.</param>
-/// <param name="MemoryBytes">Memory charged to the container (anonymous memory and page cache).</param>
-/// <param name="RssBytes">Its anonymous (resident, not file-backed) memory: what grows when a process leaks.</param>
-/// <param name="PeakBytes">The most memory it has had charged at once (the kernel's high-water mark).</param>
-/// <param name="WrittenBytes">Bytes its processes caused to be written to storage (see <see cref="NodeResources"/>).</param>
-/// <param name="OpenFiles">File descriptors its processes hold open.</param>
-/// <param name="Processes">Processes in the container.</param>
-/// <param name="DataBytes">Size of the node's data files (its database), when its kind names them.</param>
-internal sealed record NodeResourceSample(
-    long CpuNanoseconds, long MemoryBytes, long RssBytes, long PeakBytes, long WrittenBytes, int OpenFiles, int Processes, long DataBytes);
 
 /// <summary>
 /// Reads a container's resources through its cgroup, found from its first process: cgroup v2 (cpu.stat, memory.current,

@@ -168,7 +168,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     }
 
     /// <summary>Each node's bytes written to storage around an invocation and its resources after it (read outside the invocation's timing).</summary>
-    public void RecordResources(int invocation, IReadOnlyDictionary<string, (long WrittenBytes, Network.NodeResourceSample After)> resources)
+    public void RecordResources(int invocation, IReadOnlyDictionary<string, (long WrittenBytes, NodeResourceSample After)> resources)
     {
         lock (completedInvocations)
         {
