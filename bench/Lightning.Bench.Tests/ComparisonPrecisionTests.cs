@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;
@@ -13,8 +14,8 @@ public class ComparisonPrecisionTests
     public void The_detectable_change_is_the_threshold_plus_t_quantiles_of_the_standard_error()
     {
         // R: exp(log(1.02) + (qt(0.975, 7) + qt(0.8, 7)) * 0.05) - 1 = 0.200617...
-        Assert.Equal(20.0617, ComparisonPrecision.Detectable(0.05, 7, 2), 3);
-        Assert.Equal(2, ComparisonPrecision.Detectable(0, 7, 2), 9);
+        Assert.Equal(20.0617, PrecisionEstimate.Detectable(0.05, 7, 2), 3);
+        Assert.Equal(2, PrecisionEstimate.Detectable(0, 7, 2), 9);
     }
 
     [Fact]
@@ -25,7 +26,7 @@ public class ComparisonPrecisionTests
         const double topologySd = 0.06, iterationSd = 0.12;
         // What the method reports for these components (expected standard error of the mean log ratio).
         var pairSd = Math.Sqrt(2 * (topologySd * topologySd + iterationSd * iterationSd / iterations));
-        var effect = ComparisonPrecision.Detectable(pairSd / Math.Sqrt(pairs), pairs - 1, 2) / 100;
+        var effect = PrecisionEstimate.Detectable(pairSd / Math.Sqrt(pairs), pairs - 1, 2) / 100;
         var slower = 0;
         for (var r = 0; r < repeats; r++)
         {
@@ -80,20 +81,20 @@ public class ComparisonPrecisionTests
             candidate.Add(moment.Select(m => 100 * m * (1 + 0.05 * Normal(random))).ToList());
         }
 
-        var paired = ComparisonPrecision.PairedWithinVariance(baseline, candidate)!.Value;
+        var paired = PrecisionEstimate.PairedWithinVariance(baseline, candidate)!.Value;
         var ownArm = baseline.Concat(candidate).Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
 
         Assert.InRange(Math.Sqrt(paired), 0.045, 0.055);
         Assert.True(ownArm > 10 * paired, $"each arm's own variance {ownArm} should count the moment, the paired {paired} not");
         // A pair of one turn has no noise figure; then the caller keeps each arm's own.
-        Assert.Null(ComparisonPrecision.PairedWithinVariance([[1.0], [1.0, 2.0]], [[1.0], [1.0, 2.0]]));
+        Assert.Null(PrecisionEstimate.PairedWithinVariance([[1.0], [1.0, 2.0]], [[1.0], [1.0, 2.0]]));
     }
 
     [Fact]
     public void Without_costs_or_with_one_pair_nothing_is_suggested()
     {
-        Assert.Null(ComparisonPrecision.Of([0.01], 0.01, 10, 10, 0.1, 2));
-        Assert.Null(ComparisonPrecision.Of([0.01, -0.02], 0.01, 10, double.NaN, 0.1, 2)!.SuggestedIterations);
+        Assert.Null(PrecisionEstimate.Of([0.01], 0.01, 10, 10, 0.1, 2));
+        Assert.Null(PrecisionEstimate.Of([0.01, -0.02], 0.01, 10, double.NaN, 0.1, 2)!.SuggestedIterations);
     }
 
     private static ComparisonPrecision Precision(Random random, int pairs, int iterations, double topologySd, double iterationSd, double topologySeconds, double iterationSeconds)
@@ -102,7 +103,7 @@ public class ComparisonPrecisionTests
         var candidate = Arm(random, pairs, iterations, 1, topologySd, iterationSd);
         var logRatios = candidate.Zip(baseline, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
         var within = baseline.Concat(candidate).Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
-        return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, 2)!;
+        return PrecisionEstimate.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, 2)!;
     }
 
     /// <summary>Topology means log-normal around <paramref name="level"/>, iterations normal around each topology's mean.</summary>

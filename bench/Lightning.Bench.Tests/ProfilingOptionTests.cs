@@ -190,7 +190,7 @@ public class ProfilingOptionTests
                 var file = $"profiles/soak-window-{n:000}/bob.folded";
                 Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(run, file))!);
                 new FoldedStacks(counts).WriteFile(Path.Combine(run, file));
-                return new Soak.SoakProfileWindow(n, n * 30, n * 1000, [new ProfileRecord("bob", file, counts.Values.Sum(), 200, 10, 1, counts.Count, 0, 0)]);
+                return new Results.SoakProfileWindow(n, n * 30, n * 1000, [new ProfileRecord("bob", file, counts.Values.Sum(), 200, 10, 1, counts.Count, 0, 0)]);
             }).ToList();
 
             var lines = Soak.SoakProfileReport.Write(run, windows, new ProfileSettings(), "perf 6.1", 2, TimeSpan.FromSeconds(30), (100, 120), (1000, 110));

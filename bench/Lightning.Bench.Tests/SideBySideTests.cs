@@ -111,7 +111,7 @@ public sealed class SideBySideTests
             into.Add(Case("b", topology, [baseline * change, baseline * change * 1.01, baseline * change * 0.99]));
         }
 
-        var merged = RunComparisons.Of([.. share2, .. share1], ["a", "b"], [TraceModes.On], 3, seed: 5);
+        var merged = ArmComparer.Of([.. share2, .. share1], ["a", "b"], [TraceModes.On], 3, seed: 5);
         var time = Assert.Single(merged.Comparisons, c => c.Metric == "mean time");
 
         Assert.Equal(("a", "b"), (time.Baseline, time.Candidate));
@@ -125,7 +125,7 @@ public sealed class SideBySideTests
         // Without the shares' timelines there is no precision advice; the verdict is the same method's.
         Assert.Null(time.Precision);
         // One share alone (two pairs) says less: its interval is wider.
-        var alone = Assert.Single(RunComparisons.Of(share1, ["a", "b"], [TraceModes.On], 3, seed: 5).Comparisons, c => c.Metric == "mean time").Interval;
+        var alone = Assert.Single(ArmComparer.Of(share1, ["a", "b"], [TraceModes.On], 3, seed: 5).Comparisons, c => c.Metric == "mean time").Interval;
         Assert.True(alone.High - alone.Low > time.Interval.High - time.Interval.Low, $"{alone.Low}–{alone.High} against {time.Interval.Low}–{time.Interval.High}");
     }
 

@@ -1,8 +1,9 @@
+using Lightning.Bench.Results;
+using Lightning.Bench.Statistics;
 using Perfolizer.Mathematics.SignificanceTesting;
 using Perfolizer.Mathematics.SignificanceTesting.Base;
 using Perfolizer.Metrology;
 using Pragmastat;
-using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Tests;
 

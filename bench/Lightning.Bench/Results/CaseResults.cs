@@ -1,4 +1,3 @@
-using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Results;
 
@@ -331,7 +330,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     {
         lock (completedInvocations)
         {
-            // In invocation order: with alternating arms the i-th of each arm are a turn (ComparisonPrecision.PairedWithinVariance).
+            // In invocation order: with alternating arms the i-th of each arm are a turn (PrecisionEstimate.PairedWithinVariance).
             return completedInvocations.Where(i => i.Key >= firstMeasured).OrderBy(i => i.Key).Select(i => i.Value).ToList();
         }
     }

@@ -1,4 +1,3 @@
-using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Results;
 

@@ -82,7 +82,7 @@ internal sealed record Manifest
     public string? Pairing { get; init; }
 
     /// <summary>A budgeted run (--max-time): its rounds, why it stopped and its primary verdicts (absent otherwise).</summary>
-    public Statistics.BudgetReport? Budget { get; init; }
+    public BudgetReport? Budget { get; init; }
 
     /// <summary>--swarm: the hosts used and the pairs measured per minute (each topology's host is in its case record).</summary>
     public SwarmRecord? Swarm { get; init; }

@@ -1,5 +1,3 @@
-using Lightning.Bench.Scenarios;
-using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Results;
 
@@ -16,7 +14,7 @@ internal sealed class RunResults
     public RunComparisons? Comparisons { get; set; }
 
     /// <summary>A soak's profile windows (--soak with --profile), once it finished.</summary>
-    public IReadOnlyList<Soak.SoakProfileWindow> SoakProfiles { get; set; } = [];
+    public IReadOnlyList<SoakProfileWindow> SoakProfiles { get; set; } = [];
 
     /// <summary>What the run's figures count one of (its workloads' word; see <see cref="OperationNoun"/>).</summary>
     public OperationNoun Noun { get; set; } = OperationNoun.Payment;

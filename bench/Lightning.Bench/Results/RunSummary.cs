@@ -1,6 +1,5 @@
 using System.Text.Json.Serialization;
 using System.Text.Json;
-using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Results;
 

@@ -135,7 +135,7 @@ internal static class HarnessRun
         run.EndLiveGroupAsync().GetAwaiter().GetResult();
         EndDisplay(run, [summary]);
         shutdown.Completed = true;
-        run.Results.Comparisons = RunComparisons.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
+        run.Results.Comparisons = ArmComparer.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent);
         return PrintTables(run, summary.Reports.Count(r => !r.Success) + run.EndsFailed, summary.BenchmarksCases.Length,
             summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
@@ -205,7 +205,7 @@ internal static class HarnessRun
         // The budget counts from the run's start (image checks and the chain's seeding included); the reports written
         // after the last round are not in it.
         double Elapsed() => (DateTimeOffset.UtcNow - run.Started).TotalSeconds;
-        RunComparisons Compare() => RunComparisons.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
+        RunComparisons Compare() => ArmComparer.Of(run.Results, builds, options.Traces, options.ThresholdPercent, run.Plan.Seed,
             options.InstructionsThresholdPercent, sequential: true);
         var rounds = new List<BudgetRound>();
         var summaries = new List<Summary>();

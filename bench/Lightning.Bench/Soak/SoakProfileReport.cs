@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Soak;

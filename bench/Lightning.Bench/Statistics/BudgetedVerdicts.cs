@@ -2,37 +2,6 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Statistics;
 
-/// <summary>One round of a budgeted run: the topology pairs every case had after it, the minutes spent and the verdicts still open.</summary>
-/// <param name="Iterations">The measured invocations per topology of the round's cases, by Concurrency.</param>
-/// <param name="Pairs">The most pairs a case had after the round (<see cref="PairsByCell"/> has each case's).</param>
-internal sealed record BudgetRound(int Round, int Pairs, double ElapsedSeconds, int Open, IReadOnlyDictionary<int, int>? Iterations = null)
-{
-    /// <summary>The cells the round measured: all in the first, then open ones by their share of the time (<see cref="BudgetedVerdicts.NextCells"/>).</summary>
-    public IReadOnlyList<string> Cells { get; init; } = [];
-
-    /// <summary>The pairs each cell had after the round, and the minutes its topologies took so far.</summary>
-    public IReadOnlyList<CellSpend> Spent { get; init; } = [];
-
-    public int PairsOf(string cell) => Spent.FirstOrDefault(s => s.Cell == cell)?.Pairs ?? Pairs;
-}
-
-/// <summary>A cell's pairs so far and the seconds its topologies were up (the union of their windows: alternating arms count once).</summary>
-internal sealed record CellSpend(string Cell, int Pairs, double Seconds)
-{
-    public double SecondsPerPair => Pairs > 0 ? Seconds / Pairs : 0;
-}
-
-/// <summary>A primary verdict of a budgeted run as it ended: decided after <paramref name="Pairs"/> pairs, or still open.</summary>
-/// <param name="PairsNeeded">Open only: the pairs in all that would decide it if the ratio and the pairs' spread stay as they are (null: not in sight).</param>
-/// <param name="MinutesNeeded">Open only: what the missing pairs would cost at this run's pace.</param>
-internal sealed record BudgetVerdict(string Cell, string Metric, string Candidate, string Verdict, int Pairs, int? PairsNeeded = null, double? MinutesNeeded = null);
-
-/// <summary>What a budgeted run (--max-time) did: its rounds, why it stopped, each primary verdict.</summary>
-internal sealed record BudgetReport(double BudgetSeconds, IReadOnlyList<BudgetRound> Rounds, string StoppedBecause, IReadOnlyList<BudgetVerdict> Verdicts)
-{
-    public const string Method = "Lai's confidence sequence (normal mixture, g = 2) on the pairs' log ratios, valid under looking after every pair";
-}
-
 /// <summary>
 /// The rules of a budgeted run: which verdicts it waits for (each build's mean time and payments/s against the
 /// baseline, in every case), whether another round fits the budget, and what an open verdict would need.

@@ -1,4 +1,6 @@
 
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Statistics;
 
 /// <summary>

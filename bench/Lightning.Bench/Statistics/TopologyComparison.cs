@@ -1,3 +1,4 @@
+using Lightning.Bench.Results;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 using Pragmastat;
 
@@ -17,7 +18,7 @@ namespace Lightning.Bench.Statistics;
 /// </summary>
 internal static class TopologyComparison
 {
-    public const double Confidence = 0.95;
+    public const double Confidence = RatioInterval.Confidence;
     public const int BootstrapResamples = 2000;
 
     /// <param name="baseline">Each baseline topology's measured iteration values, in topology order.</param>

@@ -1,3 +1,5 @@
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Statistics;
 
 /// <summary>What a ratio's interval says against a practical threshold, in words.</summary>

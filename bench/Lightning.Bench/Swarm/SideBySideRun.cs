@@ -16,7 +16,7 @@ namespace Lightning.Bench.Swarm;
 /// measured by its own harness process (`--swarm-host HOST --topology-range FIRST-LAST`, the same seed), the shares on
 /// the swarm's hosts in turn, all at once. Each share is a whole run of its own (its agent, gate, stacks, results and
 /// tables; both arms of each of its pairs on its host, so every pair stays paired within a host); when all have ended,
-/// the run judges every pair together from the shares' summaries (<see cref="RunComparisons.Of(IReadOnlyList{CaseSummary}, IReadOnlyList{string}, IReadOnlyList{string}, double, int, double)"/>)
+/// the run judges every pair together from the shares' summaries (<see cref="ArmComparer.Of(IReadOnlyList{CaseSummary}, IReadOnlyList{string}, IReadOnlyList{string}, double, int, double)"/>)
 /// and writes comparison.md, comparisons.csv, topologies.csv and side-by-side.json in its own folder.
 /// BenchmarkDotNet measures one case at a time in a process, hence a process per share.
 /// </summary>
@@ -186,7 +186,7 @@ internal static class SideBySideRun
             }
         }
         var builds = options.Builds.Select(b => b.Name).ToList();
-        var comparisons = RunComparisons.Of(cases, builds, options.Traces, options.ThresholdPercent, seed, options.InstructionsThresholdPercent);
+        var comparisons = ArmComparer.Of(cases, builds, options.Traces, options.ThresholdPercent, seed, options.InstructionsThresholdPercent);
         var markdown = ComparisonReport.Markdown(comparisons);
         File.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
         File.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));

@@ -1,4 +1,4 @@
-namespace Lightning.Bench.Statistics;
+namespace Lightning.Bench.Results;
 
 /// <summary>
 /// A candidate against a baseline on one metric, over fresh topologies: the ratio, its confidence interval, how many
@@ -20,5 +20,8 @@ internal sealed record RatioInterval(
     double BootstrapHigh,
     bool Sequential = false)
 {
+    /// <summary>The confidence of every interval a comparison gives (95 %).</summary>
+    public const double Confidence = 0.95;
+
     public bool HasInterval => !double.IsNaN(Low) && !double.IsNaN(High);
 }

@@ -2,20 +2,16 @@ using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
+
 namespace Lightning.Bench.Statistics;
 
 /// <summary>
-/// Every comparison a run makes, from the results model: each build against the first build (same trace mode), each
-/// trace mode against Traces=off (same build), in every cell, on every metric, with topologies as the unit.
+/// Makes a run's comparisons (<see cref="RunComparisons"/>) from its results model or its summary: each build against
+/// the first build (same trace mode), each trace mode against Traces=off (same build), in every cell, on every metric,
+/// with topologies as the unit.
 /// </summary>
-internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, IReadOnlyList<ArmSpread> Spreads, double ThresholdPercent)
+internal static class ArmComparer
 {
-    /// <summary>A budgeted run's rounds, why it stopped and what its open verdicts would need (--max-time); null otherwise.</summary>
-    public BudgetReport? Budget { get; init; }
-
-    /// <summary>How many comparisons could say slower or faster by chance if nothing changed (at most 5 % of them).</summary>
-    public double ExpectedByChance => Comparisons.Count(c => c.Interval.HasInterval) * (1 - TopologyComparison.Confidence);
-
     /// <param name="thresholdPercent">The timed metrics' threshold; <paramref name="instructionsThresholdPercent"/> that of instructions per payment.</param>
     /// <param name="sequential">A budgeted run: paired intervals are confidence sequences (<see cref="ConfidenceSequence"/>).</param>
     public static RunComparisons Of(RunResults results, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
@@ -107,14 +103,14 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         if (all.All(v => v.Count == 1))
         {
             // One figure per topology (instructions over its whole window): no iteration noise to split off.
-            return ComparisonPrecision.Of(logRatios, 0, 1, double.NaN, double.NaN, thresholdPercent, sequential);
+            return PrecisionEstimate.Of(logRatios, 0, 1, double.NaN, double.NaN, thresholdPercent, sequential);
         }
         if (all.Any(v => v.Count < 2))
         {
             return null;
         }
         // Alternating arms: the noise of the invocations' turns, not of each arm alone (the moment they share is not noise in the ratio).
-        var within = (liveArms > 1 ? ComparisonPrecision.PairedWithinVariance(baseValues, candValues) : null)
+        var within = (liveArms > 1 ? PrecisionEstimate.PairedWithinVariance(baseValues, candValues) : null)
             ?? all.Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
         var iterations = (int)Math.Round(all.Average(v => v.Count));
         // An iteration costs its invocation and the wait for quiet nodes before it; a topology's own cost is its whole
@@ -126,7 +122,7 @@ internal sealed record RunComparisons(IReadOnlyList<ArmComparison> Comparisons, 
         var topologySeconds = topologies.Where(c => c.Topology is { Ended: not null })
             .Select(c => (c.Topology!.Ended!.Value - c.Topology.Started).TotalSeconds - liveArms * c.InvocationsStarted * IterationSeconds(c))
             .DefaultIfEmpty(double.NaN).Average();
-        return ComparisonPrecision.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
+        return PrecisionEstimate.Of(logRatios, within, iterations, topologySeconds, iterationSeconds, thresholdPercent, sequential);
     }
 
     private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<Topology> topologies)

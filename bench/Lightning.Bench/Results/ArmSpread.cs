@@ -1,4 +1,4 @@
-namespace Lightning.Bench.Statistics;
+namespace Lightning.Bench.Results;
 
 /// <summary>How much one arm of a cell varies between its fresh topologies and within them (iterations), on one metric.</summary>
 /// <param name="BetweenPercent">Standard deviation of the topology means, in % of their mean.</param>

@@ -1,4 +1,4 @@
-namespace Lightning.Bench.Statistics;
+namespace Lightning.Bench.Results;
 
 /// <summary>One comparison of a run: a candidate arm against its baseline in one cell, on one metric, with its verdict.</summary>
 /// <param name="Kind">"build" (another build, same trace mode) or "traces" (a trace mode against Traces=off, same build).</param>
@@ -19,7 +19,7 @@ internal sealed record ArmComparison(
 {
     /// <summary>The cell, typed (<see cref="Cell"/> is its label, as files keep it); null for a comparison read back from a file.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
-    public Results.CellId? CellId { get; init; }
+    public CellId? CellId { get; init; }
 
     /// <summary>The threshold the verdict was read against, in % (each metric has its own; absent in runs before that).</summary>
     public double? ThresholdPercent { get; init; }

@@ -1,26 +1,13 @@
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 using Pragmastat;
 
+using Lightning.Bench.Results;
+
 namespace Lightning.Bench.Statistics;
 
-/// <summary>
-/// How precise one paired comparison was, and how to buy more precision in the same time. A pair's log ratio varies
-/// for two reasons: iteration noise, which more iterations per topology average away, and the topologies themselves
-/// (and the machine between them), which only more topologies average away. With each topology's fixed cost (setup,
-/// idle window, teardown) and each iteration's, the iterations per topology that give the narrowest interval for the
-/// time spent are sqrt(2 σ²within · cost per topology / (σ²pairs · cost per iteration)) (Kalibera and Jones, "Rigorous
-/// benchmarking in reasonable time", 2013, for two levels).
-/// </summary>
-/// <param name="PairSdPercent">Standard deviation of the pairs' log ratios, in %.</param>
-/// <param name="IterationNoiseShare">The part of that variance which iteration noise explains (0 to 1).</param>
-/// <param name="Iterations">Measured iterations per topology in this run.</param>
-/// <param name="SuggestedIterations">Iterations per topology for the narrowest interval per minute; null without costs or variance.</param>
-/// <param name="DetectablePercent">The smallest change, the worse way, that an interval this precise calls beyond the threshold 80 % of the time.</param>
-internal sealed record ComparisonPrecision(
-    double PairSdPercent, double IterationNoiseShare, int Iterations, int? SuggestedIterations, double DetectablePercent)
+/// <summary>The estimates behind a comparison's <see cref="ComparisonPrecision"/>: its pairs' variance components, the iterations per topology that narrow it most per minute, and the change it detects.</summary>
+internal static class PrecisionEstimate
 {
-    public const double Power = 0.8;
-    public const int MaxSuggestedIterations = 1000;
 
     /// <param name="logRatios">Each pair's log ratio of topology means.</param>
     /// <param name="withinRelativeVariance">Mean over both arms' topologies of (iteration SD / topology mean)².</param>
@@ -42,8 +29,8 @@ internal sealed record ComparisonPrecision(
         if (topologySeconds > 0 && iterationSeconds > 0 && withinRelativeVariance > 0)
         {
             suggested = topologyVariance == 0
-                ? MaxSuggestedIterations
-                : (int)Math.Clamp(Math.Round(Math.Sqrt(2 * withinRelativeVariance * topologySeconds / (topologyVariance * iterationSeconds))), 2, MaxSuggestedIterations);
+                ? ComparisonPrecision.MaxSuggestedIterations
+                : (int)Math.Clamp(Math.Round(Math.Sqrt(2 * withinRelativeVariance * topologySeconds / (topologyVariance * iterationSeconds))), 2, ComparisonPrecision.MaxSuggestedIterations);
         }
         return new ComparisonPrecision(Math.Sqrt(pairVariance) * 100, share, iterations, suggested,
             sequential
@@ -89,7 +76,7 @@ internal sealed record ComparisonPrecision(
     public static double Detectable(double logStandardError, double degreesOfFreedom, double thresholdPercent)
     {
         var t = new StudentDistribution(degreesOfFreedom);
-        var margin = (t.Quantile(new Probability(1 - (1 - TopologyComparison.Confidence) / 2)) + t.Quantile(new Probability(Power))) * logStandardError;
+        var margin = (t.Quantile(new Probability(1 - (1 - TopologyComparison.Confidence) / 2)) + t.Quantile(new Probability(ComparisonPrecision.Power))) * logStandardError;
         return (Math.Exp(Math.Log(1 + thresholdPercent / 100) + margin) - 1) * 100;
     }
 }
