@@ -1,4 +1,3 @@
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Processes;
@@ -18,9 +17,9 @@ public class AlicePaysBobEndToEndTests
         var (cln, bitcoind) = Requirements.NodeImages();
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-").FullName;
 
-        var run = await ProcessRunner.RunAsync("dotnet",
+        var run = await HarnessProcess.RunAsync(
         [
-            Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob",
+            "AlicePaysBob",
             "--concurrency", "1,3", "--iterations", "2", "--warmups", "1", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
         ], TimeSpan.FromMinutes(20));
@@ -62,8 +61,7 @@ public class AlicePaysBobEndToEndTests
         }
         var runId = Path.GetFileName(runDir)[..^"-AlicePaysBob".Length];
         using var engine = new DockerEngine();
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        await RunResources.Of(engine, runId).AssertNoneLeftAsync();
     }
 
     [SkippableFact]
@@ -73,10 +71,10 @@ public class AlicePaysBobEndToEndTests
         Requirements.Perf();
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-profile-").FullName;
 
-        var run = await ProcessRunner.RunAsync("dotnet",
+        var run = await HarnessProcess.RunAsync(
         [
             // 499 Hz over 3 sampled invocations of 10 payments: enough samples that a subdaemon and a plugin are in them.
-            Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob", "--profile", "--profile-frequency", "499",
+            "AlicePaysBob", "--profile", "--profile-frequency", "499",
             "--concurrency", "10", "--iterations", "6", "--warmups", "1", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
         ], TimeSpan.FromMinutes(20));
@@ -114,9 +112,9 @@ public class AlicePaysBobEndToEndTests
         Requirements.Valgrind();
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-ir-").FullName;
 
-        var run = await ProcessRunner.RunAsync("dotnet",
+        var run = await HarnessProcess.RunAsync(
         [
-            Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"), "AlicePaysBob", "--instructions",
+            "AlicePaysBob", "--instructions",
             "--concurrency", "1", "--iterations", "3", "--warmups", "1", "--topologies", "1",
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
         ], TimeSpan.FromMinutes(20));
@@ -159,9 +157,9 @@ public class AlicePaysBobEndToEndTests
             "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results);
         await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
         await Task.Delay(TimeSpan.FromSeconds(2));
-        var runId = harness.RunId!;
         using var engine = new DockerEngine();
-        var bob = (await engine.ListContainersAsync($"{RunLabels.Run}={runId}")).Single(c => c.Labels["lnbench.node"] == "bob");
+        var run = RunResources.Of(engine, harness.RunId!);
+        var bob = (await run.ContainersAsync()).Single(c => c.Labels["lnbench.node"] == "bob");
 
         var kill = await ProcessRunner.RunAsync("docker", ["kill", bob.Id], TimeSpan.FromSeconds(30));
         Assert.True(kill.Succeeded, kill.Tail());
@@ -176,8 +174,7 @@ public class AlicePaysBobEndToEndTests
         Assert.DoesNotContain("   at Lightning.Bench", harness.Output);
         Assert.DoesNotContain("NodeDiedException:", harness.Output);
         Assert.DoesNotContain("TargetInvocationException", harness.Output);
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        await run.AssertNoneLeftAsync();
         var runDir = Assert.Single(Directory.GetDirectories(results));
         Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
@@ -212,9 +209,7 @@ public class AlicePaysBobEndToEndTests
         Assert.DoesNotContain("ObjectDisposedException", harness.Output);
         Assert.DoesNotContain("   at ", harness.Output);
         using var engine = new DockerEngine();
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
+        await RunResources.Of(engine, runId).AssertNoneLeftAsync();
         Assert.Empty(Directory.GetDirectories(work));
         var runDir = Assert.Single(Directory.GetDirectories(results));
         Assert.Contains("\"partial\": true", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
@@ -253,6 +248,6 @@ public class AlicePaysBobEndToEndTests
         await harness.SignalAsync("INT");
         Assert.Equal(130, await harness.WaitForExitAsync(TimeSpan.FromSeconds(60)));
         using var engine = new DockerEngine();
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={harness.RunId}"));
+        await RunResources.Of(engine, harness.RunId!).AssertNoneLeftAsync();
     }
 }

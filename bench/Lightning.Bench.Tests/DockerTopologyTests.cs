@@ -26,6 +26,8 @@ public class DockerTopologyTests : IAsyncLifetime
     /// <summary>A label of this test's own leftovers: its stale sweeps look at nothing else on a shared engine (other runs' leftovers are theirs).</summary>
     private string Scope => $"lnbench.test-scope={runId}";
 
+    private RunResources Run => RunResources.Of(engine, runId);
+
     public Task InitializeAsync() => Task.CompletedTask;
 
     /// <summary>Each test starts here, so a missing engine (or compose of that version) skips (or, in CI, fails) the test itself.</summary>
@@ -40,7 +42,7 @@ public class DockerTopologyTests : IAsyncLifetime
     {
         if (compose is not null)
         {
-            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+            await Run.RemoveAsync();
         }
         engine.Dispose();
         Directory.Delete(work, recursive: true);
@@ -71,11 +73,11 @@ public class DockerTopologyTests : IAsyncLifetime
         var network = Network(project, runner);
         await network.UpAsync(ComposeFragments.Load(), RunCredentials.Generate());
 
-        var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");
+        var containers = await Run.ContainersAsync();
         Assert.Equal(["alice", "bitcoind", "bob"], containers.Select(c => c.Labels[ComposeGenerator.NodeLabel]).Order());
         Assert.All(containers, c => Assert.Equal(project, c.Labels[RunLabels.ComposeProject]));
         // No network of the topology's own: bitcoind is on the default bridge and the nodes in its namespace.
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        Assert.Empty(await Run.NetworksAsync());
 
         // The node wrote into its bind-mounted folder, as the harness's user, with the command line the fragment gave.
         var args = Path.Combine(network.Layout.NodeDirectory("alice"), "args");
@@ -94,8 +96,7 @@ public class DockerTopologyTests : IAsyncLifetime
         await network.DisposeAsync();
         await network.DisposeAsync(); // twice is safe
 
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        await Run.AssertNoneLeftAsync();
         Assert.False(Directory.Exists(network.Layout.Root));
         Assert.True(File.Exists(Path.Combine(results, "docker-compose.yml")));
     }
@@ -116,7 +117,7 @@ public class DockerTopologyTests : IAsyncLifetime
         Assert.Contains("failing on purpose", error.Message);
 
         await network.DisposeAsync();
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        await Run.AssertNoneLeftAsync();
     }
 
     [SkippableFact]
@@ -132,7 +133,7 @@ public class DockerTopologyTests : IAsyncLifetime
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
 
         Assert.Contains(runId, stale);
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        await Run.AssertNoneLeftAsync();
     }
 
     [SkippableFact]
@@ -147,7 +148,7 @@ public class DockerTopologyTests : IAsyncLifetime
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
 
         Assert.DoesNotContain(runId, stale);
-        Assert.Single(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        Assert.Single(await Run.ContainersAsync());
     }
 
     [SkippableTheory]
@@ -189,7 +190,7 @@ public class DockerTopologyTests : IAsyncLifetime
         var versions = await images.EnsureAsync(FakeNodeImage.FakeNode, "--cln-image",
             new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, pull: false);
         Assert.Equal("fake lightningd v0.0", versions["lightningd"]);
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        await Run.AssertNoneLeftAsync();
     }
 
     private static async Task WaitForFileAsync(string path)

@@ -11,7 +11,7 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public partial class DocumentationTests
 {
-    private static readonly string Root = typeof(DocumentationTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+    internal static readonly string Root = typeof(DocumentationTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
         .Single(a => a.Key == "RepositoryRoot").Value!;
 
     private static readonly string HarnessFolder = Path.Combine(Root, "bench", "Lightning.Bench");

@@ -34,8 +34,8 @@ public class HarnessFaultTests : IDisposable
             signal == "lifeline" ? new Dictionary<string, string> { [Run.RunInterrupt.Lifeline] = "stdin" } : new Dictionary<string, string>(), FakeRun());
         // The stand-in bitcoind never answers RPC, so the harness waits there until it is stopped.
         await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
-        var runId = harness.RunId!;
-        Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        var run = RunResources.Of(engine, harness.RunId!);
+        Assert.NotEmpty(await run.ContainersAsync());
 
         if (signal == "lifeline")
         {
@@ -52,8 +52,7 @@ public class HarnessFaultTests : IDisposable
         }
 
         Assert.Equal(130, exitCode);
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        await run.AssertNoneLeftAsync();
         var runDir = Assert.Single(Directory.GetDirectories(results));
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         Assert.True(manifest.RootElement.GetProperty("partial").GetBoolean());
@@ -69,19 +68,18 @@ public class HarnessFaultTests : IDisposable
         await FakeNodeImage.EnsureBuiltAsync();
         using var harness = HarnessProcess.Start(new Dictionary<string, string> { [ComposeCli.ChoiceVariable] = version }, FakeRun("--with-compose"));
         await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
-        var runId = harness.RunId!;
+        var run = RunResources.Of(engine, harness.RunId!);
 
         // compose itself made the containers: each carries the version of the compose that created it ("2.26.1" of "2.26.1-4").
         Assert.Contains($"), {compose.Version}", harness.Output);
-        var containers = await engine.ListContainersAsync($"{RunLabels.Run}={runId}");
+        var containers = await run.ContainersAsync();
         Assert.NotEmpty(containers);
         Assert.All(containers, c => Assert.StartsWith(c.Labels["com.docker.compose.version"], compose.Version.Split(' ')[^1]));
 
         // Taken down by `compose down` (compose v1 alone takes seconds to start): this is no test of promptness.
         await harness.SignalAsync("INT");
         Assert.Equal(130, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
+        await run.AssertNoneLeftAsync();
         var runDir = Assert.Single(Directory.GetDirectories(results));
         Assert.Contains($"\"{compose.Version}\"", await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
     }
@@ -101,7 +99,8 @@ public class HarnessFaultTests : IDisposable
             await killed.SignalAsync("KILL");
             await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
         }
-        Assert.NotEmpty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
+        var killedRun = RunResources.Of(engine, runId);
+        Assert.NotEmpty(await killedRun.ContainersAsync());
         // Killed while mining its chain seed (the stand-in bitcoind never answers): the seed's folder and the folder of the
         // bitcoind mining it, whose configuration holds this run's RPC credentials, are left.
         var leftFolders = Directory.GetDirectories(work, $"lnbench-{runId}-*").Order().ToList();
@@ -123,9 +122,7 @@ public class HarnessFaultTests : IDisposable
         {
             Assert.Contains($"restored net.unix.max_dgram_qlen to {queueBefore} (an earlier run whose harness is gone left it at {DatagramQueueLimit.Wanted})", next.Output);
         }
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
+        await killedRun.AssertNoneLeftAsync();
         Assert.Contains($"removed 2 node folder(s) with RPC credentials", next.Output);
         Assert.All(leftFolders, f => Assert.False(Directory.Exists(f)));
         Directory.Delete(work, recursive: true);
@@ -136,7 +133,9 @@ public class HarnessFaultTests : IDisposable
     {
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
-        var before = (await engine.ListContainersAsync(RunLabels.Run)).Count;
+        // Every run's containers, this test's or another's: none may start.
+        var anyRun = new RunResources(engine, RunLabels.Run);
+        var before = (await anyRun.ContainersAsync()).Count;
         foreach (var (args, expected) in new (string[], string)[]
         {
             (["--concurrency", "0"], "--concurrency 0 is out of range"),
@@ -151,7 +150,7 @@ public class HarnessFaultTests : IDisposable
             var errors = harness.Output.Split('\n').Where(l => l.StartsWith("lnbench: error:", StringComparison.Ordinal)).ToList();
             Assert.Contains(expected, Assert.Single(errors));
         }
-        Assert.Equal(before, (await engine.ListContainersAsync(RunLabels.Run)).Count);
+        Assert.Equal(before, (await anyRun.ContainersAsync()).Count);
     }
 
     [SkippableFact]

@@ -67,10 +67,7 @@ public class ProfilingTests : IDisposable
         }
         finally
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await RunResources.Of(engine, runId).RemoveAsync();
         }
         Assert.Empty(Directory.GetDirectories(work, "lnbench-*-perf"));
     }

@@ -62,8 +62,9 @@ public sealed class SecondHostTests : IAsyncLifetime
             Assert.StartsWith($"host {worker!.Hostname} lacks image {only} as {id} (the manager's): load the same image on every host", error.Message);
             Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
             // The probes ran on the host asked only, and each host's job container goes with the run's sweep there.
-            Assert.Empty(await engine.ListContainersAsync(Scope));
-            Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
+            var here = new RunResources(engine, Scope);
+            Assert.Empty(await here.ContainersAsync());
+            Assert.Empty(await here.ServicesAsync());
         }
         finally
         {
@@ -96,34 +97,29 @@ public sealed class SecondHostTests : IAsyncLifetime
         var failed = await WorkVolumeSweep.OnEveryHostAsync(engine!, image, new HashSet<string>(), Labels, TimeSpan.FromSeconds(120), scope: Scope);
 
         Assert.Empty(failed);
-        Assert.Empty(await second.ListVolumesAsync(Scope));
+        var there = new RunResources(second, Scope);
+        Assert.Empty(await there.VolumesAsync());
         // The job's container there is removed once it has exited, by a container that then removes itself.
         await Wait.UntilAsync("only the single-host run's container to be left on the other host", async c =>
         {
-            var left = (await second.ListContainersAsync(Scope, c)).Select(x => x.Name).ToList();
+            var left = (await there.ContainersAsync(c)).Select(x => x.Name).ToList();
             return left.SequenceEqual([$"{runId}-single-host-node"]) ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
         }, TimeSpan.FromSeconds(60));
-        Assert.Empty(await engine!.ListContainersAsync(Scope));
+        Assert.Empty(await new RunResources(engine!, Scope).ContainersAsync());
     }
 
     public async Task DisposeAsync()
     {
         try
         {
+            // The worker's own containers and volumes (a worker has no services or secrets to sweep), then the manager's.
             if (second is not null)
             {
-                foreach (var container in await second.ListContainersAsync(Scope))
-                {
-                    await second.RemoveContainerAsync(container.Id);
-                }
-                foreach (var volume in await second.ListVolumesAsync(Scope))
-                {
-                    await second.RemoveVolumeAsync(volume);
-                }
+                await new RunResources(second, Scope).RemoveAsync();
             }
             if (engine is not null)
             {
-                await new ResourceSweeper(engine).RemoveAsync(Scope);
+                await new RunResources(engine, Scope).RemoveAsync();
             }
         }
         finally

@@ -8,6 +8,7 @@ using Lightning.Bench.Statistics;
 namespace Lightning.Bench.Tests;
 
 /// <summary>A swarm comparison in shares side by side: how the pairs are split, what each share runs with, and how all pairs are judged together.</summary>
+[Trait("Category", "Unit")]
 public sealed class SideBySideTests
 {
     [Theory]

@@ -1,6 +1,4 @@
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Processes;
 using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
@@ -13,8 +11,6 @@ namespace Lightning.Bench.Tests;
 [Collection(DockerCollection.Name)]
 public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNodeSwarm>
 {
-    private static string Harness => Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll");
-
     [SkippableFact]
     public async Task A_swarm_comparison_pays_through_the_agent_with_every_span_and_cost_and_records_each_topologys_host()
     {
@@ -24,9 +20,9 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-swarm-").FullName;
         var work = Directory.CreateTempSubdirectory("lnb-").FullName;
 
-        var run = await ProcessRunner.RunAsync("dotnet",
+        var run = await HarnessProcess.RunAsync(
         [
-            Harness, "AlicePaysBob", "--swarm", "--profile", "--build", $"a={cln}", "--build", $"b={cln}",
+            "AlicePaysBob", "--swarm", "--profile", "--build", $"a={cln}", "--build", $"b={cln}",
             // Six measured invocations: three sampled per arm, about 18 samples per node and arm at 99 Hz (a node takes
             // about 6 ms of CPU per payment at Concurrency=10), enough for lightningd's main loop to be among them.
             "--concurrency", "10", "--iterations", "6", "--warmups", "1", "--topologies", "1",
@@ -110,14 +106,14 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
             await killed.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
             killedRun = killed.RunId!;
             // Its nodes' perf recordings run in helper containers the agent made: the kill leaves them too.
-            Assert.Contains(await engine.ListContainersAsync($"{RunLabels.Run}={killedRun}"), c => c.Name.StartsWith("lnbench-perf-", StringComparison.Ordinal));
+            Assert.Contains(await RunResources.Of(engine, killedRun).ContainersAsync(), c => c.Name.StartsWith("lnbench-perf-", StringComparison.Ordinal));
             await killed.SignalAsync("KILL");
             await killed.WaitForExitAsync(TimeSpan.FromSeconds(30));
         }
-        Assert.NotEmpty(await engine.Swarm.ListServicesAsync($"{RunLabels.Run}={killedRun}"));
+        Assert.NotEmpty(await RunResources.Of(engine, killedRun).ServicesAsync());
         // The next run's start sweeps the killed run (its owner is gone), then stops at an image this engine lacks.
-        var next = await ProcessRunner.RunAsync("dotnet",
-            [Harness, "AlicePaysBob", "--swarm", "--cln-image", "lnbench-test/absent:1", "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work],
+        var next = await HarnessProcess.RunAsync(
+            ["AlicePaysBob", "--swarm", "--cln-image", "lnbench-test/absent:1", "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work],
             TimeSpan.FromMinutes(3));
         Assert.Equal(1, next.ExitCode);
         await AssertNothingLeftAsync(engine, killedRun, work);
@@ -133,9 +129,9 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         var results = Directory.CreateTempSubdirectory("lnbench-e2e-sbs-").FullName;
         var work = Directory.CreateTempSubdirectory("lnb-").FullName;
 
-        var run = await ProcessRunner.RunAsync("dotnet",
+        var run = await HarnessProcess.RunAsync(
         [
-            Harness, "AlicePaysBob", "--swarm", "--side-by-side", "2", "--build", $"a={cln}", "--build", $"b={cln}",
+            "AlicePaysBob", "--swarm", "--side-by-side", "2", "--build", $"a={cln}", "--build", $"b={cln}",
             "--concurrency", "1", "--iterations", "2", "--warmups", "1", "--topologies", "4", "--seed", "17",
             "--bitcoind-image", bitcoind, "--no-pull", "--results", results, "--work-dir", work,
         ], TimeSpan.FromMinutes(20));
@@ -205,7 +201,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
 
     private static async Task AssertNothingLeftAsync(DockerEngine engine, string runId, string work)
     {
-        await SwarmLeftovers.AssertNoneAsync(engine, $"{RunLabels.Run}={runId}");
+        await RunResources.Of(engine, runId).AssertNoneLeftAsync();
         Assert.Empty(Directory.GetDirectories(work));
     }
 }

@@ -28,6 +28,12 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
 
     private string Scope => $"{ScopeLabel}={runId}";
 
+    /// <summary>Everything this test made, whichever run it is labelled with.</summary>
+    private RunResources Scoped => new(engine, Scope);
+
+    /// <summary>What a stack's removal takes: the resources labelled with its namespace.</summary>
+    private RunResources Stack(string name) => new(engine, $"{StackServices.NamespaceLabel}={name}");
+
     private Dictionary<string, string> Labels(int? pid = null) => new(RunLabels.For(runId))
     {
         [ScopeLabel] = runId,
@@ -42,7 +48,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         {
             if (Requirements.DockerAvailable)
             {
-                await new ResourceSweeper(engine).RemoveAsync(Scope);
+                await Scoped.RemoveAsync();
             }
         }
         finally
@@ -101,23 +107,23 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
                 Assert.True(container.Running, $"{task.Service}: {container.Status}");
             }
             // What `docker stack ls` lists: services labelled with the stack's namespace, named STACK_SERVICE.
-            var services = await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}");
+            var services = await Stack(stack).ServicesAsync();
             Assert.Equal([$"{stack}_alice", $"{stack}_bitcoind"], services.Select(s => s.Name).Order());
             Assert.All(services, s => Assert.Equal(runId, s.Labels[RunLabels.Run]));
             Assert.All(services, s => Assert.Equal(FakeNodeImage.FakeNode, s.Labels[StackServices.ImageLabel]));
-            var containers = await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}");
+            var containers = await Stack(stack).ContainersAsync();
             Assert.Equal(2, containers.Count);
             Assert.All(containers, c => Assert.Equal(runId, c.Labels[RunLabels.Run]));
             clock.Restart();
         }
         output.WriteLine($"removed, containers gone, in {clock.Elapsed.TotalSeconds:0.00} s");
 
-        Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}"));
-        Assert.Empty(await engine.ListContainersAsync($"{StackServices.NamespaceLabel}={stack}"));
+        Assert.Empty(await Stack(stack).ServicesAsync());
+        Assert.Empty(await Stack(stack).ContainersAsync());
         // The stack's removal leaves what the run made (network, secrets) and what the hosts made (the work volume): the run's sweep takes them.
-        Assert.Single(await engine.ListVolumesAsync(Scope));
-        Assert.Equal(3, (await engine.Swarm.ListSecretsAsync(Scope)).Count);
-        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+        Assert.Single(await Scoped.VolumesAsync());
+        Assert.Equal(3, (await Scoped.SecretsAsync()).Count);
+        await RunResources.Of(engine, runId).RemoveAsync();
         await AssertNothingLeftAsync();
     }
 
@@ -162,13 +168,10 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
 
         Assert.Equal([runId], stale);
-        Assert.Empty(await engine.Swarm.ListServicesAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListContainersAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListNetworksAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.Swarm.ListSecretsAsync($"{RunLabels.Run}={runId}"));
-        Assert.Empty(await engine.ListVolumesAsync($"{RunLabels.Run}={runId}"));
-        Assert.Single(await engine.Swarm.ListSecretsAsync($"{RunLabels.Run}={liveRun}"));
-        await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={liveRun}");
+        await RunResources.Of(engine, runId).AssertNoneLeftAsync();
+        var liveResources = RunResources.Of(engine, liveRun);
+        Assert.Single(await liveResources.SecretsAsync());
+        await liveResources.RemoveAsync();
         await AssertNothingLeftAsync();
     }
 
@@ -221,9 +224,9 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
             var (first, _) = await run.DeployTopologyAsync(topology, Settings(run, 1), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
             Assert.Equal(2, (await first.WaitRunningAsync(TimeSpan.FromSeconds(90))).Count);
             await run.RemoveTopologyAsync(first.Name);
-            Assert.Empty(await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={first.Name}"));
-            Assert.Empty(await engine.Swarm.ListSecretsAsync($"{StackServices.NamespaceLabel}={first.Name}"));
-            Assert.Equal([SwarmNames.AgentTokenSecret(runId)], (await engine.Swarm.ListSecretsAsync(Scope)).Select(s => s.Name));
+            Assert.Empty(await Stack(first.Name).ServicesAsync());
+            Assert.Empty(await Stack(first.Name).SecretsAsync());
+            Assert.Equal([SwarmNames.AgentTokenSecret(runId)], (await Scoped.SecretsAsync()).Select(s => s.Name));
 
             var (second, _) = await run.DeployTopologyAsync(topology, Settings(run, 2), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
             using var ctrlC = new CancellationTokenSource();
@@ -339,11 +342,11 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         }
 
         // The run's end took the agents' stack with the rest, and the killed run's work volume (the sweep's job is gone too).
-        Assert.DoesNotContain(stale, await engine.ListVolumesAsync(Scope));
-        Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
-        Assert.Empty(await engine.Swarm.ListSecretsAsync(Scope));
-        Assert.Empty(await engine.ListNetworksAsync(Scope));
-        Assert.DoesNotContain(await engine.ListContainersAsync(Scope), c => c.Labels.GetValueOrDefault(Compose.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
+        Assert.DoesNotContain(stale, await Scoped.VolumesAsync());
+        Assert.Empty(await Scoped.ServicesAsync());
+        Assert.Empty(await Scoped.SecretsAsync());
+        Assert.Empty(await Scoped.NetworksAsync());
+        Assert.DoesNotContain(await Scoped.ContainersAsync(), c => c.Labels.GetValueOrDefault(Compose.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
     }
 
     [SkippableFact]
@@ -381,13 +384,13 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, image, new HashSet<string> { live }, labels, TimeSpan.FromSeconds(120), scope: Scope);
 
         Assert.Empty(failed);
-        Assert.Equal(new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal), (await engine.ListVolumesAsync(Scope)).Order(StringComparer.Ordinal));
-        Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
+        Assert.Equal(new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal), (await Scoped.VolumesAsync()).Order(StringComparer.Ordinal));
+        Assert.Empty(await Scoped.ServicesAsync());
         // The killed run's task container went; the live run's and the single-host one stayed. The job's own container
         // and the one that removes it once it has exited go too (on this host the harness also removes it at once).
         await Wait.UntilAsync("the sweep's own containers to be gone", async c =>
         {
-            var left = (await engine.ListContainersAsync(Scope, c)).Select(x => x.Name).Order(StringComparer.Ordinal).ToList();
+            var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).Order(StringComparer.Ordinal).ToList();
             return left.SequenceEqual(new[] { $"{runId}-live-task", $"{runId}-stale-single-host" }.Order(StringComparer.Ordinal))
                 ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
         }, TimeSpan.FromSeconds(60));
@@ -425,7 +428,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.True(stopped.Succeeded, stopped.Tail());
         await Wait.UntilAsync("the target and the remover to be gone", async c =>
         {
-            var left = (await engine.ListContainersAsync(Scope, c)).Select(x => x.Name).ToList();
+            var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).ToList();
             return left.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
         }, TimeSpan.FromSeconds(60));
     }
@@ -455,5 +458,5 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         }
     }
 
-    private Task AssertNothingLeftAsync() => SwarmLeftovers.AssertNoneAsync(engine, Scope);
+    private Task AssertNothingLeftAsync() => Scoped.AssertNoneLeftAsync();
 }

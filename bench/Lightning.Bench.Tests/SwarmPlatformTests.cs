@@ -1,6 +1,5 @@
 using System.Net;
 using System.Net.Sockets;
-using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
@@ -64,13 +63,13 @@ public class SwarmPlatformTests(SingleNodeSwarm swarm, ITestOutputHelper output)
                 using var direct = new Socket(SocketType.Stream, ProtocolType.Tcp);
                 await Assert.ThrowsAsync<SocketException>(() => direct.ConnectAsync(IPAddress.Loopback, SwarmNames.AgentPort));
             }
-            await SwarmLeftovers.AssertNoneAsync(engine, $"{RunLabels.Run}={runId}");
+            await RunResources.Of(engine, runId).AssertNoneLeftAsync();
             Assert.False(File.Exists(gate), "the gate's socket is left");
             Assert.False(Directory.Exists(Path.GetDirectoryName(gate)), "the gate's folder is left");
         }
         finally
         {
-            await new ResourceSweeper(engine).RemoveAsync($"{RunLabels.Run}={runId}");
+            await RunResources.Of(engine, runId).RemoveAsync();
             Directory.Delete(work, recursive: true);
         }
     }

@@ -109,10 +109,7 @@ public sealed class HarnessImageTests : IAsyncLifetime
     {
         if (engine is not null)
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await RunResources.Of(engine, runId).RemoveAsync();
             engine.Dispose();
         }
         // The agent (root in its container) made the node folders; this process is root too, or the folder stays for the sweep.

@@ -63,10 +63,7 @@ public sealed class RelayProfileTests : IDisposable
         }
         finally
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await RunResources.Of(engine, runId).RemoveAsync();
         }
     }
 
@@ -79,7 +76,7 @@ public sealed class RelayProfileTests : IDisposable
         var runId = $"test-{Guid.NewGuid():N}"[..16];
         using var engine = new DockerEngine();
         var burner = await ProfilingTests.StartAsync(engine, runId, "burner", ProfilingTests.BurnerImage, ["/usr/local/bin/lnbench-burn"]);
-        var helperLabel = $"lnbench.test.helper={runId}";
+        var helpers = new RunResources(engine, $"lnbench.test.helper={runId}");
         try
         {
             var pid = (await engine.InspectContainerAsync(burner))!.Pid;
@@ -94,7 +91,7 @@ public sealed class RelayProfileTests : IDisposable
                 await using var client = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
                 var profile = await client.StartProfileAsync("topo-h", [new ProfileTarget("burner", pid)], new ProfileSettings(), RelayHarness.Patience);
                 // perf is not a process of this agent: it runs in one helper container, in the host's pid namespace.
-                Assert.Single(await engine.ListContainersAsync(helperLabel));
+                Assert.Single(await helpers.ContainersAsync());
                 Assert.Equal(0, PerfProcessesUnder(harness.Work, childrenOf: Environment.ProcessId));
                 var perf = Assert.Single(Process.GetProcessesByName("perf"), p => File.ReadAllText($"/proc/{p.Id}/cmdline").Contains(harness.Work, StringComparison.Ordinal));
                 Assert.Equal(new FileInfo("/proc/self/ns/pid").LinkTarget, new FileInfo($"/proc/{perf.Id}/ns/pid").LinkTarget);
@@ -111,23 +108,20 @@ public sealed class RelayProfileTests : IDisposable
                 Assert.True(rawBytes > 0);
                 // Folded: the recording's and the fold's helpers go (the agent removes the recording's once its stacks are sent), and their files.
                 var left = 0;
-                await RelayHarness.Until("the helpers removed after the fold", () => (left = engine.ListContainersAsync(helperLabel).GetAwaiter().GetResult().Count) == 0, () => $"{left} left");
+                await RelayHarness.Until("the helpers removed after the fold", () => (left = helpers.ContainersAsync().GetAwaiter().GetResult().Count) == 0, () => $"{left} left");
                 Assert.Empty(Directory.GetFiles(harness.Work, "*.perf.data", SearchOption.AllDirectories));
                 Assert.Empty(Directory.GetFiles(harness.Work, "lnbench-perf-*", SearchOption.AllDirectories));
 
                 // A recording the agent's end interrupts: its helper goes with the agent.
                 await client.StartProfileAsync("topo-i", [new ProfileTarget("burner", pid)], new ProfileSettings(), RelayHarness.Patience);
-                Assert.Single(await engine.ListContainersAsync(helperLabel));
+                Assert.Single(await helpers.ContainersAsync());
             }
-            Assert.Empty(await engine.ListContainersAsync(helperLabel));
+            Assert.Empty(await helpers.ContainersAsync());
             Assert.Equal(0, PerfProcessesUnder(harness.Work));
         }
         finally
         {
-            foreach (var container in await engine.ListContainersAsync($"{RunLabels.Run}={runId}"))
-            {
-                await engine.RemoveContainerAsync(container.Id);
-            }
+            await RunResources.Of(engine, runId).RemoveAsync();
         }
     }
 

@@ -4,7 +4,11 @@ using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Tests.Support;
 
-/// <summary>The harness as a user runs it: a separate process whose output is watched and to which signals are sent.</summary>
+/// <summary>
+/// The harness as a user runs it, the one way tests start it: <see cref="Start(string[])"/> for a process whose output
+/// is watched and to which signals are sent (standard input held open), <see cref="RunAsync"/> for one run to its exit
+/// (standard input closed, output captured apart, a timeout).
+/// </summary>
 internal sealed partial class HarnessProcess : IDisposable
 {
     private readonly Process process;
@@ -12,38 +16,35 @@ internal sealed partial class HarnessProcess : IDisposable
 
     private HarnessProcess(Process process) => this.process = process;
 
+    /// <summary>The harness built beside the tests.</summary>
+    public static string Program => Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll");
+
     public static HarnessProcess Start(params string[] arguments) => Start(new Dictionary<string, string>(), arguments);
 
     public static HarnessProcess Start(IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
-        var startInfo = new ProcessStartInfo("dotnet")
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            // Held open, never written: what a side-by-side run hands its shares as their lifeline.
-            RedirectStandardInput = true,
-            UseShellExecute = false,
-        };
-        startInfo.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll"));
-        foreach (var argument in arguments)
-        {
-            startInfo.ArgumentList.Add(argument);
-        }
-        foreach (var (key, value) in environment)
-        {
-            startInfo.Environment[key] = value;
-        }
+        var startInfo = ProcessRunner.StartInfo("dotnet", [Program, .. arguments], environment.ToDictionary(e => e.Key, e => (string?)e.Value));
         var harness = new HarnessProcess(new Process { StartInfo = startInfo });
         harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);
         harness.process.ErrorDataReceived += (_, e) => harness.Add(e.Data);
         harness.process.Start();
+        // Standard input is held open, never written: what a side-by-side run hands its shares as their lifeline.
         harness.process.BeginOutputReadLine();
         harness.process.BeginErrorReadLine();
         return harness;
     }
 
+    /// <summary>
+    /// Runs the harness to its exit with standard input closed, as a script does; standard output and error are kept
+    /// apart. Past <paramref name="timeout"/> it is killed and a <see cref="TimeoutException"/> thrown.
+    /// </summary>
+    public static Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout,
+        IReadOnlyDictionary<string, string?>? environment = null, CancellationToken ct = default) =>
+        ProcessRunner.RunAsync("dotnet", [Program, .. arguments], timeout, environment, ct: ct);
+
     public int Pid => process.Id;
 
+    /// <summary>Standard output and error as lines, in the order they came.</summary>
     public string Output
     {
         get
@@ -75,6 +76,7 @@ internal sealed partial class HarnessProcess : IDisposable
     /// <summary>Ends the harness's standard input, as the death of a side-by-side run ends its shares'.</summary>
     public void CloseInput() => process.StandardInput.Close();
 
+    /// <summary>Sends a signal by name ("INT", "TERM", "KILL"), as a user's kill does.</summary>
     public async Task SignalAsync(string signal)
     {
         var result = await ProcessRunner.RunAsync("kill", [$"-{signal}", Pid.ToString(System.Globalization.CultureInfo.InvariantCulture)], TimeSpan.FromSeconds(10));

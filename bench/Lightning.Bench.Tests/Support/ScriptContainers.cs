@@ -50,10 +50,7 @@ internal sealed class ScriptContainers : IAsyncDisposable
     {
         try
         {
-            foreach (var container in await Engine.ListContainersAsync($"{RunLabels.Run}={RunId}"))
-            {
-                await Engine.RemoveContainerAsync(container.Id);
-            }
+            await RunResources.Of(Engine, RunId).RemoveAsync();
         }
         finally
         {
