@@ -1,10 +1,11 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
-using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tests.Support;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

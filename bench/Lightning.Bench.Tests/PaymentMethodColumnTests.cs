@@ -5,6 +5,7 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tests.Support.StandIn;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,9 +1,10 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
-using Lightning.Bench.Swarm;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
+using Lightning.Bench.Swarm;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,11 +1,12 @@
-using Lightning.Bench.Results;
 using System.Globalization;
 using System.Text.Json;
 using Lightning.Bench.Csv;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Results;
 using Lightning.Bench.Soak;
 using Lightning.Bench.Statistics;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

@@ -4,6 +4,7 @@ using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

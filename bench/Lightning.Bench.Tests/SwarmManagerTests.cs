@@ -2,6 +2,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 
@@ -68,7 +69,7 @@ public class SwarmManagerTests : IDisposable
         await using var stand = Engine("active", true, nodes);
         using var engine = new DockerEngine(stand.Host);
         var swarm = await SwarmManager.RequireAsync(engine);
-        var topology = Scenarios.AlicePaysBob.TopologyFor(Options.BuildSpec.FromImage("cln:dev"), "btc").Placed(new Dictionary<string, string> { ["bob"] = "far" });
+        var topology = Scenarios.AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc").Placed(new Dictionary<string, string> { ["bob"] = "far" });
 
         var placed = swarm.Placing(["far"]);
 

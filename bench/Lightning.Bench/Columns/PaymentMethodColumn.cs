@@ -4,6 +4,7 @@ using BenchmarkDotNet.Running;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Columns;
 

@@ -3,6 +3,7 @@ using BenchmarkDotNet.Running;
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Columns;
 

@@ -1,12 +1,13 @@
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Options;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>The node kinds a run may name; Core Lightning is the default.</summary>
 internal sealed class NodeKindCatalog
 {
-    public const string DefaultKind = CoreLightningKind.KindName;
+    public const string DefaultKind = Topology.NodeSpec.DefaultKind;
 
     private readonly IReadOnlyDictionary<string, INodeKind> kinds;
 

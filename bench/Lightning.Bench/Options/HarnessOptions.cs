@@ -1,5 +1,6 @@
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Options;

@@ -1,4 +1,5 @@
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 using static Lightning.Bench.Options.OptionValues;
 using OptionDeclaration = Lightning.Bench.Options.OptionDeclaration<Lightning.Bench.Options.HarnessOptions>;
 

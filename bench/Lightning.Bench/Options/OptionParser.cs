@@ -1,4 +1,5 @@
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Options;
 

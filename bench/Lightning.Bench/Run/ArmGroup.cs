@@ -1,4 +1,5 @@
 using Lightning.Bench.Network;
+using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Run;
 

@@ -2,6 +2,7 @@ using Lightning.Bench.Instruments;
 using Lightning.Bench.Network;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
 using Lightning.Bench.Setup;
 using Lightning.Bench.Workloads;
 
@@ -15,7 +16,7 @@ namespace Lightning.Bench.Run;
 /// (<see cref="CaseInstrument"/>, chosen in <see cref="InstrumentRegistry"/>): the lifecycle knows neither's details.
 /// BenchmarkDotNet drives it through <see cref="Scenarios.ScenarioBenchmark"/> (setup, invocations, cleanup).
 /// </summary>
-internal sealed class CaseLifecycle
+internal sealed class CaseLifecycle : IRunningCase
 {
     private const decimal FundingBtc = 1m;
 
@@ -183,7 +184,10 @@ internal sealed class CaseLifecycle
     /// workload readies for it; then every instrument in order (<see cref="InstrumentRegistry"/>).
     /// </summary>
     /// <param name="alone">Only this case's invocation (false, as BenchmarkDotNet calls it: with alternating arms, every other arm's first).</param>
-    public async Task BeforeInvocationAsync(bool alone = false)
+    public Task BeforeInvocationAsync() => BeforeInvocationAsync(alone: false);
+
+    /// <inheritdoc cref="BeforeInvocationAsync()"/>
+    public async Task BeforeInvocationAsync(bool alone)
     {
         if (!alone && Group is not null)
         {

@@ -13,6 +13,7 @@ using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
+using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
 

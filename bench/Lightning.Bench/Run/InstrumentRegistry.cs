@@ -2,6 +2,7 @@ using Lightning.Bench.Instructions;
 using Lightning.Bench.Instruments;
 using Lightning.Bench.Network;
 using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Run;
 

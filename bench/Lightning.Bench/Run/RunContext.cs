@@ -14,7 +14,7 @@ namespace Lightning.Bench.Run;
 /// Everything one run's cases share, passed explicitly: options, engine, compose, fragments, node kinds, results
 /// folder and model, cancellation; the run's topologies (<see cref="RunTopologies"/>) start from its chain (<see cref="ChainSeeder"/>).
 /// </summary>
-internal sealed class RunContext : IAsyncDisposable
+internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
 {
     private readonly CancellationTokenSource cancellation = new();
     private readonly RunTopologies topologies;
@@ -93,6 +93,19 @@ internal sealed class RunContext : IAsyncDisposable
     public RunResults Results { get; } = new();
 
     public CancellationToken Cancellation => cancellation.Token;
+
+    public IReadOnlyList<BuildSpec> Builds => Options.Builds;
+
+    public IReadOnlyList<string> TraceModes => Options.Traces;
+
+    public string BitcoindImage => Options.BitcoindImage;
+
+    public IReadOnlyDictionary<string, string> Placements => Options.Placements;
+
+    /// <summary>BenchmarkDotNet's case started: alone, or with alternating arms as its group's arm (<see cref="ArmGroup"/>).</summary>
+    public async Task<IRunningCase> StartCaseAsync(CaseDefinition definition, Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf) => Alternating
+        ? await ArmGroup.StartAsync(this, definition, definitionOf)
+        : await CaseLifecycle.StartAsync(this, definition);
 
     /// <summary>The workloads of this run's cases: --workload, else the scenario's own.</summary>
     public IReadOnlyList<string> WorkloadNames => Options.Workloads.Count > 0 ? Options.Workloads : [Scenario.Workload];

@@ -1,6 +1,5 @@
 using BenchmarkDotNet.Attributes;
 using Lightning.Bench.Options;
-using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;
@@ -14,10 +13,10 @@ namespace Lightning.Bench.Scenarios;
 /// </summary>
 public abstract class ScenarioBenchmark
 {
-    private CaseLifecycle? lifecycle;
+    private IRunningCase? lifecycle;
 
     /// <summary>The run, through the one boundary BenchmarkDotNet's reflection leaves (see <see cref="BenchmarkHost"/>).</summary>
-    private protected static RunContext Run => BenchmarkHost.Run;
+    private protected static IBenchmarkRun Run => BenchmarkHost.Run;
 
     /// <summary>The node build (--build NAME=IMAGE); the first one is the baseline of every build comparison.</summary>
     [ParamsSource(nameof(BuildValues))]
@@ -41,13 +40,13 @@ public abstract class ScenarioBenchmark
 
     public static IEnumerable<WorkloadName> WorkloadValues => Run.WorkloadNames.Select((w, i) => new WorkloadName(i, w));
 
-    public static IEnumerable<BuildName> BuildValues => Run.Options.Builds.Select((b, i) => new BuildName(i, b.Name));
+    public static IEnumerable<BuildName> BuildValues => Run.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Run.Sweep(nameof(Concurrency));
 
     public static IEnumerable<int> TopologyValues => Enumerable.Range(Run.TopologyRange.First, Run.TopologyRange.Last - Run.TopologyRange.First + 1);
 
-    public static IEnumerable<TraceMode> TracesValues => Run.Options.Traces.Select((t, i) => new TraceMode(i, t));
+    public static IEnumerable<TraceMode> TracesValues => Run.TraceModes.Select((t, i) => new TraceMode(i, t));
 
     /// <summary>The scenario's own parameters (name → value), part of the case's identity.</summary>
     protected virtual IReadOnlyDictionary<string, object> ScenarioParameters => new Dictionary<string, object>();
@@ -60,9 +59,7 @@ public abstract class ScenarioBenchmark
     // BenchmarkDotNet's in-process toolchain waits for the Task these return (since 0.15) before it goes on. It calls
     // them without arguments, so they take no token: the lifecycle stops on the run's cancellation.
     [GlobalSetup]
-    public async Task GlobalSetupAsync() => lifecycle = Run.Alternating
-        ? await ArmGroup.StartAsync(Run, Definition(), DefinitionOf)
-        : await CaseLifecycle.StartAsync(Run, Definition());
+    public async Task GlobalSetupAsync() => lifecycle = await Run.StartCaseAsync(Definition(), DefinitionOf);
 
     /// <summary>Another arm of this case's cell and topology (its Build and Traces from <paramref name="parameters"/>).</summary>
     private CaseDefinition DefinitionOf(IReadOnlyDictionary<string, string> parameters)
@@ -141,7 +138,7 @@ public abstract class ScenarioBenchmark
         return new CaseDefinition(
             id,
             id.Texts,
-            BuildTopology(Run.Options.Builds[Build.Index], Run.Options.BitcoindImage).Placed(Run.Options.Placements),
+            BuildTopology(Run.Builds[Build.Index], Run.BitcoindImage).Placed(Run.Placements),
             PaymentsPerInvocation,
             Traces.Name,
             Run.MeasuredFor(Concurrency),

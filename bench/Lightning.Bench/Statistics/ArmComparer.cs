@@ -1,6 +1,7 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 
 namespace Lightning.Bench.Statistics;
@@ -59,9 +60,9 @@ internal static class ArmComparer
                     {
                         comparisons.Add(Compare("build", cell.Key, metric, (builds[0], arm.Traces), baseline, arm, topologies, traceModes, threshold, seed, sequential, liveArms));
                     }
-                    if (arm.Traces != Options.TraceModes.Off && arms.TryGetValue((arm.Build, Options.TraceModes.Off), out var off))
+                    if (arm.Traces != TraceModes.Off && arms.TryGetValue((arm.Build, TraceModes.Off), out var off))
                     {
-                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, Options.TraceModes.Off), off, arm, topologies, traceModes, threshold, seed, sequential, liveArms));
+                        comparisons.Add(Compare("traces", cell.Key, metric, (arm.Build, TraceModes.Off), off, arm, topologies, traceModes, threshold, seed, sequential, liveArms));
                     }
                 }
             }

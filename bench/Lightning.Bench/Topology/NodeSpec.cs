@@ -1,9 +1,11 @@
-using Lightning.Bench.NodeKinds;
-
 namespace Lightning.Bench.Topology;
 
 /// <summary>A Lightning node of a topology: its name (also its compose service and host name), image and node kind.</summary>
-/// <param name="Kind">The implementation (a <see cref="NodeKinds.INodeKind"/> name): Core Lightning unless the build says otherwise.</param>
+/// <param name="Kind">The implementation (a node kind's name): Core Lightning unless the build says otherwise.</param>
 /// <param name="Placement">On a swarm: run this node on a host labelled lnbench.placement=VALUE instead of the topology's
 /// host (a topology too large for one host); the time between hosts is then part of what is measured. Null: with the rest of its topology.</param>
-internal sealed record NodeSpec(string Name, string Image, string Kind = NodeKindCatalog.DefaultKind, string? Placement = null);
+internal sealed record NodeSpec(string Name, string Image, string Kind = NodeSpec.DefaultKind, string? Placement = null)
+{
+    /// <summary>The kind of a node no build names another for: Core Lightning.</summary>
+    public const string DefaultKind = "cln";
+}

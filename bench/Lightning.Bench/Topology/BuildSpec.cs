@@ -1,7 +1,4 @@
-using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Topology;
-
-namespace Lightning.Bench.Options;
+namespace Lightning.Bench.Topology;
 
 /// <summary>
 /// A node build to benchmark: a name for the tables, the node kind and image of every node, optionally with another
@@ -10,7 +7,7 @@ namespace Lightning.Bench.Options;
 internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
 {
     /// <summary>The node kind of every node not named in <see cref="NodeKinds"/> (Core Lightning unless given).</summary>
-    public string Kind { get; init; } = NodeKindCatalog.DefaultKind;
+    public string Kind { get; init; } = NodeSpec.DefaultKind;
 
     /// <summary>Node → kind, for nodes of another kind than <see cref="Kind"/>.</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
@@ -36,5 +33,5 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     public override string ToString() =>
         string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")));
 
-    private static string WithKind(string kind, string image) => kind == NodeKindCatalog.DefaultKind ? image : $"{kind}={image}";
+    private static string WithKind(string kind, string image) => kind == NodeSpec.DefaultKind ? image : $"{kind}={image}";
 }

@@ -1,6 +1,6 @@
-namespace Lightning.Bench.Options;
+namespace Lightning.Bench.Topology;
 
-/// <summary>The values of the Traces parameter.</summary>
+/// <summary>The values of the Traces parameter: how a topology's nodes trace (to the harness, not at all, or to a socket nobody reads).</summary>
 internal static class TraceModes
 {
     public const string On = "on";

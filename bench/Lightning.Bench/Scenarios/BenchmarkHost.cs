@@ -1,19 +1,19 @@
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Scenarios;
 
 /// <summary>
 /// The one static of the harness, and its narrow boundary with BenchmarkDotNet: BenchmarkDotNet creates scenario
-/// instances and reads their parameter sources by reflection, so they find the run here while
-/// <see cref="HarnessRun"/> runs the benchmarks. Nothing else reads it.
+/// instances and reads their parameter sources by reflection, so they find the run here (as an
+/// <see cref="IBenchmarkRun"/>) while it runs the benchmarks. Nothing else reads it.
 /// </summary>
 internal static class BenchmarkHost
 {
-    private static RunContext? current;
+    private static IBenchmarkRun? current;
 
-    public static RunContext Run => current ?? throw new InvalidOperationException(
+    public static IBenchmarkRun Run => current ?? throw new InvalidOperationException(
         "no run: scenarios run through Lightning.Bench's Program (./run.sh), not on their own");
 
     /// <summary>Makes <paramref name="run"/> the scenarios' run until the returned handle is disposed.</summary>
-    public static IDisposable Host(RunContext run)
+    public static IDisposable Host(IBenchmarkRun run)
     {
         if (Interlocked.CompareExchange(ref current, run, null) is not null)
         {
@@ -22,7 +22,7 @@ internal static class BenchmarkHost
         return new Release(run);
     }
 
-    private sealed class Release(RunContext run) : IDisposable
+    private sealed class Release(IBenchmarkRun run) : IDisposable
     {
         public void Dispose() => Interlocked.CompareExchange(ref current, null, run);
     }

@@ -1,15 +1,13 @@
-using Lightning.Bench.Options;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Scenarios;
 
 /// <summary>What a scenario decides about one benchmark case: its identity, its topology, its workload and how many operations one invocation makes.</summary>
 /// <param name="Id">The case's identity; its <see cref="CaseId.Key"/> names it in every table and file.</param>
-/// <param name="TraceMode">on, off or unread (see <see cref="Options.TraceModes"/>).</param>
-/// <param name="Iterations">Measured invocations per topology of this case (see <see cref="RunContext.IterationsFor"/>).</param>
+/// <param name="TraceMode">on, off or unread (see <see cref="TraceModes"/>).</param>
+/// <param name="Iterations">Measured invocations per topology of this case (see <see cref="IBenchmarkRun.MeasuredFor"/>).</param>
 internal sealed record CaseDefinition(
     CaseId Id,
     IReadOnlyDictionary<string, string> Parameters,
