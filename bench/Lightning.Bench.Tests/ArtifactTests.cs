@@ -25,7 +25,7 @@ public class ArtifactTests : IDisposable
             Arguments = arguments,
             CommandLine = "./run.sh " + string.Join(' ', arguments),
             Scenario = scenario.Name,
-            Parameters = scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
+            Parameters = scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options.Sweeps)),
             Iterations = options.Iterations,
             Warmups = options.Warmups,
             AmountMsat = options.AmountMsat,

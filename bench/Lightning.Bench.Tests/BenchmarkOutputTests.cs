@@ -1,5 +1,6 @@
-using BenchmarkDotNet.Loggers;
 using System.Reflection;
+using BenchmarkDotNet.Loggers;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
 using Lightning.Bench.Run;
 

@@ -29,7 +29,7 @@ public class CpuQuietTests
     // A timed case's wait before each invocation: a window of 10 ms read every millisecond (Run.TimedSettle).
     [SkippableFact]
     public Task The_timed_settle_tells_busy_from_quiet_as_well() =>
-        BusyIdleStoppingAsync(Lightning.Bench.Run.TimedSettle.Quiet, Lightning.Bench.Run.TimedSettle.BusyShare, Lightning.Bench.Run.TimedSettle.Poll);
+        BusyIdleStoppingAsync(Lightning.Bench.Cases.TimedSettle.Quiet, Lightning.Bench.Cases.TimedSettle.BusyShare, Lightning.Bench.Cases.TimedSettle.Poll);
 
     private static async Task BusyIdleStoppingAsync(TimeSpan quietFor, double busyShare, TimeSpan? poll)
     {

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Docker.DotNet;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;

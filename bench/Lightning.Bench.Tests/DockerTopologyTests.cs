@@ -1,9 +1,10 @@
+using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
-using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Run;

@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Run;
 using Lightning.Bench.Tests.Support;
 

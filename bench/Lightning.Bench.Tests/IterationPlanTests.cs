@@ -1,6 +1,7 @@
+using Lightning.Bench.Cases;
+using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Statistics;
-using Lightning.Bench.Results;
 using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;

@@ -16,7 +16,7 @@ public class OptionParserTests
         Assert.Equal("elementsproject/lightningd:v26.06.6", options.ClnImage);
         Assert.Equal(HarnessOptions.DefaultBitcoindImage, options.BitcoindImage);
         Assert.Empty(options.Sweeps);
-        Assert.Equal([1, 4, 10], ScenarioCatalog.Default.Parameters.Single(p => p.Name == "Concurrency").ValuesFrom(options));
+        Assert.Equal([1, 4, 10], ScenarioCatalog.Default.Parameters.Single(p => p.Name == "Concurrency").ValuesFrom(options.Sweeps));
         Assert.Equal("lightningd:v26.06.6", Assert.Single(options.Builds).Name);
     }
 
@@ -81,7 +81,7 @@ public class OptionParserTests
         var carols = OptionParser.Parse(["AlicePaysBobViaCarols", "--carols", "1,2,4", "--pregenerate-invoices"]);
         Assert.Equal([1, 2, 4], carols.Sweeps["CarolsCount"]);
         Assert.True(carols.PregenerateInvoices);
-        Assert.Equal([4, 7, 10], ScenarioCatalog.Get("AlicesPayBob").Parameters.Single(p => p.Name == "AliceCount").ValuesFrom(OptionParser.Parse(["AlicesPayBob"])));
+        Assert.Equal([4, 7, 10], ScenarioCatalog.Get("AlicesPayBob").Parameters.Single(p => p.Name == "AliceCount").ValuesFrom(OptionParser.Parse(["AlicesPayBob"]).Sweeps));
 
         var builds = OptionParser.Parse(["--build", "v26.06=elementsproject/lightningd:v26.06.6", "--build", "mine=mycln:dev,carol-1=other:1", "--traces", "on,off"]);
         Assert.Equal(["v26.06", "mine"], builds.Builds.Select(b => b.Name));

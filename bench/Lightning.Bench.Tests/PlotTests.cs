@@ -1,4 +1,5 @@
 using System.Text;
+using Lightning.Bench.Cases;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Tests.Support;

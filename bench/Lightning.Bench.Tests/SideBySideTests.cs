@@ -1,3 +1,4 @@
+using Lightning.Bench.Cases;
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;

@@ -1,6 +1,7 @@
+using System.Runtime.InteropServices;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using System.Runtime.InteropServices;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;

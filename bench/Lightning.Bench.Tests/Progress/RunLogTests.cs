@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Run;
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Swarm;

@@ -58,7 +58,7 @@ public sealed class RelayQuietTests : IDisposable
                 }
             });
             var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], window, share, TimeSpan.FromSeconds(1),
-                Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience);
+                Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience);
             await stop.CancelAsync();
             await sampler;
             if (!quiet)
@@ -76,11 +76,11 @@ public sealed class RelayQuietTests : IDisposable
             verdicts.Add($"quiet after {waited.TotalMilliseconds:0} ms, starved");
         }
         Assert.NotEmpty(verdicts);
-        Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Run.TimedSettle.Quiet,
-            Lightning.Bench.Run.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
+        Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Cases.TimedSettle.Quiet,
+            Lightning.Bench.Cases.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
 
         var e = await Assert.ThrowsAsync<IOException>(() => client.WaitQuietAsync([new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
-            Lightning.Bench.Run.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Run.TimedSettle.Poll, 0, RelayHarness.Patience));
+            Lightning.Bench.Cases.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience));
         Assert.Contains("gone:", e.Message);
     }
 

@@ -139,7 +139,7 @@ internal static class Requirements
     /// </summary>
     public static void Perf()
     {
-        var (_, problem) = Lightning.Bench.Profiling.PerfSupport.CheckAsync(new Lightning.Bench.Profiling.ProfileSettings()).GetAwaiter().GetResult();
+        var (_, problem) = Lightning.Bench.Profiling.PerfSupport.CheckAsync(new Lightning.Bench.Options.ProfileSettings()).GetAwaiter().GetResult();
         if (problem is null && !File.Exists("/usr/bin/gcc"))
         {
             problem = "the profiled test program is built with gcc: apt-get install gcc libc6-dev";

@@ -149,13 +149,13 @@ internal sealed record HarnessOptions
     public IReadOnlyList<string> Compare { get; init; } = [];
 
     /// <summary>--soak: drive one case's payments continuously on one topology for this long (null: benchmark as usual).</summary>
-    public Soak.SoakLimit? Soak { get; init; }
+    public SoakLimit? Soak { get; init; }
 
     /// <summary>How often a soak samples its figures (one row of soak.csv per node per sample).</summary>
     public TimeSpan SampleInterval { get; init; } = TimeSpan.FromSeconds(5);
 
     /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
-    public IReadOnlyList<Soak.SoakBudget> Budgets { get; init; } = [];
+    public IReadOnlyList<SoakBudget> Budgets { get; init; } = [];
 
     /// <summary>--instructions: every Lightning node runs under Valgrind (callgrind) and builds are compared on instructions per payment.</summary>
     public bool Instructions { get; init; }
@@ -167,17 +167,17 @@ internal sealed record HarnessOptions
     public ProfileMode ProfileMode { get; init; } = ProfileMode.Off;
 
     /// <summary>--profile-frequency: stack samples per second per CPU.</summary>
-    public int ProfileFrequencyHz { get; init; } = Profiling.ProfileSettings.DefaultFrequencyHz;
+    public int ProfileFrequencyHz { get; init; } = ProfileSettings.DefaultFrequencyHz;
 
     /// <summary>--profile-stacks: dwarf (works without frame pointers) or fp.</summary>
-    public string ProfileStacks { get; init; } = Profiling.ProfileSettings.Dwarf;
+    public string ProfileStacks { get; init; } = ProfileSettings.Dwarf;
 
     /// <summary>--profile-every: in a soak, how often a profile window starts (null: a twentieth of the soak, at least a minute; 5 min for a count of payments).</summary>
     public TimeSpan? ProfileEvery { get; init; }
 
     /// <summary>How the nodes are profiled, or null without --profile.</summary>
-    public Profiling.ProfileSettings? Profile => ProfileMode == ProfileMode.Off ? null
-        : new Profiling.ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
+    public ProfileSettings? Profile => ProfileMode == ProfileMode.Off ? null
+        : new ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
             Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf");
 
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>

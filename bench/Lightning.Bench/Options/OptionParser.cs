@@ -246,7 +246,7 @@ internal static class OptionParser
         {
             throw new UsageException("--profile-every spaces a soak's profile windows: add --soak DURATION|PAYMENTS (a benchmark samples every other measured iteration)");
         }
-        if (options.Soak is { Duration: { } duration } && options.ProfileEvery is { } every && every + Soak.SoakProfiler.WindowLength > duration)
+        if (options.Soak is { Duration: { } duration } && options.ProfileEvery is { } every && every + ProfileSettings.SoakWindowLength > duration)
         {
             throw new UsageException($"--profile-every {every.TotalSeconds:0}s leaves no profile window in a soak of {duration.TotalSeconds:0}s: give a shorter interval");
         }

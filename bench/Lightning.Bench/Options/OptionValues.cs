@@ -9,7 +9,7 @@ internal static class OptionValues
 {
     public static string ProfileStacks(string name, string value) => value switch
     {
-        Profiling.ProfileSettings.Dwarf or Profiling.ProfileSettings.FramePointers => value,
+        ProfileSettings.Dwarf or ProfileSettings.FramePointers => value,
         _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
     };
 

@@ -1,4 +1,5 @@
 using Lightning.Bench.Docker;
+using Lightning.Bench.Options;
 
 namespace Lightning.Bench.Profiling;
 

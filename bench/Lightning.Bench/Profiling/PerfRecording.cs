@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
+using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Waiting;
 

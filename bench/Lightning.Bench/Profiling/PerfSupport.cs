@@ -1,3 +1,4 @@
+using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Profiling;

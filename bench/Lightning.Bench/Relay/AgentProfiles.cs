@@ -1,3 +1,4 @@
+using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 
 namespace Lightning.Bench.Relay;

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
+using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 
 namespace Lightning.Bench.Relay;

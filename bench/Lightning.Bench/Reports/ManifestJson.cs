@@ -25,7 +25,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Arguments = options.CommandLine,
             CommandLine = string.Join(' ', new[] { "./run.sh" }.Concat(options.CommandLine.Select(Quote))),
             Scenario = run.Scenario.Name,
-            Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options)),
+            Parameters = run.Scenario.Parameters.ToDictionary(p => p.Name, p => p.ValuesFrom(options.Sweeps)),
             Iterations = options.Iterations,
             Warmups = options.Warmups,
             BackToBack = options.BackToBack,

@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;

@@ -1,3 +1,4 @@
+using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 

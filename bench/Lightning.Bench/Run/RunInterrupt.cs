@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Run;

@@ -1,3 +1,4 @@
+using Lightning.Bench.Cases;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;

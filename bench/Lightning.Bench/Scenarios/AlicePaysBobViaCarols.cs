@@ -1,5 +1,4 @@
 using BenchmarkDotNet.Attributes;
-using Lightning.Bench.Options;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;

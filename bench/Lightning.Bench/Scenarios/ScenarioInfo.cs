@@ -1,4 +1,3 @@
-using Lightning.Bench.Options;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Scenarios;

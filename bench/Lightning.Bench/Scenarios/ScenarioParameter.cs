@@ -1,9 +1,8 @@
-using Lightning.Bench.Options;
-
 namespace Lightning.Bench.Scenarios;
 
 /// <summary>A swept [Params] parameter: its name, the option that sets it, its default sweep and its range.</summary>
 internal sealed record ScenarioParameter(string Name, string Option, string Description, IReadOnlyList<int> Default, int Min, int Max, string? RangeReason = null)
 {
-    public IReadOnlyList<int> ValuesFrom(HarnessOptions options) => options.Sweeps.GetValueOrDefault(Name) ?? Default;
+    /// <summary>Its values in a run: those swept on the command line (parameter name → values), else its default.</summary>
+    public IReadOnlyList<int> ValuesFrom(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps) => sweeps.GetValueOrDefault(Name) ?? Default;
 }

@@ -1,3 +1,5 @@
+using Lightning.Bench.Options;
+
 namespace Lightning.Bench.Soak;
 
 /// <summary>What a soak knows at its end beyond its CSV files.</summary>

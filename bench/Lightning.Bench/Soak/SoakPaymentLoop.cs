@@ -1,10 +1,12 @@
 using System.Diagnostics;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Workloads.Payments;
+using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Soak;
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;

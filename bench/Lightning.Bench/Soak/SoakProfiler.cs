@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
+using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
@@ -18,8 +20,8 @@ namespace Lightning.Bench.Soak;
 internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, LightningNetwork network, IReadOnlyList<string> nodes,
     Func<long> payments, Stopwatch clock, TimeSpan every, TimeSpan? soakDuration)
 {
-    /// <summary>Long enough for hundreds of samples per node at 99 Hz, short against the minutes between windows.</summary>
-    public static readonly TimeSpan WindowLength = TimeSpan.FromSeconds(10);
+    /// <summary>See <see cref="ProfileSettings.SoakWindowLength"/>.</summary>
+    public static readonly TimeSpan WindowLength = ProfileSettings.SoakWindowLength;
 
     private readonly List<SoakProfileWindow> windows = new();
     private volatile bool sampling;

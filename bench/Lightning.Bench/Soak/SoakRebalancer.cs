@@ -1,8 +1,9 @@
+using Lightning.Bench.Cases;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Soak;
 

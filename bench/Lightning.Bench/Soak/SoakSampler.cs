@@ -1,6 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
+using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
+using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;

@@ -5,6 +5,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Topology;
@@ -178,7 +179,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     /// A switched-off perf recording per Lightning node by the agent on its host (all or none: a node an agent cannot
     /// profile is named, and the recordings already started on other hosts are abandoned).
     /// </summary>
-    public async Task<IReadOnlyList<RelayProfile>> StartProfileAsync(Profiling.ProfileSettings settings, CancellationToken ct)
+    public async Task<IReadOnlyList<RelayProfile>> StartProfileAsync(ProfileSettings settings, CancellationToken ct)
     {
         var started = new List<RelayProfile>();
         try

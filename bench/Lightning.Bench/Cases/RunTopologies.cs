@@ -8,7 +8,7 @@ using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// The run's topologies: each made with the run's settings (compose project, folders, trace sockets, chain seed) and

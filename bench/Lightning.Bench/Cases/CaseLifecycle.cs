@@ -6,7 +6,7 @@ using Lightning.Bench.Scenarios;
 using Lightning.Bench.Setup;
 using Lightning.Bench.Workloads;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// One benchmark case from start to end, in the order it happens: build the topology, start it, fund the wallets, open

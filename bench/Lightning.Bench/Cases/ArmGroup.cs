@@ -1,7 +1,7 @@
 using Lightning.Bench.Network;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// --pairing alternate: the arms (builds, trace modes) of one cell and topology index, live at once, their invocations

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Loggers;
 using Lightning.Bench.Progress;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// BenchmarkDotNet's log into the run's console.log (<see cref="RunLog"/>), and, when no live display holds the

@@ -4,7 +4,7 @@ using Lightning.Bench.Network;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// The one place a case's instruments are chosen and ordered. Before an invocation they run in this order and after

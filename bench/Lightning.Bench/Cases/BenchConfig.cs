@@ -2,20 +2,20 @@ using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Filters;
-using Lightning.Bench.Scenarios;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
-using Perfolizer.Horology;
 using Lightning.Bench.Columns;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
+using Lightning.Bench.Scenarios;
+using Perfolizer.Horology;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>The BenchmarkDotNet configuration of a macro-benchmark: in-process (one topology per case stays alive), one invocation per iteration.</summary>
 internal static class BenchConfig

@@ -1,7 +1,7 @@
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// The order cases run in: for each topology index, each cell's arms (builds × trace modes) next to each other, in a

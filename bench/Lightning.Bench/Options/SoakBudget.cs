@@ -1,8 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Lightning.Bench.Options;
 
-namespace Lightning.Bench.Soak;
+namespace Lightning.Bench.Options;
 
 /// <summary>
 /// One budget of --budget 'p95&lt;250ms,rss&lt;400MB,cpu-per-payment&lt;20ms': a soak figure, a comparison and a limit in the

@@ -1,11 +1,11 @@
+using System.Collections.Immutable;
 using BenchmarkDotNet.Configs;
 using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using System.Collections.Immutable;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>BenchmarkDotNet's orderer: runs cases in the <see cref="ExecutionPlan"/>'s order, shows them in declared order (builds as given, then parameters).</summary>
 internal sealed class InterleavedOrderer(ExecutionPlan plan) : IOrderer

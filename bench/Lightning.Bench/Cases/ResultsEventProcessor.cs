@@ -4,7 +4,7 @@ using BenchmarkDotNet.Running;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// The moment BenchmarkDotNet finishes a case (its topology already torn down), the case's figures are computed once

@@ -1,11 +1,11 @@
-using Lightning.Bench.Results;
 using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using Lightning.Bench.Progress;
+using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// Tells the progress model what BenchmarkDotNet runs: the cases it was given (a budgeted run's round adds its own),

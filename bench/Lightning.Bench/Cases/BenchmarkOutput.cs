@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Loggers;
 using Lightning.Bench.Network;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// BenchmarkDotNet's console output, as the harness wants it: silenced once a run is stopping (a case cut off by

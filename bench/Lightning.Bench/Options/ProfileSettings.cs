@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Lightning.Bench.Profiling;
+namespace Lightning.Bench.Options;
 
 /// <summary>
 /// How --profile samples the nodes: `perf record` on the cpu-clock event (a timer, so it works in virtual machines
@@ -12,6 +12,9 @@ namespace Lightning.Bench.Profiling;
 internal sealed record ProfileSettings(int FrequencyHz = ProfileSettings.DefaultFrequencyHz, string CallGraph = ProfileSettings.Dwarf, bool Required = true, string PerfPath = "perf")
 {
     /// <summary>Not a multiple of common timer rates, so sampling does not lock step with periodic work.</summary>
+    /// <summary>A soak's profile window: long enough for hundreds of samples per node at 99 Hz, short against the minutes between windows.</summary>
+    public static readonly TimeSpan SoakWindowLength = TimeSpan.FromSeconds(10);
+
     public const int DefaultFrequencyHz = 99;
 
     public const string Dwarf = "dwarf";

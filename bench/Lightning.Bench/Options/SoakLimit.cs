@@ -1,8 +1,7 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Lightning.Bench.Options;
 
-namespace Lightning.Bench.Soak;
+namespace Lightning.Bench.Options;
 
 /// <summary>How long a soak runs: a duration ("2h", "30m", "90s", "1h30m") or a number of payments ("50000").</summary>
 internal sealed partial record SoakLimit(TimeSpan? Duration, long? Payments)

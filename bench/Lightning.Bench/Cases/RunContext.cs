@@ -8,7 +8,7 @@ using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// Everything one run's cases share, passed explicitly: options, engine, compose, fragments, node kinds, results
@@ -112,7 +112,7 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
 
     /// <summary>The values of a swept parameter of this run's scenario: from the command line, else the scenario's default.</summary>
     public IReadOnlyList<int> Sweep(string parameter) =>
-        Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options);
+        Scenario.Parameters.Single(p => p.Name == parameter).ValuesFrom(Options.Sweeps);
 
     /// <summary>
     /// Measured invocations per topology by Concurrency where they differ from --iterations: a budgeted run sets them

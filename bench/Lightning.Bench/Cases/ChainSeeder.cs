@@ -6,7 +6,7 @@ using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// The run's regtest chain, mined once on a bitcoind of its own and kept (<see cref="ChainSeed"/>) in a private folder

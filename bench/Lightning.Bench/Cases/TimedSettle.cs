@@ -1,4 +1,5 @@
-namespace Lightning.Bench.Run;
+
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// Before each invocation of a timed case, outside its timing, the harness waits until the nodes have fallen quiet:

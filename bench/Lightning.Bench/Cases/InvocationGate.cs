@@ -1,6 +1,6 @@
 using Lightning.Bench.Instruments;
 
-namespace Lightning.Bench.Run;
+namespace Lightning.Bench.Cases;
 
 /// <summary>
 /// A wait before each invocation, outside its timing, among the instruments so it falls in their order: the wait for
