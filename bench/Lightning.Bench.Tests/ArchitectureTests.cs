@@ -1,0 +1,147 @@
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Tests.Support;
+using NetArchTest.Rules;
+using Xunit.Abstractions;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>
+/// Dependencies between the harness's folders point one way, read from the compiled assembly (every type, lambdas and
+/// async state machines included): each folder has a layer, a folder uses only folders of lower layers (or its own),
+/// and the edges kept against that order are listed below with their reasons. A new upward edge or a new cycle fails
+/// here, naming the types that made it.
+/// </summary>
+[Trait("Category", "Unit")]
+public class ArchitectureTests(ITestOutputHelper output)
+{
+    private const string Root = "Lightning.Bench";
+
+    /// <summary>The layers, bottom first: a folder may use its own layer's folders and those below.</summary>
+    private static readonly string[][] Layers =
+    [
+        ["Progress", "Waiting", "Csv", "Rpc", "Topology"],
+        ["Processes", "Docker"],
+        ["Cleanup", "Compose"],
+        ["Results"],
+        ["Statistics"],
+        ["Tracing", "Chain", "NodeKinds"],
+        ["Workloads"],
+        ["Scenarios"],
+        ["Options"],
+        ["Profiling", "Instructions", "Relay"],
+        ["Network"],
+        ["Reports"],
+        ["Swarm"],
+        ["Setup", "Instruments", "Columns"],
+        ["Cases"],
+        ["Soak"],
+        ["Run"],
+        ["(root)"],
+    ];
+
+    /// <summary>Upward edges kept, each with why. Empty is the goal; an entry whose edge is gone must go too.</summary>
+    private static readonly IReadOnlyDictionary<(string From, string To), string> Kept = new Dictionary<(string, string), string>
+    {
+    };
+
+    /// <summary>Folders that hold no feature: they may name nothing but each other.</summary>
+    private static readonly string[] Infrastructure = ["Processes", "Cleanup", "Docker", "Waiting", "Progress"];
+
+    private static readonly Lazy<FolderGraph> Graph = new(() => FolderGraph.Of(typeof(ScenarioBenchmark).Assembly.Location));
+
+    private static int LayerOf(string folder)
+    {
+        for (var i = 0; i < Layers.Length; i++)
+        {
+            if (Layers[i].Contains(folder))
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    [Fact]
+    public void Every_folder_has_a_layer()
+    {
+        var unplaced = Graph.Value.Folders.Where(f => LayerOf(f) < 0).ToList();
+        Assert.True(unplaced.Count == 0, $"folders without a layer: {string.Join(", ", unplaced)}");
+        var gone = Layers.SelectMany(l => l).Where(f => !Graph.Value.Folders.Contains(f)).ToList();
+        Assert.True(gone.Count == 0, $"layers name folders that are gone: {string.Join(", ", gone)}");
+    }
+
+    [Fact]
+    public void No_folder_uses_a_folder_above_it_but_the_edges_kept_with_a_reason()
+    {
+        var upward = Graph.Value.Edges
+            .SelectMany(e => e.Value.Select(t => (From: e.Key, To: t.Key, Users: t.Value)))
+            .Where(e => LayerOf(e.To) > LayerOf(e.From) && !Kept.ContainsKey((e.From, e.To)))
+            .Select(e => $"{e.From} -> {e.To} (layer {LayerOf(e.From)} uses layer {LayerOf(e.To)}): {string.Join(", ", e.Users.Take(5))}")
+            .ToList();
+        Assert.True(upward.Count == 0, "upward dependencies:\n" + string.Join("\n", upward));
+        var stale = Kept.Keys.Where(k => !Graph.Value.Uses(k.From, k.To)).ToList();
+        Assert.True(stale.Count == 0, $"kept edges that no longer exist (remove them from the list): {string.Join(", ", stale)}");
+    }
+
+    [Fact]
+    public void No_folders_use_each_other()
+    {
+        var cycles = Graph.Value.Cycles();
+        Assert.True(cycles.Count == 0, "cycles: " + string.Join("; ", cycles.Select(c => string.Join(" ", c))));
+    }
+
+    [Fact]
+    public void The_results_model_and_the_statistics_depend_on_nothing_above_them()
+    {
+        AssertNoDependency("Results", Above("Results"));
+        AssertNoDependency("Statistics", Above("Statistics"));
+    }
+
+    [Fact]
+    public void Options_parse_into_data_and_call_no_feature_code()
+    {
+        AssertNoDependency("Options", ["Profiling", "Instructions", "Relay", "Network", "Reports", "Swarm", "Setup", "Instruments", "Cases", "Soak", "Columns", "Run",
+            "Docker", "Compose", "Chain", "Tracing"]);
+    }
+
+    [Fact]
+    public void The_benchmark_classes_reach_the_run_through_its_context_and_call_nothing_in_it()
+    {
+        AssertNoDependency("Scenarios", ["Cases", "Run", "Options", "Network", "Soak"]);
+    }
+
+    [Fact]
+    public void Infrastructure_names_no_feature()
+    {
+        foreach (var folder in Infrastructure)
+        {
+            AssertNoDependency(folder, Graph.Value.Folders.Where(f => !Infrastructure.Contains(f) && f != folder && LayerOf(f) > LayerOf(folder)).ToArray());
+        }
+    }
+
+    /// <summary>The folder graph as it is, for a person: mutual pairs, cycles, each folder's types and what it uses.</summary>
+    [Fact]
+    public void The_folder_graph_is_reported()
+    {
+        var graph = Graph.Value;
+        output.WriteLine($"folders: {graph.Folders.Count()}, mutual pairs: {graph.MutualPairs().Count}, largest cycle: {graph.Cycles().FirstOrDefault()?.Count ?? 0}");
+        foreach (var folder in graph.Folders.OrderBy(LayerOf))
+        {
+            output.WriteLine($"{LayerOf(folder),2} {folder} ({graph.TypesPerFolder[folder]} types) -> {string.Join(" ", graph.Edges.TryGetValue(folder, out var t) ? t.Keys.OrderBy(LayerOf) : [])}");
+        }
+        Assert.True(graph.Folders.Count() > 20);
+    }
+
+    private static string[] Above(string folder) => Graph.Value.Folders.Where(f => LayerOf(f) > LayerOf(folder)).ToArray();
+
+    /// <summary>NetArchTest's reading of the same rule, naming the types that break it.</summary>
+    private static void AssertNoDependency(string folder, IEnumerable<string> forbidden)
+    {
+        var namespaces = forbidden.Select(f => $"{Root}.{f}").ToArray();
+        var result = Types.InAssembly(typeof(ScenarioBenchmark).Assembly)
+            .That().ResideInNamespace($"{Root}.{folder}")
+            .ShouldNot().HaveDependencyOnAny(namespaces)
+            .GetResult();
+        Assert.True(result.IsSuccessful, $"{folder} uses {string.Join(", ", forbidden)}: {string.Join(", ", result.FailingTypeNames ?? [])}");
+    }
+}
