@@ -87,6 +87,9 @@ if (file.exists(soak_file)) {
 payments_file <- file.path(dir, "payments.csv")
 if (!file.exists(payments_file)) quit(save = "no")
 payments <- read.csv(payments_file, stringsAsFactors = FALSE)
+# Operations that ended as their workload expects (a payment that succeeded, an attempt that failed at the payee);
+# runs before workloads had no such column, and every success was expected.
+payments$as_expected <- if ("expected" %in% names(payments)) payments$expected %in% c("true", "TRUE", TRUE) else payments$outcome == "succeeded"
 if (nrow(payments) > 0) {
   case_labels <- make_case_labels(payments$case)
   payments$case <- case_factor(payments$case)
@@ -97,15 +100,15 @@ if (nrow(payments) > 0) {
   payments$panel <- without_topology(as.character(payments$case))
   payments$panel[payments$panel == ""] <- "all cases"
   payments$panel <- factor(payments$panel, levels = unique(payments$panel))
-  measured_ok <- subset(payments, phase == "measured" & outcome == "succeeded")
+  measured_ok <- subset(payments, phase == "measured" & as_expected)
   plot <- ggplot(payments, aes(since_s, latency_ms)) +
     geom_point(aes(colour = topology, shape = outcome, alpha = phase), size = 1.4) +
     geom_smooth(data = measured_ok, method = "loess", formula = y ~ x, se = FALSE, colour = "black", linewidth = 0.6) +
     facet_wrap(~panel, scales = "free_x") +
     scale_alpha_manual(values = c(measured = 0.7, warmup = 0.2)) +
     expand_limits(y = 0) +
-    labs(title = "Payment latency over the run", subtitle = paste0(payment, "pale: warmups; line: loess of measured payments"),
-         x = "seconds since the topology's first payment", y = "latency (ms)", colour = "topology", shape = NULL, alpha = NULL) +
+    labs(title = "Payment latency over the run", subtitle = paste0(payment, "pale: warmups; line: loess of measured operations that ended as expected"),
+         x = "seconds since the topology's first operation", y = "latency (ms)", colour = "topology", shape = NULL, alpha = NULL) +
     theme_bw()
   if (length(levels(payments$topology)) == 1) plot <- plot + guides(colour = "none")
   suppressWarnings(save(plot, "payments-timeline.png"))
@@ -149,7 +152,7 @@ steps_path <- file.path(dir, "payment-spans.csv")
 if (file.exists(steps_path)) {
   steps <- read.csv(steps_path, stringsAsFactors = FALSE)
   steps <- steps[steps$phase == "measured", ]
-  measured <- payments[payments$phase == "measured" & payments$outcome == "succeeded", ]
+  measured <- payments[payments$phase == "measured" & payments$as_expected, ]
   measured$case <- without_topology(names(case_labels)[as.integer(measured$case)])
   steps$case <- without_topology(steps$case)
   if (nrow(steps) > 0 && nrow(measured) > 0) {
