@@ -10,7 +10,7 @@ namespace Lightning.Bench.Instruments;
 /// operations cost, not time passing. The idle window comes before the first invocation, or, for a timed case, after
 /// the last (<paramref name="idleAfterOperations"/>), while the next case's topology is set up, where it costs the run nothing.
 /// </summary>
-internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool idleAfterOperations, RunProgress progress) : CaseInstrument
+internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool idleAfterOperations, RunProgress progress) : ReadingWindow<IReadOnlyDictionary<string, long>>
 {
     /// <summary>Long enough to hold a few of the nodes' periodic chores (bitcoind is polled every second).</summary>
     public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(3);
@@ -19,8 +19,6 @@ internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool 
     public static readonly TimeSpan SettleQuiet = TimeSpan.FromMilliseconds(150);
 
     public const double SettleBusyShare = 0.05;
-
-    private IReadOnlyDictionary<string, long>? before;
 
     public bool IdleAfterOperations => idleAfterOperations;
 
@@ -34,19 +32,10 @@ internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool 
         results.IdleCpuNanosecondsPerSecond = await meter.MeasureIdleAsync(IdleWindow, ct);
     }
 
-    public override async Task BeforeInvocationAsync(Invocation invocation, CancellationToken ct) => before = await meter.ReadAsync(ct);
+    protected override Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct) => meter.ReadAsync(ct);
 
-    public override async Task AfterInvocationAsync(Invocation invocation, CancellationToken ct)
-    {
-        var start = before;
-        before = null;
-        if (start is null)
-        {
-            return;
-        }
-        var after = await meter.ReadAsync(ct);
-        results.RecordCpu(invocation.Number, after.Where(a => start.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - start[a.Key]));
-    }
+    protected override void Record(Invocation invocation, IReadOnlyDictionary<string, long> before, IReadOnlyDictionary<string, long> after) =>
+        results.RecordCpu(invocation.Number, after.Where(a => before.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - before[a.Key]));
 
     public override async Task MeasureIdleAfterAsync(CancellationToken ct)
     {
