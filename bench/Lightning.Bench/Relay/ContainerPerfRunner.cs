@@ -22,7 +22,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
 
     private static readonly TimeSpan Forever = TimeSpan.FromHours(24);
 
-    public async Task<IPerfProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
+    public async Task<IRunningProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
         await ContainerPerf.StartAsync(engine, settings, folder, arguments, ct);
 
     public async Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout, Action<StreamReader> readOutput, CancellationToken ct = default)
@@ -40,7 +40,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
     }
 
     /// <summary>One perf in its helper container.</summary>
-    private sealed class ContainerPerf : IPerfProcess
+    private sealed class ContainerPerf : IRunningProcess
     {
         private readonly DockerEngine engine;
         private readonly string id;
