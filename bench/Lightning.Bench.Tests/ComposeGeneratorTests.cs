@@ -5,6 +5,7 @@ using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tests.Support;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,5 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
@@ -207,5 +208,5 @@ public class StackGeneratorTests
     }
 
     private static ComposeRunSettings SingleHost() =>
-        new("lnbench-golden-1", new Network.RunLayout("/tmp/lnb/lnbench-golden-1"), "1000:1000", Labels, true);
+        new("lnbench-golden-1", new RunLayout("/tmp/lnb/lnbench-golden-1"), "1000:1000", Labels, true);
 }

@@ -343,7 +343,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.Empty(await engine.Swarm.ListServicesAsync(Scope));
         Assert.Empty(await engine.Swarm.ListSecretsAsync(Scope));
         Assert.Empty(await engine.ListNetworksAsync(Scope));
-        Assert.DoesNotContain(await engine.ListContainersAsync(Scope), c => c.Labels.GetValueOrDefault(Compose.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
+        Assert.DoesNotContain(await engine.ListContainersAsync(Scope), c => c.Labels.GetValueOrDefault(Network.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
     }
 
     [SkippableFact]

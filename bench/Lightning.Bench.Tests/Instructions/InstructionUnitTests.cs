@@ -8,6 +8,7 @@ using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 using Lightning.Bench.Tests.Support.StandIn;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests.Instructions;
 

@@ -2,6 +2,7 @@ using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Instructions;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;

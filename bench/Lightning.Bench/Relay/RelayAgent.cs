@@ -5,6 +5,7 @@ using System.Security.Cryptography;
 using System.Text.RegularExpressions;
 using System.Threading.Channels;
 using Lightning.Bench.Network;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Relay;
 

@@ -1,5 +1,5 @@
-using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Run;
 

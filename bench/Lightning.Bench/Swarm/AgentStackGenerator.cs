@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
 
 namespace Lightning.Bench.Swarm;
 

@@ -63,7 +63,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     }
 
     public Task<Chain.BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default) =>
-        Chain.BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
+        BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
 
     public Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default) => Task.FromResult<Func<string, NodeContainer>>(ContainerOf);
 

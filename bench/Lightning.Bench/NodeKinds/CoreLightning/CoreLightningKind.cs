@@ -1,6 +1,7 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
