@@ -4,6 +4,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Instructions;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 

@@ -1,6 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Profiling;
 

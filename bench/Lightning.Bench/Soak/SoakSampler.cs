@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;

@@ -1,5 +1,5 @@
 using Lightning.Bench.Compose;
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Rpc;
 using Lightning.Bench.Topology;
 
