@@ -20,7 +20,7 @@ internal static class Program
     {
         if (args.Length > 0 && args[0] == Relay.AgentOptionCatalog.Command)
         {
-            return Relay.AgentCommand.Run(args[1..]);
+            return Swarm.AgentCommand.Run(args[1..]);
         }
         if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.Command)
         {
@@ -38,9 +38,9 @@ internal static class Program
         {
             return Processes.ExecToFiles.Run(args[1..]);
         }
-        if (args.Length > 0 && args[0] == Relay.AgentCommand.AgentsCommand)
+        if (args.Length > 0 && args[0] == Swarm.AgentCommand.AgentsCommand)
         {
-            return Relay.AgentCommand.RunAgents(args[1..]);
+            return Swarm.AgentCommand.RunAgents(args[1..]);
         }
         HarnessOptions options;
         ComposeFragments fragments;
