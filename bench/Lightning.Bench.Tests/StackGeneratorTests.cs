@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
@@ -15,7 +16,7 @@ public class StackGeneratorTests
     private const string RunId = "20261124-120000-ab12";
     private const string Stack = "lnbench-20261124-120000-ab12-1";
 
-    private static readonly ComposeFragments Fragments = ComposeFragments.Load();
+    private static readonly ComposeFragments Fragments = NodeKindCatalog.Default.LoadFragments();
 
     private static readonly IReadOnlyDictionary<string, string> Labels =
         new Dictionary<string, string> { [RunLabels.Run] = RunId, [RunLabels.OwnerPid] = "42", [RunLabels.OwnerHost] = "manager" };
