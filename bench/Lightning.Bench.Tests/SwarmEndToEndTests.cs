@@ -145,7 +145,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
         Assert.Contains($"[share 2 on {host}]", run.StandardOutput);
         Assert.Contains("side by side: 2 shares on 1 host(s): 4 topology pairs in", run.StandardOutput);
         var runDir = Assert.Single(Directory.GetDirectories(results));
-        using var manifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, Lightning.Bench.Swarm.SideBySideRun.ManifestFile)));
+        using var manifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, Lightning.Bench.Run.SideBySideRun.ManifestFile)));
         var shares = manifest.RootElement.GetProperty("shares").EnumerateArray().ToList();
         Assert.Equal([(1, 2), (3, 4)], shares.Select(s => (s.GetProperty("first_topology").GetInt32(), s.GetProperty("last_topology").GetInt32())));
         Assert.All(shares, s => Assert.Equal((0, 2, host), (s.GetProperty("exit_code").GetInt32(), s.GetProperty("pairs").GetInt32(), s.GetProperty("host").GetString())));
@@ -199,7 +199,7 @@ public class SwarmEndToEndTests(SingleNodeSwarm swarm) : IClassFixture<SingleNod
             {
                 await AssertNothingLeftAsync(engine, id, work);
             }
-            Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(stopped)), Lightning.Bench.Swarm.SideBySideRun.ManifestFile)));
+            Assert.True(File.Exists(Path.Combine(Assert.Single(Directory.GetDirectories(stopped)), Lightning.Bench.Run.SideBySideRun.ManifestFile)));
         }
     }
 

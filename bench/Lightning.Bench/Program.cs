@@ -106,7 +106,7 @@ internal static class Program
         {
             return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        if (Lightning.Bench.Swarm.SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
+        if (SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
         {
             return sideBySide;
         }
