@@ -1,10 +1,12 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 
@@ -71,7 +73,7 @@ public class ArtifactTests : IDisposable
         {
             var caseDir = Directory.CreateDirectory(Path.Combine(run, "cases", $"CarolsCount-{carols}")).FullName;
             var topology = AlicePaysBobViaCarols.TopologyFor(original.Builds[0], original.BitcoindImage, carols);
-            File.WriteAllText(Path.Combine(caseDir, "docker-compose.yml"), ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
+            File.WriteAllText(Path.Combine(caseDir, "docker-compose.yml"), ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, NodeKindCatalog.Default.LoadFragments())));
         }
         var zip = ArtifactZip.Create(run);
 
@@ -88,7 +90,7 @@ public class ArtifactTests : IDisposable
         foreach (var carols in plan.Options.Sweeps["CarolsCount"])
         {
             var topology = AlicePaysBobViaCarols.TopologyFor(plan.Options.Builds[0], plan.Options.BitcoindImage, carols);
-            Assert.Equal(stored[$"cases/CarolsCount-{carols}/docker-compose.yml"], ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, ComposeFragments.Load())));
+            Assert.Equal(stored[$"cases/CarolsCount-{carols}/docker-compose.yml"], ComposeYaml.Serialize(ComposeGenerator.Generate(topology, settings, NodeKindCatalog.Default.LoadFragments())));
         }
     }
 

@@ -49,7 +49,7 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
             [new ChannelSpec("alice", "bob", 1_000_000)], [new PaymentFlow("alice", "bob")]);
         var settings = new ComposeRunSettings(project, layout, HostUser.ContainerUser,
             new Dictionary<string, string>(RunLabels.For(runId)), TraceSockets: true, DevTraceFile: false);
-        var model = ComposeGenerator.Generate(topology, settings, ComposeFragments.Load(), NodeKindCatalog.Default);
+        var model = ComposeGenerator.Generate(topology, settings, NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
         File.WriteAllText(layout.ComposeFile, ComposeYaml.Serialize(model));
         return (model, layout.ComposeFile);
     }

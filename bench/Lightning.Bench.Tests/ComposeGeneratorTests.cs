@@ -2,6 +2,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tests.Support;
@@ -12,7 +13,7 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class ComposeGeneratorTests
 {
-    private static readonly ComposeFragments Fragments = ComposeFragments.Load();
+    private static readonly ComposeFragments Fragments = NodeKindCatalog.Default.LoadFragments();
 
     private static ComposeRunSettings Settings(bool traces = false) => new(
         "lnbench-golden-1",
@@ -134,7 +135,7 @@ public class ComposeGeneratorTests
         var dir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
         File.WriteAllText(Path.Combine(dir, ComposeFragments.BitcoindFile), "services:\n  bitcoind:\n    entrypoint: [bitcoind]\n    comand: [-regtest]\n");
         File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment), Path.Combine(dir, CoreLightningKind.Fragment));
-        var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(dir));
+        var error = Assert.Throws<InvalidDataException>(() => NodeKindCatalog.Default.LoadFragments(dir));
         Assert.Contains(ComposeFragments.BitcoindFile, error.Message);
         Assert.Contains("comand", error.Message);
     }

@@ -72,7 +72,7 @@ public class DockerTopologyTests : IAsyncLifetime
         await ReadyAsync(runner == "engine" ? null : runner);
         var project = $"lnbench-{runId}-1";
         var network = Network(project, runner);
-        await network.UpAsync(ComposeFragments.Load(), RunCredentials.Generate());
+        await network.UpAsync(NodeKindCatalog.Default.LoadFragments(), RunCredentials.Generate());
 
         var containers = await Run.ContainersAsync();
         Assert.Equal(["alice", "bitcoind", "bob"], containers.Select(c => c.Labels[ComposeGenerator.NodeLabel]).Order());
@@ -112,7 +112,7 @@ public class DockerTopologyTests : IAsyncLifetime
         await File.WriteAllTextAsync(Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile), bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest"));
 
         var network = Network($"lnbench-{runId}-2");
-        var error = await Assert.ThrowsAsync<NodeDiedException>(() => network.StartAsync(ComposeFragments.Load(fragmentsDir)));
+        var error = await Assert.ThrowsAsync<NodeDiedException>(() => network.StartAsync(NodeKindCatalog.Default.LoadFragments(fragmentsDir)));
         Assert.Equal("bitcoind", error.Node);
         Assert.Equal(3, error.ExitCode);
         Assert.Contains("failing on purpose", error.Message);

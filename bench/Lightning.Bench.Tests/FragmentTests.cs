@@ -19,12 +19,12 @@ public class FragmentTests : IDisposable
     {
         WriteFragments(cln => cln.Replace("    init: true\n", "    init: true\n" + privilege));
 
-        var error = Assert.Throws<InvalidDataException>(() => ComposeFragments.Load(directory));
+        var error = Assert.Throws<InvalidDataException>(() => NodeKindCatalog.Default.LoadFragments(directory));
         Assert.Contains(named, error.Message);
         Assert.Contains(CoreLightningKind.Fragment, error.Message);
         Assert.Contains("--allow-privileged-fragments", error.Message);
 
-        var allowed = ComposeFragments.Load(directory, allowPrivileged: true);
+        var allowed = NodeKindCatalog.Default.LoadFragments(directory, allowPrivileged: true);
         var cln = allowed.For(CoreLightningKind.Fragment);
         Assert.True(cln.Privileged == true || cln.CapAdd is { Count: 1 } || cln.SecurityOpt is { Count: 1 });
     }
@@ -32,7 +32,7 @@ public class FragmentTests : IDisposable
     [Fact]
     public void The_shipped_fragments_ask_for_no_privileges()
     {
-        var fragments = ComposeFragments.Load();
+        var fragments = NodeKindCatalog.Default.LoadFragments();
         Assert.Null(fragments.For(CoreLightningKind.Fragment).Privileged);
         Assert.Null(fragments.Bitcoind.CapAdd);
     }
@@ -46,7 +46,7 @@ public class FragmentTests : IDisposable
         WriteFragments(cln => argument.Length > 0
             ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument)
             : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon"));
-        var fragments = ComposeFragments.Load(directory);
+        var fragments = NodeKindCatalog.Default.LoadFragments(directory);
 
         var error = Assert.Throws<InvalidDataException>(() => EngineComposeRunner.CheckFragments(fragments, _ => null));
         Assert.StartsWith($"compose fragment {CoreLightningKind.Fragment}: ", error.Message);
@@ -57,7 +57,7 @@ public class FragmentTests : IDisposable
 
     [Fact]
     public void The_shipped_fragments_pass_the_engine_runners_check() =>
-        EngineComposeRunner.CheckFragments(ComposeFragments.Load(), _ => null);
+        EngineComposeRunner.CheckFragments(NodeKindCatalog.Default.LoadFragments(), _ => null);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Lightning.Bench.Cleanup;
+using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tests.Support;

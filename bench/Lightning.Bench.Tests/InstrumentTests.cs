@@ -1,5 +1,5 @@
 using Lightning.Bench.Instruments;
-using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 

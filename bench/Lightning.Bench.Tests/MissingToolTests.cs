@@ -1,4 +1,5 @@
 using Lightning.Bench.Cases;
+using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;

@@ -1,5 +1,6 @@
 using System.Reflection;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Tests;

@@ -1,5 +1,6 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 

@@ -1,8 +1,9 @@
 using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
-using Lightning.Bench.Results;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
+using Lightning.Bench.Results;
 using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
@@ -69,7 +70,7 @@ public class ProfilingOptionTests
     [InlineData("12:perf_event:/docker/abc\n0::/", false, null)] // perf_event listed but not mounted, unified root
     public void The_cgroup_perf_scopes_to_follows_the_hierarchy_that_has_perf_events(string lines, bool v1Mounted, string? expected)
     {
-        var (cgroup, problem) = PerfCgroup.Of(Network.ProcessCgroups.Parse(42, lines.Split('\n')), v1Mounted);
+        var (cgroup, problem) = PerfCgroup.Of(ProcessCgroups.Parse(42, lines.Split('\n')), v1Mounted);
         Assert.Equal(expected, cgroup);
         Assert.Equal(expected is null, problem.Length > 0);
     }

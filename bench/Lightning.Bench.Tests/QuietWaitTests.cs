@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using Lightning.Bench.Network;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Tests;
 

@@ -3,6 +3,7 @@ using System.Text.Json;
 using Lightning.Bench.Csv;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.Soak;
 using Lightning.Bench.Statistics;

@@ -128,7 +128,7 @@ public partial class SpanViewsTests : IDisposable
     public void Out_needs_spans()
     {
         Assert.Equal("--out says where --spans writes: add --spans RUN.zip (or drop --out)",
-            Assert.Throws<Options.UsageException>(() => Options.OptionParser.Parse(["--out", "x"])).Message);
+            Assert.Throws<Lightning.Bench.Progress.UsageException>(() => Options.OptionParser.Parse(["--out", "x"])).Message);
         Assert.Equal(("run.zip", "x"), (Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).Spans, Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).SpansOut));
     }
 

@@ -1,5 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
@@ -14,7 +16,7 @@ public class StackGeneratorTests
     private const string RunId = "20261124-120000-ab12";
     private const string Stack = "lnbench-20261124-120000-ab12-1";
 
-    private static readonly ComposeFragments Fragments = ComposeFragments.Load();
+    private static readonly ComposeFragments Fragments = NodeKindCatalog.Default.LoadFragments();
 
     private static readonly IReadOnlyDictionary<string, string> Labels =
         new Dictionary<string, string> { [RunLabels.Run] = RunId, [RunLabels.OwnerPid] = "42", [RunLabels.OwnerHost] = "manager" };
@@ -163,7 +165,7 @@ public class StackGeneratorTests
         {
             File.WriteAllText(tokenFile, new string('t', 32));
             var args = command.Select(a => a.Replace($"/run/secrets/{SwarmNames.AgentTokenTarget}", tokenFile, StringComparison.Ordinal)).Skip(1).ToList();
-            var perf = Lightning.Bench.Relay.AgentCommand.Settings(Lightning.Bench.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
+            var perf = Lightning.Bench.Swarm.AgentCommand.Settings(Lightning.Bench.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
             Assert.Equal("lnbench/harness:abc", perf.Image);
             Assert.Equal(SwarmNames.WorkVolume(RunId), perf.WorkVolume);
             Assert.Equal(SwarmNames.WorkMount, perf.WorkMount);
@@ -207,5 +209,5 @@ public class StackGeneratorTests
     }
 
     private static ComposeRunSettings SingleHost() =>
-        new("lnbench-golden-1", new Network.RunLayout("/tmp/lnb/lnbench-golden-1"), "1000:1000", Labels, true);
+        new("lnbench-golden-1", new RunLayout("/tmp/lnb/lnbench-golden-1"), "1000:1000", Labels, true);
 }

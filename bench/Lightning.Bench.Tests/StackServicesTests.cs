@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
@@ -20,7 +21,7 @@ public class StackServicesTests
 
     private static ComposeFile AlicePaysBobStack() => StackGenerator.Generate(
         AlicePaysBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2"),
-        new StackSettings(RunId, Stack, "1000:1000", Labels, "host-2", TraceSockets: true), ComposeFragments.Load());
+        new StackSettings(RunId, Stack, "1000:1000", Labels, "host-2", TraceSockets: true), NodeKindCatalog.Default.LoadFragments());
 
     private static Dictionary<string, string> SecretIds(ComposeFile file) => file.Secrets!.Values.ToDictionary(s => s.Name!, s => $"id-{s.Name}");
 

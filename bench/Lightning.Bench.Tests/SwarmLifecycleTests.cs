@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
@@ -88,7 +89,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         }
         var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.FakeNode]);
         var file = StackGenerator.Generate(topology, new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
-            ComposeFragments.Load());
+            NodeKindCatalog.Default.LoadFragments());
 
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var deployed = await SwarmStack.DeployAsync(engine, stack, file, images);
@@ -214,7 +215,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
     {
         await ReadyAsync();
         var topology = TwoServiceTopology();
-        var fragments = ComposeFragments.Load();
+        var fragments = NodeKindCatalog.Default.LoadFragments();
         StackSettings Settings(SwarmRun run, int n) =>
             new(runId, $"lnbench-{runId}-{n}", null, run.Labels, run.Manager.Node.Hostname, TraceSockets: false);
 
@@ -346,7 +347,7 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.Empty(await Scoped.ServicesAsync());
         Assert.Empty(await Scoped.SecretsAsync());
         Assert.Empty(await Scoped.NetworksAsync());
-        Assert.DoesNotContain(await Scoped.ContainersAsync(), c => c.Labels.GetValueOrDefault(Compose.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
+        Assert.DoesNotContain(await Scoped.ContainersAsync(), c => c.Labels.GetValueOrDefault(Network.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
     }
 
     [SkippableFact]

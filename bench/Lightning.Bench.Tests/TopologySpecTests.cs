@@ -1,4 +1,3 @@
-using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Topology;
 

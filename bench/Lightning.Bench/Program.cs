@@ -9,6 +9,7 @@ using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
+using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench;
 
@@ -21,7 +22,7 @@ internal static class Program
     {
         if (args.Length > 0 && args[0] == Relay.AgentOptionCatalog.Command)
         {
-            return Relay.AgentCommand.Run(args[1..]);
+            return Swarm.AgentCommand.Run(args[1..]);
         }
         if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.Command)
         {
@@ -39,9 +40,9 @@ internal static class Program
         {
             return Processes.ExecToFiles.Run(args[1..]);
         }
-        if (args.Length > 0 && args[0] == Relay.AgentCommand.AgentsCommand)
+        if (args.Length > 0 && args[0] == Swarm.AgentCommand.AgentsCommand)
         {
-            return Relay.AgentCommand.RunAgents(args[1..]);
+            return Swarm.AgentCommand.RunAgents(args[1..]);
         }
         HarnessOptions options;
         ComposeFragments fragments;
@@ -107,7 +108,7 @@ internal static class Program
         {
             return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        if (Lightning.Bench.Swarm.SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
+        if (SideBySideRun.TryRunAsync(options, args).GetAwaiter().GetResult() is { } sideBySide)
         {
             return sideBySide;
         }

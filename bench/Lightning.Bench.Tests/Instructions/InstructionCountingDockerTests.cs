@@ -5,6 +5,7 @@ using Lightning.Bench.Instructions;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests.Instructions;
 

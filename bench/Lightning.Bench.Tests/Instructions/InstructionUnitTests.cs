@@ -1,5 +1,4 @@
 using Lightning.Bench.Cleanup;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Instructions;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
@@ -25,8 +24,8 @@ public class InstructionUnitTests
     public void Under_instructions_each_lightning_node_starts_its_own_command_line_under_the_hosts_callgrind_and_bitcoind_does_not()
     {
         var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2");
-        var plain = ComposeGenerator.Generate(topology, Settings(null), ComposeFragments.Load());
-        var counted = ComposeGenerator.Generate(topology, Settings(Valgrind), ComposeFragments.Load());
+        var plain = ComposeGenerator.Generate(topology, Settings(null), NodeKindCatalog.Default.LoadFragments());
+        var counted = ComposeGenerator.Generate(topology, Settings(Valgrind), NodeKindCatalog.Default.LoadFragments());
 
         Assert.Equal(plain.Services["bitcoind"].Entrypoint, counted.Services["bitcoind"].Entrypoint);
         var alice = counted.Services["alice"];

@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Relay;
 
 namespace Lightning.Bench.Tests.Relay;

@@ -1,4 +1,4 @@
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Tests.Support;
 

@@ -1,3 +1,4 @@
+using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Reports;
 

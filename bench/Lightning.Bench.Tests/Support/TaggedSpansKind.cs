@@ -1,6 +1,6 @@
 using Lightning.Bench.Compose;
-using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests.Support;

@@ -1,5 +1,6 @@
 using Lightning.Bench.Instruments;
 using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;

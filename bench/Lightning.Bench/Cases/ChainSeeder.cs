@@ -3,6 +3,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 

@@ -1,6 +1,7 @@
 using Lightning.Bench.Instructions;
 using Lightning.Bench.Instruments;
 using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 

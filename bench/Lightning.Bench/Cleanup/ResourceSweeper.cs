@@ -1,5 +1,4 @@
 using Lightning.Bench.Docker;
-using Lightning.Bench.Swarm;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Cleanup;
@@ -23,7 +22,7 @@ internal sealed class ResourceSweeper(DockerEngine engine)
         // Services first (a swarm manager's; anywhere else the engine answers that it is none): their tasks' containers
         // are removed by the swarm, and the network, secrets and volume they use can only go after them.
         var services = await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(labelFilter, ct));
-        await SwarmStack.RemoveServicesAsync(engine, services, labelFilter, $"the services labelled {labelFilter}", ServiceRemovalTimeout, ct);
+        await ServiceRemoval.RemoveAsync(engine, services, labelFilter, $"the services labelled {labelFilter}", ServiceRemovalTimeout, ct);
         var removed = services.Count;
         // Containers all at once (each removal kills its container and waits for it); then what they were attached to.
         var containers = await engine.ListContainersAsync(labelFilter, ct);

@@ -1,4 +1,3 @@
-using Lightning.Bench.NodeKinds;
 using YamlDotNet.Core;
 
 namespace Lightning.Bench.Compose;
@@ -21,13 +20,13 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
         ? service
         : throw new InvalidOperationException($"compose fragment {file} was not loaded");
 
-    /// <param name="files">The fragments to load besides bitcoind's: one per node kind the run may use (default: those of <see cref="NodeKindCatalog.Default"/>).</param>
+    /// <param name="files">The fragments to load besides bitcoind's: one per node kind the run may use (the caller knows
+    /// the kinds: NodeKindCatalog.LoadFragments loads a catalog's).</param>
     /// <param name="allowPrivileged">Whether a fragment may give its containers privileges (privileged, cap_add,
     /// security_opt): refused unless the user asked, since a node container has no need of them and they reach the host.</param>
-    public static ComposeFragments Load(string? directory = null, bool allowPrivileged = false, IEnumerable<string>? files = null)
+    public static ComposeFragments Load(string? directory, bool allowPrivileged, IEnumerable<string> files)
     {
         directory ??= DefaultDirectory;
-        files ??= NodeKindCatalog.Default.FragmentFiles;
         return new ComposeFragments(new[] { BitcoindFile }.Concat(files).Distinct()
             .ToDictionary(f => f, f => LoadService(Path.Combine(directory, f), allowPrivileged)));
     }

@@ -3,7 +3,7 @@ namespace Lightning.Bench.Compose;
 /// <summary>
 /// Starts and removes a generated compose project. Two implementations: <see cref="EngineComposeRunner"/> (the default:
 /// the compose model translated to Engine API calls, about a second faster per topology up and down than compose v1) and
-/// <see cref="Docker.ComposeCli"/> (`docker compose` / `docker-compose` on the written file, with --with-compose).
+/// <see cref="ComposeCli"/> (`docker compose` / `docker-compose` on the written file, with --with-compose).
 /// Both leave the same labels, names and network alias, so cleanup and `docker compose -p NAME down` work on either.
 /// </summary>
 internal interface IComposeRunner

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Results;
 

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Instructions;

@@ -1,5 +1,5 @@
 using Lightning.Bench.Instructions;
-using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 

@@ -1,4 +1,4 @@
-using Lightning.Bench.Network;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 

@@ -1,5 +1,8 @@
+using Lightning.Bench.Processes;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Network;
 

@@ -2,6 +2,7 @@ using Lightning.Bench.Chain;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Profiling;
+using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Network;

@@ -1,6 +1,7 @@
 using Lightning.Bench.Chain;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.NodeKinds;

@@ -2,7 +2,9 @@ using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Instructions;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 

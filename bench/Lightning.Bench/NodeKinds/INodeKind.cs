@@ -1,5 +1,5 @@
 using Lightning.Bench.Compose;
-using Lightning.Bench.Network;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds;
 

@@ -1,3 +1,5 @@
+using Lightning.Bench.Tracing;
+
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>

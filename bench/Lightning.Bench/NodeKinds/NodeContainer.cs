@@ -8,5 +8,5 @@ namespace Lightning.Bench.NodeKinds;
 internal sealed record NodeContainer(string Name, string ContainerId, string Directory, IReadOnlyDictionary<string, int> HostPorts, PeerAddress Peer)
 {
     /// <summary>On a swarm: the node's host's agent, which pipes its RPC socket (the folder is then on that host, not here).</summary>
-    public Lightning.Bench.Relay.NodeRelay? Relay { get; init; }
+    public INodeRelay? Relay { get; init; }
 }

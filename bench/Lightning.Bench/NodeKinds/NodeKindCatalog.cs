@@ -1,5 +1,7 @@
+using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds;
@@ -18,6 +20,10 @@ internal sealed class NodeKindCatalog
 
     /// <summary>The compose fragment of every kind, each in docker-fragments/.</summary>
     public IReadOnlyList<string> FragmentFiles => kinds.Values.Select(k => k.FragmentFile).Distinct().ToList();
+
+    /// <summary>The compose fragments of every kind (and bitcoind's), from <paramref name="directory"/> (default: beside the harness).</summary>
+    public ComposeFragments LoadFragments(string? directory = null, bool allowPrivileged = false) =>
+        ComposeFragments.Load(directory, allowPrivileged, FragmentFiles);
 
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 

@@ -1,3 +1,5 @@
+using Lightning.Bench.Progress;
+
 namespace Lightning.Bench.Options;
 
 /// <summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Options;

@@ -1,3 +1,4 @@
+using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Options;

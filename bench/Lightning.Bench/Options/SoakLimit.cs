@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Options;
 

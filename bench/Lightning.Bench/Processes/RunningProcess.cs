@@ -9,7 +9,7 @@ namespace Lightning.Bench.Processes;
 /// A tool that runs alongside the harness (such as `perf record`) until told to stop: started with arguments as a list,
 /// its standard error kept (its last 64 KB) for error messages; disposing kills it if it still runs.
 /// </summary>
-internal sealed class RunningProcess : Profiling.IPerfProcess
+internal sealed class RunningProcess : IRunningProcess
 {
     private const int KeptErrorChars = 64 * 1024;
     private readonly Process process;

@@ -1,4 +1,4 @@
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Profiling;
 

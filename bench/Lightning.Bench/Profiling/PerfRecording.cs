@@ -25,7 +25,7 @@ internal sealed partial class PerfRecording : IAsyncDisposable
     private readonly ProfileSettings settings;
     private readonly string dataFile;
     private readonly string buildIdDirectory;
-    private readonly IPerfProcess perf;
+    private readonly IRunningProcess perf;
     private readonly IPerfRunner runner;
     private readonly FileStream control;
     private readonly StreamReader acks;
@@ -33,7 +33,7 @@ internal sealed partial class PerfRecording : IAsyncDisposable
     private readonly string controlFifo;
     private readonly string ackFifo;
 
-    private PerfRecording(ProfileSettings settings, IPerfRunner runner, string dataFile, string buildIdDirectory, IPerfProcess perf, FileStream control, StreamReader acks, string controlFifo, string ackFifo)
+    private PerfRecording(ProfileSettings settings, IPerfRunner runner, string dataFile, string buildIdDirectory, IRunningProcess perf, FileStream control, StreamReader acks, string controlFifo, string ackFifo)
     {
         this.settings = settings;
         this.runner = runner;

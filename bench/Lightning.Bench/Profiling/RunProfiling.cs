@@ -2,6 +2,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Profiling;
 

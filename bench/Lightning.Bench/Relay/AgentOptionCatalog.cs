@@ -1,4 +1,5 @@
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
 using static Lightning.Bench.Options.OptionValues;
 using AgentOption = Lightning.Bench.Options.OptionDeclaration<Lightning.Bench.Relay.AgentOptions>;
 
@@ -30,8 +31,8 @@ internal static class AgentOptionCatalog
             "hand the node folders and sockets it makes to the nodes' user",
             new("", "the nodes' user: the node folders and sockets it makes are handed to it")),
         new("--host-name", "NAME", (o, a) => o with { Host = NonEmpty(a.Name, a.Value()) },
-            $"its host's name, told to the harness (default ${AgentStackHost}, else the machine name)",
-            new($"`${AgentStackHost}`, else the machine name", "its host's name, told to the harness")),
+            $"its host's name, told to the harness (default ${HostVariable}, else the machine name)",
+            new($"`${HostVariable}`, else the machine name", "its host's name, told to the harness")),
         new("--max-queued-spans", "N", (o, a) => o with { MaxQueuedSpans = Int(a.Name, a.Value(), 1, 10_000_000) },
             $"span frames held while the harness is away (default {AgentSettings.DefaultMaxQueuedSpans}); more are dropped, counted",
             new($"`{AgentSettings.DefaultMaxQueuedSpans}`", "span frames held for the harness while it is away; more are dropped and counted")),
@@ -59,7 +60,8 @@ internal static class AgentOptionCatalog
         return new Dictionary<string, string>(labels) { [text[..at]] = text[(at + 1)..] };
     }
 
-    private const string AgentStackHost = Swarm.AgentStackGenerator.HostVariable;
+    /// <summary>The agent's host name when --host is not given: a swarm sets it in each agent (a template it expands).</summary>
+    public const string HostVariable = "LNBENCH_AGENT_HOST";
 
     public static AgentOption? Find(string name) => All.FirstOrDefault(o => o.Answers(name));
 

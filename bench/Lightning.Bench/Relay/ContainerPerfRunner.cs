@@ -22,7 +22,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
 
     private static readonly TimeSpan Forever = TimeSpan.FromHours(24);
 
-    public async Task<IPerfProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
+    public async Task<IRunningProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
         await ContainerPerf.StartAsync(engine, settings, folder, arguments, ct);
 
     public async Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout, Action<StreamReader> readOutput, CancellationToken ct = default)
@@ -40,7 +40,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
     }
 
     /// <summary>One perf in its helper container.</summary>
-    private sealed class ContainerPerf : IPerfProcess
+    private sealed class ContainerPerf : IRunningProcess
     {
         private readonly DockerEngine engine;
         private readonly string id;
@@ -164,18 +164,3 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
         }
     }
 }
-
-/// <summary>
-/// How a swarm agent runs perf in helper containers (`agent --perf-image …`).
-/// </summary>
-/// <param name="Image">The harness image (by id), which carries perf at <see cref="PerfPath"/>.</param>
-/// <param name="Entrypoint">The image's harness entrypoint.</param>
-/// <param name="WorkVolume">The run's work volume on this host, mounted in the helper at <see cref="WorkMount"/> as in the agent.</param>
-/// <param name="Labels">The run's labels, given to every helper container.</param>
-internal sealed record PerfContainerSettings(
-    string Image,
-    IReadOnlyList<string> Entrypoint,
-    string WorkVolume,
-    string WorkMount,
-    IReadOnlyDictionary<string, string> Labels,
-    string PerfPath = Swarm.HarnessImage.PerfPath);

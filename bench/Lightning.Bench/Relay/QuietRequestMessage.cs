@@ -3,7 +3,7 @@ namespace Lightning.Bench.Relay;
 /// <summary>
 /// Wait on the agent's host until the nodes together have used less than <paramref name="BusyShare"/> of a core above
 /// <paramref name="IdleNsPerSecond"/> over the last <paramref name="Quiet"/>, reading their cgroups every
-/// <paramref name="Poll"/>, or until <paramref name="Limit"/> (<see cref="Network.QuietWait"/>): the harness's wait
+/// <paramref name="Poll"/>, or until <paramref name="Limit"/> (<see cref="Waiting.QuietWait"/>): the harness's wait
 /// before a timed invocation, where the cgroups are, instead of a round trip per reading.
 /// </summary>
 internal sealed record QuietRequestMessage(int RequestId, TimeSpan Quiet, double BusyShare, TimeSpan Limit, TimeSpan Poll, long IdleNsPerSecond,

@@ -4,7 +4,10 @@ using System.Net.Sockets;
 using System.Security.Cryptography;
 using System.Text.RegularExpressions;
 using System.Threading.Channels;
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Profiling;
+using Lightning.Bench.Topology;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Relay;
 

@@ -1,5 +1,5 @@
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Network;
 
 namespace Lightning.Bench.Relay;
 

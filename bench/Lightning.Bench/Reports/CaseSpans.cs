@@ -1,4 +1,3 @@
-using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Reports;

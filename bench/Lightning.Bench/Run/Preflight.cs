@@ -1,6 +1,8 @@
 using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Run;
 

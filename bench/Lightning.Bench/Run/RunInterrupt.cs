@@ -1,6 +1,7 @@
 using System.Runtime.InteropServices;
 using Lightning.Bench.Cases;
 using Lightning.Bench.Progress;
+using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench.Run;
 
@@ -23,8 +24,8 @@ internal sealed class RunInterrupt : IDisposable
     private const int Interrupted = 1;
     private const int Ending = 2;
 
-    /// <summary>The environment variable a side-by-side run sets on its shares (<see cref="Swarm.SideBySideRun.Lifeline"/>).</summary>
-    public const string Lifeline = Swarm.SideBySideRun.Lifeline;
+    /// <summary>The environment variable a side-by-side run sets on its shares (<see cref="SideBySideRun.Lifeline"/>).</summary>
+    public const string Lifeline = SideBySideRun.Lifeline;
 
     public RunInterrupt(RunShutdown shutdown, BenchmarkOutput output, RunProgress progress)
     {

@@ -3,6 +3,7 @@ using System.Globalization;
 using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
 using Lightning.Bench.Options;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Run;
 using Lightning.Bench.Topology;

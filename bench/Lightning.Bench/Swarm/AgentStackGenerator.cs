@@ -1,4 +1,6 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
+using Lightning.Bench.Relay;
 
 namespace Lightning.Bench.Swarm;
 
@@ -15,7 +17,7 @@ internal static class AgentStackGenerator
     public const string HostProc = "/host/proc";
 
     /// <summary>Set by swarm to the agent's host name (a template: swarm expands it in environment values, not in commands).</summary>
-    public const string HostVariable = "LNBENCH_AGENT_HOST";
+    public const string HostVariable = AgentOptionCatalog.HostVariable;
 
     /// <summary>Each host's engine socket, mounted in the agents of a run that profiles.</summary>
     public const string EngineSocket = "/var/run/docker.sock";

@@ -4,6 +4,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
+using Lightning.Bench.Relay;
 
 namespace Lightning.Bench.Swarm;
 
@@ -29,7 +30,7 @@ internal static class HarnessImage
     public static IReadOnlyList<string> Entrypoint => [$"{DotnetRoot}/dotnet", $"{AppFolder}/Lightning.Bench.dll"];
 
     /// <summary>Where perf is in an image made with it (a swarm run with --profile: its agents record with it).</summary>
-    public const string PerfPath = "/usr/bin/perf";
+    public const string PerfPath = PerfContainerSettings.ImagePerfPath;
 
     /// <summary>The files of the image: path in the image → file on this host.</summary>
     /// <param name="perf">This host's perf program, copied with the libraries it loads, or null for an image without.</param>

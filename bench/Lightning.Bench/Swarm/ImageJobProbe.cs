@@ -1,4 +1,5 @@
 using Docker.DotNet.Models;
+using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Waiting;
 
@@ -56,7 +57,7 @@ internal sealed class ImageJobProbe(DockerEngine engine, IReadOnlyDictionary<str
             }
             finally
             {
-                await SwarmStack.RemoveServicesAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
+                await ServiceRemoval.RemoveAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
                     $"the probe of image {image}", SwarmStack.RemovalTimeout, CancellationToken.None);
             }
         }

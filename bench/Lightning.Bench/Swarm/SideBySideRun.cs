@@ -71,9 +71,9 @@ internal static class SideBySideRun
         {
             using var engine = new DockerEngine(DockerEndpoint.Resolve());
             // The pairs' hosts: those its placed nodes go to are left to them when others remain.
-            hosts = (await Swarm.SwarmManager.RequireAsync(engine)).Placing(options.Placements.Values).PairHosts.Select(h => h.Hostname).ToList();
+            hosts = (await SwarmManager.RequireAsync(engine)).Placing(options.Placements.Values).PairHosts.Select(h => h.Hostname).ToList();
         }
-        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or Swarm.SwarmUnavailableException or HttpRequestException or IOException)
+        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or SwarmUnavailableException or HttpRequestException or IOException)
         {
             // The run as one process says what is wrong, in its words.
             return null;

@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 
@@ -61,7 +62,7 @@ internal static class StackGenerator
                 SwarmNames.Alias(stack, TopologySpec.BitcoindName),
                 ComposeGenerator.BitcoindRpcPort,
                 PeerAddressOf(stack, node.Name),
-                settings.TraceSockets && kind.Traces is not null ? $"{directory}/{Network.RunLayout.TraceSocketName}" : null,
+                settings.TraceSockets && kind.Traces is not null ? $"{directory}/{RunLayout.TraceSocketName}" : null,
                 settings.DevTraceFile && emittedSpans is not null ? $"{directory}/{emittedSpans}" : null,
                 $"/run/secrets/{ConfigTarget(node.Name)}"));
             if (node.Placement is { } placement)

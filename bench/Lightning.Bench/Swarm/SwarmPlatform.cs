@@ -5,6 +5,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Waiting;

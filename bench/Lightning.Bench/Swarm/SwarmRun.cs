@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 

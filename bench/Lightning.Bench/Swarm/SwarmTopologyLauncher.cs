@@ -6,6 +6,8 @@ using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Relay;
 using Lightning.Bench.Topology;
@@ -64,7 +66,7 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     }
 
     public Task<Chain.BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default) =>
-        Chain.BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
+        BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
 
     public Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default) => Task.FromResult<Func<string, NodeContainer>>(ContainerOf);
 

@@ -123,7 +123,7 @@ internal static class WorkVolumeSweep
         }
         finally
         {
-            await SwarmStack.RemoveServicesAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
+            await ServiceRemoval.RemoveAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
                 "the work volume sweep", SwarmStack.RemovalTimeout, CancellationToken.None);
             // This host's job container is gone with the service: its remover ends at once; the run ends after it. The
             // remover carries the job's labels: found by the run's (a test's sweep has only its scope's).

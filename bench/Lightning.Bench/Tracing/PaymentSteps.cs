@@ -1,4 +1,3 @@
-using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tracing;

@@ -1,5 +1,4 @@
 using Perfolizer.Mathematics.QuantileEstimators;
-using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Tracing;
 

@@ -1,6 +1,8 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests.Support.StandIn;
 

@@ -1,6 +1,7 @@
 using Lightning.Bench.Compose;
-using Lightning.Bench.Network;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -99,16 +100,13 @@ internal sealed class CoreLightningKind : INodeKind
         {
             try
             {
-                rpc = await Relay.RelayRpc.ConnectAsync(relay.Agent, relay.Token, relay.Topology, container.Name, relay.Network, Relay.NodeRelay.OpenTimeout, ct);
+                // A refusal comes as NodeCallException (INodeRelay): it is not caught here.
+                rpc = ClnRpcClient.Over(container.Name, await relay.OpenAsync(container.Name, ct));
             }
             catch (RpcConnectionException e)
             {
                 // The node has not made its socket yet (or its host's agent is not up yet): the wait tries again.
                 return (null, e.Message);
-            }
-            catch (Relay.RelayRefusedException e)
-            {
-                throw new NodeCallException(container.Name, "connect", NodeCallFailure.ConnectionLost, e.Message, e);
             }
         }
         else

@@ -1,8 +1,9 @@
-using Lightning.Bench.Network;
+using Lightning.Bench.Compose;
+using Lightning.Bench.Instructions;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Compose;
+namespace Lightning.Bench.Network;
 
 /// <summary>A pure function: topology + run settings + fragments → compose model. No I/O, so it is tested against golden files.</summary>
 internal static class ComposeGenerator

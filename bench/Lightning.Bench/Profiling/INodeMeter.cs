@@ -1,9 +1,9 @@
 using Lightning.Bench.Results;
 
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Profiling;
 
 /// <summary>
-/// Reads a topology's Lightning nodes' cgroups: on one host directly (<see cref="CpuMeter"/>), on a swarm through the
+/// Reads a topology's Lightning nodes' cgroups: on one host directly (<see cref="Network.CpuMeter"/>), on a swarm through the
 /// agent on the nodes' host (<see cref="Relay.RelayMeter"/>).
 /// </summary>
 internal interface INodeMeter

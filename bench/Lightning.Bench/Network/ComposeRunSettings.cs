@@ -1,6 +1,6 @@
-using Lightning.Bench.Network;
+using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Compose;
+namespace Lightning.Bench.Network;
 
 /// <summary>What one run decides about its compose file, beyond the topology: names, folders, labels, the container user.</summary>
 /// <param name="User">uid:gid the containers run as (so files in the bind mounts belong to the harness user), or null for the image's user.</param>

@@ -1,7 +1,7 @@
-using Lightning.Bench.Compose;
+using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 
-namespace Lightning.Bench.Docker;
+namespace Lightning.Bench.Compose;
 
 /// <summary>Runs `docker compose` (v2) or, where only that exists, `docker-compose` (v1) with argument lists.</summary>
 internal sealed class ComposeCli : IComposeRunner

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Processes;
 
 /// <summary>
 /// A container's CPU time (user + system, all its processes) from its cgroup, found through its first process:

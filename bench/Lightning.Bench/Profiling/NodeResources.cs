@@ -1,8 +1,9 @@
-using Lightning.Bench.Results;
 using System.Globalization;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Results;
 
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Profiling;
 
 /// <summary>
 /// Reads a container's resources through its cgroup, found from its first process: cgroup v2 (cpu.stat, memory.current,

@@ -1,10 +1,10 @@
-using Lightning.Bench.Compose;
+using Lightning.Bench.Chain;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Network;
+using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
 using NBitcoin.RPC;
 
-namespace Lightning.Bench.Chain;
+namespace Lightning.Bench.Network;
 
 /// <summary>
 /// Brings a topology's bitcoind to a spendable chain: waits for its RPC, then either opens the miner's wallet of a

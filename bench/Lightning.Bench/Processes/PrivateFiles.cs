@@ -1,4 +1,4 @@
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Processes;
 
 /// <summary>Folders and files only the harness's user can read: node folders hold the run's RPC credentials.</summary>
 internal static class PrivateFiles

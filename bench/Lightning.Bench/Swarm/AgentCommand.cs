@@ -1,9 +1,10 @@
-using Lightning.Bench.Progress;
 using System.Globalization;
 using System.Net;
 using Lightning.Bench.Options;
+using Lightning.Bench.Progress;
+using Lightning.Bench.Relay;
 
-namespace Lightning.Bench.Relay;
+namespace Lightning.Bench.Swarm;
 
 /// <summary>`Lightning.Bench agent …`: checks the options, reads the token, and runs a <see cref="RelayAgent"/> until stopped.</summary>
 internal static class AgentCommand
@@ -59,12 +60,12 @@ internal static class AgentCommand
                 && int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var gid)
                 ? (uid, gid) : throw new UsageException($"--owner '{text}' is not UID:GID (e.g. 1000:1000)");
         }
-        var host = options.Host ?? (Environment.GetEnvironmentVariable(Swarm.AgentStackGenerator.HostVariable) is { Length: > 0 } h ? h : null);
+        var host = options.Host ?? (Environment.GetEnvironmentVariable(AgentStackGenerator.HostVariable) is { Length: > 0 } h ? h : null);
         PerfContainerSettings? perf = null;
         if (options.PerfImage is { } image)
         {
             var volume = options.WorkVolume ?? throw new UsageException("--perf-image needs --work-volume NAME (the volume mounted at --work-dir), which the helper containers mount too");
-            perf = new PerfContainerSettings(image, Swarm.HarnessImage.Entrypoint, volume, work, options.Labels);
+            perf = new PerfContainerSettings(image, HarnessImage.Entrypoint, volume, work, options.Labels);
         }
         return new AgentSettings(endpoint, token, work, options.ProcRoot, owner, host, options.MaxQueuedSpans, PerfContainer: perf);
     }
@@ -99,7 +100,7 @@ internal static class AgentCommand
     public static int RunAgents(IReadOnlyList<string> args)
     {
         string? service = null, tokenFile = null;
-        var (port, expect, timeout) = (Swarm.SwarmNames.AgentPort, 1, 60);
+        var (port, expect, timeout) = (SwarmNames.AgentPort, 1, 60);
         try
         {
             for (var i = 0; i < args.Count; i++)

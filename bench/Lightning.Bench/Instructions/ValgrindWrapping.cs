@@ -1,8 +1,8 @@
-using Lightning.Bench.Instructions;
-using Lightning.Bench.Network;
+using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Compose;
+namespace Lightning.Bench.Instructions;
 
 /// <summary>
 /// A node's service for --instructions: the same command line, started by the host's Valgrind (callgrind, mounted

@@ -1,7 +1,7 @@
 using System.Security.Cryptography;
 using System.Text;
 
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Topology;
 
 /// <summary>bitcoind RPC credentials made fresh for each topology; never written to logs or the kept compose file.</summary>
 internal sealed record RunCredentials(string User, string Password)

@@ -1,8 +1,6 @@
 using System.Text;
-using Lightning.Bench.Compose;
-using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Topology;
 
 /// <summary>
 /// One short folder per topology on the host, with a sub-folder per node that is bind-mounted at <see cref="ContainerMount"/>.

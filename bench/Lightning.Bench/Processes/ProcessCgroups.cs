@@ -1,4 +1,4 @@
-namespace Lightning.Bench.Network;
+namespace Lightning.Bench.Processes;
 
 /// <summary>
 /// The cgroups a process is in, from one read of /proc/PID/cgroup: its path per cgroup v1 controller and its path in

@@ -1,8 +1,10 @@
-using Lightning.Bench.Tracing;
+namespace Lightning.Bench.Tracing;
 
-namespace Lightning.Bench.NodeKinds;
-
-/// <summary>How a kind's spans read: what each one did, and how it joins to the harness's payments (what its trace source carries of the payment tag).</summary>
+/// <summary>
+/// How a kind's spans read: what each one did, and how it joins to the harness's payments (what its trace source carries
+/// of the payment tag). The span tables read through it; node kinds implement it (<see cref="NodeKinds.ITraceSource"/>,
+/// <see cref="NodeKinds.TopologyTraceJoin"/>).
+/// </summary>
 internal interface ITraceJoin
 {
     /// <summary>The span's name refined by what it did, as the span tables group it (a span's name alone when it says enough).</summary>
