@@ -106,7 +106,7 @@ internal static class BenchConfig
             .AddLogger(logger ?? ConsoleLogger.Default)
             // BenchmarkDotNet's default columns, with the Method column named by the node kind (a run has one scenario
             // type, so BenchmarkDotNet's own descriptor columns would be the Method column alone).
-            .AddColumn(new PaymentMethodColumn(options, kinds))
+            .AddColumn(new PaymentMethodColumn(options, kinds, results))
             .AddColumnProvider(options.Instructions
                 ? [DefaultColumnProviders.Job, DefaultColumnProviders.Params]
                 : [DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics])

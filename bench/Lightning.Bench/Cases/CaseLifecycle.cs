@@ -154,6 +154,10 @@ internal sealed class CaseLifecycle : IRunningCase
         instruments = InstrumentRegistry.For(run, this, definition, results, network, cpuMeter, idleAfterOperations);
         await Task.WhenAll(instruments.Select(i => i.MeasureIdleBeforeAsync(ct)));
 
+        // What an operation calls on this build's payer (a release may call another payment command).
+        var payer = network.Nodes[topology.Flows[0].Payer];
+        results.Method = definition.Workload.MethodOf(payer.Calls ?? run.Kinds.Get(topology.Node(payer.Name).Kind).PaymentCalls);
+
         // 6. The workload, ready for its first invocation (with --pregenerate-invoices, every invoice made ahead).
         workload = definition.Workload.Create(new WorkloadSetup(network.Nodes, topology.Flows, run.Options.AmountMsat,
             $"lnbench-{run.RunId}", log, run.Options.PregenerateInvoices));

@@ -57,7 +57,7 @@ internal static class ComposeGenerator
                 BitcoindRpcPort,
                 PeerAddressOf(topology, node.Name),
                 settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
-                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null));
+                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null) { Options = node.Options });
             if (settings.Valgrind is { } valgrind)
             {
                 service = ValgrindWrapping.Wrap(service, kind.Instructions

@@ -16,6 +16,9 @@ internal interface ILightningNode : IAsyncDisposable
     /// <summary>The version the node reports about itself (kept in the manifest).</summary>
     string Version { get; }
 
+    /// <summary>What its payments call, where it depends on the node's release (Core Lightning: pay before v24.11); null: its kind's.</summary>
+    PaymentCalls? Calls => null;
+
     /// <summary>Where peers reach it on the compose network.</summary>
     PeerAddress Address { get; }
 

@@ -19,6 +19,18 @@ internal interface INodeKind
     /// <summary>What one of its payments calls, as tables and plots name it.</summary>
     PaymentCalls PaymentCalls { get; }
 
+    /// <summary>Why a build may not give its nodes <paramref name="option"/> (one the harness owns: its network, folders, sockets, ports, RPC file, logs), or null.</summary>
+    string? RefuseOption(string option) => null;
+
+    /// <summary>
+    /// What this kind says of one image before any container starts, given the versions the image check read and the
+    /// options its build gives its nodes: why it cannot run (a release too old, an option its node does not know), and
+    /// what it will run without (one line each). <paramref name="run"/> runs a program of the image and returns its output.
+    /// </summary>
+    Task<ImageCheck> CheckImageAsync(IReadOnlyDictionary<string, string> versions, IReadOnlyList<string> options,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct = default) =>
+        Task.FromResult(ImageCheck.Fine);
+
     /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
     IReadOnlyDictionary<string, string> VersionProbes { get; }
 

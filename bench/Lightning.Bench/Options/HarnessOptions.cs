@@ -102,8 +102,13 @@ internal sealed record HarnessOptions
     /// <summary>Builds given with --build; without any, the one build is --cln-image.</summary>
     public IReadOnlyList<BuildSpec> BuildList { get; init; } = [];
 
-    /// <summary>The builds a run benchmarks; the first is the baseline of the Ratio column.</summary>
-    public IReadOnlyList<BuildSpec> Builds => BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)];
+    /// <summary>--node-option [BUILD:]OPTION, in command-line order: each option for its build, or (no BUILD) for every build.</summary>
+    public IReadOnlyList<(string? Build, string Option)> NodeOptionList { get; init; } = [];
+
+    /// <summary>The builds a run benchmarks, each with its node options; the first is the baseline of the Ratio column.</summary>
+    public IReadOnlyList<BuildSpec> Builds => (BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)])
+        .Select(b => NodeOptionList.Count == 0 ? b : b with { NodeOptions = NodeOptionList.Where(o => o.Build is null || o.Build == b.Name).Select(o => o.Option).ToList() })
+        .ToList();
 
     public string BitcoindImage { get; init; } = DefaultBitcoindImage;
 

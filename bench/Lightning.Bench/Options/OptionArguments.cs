@@ -37,6 +37,20 @@ internal sealed class OptionArguments(IReadOnlyList<string> args)
     /// <summary>The option's value: its inline value, else the next argument.</summary>
     public string Value() => inlineValue ?? Next($"{Name} needs a value");
 
+    /// <summary>The option's value, which may itself look like an option (--node-option --dev-keep-nagle): its inline value, else the next argument whatever it is.</summary>
+    public string RawValue()
+    {
+        if (inlineValue is { } inline)
+        {
+            return inline;
+        }
+        if (position + 1 >= args.Count)
+        {
+            throw new UsageException($"{Name} needs a value");
+        }
+        return args[++position];
+    }
+
     /// <summary>Every following argument up to the next option, as further values of the option at hand.</summary>
     public IReadOnlyList<string> Following()
     {

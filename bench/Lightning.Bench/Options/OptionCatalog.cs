@@ -85,6 +85,12 @@ internal static class OptionCatalog
             {
                 Syntax = "`--build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE…]`",
             }),
+        Valued("--node-option", "[BUILD:]OPTION", (o, a) => o with { NodeOptionList = [.. o.NodeOptionList, NodeOption(a.Name, a.RawValue())] },
+            "start BUILD's nodes (every build's, without BUILD:) with OPTION after the harness's own\n(repeat for more), e.g. --node-option nagle:--dev-keep-nagle; part of the build's\nidentity: one image with and without an option is two builds",
+            new("", "start `BUILD`'s nodes (without `BUILD:`, every build's) with `OPTION` after the harness's own, e.g. `--node-option nagle:--dev-keep-nagle` or `--node-option --askrene-max-threads=1`; repeat for more; the options are part of the build's identity (tables, manifest, page, history); options the harness owns (network, folders, sockets, ports, the RPC file, logs, bitcoind) are refused, and one the image's node does not know stops the run before any container")
+            {
+                Syntax = "`--node-option [BUILD:]OPTION`",
+            }),
         Valued("--bitcoind-image", "IMAGE", (o, a) => o with { BitcoindImage = Image(a.Name, a.Value()) },
             $"bitcoind image (default {HarnessOptions.DefaultBitcoindImage})",
             new(Code(HarnessOptions.DefaultBitcoindImage), "bitcoind image")),

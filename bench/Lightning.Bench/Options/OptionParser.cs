@@ -44,6 +44,11 @@ internal static class OptionParser
             }
             options = option.Apply(options, arguments);
         }
+        var builds = options.Builds.Select(b => b.Name).ToList();
+        if (options.NodeOptionList.FirstOrDefault(o => o.Build is not null && !builds.Contains(o.Build)) is { Build: { } unknown } stray)
+        {
+            throw new UsageException($"--node-option {unknown}:{stray.Option}: there is no build '{unknown}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
+        }
         if (options.BuildList.Count > 0 && Given(args, "--cln-image"))
         {
             throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");

@@ -84,6 +84,18 @@ internal static class OptionValues
     /// NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: a build name for the tables, its node kind (cln unless given) and image,
     /// and other kinds or images for named nodes. Image references never hold '=', so a second '=' marks a kind.
     /// </summary>
+    /// <summary>"[BUILD:]--OPTION[=VALUE]": a node option for one build, or (no BUILD) for every build.</summary>
+    public static (string? Build, string Option) NodeOption(string option, string text)
+    {
+        var colon = text.IndexOf(':', StringComparison.Ordinal);
+        var (build, value) = text.StartsWith("--", StringComparison.Ordinal) || colon < 0 ? ((string?)null, text) : (text[..colon], text[(colon + 1)..]);
+        if (!value.StartsWith("--", StringComparison.Ordinal) || value.Length < 3 || value.Any(char.IsWhiteSpace))
+        {
+            throw new UsageException($"{option} '{text}' is not [BUILD:]--OPTION[=VALUE]: e.g. {option} nagle:--dev-keep-nagle or {option} --askrene-max-threads=1");
+        }
+        return (build, value);
+    }
+
     public static BuildSpec Build(string option, string text, IReadOnlyList<BuildSpec> earlier)
     {
         var parts = text.Split(',', StringSplitOptions.TrimEntries);

@@ -23,9 +23,30 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
     {
         if (context.Completed && context.Results.Comparisons is { } comparisons)
         {
-            Write(context.ResultsDirectory, comparisons, context.Results.Cases);
+            Write(context.ResultsDirectory, comparisons, context.Results.Cases, context.Options.Builds);
         }
         return Task.CompletedTask;
+    }
+
+    /// <summary>What each build is (its image per node and the options it starts its nodes with): a build's identity, before its verdicts.</summary>
+    public static string BuildsMarkdown(IReadOnlyList<Topology.BuildSpec> builds)
+    {
+        if (builds.Count < 2 && builds.All(b => b.NodeOptions.Count == 0))
+        {
+            return "";
+        }
+        var text = new StringBuilder();
+        text.AppendLine("## Builds");
+        text.AppendLine();
+        text.AppendLine("| build | image | node options |");
+        text.AppendLine("|---|---|---|");
+        foreach (var build in builds)
+        {
+            var images = string.Join(", ", new[] { build.Image }.Concat(build.NodeImages.Select(n => $"{n.Key}: {n.Value}")));
+            text.AppendLine($"| {build.Name} | `{images}` | {(build.NodeOptions.Count == 0 ? "-" : string.Join(" ", build.NodeOptions.Select(o => $"`{o}`")))} |");
+        }
+        text.AppendLine();
+        return text.ToString();
     }
 
     /// <summary>The tables of comparison.md, after BenchmarkDotNet's (the comparisons, what each node cost, the setup times).</summary>
@@ -41,9 +62,10 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         console.WriteLine(SetupReport.Markdown(results.Cases));
     }
 
-    public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases)
+    public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases, IReadOnlyList<Topology.BuildSpec>? builds = null)
     {
-        File.WriteAllText(Path.Combine(directory, MarkdownFile), Markdown(comparisons) + NodeCostReport.Markdown(cases) + SetupReport.Markdown(cases));
+        File.WriteAllText(Path.Combine(directory, MarkdownFile),
+            BuildsMarkdown(builds ?? []) + Markdown(comparisons) + NodeCostReport.Markdown(cases) + SetupReport.Markdown(cases));
         File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
         File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
     }

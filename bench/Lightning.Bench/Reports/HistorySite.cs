@@ -79,8 +79,9 @@ internal static class HistorySite
     }
 
     /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
+    /// <param name="BuildOptions">Each build's node options (--node-option), part of what the build is: a build with others is another series.</param>
     private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary,
-        string Conditions);
+        string Conditions, IReadOnlyDictionary<string, string> BuildOptions);
 
     private sealed record Point(Run Run, double Mean, double Low, double High);
 
@@ -110,7 +111,11 @@ internal static class HistorySite
                     ? v.EnumerateObject().Where(p => p.Name == "lightningd").Select(p => $"{Text(i, "name")}: {p.Value}") : [])) : "";
             runs.Add(new Run(Path.GetFileName(folder), DateTimeOffset.TryParse(Text(m, "started"), CultureInfo.InvariantCulture, out var started) ? started : DateTimeOffset.MinValue,
                 Text(m, "scenario") ?? "", MachineKey(m), builds, $"{Text(m, "harness_version")} {Text(m, "harness_commit")}".Trim(), versions, summary.RootElement,
-                ConditionsOf(summaryText, manifestText)));
+                ConditionsOf(summaryText, manifestText),
+                m.TryGetProperty("builds", out var bo) && bo.ValueKind == JsonValueKind.Array
+                    ? bo.EnumerateArray().Where(x => x.TryGetProperty("node_options", out var o) && o.ValueKind == JsonValueKind.Array && o.GetArrayLength() > 0)
+                        .ToDictionary(x => Text(x, "name") ?? "", x => string.Join(' ', x.GetProperty("node_options").EnumerateArray().Select(o => o.GetString())))
+                    : new Dictionary<string, string>()));
         }
         try
         {
@@ -187,7 +192,8 @@ internal static class HistorySite
                 {
                     var parameters = c.GetProperty("parameters").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.ToString());
                     var (build, traces) = CaseId.Of(parameters).Arm;
-                    return $"{CaseId.Of(parameters).Cell.Label}, build {build}, traces {traces}";
+                    var options = run.BuildOptions.TryGetValue(build, out var o) ? $" ({o})" : "";
+                    return $"{CaseId.Of(parameters).Cell.Label}, build {build}{options}, traces {traces}";
                 });
             foreach (var arm in byArm)
             {

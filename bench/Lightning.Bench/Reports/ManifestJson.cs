@@ -36,7 +36,7 @@ internal sealed class ManifestJson : IRunEndOutput
             AmountMsat = options.AmountMsat,
             Traces = options.Traces,
             Invoices = run.InvoiceMode,
-            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds }).ToList(),
+            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions }).ToList(),
             BitcoindImage = options.BitcoindImage,
             Images = run.Images,
             Cases = run.Results.Cases.Where(c => c.Topology is not null).Select(c => c.Topology!).ToList(),

@@ -8,4 +8,7 @@ internal sealed record BuildRecord(string Name, string Image, IReadOnlyDictionar
     public string Kind { get; init; } = NodeKindCatalog.DefaultKind;
 
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Options the build gives its nodes (--node-option): part of what the build is.</summary>
+    public IReadOnlyList<string> NodeOptions { get; init; } = [];
 }

@@ -22,6 +22,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
 
     public int PaymentsPerInvocation { get; } = paymentsPerInvocation;
 
+    /// <summary>What an operation of the case called on its payer ("invoice+xpay", "pay (deleted invoice)"), once its nodes answered; null before.</summary>
+    public string? Method { get; set; }
+
     /// <summary>What one operation of the case's workload is called ("payment", "attempt").</summary>
     public string Noun { get; init; } = OperationNoun.Payment.Singular;
 

@@ -97,6 +97,13 @@ internal static class HarnessRun
             progress.Model.SetActivity(options.Soak is null ? "BenchmarkDotNet is finding the cases" : "soak: one case driven continuously");
             exitCode = options.Soak is null ? RunBenchmarks(run, output, shutdown) : await RunSoakAsync(run, shutdown);
         }
+        catch (UsageException e)
+        {
+            // Bad input found once the images could be read (an option a build's node does not know, a release too old).
+            progress.StopDisplay();
+            log.WriteLine($"lnbench: error: {e.Message}");
+            exitCode = HarnessExit.Fail(HarnessExit.Usage, e.Message);
+        }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
             or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException
             or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Relay.RelayRefusedException)
@@ -410,6 +417,17 @@ internal static class HarnessRun
     {
         var provisioner = new ImageProvisioner(engine, progress, RunLabels.For(runId));
         var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
+        // Options the harness owns are bad input, refused before any image is looked at.
+        foreach (var build in options.Builds)
+        {
+            foreach (var (image, kind) in build.Images)
+            {
+                if (build.NodeOptions.Select(o => (Option: o, Why: kinds.Get(kind).RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
+                {
+                    throw new UsageException($"--node-option {build.Name}:{refused.Option}: {why}; drop it");
+                }
+            }
+        }
         var wanted = options.Builds.SelectMany(b => b.Images).Distinct()
             .Select(i => (Image: i.Image, Option: option, Programs: kinds.Get(i.Kind).VersionProbes))
             .Append((options.BitcoindImage, "--bitcoind-image", new Dictionary<string, string> { ["bitcoind"] = "-version" }));
@@ -420,6 +438,26 @@ internal static class HarnessRun
             var details = await engine.InspectImageAsync(image);
             records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions));
             progress.Info($"{image}: {string.Join("; ", versions.Select(v => $"{v.Key} {v.Value}"))}");
+            // What the image's node kind says of it for each build that runs it: a release too old or an option its node
+            // does not know stops the run now; what it will run without is said once.
+            foreach (var build in options.Builds.Where(b => b.Images.Any(i => i.Image == image)))
+            {
+                var kind = kinds.Get(build.Images.First(i => i.Image == image).Kind);
+                var check = await kind.CheckImageAsync(versions, build.NodeOptions,
+                    async (command, ct) =>
+                    {
+                        var (exitCode, output) = await engine.RunToCompletionAsync(image, [command[0]], command.Skip(1).ToList(), RunLabels.For(runId), TimeSpan.FromSeconds(60), ct);
+                        return ((int)exitCode, output);
+                    });
+                if (check.Refusal is { } refusal)
+                {
+                    throw new UsageException($"build {build.Name} ({image}): {refusal}");
+                }
+                foreach (var note in check.Notes.Distinct())
+                {
+                    progress.Info($"build {build.Name} ({image}): {note}");
+                }
+            }
         }
         return records;
     }

@@ -64,7 +64,7 @@ internal static class StackGenerator
                 PeerAddressOf(stack, node.Name),
                 settings.TraceSockets && kind.Traces is not null ? $"{directory}/{RunLayout.TraceSocketName}" : null,
                 settings.DevTraceFile && emittedSpans is not null ? $"{directory}/{emittedSpans}" : null,
-                $"/run/secrets/{ConfigTarget(node.Name)}"));
+                $"/run/secrets/{ConfigTarget(node.Name)}") { Options = node.Options });
             if (node.Placement is { } placement)
             {
                 // On the host the run chose among those labelled (its agent binds the node's socket there first); the

@@ -12,12 +12,18 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     /// <summary>Node → kind, for nodes of another kind than <see cref="Kind"/>.</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>
+    /// Options every node of the build is started with, after the harness's own (--node-option BUILD:OPTION): part of
+    /// the build's identity, so one image with and without an option is two builds.
+    /// </summary>
+    public IReadOnlyList<string> NodeOptions { get; init; } = [];
+
     public string ImageFor(string node) => NodeImages.GetValueOrDefault(node) ?? Image;
 
     public string KindFor(string node) => NodeKinds.GetValueOrDefault(node) ?? Kind;
 
     /// <summary>A node of this build in a topology.</summary>
-    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name));
+    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name)) { Options = NodeOptions };
 
     /// <summary>Every image the build uses with its kind, the default first.</summary>
     public IReadOnlyList<(string Image, string Kind)> Images =>
@@ -30,8 +36,10 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
         return new BuildSpec(name, image, new Dictionary<string, string>());
     }
 
+    /// <summary>"name=image[,node=image…]", then " with OPTION …" when it gives its nodes options.</summary>
     public override string ToString() =>
-        string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")));
+        string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")))
+        + (NodeOptions.Count == 0 ? "" : $" with {string.Join(' ', NodeOptions)}");
 
     private static string WithKind(string kind, string image) => kind == NodeSpec.DefaultKind ? image : $"{kind}={image}";
 }

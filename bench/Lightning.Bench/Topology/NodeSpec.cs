@@ -8,4 +8,7 @@ internal sealed record NodeSpec(string Name, string Image, string Kind = NodeSpe
 {
     /// <summary>The kind of a node no build names another for: Core Lightning.</summary>
     public const string DefaultKind = "cln";
+
+    /// <summary>Options its build gives the node's program (--node-option), after the harness's own.</summary>
+    public IReadOnlyList<string> Options { get; init; } = [];
 }

@@ -69,6 +69,8 @@ internal sealed class CoreLightningKind : INodeKind
         {
             service.Command.Add($"--conf={settings.ConfigFile}");
         }
+        // The build's own options last (--node-option): what the harness owns was refused before any container.
+        service.Command.AddRange(settings.Options);
         if (settings.TraceSocket is not null)
         {
             service.Environment ??= new();
@@ -80,6 +82,63 @@ internal sealed class CoreLightningKind : INodeKind
             service.Environment["CLN_DEV_TRACE_FILE"] = settings.DevTraceFile;
         }
         return service;
+    }
+
+    /// <summary>Options that would take the node from the harness: its network, folders, sockets, ports, RPC file, logs and bitcoind.</summary>
+    private static readonly string[] Owned =
+    [
+        "--network", "--mainnet", "--testnet", "--testnet4", "--signet", "--regtest", "--lightning-dir", "--conf", "--alias",
+        "--bitcoin-rpcconnect", "--bitcoin-rpcport", "--bitcoin-rpcuser", "--bitcoin-rpcpassword", "--bitcoin-datadir", "--bitcoin-cli",
+        "--addr", "--bind-addr", "--announce-addr", "--rpc-file", "--rpc-file-mode", "--log-file", "--pid-file", "--daemon", "--developer",
+    ];
+
+    public string? RefuseOption(string option)
+    {
+        var name = option.Split('=', 2)[0];
+        return Owned.Contains(name)
+            ? $"{name} is the harness's: it sets the node's network, folders, sockets, ports, RPC file, logs and bitcoind itself (and --developer always)"
+            : null;
+    }
+
+    /// <summary>The oldest release the harness runs (its setup and payments are tested from here).</summary>
+    public static readonly ReleaseVersion Oldest = new(24, 5);
+
+    /// <summary>xpay and askrene's getroutes came with v24.11; before, payments use pay and routes getroute.</summary>
+    public static readonly ReleaseVersion Xpay = new(24, 11);
+
+    /// <summary>The datagram trace socket (CLN_TRACE_SOCKET) came with v26.06.</summary>
+    public static readonly ReleaseVersion TraceSocket = new(26, 6);
+
+    public async Task<ImageCheck> CheckImageAsync(IReadOnlyDictionary<string, string> versions, IReadOnlyList<string> options,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct = default)
+    {
+        var text = versions.GetValueOrDefault("lightningd", "");
+        var notes = new List<string>();
+        if (ReleaseVersion.Parse(text) is { } version)
+        {
+            if (version < Oldest)
+            {
+                return new ImageCheck($"its Core Lightning is {text}, older than {Oldest}, the oldest release this harness runs: choose {Oldest} or newer", []);
+            }
+            if (version < Xpay)
+            {
+                notes.Add($"Core Lightning {text} has no xpay or getroutes (from {Xpay}): its payments use pay and routes are found with getroute (the Method column says which)");
+            }
+            if (version < TraceSocket)
+            {
+                notes.Add($"Core Lightning {text} has no trace socket (from {TraceSocket}): its nodes send no spans, so its payments have no steps; times and costs are measured as ever");
+            }
+        }
+        if (options.Count > 0)
+        {
+            var (exitCode, help) = await run(["lightningd", "--developer", "--help"], ct);
+            var unknown = options.Select(o => o.Split('=', 2)[0]).Where(o => exitCode != 0 || !help.Contains(o, StringComparison.Ordinal)).Distinct().ToList();
+            if (unknown.Count > 0)
+            {
+                return new ImageCheck($"its lightningd ({text}) does not know {string.Join(", ", unknown)} (not in lightningd --developer --help): drop the option or choose a build that has it", notes);
+            }
+        }
+        return new ImageCheck(null, notes);
     }
 
     public void Configure(string nodeDirectory, RunCredentials credentials) =>

@@ -19,6 +19,12 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
 
     public string Version { get; } = version;
 
+    /// <summary>Whether the node pays with xpay and finds routes with getroutes (from v24.11; a version it cannot read is taken as new).</summary>
+    private readonly bool xpay = ReleaseVersion.Parse(version) is not { } release || release >= CoreLightningKind.Xpay;
+
+    /// <summary>What its payments call: xpay from v24.11, pay before.</summary>
+    public PaymentCalls Calls => new("invoice", xpay ? "xpay" : "pay");
+
     public PeerAddress Address { get; } = address;
 
     public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
@@ -54,9 +60,11 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         SetupCallAsync<IReadOnlyList<ChannelState>>("listpeerchannels", new JsonObject { ["id"] = peer.NodeId },
             result => result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString())).ToList(), ct);
 
-    // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06).
-    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
-        SetupCallAsync("getroutes", new JsonObject
+    // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06); before v24.11, getroute.
+    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) => !xpay
+        ? SetupCallAsync("getroute", new JsonObject { ["id"] = payee.NodeId, ["amount_msat"] = amountMsat, ["riskfactor"] = 1 },
+            route => route.GetProperty("route").GetArrayLength() > 0 ? 1 : 0, ct)
+        : SetupCallAsync("getroutes", new JsonObject
         {
             ["source"] = NodeId,
             ["destination"] = payee.NodeId,
@@ -83,7 +91,8 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     {
         try
         {
-            await CallAsync(rpc, "xpay", new JsonObject { ["invstring"] = invoice.Encoded }, $"lnbench:xpay#{tag.PaymentId}", Ignore, ct);
+            var pay = Calls.Pay;
+            await CallAsync(rpc, pay, new JsonObject { [xpay ? "invstring" : "bolt11"] = invoice.Encoded }, $"lnbench:{pay}#{tag.PaymentId}", Ignore, ct);
         }
         catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
         {
