@@ -122,6 +122,35 @@ public class NodeKindSeamTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task Keysend_pays_without_an_invoice_and_both_ways_pays_from_each_end_of_the_channel_as_many_at_once()
+    {
+        await ReadyAsync();
+        var exit = await RunAsync(
+        [
+            "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
+            "--no-pull", "--workload", "keysend,both-ways", "--concurrency", "2", "--warmups", "1", "--iterations", "3", "--topologies", "1",
+            "--traces", "off", "--results", results, "--work-dir", work, "--setup-timeout", "60",
+        ]);
+
+        Assert.Equal(0, exit);
+        var run = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(run, PaymentCsv.FileName));
+        var keysend = rows.Where(r => r["case"].EndsWith("Workload=keysend", StringComparison.Ordinal)).ToList();
+        var bothWays = rows.Where(r => r["case"].EndsWith("Workload=both-ways", StringComparison.Ordinal)).ToList();
+        Assert.Equal((1 + 3) * 2, keysend.Count);
+        Assert.All(keysend, r => Assert.Equal(("succeeded", "true", ""), (r["outcome"], r["expected"], r["payment_hash"])));
+        // Concurrency 2 from each end: 4 payments an invocation, half each way.
+        Assert.Equal((1 + 3) * 4, bothWays.Count);
+        Assert.Equal(bothWays.Count / 2, bothWays.Count(r => (r["payer"], r["payee"]) == ("bob", "alice")));
+        Assert.All(bothWays, r => Assert.Equal("succeeded", r["outcome"]));
+        Assert.All(bothWays.GroupBy(r => r["invocation"]), g => Assert.Equal(2, g.Count(r => r["payer"] == "bob")));
+        var table = File.ReadAllText(Directory.GetFiles(Path.Combine(run, "results"), "*-report-github.md").Single());
+        Assert.Matches(@"\| keysend +\|", table);
+        Assert.Matches(@"\| invoice\+pay both ways +\|", table);
+        Assert.Empty(Directory.GetDirectories(work));
+    }
+
+    [SkippableFact]
     public async Task A_soak_on_the_stand_in_kind_samples_every_node_from_its_cgroup_and_reports_trends_and_a_broken_budget()
     {
         await ReadyAsync();

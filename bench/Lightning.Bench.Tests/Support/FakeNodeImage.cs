@@ -15,7 +15,7 @@ internal static class FakeNodeImage
     public const string FakeNode = "lnbench-test/fakenode:1";
 
     /// <summary>The stand-in node kind's image: its node and its chain (see <see cref="StandInScripts"/>).</summary>
-    public const string StandIn = "lnbench-test/standin:6";
+    public const string StandIn = "lnbench-test/standin:7";
     private const string BusyboxPath = "/bin/busybox";
     private static readonly SemaphoreSlim Gate = new(1, 1);
     private static bool built;

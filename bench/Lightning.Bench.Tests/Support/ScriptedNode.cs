@@ -82,7 +82,7 @@ internal sealed class ScriptedNode(string name) : ILightningNode
 
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) => throw new NotSupportedException();
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) => throw new NotSupportedException();
+    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) => throw new NotSupportedException();
 
     public Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default) => throw new NotSupportedException();
 

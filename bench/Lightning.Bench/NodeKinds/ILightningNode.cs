@@ -33,7 +33,14 @@ internal interface ILightningNode : IAsyncDisposable
     Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default);
 
     /// <summary>Funds and announces a channel to <paramref name="peer"/>; it becomes usable once the funding transaction is deep enough.</summary>
-    Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default);
+    Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) => OpenChannelAsync(peer, capacitySat, 0, ct);
+
+    /// <param name="pushMsat">What the funder gives the peer's side at the open, so both can pay.</param>
+    Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default);
+
+    /// <summary>Pays <paramref name="payee"/> without an invoice (keysend: the payer makes the preimage); a refusal says why where the kind can tell.</summary>
+    Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "keysend", NodeCallFailure.Unsupported, $"{Name}: its kind cannot pay without an invoice");
 
     /// <summary>The states of its channels with <paramref name="peer"/>, in the harness's terms.</summary>
     Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default);

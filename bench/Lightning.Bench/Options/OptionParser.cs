@@ -62,6 +62,7 @@ internal static class OptionParser
             throw new UsageException("--out says where --spans writes: add --spans RUN.zip (or drop --out)");
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
+        CheckWorkloads(options, chosen);
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
         CheckInstructions(options, args);
@@ -265,4 +266,27 @@ internal static class OptionParser
     /// <summary>Whether the command line gives <paramref name="option"/> (as --name or --name=value).</summary>
     private static bool Given(IReadOnlyList<string> args, string option) =>
         args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
+
+    /// <summary>Each workload fits each of the scenario's topologies: its own rule, and a single-part payment's amount fits its channels.</summary>
+    private static void CheckWorkloads(HarnessOptions options, ScenarioInfo scenario)
+    {
+        var workloads = (options.Workloads.Count > 0 ? options.Workloads : [scenario.Workload]).Select(Workloads.WorkloadCatalog.Get).ToList();
+        foreach (var topology in scenario.Topologies(options.Sweeps))
+        {
+            foreach (var workload in workloads)
+            {
+                var shaped = workload.Shape(topology);
+                if (workload.Refusal(shaped) is { } why)
+                {
+                    throw new UsageException($"--workload {workload.Name} does not fit {scenario.Name}: {why}");
+                }
+                // A channel keeps 1 % of its capacity in reserve on each side: a single-part payment above what is left cannot pass.
+                var smallest = shaped.Channels.Select(c => c.CapacitySat * 1000 * 99 / 100 - c.PushMsat).DefaultIfEmpty(long.MaxValue).Min();
+                if (!workload.SplitsPayments && options.AmountMsat > smallest)
+                {
+                    throw new UsageException($"--amount-msat {options.AmountMsat} is more than one channel of {scenario.Name} can carry for --workload {workload.Name} ({smallest} msat): lower it, or use a workload that splits payments");
+                }
+            }
+        }
+    }
 }

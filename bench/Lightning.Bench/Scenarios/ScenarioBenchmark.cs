@@ -134,13 +134,17 @@ public abstract class ScenarioBenchmark
             [nameof(Workload)] = Workload.Name,
         };
         var id = CaseKey.IdOf(parameters);
+        var workload = Workloads.WorkloadCatalog.Get(Workload.Name);
+        var topology = BuildTopology(Run.Builds[Build.Index], Run.BitcoindImage);
+        var shaped = workload.Shape(topology);
         return new CaseDefinition(
             id,
             id.Texts,
-            BuildTopology(Run.Builds[Build.Index], Run.BitcoindImage).Placed(Run.Placements),
-            PaymentsPerInvocation,
+            shaped.Placed(Run.Placements),
+            // Concurrency is per payment flow: a workload that adds flows (both ways) makes that many more operations.
+            PaymentsPerInvocation * shaped.Flows.Count / topology.Flows.Count,
             Traces.Name,
             Run.MeasuredFor(Concurrency),
-            Workloads.WorkloadCatalog.Get(Workload.Name));
+            workload);
     }
 }

@@ -3,12 +3,18 @@ namespace Lightning.Bench.Scenarios;
 /// <summary>The scenarios users can run by name; adding one is adding a class and an entry here.</summary>
 internal static class ScenarioCatalog
 {
-    /// <summary>The protocol's limit on HTLCs in flight on one channel.</summary>
-    public const int MaxConcurrency = 483;
+    /// <summary>The protocol's limit on HTLCs in flight in one direction of a channel (what cln.yml allows on regtest).</summary>
+    public const int HtlcLimit = 483;
+
+    /// <summary>
+    /// The most payments a payer may start at once: beyond <see cref="HtlcLimit"/>, so what a node does past the limit
+    /// (payments that wait or fail, each counted) can be measured.
+    /// </summary>
+    public const int MaxConcurrency = 1000;
 
     public static ScenarioParameter Concurrency(params int[] defaults) => new(
         nameof(AlicePaysBob.Concurrency), "--concurrency", "payments each payer starts at once in each benchmark invocation",
-        defaults, 1, MaxConcurrency, "the HTLC limit of one channel");
+        defaults, 1, MaxConcurrency, $"{HtlcLimit} HTLCs can be in flight in each direction of a channel; what is beyond waits or fails, counted");
 
     public static readonly ScenarioParameter Carols = new(
         nameof(AlicePaysBobViaCarols.CarolsCount), "--carols", "Carols between Alice and Bob (a payment crosses Carols + 1 channels)",

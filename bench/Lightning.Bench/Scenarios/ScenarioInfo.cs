@@ -14,7 +14,11 @@ internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Desc
     public string Workload { get; init; } = Workloads.Payments.PayWorkloadKind.WorkloadName;
 
     /// <summary>The Lightning nodes of each of the scenario's topologies at the values swept (the parameters' defaults where none is given).</summary>
-    public IReadOnlyList<IReadOnlyList<string>> TopologyNodes(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps)
+    public IReadOnlyList<IReadOnlyList<string>> TopologyNodes(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps) =>
+        Topologies(sweeps).Select(t => (IReadOnlyList<string>)t.Nodes.Select(n => n.Name).ToList()).ToList();
+
+    /// <summary>Each of the scenario's topologies at the values swept (the parameters' defaults where none is given), for a build named only.</summary>
+    public IReadOnlyList<TopologySpec> Topologies(IReadOnlyDictionary<string, IReadOnlyList<int>> sweeps)
     {
         IEnumerable<IReadOnlyDictionary<string, int>> points = [new Dictionary<string, int>()];
         foreach (var parameter in Parameters)
@@ -23,6 +27,6 @@ internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Desc
             points = points.SelectMany(p => values.Select(v => (IReadOnlyDictionary<string, int>)new Dictionary<string, int>(p) { [parameter.Name] = v })).ToList();
         }
         var names = BuildSpec.FromImage("names-only");
-        return points.Select(p => (IReadOnlyList<string>)Topology(p, names, "names-only").Nodes.Select(n => n.Name).ToList()).ToList();
+        return points.Select(p => Topology(p, names, "names-only")).ToList();
     }
 }

@@ -36,7 +36,7 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
                 await ByFunderAsync(channels, async (channel, from, to) =>
                 {
                     await from.ConnectPeerAsync(to, ct);
-                    await from.OpenChannelAsync(to, channel.CapacitySat, ct);
+                    await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
                 });
             }
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
@@ -56,7 +56,7 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         await ByFunderAsync(channels, async (channel, from, to) =>
         {
             await from.ConnectPeerAsync(to, ct);
-            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, ct);
+            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
             lock (addresses)
             {
                 addresses[channel] = address;

@@ -21,8 +21,14 @@ internal interface IWorkloadKind
     /// <summary>What one operation calls on a build of <paramref name="calls"/>'s kind, in BenchmarkDotNet's Method column ("invoice+xpay").</summary>
     string MethodOf(PaymentCalls calls);
 
+    /// <summary>Whether one operation may split its amount over several paths (multi-part); if not, the amount must fit one channel.</summary>
+    bool SplitsPayments => false;
+
     /// <summary>Why this workload cannot run on <paramref name="topology"/> (one line), or null when it can.</summary>
     string? Refusal(TopologySpec topology);
+
+    /// <summary>The topology the workload runs on, from the scenario's (a workload may add flows or give channels both ways); as it is by default.</summary>
+    TopologySpec Shape(TopologySpec topology) => topology;
 
     IWorkload Create(WorkloadSetup setup);
 }

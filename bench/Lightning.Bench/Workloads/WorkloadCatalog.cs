@@ -1,4 +1,6 @@
+using Lightning.Bench.Workloads.BothWays;
 using Lightning.Bench.Workloads.FailAtPayee;
+using Lightning.Bench.Workloads.Keysend;
 using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Workloads;
@@ -6,7 +8,7 @@ namespace Lightning.Bench.Workloads;
 /// <summary>Every workload a case can run, registered here once; the first is the default.</summary>
 internal static class WorkloadCatalog
 {
-    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind()];
+    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind()];
 
     public static IWorkloadKind Default => All[0];
 

@@ -33,7 +33,7 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
         CallAsync("connect", $"host={peer.Address.Host}&port={peer.Address.Port}", ct);
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
+    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
         CallAsync("open", $"peer={peer.NodeId}&addr={peer.Address.Host}:{peer.Address.Port}&sat={capacitySat}", ct);
 
     public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
@@ -52,6 +52,9 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
 
     public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
         ReadAsync("invoice", $"amount={amountMsat}&label={label}&payment={tag.PaymentId}", i => new NodeInvoice(i["invoice"], i["hash"]), ct);
+
+    public Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync("keysend", $"payee={payee.Name}&addr={payee.Address.Host}:{payee.Address.Port}&amount={amountMsat}&payment={tag.PaymentId}", ct);
 
     public Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default) =>
         CallAsync("delinvoice", $"label={label}", ct);

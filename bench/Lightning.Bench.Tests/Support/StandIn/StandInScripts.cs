@@ -145,6 +145,19 @@ internal static class StandInScripts
             answer=$(wget -qO- "http://$addr/cgi-bin/settle?hash=$hash")
             if [ "$answer" = ok ]; then reply ok; else reply "error $payee: $answer"; fi
             """,
+        ["www/node/cgi-bin/keysend"] = """
+            #!/bin/sh
+            . /www/lib.sh; log keysend
+            payee=$(q payee)
+            if [ ! -f "/lnb/channels/$payee" ]; then reply "error no channel to $payee"; exit 0; fi
+            answer=$(wget -qO- "http://$(q addr)/cgi-bin/receive")
+            if [ "$answer" = ok ]; then reply ok; else reply "error $payee: $answer"; fi
+            """,
+        ["www/node/cgi-bin/receive"] = """
+            #!/bin/sh
+            . /www/lib.sh; log receive
+            reply ok
+            """,
         ["www/node/cgi-bin/settle"] = """
             #!/bin/sh
             . /www/lib.sh; log settle

@@ -46,12 +46,33 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
         SetupCallAsync("connect", new JsonObject { ["id"] = peer.NodeId, ["host"] = peer.Address.Host, ["port"] = peer.Address.Port }, Ignore, ct);
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
-        SetupCallAsync("fundchannel", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, Ignore, ct);
+    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
+        SetupCallAsync("fundchannel", WithPush(new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, pushMsat), Ignore, ct);
 
-    public Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
-        SetupCallAsync("fundchannel_start", new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true },
+    public Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
+        SetupCallAsync("fundchannel_start", WithPush(new JsonObject { ["id"] = peer.NodeId, ["amount"] = capacitySat, ["announce"] = true }, pushMsat),
             started => started.GetProperty("funding_address").GetString()!, ct);
+
+    private static JsonObject WithPush(JsonObject parameters, long pushMsat)
+    {
+        if (pushMsat > 0)
+        {
+            parameters["push_msat"] = pushMsat;
+        }
+        return parameters;
+    }
+
+    public async Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default)
+    {
+        try
+        {
+            await CallAsync(rpc, "keysend", new JsonObject { ["destination"] = payee.NodeId, ["amount_msat"] = amountMsat }, $"lnbench:keysend#{tag.PaymentId}", Ignore, ct);
+        }
+        catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
+        {
+            throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, rpcError) { PaymentFailure = failure };
+        }
+    }
 
     public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
         SetupCallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, Ignore, ct);
