@@ -55,5 +55,6 @@ internal interface ILightningNode : IAsyncDisposable
     Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default);
 
     /// <summary>Pays <paramref name="invoice"/>; a refusal says why in <see cref="NodeCallException.PaymentFailure"/> where the kind can tell.</summary>
-    Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default);
+    /// <returns>Its parts, where the kind reports them (null: it does not).</returns>
+    Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default);
 }

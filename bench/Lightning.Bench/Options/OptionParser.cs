@@ -282,6 +282,10 @@ internal static class OptionParser
                 }
                 // A channel keeps 1 % of its capacity in reserve on each side: a single-part payment above what is left cannot pass.
                 var smallest = shaped.Channels.Select(c => c.CapacitySat * 1000 * 99 / 100 - c.PushMsat).DefaultIfEmpty(long.MaxValue).Min();
+                if (workload.SplitsPayments && Workloads.MultiPart.MultiPartKind.AmountRefusal(shaped, options.AmountMsat) is { } notSplit)
+                {
+                    throw new UsageException($"--workload {workload.Name} on {scenario.Name}: {notSplit}");
+                }
                 if (!workload.SplitsPayments && options.AmountMsat > smallest)
                 {
                     throw new UsageException($"--amount-msat {options.AmountMsat} is more than one channel of {scenario.Name} can carry for --workload {workload.Name} ({smallest} msat): lower it, or use a workload that splits payments");

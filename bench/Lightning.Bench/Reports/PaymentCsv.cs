@@ -19,7 +19,7 @@ internal sealed class PaymentCsv : ICaseOutput
     private static readonly string[] Header =
     [
         "case", "invocation", "phase", "payment_id", "payer", "payee", "start_utc", "start_unix_us", "end_unix_us",
-        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms", "expected",
+        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms", "expected", "parts", "failed_parts",
     ];
 
     public static void Append(string path, IEnumerable<OperationRecord> records)
@@ -50,7 +50,9 @@ internal sealed class PaymentCsv : ICaseOutput
                 Field(r.Error ?? ""),
                 r.SpanCount.ToString(CultureInfo.InvariantCulture),
                 Field(r.SpanBreakdown),
-                r.AsExpected ? "true" : "false"));
+                r.AsExpected ? "true" : "false",
+                r.Parts?.ToString(CultureInfo.InvariantCulture) ?? "",
+                r.FailedParts?.ToString(CultureInfo.InvariantCulture) ?? ""));
         }
     }
 

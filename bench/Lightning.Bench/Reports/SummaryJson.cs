@@ -45,7 +45,9 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Instructions is null ? null : InstructionSettle.Of(c.SettleWaits),
             HarnessGc.Of(c.GcInInvocations),
             InstructionSettle.Of(c.InvocationSettleWaits),
-            c.Noun)).ToList(),
+            c.Noun,
+            c.Figures?.PartsPerOperation,
+            c.Figures?.FailedPartsPerOperation)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };

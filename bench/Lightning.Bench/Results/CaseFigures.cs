@@ -33,6 +33,12 @@ internal sealed record CaseFigures(
     /// <summary>Storage writes per payment and memory of the nodes, when the harness could read their cgroups.</summary>
     public NodeCosts? Costs { get; init; }
 
+    /// <summary>Parts per operation that ended as expected, where the payer reported them (a multi-part payment's); null otherwise.</summary>
+    public double? PartsPerOperation { get; init; }
+
+    /// <summary>Failed part attempts per operation that ended as expected (parts retried on other paths), where reported.</summary>
+    public double? FailedPartsPerOperation { get; init; }
+
     /// <summary>With --instructions: the nodes' instructions per successful payment of the measured window.</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
@@ -59,7 +65,16 @@ internal sealed record CaseFigures(
             Cpu = results.CpuPerPayment(),
             Costs = results.NodeCosts(),
             Instructions = InstructionsPerPayment.Of(results.Instructions, succeeded.Count),
+            PartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.Parts)),
+            FailedPartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.FailedParts)),
         };
+    }
+
+    /// <summary>The mean of the values reported, or null when none is.</summary>
+    private static double? MeanOf(IEnumerable<int?> values)
+    {
+        var reported = values.OfType<int>().ToList();
+        return reported.Count == 0 ? null : reported.Average();
     }
 
     /// <summary>Linear interpolation between closest ranks (Hyndman–Fan type 7, R's default); NaN for no data.</summary>

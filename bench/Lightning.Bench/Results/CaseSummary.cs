@@ -38,4 +38,6 @@ internal sealed record CaseSummary(
     InstructionSettle? InstructionSettle = null,
     HarnessGc? HarnessGc = null,
     InstructionSettle? InvocationSettle = null,
-    string? Noun = null);
+    string? Noun = null,
+    double? PartsPerPayment = null,
+    double? FailedPartsPerPayment = null);

@@ -47,6 +47,12 @@ internal sealed record OperationRecord(
 
     public double PayMs => (End - InvoiceDone).TotalMilliseconds;
 
+    /// <summary>A payment's parts that reached the payee, as its payer reported them (null: not reported).</summary>
+    public int? Parts { get; init; }
+
+    /// <summary>A payment's attempts that failed on the way (a part retried elsewhere), as its payer reported them.</summary>
+    public int? FailedParts { get; init; }
+
     /// <summary>Set after the case ends, once it is known which invocations BenchmarkDotNet measured.</summary>
     public bool Measured { get; init; }
 

@@ -1,6 +1,7 @@
 using Lightning.Bench.Workloads.BothWays;
 using Lightning.Bench.Workloads.FailAtPayee;
 using Lightning.Bench.Workloads.Keysend;
+using Lightning.Bench.Workloads.MultiPart;
 using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Workloads;
@@ -8,7 +9,7 @@ namespace Lightning.Bench.Workloads;
 /// <summary>Every workload a case can run, registered here once; the first is the default.</summary>
 internal static class WorkloadCatalog
 {
-    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind()];
+    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind(), new MultiPartKind()];
 
     public static IWorkloadKind Default => All[0];
 

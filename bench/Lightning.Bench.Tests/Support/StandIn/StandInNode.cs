@@ -60,11 +60,12 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
         CallAsync("delinvoice", $"label={label}", ct);
 
     /// <summary>The payee's "unknown or paid invoice" (its settle script's words) is its incorrect_or_unknown_payment_details.</summary>
-    public async Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
+    public async Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
     {
         try
         {
             await CallAsync("pay", $"invoice={invoice.Encoded}&payment={tag.PaymentId}", ct);
+            return null;
         }
         catch (NodeCallException e) when (e.Message.Contains("unknown or paid invoice", StringComparison.Ordinal))
         {

@@ -108,12 +108,16 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         CallAsync(rpc, "delinvoice", new JsonObject { ["label"] = label, ["status"] = "unpaid" },
             tag.InSetup ? $"lnbench:delinvoice#setup-{tag.PaymentId}" : $"lnbench:delinvoice#{tag.PaymentId}", Ignore, ct);
 
-    public async Task PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
+    /// <summary>xpay reports its successful and failed parts; pay its parts (its failed attempts are not in its answer).</summary>
+    public async Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default)
     {
         try
         {
             var pay = Calls.Pay;
-            await CallAsync(rpc, pay, new JsonObject { [xpay ? "invstring" : "bolt11"] = invoice.Encoded }, $"lnbench:{pay}#{tag.PaymentId}", Ignore, ct);
+            return await CallAsync(rpc, pay, new JsonObject { [xpay ? "invstring" : "bolt11"] = invoice.Encoded }, $"lnbench:{pay}#{tag.PaymentId}",
+                paid => paid.TryGetProperty("successful_parts", out var parts)
+                    ? new PaymentParts(parts.GetInt32(), paid.TryGetProperty("failed_parts", out var failed) ? failed.GetInt32() : 0)
+                    : paid.TryGetProperty("parts", out var all) ? new PaymentParts(all.GetInt32(), 0) : null, ct);
         }
         catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
         {

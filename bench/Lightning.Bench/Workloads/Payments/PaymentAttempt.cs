@@ -17,6 +17,9 @@ internal sealed record PaymentAttempt(
     bool ConnectionLost,
     bool Cancelled)
 {
+    /// <summary>Its parts, where the payer reported them.</summary>
+    public NodeKinds.PaymentParts? Parts { get; init; }
+
     /// <summary>The reason recorded for an operation cut off by cancellation.</summary>
     public const string CancelledReason = "cancelled: a node died or the run was stopped";
 }

@@ -53,7 +53,11 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         var id = setup.Log.NextId();
         return PayAsync(flow, new PaymentTag(id), setup.AmountMsat, attempt =>
             setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, flow.Payee,
-                attempt.Start, attempt.InvoiceDone, attempt.End, attempt.PaymentHash, attempt.Outcome, attempt.Error), attempt.ConnectionLost), ct);
+                attempt.Start, attempt.InvoiceDone, attempt.End, attempt.PaymentHash, attempt.Outcome, attempt.Error)
+            {
+                Parts = attempt.Parts?.Succeeded,
+                FailedParts = attempt.Parts?.Failed,
+            }, attempt.ConnectionLost), ct);
     }
 
     /// <summary>
@@ -66,6 +70,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         var start = DateTimeOffset.UtcNow;
         var invoiceDone = start;
         string? paymentHash = null;
+        PaymentParts? parts = null;
         try
         {
             // Invoices made ahead are for the workload's own amount.
@@ -75,7 +80,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
                 invoiceDone = DateTimeOffset.UtcNow;
             }
             paymentHash = invoice.PaymentHash;
-            await setup.Nodes[flow.Payer].PayAsync(invoice, tag, ct);
+            parts = await setup.Nodes[flow.Payer].PayAsync(invoice, tag, ct);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
@@ -89,7 +94,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         }
 
         void Record(OperationOutcome outcome, string? error, bool lostConnection = false, bool cancelled = false) =>
-            record(new PaymentAttempt(start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error, lostConnection, cancelled));
+            record(new PaymentAttempt(start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error, lostConnection, cancelled) { Parts = parts });
     }
 
     private Task<NodeInvoice> CreateInvoiceAsync(PaymentFlow flow, PaymentTag tag, long amountMsat, CancellationToken ct) =>
