@@ -57,4 +57,98 @@ public class WorkloadEndToEndTests
         using var engine = new DockerEngine();
         await RunResources.Of(engine, runId).AssertNoneLeftAsync();
     }
+
+    [SkippableFact]
+    public async Task Keysend_and_both_ways_pay_on_real_nodes_and_both_ways_fills_a_channel_from_each_end_past_the_htlc_limit()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-ways-").FullName;
+
+        // 500 from each end of one channel: past the 483 HTLCs a direction may have in flight.
+        var run = await HarnessProcess.RunAsync(
+        [
+            "AlicePaysBob", "--workload", "keysend,both-ways", "--concurrency", "2,500", "--iterations", "1", "--warmups", "0", "--topologies", "1",
+            "--traces", "off", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(30));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        var keysend = rows.Where(r => r["case"].EndsWith("Workload=keysend", StringComparison.Ordinal)).ToList();
+        Assert.Equal(2 + 500, keysend.Count);
+        Assert.All(keysend.Where(r => r["case"].Contains("Concurrency=2,", StringComparison.Ordinal)), r => Assert.Equal(("succeeded", ""), (r["outcome"], r["payment_hash"])));
+
+        var bothWays = rows.Where(r => r["case"].EndsWith("Workload=both-ways", StringComparison.Ordinal)).ToList();
+        Assert.Equal(2 * (2 + 500), bothWays.Count);
+        // Every payment is counted once with its outcome, from both ends: bob could pay because half of the channel was his.
+        Assert.Equal(bothWays.Count, bothWays.Select(r => r["payment_id"]).Distinct().Count());
+        var small = bothWays.Where(r => r["case"].Contains("Concurrency=2,", StringComparison.Ordinal)).ToList();
+        Assert.All(small, r => Assert.Equal("succeeded", r["outcome"]));
+        Assert.Equal(2, small.Count(r => r["payer"] == "bob"));
+        var large = bothWays.Where(r => r["case"].Contains("Concurrency=500,", StringComparison.Ordinal)).ToList();
+        Assert.Equal(500, large.Count(r => r["payer"] == "bob"));
+        Assert.All(large.Where(r => r["outcome"] == "failed"), r => Assert.False(string.IsNullOrWhiteSpace(r["error"])));
+        Assert.True(large.Count(r => r["outcome"] == "succeeded") > 0);
+    }
+
+    [SkippableFact]
+    public async Task A_multi_part_payment_splits_over_both_paths_and_its_parts_are_counted()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-mpp-").FullName;
+
+        var run = await HarnessProcess.RunAsync(
+        [
+            "AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000", "--concurrency", "1", "--iterations", "3", "--warmups", "1",
+            "--topologies", "1", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(4, rows.Count);
+        Assert.All(rows, r =>
+        {
+            Assert.Equal("succeeded", r["outcome"]);
+            // 1,500,000 sat over two paths of 1,000,000: at least two parts reached bob.
+            Assert.True(int.Parse(r["parts"]) >= 2, $"parts {r["parts"]}");
+            Assert.True(int.Parse(r["failed_parts"]) >= 0);
+        });
+        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.Contains("Parts", table);
+        Assert.Matches(@"(?m)^\| invoice\+xpay in parts +\|", table);
+    }
+
+    [SkippableFact]
+    public async Task A_release_before_xpay_pays_with_pay_and_says_so_and_a_node_option_it_does_not_know_stops_the_run()
+    {
+        var (_, bitcoind) = Requirements.NodeImages();
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_CLN_IMAGE");
+        Skip.If(string.IsNullOrEmpty(old), "set LNBENCH_E2E_OLD_CLN_IMAGE to a Core Lightning image before v24.11 (e.g. v24.08)");
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-old-").FullName;
+
+        var refused = await HarnessProcess.RunAsync(
+        [
+            "AlicePaysBob", "--build", $"old={old}", "--node-option", "old:--dev-keep-nagle", "--concurrency", "1", "--iterations", "2", "--topologies", "1",
+            "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(5));
+        Assert.Equal(2, refused.ExitCode);
+        Assert.Contains("does not know --dev-keep-nagle", refused.StandardError);
+        Assert.Empty(Directory.GetDirectories(results));
+
+        var run = await HarnessProcess.RunAsync(
+        [
+            "AlicePaysBob", "--workload", "pay,fail-at-payee", "--build", $"old={old}", "--concurrency", "1", "--iterations", "2", "--warmups", "1", "--topologies", "1",
+            "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        Assert.Contains("its payments use pay", run.StandardOutput);
+        Assert.Contains("no trace socket", run.StandardOutput);
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(rows, r => Assert.Equal("true", r["expected"]));
+        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.Matches(@"(?m)^\| invoice\+pay +\|", table);
+        Assert.Matches(@"(?m)^\| pay \(deleted invoice\) +\|", table);
+    }
 }
