@@ -230,11 +230,11 @@ public class AlicePaysBobEndToEndTests
         await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
         // The single-host layout is the agent's: WORK/TOPOLOGY/NODE/regtest/lightning-rpc.
         var alice = Directory.GetDirectories(work, "alice", SearchOption.AllDirectories)
-            .Single(d => File.Exists(Path.Combine(d, "regtest", Lightning.Bench.Relay.RelayAgent.RpcSocketName)));
+            .Single(d => File.Exists(Path.Combine(d, "regtest", Lightning.Bench.Swarm.Relay.RelayAgent.RpcSocketName)));
         var topology = Path.GetDirectoryName(alice)!;
         var token = "e2e-pipe-token"u8.ToArray();
-        await using (var agent = Lightning.Bench.Relay.RelayAgent.Start(new Lightning.Bench.Relay.AgentSettings(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0), token, Path.GetDirectoryName(topology)!)))
-        await using (var rpc = await Lightning.Bench.Relay.RelayRpc.ConnectAsync(agent.Endpoint, token, Path.GetFileName(topology), "alice", "regtest", TimeSpan.FromSeconds(30)))
+        await using (var agent = Lightning.Bench.Swarm.Relay.RelayAgent.Start(new Lightning.Bench.Swarm.Relay.AgentSettings(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0), token, Path.GetDirectoryName(topology)!)))
+        await using (var rpc = await Lightning.Bench.Swarm.Relay.RelayRpc.ConnectAsync(agent.Endpoint, token, Path.GetFileName(topology), "alice", "regtest", TimeSpan.FromSeconds(30)))
         {
             var info = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#through-agent").WaitAsync(TimeSpan.FromSeconds(30));
             Assert.Equal("regtest", info.GetProperty("network").GetString());

@@ -28,7 +28,7 @@ public class ArchitectureTests(ITestOutputHelper output)
         ["Workloads"],
         ["Scenarios"],
         ["Options"],
-        ["Profiling", "Instructions", "Relay"],
+        ["Profiling", "Instructions"],
         ["Network"],
         ["Reports"],
         ["Swarm"],
@@ -100,7 +100,7 @@ public class ArchitectureTests(ITestOutputHelper output)
     [Fact]
     public void Options_parse_into_data_and_call_no_feature_code()
     {
-        AssertNoDependency("Options", ["Profiling", "Instructions", "Relay", "Network", "Reports", "Swarm", "Setup", "Instruments", "Cases", "Soak", "Columns", "Run",
+        AssertNoDependency("Options", ["Profiling", "Instructions", "Network", "Reports", "Swarm", "Setup", "Instruments", "Cases", "Soak", "Columns", "Run",
             "Docker", "Compose", "Chain", "Tracing"]);
     }
 

@@ -165,7 +165,7 @@ public class StackGeneratorTests
         {
             File.WriteAllText(tokenFile, new string('t', 32));
             var args = command.Select(a => a.Replace($"/run/secrets/{SwarmNames.AgentTokenTarget}", tokenFile, StringComparison.Ordinal)).Skip(1).ToList();
-            var perf = Lightning.Bench.Swarm.AgentCommand.Settings(Lightning.Bench.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
+            var perf = Lightning.Bench.Swarm.AgentCommand.Settings(Lightning.Bench.Swarm.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
             Assert.Equal("lnbench/harness:abc", perf.Image);
             Assert.Equal(SwarmNames.WorkVolume(RunId), perf.WorkVolume);
             Assert.Equal(SwarmNames.WorkMount, perf.WorkMount);

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 using Xunit.Abstractions;

@@ -20,7 +20,7 @@ internal static class Program
     /// <summary>The harness with a given set of node kinds and fragments (tests add a stand-in kind).</summary>
     public static int Run(string[] args, NodeKindCatalog kinds, string? fragmentsDirectory = null)
     {
-        if (args.Length > 0 && args[0] == Relay.AgentOptionCatalog.Command)
+        if (args.Length > 0 && args[0] == Swarm.Relay.AgentOptionCatalog.Command)
         {
             return Swarm.AgentCommand.Run(args[1..]);
         }
@@ -32,9 +32,9 @@ internal static class Program
         {
             return Swarm.WorkVolumeSweep.RemoveWhenExited(args[1..]);
         }
-        if (args.Length > 0 && args[0] == Relay.OverlayGate.Command)
+        if (args.Length > 0 && args[0] == Swarm.Relay.OverlayGate.Command)
         {
-            return Relay.OverlayGate.Run(args[1..]);
+            return Swarm.Relay.OverlayGate.Run(args[1..]);
         }
         if (args.Length > 0 && args[0] == Processes.ExecToFiles.Command)
         {

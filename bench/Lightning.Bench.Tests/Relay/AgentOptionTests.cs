@@ -1,7 +1,7 @@
 using Lightning.Bench.Progress;
 using System.Reflection;
 using Lightning.Bench.Options;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
 
 namespace Lightning.Bench.Tests.Relay;

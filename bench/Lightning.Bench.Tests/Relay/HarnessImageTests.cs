@@ -3,7 +3,7 @@ using System.Net.Sockets;
 using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 

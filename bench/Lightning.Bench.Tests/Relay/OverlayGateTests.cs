@@ -2,7 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Lightning.Bench.Chain;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Rpc;
 using NBitcoin.RPC;
 

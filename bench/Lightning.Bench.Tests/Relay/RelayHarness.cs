@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Tests.Relay;

@@ -4,7 +4,7 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Tests.Support;
 

@@ -1,7 +1,7 @@
 using System.Net;
 using System.Net.Sockets;
 using Lightning.Bench.Processes;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Tests.Relay;
 

@@ -1,4 +1,4 @@
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Tests.Relay;
 

@@ -1,5 +1,5 @@
 using Lightning.Bench.Processes;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests.Relay;

@@ -1,6 +1,6 @@
 using System.Net.Sockets;
 using System.Text.Json.Nodes;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.Tests.Relay;

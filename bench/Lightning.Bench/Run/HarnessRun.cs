@@ -106,7 +106,7 @@ internal static class HarnessRun
         }
         catch (Exception e) when (e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException
             or WaitTimeoutException or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException or IOException or UnauthorizedAccessException or InvalidDataException
-            or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Relay.RelayRefusedException)
+            or Swarm.SwarmUnavailableException or System.Net.Sockets.SocketException or Swarm.Relay.RelayRefusedException)
         {
             progress.StopDisplay();
             log.WriteLine($"lnbench: error: {e.Message}");

@@ -2,7 +2,7 @@ using System.Globalization;
 using System.Net;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Swarm;
 

@@ -1,6 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Swarm;
 

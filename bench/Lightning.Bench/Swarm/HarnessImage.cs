@@ -4,7 +4,7 @@ using System.Security.Cryptography;
 using System.Text.Json;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Swarm;
 

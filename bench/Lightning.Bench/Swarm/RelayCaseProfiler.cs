@@ -1,5 +1,5 @@
 using Lightning.Bench.Profiling;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Swarm;
 

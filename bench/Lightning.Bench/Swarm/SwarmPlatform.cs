@@ -7,7 +7,7 @@ using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Swarm;

@@ -9,7 +9,7 @@ using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Relay;
+using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 

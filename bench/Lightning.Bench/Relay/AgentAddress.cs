@@ -1,6 +1,0 @@
-using System.Net;
-
-namespace Lightning.Bench.Relay;
-
-/// <summary>An agent found on the run's overlay: its host (as it says), where it listens, its session.</summary>
-internal sealed record AgentAddress(string Host, EndPoint Endpoint, long Session);

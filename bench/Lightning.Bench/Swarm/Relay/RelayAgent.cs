@@ -1,0 +1,605 @@
+using System.Collections.Concurrent;
+using System.Net;
+using System.Net.Sockets;
+using System.Security.Cryptography;
+using System.Text.RegularExpressions;
+using System.Threading.Channels;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Profiling;
+using Lightning.Bench.Topology;
+using Lightning.Bench.Waiting;
+
+namespace Lightning.Bench.Swarm.Relay;
+
+/// <summary>
+/// The agent on one host: binds the trace sockets the harness asks for, queues every datagram as a span frame, and
+/// writes the queue to the one harness connection whose token matched (a newer one replaces it). While no harness is
+/// connected it keeps receiving and queuing, so a dropped TCP connection costs nothing but what was in flight on it; a
+/// frame whose write failed is written again first on the next connection. It reads cgroups when asked. Bad input is
+/// counted and resets its connection; nothing from the network can stop the agent.
+/// </summary>
+internal sealed partial class RelayAgent : IAsyncDisposable
+{
+    public static readonly TimeSpan HelloTimeout = TimeSpan.FromSeconds(5);
+
+    /// <summary>Core Lightning's JSON-RPC socket in a node's network folder.</summary>
+    public const string RpcSocketName = "lightning-rpc";
+
+    private static readonly TimeSpan WaitForHarness = TimeSpan.FromMilliseconds(20);
+
+    private readonly AgentSettings settings;
+    private readonly TcpListener listener;
+    private readonly CancellationTokenSource stopping = new();
+    private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly ConcurrentDictionary<string, List<AgentStream>> topologies = new();
+    private readonly AgentPoller poller = new();
+    private readonly ConcurrentDictionary<string, CountersMessage> retired = new();
+    private readonly ConcurrentDictionary<int, NodeResources?> readers = new();
+    private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
+    private readonly object bindLock = new();
+    private readonly AgentProfiles profiles;
+    private readonly Task accepting;
+    private readonly Task writing;
+    private readonly Task counting;
+    private volatile Connection? active;
+    private long queuedSpans;
+    private long framesWritten;
+    private long accepted;
+    private long refused;
+    private long rpcPipes;
+
+    private RelayAgent(AgentSettings settings)
+    {
+        this.settings = settings;
+        Session = RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)RandomNumberGenerator.GetInt32(1, int.MaxValue);
+        Host = settings.Host ?? Environment.MachineName;
+        listener = new TcpListener(settings.Listen);
+        listener.Start();
+        Endpoint = (IPEndPoint)listener.LocalEndpoint;
+        var profileFolder = Path.Combine(settings.WorkDirectory, $".perf-{Session:x}");
+        profiles = new AgentProfiles(profileFolder, settings.ProcRoot, settings.PerfContainer is { } perf
+            ? new ContainerPerfRunner(new Docker.DockerEngine(), perf, Path.Combine(profileFolder, "helpers"))
+            : new Profiling.LocalPerfRunner(settings.PerfPath), Enqueue);
+        accepting = Task.Run(AcceptAsync);
+        writing = Task.Run(WriteAsync);
+        counting = Task.Run(CountAsync);
+    }
+
+    /// <summary>Where it listens (the port chosen when asked for 0).</summary>
+    public IPEndPoint Endpoint { get; }
+
+    public long Session { get; }
+
+    public string Host { get; }
+
+    public AgentStats Stats => new(Interlocked.Read(ref accepted), Interlocked.Read(ref refused),
+        badFrames.ToDictionary(b => b.Key, b => b.Value), Interlocked.Read(ref framesWritten), Interlocked.Read(ref rpcPipes));
+
+    /// <summary>Every bound stream's counts now.</summary>
+    public IReadOnlyList<RelayStreamCounters> Streams => topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
+
+    public static RelayAgent Start(AgentSettings settings) => new(settings);
+
+    /// <summary>Runs until <paramref name="ct"/> is cancelled (agent mode: Ctrl+C or the service stopping).</summary>
+    public async Task RunAsync(CancellationToken ct = default)
+    {
+        try
+        {
+            await Task.Delay(Timeout.Infinite, ct);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (stopping.IsCancellationRequested)
+        {
+            return;
+        }
+        stopping.Cancel();
+        listener.Stop();
+        active?.Close();
+        outbox.Writer.TryComplete();
+        await Task.WhenAll(accepting, writing, counting).WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });
+        await profiles.DisposeAsync();
+        poller.Dispose();
+        foreach (var streams in topologies.Values)
+        {
+            streams.ForEach(s => s.Dispose());
+        }
+        topologies.Clear();
+        stopping.Dispose();
+    }
+
+    private async Task AcceptAsync()
+    {
+        while (!stopping.IsCancellationRequested)
+        {
+            TcpClient client;
+            try
+            {
+                client = await listener.AcceptTcpClientAsync(stopping.Token);
+            }
+            catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
+            {
+                if (stopping.IsCancellationRequested)
+                {
+                    return;
+                }
+                continue;
+            }
+            _ = Task.Run(() => ServeAsync(client));
+        }
+    }
+
+    private async Task ServeAsync(TcpClient client)
+    {
+        client.NoDelay = true;
+        var connection = new Connection(client);
+        try
+        {
+            using (var hello = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token))
+            {
+                hello.CancelAfter(HelloTimeout);
+                var frame = await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxHelloBytes, hello.Token);
+                if (frame is { Type: RelayFrameType.Probe } probe)
+                {
+                    var asked = HelloMessage.Decode(probe);
+                    if (await RefusedAsync(connection, asked.Version, asked.Token, hello.Token))
+                    {
+                        return;
+                    }
+                    await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+                    return;
+                }
+                if (frame is { Type: RelayFrameType.RpcOpen } open)
+                {
+                    await PipeAsync(connection, RpcOpenMessage.Decode(open), hello);
+                    return;
+                }
+                if (frame is not { Type: RelayFrameType.Hello } first)
+                {
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello or RpcOpen, not {frame?.Type.ToString() ?? "the end"}");
+                }
+                var message = HelloMessage.Decode(first);
+                if (await RefusedAsync(connection, message.Version, message.Token, hello.Token))
+                {
+                    return;
+                }
+                await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+            }
+            Interlocked.Increment(ref accepted);
+            var previous = active;
+            active = connection;
+            previous?.Close();
+            await ReadAsync(connection);
+        }
+        catch (RelayProtocolException e)
+        {
+            badFrames.AddOrUpdate(e.Problem, 1, (_, n) => n + 1);
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            // The connection went (or the hello took too long); the harness reconnects.
+        }
+        finally
+        {
+            connection.Close();
+        }
+    }
+
+    private async Task ReadAsync(Connection connection)
+    {
+        while (await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxFrameBytes, stopping.Token) is { } frame)
+        {
+            switch (frame.Type)
+            {
+                case RelayFrameType.Bind:
+                    Enqueue(Bind(BindMessage.Decode(frame)).Encode());
+                    break;
+                case RelayFrameType.Unbind:
+                    Enqueue(Unbind(UnbindMessage.Decode(frame).Topology).Encode());
+                    break;
+                case RelayFrameType.CostsRequest:
+                    var request = CostsRequestMessage.Decode(frame);
+                    Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(ReadCosts).ToList()).Encode());
+                    break;
+                case RelayFrameType.QuietRequest:
+                    var quiet = QuietRequestMessage.Decode(frame);
+                    // Waits on its own: the connection keeps reading (a profile switch, costs) meanwhile.
+                    _ = Task.Run(() => AnswerQuietAsync(quiet));
+                    break;
+                case RelayFrameType.ProfileStart:
+                    profiles.Start(ProfileStartMessage.Decode(frame));
+                    break;
+                case RelayFrameType.ProfileSwitch:
+                    profiles.Switch(ProfileSwitchMessage.Decode(frame));
+                    break;
+                case RelayFrameType.ProfileStop:
+                    profiles.Stop(ProfileStopMessage.Decode(frame));
+                    break;
+                default:
+                    throw new RelayProtocolException(RelayProblem.Unexpected, $"a {frame.Type} frame from the harness");
+            }
+        }
+    }
+
+    /// <summary>Refuses (counted, answered; the caller closes) a first frame with another protocol version or a wrong token.</summary>
+    private async Task<bool> RefusedAsync(Connection connection, int version, byte[] token, CancellationToken ct)
+    {
+        var reason = version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
+            : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
+            : null;
+        if (reason is null)
+        {
+            return false;
+        }
+        Interlocked.Increment(ref refused);
+        await connection.Stream.WriteAsync(new RefusedMessage(reason).Encode(), ct);
+        return true;
+    }
+
+    /// <summary>
+    /// An RPC connection: after the token, the node's JSON-RPC socket is connected and every byte is copied both ways
+    /// until either side closes (then both are closed). The harness's JSON-RPC ids pass through unchanged, so the
+    /// spans still join to its payments.
+    /// </summary>
+    private async Task PipeAsync(Connection connection, RpcOpenMessage open, CancellationTokenSource hello)
+    {
+        if (await RefusedAsync(connection, open.Version, open.Token, hello.Token))
+        {
+            return;
+        }
+        Interlocked.Increment(ref accepted);
+        var name = $"{open.Topology}/{open.Node}";
+        var node = (Socket?)null;
+        string problem;
+        if (!PathName().IsMatch(open.Topology) || !PathName().IsMatch(open.Node) || !NetworkName().IsMatch(open.Network))
+        {
+            problem = $"'{name}' on '{open.Network}' is not a topology, node and network name (lowercase letters, digits, '-')";
+        }
+        else
+        {
+            var path = Path.Combine(settings.WorkDirectory, open.Topology, open.Node, open.Network, RpcSocketName);
+            node = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
+            try
+            {
+                await node.ConnectAsync(new UnixDomainSocketEndPoint(path), hello.Token);
+                problem = "";
+            }
+            catch (SocketException e)
+            {
+                node.Dispose();
+                node = null;
+                problem = $"{name}: cannot connect to {path} on {Host} ({e.SocketErrorCode}): is the node running?";
+            }
+        }
+        await connection.Stream.WriteAsync(new RpcOpenedMessage(problem).Encode(), hello.Token);
+        if (node is null)
+        {
+            return;
+        }
+        Interlocked.Increment(ref rpcPipes);
+        using (node)
+        using (var nodeStream = new NetworkStream(node, ownsSocket: false))
+        using (var done = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token))
+        {
+            var up = CopyAsync(connection.Stream, nodeStream, done.Token);
+            var down = CopyAsync(nodeStream, connection.Stream, done.Token);
+            await Task.WhenAny(up, down);
+            done.Cancel();
+            connection.Close();
+            try { node.Shutdown(SocketShutdown.Both); } catch (SocketException) { }
+            await Task.WhenAll(up, down);
+        }
+    }
+
+    private static async Task CopyAsync(Stream from, Stream to, CancellationToken ct)
+    {
+        try
+        {
+            await from.CopyToAsync(to, 64 * 1024, ct);
+        }
+        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        {
+            // Either side went: the pipe closes both.
+        }
+    }
+
+    private BoundMessage Bind(BindMessage bind)
+    {
+        lock (bindLock)
+        {
+            if (topologies.TryGetValue(bind.Topology, out var bound))
+            {
+                return new BoundMessage(bind.Topology, bound.Select(s => new BoundSocket(s.Node, "", s.KernelBufferBytes)).ToList());
+            }
+            retired.TryRemove(bind.Topology, out _);
+            var streams = new List<AgentStream>();
+            var sockets = new List<BoundSocket>();
+            foreach (var node in bind.Nodes)
+            {
+                if (!PathName().IsMatch(bind.Topology) || !PathName().IsMatch(node))
+                {
+                    sockets.Add(new BoundSocket(node, $"'{bind.Topology}/{node}' is not a topology and node name (lowercase letters, digits, '-')", 0));
+                    continue;
+                }
+                try
+                {
+                    var folder = Path.Combine(settings.WorkDirectory, bind.Topology, node);
+                    Directory.CreateDirectory(folder);
+                    var stream = new AgentStream(bind.Topology, node, Path.Combine(folder, RunLayout.TraceSocketName), TryQueueSpan);
+                    if (settings.Owner is var (uid, gid))
+                    {
+                        UnixOwnership.Set(Path.Combine(settings.WorkDirectory, bind.Topology), uid, gid);
+                        UnixOwnership.Set(folder, uid, gid);
+                        UnixOwnership.Set(stream.SocketPath, uid, gid);
+                    }
+                    streams.Add(stream);
+                    sockets.Add(new BoundSocket(node, "", stream.KernelBufferBytes));
+                }
+                catch (Exception e) when (e is IOException or SocketException or UnauthorizedAccessException)
+                {
+                    sockets.Add(new BoundSocket(node, e.Message, 0));
+                }
+            }
+            topologies[bind.Topology] = streams;
+            poller.Set(topologies.Values.SelectMany(s => s));
+            return new BoundMessage(bind.Topology, sockets);
+        }
+    }
+
+    /// <summary>Closes a topology's sockets after a last drain; the final counts go behind its last span frame.</summary>
+    private CountersMessage Unbind(string topology)
+    {
+        lock (bindLock)
+        {
+            if (topologies.TryRemove(topology, out var streams))
+            {
+                poller.Set(topologies.Values.SelectMany(s => s));
+                streams.ForEach(s => s.Dispose());
+                retired[topology] = new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), streams.Select(s => s.Counters()).ToList());
+            }
+            return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = Interlocked.Read(ref framesWritten) }
+                : new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), []);
+        }
+    }
+
+    /// <summary>The harness's wait for quiet nodes, on this host's cgroups (<see cref="QuietWait"/>); a node that cannot be read is the answer's problem.</summary>
+    private async Task AnswerQuietAsync(QuietRequestMessage request)
+    {
+        var files = new List<string>();
+        foreach (var target in request.Targets)
+        {
+            var (_, file, problem) = CpuUsageOf(target);
+            if (file is null)
+            {
+                Enqueue(new QuietMessage(request.RequestId, $"{target.Node}: {problem}", TimeSpan.Zero, false).Encode());
+                return;
+            }
+            files.Add(file);
+        }
+        string? failed = null;
+        long? Read()
+        {
+            try
+            {
+                return files.Sum(CgroupCpu.ReadNanoseconds);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+            {
+                failed = e.Message;
+                return null;
+            }
+        }
+        try
+        {
+            var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, request.IdleNsPerSecond, request.Quiet, request.BusyShare, request.Limit, request.Poll, stopping.Token);
+            Enqueue(new QuietMessage(request.RequestId, failed ?? "", waited, quiet).Encode());
+        }
+        catch (OperationCanceledException)
+        {
+            // The agent is stopping: the harness's wait ends with its connection.
+        }
+    }
+
+    /// <summary>A node's cgroups and CPU usage file on this host (through <see cref="AgentSettings.ProcRoot"/>), or why they cannot be read.</summary>
+    private (ProcessCgroups? Cgroups, string? File, string Problem) CpuUsageOf(CostTarget target)
+    {
+        var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
+        if (cgroups is null)
+        {
+            return (null, null, missing);
+        }
+        var (file, problem) = CgroupCpu.UsageFileOf(cgroups);
+        return (cgroups, file, problem);
+    }
+
+    private NodeCostReading ReadCosts(CostTarget target)
+    {
+        var (cgroups, file, problem) = CpuUsageOf(target);
+        if (cgroups is null || file is null)
+        {
+            return new NodeCostReading(target.Node, problem, 0, null);
+        }
+        try
+        {
+            var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups, procRoot: settings.ProcRoot).Reader);
+            return new NodeCostReading(target.Node, "", CgroupCpu.ReadNanoseconds(file), resources?.Read(countFiles: false));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        {
+            readers.TryRemove(target.Pid, out _);
+            return new NodeCostReading(target.Node, e.Message, 0, null);
+        }
+    }
+
+    private bool TryQueueSpan(SpanMessage span)
+    {
+        if (Interlocked.Increment(ref queuedSpans) > settings.MaxQueuedSpans)
+        {
+            Interlocked.Decrement(ref queuedSpans);
+            return false;
+        }
+        if (!outbox.Writer.TryWrite(span.Encode()))
+        {
+            Interlocked.Decrement(ref queuedSpans);
+            return false;
+        }
+        return true;
+    }
+
+    private void Enqueue(byte[] frame)
+    {
+        Interlocked.Increment(ref answersWaiting);
+        outbox.Writer.TryWrite(frame);
+        // An answer cuts short the wait of spans queued before it: the harness may be waiting on it between payments
+        // (a profile switched on is acknowledged before the invocation starts, so a late answer would widen the sampled window).
+        answerQueued.Release();
+    }
+
+    /// <summary>Released when an answer (not a span) is queued: ends the writer's wait for more spans at once.</summary>
+    private readonly SemaphoreSlim answerQueued = new(0);
+
+    /// <summary>Answers in the queue, not yet taken by the writer.</summary>
+    private int answersWaiting;
+
+    private static bool IsSpan(byte[] frame) => frame[RelayWire.HeaderBytes] == (byte)RelayFrameType.Span;
+
+    /// <summary>Frames written to the connection at once, at most: a burst of spans goes in one send, not one each.</summary>
+    private const int WriteBatchBytes = 64 * 1024;
+
+    /// <summary>
+    /// How long a span frame waits for others to go with it (20 ms: tracing then cost the nodes about what it costs on one
+    /// host, +4 % at Concurrency=1 and +6 % at 10; 5 ms left +10–16 %). Each send wakes the harness's reader (and the run's gate
+    /// between them); on 2 cores a send per span cost the nodes' payments a fifth of their time at Concurrency=1.
+    /// Answers (costs, quiet, bound, profile switches) go at once, and take the spans queued before them along.
+    /// </summary>
+    public static readonly TimeSpan SpanCoalescing = TimeSpan.FromMilliseconds(20);
+
+    /// <summary>
+    /// The one writer: the queue, in order, to the active connection, the frames waiting taken together (up to
+    /// <see cref="WriteBatchBytes"/>) into one write; a batch whose write failed goes first on the next connection
+    /// (what of it had arrived is a repeat there, which the harness keeps once by sequence number).
+    /// </summary>
+    private async Task WriteAsync()
+    {
+        var batch = new List<byte[]>();
+        var buffer = new MemoryStream(WriteBatchBytes + RelayWire.MaxFrameBytes);
+        try
+        {
+            while (true)
+            {
+                if (batch.Count == 0)
+                {
+                    if (!await outbox.Reader.WaitToReadAsync(stopping.Token) || !outbox.Reader.TryRead(out var first))
+                    {
+                        continue;
+                    }
+                    if (IsSpan(first))
+                    {
+                        // No wait when an answer is in the queue behind this span; one queued during the wait ends it.
+                        while (answerQueued.Wait(0))
+                        {
+                        }
+                        if (Volatile.Read(ref answersWaiting) == 0)
+                        {
+                            await answerQueued.WaitAsync(SpanCoalescing, stopping.Token);
+                        }
+                    }
+                    else
+                    {
+                        Interlocked.Decrement(ref answersWaiting);
+                    }
+                    batch.Add(first);
+                    var bytes = first.Length;
+                    while (bytes < WriteBatchBytes && outbox.Reader.TryRead(out var next))
+                    {
+                        if (!IsSpan(next))
+                        {
+                            Interlocked.Decrement(ref answersWaiting);
+                        }
+                        batch.Add(next);
+                        bytes += next.Length;
+                    }
+                }
+                var connection = active;
+                if (connection is null || connection.Closed)
+                {
+                    // Nobody to write to: the queue keeps what arrives until the harness is back (or fills, and drops count).
+                    await Task.Delay(WaitForHarness, stopping.Token);
+                    continue;
+                }
+                buffer.SetLength(0);
+                foreach (var frame in batch)
+                {
+                    buffer.Write(frame);
+                }
+                try
+                {
+                    await connection.Stream.WriteAsync(buffer.GetBuffer().AsMemory(0, (int)buffer.Length), stopping.Token);
+                }
+                catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException)
+                {
+                    connection.Close();
+                    continue;
+                }
+                var spans = batch.Count(IsSpan);
+                Interlocked.Add(ref queuedSpans, -spans);
+                Interlocked.Add(ref framesWritten, spans);
+                batch.Clear();
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    private async Task CountAsync()
+    {
+        var interval = settings.CountersInterval ?? TimeSpan.FromSeconds(1);
+        try
+        {
+            while (true)
+            {
+                await Task.Delay(interval, stopping.Token);
+                if (active is { Closed: false } && !topologies.IsEmpty)
+                {
+                    Enqueue(new CountersMessage(false, Session, Interlocked.Read(ref framesWritten), Streams).Encode());
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
+    /// <summary>A topology or node name as a folder name: nothing that could climb out of the work directory.</summary>
+    [GeneratedRegex("^[a-z0-9][a-z0-9-]{0,63}$")]
+    private static partial Regex PathName();
+
+    public static bool IsPathName(string name) => PathName().IsMatch(name);
+
+    /// <summary>A Core Lightning network folder (regtest, testnet4, signet, bitcoin).</summary>
+    [GeneratedRegex("^[a-z][a-z0-9]{0,31}$")]
+    private static partial Regex NetworkName();
+
+    private sealed class Connection(TcpClient client)
+    {
+        private int closed;
+
+        public NetworkStream Stream { get; } = client.GetStream();
+
+        public bool Closed => Volatile.Read(ref closed) == 1;
+
+        public void Close()
+        {
+            if (Interlocked.Exchange(ref closed, 1) == 0)
+            {
+                client.Dispose();
+            }
+        }
+    }
+}
