@@ -43,8 +43,8 @@ public class WorkloadRulesTests
         // A payment that splits needs a payer with several channels, and an amount one of them cannot carry.
         OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000"]);
         Assert.Contains("alice has one channel", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", "mpp", "--amount-msat", "1500000000"])).Message);
-        Assert.Contains("give --amount-msat above 990000000", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp"])).Message);
-        Assert.Contains("together carry 1980000000 msat", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "2500000000"])).Message);
+        Assert.Contains("give --amount-msat above 980000000", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp"])).Message);
+        Assert.Contains("together carry 1960000000 msat", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "2500000000"])).Message);
         Assert.Contains("is not a workload", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", "teleport"])).Message);
     }
 }

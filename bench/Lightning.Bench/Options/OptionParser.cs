@@ -282,7 +282,8 @@ internal static class OptionParser
                 }
                 // A channel keeps 1 % of its capacity in reserve on each side: a single-part payment above what is left cannot pass.
                 var smallest = shaped.Channels.Select(c => c.CapacitySat * 1000 * 99 / 100 - c.PushMsat).DefaultIfEmpty(long.MaxValue).Min();
-                if (workload.SplitsPayments && Workloads.MultiPart.MultiPartKind.AmountRefusal(shaped, options.AmountMsat) is { } notSplit)
+                var concurrency = scenario.Parameters.FirstOrDefault(p => p.Name == "Concurrency")?.ValuesFrom(options.Sweeps).Max() ?? 1;
+                if (workload.SplitsPayments && Workloads.MultiPart.MultiPartKind.AmountRefusal(shaped, options.AmountMsat, concurrency) is { } notSplit)
                 {
                     throw new UsageException($"--workload {workload.Name} on {scenario.Name}: {notSplit}");
                 }

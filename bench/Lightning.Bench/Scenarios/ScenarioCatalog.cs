@@ -38,7 +38,7 @@ internal static class ScenarioCatalog
             [Carols, Concurrency(1)],
             (p, build, bitcoind) => AlicePaysBobViaCarols.TopologyFor(build, bitcoind, p[Carols.Name])),
         new(nameof(AlicePaysBobOverTwoPaths), typeof(AlicePaysBobOverTwoPaths),
-            "Alice pays Bob over two paths, through Carol 1 and Carol 2 (1,000,000 sat channels): a payment above one path's capacity splits over both.",
+            "Alice pays Bob over two paths, through Carol 1 and Carol 2 (each channel 2,000,000 sat, half on each side): a payment above one path's 1,000,000 sat splits over both.",
             [Concurrency(1)],
             (_, build, bitcoind) => AlicePaysBobOverTwoPaths.TopologyFor(build, bitcoind)),
         new(nameof(AlicesPayBob), typeof(AlicesPayBob),

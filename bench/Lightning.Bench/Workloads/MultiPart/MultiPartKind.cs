@@ -28,23 +28,31 @@ internal sealed class MultiPartKind : IWorkloadKind
             ? $"{flow.Payer} has one channel: a payment cannot split over paths it does not have (AlicePaysBobOverTwoPaths has two)"
             : null;
 
-    /// <summary>Why <paramref name="amountMsat"/> is no multi-part payment on <paramref name="topology"/> (one channel of the payer carries it, or all cannot), or null.</summary>
-    public static string? AmountRefusal(TopologySpec topology, long amountMsat)
+    /// <summary>
+    /// Why <paramref name="amountMsat"/> is no multi-part payment on <paramref name="topology"/> (one channel of the payer
+    /// carries it), or why <paramref name="concurrency"/> of them cannot be in flight at once (the payer's channels
+    /// together cannot carry them), or null.
+    /// </summary>
+    public static string? AmountRefusal(TopologySpec topology, long amountMsat, int concurrency = 1)
     {
         foreach (var flow in topology.Flows)
         {
-            var channels = topology.Channels.Where(c => c.From == flow.Payer || c.To == flow.Payer).Select(c => c.CapacitySat * 1000 * 99 / 100).ToList();
+            // What the payer can send on each of its channels: its side (the capacity, less what it pushed and its 1 % reserve; or what was pushed to it).
+            var channels = topology.Channels.Where(c => c.From == flow.Payer || c.To == flow.Payer)
+                .Select(c => c.From == flow.Payer ? c.CapacitySat * 1000 * 99 / 100 - c.PushMsat : c.PushMsat).ToList();
             if (channels.Count > 0 && amountMsat <= channels.Max())
             {
-                return $"one channel of {flow.Payer} carries {amountMsat} msat: give --amount-msat above {channels.Max()} so it must split";
+                return $"one channel of {flow.Payer} carries {amountMsat} msat: give --amount-msat above {channels.Max()} (and at most {channels.Sum()}) so it must split";
             }
-            if (amountMsat > channels.Sum())
+            if (amountMsat * concurrency > channels.Sum())
             {
-                return $"{flow.Payer}'s channels together carry {channels.Sum()} msat, less than {amountMsat}";
+                return concurrency == 1
+                    ? $"{flow.Payer}'s channels together carry {channels.Sum()} msat, less than {amountMsat}"
+                    : $"{flow.Payer}'s channels together carry {channels.Sum()} msat, less than {concurrency} payments of {amountMsat} at once: lower --concurrency";
             }
         }
         return null;
     }
 
-    public IWorkload Create(WorkloadSetup setup) => new PaymentDriver(setup);
+    public IWorkload Create(WorkloadSetup setup) => new MultiPartWorkload(setup);
 }

@@ -15,6 +15,10 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
 {
     private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<NodeInvoice>> pregenerated = new();
     private long flowCursor;
+    private long paidMsat;
+
+    /// <summary>What the workload's payments have moved from payers to payees so far (msat).</summary>
+    public long PaidMsat => Interlocked.Read(ref paidMsat);
 
     public Task PrepareAsync(int operations, CancellationToken ct = default) =>
         setup.MadeAhead ? PregenerateInvoicesAsync(operations, ct) : Task.CompletedTask;
@@ -81,6 +85,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
             }
             paymentHash = invoice.PaymentHash;
             parts = await setup.Nodes[flow.Payer].PayAsync(invoice, tag, ct);
+            Interlocked.Add(ref paidMsat, amountMsat);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
