@@ -5,6 +5,9 @@ namespace Lightning.Bench.NodeKinds;
 /// <param name="Pay">The call that pays it on the payer.</param>
 internal sealed record PaymentCalls(string Invoice, string Pay)
 {
+    /// <summary>The call that pays without an invoice (keysend).</summary>
+    public string Keysend { get; init; } = "keysend";
+
     /// <summary>The benchmark's name in BenchmarkDotNet's Method column ("invoice+xpay").</summary>
     public string Description => $"{Invoice}+{Pay}";
 

@@ -106,6 +106,9 @@ internal sealed class CoreLightningKind : INodeKind
     /// <summary>xpay and askrene's getroutes came with v24.11; before, payments use pay and routes getroute.</summary>
     public static readonly ReleaseVersion Xpay = new(24, 11);
 
+    /// <summary>xpay's xkeysend came with v26.06, which deprecated the keysend plugin's command.</summary>
+    public static readonly ReleaseVersion Xkeysend = new(26, 6);
+
     /// <summary>The datagram trace socket (CLN_TRACE_SOCKET) came with v26.06.</summary>
     public static readonly ReleaseVersion TraceSocket = new(26, 6);
 

@@ -22,8 +22,11 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     /// <summary>Whether the node pays with xpay and finds routes with getroutes (from v24.11; a version it cannot read is taken as new).</summary>
     private readonly bool xpay = ReleaseVersion.Parse(version) is not { } release || release >= CoreLightningKind.Xpay;
 
+    /// <summary>Whether keysend is xpay's xkeysend (from v26.06, which deprecated keysend) or the keysend plugin's.</summary>
+    private readonly bool xkeysend = ReleaseVersion.Parse(version) is not { } keysendRelease || keysendRelease >= CoreLightningKind.Xkeysend;
+
     /// <summary>What its payments call: xpay from v24.11, pay before.</summary>
-    public PaymentCalls Calls => new("invoice", xpay ? "xpay" : "pay");
+    public PaymentCalls Calls => new("invoice", xpay ? "xpay" : "pay") { Keysend = xkeysend ? "xkeysend" : "keysend" };
 
     public PeerAddress Address { get; } = address;
 
@@ -66,7 +69,8 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     {
         try
         {
-            await CallAsync(rpc, "keysend", new JsonObject { ["destination"] = payee.NodeId, ["amount_msat"] = amountMsat }, $"lnbench:keysend#{tag.PaymentId}", Ignore, ct);
+            var method = xkeysend ? "xkeysend" : "keysend";
+            await CallAsync(rpc, method, new JsonObject { ["destination"] = payee.NodeId, ["amount_msat"] = amountMsat }, $"lnbench:{method}#{tag.PaymentId}", Ignore, ct);
         }
         catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
         {

@@ -17,7 +17,7 @@ internal sealed class KeysendKind : IWorkloadKind
 
     public string Description => "the payer pays the payee without an invoice (keysend), each payment expected to succeed";
 
-    public string MethodOf(PaymentCalls calls) => "keysend";
+    public string MethodOf(PaymentCalls calls) => calls.Keysend;
 
     public string? Refusal(TopologySpec topology) => null;
 
