@@ -78,8 +78,9 @@ internal sealed class DockerEngine : IDisposable
     public Task<(long ExitCode, string Output)> RunToCompletionAsync(
         string image, IReadOnlyList<string> entrypoint, IReadOnlyList<string> command,
         IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default,
-        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null, bool init = false) =>
-        containers.RunToCompletionAsync(image, entrypoint, command, labels, timeout, ct, binds, environment, user, init);
+        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null, bool init = false,
+        int outputLines = 50) =>
+        containers.RunToCompletionAsync(image, entrypoint, command, labels, timeout, ct, binds, environment, user, init, outputLines);
 
     /// <inheritdoc cref="EngineImages.InspectAsync"/>
     public Task<ImageDetails?> InspectImageAsync(string image, CancellationToken ct = default) => images.InspectAsync(image, ct);

@@ -63,7 +63,8 @@ internal sealed class EngineContainers(EngineConnection connection)
     public async Task<(long ExitCode, string Output)> RunToCompletionAsync(
         string image, IReadOnlyList<string> entrypoint, IReadOnlyList<string> command,
         IReadOnlyDictionary<string, string> labels, TimeSpan timeout, CancellationToken ct = default,
-        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null, bool init = false)
+        IReadOnlyList<string>? binds = null, IReadOnlyDictionary<string, string>? environment = null, string? user = null, bool init = false,
+        int outputLines = 50)
     {
         var id = await SendCreateAsync($"create a container from {image}", new CreateContainerParameters
         {
@@ -95,7 +96,7 @@ internal sealed class EngineContainers(EngineConnection connection)
                 return (-1, startError);
             }
             var exitCode = await WaitAsync(id, timeout, ct);
-            return (exitCode, await GetLogsAsync(id, 50, ct));
+            return (exitCode, await GetLogsAsync(id, outputLines, ct));
         }
         finally
         {

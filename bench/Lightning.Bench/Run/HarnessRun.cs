@@ -446,7 +446,9 @@ internal static class HarnessRun
                 var check = await kind.CheckImageAsync(versions, build.NodeOptions,
                     async (command, ct) =>
                     {
-                        var (exitCode, output) = await engine.RunToCompletionAsync(image, [command[0]], command.Skip(1).ToList(), RunLabels.For(runId), TimeSpan.FromSeconds(60), ct);
+                        // All of what it prints: a program's option list runs to hundreds of lines (lightningd's: 367).
+                        var (exitCode, output) = await engine.RunToCompletionAsync(image, [command[0]], command.Skip(1).ToList(), RunLabels.For(runId), TimeSpan.FromSeconds(60), ct,
+                            outputLines: 100_000);
                         return ((int)exitCode, output);
                     });
                 if (check.Refusal is { } refusal)
