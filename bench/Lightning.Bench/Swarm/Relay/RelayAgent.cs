@@ -25,25 +25,22 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// <summary>Core Lightning's JSON-RPC socket in a node's network folder.</summary>
     public const string RpcSocketName = "lightning-rpc";
 
-    private static readonly TimeSpan WaitForHarness = TimeSpan.FromMilliseconds(20);
 
     private readonly AgentSettings settings;
     private readonly TcpListener listener;
     private readonly CancellationTokenSource stopping = new();
-    private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
     private readonly ConcurrentDictionary<string, List<AgentStream>> topologies = new();
     private readonly AgentPoller poller = new();
     private readonly ConcurrentDictionary<string, CountersMessage> retired = new();
-    private readonly ConcurrentDictionary<int, NodeResources?> readers = new();
     private readonly ConcurrentDictionary<RelayProblem, long> badFrames = new();
     private readonly object bindLock = new();
     private readonly AgentProfiles profiles;
+    private readonly AgentCosts costs;
+    private readonly AgentOutbox outbox;
     private readonly Task accepting;
     private readonly Task writing;
     private readonly Task counting;
-    private volatile Connection? active;
-    private long queuedSpans;
-    private long framesWritten;
+    private volatile AgentConnection? active;
     private long accepted;
     private long refused;
     private long rpcPipes;
@@ -51,6 +48,8 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     private RelayAgent(AgentSettings settings)
     {
         this.settings = settings;
+        costs = new AgentCosts(settings.ProcRoot);
+        outbox = new AgentOutbox(settings.MaxQueuedSpans);
         Session = RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)RandomNumberGenerator.GetInt32(1, int.MaxValue);
         Host = settings.Host ?? Environment.MachineName;
         listener = new TcpListener(settings.Listen);
@@ -59,9 +58,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         var profileFolder = Path.Combine(settings.WorkDirectory, $".perf-{Session:x}");
         profiles = new AgentProfiles(profileFolder, settings.ProcRoot, settings.PerfContainer is { } perf
             ? new ContainerPerfRunner(new Docker.DockerEngine(), perf, Path.Combine(profileFolder, "helpers"))
-            : new Profiling.LocalPerfRunner(settings.PerfPath), Enqueue);
+            : new Profiling.LocalPerfRunner(settings.PerfPath), outbox.Enqueue);
         accepting = Task.Run(AcceptAsync);
-        writing = Task.Run(WriteAsync);
+        writing = Task.Run(() => outbox.WriteAsync(() => active, stopping.Token));
         counting = Task.Run(CountAsync);
     }
 
@@ -73,7 +72,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     public string Host { get; }
 
     public AgentStats Stats => new(Interlocked.Read(ref accepted), Interlocked.Read(ref refused),
-        badFrames.ToDictionary(b => b.Key, b => b.Value), Interlocked.Read(ref framesWritten), Interlocked.Read(ref rpcPipes));
+        badFrames.ToDictionary(b => b.Key, b => b.Value), outbox.FramesWritten, Interlocked.Read(ref rpcPipes));
 
     /// <summary>Every bound stream's counts now.</summary>
     public IReadOnlyList<RelayStreamCounters> Streams => topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
@@ -101,7 +100,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         stopping.Cancel();
         listener.Stop();
         active?.Close();
-        outbox.Writer.TryComplete();
+        outbox.Complete();
         await Task.WhenAll(accepting, writing, counting).WaitAsync(TimeSpan.FromSeconds(10)).ContinueWith(_ => { });
         await profiles.DisposeAsync();
         poller.Dispose();
@@ -137,7 +136,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     private async Task ServeAsync(TcpClient client)
     {
         client.NoDelay = true;
-        var connection = new Connection(client);
+        var connection = new AgentConnection(client);
         try
         {
             using (var hello = CancellationTokenSource.CreateLinkedTokenSource(stopping.Token))
@@ -190,21 +189,21 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         }
     }
 
-    private async Task ReadAsync(Connection connection)
+    private async Task ReadAsync(AgentConnection connection)
     {
         while (await RelayWire.ReadAsync(connection.Stream, RelayWire.MaxFrameBytes, stopping.Token) is { } frame)
         {
             switch (frame.Type)
             {
                 case RelayFrameType.Bind:
-                    Enqueue(Bind(BindMessage.Decode(frame)).Encode());
+                    outbox.Enqueue(Bind(BindMessage.Decode(frame)).Encode());
                     break;
                 case RelayFrameType.Unbind:
-                    Enqueue(Unbind(UnbindMessage.Decode(frame).Topology).Encode());
+                    outbox.Enqueue(Unbind(UnbindMessage.Decode(frame).Topology).Encode());
                     break;
                 case RelayFrameType.CostsRequest:
                     var request = CostsRequestMessage.Decode(frame);
-                    Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(ReadCosts).ToList()).Encode());
+                    outbox.Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(costs.Read).ToList()).Encode());
                     break;
                 case RelayFrameType.QuietRequest:
                     var quiet = QuietRequestMessage.Decode(frame);
@@ -227,7 +226,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     }
 
     /// <summary>Refuses (counted, answered; the caller closes) a first frame with another protocol version or a wrong token.</summary>
-    private async Task<bool> RefusedAsync(Connection connection, int version, byte[] token, CancellationToken ct)
+    private async Task<bool> RefusedAsync(AgentConnection connection, int version, byte[] token, CancellationToken ct)
     {
         var reason = version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
             : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
@@ -246,7 +245,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// until either side closes (then both are closed). The harness's JSON-RPC ids pass through unchanged, so the
     /// spans still join to its payments.
     /// </summary>
-    private async Task PipeAsync(Connection connection, RpcOpenMessage open, CancellationTokenSource hello)
+    private async Task PipeAsync(AgentConnection connection, RpcOpenMessage open, CancellationTokenSource hello)
     {
         if (await RefusedAsync(connection, open.Version, open.Token, hello.Token))
         {
@@ -330,7 +329,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 {
                     var folder = Path.Combine(settings.WorkDirectory, bind.Topology, node);
                     Directory.CreateDirectory(folder);
-                    var stream = new AgentStream(bind.Topology, node, Path.Combine(folder, RunLayout.TraceSocketName), TryQueueSpan);
+                    var stream = new AgentStream(bind.Topology, node, Path.Combine(folder, RunLayout.TraceSocketName), outbox.TryQueueSpan);
                     if (settings.Owner is var (uid, gid))
                     {
                         UnixOwnership.Set(Path.Combine(settings.WorkDirectory, bind.Topology), uid, gid);
@@ -360,200 +359,23 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             {
                 poller.Set(topologies.Values.SelectMany(s => s));
                 streams.ForEach(s => s.Dispose());
-                retired[topology] = new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), streams.Select(s => s.Counters()).ToList());
+                retired[topology] = new CountersMessage(true, Session, outbox.FramesWritten, streams.Select(s => s.Counters()).ToList());
             }
-            return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = Interlocked.Read(ref framesWritten) }
-                : new CountersMessage(true, Session, Interlocked.Read(ref framesWritten), []);
+            return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = outbox.FramesWritten }
+                : new CountersMessage(true, Session, outbox.FramesWritten, []);
         }
     }
 
-    /// <summary>The harness's wait for quiet nodes, on this host's cgroups (<see cref="QuietWait"/>); a node that cannot be read is the answer's problem.</summary>
+    /// <summary>The harness's wait for quiet nodes, answered when it ends (<see cref="AgentCosts.WaitQuietAsync"/>).</summary>
     private async Task AnswerQuietAsync(QuietRequestMessage request)
     {
-        var files = new List<string>();
-        foreach (var target in request.Targets)
-        {
-            var (_, file, problem) = CpuUsageOf(target);
-            if (file is null)
-            {
-                Enqueue(new QuietMessage(request.RequestId, $"{target.Node}: {problem}", TimeSpan.Zero, false).Encode());
-                return;
-            }
-            files.Add(file);
-        }
-        string? failed = null;
-        long? Read()
-        {
-            try
-            {
-                return files.Sum(CgroupCpu.ReadNanoseconds);
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
-            {
-                failed = e.Message;
-                return null;
-            }
-        }
         try
         {
-            var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, request.IdleNsPerSecond, request.Quiet, request.BusyShare, request.Limit, request.Poll, stopping.Token);
-            Enqueue(new QuietMessage(request.RequestId, failed ?? "", waited, quiet).Encode());
+            outbox.Enqueue((await costs.WaitQuietAsync(request, stopping.Token)).Encode());
         }
         catch (OperationCanceledException)
         {
             // The agent is stopping: the harness's wait ends with its connection.
-        }
-    }
-
-    /// <summary>A node's cgroups and CPU usage file on this host (through <see cref="AgentSettings.ProcRoot"/>), or why they cannot be read.</summary>
-    private (ProcessCgroups? Cgroups, string? File, string Problem) CpuUsageOf(CostTarget target)
-    {
-        var (cgroups, missing) = ProcessCgroups.Of(target.Pid, settings.ProcRoot);
-        if (cgroups is null)
-        {
-            return (null, null, missing);
-        }
-        var (file, problem) = CgroupCpu.UsageFileOf(cgroups);
-        return (cgroups, file, problem);
-    }
-
-    private NodeCostReading ReadCosts(CostTarget target)
-    {
-        var (cgroups, file, problem) = CpuUsageOf(target);
-        if (cgroups is null || file is null)
-        {
-            return new NodeCostReading(target.Node, problem, 0, null);
-        }
-        try
-        {
-            var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups, procRoot: settings.ProcRoot).Reader);
-            return new NodeCostReading(target.Node, "", CgroupCpu.ReadNanoseconds(file), resources?.Read(countFiles: false));
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
-        {
-            readers.TryRemove(target.Pid, out _);
-            return new NodeCostReading(target.Node, e.Message, 0, null);
-        }
-    }
-
-    private bool TryQueueSpan(SpanMessage span)
-    {
-        if (Interlocked.Increment(ref queuedSpans) > settings.MaxQueuedSpans)
-        {
-            Interlocked.Decrement(ref queuedSpans);
-            return false;
-        }
-        if (!outbox.Writer.TryWrite(span.Encode()))
-        {
-            Interlocked.Decrement(ref queuedSpans);
-            return false;
-        }
-        return true;
-    }
-
-    private void Enqueue(byte[] frame)
-    {
-        Interlocked.Increment(ref answersWaiting);
-        outbox.Writer.TryWrite(frame);
-        // An answer cuts short the wait of spans queued before it: the harness may be waiting on it between payments
-        // (a profile switched on is acknowledged before the invocation starts, so a late answer would widen the sampled window).
-        answerQueued.Release();
-    }
-
-    /// <summary>Released when an answer (not a span) is queued: ends the writer's wait for more spans at once.</summary>
-    private readonly SemaphoreSlim answerQueued = new(0);
-
-    /// <summary>Answers in the queue, not yet taken by the writer.</summary>
-    private int answersWaiting;
-
-    private static bool IsSpan(byte[] frame) => frame[RelayWire.HeaderBytes] == (byte)RelayFrameType.Span;
-
-    /// <summary>Frames written to the connection at once, at most: a burst of spans goes in one send, not one each.</summary>
-    private const int WriteBatchBytes = 64 * 1024;
-
-    /// <summary>
-    /// How long a span frame waits for others to go with it (20 ms: tracing then cost the nodes about what it costs on one
-    /// host, +4 % at Concurrency=1 and +6 % at 10; 5 ms left +10–16 %). Each send wakes the harness's reader (and the run's gate
-    /// between them); on 2 cores a send per span cost the nodes' payments a fifth of their time at Concurrency=1.
-    /// Answers (costs, quiet, bound, profile switches) go at once, and take the spans queued before them along.
-    /// </summary>
-    public static readonly TimeSpan SpanCoalescing = TimeSpan.FromMilliseconds(20);
-
-    /// <summary>
-    /// The one writer: the queue, in order, to the active connection, the frames waiting taken together (up to
-    /// <see cref="WriteBatchBytes"/>) into one write; a batch whose write failed goes first on the next connection
-    /// (what of it had arrived is a repeat there, which the harness keeps once by sequence number).
-    /// </summary>
-    private async Task WriteAsync()
-    {
-        var batch = new List<byte[]>();
-        var buffer = new MemoryStream(WriteBatchBytes + RelayWire.MaxFrameBytes);
-        try
-        {
-            while (true)
-            {
-                if (batch.Count == 0)
-                {
-                    if (!await outbox.Reader.WaitToReadAsync(stopping.Token) || !outbox.Reader.TryRead(out var first))
-                    {
-                        continue;
-                    }
-                    if (IsSpan(first))
-                    {
-                        // No wait when an answer is in the queue behind this span; one queued during the wait ends it.
-                        while (answerQueued.Wait(0))
-                        {
-                        }
-                        if (Volatile.Read(ref answersWaiting) == 0)
-                        {
-                            await answerQueued.WaitAsync(SpanCoalescing, stopping.Token);
-                        }
-                    }
-                    else
-                    {
-                        Interlocked.Decrement(ref answersWaiting);
-                    }
-                    batch.Add(first);
-                    var bytes = first.Length;
-                    while (bytes < WriteBatchBytes && outbox.Reader.TryRead(out var next))
-                    {
-                        if (!IsSpan(next))
-                        {
-                            Interlocked.Decrement(ref answersWaiting);
-                        }
-                        batch.Add(next);
-                        bytes += next.Length;
-                    }
-                }
-                var connection = active;
-                if (connection is null || connection.Closed)
-                {
-                    // Nobody to write to: the queue keeps what arrives until the harness is back (or fills, and drops count).
-                    await Task.Delay(WaitForHarness, stopping.Token);
-                    continue;
-                }
-                buffer.SetLength(0);
-                foreach (var frame in batch)
-                {
-                    buffer.Write(frame);
-                }
-                try
-                {
-                    await connection.Stream.WriteAsync(buffer.GetBuffer().AsMemory(0, (int)buffer.Length), stopping.Token);
-                }
-                catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException)
-                {
-                    connection.Close();
-                    continue;
-                }
-                var spans = batch.Count(IsSpan);
-                Interlocked.Add(ref queuedSpans, -spans);
-                Interlocked.Add(ref framesWritten, spans);
-                batch.Clear();
-            }
-        }
-        catch (OperationCanceledException)
-        {
         }
     }
 
@@ -567,7 +389,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 await Task.Delay(interval, stopping.Token);
                 if (active is { Closed: false } && !topologies.IsEmpty)
                 {
-                    Enqueue(new CountersMessage(false, Session, Interlocked.Read(ref framesWritten), Streams).Encode());
+                    outbox.Enqueue(new CountersMessage(false, Session, outbox.FramesWritten, Streams).Encode());
                 }
             }
         }
@@ -585,21 +407,4 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// <summary>A Core Lightning network folder (regtest, testnet4, signet, bitcoin).</summary>
     [GeneratedRegex("^[a-z][a-z0-9]{0,31}$")]
     private static partial Regex NetworkName();
-
-    private sealed class Connection(TcpClient client)
-    {
-        private int closed;
-
-        public NetworkStream Stream { get; } = client.GetStream();
-
-        public bool Closed => Volatile.Read(ref closed) == 1;
-
-        public void Close()
-        {
-            if (Interlocked.Exchange(ref closed, 1) == 0)
-            {
-                client.Dispose();
-            }
-        }
-    }
 }
