@@ -58,6 +58,8 @@ public class OptionParserTests
     [InlineData(new[] { "--instructions-threshold", "0.3" }, "--instructions-threshold applies to instruction runs: add --instructions")]
     [InlineData(new[] { "--instructions", "--instructions-threshold", "x" }, "--instructions-threshold")]
     [InlineData(new[] { "--pairing", "together" }, "--pairing is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not 'together'")]
+    [InlineData(new[] { "--order", "version" }, "--order says how --publish orders a site's runs: add --publish SITE RUN")]
+    [InlineData(new[] { "--publish", "site", "run", "--order", "release" }, "--order is date (runs as they ran) or version (by the build's node version), not 'release'")]
     public void Bad_input_gets_one_line_that_says_what_was_wrong(string[] args, string expected)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(args));

@@ -66,7 +66,7 @@ internal static class Program
                 {
                     return HarnessExit.Fail(HarnessExit.Usage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
                 }
-                Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList())}");
+                Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}");
                 return 0;
             }
             if (options.Report is { } folder)

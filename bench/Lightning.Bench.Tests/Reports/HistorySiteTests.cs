@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using Lightning.Bench.Options;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 
@@ -52,8 +53,36 @@ public class HistorySiteTests : IDisposable
         meanTime = meanTime[..meanTime.IndexOf("</div>", StringComparison.Ordinal)];
         Assert.Equal(8, Regex.Matches(meanTime, "<circle class=\"run\"").Count);
         Assert.Single(Regex.Matches(meanTime, "class=\"change-point\""));
-        Assert.Matches("<tr><td>run-3</td><td>run-4</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+(9|10|11)\\.\\d %</td>", meanTime);
+        Assert.Matches("<tr><td>run-3 \\(v26.06-3\\)</td><td>run-4 \\(v26.06-4\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+(9|10|11)\\.\\d %</td>", meanTime);
         Assert.DoesNotContain("class=\"change-point\"", html[html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)..]);
+    }
+
+    [Fact]
+    [Trait("Category", "Unit")]
+    public void A_history_of_releases_orders_its_runs_by_the_builds_version_whatever_order_they_ran_in()
+    {
+        var random = new Random(11);
+        // Six releases, measured newest first except v24.05, which was measured again last; from v25.05 on a third faster.
+        string[] releases = ["v24.05", "v24.08.2", "v24.11.2", "v25.05", "v25.09.3", "v26.06.6"];
+        var ran = new[] { 5, 4, 3, 2, 1, 0 };
+        var runs = ran.Select((r, i) => WriteRun(i, releases[r].CompareTo("v25.05") >= 0 ? 40 : 60, "AMD EPYC", random, version: releases[r], noun: "attempt")).ToList();
+
+        var byDate = File.ReadAllText(HistorySite.Publish(Site, runs));
+        var byVersion = File.ReadAllText(HistorySite.Publish(Site, [], HistoryOrder.Version));
+
+        static string Chart(string html, string title)
+        {
+            var chart = html[html.IndexOf(title, StringComparison.Ordinal)..];
+            return chart[..chart.IndexOf("</div>", StringComparison.Ordinal)];
+        }
+        var labels = Regex.Matches(Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)"), "<text class=\"run-label\"[^>]*>([^<]+)</text>").Select(m => m.Groups[1].Value);
+        Assert.Equal(releases, labels);
+        // The step falls between the releases, with each side named; by date the same runs step the other way, between other neighbours.
+        Assert.Matches("<tr><td>run-3 \\(v24.11.2\\)</td><td>run-2 \\(v25.05\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>-3\\d\\.\\d %</td>", Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)"));
+        Assert.Matches("<tr><td>run-2 \\(v25.05\\)</td><td>run-3 \\(v24.11.2\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+[45]\\d\\.\\d %</td>", Chart(byDate, "Concurrency=1, build base, traces on: mean time (ms)"));
+        // The metrics are named with what the workload counts.
+        Assert.Contains("Concurrency=1, build base, traces on: attempts/s", byVersion);
+        Assert.Contains("Concurrency=1, build base, traces on: storage/attempt (KB)", byVersion);
     }
 
     [SkippableFact]
@@ -93,7 +122,7 @@ public class HistorySiteTests : IDisposable
         Assert.DoesNotContain("class=\"change-point\"", plainPart);
     }
 
-    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null)
+    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null, string? version = null, string noun = "payment")
     {
         var folder = Path.Combine(root, $"results-{i}", $"run-{i}-AlicePaysBob");
         Directory.CreateDirectory(folder);
@@ -107,7 +136,7 @@ public class HistorySiteTests : IDisposable
             ["harness_version"] = "1.0.0",
             ["harness_commit"] = $"c{i}",
             ["builds"] = new[] { new Dictionary<string, string> { ["name"] = "base", ["image"] = "cln:main" } },
-            ["images"] = new[] { new Dictionary<string, object> { ["name"] = "cln:main", ["versions"] = new Dictionary<string, string> { ["lightningd"] = $"v26.06-{i}" } } },
+            ["images"] = new[] { new Dictionary<string, object> { ["name"] = "cln:main", ["versions"] = new Dictionary<string, string> { ["lightningd"] = version ?? $"v26.06-{i}", ["bitcoin-cli"] = "v31.99.0" } } },
             ["machine"] = new Dictionary<string, object> { ["cpu_model"] = cpu, ["cpu_count"] = 2, ["memory_bytes"] = 24L << 30, ["os"] = "Debian" },
         }));
         var cases = Enumerable.Range(1, 3).Select(t =>
@@ -120,6 +149,8 @@ public class HistorySiteTests : IDisposable
                 ["mean_ms"] = mean,
                 ["payments_per_second"] = 1000 / mean,
                 ["cpu_ms_per_payment"] = 30.0,
+                ["written_kb_per_payment"] = 1500.0,
+                ["noun"] = noun,
             };
         });
         var summary = new Dictionary<string, object> { ["cases"] = cases.ToList() };

@@ -79,6 +79,9 @@ internal sealed record HarnessOptions
     /// <summary>--publish SITE RUN…: the site's folder, then the runs (folders or zips) to add to it; empty otherwise.</summary>
     public IReadOnlyList<string> Publish { get; init; } = [];
 
+    /// <summary>--order: how --publish orders each chart's runs (by date unless asked for versions).</summary>
+    public HistoryOrder PublishOrder { get; init; } = HistoryOrder.Date;
+
     /// <summary>--report: write report.html for this earlier run's folder, nothing else.</summary>
     public string? Report { get; init; }
 

@@ -175,6 +175,12 @@ internal static class OptionCatalog
             {
                 Syntax = "`--publish SITE RUN…`",
             }),
+        Valued("--order", "date|version", (o, a) => o with { PublishOrder = OptionValues.HistoryOrder(a.Name, a.Value()) },
+            "with --publish: order each chart's runs by date (default) or by the version of the\nbuild's node (a history of releases: v24.05, v24.08.2, …), labelled with it",
+            new("date", "with `--publish`: order each chart's runs by the date they started, or by the version their build's node reported (a history of releases, whatever order they ran in), each point labelled with it")
+            {
+                Syntax = "`--order date\\|version`",
+            }),
         Valued("--report", "RUN_FOLDER", (o, a) => o with { Report = NonEmpty(a.Name, a.Value()) },
             "write report.html (the run as one self-contained page) for a run's folder, e.g. one\nfrom before pages existed (every run writes its own)",
             new("", "write `report.html`, the run as one self-contained page, for an earlier run's folder (every run writes its own; see [What a run produces](outputs.md))")),

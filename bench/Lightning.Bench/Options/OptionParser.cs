@@ -61,6 +61,10 @@ internal static class OptionParser
         {
             throw new UsageException("--out says where --spans writes: add --spans RUN.zip (or drop --out)");
         }
+        if (Given(args, "--order") && options.Publish.Count == 0)
+        {
+            throw new UsageException("--order says how --publish orders a site's runs: add --publish SITE RUN… (or drop --order)");
+        }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckWorkloads(options, chosen);
         CheckSoak(options, args, chosen);

@@ -14,6 +14,13 @@ internal static class OptionValues
         _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
     };
 
+    public static HistoryOrder HistoryOrder(string name, string value) => value switch
+    {
+        "date" => Options.HistoryOrder.Date,
+        "version" => Options.HistoryOrder.Version,
+        _ => throw new UsageException($"{name} is date (runs as they ran) or version (by the build's node version), not '{value}'"),
+    };
+
     public static string Pairing(string name, string value) => value switch
     {
         HarnessOptions.Alternate or HarnessOptions.Sequential => value,

@@ -3,6 +3,7 @@ using System.IO.Compression;
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
@@ -13,9 +14,10 @@ namespace Lightning.Bench.Reports;
 /// A static site of runs (--publish SITE RUN…): each run copied under SITE/runs/RUN_ID/ with its page (report.html),
 /// without its raw spans, per-topology stacks and node logs (<see cref="StaysInTheZip"/>: most of a run's weight, and in its zip),
 /// and SITE/index.html: the runs (date, scenario, builds, harness commit, node versions, machine), then per machine,
-/// scenario, case, build and metric a chart of the metric over the runs in date order, each run's 95 % interval over its
-/// topologies, and the change points (<see cref="ChangePoints"/>) marked and listed with the runs either side. Runs of
-/// different machines are never one series. Plain files: any static host or `python3 -m http.server` serves them.
+/// scenario, case, build and metric a chart of the metric over the runs in date order (or, for a history of releases, in
+/// the order of the build's node version: <see cref="HistoryOrder"/>), each run's 95 % interval over its topologies, and
+/// the change points (<see cref="ChangePoints"/>) marked and listed with the runs either side. Runs of different
+/// machines are never one series. Plain files: any static host or `python3 -m http.server` serves them.
 /// Publishing again adds runs to the site; a run already there is kept as it is.
 /// </summary>
 internal static class HistorySite
@@ -23,16 +25,18 @@ internal static class HistorySite
     public const string Index = "index.html";
     public const string RunsFolder = "runs";
 
+    /// <summary>The charted metrics; NOUN is what the case's workload counts (payment, attempt).</summary>
     private static readonly (string Name, string Unit, Func<JsonElement, double?> Value)[] Metrics =
     [
         ("mean time", "ms", c => Number(c, "mean_ms")),
-        ("payments/s", "", c => Number(c, "payments_per_second")),
-        ("CPU/payment", "ms", c => Number(c, "cpu_ms_per_payment")),
-        ("instructions/payment", "M", c => c.TryGetProperty("instructions", out var i) && i.ValueKind == JsonValueKind.Object ? Number(i, "total") / 1e6 : null),
+        ("NOUNs/s", "", c => Number(c, "payments_per_second")),
+        ("CPU/NOUN", "ms", c => Number(c, "cpu_ms_per_payment")),
+        ("storage/NOUN", "KB", c => Number(c, "written_kb_per_payment")),
+        ("instructions/NOUN", "M", c => c.TryGetProperty("instructions", out var i) && i.ValueKind == JsonValueKind.Object ? Number(i, "total") / 1e6 : null),
     ];
 
     /// <summary>Adds <paramref name="runs"/> (folders or zips) to the site and rewrites its index; returns the index's path.</summary>
-    public static string Publish(string site, IReadOnlyList<string> runs)
+    public static string Publish(string site, IReadOnlyList<string> runs, HistoryOrder order = HistoryOrder.Date)
     {
         var runsRoot = Path.Combine(site, RunsFolder);
         Directory.CreateDirectory(runsRoot);
@@ -74,18 +78,19 @@ internal static class HistorySite
             }
         }
         var index = Path.Combine(site, Index);
-        File.WriteAllText(index, Render(runsRoot));
+        File.WriteAllText(index, Render(runsRoot, order));
         return index;
     }
 
     /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
     /// <param name="BuildOptions">Each build's node options (--node-option), part of what the build is: a build with others is another series.</param>
     private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary,
-        string Conditions, IReadOnlyDictionary<string, string> BuildOptions);
+        string Conditions, IReadOnlyDictionary<string, string> BuildOptions, IReadOnlyDictionary<string, string> BuildVersions);
 
-    private sealed record Point(Run Run, double Mean, double Low, double High);
+    /// <param name="Version">The version the build's node reported in this run ("" when unknown).</param>
+    private sealed record Point(Run Run, string Version, double Mean, double Low, double High);
 
-    public static string Render(string runsRoot)
+    public static string Render(string runsRoot, HistoryOrder order = HistoryOrder.Date)
     {
         var runs = new List<Run>();
         var documents = new List<JsonDocument>();
@@ -115,7 +120,8 @@ internal static class HistorySite
                 m.TryGetProperty("builds", out var bo) && bo.ValueKind == JsonValueKind.Array
                     ? bo.EnumerateArray().Where(x => x.TryGetProperty("node_options", out var o) && o.ValueKind == JsonValueKind.Array && o.GetArrayLength() > 0)
                         .ToDictionary(x => Text(x, "name") ?? "", x => string.Join(' ', x.GetProperty("node_options").EnumerateArray().Select(o => o.GetString())))
-                    : new Dictionary<string, string>()));
+                    : new Dictionary<string, string>(),
+                BuildVersions(m)));
         }
         try
         {
@@ -136,15 +142,16 @@ internal static class HistorySite
                     html.Append(scenario.Key.Conditions == Plain
                         ? $"<h3>{E(scenario.Key.Scenario)}</h3>\n"
                         : $"<h3>{E(scenario.Key.Scenario)}: {E(scenario.Key.Conditions)}</h3>\n<p>Measured under other conditions than a plain run: a series of its own, never joined with runs measured otherwise.</p>\n");
-                    foreach (var (series, points) in Series(scenario.ToList()))
+                    foreach (var (series, points) in Series(scenario.ToList(), order))
                     {
-                        html.Append(Chart(series, points));
+                        html.Append(Chart(series, points, order));
                     }
                 }
                 html.Append("</section>\n");
             }
             return ReportHtml.Page("Lightning.Bench: history of runs",
-                $"<p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in the order they started, each with its 95 % interval " +
+                $"<p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in " +
+                $"{(order == HistoryOrder.Version ? "the order of the version their build's node reported (then as they started)" : "the order they started")}, each with its 95 % interval " +
                 $"over its topologies; dashed red lines are change points (E-divisive means, each split kept at Welch p &lt; " +
                 $"{ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}).</p>\n{html}");
         }
@@ -178,7 +185,7 @@ internal static class HistorySite
     }
 
     /// <summary>Per case (cell and build, topologies pooled) and metric, each run's mean of topology means and its t-interval.</summary>
-    private static IEnumerable<(string Title, List<Point> Points)> Series(IReadOnlyList<Run> runs)
+    private static IEnumerable<(string Title, List<Point> Points)> Series(IReadOnlyList<Run> runs, HistoryOrder order)
     {
         var series = new SortedDictionary<string, List<Point>>(StringComparer.Ordinal);
         foreach (var run in runs)
@@ -193,32 +200,55 @@ internal static class HistorySite
                     var parameters = c.GetProperty("parameters").EnumerateObject().ToDictionary(p => p.Name, p => p.Value.ToString());
                     var (build, traces) = CaseId.Of(parameters).Arm;
                     var options = run.BuildOptions.TryGetValue(build, out var o) ? $" ({o})" : "";
-                    return $"{CaseId.Of(parameters).Cell.Label}, build {build}{options}, traces {traces}";
+                    return (Title: $"{CaseId.Of(parameters).Cell.Label}, build {build}{options}, traces {traces}", Build: build);
                 });
             foreach (var arm in byArm)
             {
                 foreach (var (name, unit, value) in Metrics)
                 {
                     var values = arm.Select(value).Where(v => v is > 0).Select(v => v!.Value).ToList();
+                    var noun = arm.Select(c => Text(c, "noun")).FirstOrDefault(n => !string.IsNullOrEmpty(n)) ?? "payment";
                     if (values.Count == 0)
                     {
                         continue;
                     }
                     var mean = values.Average();
                     var half = values.Count > 1 ? TQuantile(values.Count - 1) * SampleVariance.StandardDeviation(values) / Math.Sqrt(values.Count) : 0;
-                    var key = $"{arm.Key}: {name}{(unit.Length > 0 ? $" ({unit})" : "")}";
+                    var key = $"{arm.Key.Title}: {name.Replace("NOUN", noun, StringComparison.Ordinal)}{(unit.Length > 0 ? $" ({unit})" : "")}";
                     if (!series.TryGetValue(key, out var points))
                     {
                         series[key] = points = [];
                     }
-                    points.Add(new Point(run, mean, mean - half, mean + half));
+                    points.Add(new Point(run, run.BuildVersions.GetValueOrDefault(arm.Key.Build, ""), mean, mean - half, mean + half));
                 }
             }
         }
-        return series.Select(s => (s.Key, s.Value));
+        // Runs arrive in date order; a stable sort by version keeps that order among runs of one version.
+        return series.Select(s => (s.Key, order == HistoryOrder.Version ? s.Value.OrderBy(p => p.Version, VersionOrder.Instance).ToList() : s.Value));
     }
 
-    private static string Chart(string title, List<Point> points)
+    /// <summary>Each build's node version in a run: the first version its image reported (the node's program comes first), "" when none.</summary>
+    private static Dictionary<string, string> BuildVersions(JsonElement manifest)
+    {
+        var byImage = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (manifest.TryGetProperty("images", out var images) && images.ValueKind == JsonValueKind.Array)
+        {
+            foreach (var image in images.EnumerateArray())
+            {
+                if (Text(image, "name") is { } name && image.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
+                    && v.EnumerateObject().FirstOrDefault() is { Value.ValueKind: JsonValueKind.String } first)
+                {
+                    byImage.TryAdd(name, first.Value.GetString() ?? "");
+                }
+            }
+        }
+        return manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array
+            ? builds.EnumerateArray().Where(b => Text(b, "name") is not null)
+                .ToDictionary(b => Text(b, "name")!, b => byImage.GetValueOrDefault(Text(b, "image") ?? "", ""))
+            : [];
+    }
+
+    private static string Chart(string title, List<Point> points, HistoryOrder order)
     {
         const double Width = 900, Height = 220, Left = 60, Right = 45, Top = 10, Bottom = 40;
         var changes = points.Count >= 2 * ChangePoints.MinSegment ? ChangePoints.Find(points.Select(p => p.Mean).ToList()) : [];
@@ -248,10 +278,11 @@ internal static class HistorySite
         {
             var p = points[i];
             svg.Append($"<line x1=\"{R(X(i))}\" y1=\"{R(Y(p.Low))}\" x2=\"{R(X(i))}\" y2=\"{R(Y(p.High))}\" stroke=\"#557\"/>");
-            svg.Append($"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>");
+            svg.Append($"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}{(p.Version.Length > 0 ? $" ({E(p.Version)})" : "")}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>");
             if (points.Count <= 16 || i % (points.Count / 8 + 1) == 0)
             {
-                svg.Append($"<text x=\"{R(X(i))}\" y=\"{R(Height - Bottom + 16)}\" text-anchor=\"middle\">{E(p.Run.Started.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture))}</text>");
+                var label = order == HistoryOrder.Version && p.Version.Length > 0 ? p.Version : p.Run.Started.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture);
+                svg.Append($"<text class=\"run-label\" x=\"{R(X(i))}\" y=\"{R(Height - Bottom + 16)}\" text-anchor=\"middle\">{E(label)}</text>");
             }
         }
         svg.Append("</svg>");
@@ -261,13 +292,16 @@ internal static class HistorySite
             html.Append("<table class=\"change-points\">\n<thead><tr><th>run before</th><th>run after</th><th>before</th><th>after</th><th>step</th><th>p</th></tr></thead>\n<tbody>\n");
             foreach (var change in changes)
             {
-                html.Append($"<tr><td>{E(points[change.Index - 1].Run.Id)}</td><td>{E(points[change.Index].Run.Id)}</td><td>{E(change.Before.ToString("G4", CultureInfo.InvariantCulture))}</td>" +
+                html.Append($"<tr><td>{E(Named(points[change.Index - 1]))}</td><td>{E(Named(points[change.Index]))}</td><td>{E(change.Before.ToString("G4", CultureInfo.InvariantCulture))}</td>" +
                             $"<td>{E(change.After.ToString("G4", CultureInfo.InvariantCulture))}</td><td>{E(change.RelativeChange.ToString("+0.0 %;-0.0 %", CultureInfo.InvariantCulture))}</td><td>{E(change.PValue.ToString("G2", CultureInfo.InvariantCulture))}</td></tr>\n");
             }
             html.Append("</tbody>\n</table>\n");
         }
         return html.Append("</div>\n").ToString();
     }
+
+    /// <summary>A point in a change-point row: its run, and its version where it has one.</summary>
+    private static string Named(Point point) => point.Version.Length > 0 ? $"{point.Run.Id} ({point.Version})" : point.Run.Id;
 
     /// <summary>t(0.975, df): a few topologies get a t-interval, not a normal one.</summary>
     private static double TQuantile(int df) =>
