@@ -40,6 +40,7 @@ public class OptionParserTests
 
     [Theory]
     [InlineData(new[] { "NoSuchScenario" }, "unknown scenario 'NoSuchScenario'")]
+    [InlineData(new[] { "--publish", "site", "--order", "version", "a.zip", "b.zip" }, "'a.zip' looks like a run, not a scenario: runs go right after --publish SITE")]
     [InlineData(new[] { "--concurrency", "0" }, "--concurrency 0 is out of range")]
     [InlineData(new[] { "--concurrency", "-3" }, "--concurrency -3 is out of range")]
     [InlineData(new[] { "--concurrency", "four" }, "--concurrency 'four' is not a whole number")]

@@ -28,8 +28,12 @@ internal static class OptionParser
                 {
                     throw new UsageException($"unexpected argument '{arg}': name one scenario (see --list); options for BenchmarkDotNet go after `--`");
                 }
-                var scenario = ScenarioCatalog.Find(arg)
-                    ?? throw new UsageException($"unknown scenario '{arg}': run with --list to see the scenarios ({string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))})");
+                if (ScenarioCatalog.Find(arg) is not { } scenario)
+                {
+                    throw new UsageException(LooksLikeRun(arg)
+                        ? $"'{arg}' looks like a run, not a scenario: runs go right after --publish SITE (or --compare, --spans), before any other option"
+                        : $"unknown scenario '{arg}': run with --list to see the scenarios ({string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))})");
+                }
                 options = options with { Scenario = scenario.Name };
                 scenarioGiven = true;
                 continue;
@@ -272,6 +276,10 @@ internal static class OptionParser
         args.Any(a => a == option || a.StartsWith(option + "=", StringComparison.Ordinal));
 
     /// <summary>Each workload fits each of the scenario's topologies: its own rule, and a single-part payment's amount fits its channels.</summary>
+    /// <summary>A zip or a folder given where a scenario goes: most likely a run meant for --publish or --compare, stranded by an option in between.</summary>
+    private static bool LooksLikeRun(string arg) =>
+        arg.EndsWith(".zip", StringComparison.OrdinalIgnoreCase) || Directory.Exists(arg);
+
     private static void CheckWorkloads(HarnessOptions options, ScenarioInfo scenario)
     {
         var workloads = (options.Workloads.Count > 0 ? options.Workloads : [scenario.Workload]).Select(Workloads.WorkloadCatalog.Get).ToList();
