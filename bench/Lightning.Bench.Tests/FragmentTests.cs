@@ -1,6 +1,7 @@
 using Lightning.Bench.Progress;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.NodeKinds.Lnd;
 using Lightning.Bench.NodeKinds;
 
 namespace Lightning.Bench.Tests;
@@ -65,6 +66,7 @@ public class FragmentTests : IDisposable
     private void WriteFragments(Func<string, string> editCoreLightning)
     {
         File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
+        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, LndKind.Fragment), Path.Combine(directory, LndKind.Fragment));
         var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment));
         File.WriteAllText(Path.Combine(directory, CoreLightningKind.Fragment), editCoreLightning(cln));
     }

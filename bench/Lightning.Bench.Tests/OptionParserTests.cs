@@ -107,13 +107,16 @@ public class OptionParserTests
         Assert.Equal(new NodeSpec("alice", "registry.local:5000/cln:v1", "cln"), builds[0].Node("alice"));
         Assert.Equal(new NodeSpec("alice", "lightninglabs/lnd:v0.18", "lnd"), builds[1].Node("alice"));
         Assert.Equal(new NodeSpec("bob", "mycln:dev", "cln"), builds[1].Node("bob"));
-        // A node given an image alone keeps the build's kind.
+        // A node given an image alone has its kind recognised from the image before the run starts (the build's until then).
+        Assert.Equal(["carol-1"], builds[1].NodesToRecognise);
+        Assert.True(builds[1].KindKnown);
+        Assert.False(builds[0].KindKnown);
         Assert.Equal(new NodeSpec("carol-1", "img:2", "lnd"), builds[1].Node("carol-1"));
         Assert.Equal([("lightninglabs/lnd:v0.18", "lnd"), ("mycln:dev", "cln"), ("img:2", "lnd")], builds[1].Images);
         Assert.Equal("other=lnd=lightninglabs/lnd:v0.18,bob=mycln:dev,carol-1=lnd=img:2", builds[1].ToString());
 
-        var unknown = Assert.Throws<UsageException>(() => NodeKindCatalog.Default.Get("lnd"));
-        Assert.Equal("node kind 'lnd' is unknown: use one of cln (as --build NAME=KIND=IMAGE)", unknown.Message);
+        var unknown = Assert.Throws<UsageException>(() => NodeKindCatalog.Default.Get("eclair"));
+        Assert.Equal("node kind 'eclair' is unknown: use one of cln, lnd (as --build NAME=KIND=IMAGE)", unknown.Message);
         Assert.Throws<UsageException>(() => OptionParser.Parse(["--build", "x=CLN=img"]));
     }
 

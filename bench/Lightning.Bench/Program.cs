@@ -93,7 +93,10 @@ internal static class Program
                 options = plan.Options;
             }
             Preflight.Check(options);
-            var used = options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
+            // A build whose kind is still to be recognised from its image may be any kind.
+            var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
+                ? kinds.All
+                : options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
             fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments, used.Select(k => k.FragmentFile));
             if (!options.WithCompose)
             {

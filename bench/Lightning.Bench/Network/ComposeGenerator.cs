@@ -43,6 +43,8 @@ internal static class ComposeGenerator
         // Reached by the harness only, through loopback on an ephemeral port.
         bitcoind.Ports = [$"127.0.0.1::{BitcoindRpcPort}"];
         bitcoind.NetworkMode = BridgeNetwork;
+        // What the nodes' kinds need of bitcoind (LND: ZMQ), once each.
+        bitcoind.Command.AddRange(topology.Nodes.SelectMany(n => kinds.Get(n.Kind).BitcoindOptions).Distinct());
         file.Services[TopologySpec.BitcoindName] = bitcoind;
 
         foreach (var node in topology.Nodes)

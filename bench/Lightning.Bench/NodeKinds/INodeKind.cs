@@ -16,6 +16,12 @@ internal interface INodeKind
     /// <summary>The file in docker-fragments/ its containers start from.</summary>
     string FragmentFile { get; }
 
+    /// <summary>Whether its nodes run on a swarm (their RPC piped by the hosts' agents); a kind that cannot is refused with --swarm.</summary>
+    bool RunsOnSwarm => true;
+
+    /// <summary>What bitcoind must also do for its nodes (LND: publish blocks and transactions over ZMQ); none by default.</summary>
+    IReadOnlyList<string> BitcoindOptions => [];
+
     /// <summary>What one of its payments calls, as tables and plots name it.</summary>
     PaymentCalls PaymentCalls { get; }
 

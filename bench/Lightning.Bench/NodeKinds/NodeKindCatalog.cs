@@ -1,5 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds.CoreLightning;
+using Lightning.Bench.NodeKinds.Lnd;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
@@ -16,7 +17,7 @@ internal sealed class NodeKindCatalog
     public NodeKindCatalog(IEnumerable<INodeKind> kinds) => this.kinds = kinds.ToDictionary(k => k.Name);
 
     /// <summary>The kinds the harness ships with: a new kind is one more entry here.</summary>
-    public static NodeKindCatalog Default { get; } = new([new CoreLightningKind()]);
+    public static NodeKindCatalog Default { get; } = new([new CoreLightningKind(), new LndKind()]);
 
     /// <summary>The compose fragment of every kind, each in docker-fragments/.</summary>
     public IReadOnlyList<string> FragmentFiles => kinds.Values.Select(k => k.FragmentFile).Distinct().ToList();
@@ -24,6 +25,9 @@ internal sealed class NodeKindCatalog
     /// <summary>The compose fragments of every kind (and bitcoind's), from <paramref name="directory"/> (default: beside the harness).</summary>
     public ComposeFragments LoadFragments(string? directory = null, bool allowPrivileged = false) =>
         ComposeFragments.Load(directory, allowPrivileged, FragmentFiles);
+
+    /// <summary>Every kind, Core Lightning first.</summary>
+    public IReadOnlyList<INodeKind> All => kinds.Values.OrderBy(k => k.Name == DefaultKind ? 0 : 1).ThenBy(k => k.Name, StringComparer.Ordinal).ToList();
 
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 

@@ -130,9 +130,13 @@ internal static class OptionValues
             {
                 throw new UsageException($"{option} '{text}' names node '{pair[0]}' twice");
             }
-            kinds[pair[0]] = nodeKind ?? kind ?? NodeKindCatalog.DefaultKind;
+            if (nodeKind is not null)
+            {
+                kinds[pair[0]] = nodeKind;
+            }
         }
-        return new BuildSpec(name, image, nodes) { Kind = kind ?? NodeKindCatalog.DefaultKind, NodeKinds = kinds };
+        // A kind not named is recognised from the image before any container starts (the run's image check).
+        return new BuildSpec(name, image, nodes) { Kind = kind ?? NodeKindCatalog.DefaultKind, KindKnown = kind is not null, NodeKinds = kinds };
     }
 
     private static (string? Kind, string Image) KindAndImage(string option, string text)

@@ -62,6 +62,8 @@ internal static class HarnessRun
             IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
             progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
             await SweepLeftoversAsync(engine, options, progress);
+            // A --build that did not name its node kind has it recognised from its image, before anything else reads the builds.
+            options = await KindRecognition.RecogniseAsync(options, kinds, new ImageProvisioner(engine, progress, RunLabels.For("recognise")), progress);
             var limit = new DatagramQueueLimit();
             limit.RestoreLeftover(progress);
 
@@ -422,6 +424,15 @@ internal static class HarnessRun
         {
             foreach (var (image, kind) in build.Images)
             {
+                var nodeKind = kinds.Get(kind);
+                if (options.Instructions && nodeKind.Instructions is null)
+                {
+                    throw new UsageException($"--instructions: build {build.Name} ({image}) is {kind}, whose nodes cannot run under Valgrind; compare it without --instructions");
+                }
+                if (options.Swarm && !nodeKind.RunsOnSwarm)
+                {
+                    throw new UsageException($"--swarm: build {build.Name} ({image}) is {kind}, whose nodes do not run on a swarm yet; run it on one host (drop --swarm)");
+                }
                 if (build.NodeOptions.Select(o => (Option: o, Why: kinds.Get(kind).RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
                 {
                     throw new UsageException($"--node-option {build.Name}:{refused.Option}: {why}; drop it");

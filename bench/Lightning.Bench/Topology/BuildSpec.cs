@@ -9,8 +9,14 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     /// <summary>The node kind of every node not named in <see cref="NodeKinds"/> (Core Lightning unless given).</summary>
     public string Kind { get; init; } = NodeSpec.DefaultKind;
 
-    /// <summary>Node → kind, for nodes of another kind than <see cref="Kind"/>.</summary>
+    /// <summary>Node → kind, for nodes whose kind was named (NODE=KIND=IMAGE) or recognised; the others are <see cref="Kind"/>.</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Whether <see cref="Kind"/> was named (NAME=KIND=IMAGE) or recognised from the image; else it is to be recognised.</summary>
+    public bool KindKnown { get; init; }
+
+    /// <summary>Named nodes whose image's kind is still to be recognised (given as NODE=IMAGE).</summary>
+    public IReadOnlyList<string> NodesToRecognise => NodeImages.Keys.Where(n => !NodeKinds.ContainsKey(n)).ToList();
 
     /// <summary>
     /// Options every node of the build is started with, after the harness's own (--node-option BUILD:OPTION): part of
@@ -20,6 +26,7 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
 
     public string ImageFor(string node) => NodeImages.GetValueOrDefault(node) ?? Image;
 
+    /// <summary>A named node's kind; one given as NODE=IMAGE with another image than the build's is recognised on its own.</summary>
     public string KindFor(string node) => NodeKinds.GetValueOrDefault(node) ?? Kind;
 
     /// <summary>A node of this build in a topology.</summary>
@@ -33,7 +40,7 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     public static BuildSpec FromImage(string image)
     {
         var name = image.Split('/')[^1].Split('@')[0];
-        return new BuildSpec(name, image, new Dictionary<string, string>());
+        return new BuildSpec(name, image, new Dictionary<string, string>()) { KindKnown = true };
     }
 
     /// <summary>"name=image[,node=image…]", then " with OPTION …" when it gives its nodes options.</summary>

@@ -1,0 +1,103 @@
+using Lightning.Bench.Network;
+using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Lnd;
+using Lightning.Bench.Options;
+using Lightning.Bench.Scenarios;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>LND as a node kind: its container, the options it owns, what its answers mean (the real node: LndEndToEndTests).</summary>
+[Trait("Category", "Unit")]
+public class LndKindTests
+{
+    private const string Image = "lnbench-local/lnd:v0.21.1-beta";
+
+    [Fact]
+    public void An_lnd_node_listens_on_its_own_ports_in_the_topologys_namespace_and_bitcoind_publishes_zmq_for_it()
+    {
+        var build = OptionParser.Parse(["AlicePaysBob", "--build", $"mixed=cln=lnbench-local/cln:v26.06.6-O2,bob=lnd={Image}"]).Builds[0];
+        var topology = AlicePaysBob.TopologyFor(build, "bitcoind:x");
+        var file = ComposeGenerator.Generate(topology, new ComposeRunSettings("p", new RunLayout("/tmp/lnb/x"), null, new Dictionary<string, string>(), TraceSockets: true, DevTraceFile: false),
+            NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
+
+        var bob = file.Services["bob"];
+        var peer = ComposeGenerator.PeerAddressOf(topology, "bob").Port;
+        Assert.Equal(["lnd"], bob.Entrypoint);
+        Assert.Contains($"--listen=0.0.0.0:{peer}", bob.Command!);
+        Assert.Contains($"--restlisten=0.0.0.0:{peer + LndKind.RestPortOffset}", bob.Command!);
+        Assert.Contains($"--rpclisten=127.0.0.1:{peer + LndKind.GrpcPortOffset}", bob.Command!);
+        Assert.Contains("--bitcoind.zmqpubrawblock=tcp://127.0.0.1:28332", bob.Command!);
+        Assert.Contains("--configfile=/lnb/lnd.conf", bob.Command!);
+        // No trace socket for a kind without spans, even with traces on; Core Lightning's node keeps its own.
+        Assert.Null(bob.Environment?.GetValueOrDefault("CLN_TRACE_SOCKET"));
+        Assert.NotNull(file.Services["alice"].Environment?.GetValueOrDefault("CLN_TRACE_SOCKET"));
+        // Its REST port is published on loopback by the namespace's owner, and bitcoind publishes ZMQ once.
+        Assert.Null(bob.Ports);
+        Assert.Contains($"127.0.0.1::{peer + LndKind.RestPortOffset}", file.Services[TopologySpec.BitcoindName].Ports!);
+        Assert.Single(file.Services[TopologySpec.BitcoindName].Command!, c => c == "-zmqpubrawblock=tcp://127.0.0.1:28332");
+        Assert.Single(file.Services[TopologySpec.BitcoindName].Command!, c => c == "-zmqpubrawtx=tcp://127.0.0.1:28333");
+    }
+
+    [Fact]
+    public void A_topology_without_lnd_leaves_bitcoind_as_it_was()
+    {
+        var build = OptionParser.Parse(["AlicePaysBob", "--build", "a=cln=lnbench-local/cln:v26.06.6-O2"]).Builds[0];
+        var file = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(build, "bitcoind:x"),
+            new ComposeRunSettings("p", new RunLayout("/tmp/lnb/x"), null, new Dictionary<string, string>(), TraceSockets: false, DevTraceFile: false),
+            NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
+        Assert.DoesNotContain(file.Services[TopologySpec.BitcoindName].Command!, c => c.Contains("zmq", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("--lnddir=/x")]
+    [InlineData("--bitcoin.mainnet")]
+    [InlineData("--bitcoind.rpchost=elsewhere:8332")]
+    [InlineData("--restlisten=0.0.0.0:8080")]
+    [InlineData("--noseedbackup")]
+    [InlineData("--no-macaroons")]
+    public void Options_the_harness_owns_are_refused(string option) =>
+        Assert.Contains("is the harness's", new LndKind().RefuseOption(option));
+
+    [Theory]
+    [InlineData("--protocol.wumbo-channels")]
+    [InlineData("--db.bolt.auto-compact")]
+    [InlineData("--maxpendingchannels=5")]
+    public void Options_a_build_may_give_are_not_refused(string option) => Assert.Null(new LndKind().RefuseOption(option));
+
+    [Theory]
+    [InlineData("FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", true)]
+    [InlineData("FAILURE_REASON_NO_ROUTE", false)]
+    [InlineData("FAILURE_REASON_TIMEOUT", false)]
+    [InlineData("", false)]
+    public void Lnds_failure_reasons_map_onto_the_harnesss(string reason, bool unknownToThePayee) =>
+        Assert.Equal(unknownToThePayee ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other, LndNode.FailureOf(reason));
+
+    [Fact]
+    public void Bytes_travel_as_base64_and_64_bit_integers_as_strings()
+    {
+        const string key = "02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5";
+        Assert.Equal(key, LndNode.Hex(LndNode.Bytes(key)));
+        Assert.Equal("AsYEf5RB7X1tMEVAbpXAfNhcd45LjO88p6usCblccJ7l", LndNode.Bytes(key));
+        using var answer = System.Text.Json.JsonDocument.Parse("""{"confirmed_balance":"5000000000","block_height":101}""");
+        Assert.Equal(5_000_000_000, LndNode.Int64(answer.RootElement, "confirmed_balance"));
+        Assert.Equal(101, LndNode.Int64(answer.RootElement, "block_height"));
+    }
+
+    [Theory]
+    [InlineData("""{"code":2,"message":"unable to find a path to destination","details":[]}""", 2, "unable to find a path to destination")]
+    [InlineData("""{"code":12,"message":"unknown service routerrpc.Router"}""", 12, "unknown service routerrpc.Router")]
+    [InlineData("Not Found\n", null, "Not Found")]
+    public void Lnds_errors_are_read_in_its_own_words(string body, int? code, string message) =>
+        Assert.Equal((code, message), LndRestClient.ErrorOf(body));
+
+    [Fact]
+    public void A_build_that_names_no_kind_is_recognised_before_it_runs_and_one_that_does_is_not()
+    {
+        var options = OptionParser.Parse(["AlicePaysBob", "--build", $"lnd={Image}", "--build", "cln=cln=elementsproject/lightningd:v26.06.6"]);
+        Assert.False(options.Builds[0].KindKnown);
+        Assert.True(options.Builds[1].KindKnown);
+        // --cln-image names Core Lightning.
+        Assert.True(OptionParser.Parse(["AlicePaysBob"]).Builds[0].KindKnown);
+    }
+}

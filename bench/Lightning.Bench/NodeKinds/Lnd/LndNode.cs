@@ -1,0 +1,204 @@
+using System.Collections.Concurrent;
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace Lightning.Bench.NodeKinds.Lnd;
+
+/// <summary>
+/// A running LND node over its REST API (<see cref="LndRestClient"/>). An invoice is AddInvoice, a payment
+/// SendPaymentV2 (routerrpc) waited on until it settles or fails, keysend the same call with the preimage in the
+/// keysend record; an invoice "deleted" for a failing payment is cancelled (invoicesrpc), which makes LND fail an HTLC
+/// for it as one of an unknown invoice. LND has no trace socket: its payments carry no id into spans.
+/// </summary>
+internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version) : ILightningNode
+{
+    /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
+    public const string KeysendRecord = "5482373484";
+
+    /// <summary>How long LND itself may try a payment before it gives up (the harness's own timeout is shorter).</summary>
+    private const int PaymentTimeoutSeconds = 120;
+
+    /// <summary>Invoice labels (the harness's) → payment hashes (LND has no labels; cancelling takes the hash).</summary>
+    private readonly ConcurrentDictionary<string, string> invoiceHashes = new();
+
+    public string Name { get; } = name;
+
+    public string NodeId { get; } = nodeId;
+
+    public string Version { get; } = version;
+
+    public PeerAddress Address { get; } = address;
+
+    public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
+        ReadAsync(rest.GetAsync("v1/getinfo", ct), "v1/getinfo", info => new NodeSyncState(
+            info.GetProperty("block_height").GetInt64(),
+            info.TryGetProperty("synced_to_chain", out var synced) && synced.GetBoolean() ? null : "LND is not synced to the chain yet"));
+
+    public Task<string> NewAddressAsync(CancellationToken ct = default) =>
+        ReadAsync(rest.GetAsync("v1/newaddress?type=WITNESS_PUBKEY_HASH", ct), "v1/newaddress", a => a.GetProperty("address").GetString()!);
+
+    public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) =>
+        ReadAsync(rest.GetAsync("v1/balance/blockchain", ct), "v1/balance/blockchain", b => Int64(b, "confirmed_balance"));
+
+    public async Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default)
+    {
+        try
+        {
+            await rest.PostAsync("v1/peers", new JsonObject
+            {
+                ["addr"] = new JsonObject { ["pubkey"] = peer.NodeId, ["host"] = $"{peer.Address.Host}:{peer.Address.Port}" },
+                ["perm"] = false,
+            }, ct);
+        }
+        catch (NodeCallException e) when (e.Message.Contains("already connected", StringComparison.OrdinalIgnoreCase))
+        {
+            // Connected already (the peer connected first): what was asked holds.
+        }
+    }
+
+    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
+        rest.PostAsync("v1/channels", new JsonObject
+        {
+            ["node_pubkey"] = Bytes(peer.NodeId),
+            ["local_funding_amount"] = capacitySat.ToString(CultureInfo.InvariantCulture),
+            ["push_sat"] = (pushMsat / 1000).ToString(CultureInfo.InvariantCulture),
+            // Regtest has no fee estimates: a fixed rate above the relay minimum.
+            ["sat_per_vbyte"] = "2",
+            ["private"] = false,
+        }, ct);
+
+    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
+    {
+        var states = new List<ChannelState>();
+        var open = await rest.GetAsync("v1/channels", ct);
+        var pending = await rest.GetAsync("v1/channels/pending", ct);
+        return await ReadAsync(Task.FromResult(open), "v1/channels", channels =>
+        {
+            states.AddRange(Array(channels, "channels").Where(c => c.GetProperty("remote_pubkey").GetString() == peer.NodeId)
+                .Select(c => c.TryGetProperty("active", out var active) && active.GetBoolean() ? ChannelState.Normal : ChannelState.Opening));
+            states.AddRange(Array(pending, "pending_open_channels").Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Opening));
+            foreach (var closing in new[] { "waiting_close_channels", "pending_force_closing_channels" })
+            {
+                states.AddRange(Array(pending, closing).Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Closing));
+            }
+            return (IReadOnlyList<ChannelState>)states;
+        });
+    }
+
+    private static string? RemoteOf(JsonElement pending) =>
+        pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
+
+    /// <summary>QueryRoutes: one route or none (LND answers "unable to find a path" while it knows none).</summary>
+    public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default)
+    {
+        var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}";
+        try
+        {
+            return await ReadAsync(rest.GetAsync(path, ct), path, r => Array(r, "routes").Count());
+        }
+        catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused && e.Message.Contains("unable to find a path", StringComparison.OrdinalIgnoreCase))
+        {
+            return 0;
+        }
+    }
+
+    public async Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
+    {
+        var invoice = await ReadAsync(rest.PostAsync("v1/invoices", new JsonObject
+        {
+            ["value_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+            ["memo"] = description,
+        }, ct), "v1/invoices", i => new NodeInvoice(i.GetProperty("payment_request").GetString()!, Hex(i.GetProperty("r_hash").GetString()!)));
+        invoiceHashes[label] = invoice.PaymentHash;
+        return invoice;
+    }
+
+    /// <summary>LND cannot delete an open invoice; it cancels it, after which it fails an HTLC for it as unknown.</summary>
+    public async Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default)
+    {
+        if (!invoiceHashes.TryRemove(label, out var hash))
+        {
+            throw new NodeCallException(Name, "v2/invoices/cancel", NodeCallFailure.Refused, $"{Name}: no invoice labelled {label} was made on this node");
+        }
+        await rest.PostAsync("v2/invoices/cancel", new JsonObject { ["payment_hash"] = Bytes(hash) }, ct);
+    }
+
+    public async Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
+        await SendAsync(new JsonObject { ["payment_request"] = invoice.Encoded, ["fee_limit_msat"] = "100000000" }, ct);
+
+    public async Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default)
+    {
+        var preimage = RandomNumberGenerator.GetBytes(32);
+        await SendAsync(new JsonObject
+        {
+            ["dest"] = Bytes(payee.NodeId),
+            ["amt_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+            ["payment_hash"] = Convert.ToBase64String(SHA256.HashData(preimage)),
+            ["dest_custom_records"] = new JsonObject { [KeysendRecord] = Convert.ToBase64String(preimage) },
+            ["fee_limit_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+        }, ct);
+    }
+
+    /// <summary>
+    /// SendPaymentV2 until the payment settles or fails (no in-flight updates): its HTLCs that succeeded are the parts,
+    /// the others failed attempts; a failure carries LND's reason (FAILURE_REASON_INCORRECT_PAYMENT_DETAILS: the payee
+    /// does not know the payment).
+    /// </summary>
+    private async Task<PaymentParts> SendAsync(JsonObject request, CancellationToken ct)
+    {
+        const string Path = "v2/router/send";
+        request["timeout_seconds"] = PaymentTimeoutSeconds;
+        request["no_inflight_updates"] = true;
+        var payment = await rest.StreamUntilAsync(Path, request, p => p.TryGetProperty("status", out var s) && s.GetString() is "SUCCEEDED" or "FAILED", ct);
+        var htlcs = Array(payment, "htlcs").Select(h => h.TryGetProperty("status", out var s) ? s.GetString() : null).ToList();
+        var parts = new PaymentParts(htlcs.Count(s => s == "SUCCEEDED"), htlcs.Count(s => s == "FAILED"));
+        if (payment.GetProperty("status").GetString() == "SUCCEEDED")
+        {
+            return parts;
+        }
+        var reason = payment.TryGetProperty("failure_reason", out var r) ? r.GetString() ?? "" : "";
+        throw new NodeCallException(Name, Path, NodeCallFailure.Refused,
+            $"{Name}: SendPaymentV2 failed: {reason} after {htlcs.Count} attempt(s)")
+        {
+            PaymentFailure = FailureOf(reason),
+        };
+    }
+
+    public static PaymentFailure FailureOf(string reason) =>
+        reason == "FAILURE_REASON_INCORRECT_PAYMENT_DETAILS" ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other;
+
+    /// <summary>Reads an answer, translating what is missing or malformed into <see cref="NodeCallFailure.BadAnswer"/>.</summary>
+    public static async Task<T> ReadAsync<T>(Task<JsonElement> call, string path, Func<JsonElement, T> read, string? node = null)
+    {
+        var answer = await call;
+        try
+        {
+            return read(answer);
+        }
+        catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
+        {
+            throw new NodeCallException(node ?? "lnd", path, NodeCallFailure.BadAnswer, $"{node ?? "lnd"}: {path} answered without what it returns ({e.Message})", e);
+        }
+    }
+
+    private Task<T> ReadAsync<T>(Task<JsonElement> call, string path, Func<JsonElement, T> read) => ReadAsync(call, path, read, Name);
+
+    private static IEnumerable<JsonElement> Array(JsonElement parent, string name) =>
+        parent.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array ? array.EnumerateArray() : [];
+
+    /// <summary>The REST gateway writes 64-bit integers as strings.</summary>
+    public static long Int64(JsonElement parent, string name)
+    {
+        var value = parent.GetProperty(name);
+        return value.ValueKind == JsonValueKind.String ? long.Parse(value.GetString()!, CultureInfo.InvariantCulture) : value.GetInt64();
+    }
+
+    /// <summary>A hex string (a public key, a payment hash) as the REST gateway takes bytes: base64.</summary>
+    public static string Bytes(string hex) => Convert.ToBase64String(Convert.FromHexString(hex));
+
+    public static string Hex(string base64) => Convert.ToHexStringLower(Convert.FromBase64String(base64));
+
+    public ValueTask DisposeAsync() => rest.DisposeAsync();
+}
