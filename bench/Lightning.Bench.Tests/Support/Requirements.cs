@@ -123,6 +123,15 @@ internal static class Requirements
         Skip.If(true, problem);
     }
 
+    /// <summary>An LND image for end-to-end runs (LNBENCH_E2E_LND_IMAGE), with the Core Lightning and bitcoind images.</summary>
+    public static (string Lnd, string Cln, string Bitcoind) LndImages()
+    {
+        var lnd = Environment.GetEnvironmentVariable("LNBENCH_E2E_LND_IMAGE");
+        Skip.If(string.IsNullOrEmpty(lnd), "end-to-end runs with LND need an LND image: set LNBENCH_E2E_LND_IMAGE (e.g. lightninglabs/lnd:v0.21.1-beta)");
+        var (cln, bitcoind) = NodeImages();
+        return (lnd!, cln, bitcoind);
+    }
+
     /// <summary>Real node images for end-to-end runs, named by LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE.</summary>
     public static (string Cln, string Bitcoind) NodeImages()
     {

@@ -1,0 +1,81 @@
+using Lightning.Bench.Csv;
+using Lightning.Bench.Docker;
+using Lightning.Bench.Processes;
+using Lightning.Bench.Reports;
+using Lightning.Bench.Tests.Support;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>LND nodes, alone and beside Core Lightning, against real images named by environment variables.</summary>
+[Trait("Category", "E2E")]
+[Collection(DockerCollection.Name)]
+public class LndEndToEndTests
+{
+    [SkippableFact]
+    public async Task Lnd_pays_lnd_with_invoices_keysend_and_payments_that_fail_at_the_payee_each_counted_once()
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var (runDir, run) = await RunAsync("lnd-lnd",
+            ["AlicePaysBob", "--workload", "pay,keysend,fail-at-payee", "--build", $"lnd={lnd}", "--concurrency", "1,4", "--iterations", "3",
+             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+
+        // The kind was recognised from the image, and the run said LND sends no spans.
+        Assert.Contains("recognised as lnd", run.StandardOutput);
+        Assert.Contains("has no trace socket", run.StandardOutput);
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        // 3 workloads × (1 warmup + 3 measured) × (1 + 4) operations, each once.
+        Assert.Equal(3 * 4 * 5, rows.Count);
+        Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
+        Assert.All(rows.Where(r => !r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)), r => Assert.Equal("succeeded", r["outcome"]));
+        Assert.All(rows.Where(r => r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)), r =>
+        {
+            Assert.Equal(("failed", "true"), (r["outcome"], r["expected"]));
+            Assert.Contains("FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", r["error"]);
+        });
+        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.Matches(@"(?m)^\| AddInvoice\+SendPaymentV2 +\|", table);
+        await AssertNothingLeftAsync(runDir, "AlicePaysBob");
+    }
+
+    [SkippableFact]
+    public async Task Core_lightning_pays_lnd_and_lnd_pays_core_lightning_on_one_channel_and_through_a_carol_of_the_other_kind()
+    {
+        var (lnd, cln, bitcoind) = Requirements.LndImages();
+        var (runDir, _) = await RunAsync("mixed",
+            ["AlicePaysBob", "--build", $"cln-to-lnd=cln={cln},bob=lnd={lnd}", "--build", $"lnd-to-cln=lnd={lnd},bob=cln={cln}",
+             "--concurrency", "1,4", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(2 * 4 * 5, rows.Count);
+        Assert.All(rows, r => Assert.Equal("succeeded", r["outcome"]));
+        // Core Lightning's payer still sends its spans, joined to its payments; LND's sends none.
+        Assert.All(rows.Where(r => r["case"].Contains("Build=cln-to-lnd", StringComparison.Ordinal) && r["phase"] == "measured"),
+            r => Assert.Contains("jsonrpc:injectpaymentonion=", r["span_breakdown_ms"]));
+        Assert.All(rows.Where(r => r["case"].Contains("Build=lnd-to-cln", StringComparison.Ordinal)), r => Assert.Equal("", r["span_breakdown_ms"]));
+
+        var (viaDir, _) = await RunAsync("via",
+            ["AlicePaysBobViaCarols", "--carols", "1", "--build", $"mixed=cln={cln},carol-1=lnd={lnd}", "--concurrency", "1", "--iterations", "3",
+             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        Assert.All(CsvReader.Read(Path.Combine(viaDir, PaymentCsv.FileName)), r => Assert.Equal("succeeded", r["outcome"]));
+
+        var (alicesDir, _) = await RunAsync("alices",
+            ["AlicesPayBob", "--alices", "2", "--build", $"lnd=lnd={lnd}", "--concurrency", "2", "--iterations", "3",
+             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var alices = CsvReader.Read(Path.Combine(alicesDir, PaymentCsv.FileName));
+        Assert.Equal(2 * 2 * 4, alices.Count);
+        Assert.All(alices, r => Assert.Equal("succeeded", r["outcome"]));
+    }
+
+    private static async Task<(string RunDir, ProcessResult Run)> RunAsync(string name, IReadOnlyList<string> arguments)
+    {
+        var results = Directory.CreateTempSubdirectory($"lnbench-e2e-lnd-{name}-").FullName;
+        var run = await HarnessProcess.RunAsync([.. arguments, "--no-pull", "--results", results], TimeSpan.FromMinutes(20));
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(20)}");
+        return (Assert.Single(Directory.GetDirectories(results)), run);
+    }
+
+    private static async Task AssertNothingLeftAsync(string runDir, string scenario)
+    {
+        using var engine = new DockerEngine();
+        await RunResources.Of(engine, Path.GetFileName(runDir)[..^($"-{scenario}".Length)]).AssertNoneLeftAsync();
+    }
+}

@@ -1,0 +1,48 @@
+using Lightning.Bench.Docker;
+using Lightning.Bench.Tests.Support;
+
+namespace Lightning.Bench.Tests;
+
+/// <summary>A build's node kind, recognised from its image or refused, before any container of the run starts (real engine, small images).</summary>
+[Trait("Category", "Docker")]
+[Collection(DockerCollection.Name)]
+public class NodeKindRecognitionTests
+{
+    [SkippableFact]
+    public async Task An_image_with_neither_lightningd_nor_lnd_is_bad_input_and_leaves_nothing()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
+
+        var run = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.Busybox}", "--bitcoind-image", FakeNodeImage.FakeNode,
+            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains($"image '{FakeNodeImage.Busybox}' has none of lightningd, lnd on PATH", run.StandardError);
+        Assert.Empty(Directory.GetDirectories(results));
+        using var engine = new DockerEngine();
+        Assert.Empty(await engine.ListContainersAsync($"{Lightning.Bench.Cleanup.RunLabels.Run}=recognise"));
+    }
+
+    [SkippableFact]
+    public async Task An_image_whose_lightningd_answers_is_core_lightning_and_lnd_is_refused_instructions_before_any_container()
+    {
+        Requirements.Docker();
+        Requirements.Valgrind();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
+
+        // Named lnd: refused before its image is even looked for.
+        var refused = await HarnessProcess.RunAsync(["AlicePaysBob", "--instructions", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
+            "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        Assert.Equal(2, refused.ExitCode);
+        Assert.Contains("--instructions: build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes cannot run under Valgrind", refused.StandardError);
+
+        // The fake node answers lightningd --version: recognised as Core Lightning (the run then stops at the missing bitcoind image).
+        var recognised = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.FakeNode}", "--bitcoind-image", "lnbench-test/no-such-bitcoind:1",
+            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        Assert.Contains($"{FakeNodeImage.FakeNode}: recognised as cln", recognised.StandardOutput);
+        Assert.Contains("lnbench-test/no-such-bitcoind:1' is not present locally", recognised.StandardError);
+    }
+}
