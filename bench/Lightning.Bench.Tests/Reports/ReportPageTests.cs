@@ -86,6 +86,8 @@ public class ReportPageTests : IDisposable
         Assert.Matches("<g( class=\"\")?><title>main \\(100 samples\\)</title><rect x=\"10.0\" y=\"40\" width=\"100.0\"", zoomed);
         Assert.Contains("1 frames match", zoomed);
         Assert.Contains("<dt>command line</dt><dd>./run.sh AlicePaysBob --build base=a:1 --build mine=b:2</dd>", dom);
+        // What a build runs without, as the run said before it started.
+        Assert.Contains("<li><code>b:2</code>: LND (lnd version 0.21.1-beta) has no trace socket: its payments have no steps and no spans</li>", dom);
         Assert.Contains("<a href=\"comparisons.csv\">comparisons.csv</a>", dom);
 
         var bad = Path.Combine(run, "bad.html");
@@ -100,7 +102,9 @@ public class ReportPageTests : IDisposable
         File.WriteAllText(Path.Combine(run, "manifest.json"), """
             { "run_id": "20261124-000000-abcd", "scenario": "AlicePaysBob", "command_line": "./run.sh AlicePaysBob --build base=a:1 --build mine=b:2",
               "seed": 7, "builds": [ { "name": "base", "image": "a:1" }, { "name": "mine", "image": "b:2" } ],
-              "images": [ { "name": "a:1", "id": "sha256:0123456789abcdef0123", "versions": { "lightningd": "v26.06.6" } } ],
+              "images": [ { "name": "a:1", "id": "sha256:0123456789abcdef0123", "versions": { "lightningd": "v26.06.6" } },
+                          { "name": "b:2", "id": "sha256:abcdef", "versions": { "lnd": "lnd version 0.21.1-beta" }, "kind": "lnd",
+                            "notes": [ "LND (lnd version 0.21.1-beta) has no trace socket: its payments have no steps and no spans" ] } ],
               "machine": { "os": "Debian", "cpu_count": 2 } }
             """);
         File.WriteAllText(Path.Combine(run, ComparisonReport.MarkdownFile), Comparison);

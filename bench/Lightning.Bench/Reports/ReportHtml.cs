@@ -231,6 +231,18 @@ internal sealed class ReportHtml : IRunEndOutput
                 html.Append($"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td><td>{E(versions)}</td></tr>\n");
             }
             html.Append("</tbody>\n</table>\n");
+            // What a build's nodes run without (a kind or release with no spans, another payment call), as the run said.
+            var notes = images.Values.Where(i => i.TryGetProperty("notes", out var n) && n.ValueKind == JsonValueKind.Array)
+                .SelectMany(i => i.GetProperty("notes").EnumerateArray().Select(n => (Image: Text(i, "name") ?? "", Note: n.GetString() ?? ""))).ToList();
+            if (notes.Count > 0)
+            {
+                html.Append("<ul class=\"image-notes\">\n");
+                foreach (var (image, note) in notes)
+                {
+                    html.Append($"<li><code>{E(image)}</code>: {E(note)}</li>\n");
+                }
+                html.Append("</ul>\n");
+            }
         }
         return html.Append("</section>\n").ToString();
     }

@@ -447,7 +447,7 @@ internal static class HarnessRun
         {
             var versions = await provisioner.EnsureAsync(image, imageOption, programs, options.Pull);
             var details = await engine.InspectImageAsync(image);
-            records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions));
+            var notes = new List<string>();
             progress.Info($"{image}: {string.Join("; ", versions.Select(v => $"{v.Key} {v.Value}"))}");
             // What the image's node kind says of it for each build that runs it: a release too old or an option its node
             // does not know stops the run now; what it will run without is said once.
@@ -469,8 +469,11 @@ internal static class HarnessRun
                 foreach (var note in check.Notes.Distinct())
                 {
                     progress.Info($"build {build.Name} ({image}): {note}");
+                    notes.Add(note);
                 }
             }
+            var kindOfImage = options.Builds.SelectMany(b => b.Images).Where(i => i.Image == image).Select(i => i.Kind).FirstOrDefault();
+            records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions) { Kind = kindOfImage, Notes = notes.Distinct().ToList() });
         }
         return records;
     }
