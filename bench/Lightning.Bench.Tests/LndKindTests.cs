@@ -23,7 +23,8 @@ public class LndKindTests
 
         var bob = file.Services["bob"];
         var peer = ComposeGenerator.PeerAddressOf(topology, "bob").Port;
-        Assert.Equal(["lnd"], bob.Entrypoint);
+        // lnd starts once the harness says bitcoind is ready (its ZMQ refuses it before, and lnd then gives up).
+        Assert.Equal(["/bin/sh", "-c", "until [ -e /lnb/lnbench-chain-ready ]; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"], bob.Entrypoint);
         Assert.Contains($"--listen=0.0.0.0:{peer}", bob.Command!);
         Assert.Contains($"--restlisten=0.0.0.0:{peer + LndKind.RestPortOffset}", bob.Command!);
         Assert.Contains($"--rpclisten=127.0.0.1:{peer + LndKind.GrpcPortOffset}", bob.Command!);

@@ -26,6 +26,22 @@ public class NodeKindRecognitionTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_image_is_recognised_and_a_bitcoind_without_zmq_is_refused_for_it_in_one_line()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureFakeLndAsync();
+        var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
+
+        var run = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.FakeLnd}", "--bitcoind-image", FakeNodeImage.FakeLnd,
+            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains($"{FakeNodeImage.FakeLnd}: recognised as lnd", run.StandardOutput);
+        Assert.Contains($"--bitcoind-image {FakeNodeImage.FakeLnd}: its bitcoind has no -zmqpubrawblock (built without it), which lnd nodes need", run.StandardError);
+        Assert.Empty(Directory.GetDirectories(results));
+    }
+
+    [SkippableFact]
     public async Task An_image_whose_lightningd_answers_is_core_lightning_and_lnd_is_refused_instructions_before_any_container()
     {
         Requirements.Docker();

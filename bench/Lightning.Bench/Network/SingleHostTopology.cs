@@ -87,8 +87,16 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
         return exited;
     }
 
-    public Task<BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default) =>
-        BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, waits, seeded, ct);
+    public async Task<BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default)
+    {
+        var miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, waits, seeded, ct);
+        // bitcoind answers with its chain: the nodes that wait for it may start.
+        foreach (var node in topology.Nodes.Where(n => kinds.Get(n.Kind).WaitsForChain))
+        {
+            await File.WriteAllTextAsync(Path.Combine(layout.NodeDirectory(node.Name), INodeKind.ChainReadyFile), "", ct);
+        }
+        return miner;
+    }
 
     public async Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default)
     {

@@ -16,6 +16,15 @@ internal interface INodeKind
     /// <summary>The file in docker-fragments/ its containers start from.</summary>
     string FragmentFile { get; }
 
+    /// <summary>
+    /// Whether its node gives up when bitcoind is not ready at its start (LND: ZMQ refused), so its container waits for
+    /// the harness's word: the file <see cref="ChainReadyFile"/> in its folder, written once bitcoind answers with its chain.
+    /// </summary>
+    bool WaitsForChain => false;
+
+    /// <summary>The file a <see cref="WaitsForChain"/> kind's container waits for in its folder.</summary>
+    const string ChainReadyFile = "lnbench-chain-ready";
+
     /// <summary>Whether its nodes run on a swarm (their RPC piped by the hosts' agents); a kind that cannot is refused with --swarm.</summary>
     bool RunsOnSwarm => true;
 

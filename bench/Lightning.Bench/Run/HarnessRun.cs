@@ -475,7 +475,26 @@ internal static class HarnessRun
             var kindOfImage = options.Builds.SelectMany(b => b.Images).Where(i => i.Image == image).Select(i => i.Kind).FirstOrDefault();
             records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions) { Kind = kindOfImage, Notes = notes.Distinct().ToList() });
         }
+        await CheckBitcoindOptionsAsync(engine, options, kinds, runId);
         return records;
+    }
+
+    /// <summary>What the run's node kinds need of bitcoind (LND: ZMQ), checked in its image's -help before any topology: one line if missing.</summary>
+    private static async Task CheckBitcoindOptionsAsync(DockerEngine engine, HarnessOptions options, NodeKindCatalog kinds, string runId)
+    {
+        var needs = options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct()
+            .SelectMany(k => k.BitcoindOptions.Select(o => (Kind: k.Name, Option: o.Split('=', 2)[0]))).ToList();
+        if (needs.Count == 0)
+        {
+            return;
+        }
+        var (_, help) = await engine.RunToCompletionAsync(options.BitcoindImage, ["bitcoind"], ["-help"], RunLabels.For(runId), TimeSpan.FromSeconds(60),
+            outputLines: 100_000);
+        if (needs.FirstOrDefault(n => !help.Contains(n.Option, StringComparison.Ordinal)) is { Option: not null } missing)
+        {
+            throw new UsageException($"--bitcoind-image {options.BitcoindImage}: its bitcoind has no {missing.Option} (built without it), which {missing.Kind} nodes need: " +
+                "choose a bitcoind image built with ZMQ (bitcoin/bitcoin's images have it)");
+        }
     }
 
 }

@@ -44,6 +44,9 @@ internal sealed class LndKind : INodeKind
 
     public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["lnd"] = "--version" };
 
+    /// <summary>lnd exits when bitcoind's ZMQ refuses it at start, as it does until bitcoind has loaded its chain.</summary>
+    public bool WaitsForChain => true;
+
     /// <summary>Its REST API is reached through a port published on this host, not through a swarm agent's pipe.</summary>
     public bool RunsOnSwarm => false;
 
@@ -72,6 +75,9 @@ internal sealed class LndKind : INodeKind
             $"--bitcoind.zmqpubrawtx=tcp://{settings.BitcoindHost}:{ZmqTxPort}",
         ]);
         service.Command.AddRange(settings.Options);
+        // lnd gives up at once when bitcoind's ZMQ is not up yet: its container waits for the harness's word first.
+        service.Entrypoint = ["/bin/sh", "-c",
+            $"until [ -e {settings.ContainerDirectory}/{INodeKind.ChainReadyFile} ]; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"];
         service.Ports = [$"127.0.0.1::{rest}"];
         // lnd asks for a home directory even when told every path.
         service.Environment ??= new();
