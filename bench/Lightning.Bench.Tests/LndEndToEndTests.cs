@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using Lightning.Bench.Csv;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
@@ -45,12 +46,15 @@ public class LndEndToEndTests
             ["AlicePaysBob", "--build", $"cln-to-lnd=cln={cln},bob=lnd={lnd}", "--build", $"lnd-to-cln=lnd={lnd},bob=cln={cln}",
              "--concurrency", "1,4", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.Equal(2 * 4 * 5, rows.Count);
+        AssertEachInvocationCounted(rows);
+        Assert.Equal(["cln-to-lnd", "lnd-to-cln"], rows.Select(r => Regex.Match(r["case"], "Build=([^,]+)").Groups[1].Value).Distinct().Order());
         Assert.All(rows, r => Assert.Equal("succeeded", r["outcome"]));
-        // Core Lightning's payer still sends its spans, joined to its payments; LND's sends none.
+        // Core Lightning's payer still sends its spans, joined to its payments; LND's payer sends none (what joins there is
+        // the Core Lightning payee's invoice call).
         Assert.All(rows.Where(r => r["case"].Contains("Build=cln-to-lnd", StringComparison.Ordinal) && r["phase"] == "measured"),
             r => Assert.Contains("jsonrpc:injectpaymentonion=", r["span_breakdown_ms"]));
-        Assert.All(rows.Where(r => r["case"].Contains("Build=lnd-to-cln", StringComparison.Ordinal)), r => Assert.Equal("", r["span_breakdown_ms"]));
+        Assert.All(rows.Where(r => r["case"].Contains("Build=lnd-to-cln", StringComparison.Ordinal)),
+            r => Assert.DoesNotContain("injectpaymentonion", r["span_breakdown_ms"]));
 
         var (viaDir, _) = await RunAsync("via",
             ["AlicePaysBobViaCarols", "--carols", "1", "--build", $"mixed=cln={cln},carol-1=lnd={lnd}", "--concurrency", "1", "--iterations", "3",
@@ -61,8 +65,20 @@ public class LndEndToEndTests
             ["AlicesPayBob", "--alices", "2", "--build", $"lnd=lnd={lnd}", "--concurrency", "2", "--iterations", "3",
              "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
         var alices = CsvReader.Read(Path.Combine(alicesDir, PaymentCsv.FileName));
-        Assert.Equal(2 * 2 * 4, alices.Count);
+        AssertEachInvocationCounted(alices, payers: 2);
+        Assert.Equal(["alice-1", "alice-2"], alices.Select(r => r["payer"]).Distinct().Order());
         Assert.All(alices, r => Assert.Equal("succeeded", r["outcome"]));
+    }
+
+    /// <summary>Every invocation's operations, each once: as many as its payers × its case's concurrency.</summary>
+    private static void AssertEachInvocationCounted(IReadOnlyList<CsvRow> rows, int payers = 1)
+    {
+        Assert.NotEmpty(rows);
+        Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
+        foreach (var invocation in rows.GroupBy(r => (Case: r["case"], Invocation: r["invocation"])))
+        {
+            Assert.Equal(payers * int.Parse(Regex.Match(invocation.Key.Case, "Concurrency=([0-9]+)").Groups[1].Value), invocation.Count());
+        }
     }
 
     private static async Task<(string RunDir, ProcessResult Run)> RunAsync(string name, IReadOnlyList<string> arguments)

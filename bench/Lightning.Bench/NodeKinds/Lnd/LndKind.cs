@@ -143,7 +143,7 @@ internal sealed class LndKind : INodeKind
             return (null, $"{(File.Exists(certificate) ? macaroon : certificate)} does not exist yet");
         }
         var rest = new LndRestClient(container.Name, new Uri($"https://127.0.0.1:{port}/"), await File.ReadAllBytesAsync(macaroon, ct),
-            X509Certificate2.CreateFromPemFile(certificate));
+            X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(certificate, ct)));
         try
         {
             var (id, version) = await LndNode.ReadAsync(rest.GetAsync("v1/getinfo", ct), "v1/getinfo",
