@@ -80,8 +80,8 @@ internal static class OptionCatalog
             $"Core Lightning image for every node (default {HarnessOptions.DefaultClnImage})",
             new(Code(HarnessOptions.DefaultClnImage), "Core Lightning image of every node")),
         Valued("--build", "NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]", (o, a) => o with { BuildList = [.. o.BuildList, Build(a.Name, a.Value(), o.BuildList)] },
-            "a build to compare (repeat the option); the first is the baseline of every verdict;\nNODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev); KIND is the\nnode implementation (default cln, Core Lightning)",
-            new("", "a build to compare, repeatable; the first is the baseline; `NODE=IMAGE` puts one node on another image; `KIND` is the node implementation (`cln`, the default; see [How it works](how-it-works.md))")
+            "a build to compare (repeat the option); the first is the baseline of every verdict;\nNODE=IMAGE runs that node on another image (e.g. carol-1=mycln:dev); KIND is the\nnode implementation, cln (Core Lightning) or lnd, recognised from the image if not given",
+            new("", "a build to compare, repeatable; the first is the baseline; `NODE=IMAGE` puts one node on another image; `KIND` is the node implementation, `cln` (Core Lightning) or `lnd` (see [LND](lnd.md)), recognised from the image when not given")
             {
                 Syntax = "`--build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE…]`",
             }),
