@@ -67,6 +67,8 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
             // Regtest has no fee estimates: a fixed rate above the relay minimum.
             ["sat_per_vbyte"] = "2",
             ["private"] = false,
+            // Setup funds each wallet with one output and opens its channels in one go: the second spends the first's change.
+            ["spend_unconfirmed"] = true,
         }, ct);
 
     public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
@@ -90,8 +92,17 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     private static string? RemoteOf(JsonElement pending) =>
         pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
 
-    /// <summary>QueryRoutes: one route or none (LND answers "unable to find a path" while it knows none).</summary>
+    /// <summary>
+    /// QueryRoutes: one route or none (LND answers "unable to find a path" while it knows none). QueryRoutes finds single
+    /// paths only; an amount no one path carries is asked again at half, the first split SendPaymentV2 would try.
+    /// </summary>
     public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default)
+    {
+        var whole = await QueryRoutesAsync(payee, amountMsat, ct);
+        return whole > 0 || amountMsat < 2_000 ? whole : await QueryRoutesAsync(payee, amountMsat / 2, ct);
+    }
+
+    private async Task<int> QueryRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct)
     {
         var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}";
         try
