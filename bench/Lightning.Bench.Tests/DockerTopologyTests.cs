@@ -107,7 +107,10 @@ public class DockerTopologyTests : IAsyncLifetime
     {
         await ReadyAsync();
         var fragmentsDir = Directory.CreateTempSubdirectory("lnbench-fragments-").FullName;
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment), Path.Combine(fragmentsDir, CoreLightningKind.Fragment));
+        foreach (var fragment in new[] { CoreLightningKind.Fragment, Lightning.Bench.NodeKinds.Lnd.LndKind.Fragment })
+        {
+            File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, fragment), Path.Combine(fragmentsDir, fragment));
+        }
         var bitcoind = await File.ReadAllTextAsync(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile));
         await File.WriteAllTextAsync(Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile), bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest"));
 
