@@ -13,17 +13,23 @@ namespace Lightning.Bench.Tests;
 public class LndEndToEndTests
 {
     [SkippableFact]
-    public async Task Lnd_pays_lnd_with_invoices_keysend_and_payments_that_fail_at_the_payee_each_counted_once()
+    public async Task Lnd_pays_lnd_with_invoices_keysend_both_ways_and_payments_that_fail_at_the_payee_each_counted_once()
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
         var (runDir, run) = await RunAsync("lnd-lnd",
-            ["AlicePaysBob", "--workload", "pay,keysend,fail-at-payee", "--build", $"lnd={lnd}", "--concurrency", "1,4", "--iterations", "3",
+            ["AlicePaysBob", "--workload", "pay,keysend,fail-at-payee,both-ways", "--build", $"lnd={lnd}", "--concurrency", "1,4", "--iterations", "3",
              "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
 
         // The kind was recognised from the image, and the run said LND sends no spans.
         Assert.Contains("recognised as lnd", run.StandardOutput);
         Assert.Contains("has no trace socket", run.StandardOutput);
-        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        var all = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        // Both ways: bob pays alice as often as alice pays bob, over the same channel, each payment counted once.
+        var bothWays = all.Where(r => r["case"].EndsWith("Workload=both-ways", StringComparison.Ordinal)).ToList();
+        AssertEachInvocationCounted(bothWays, payers: 2);
+        Assert.Equal(bothWays.Count / 2, bothWays.Count(r => r["payer"] == "bob"));
+        Assert.All(bothWays, r => Assert.Equal("succeeded", r["outcome"]));
+        var rows = all.Except(bothWays).ToList();
         // 3 workloads × (1 warmup + 3 measured) × (1 + 4) operations, each once.
         Assert.Equal(3 * 4 * 5, rows.Count);
         Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
