@@ -104,6 +104,13 @@ public class ChainSeedTests : IDisposable
         behind.Topology = behind.Topology! with { Setup = behind.Topology.Setup! with { IdleAfterPayments = true } };
         Assert.Contains("1 topologies ready in median 2.0 s (range 2.0–2.0 s), and each one's idle CPU measured for 3.0 s after its payments, while the next topology was set up.",
             SetupReport.Markdown([behind]));
+
+        // Two builds (an LND build sets up more slowly than Core Lightning's): each build's medians beside the whole run's.
+        var byBuild = SetupReport.Markdown([Case("Build=cln, Concurrency=1, Topology=1", 1.0, 1.0), Case("Build=cln, Concurrency=1, Topology=2", 1.0, 2.0),
+            Case("Build=lnd, Concurrency=1, Topology=1", 6.0, 1.0), Case("Build=lnd, Concurrency=1, Topology=2", 8.0, 1.0)]);
+        Assert.Contains("| median s, build cln | 1.0 | 1.5 | 2.5 |", byBuild);
+        Assert.Contains("| median s, build lnd | 7.0 | 1.0 | 8.0 |", byBuild);
+        Assert.DoesNotContain("build", markdown);
     }
 
     private static void Write(string folder, string relative, string content)

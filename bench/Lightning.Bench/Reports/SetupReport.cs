@@ -12,7 +12,8 @@ internal static class SetupReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {
-        var setups = cases.Select(c => c.Topology?.Setup).OfType<SetupTimes>().ToList();
+        var started = cases.Where(c => c.Topology?.Setup is not null).ToList();
+        var setups = started.Select(c => c.Topology!.Setup!).ToList();
         if (setups.Count == 0)
         {
             return "";
@@ -29,8 +30,22 @@ internal static class SetupReport
         text.AppendLine($"|---|{string.Concat(byStep.Keys.Select(_ => "---:|"))}---:|");
         text.AppendLine($"| median s | {string.Join(" | ", byStep.Values.Select(v => S(Median(v))))} | {S(Median(ready))} |");
         text.AppendLine($"| max s | {string.Join(" | ", byStep.Values.Select(v => S(v.Max())))} | {S(ready.Max())} |");
+        // Builds of other node kinds set up in other times (LND creates its wallet at first start): each build's medians.
+        var builds = started.GroupBy(c => BuildOf(c.CaseKey)).Where(g => g.Key is not null).ToList();
+        if (builds.Count > 1)
+        {
+            foreach (var build in builds)
+            {
+                var own = build.Select(c => c.Topology!.Setup!).ToList();
+                var steps = byStep.Keys.Select(step => S(Median(own.SelectMany(o => o.Steps).Where(x => x.Name == step).Select(x => x.Seconds).ToList())));
+                text.AppendLine($"| median s, build {build.Key} | {string.Join(" | ", steps)} | {S(Median(own.Select(o => o.ReadySeconds).ToList()))} |");
+            }
+        }
         return text.ToString();
     }
+
+    private static string? BuildOf(string caseKey) =>
+        System.Text.RegularExpressions.Regex.Match(caseKey, "(?:^|, )Build=([^,]+)") is { Success: true } m ? m.Groups[1].Value : null;
 
     private static double Median(IReadOnlyList<double> values) => CaseFigures.Percentile(values, 0.5);
 
