@@ -160,14 +160,7 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         {
             throw new NodeCallException(rpc.Node, method, NodeCallFailure.ConnectionLost, e.Message, e);
         }
-        try
-        {
-            return read(answer);
-        }
-        catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
-        {
-            throw new NodeCallException(rpc.Node, method, NodeCallFailure.BadAnswer, $"{rpc.Node}: {method} answered without what it returns ({e.Message})", e);
-        }
+        return NodeAnswer.Read(rpc.Node, method, answer, read);
     }
 
     private static bool Ignore(JsonElement answer) => true;

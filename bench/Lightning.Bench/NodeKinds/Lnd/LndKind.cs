@@ -146,8 +146,8 @@ internal sealed class LndKind : INodeKind
             X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(certificate, ct)));
         try
         {
-            var (id, version) = await LndNode.ReadAsync(rest.GetAsync("v1/getinfo", ct), "v1/getinfo",
-                info => (info.GetProperty("identity_pubkey").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), container.Name);
+            var (id, version) = await rest.GetAsync("v1/getinfo",
+                info => (info.GetProperty("identity_pubkey").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), ct);
             return (new LndNode(container.Name, container.Peer, rest, id, version), "answered");
         }
         catch (NodeCallException e) when (e.Failure is NodeCallFailure.Refused or NodeCallFailure.ConnectionLost)

@@ -32,15 +32,15 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     public PeerAddress Address { get; } = address;
 
     public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
-        ReadAsync(rest.GetAsync("v1/getinfo", ct), "v1/getinfo", info => new NodeSyncState(
+        rest.GetAsync("v1/getinfo", info => new NodeSyncState(
             info.GetProperty("block_height").GetInt64(),
-            info.TryGetProperty("synced_to_chain", out var synced) && synced.GetBoolean() ? null : "LND is not synced to the chain yet"));
+            info.TryGetProperty("synced_to_chain", out var synced) && synced.GetBoolean() ? null : "LND is not synced to the chain yet"), ct);
 
     public Task<string> NewAddressAsync(CancellationToken ct = default) =>
-        ReadAsync(rest.GetAsync("v1/newaddress?type=WITNESS_PUBKEY_HASH", ct), "v1/newaddress", a => a.GetProperty("address").GetString()!);
+        rest.GetAsync("v1/newaddress?type=WITNESS_PUBKEY_HASH", a => a.GetProperty("address").GetString()!, ct);
 
     public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) =>
-        ReadAsync(rest.GetAsync("v1/balance/blockchain", ct), "v1/balance/blockchain", b => Int64(b, "confirmed_balance"));
+        rest.GetAsync("v1/balance/blockchain", b => Int64(b, "confirmed_balance"), ct);
 
     public async Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default)
     {
@@ -71,22 +71,17 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
             ["spend_unconfirmed"] = true,
         }, ct);
 
+    /// <summary>Its open channels with the peer (active: usable), then its pending ones: opening, or closing.</summary>
     public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
     {
-        var states = new List<ChannelState>();
-        var open = await rest.GetAsync("v1/channels", ct);
-        var pending = await rest.GetAsync("v1/channels/pending", ct);
-        return await ReadAsync(Task.FromResult(open), "v1/channels", channels =>
-        {
-            states.AddRange(Array(channels, "channels").Where(c => c.GetProperty("remote_pubkey").GetString() == peer.NodeId)
-                .Select(c => c.TryGetProperty("active", out var active) && active.GetBoolean() ? ChannelState.Normal : ChannelState.Opening));
-            states.AddRange(Array(pending, "pending_open_channels").Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Opening));
-            foreach (var closing in new[] { "waiting_close_channels", "pending_force_closing_channels" })
-            {
-                states.AddRange(Array(pending, closing).Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Closing));
-            }
-            return (IReadOnlyList<ChannelState>)states;
-        });
+        var open = await rest.GetAsync("v1/channels", channels => Array(channels, "channels")
+            .Where(c => c.GetProperty("remote_pubkey").GetString() == peer.NodeId)
+            .Select(c => c.TryGetProperty("active", out var active) && active.GetBoolean() ? ChannelState.Normal : ChannelState.Opening).ToList(), ct);
+        var pending = await rest.GetAsync("v1/channels/pending", channels =>
+            Array(channels, "pending_open_channels").Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Opening)
+                .Concat(new[] { "waiting_close_channels", "pending_force_closing_channels" }
+                    .SelectMany(closing => Array(channels, closing).Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Closing))).ToList(), ct);
+        return [.. open, .. pending];
     }
 
     private static string? RemoteOf(JsonElement pending) =>
@@ -107,7 +102,7 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}";
         try
         {
-            return await ReadAsync(rest.GetAsync(path, ct), path, r => Array(r, "routes").Count());
+            return await rest.GetAsync(path, r => Array(r, "routes").Count(), ct);
         }
         catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused && e.Message.Contains("unable to find a path", StringComparison.OrdinalIgnoreCase))
         {
@@ -117,11 +112,11 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
 
     public async Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
     {
-        var invoice = await ReadAsync(rest.PostAsync("v1/invoices", new JsonObject
+        var invoice = await rest.PostAsync("v1/invoices", new JsonObject
         {
             ["value_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
             ["memo"] = description,
-        }, ct), "v1/invoices", i => new NodeInvoice(i.GetProperty("payment_request").GetString()!, Hex(i.GetProperty("r_hash").GetString()!)));
+        }, i => new NodeInvoice(i.GetProperty("payment_request").GetString()!, Hex(i.GetProperty("r_hash").GetString()!)), ct);
         invoiceHashes[label] = invoice.PaymentHash;
         return invoice;
     }
@@ -179,22 +174,6 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
 
     public static PaymentFailure FailureOf(string reason) =>
         reason == "FAILURE_REASON_INCORRECT_PAYMENT_DETAILS" ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other;
-
-    /// <summary>Reads an answer, translating what is missing or malformed into <see cref="NodeCallFailure.BadAnswer"/>.</summary>
-    public static async Task<T> ReadAsync<T>(Task<JsonElement> call, string path, Func<JsonElement, T> read, string? node = null)
-    {
-        var answer = await call;
-        try
-        {
-            return read(answer);
-        }
-        catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
-        {
-            throw new NodeCallException(node ?? "lnd", path, NodeCallFailure.BadAnswer, $"{node ?? "lnd"}: {path} answered without what it returns ({e.Message})", e);
-        }
-    }
-
-    private Task<T> ReadAsync<T>(Task<JsonElement> call, string path, Func<JsonElement, T> read) => ReadAsync(call, path, read, Name);
 
     private static IEnumerable<JsonElement> Array(JsonElement parent, string name) =>
         parent.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array ? array.EnumerateArray() : [];

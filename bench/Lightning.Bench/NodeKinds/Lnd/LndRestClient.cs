@@ -39,9 +39,16 @@ internal sealed class LndRestClient : IAsyncDisposable
         http.DefaultRequestHeaders.Accept.Add(new MediaTypeWithQualityHeaderValue("application/json"));
     }
 
-    public Task<JsonElement> GetAsync(string path, CancellationToken ct = default) => SendAsync(HttpMethod.Get, path, null, ct);
+    /// <summary>A GET whose answer <paramref name="read"/> turns into what the call returns (<see cref="NodeAnswer.Read"/>).</summary>
+    public async Task<T> GetAsync<T>(string path, Func<JsonElement, T> read, CancellationToken ct = default) =>
+        NodeAnswer.Read(Node, path, await SendAsync(HttpMethod.Get, path, null, ct), read);
 
-    public Task<JsonElement> PostAsync(string path, JsonObject body, CancellationToken ct = default) => SendAsync(HttpMethod.Post, path, body, ct);
+    /// <summary>A POST whose answer <paramref name="read"/> turns into what the call returns (<see cref="NodeAnswer.Read"/>).</summary>
+    public async Task<T> PostAsync<T>(string path, JsonObject body, Func<JsonElement, T> read, CancellationToken ct = default) =>
+        NodeAnswer.Read(Node, path, await SendAsync(HttpMethod.Post, path, body, ct), read);
+
+    /// <summary>A POST whose answer does not matter beyond its success.</summary>
+    public Task PostAsync(string path, JsonObject body, CancellationToken ct = default) => SendAsync(HttpMethod.Post, path, body, ct);
 
     /// <summary>
     /// A server-streaming call (SendPaymentV2): each line is {"result": …} or {"error": …}; returns the first result
