@@ -132,16 +132,7 @@ internal sealed class CoreLightningKind : INodeKind
                 notes.Add($"Core Lightning {text} has no trace socket (from {TraceSocket}): its nodes send no spans, so its payments have no steps; times and costs are measured as ever");
             }
         }
-        if (options.Count > 0)
-        {
-            var (exitCode, help) = await run(["lightningd", "--developer", "--help"], ct);
-            var unknown = options.Select(o => o.Split('=', 2)[0]).Where(o => exitCode != 0 || !help.Contains(o, StringComparison.Ordinal)).Distinct().ToList();
-            if (unknown.Count > 0)
-            {
-                return new ImageCheck($"its lightningd ({text}) does not know {string.Join(", ", unknown)} (not in lightningd --developer --help): drop the option or choose a build that has it", notes);
-            }
-        }
-        return new ImageCheck(null, notes);
+        return new ImageCheck(await ImageCheck.UnknownOptionsAsync(options, $"its lightningd ({text})", ["lightningd", "--developer", "--help"], run, ct), notes);
     }
 
     public void Configure(string nodeDirectory, RunCredentials credentials) =>

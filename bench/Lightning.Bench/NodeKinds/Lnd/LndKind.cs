@@ -107,16 +107,7 @@ internal sealed class LndKind : INodeKind
     {
         var text = versions.GetValueOrDefault("lnd", "");
         List<string> notes = [$"LND ({text}) has no trace socket: its payments have no steps and no spans; times, outcomes and node costs are measured as ever"];
-        if (options.Count > 0)
-        {
-            var (exitCode, help) = await run(["lnd", "--help"], ct);
-            var unknown = options.Select(o => o.Split('=', 2)[0]).Where(o => exitCode != 0 || !help.Contains(o, StringComparison.Ordinal)).Distinct().ToList();
-            if (unknown.Count > 0)
-            {
-                return new ImageCheck($"its lnd ({text}) does not know {string.Join(", ", unknown)} (not in lnd --help): drop the option or choose a build that has it", notes);
-            }
-        }
-        return new ImageCheck(null, notes);
+        return new ImageCheck(await ImageCheck.UnknownOptionsAsync(options, $"its lnd ({text})", ["lnd", "--help"], run, ct), notes);
     }
 
     public void Configure(string nodeDirectory, RunCredentials credentials) =>
