@@ -13,7 +13,7 @@ namespace Lightning.Bench.Workloads.FailAtPayee;
 internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
 {
     private readonly ConcurrentQueue<(PaymentFlow Flow, long Id, NodeInvoice Invoice)> ready = new();
-    private long flowCursor;
+    private readonly FlowRotation flows = new(setup.Flows);
 
     public Task PrepareAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
@@ -21,8 +21,8 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
     public async Task BeforeInvocationAsync(int operations, CancellationToken ct = default)
     {
         var wanted = operations - ready.Count;
-        var flows = Enumerable.Range(0, Math.Max(0, wanted)).Select(_ => NextFlow()).ToList();
-        await Parallel.ForEachAsync(flows, new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct }, async (flow, c) =>
+        var next = Enumerable.Range(0, Math.Max(0, wanted)).Select(_ => flows.Next()).ToList();
+        await Parallel.ForEachAsync(next, new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct }, async (flow, c) =>
         {
             var id = setup.Log.NextId();
             ready.Enqueue((flow, id, await DeletedInvoiceAsync(flow, id, c)));
@@ -42,7 +42,7 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
     /// <summary>An attempt whose invoice was not made ahead (BeforeInvocationAsync was not called): made now, inside the timing.</summary>
     private async Task PrepareAndAttemptAsync(int invocation, CancellationToken ct)
     {
-        var flow = NextFlow();
+        var flow = flows.Next();
         var id = setup.Log.NextId();
         var start = DateTimeOffset.UtcNow;
         NodeInvoice invoice;
@@ -92,6 +92,4 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
         await payee.DeleteInvoiceAsync(label, tag, ct);
         return invoice;
     }
-
-    private PaymentFlow NextFlow() => setup.Flows[(int)(Interlocked.Increment(ref flowCursor) % setup.Flows.Count)];
 }

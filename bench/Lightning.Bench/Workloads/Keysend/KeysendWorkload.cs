@@ -7,22 +7,14 @@ namespace Lightning.Bench.Workloads.Keysend;
 /// <summary>See <see cref="KeysendKind"/>: each operation is one keysend along a flow; nothing is made ahead.</summary>
 internal sealed class KeysendWorkload(WorkloadSetup setup) : IWorkload
 {
-    private long flowCursor;
+    private readonly FlowRotation flows = new(setup.Flows);
 
     public Task PrepareAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
     public Task BeforeInvocationAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
-    public async Task RunAsync(int invocation, int operations, CancellationToken ct = default)
-    {
-        var payments = new Task[operations];
-        for (var i = 0; i < operations; i++)
-        {
-            var flow = setup.Flows[(int)(Interlocked.Increment(ref flowCursor) % setup.Flows.Count)];
-            payments[i] = PayAsync(invocation, flow, ct);
-        }
-        await Task.WhenAll(payments);
-    }
+    public Task RunAsync(int invocation, int operations, CancellationToken ct = default) =>
+        flows.RunAsync(operations, flow => PayAsync(invocation, flow, ct));
 
     private async Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {

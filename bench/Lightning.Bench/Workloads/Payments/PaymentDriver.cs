@@ -14,7 +14,7 @@ namespace Lightning.Bench.Workloads.Payments;
 internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
 {
     private readonly ConcurrentDictionary<PaymentFlow, ConcurrentQueue<NodeInvoice>> pregenerated = new();
-    private long flowCursor;
+    private readonly FlowRotation flows = new(setup.Flows);
     private long paidMsat;
 
     /// <summary>What the workload's payments have moved from payers to payees so far (msat).</summary>
@@ -26,16 +26,8 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
     public Task BeforeInvocationAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
     /// <summary>Starts <paramref name="operations"/> payments at once, spread over the flows, and waits for all; failures are recorded, not thrown.</summary>
-    public async Task RunAsync(int invocation, int operations, CancellationToken ct = default)
-    {
-        var payments = new Task[operations];
-        for (var i = 0; i < operations; i++)
-        {
-            var flow = setup.Flows[(int)(Interlocked.Increment(ref flowCursor) % setup.Flows.Count)];
-            payments[i] = PayAsync(invocation, flow, ct);
-        }
-        await Task.WhenAll(payments);
-    }
+    public Task RunAsync(int invocation, int operations, CancellationToken ct = default) =>
+        flows.RunAsync(operations, flow => PayAsync(invocation, flow, ct));
 
     /// <summary>Creates <paramref name="count"/> invoices ahead, spread over the flows like the payments will be.</summary>
     public async Task PregenerateInvoicesAsync(int count, CancellationToken ct = default)
