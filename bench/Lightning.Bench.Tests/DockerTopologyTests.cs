@@ -191,9 +191,10 @@ public class DockerTopologyTests : IAsyncLifetime
         Assert.Contains("lnbench-test/does-not-exist:1", missing.Message);
         Assert.Contains("pulling it failed", missing.Message);
 
-        var versions = await images.EnsureAsync(FakeNodeImage.FakeNode, "--cln-image",
+        var (details, versions) = await images.EnsureAsync(FakeNodeImage.FakeNode, "--cln-image",
             new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, pull: false);
         Assert.Equal("fake lightningd v0.0", versions["lightningd"]);
+        Assert.StartsWith("sha256:", details.Id);
         await Run.AssertNoneLeftAsync();
     }
 

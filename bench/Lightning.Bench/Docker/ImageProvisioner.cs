@@ -5,12 +5,12 @@ namespace Lightning.Bench.Docker;
 /// <summary>Makes sure each image is present (pulling it if needed) and has the programs the harness starts.</summary>
 internal sealed class ImageProvisioner(DockerEngine engine, RunProgress progress, IReadOnlyDictionary<string, string> labels)
 {
-    /// <summary>Checks one image; returns the first line each program printed for its version.</summary>
+    /// <summary>Checks one image; returns its details and the first line each program printed for its version.</summary>
     /// <param name="programs">Program → its version flag, e.g. lightningd → --version.</param>
-    public async Task<IReadOnlyDictionary<string, string>> EnsureAsync(
+    public async Task<(ImageDetails Details, IReadOnlyDictionary<string, string> Versions)> EnsureAsync(
         string image, string option, IReadOnlyDictionary<string, string> programs, bool pull, CancellationToken ct = default)
     {
-        await EnsurePresentAsync(image, option, pull, ct);
+        var details = await EnsurePresentAsync(image, option, pull, ct);
         var versions = new Dictionary<string, string>();
         foreach (var (program, versionFlag) in programs)
         {
@@ -22,7 +22,7 @@ internal sealed class ImageProvisioner(DockerEngine engine, RunProgress progress
             }
             versions[program] = output.Trim().Split('\n').FirstOrDefault()?.Trim() ?? "";
         }
-        return versions;
+        return (details, versions);
     }
 
     /// <summary>Whether <paramref name="program"/> runs in the image and answers <paramref name="versionFlag"/> (exit 0).</summary>

@@ -419,7 +419,7 @@ internal static class HarnessRun
     {
         var provisioner = new ImageProvisioner(engine, progress, RunLabels.For(runId));
         var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
-        // Options the harness owns are bad input, refused before any image is looked at.
+        // Bad input refused before any image is looked at: a kind that cannot be counted or run on a swarm, options the harness owns.
         foreach (var build in options.Builds)
         {
             foreach (var (image, kind) in build.Images)
@@ -433,7 +433,7 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--swarm: build {build.Name} ({image}) is {kind}, whose nodes do not run on a swarm yet; run it on one host (drop --swarm)");
                 }
-                if (build.NodeOptions.Select(o => (Option: o, Why: kinds.Get(kind).RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
+                if (build.NodeOptions.Select(o => (Option: o, Why: nodeKind.RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
                 {
                     throw new UsageException($"--node-option {build.Name}:{refused.Option}: {why}; drop it");
                 }
@@ -445,8 +445,7 @@ internal static class HarnessRun
         var records = new List<ImageRecord>();
         foreach (var (image, imageOption, programs) in wanted)
         {
-            var versions = await provisioner.EnsureAsync(image, imageOption, programs, options.Pull);
-            var details = await engine.InspectImageAsync(image);
+            var (details, versions) = await provisioner.EnsureAsync(image, imageOption, programs, options.Pull);
             var notes = new List<string>();
             progress.Info($"{image}: {string.Join("; ", versions.Select(v => $"{v.Key} {v.Value}"))}");
             // What the image's node kind says of it for each build that runs it: a release too old or an option its node
@@ -473,7 +472,7 @@ internal static class HarnessRun
                 }
             }
             var kindOfImage = options.Builds.SelectMany(b => b.Images).Where(i => i.Image == image).Select(i => i.Kind).FirstOrDefault();
-            records.Add(new ImageRecord(image, details?.Id ?? "", details?.RepoDigests ?? [], versions) { Kind = kindOfImage, Notes = notes.Distinct().ToList() });
+            records.Add(new ImageRecord(image, details.Id, details.RepoDigests, versions) { Kind = kindOfImage, Notes = notes.Distinct().ToList() });
         }
         await CheckBitcoindOptionsAsync(engine, options, kinds, runId);
         return records;
