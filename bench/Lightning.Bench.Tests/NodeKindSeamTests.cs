@@ -176,7 +176,7 @@ public class NodeKindSeamTests : IDisposable
 
         var report = File.ReadAllText(Path.Combine(run, SoakReportMarkdown.FileName));
         Assert.Contains("## Trends", report);
-        Assert.Contains("| alice RSS | hour |", report);
+        Assert.Contains("| alice RSS | payment |", report);
         Assert.Contains("| `p95<0.01ms` |", report);
         Assert.Contains("**FAIL**", report);
         Assert.Contains("| `failures<1` | failed payments | 0  | pass |", report);

@@ -49,6 +49,8 @@ public class OptionParserTests
     [InlineData(new[] { "--concurrency", "4,4" }, "lists 4 twice")]
     [InlineData(new[] { "--concurrency" }, "--concurrency needs a value")]
     [InlineData(new[] { "--iterations", "0" }, "--iterations 0 is out of range")]
+    [InlineData(new[] { "--probe", "5" }, "--probe 5 is out of range")]
+    [InlineData(new[] { "--probe", "1s" }, "--probe '1s' is not a whole number")]
     [InlineData(new[] { "--cln-image", "" }, "is not an image reference")]
     [InlineData(new[] { "--cln-image", "two words" }, "is not an image reference")]
     [InlineData(new[] { "--concurency", "4" }, "unknown option '--concurency'")]

@@ -74,23 +74,11 @@ public class SoakTests : IDisposable
     [Fact]
     public void A_replayed_soak_whose_alice_leaks_memory_reports_alice_growing_bob_flat_and_the_budgets()
     {
+        // One hour, a window every 10 s, 100 payments per window: alice keeps 16 KB of every payment (a leak), bob's
+        // memory is level, both databases grow by 20 KB per payment (what they record).
         var random = new Random(5);
-        using (var windows = new StreamWriter(Path.Combine(directory, SoakWindowsCsv.FileName)))
-        using (var nodes = new StreamWriter(Path.Combine(directory, SoakNodesCsv.FileName)))
-        {
-            windows.WriteLine("elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb");
-            nodes.WriteLine("elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes");
-            for (var i = 0; i <= 360; i++) // one hour, a window every 10 s, 100 payments per window
-            {
-                var s = i * 10.0;
-                var total = i * 100;
-                var mean = 100 + (random.NextDouble() - 0.5) * 10;
-                windows.WriteLine(Row(s, total, i == 0 ? 0 : 100, 0, 0, 10, mean, mean, mean * 1.5, mean * 2, 80 + (random.NextDouble() - 0.5)));
-                var hours = s / 3600;
-                nodes.WriteLine(Row(s, total, "alice", 40, 20, 50 * (1 + 0.3 * hours) + (random.NextDouble() - 0.5), 60, 70, total * 0.01, 1 + total * 0.00002, 200, 27));
-                nodes.WriteLine(Row(s, total, "bob", 30, 15, 50 + (random.NextDouble() - 0.5), 55, 60, total * 0.01, 1 + total * 0.00002, 200, 27));
-            }
-        }
+        WriteSoak(361, 10, 100, random, (total, _) => 50 + total * 16.0 / 1024 + (random.NextDouble() - 0.5), (_, _) => 50 + (random.NextDouble() - 0.5),
+            total => 1 + total * 20.0 / 1024);
         var histogram = new LatencyHistogram();
         for (var i = 0; i < 7200; i++)
         {
@@ -102,20 +90,87 @@ public class SoakTests : IDisposable
 
         var result = SoakReport.Write(directory, facts);
 
-        Assert.Equal(TrendEstimate.Growing, result.Trends.Single(t => t.Series == "alice RSS").Estimate.Verdict);
-        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "bob RSS").Estimate.Verdict);
-        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "mean latency").Estimate.Verdict);
-        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "harness RSS").Estimate.Verdict);
+        var alice = result.Trends.Single(t => t.Series == "alice RSS");
+        Assert.Equal(TrendEstimate.Growing, alice.Verdict);
+        // In its own unit: 16 KB per payment, inside its interval.
+        Assert.Equal("KB", alice.Unit);
+        Assert.InRange(16, alice.Estimate.AbsoluteInterval.Low, alice.Estimate.AbsoluteInterval.High);
+        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "bob RSS").Verdict);
+        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "mean latency").Verdict);
+        Assert.Equal(TrendEstimate.Flat, result.Trends.Single(t => t.Series == "harness RSS").Verdict);
+        // A database that records every payment grows with its history: said in KB per payment, not called a leak.
+        var database = result.Trends.Single(t => t.Series == "bob database");
+        Assert.Equal(GrowthJudgement.WithHistory, database.Verdict);
+        Assert.Equal(20, database.Estimate.Slope, 1);
         Assert.False(result.BudgetsHeld);
         Assert.Equal([true, false, false], result.Budgets.Select(b => b.Holds));
-        Assert.InRange(result.Budgets[1].Value, 64.5, 65.5); // alice's largest RSS: 50 × 1.3 at the hour, plus its noise
+        Assert.InRange(result.Budgets[1].Value, 50 + 36_000 * 16.0 / 1024 - 0.6, 50 + 36_000 * 16.0 / 1024 + 0.6); // alice's largest RSS, plus its noise
 
         var markdown = File.ReadAllText(Path.Combine(directory, SoakReportMarkdown.FileName));
-        Assert.Contains("| alice RSS | hour |", markdown);
+        Assert.Contains("| alice RSS | payment |", markdown);
+        Assert.Contains("| bob database | payment |", markdown);
+        Assert.Contains("grows with its history", markdown);
         Assert.Contains("**FAIL**", markdown);
+        Assert.Contains(SoakReport.Lines(result), l => l.StartsWith("alice RSS: +16.", StringComparison.Ordinal) && l.EndsWith("KB): growing", StringComparison.Ordinal));
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakJson.FileName)));
         Assert.Equal(36_000, json.RootElement.GetProperty("payments").GetInt64());
-        Assert.Contains(json.RootElement.GetProperty("trends").EnumerateArray(), t => t.GetProperty("series").GetString() == "alice RSS" && t.GetProperty("verdict").GetString() == "growing");
+        Assert.Contains(json.RootElement.GetProperty("trends").EnumerateArray(), t => t.GetProperty("series").GetString() == "alice RSS"
+            && t.GetProperty("verdict").GetString() == "growing" && t.GetProperty("unit").GetString() == "KB" && Math.Abs(t.GetProperty("change").GetDouble() - 16) < 1);
+    }
+
+    [Theory]
+    [InlineData(3)]
+    [InlineData(10)]
+    [InlineData(30)]
+    public void Memory_that_fills_and_levels_off_is_not_called_growing_in_a_short_soak_and_a_leak_of_16_KB_per_payment_is(int minutes)
+    {
+        // As a healthy node's memory was seen here: +1.8 MB over the first minute, at 28 payments/s, then level (a
+        // saturating curve, time constant 40 s), with 0.3 MB of noise; the leaking node the same plus 16 KB per payment.
+        var random = new Random(minutes);
+        WriteSoak(minutes * 12 + 1, 5, 140, random,
+            (total, s) => 50.5 + 1.8 * (1 - Math.Exp(-s / 40)) + total * 16.0 / 1024 + (random.NextDouble() - 0.5) * 0.3,
+            (_, s) => 50.5 + 1.8 * (1 - Math.Exp(-s / 40)) + (random.NextDouble() - 0.5) * 0.3,
+            total => 1 + total * 2.0 / 1024);
+        var facts = new SoakFacts("AlicePaysBob", $"{minutes}m", TimeSpan.FromMinutes(minutes), minutes * 60 * 28, 0, new LatencyHistogram(),
+            null, [], 2, null, TimeSpan.FromSeconds(5));
+
+        var result = SoakReport.Analyse(directory, facts);
+
+        var healthy = result.Trends.Single(t => t.Series == "bob RSS");
+        Assert.True(healthy.Verdict is TrendEstimate.Flat or GrowthJudgement.WarmingUp, $"{minutes} min: bob RSS {SoakReport.Change(healthy)}: {healthy.Verdict}");
+        Assert.Equal(TrendEstimate.Growing, result.Trends.Single(t => t.Series == "alice RSS").Verdict);
+    }
+
+    [Fact]
+    public void A_database_whose_cost_per_payment_rises_with_its_history_is_accelerating()
+    {
+        // Each payment writes in proportion to the payments kept (a table rewritten whole, say): 20 KB per payment by the end.
+        var random = new Random(7);
+        WriteSoak(241, 5, 100, random, (_, _) => 50, (_, _) => 50, total => 1 + 10.0 * total * total / 24_000 / 1024);
+        var facts = new SoakFacts("AlicePaysBob", "20m", TimeSpan.FromMinutes(20), 24_000, 0, new LatencyHistogram(), null, [], 2, null, TimeSpan.FromSeconds(5));
+
+        var result = SoakReport.Analyse(directory, facts);
+
+        Assert.Equal(GrowthJudgement.Accelerating, result.Trends.Single(t => t.Series == "bob database").Verdict);
+    }
+
+    /// <summary>soak.csv and soak-nodes.csv of a soak with alice's and bob's memory (MB) and both databases (MB) as given, by payments so far and seconds.</summary>
+    private void WriteSoak(int windows, double secondsPerWindow, int paymentsPerWindow, Random random,
+        Func<double, double, double> aliceRss, Func<double, double, double> bobRss, Func<double, double> database)
+    {
+        using var windowsFile = new StreamWriter(Path.Combine(directory, SoakWindowsCsv.FileName));
+        using var nodes = new StreamWriter(Path.Combine(directory, SoakNodesCsv.FileName));
+        windowsFile.WriteLine("elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb");
+        nodes.WriteLine("elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes");
+        for (var i = 0; i < windows; i++)
+        {
+            var s = i * secondsPerWindow;
+            var total = i * paymentsPerWindow;
+            var mean = 100 + (random.NextDouble() - 0.5) * 10;
+            windowsFile.WriteLine(Row(s, total, i == 0 ? 0 : paymentsPerWindow, 0, 0, paymentsPerWindow / secondsPerWindow, mean, mean, mean * 1.5, mean * 2, 80 + (random.NextDouble() - 0.5)));
+            nodes.WriteLine(Row(s, total, "alice", 40, 20, aliceRss(total, s), 60, 70, total * 0.01, database(total), 200, 27));
+            nodes.WriteLine(Row(s, total, "bob", 30, 15, bobRss(total, s), 55, 60, total * 0.01, database(total), 200, 27));
+        }
     }
 
     [Fact]

@@ -11,6 +11,46 @@ namespace Lightning.Bench.Tests;
 public class WorkloadEndToEndTests
 {
     [SkippableFact]
+    public async Task The_probe_times_every_nodes_answers_while_payments_run_and_compares_the_slowest_per_invocation_between_builds()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-probe-").FullName;
+
+        var run = await HarnessProcess.RunAsync(
+        [
+            "AlicePaysBob", "--build", $"a={cln}", "--build", $"b={cln}", "--probe", "100ms",
+            "--concurrency", "4", "--iterations", "4", "--warmups", "1", "--topologies", "2",
+            "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var probes = CsvReader.Read(Path.Combine(runDir, ProbeCsv.FileName));
+        // Both nodes of every case were asked, inside the measured invocations and between them, and answered each time.
+        Assert.Equal(["alice", "bob"], probes.Select(p => p["node"]).Distinct().Order());
+        Assert.Equal(4, probes.Select(p => p["case"]).Distinct().Count());
+        Assert.Contains(probes, p => p["phase"] == "measured");
+        Assert.Contains(probes, p => p["phase"] == "between");
+        Assert.All(probes, p =>
+        {
+            Assert.Equal("", p["error"]);
+            Assert.True(double.Parse(p["latency_ms"], System.Globalization.CultureInfo.InvariantCulture) > 0);
+        });
+        // One call at a time, about every 100 ms: a node's calls start at least 100 ms apart (one that took longer delays the next).
+        foreach (var calls in probes.GroupBy(p => (p["case"], p["node"])))
+        {
+            var starts = calls.Select(p => long.Parse(p["start_unix_us"])).Order().ToList();
+            Assert.All(starts.Zip(starts.Skip(1), (a, b) => b - a), gap => Assert.True(gap >= 99_000, $"{calls.Key}: {gap} us apart"));
+        }
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("## How fast each node answered while it worked", comparison);
+        Assert.Matches(@"\| Build=a, Concurrency=4, Traces=on \| bob \| 2 \|", comparison);
+        var rpcWait = CsvReader.Read(Path.Combine(runDir, "comparisons.csv")).Where(c => c["metric"] == "RPC wait").ToList();
+        Assert.Single(rpcWait, c => c["kind"] == "build");
+        Assert.All(rpcWait, c => Assert.NotEqual("", c["verdict"]));
+    }
+
+    [SkippableFact]
     public async Task Payments_that_fail_at_the_payee_come_back_from_it_as_unknown_and_are_counted_as_expected_not_as_errors()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
@@ -99,16 +139,17 @@ public class WorkloadEndToEndTests
 
         var run = await HarnessProcess.RunAsync(
         [
-            "AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000", "--concurrency", "1", "--iterations", "3", "--warmups", "1",
+            "AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000", "--concurrency", "1", "--iterations", "6", "--warmups", "1",
             "--topologies", "1", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
         ], TimeSpan.FromMinutes(20));
 
         Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
         var runDir = Assert.Single(Directory.GetDirectories(results));
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.Equal(4, rows.Count);
+        Assert.Equal(7, rows.Count);
         Assert.All(rows, r =>
         {
+            // Every payment, not only the first: each starts from the balances the first started from (paid back path by path).
             Assert.Equal("succeeded", r["outcome"]);
             // 1,500,000 sat over two paths of 1,000,000: at least two parts reached bob.
             Assert.True(int.Parse(r["parts"]) >= 2, $"parts {r["parts"]}");

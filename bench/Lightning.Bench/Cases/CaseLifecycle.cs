@@ -115,12 +115,10 @@ internal sealed class CaseLifecycle : IRunningCase
             NodeHosts = network.Host.NodeHosts,
         };
 
-        // 2. Fund the channel openers (unless the miner pays for the channels), 3. open the channels, 4. wait until every payer has a route.
+        // 2. Fund the channel openers that pay from their wallets (the miner pays for the others' channels), 3. open the
+        // channels, 4. wait until every payer has a route.
         var opener = new ChannelOpener(network, run.Progress);
-        if (!opener.FundsFromMiner(topology.Channels))
-        {
-            await new WalletFunder(network, run.Progress).FundAsync(topology.Funders, FundingBtc, ct);
-        }
+        await new WalletFunder(network, run.Progress).FundAsync(opener.WalletFunders(topology.Channels), FundingBtc, ct);
         clock.Lap("fund");
         await opener.OpenAsync(topology.Channels, ct);
         clock.Lap("channels");

@@ -55,6 +55,11 @@ internal static class InstrumentRegistry
             // A soak profiles in windows of its own.
             instruments.Add(new ProfileWindow(profiling, ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct), results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
         }
+        if (run.Options.ProbeInterval is { } probe && run.Valgrind is null)
+        {
+            // Runs beside the invocations (its calls are its own tasks): where it sits in the nesting does not matter.
+            instruments.Add(new ResponsivenessProbe(network.Nodes, probe, results));
+        }
         instruments.Add(new HarnessGcWindow(results));
         instruments.Add(new InvocationTiming(results));
         return instruments;

@@ -45,7 +45,14 @@ internal interface ILightningNode : IAsyncDisposable
     /// <summary>The states of its channels with <paramref name="peer"/>, in the harness's terms.</summary>
     Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default);
 
-    /// <summary>How many routes to <paramref name="payee"/> for the amount it knows of now (0 while gossip has not arrived).</summary>
+    /// <summary>What it holds on its side of its usable channels, by peer, and the HTLCs still on them.</summary>
+    Task<LocalBalances> GetLocalBalancesAsync(CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "balances", NodeCallFailure.Unsupported, $"{Name}: its kind does not report its channels' balances");
+
+    /// <summary>
+    /// How many routes to <paramref name="payee"/> it knows of now that together carry the amount (0 while they cannot:
+    /// gossip has not arrived, or not about every path a payment larger than one channel needs).
+    /// </summary>
     Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default);
 
     /// <param name="tag">Names the payment, so the kind can carry it into its traces (Core Lightning: the JSON-RPC id).</param>
@@ -57,4 +64,11 @@ internal interface ILightningNode : IAsyncDisposable
     /// <summary>Pays <paramref name="invoice"/>; a refusal says why in <see cref="NodeCallException.PaymentFailure"/> where the kind can tell.</summary>
     /// <returns>Its parts, where the kind reports them (null: it does not).</returns>
     Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default);
+
+    /// <summary>
+    /// Pays <paramref name="invoice"/> over a path whose last hop is <paramref name="lastHop"/> and which crosses none of
+    /// <paramref name="avoid"/> (the payee's other peers): how setup moves liquidity back over the channel it came by.
+    /// </summary>
+    Task PayThroughAsync(NodeInvoice invoice, ILightningNode lastHop, IReadOnlyList<ILightningNode> avoid, PaymentTag tag, CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "pay", NodeCallFailure.Unsupported, $"{Name}: its kind cannot choose a payment's last hop");
 }

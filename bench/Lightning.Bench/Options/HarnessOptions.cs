@@ -162,6 +162,9 @@ internal sealed record HarnessOptions
     /// <summary>How often a soak samples its figures (one row of soak.csv per node per sample).</summary>
     public TimeSpan SampleInterval { get; init; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>--probe: how often each node is asked a cheap RPC alongside the workload; null: never.</summary>
+    public TimeSpan? ProbeInterval { get; init; }
+
     /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
     public IReadOnlyList<SoakBudget> Budgets { get; init; } = [];
 

@@ -40,6 +40,36 @@ internal static class NodeCostReport
         return text.ToString();
     }
 
+    /// <summary>With --probe: each node's answers to the probe per case, the medians over the case's topologies.</summary>
+    public static string ProbeMarkdown(IReadOnlyList<CaseResults> cases)
+    {
+        var rows = cases.Where(c => c.Figures?.Probe is not null)
+            .SelectMany(c => c.Figures!.Probe!.ByNode.Select(n => (Cell: CaseId.Of(c.Parameters).KeyWithout(CaseId.TopologyName), Node: n.Key, Figures: n.Value)))
+            .GroupBy(r => (r.Cell, r.Node))
+            .OrderBy(g => g.Key.Cell, StringComparer.Ordinal).ThenBy(g => g.Key.Node, StringComparer.Ordinal)
+            .ToList();
+        if (rows.Count == 0)
+        {
+            return "";
+        }
+        var text = new StringBuilder();
+        text.AppendLine("## How fast each node answered while it worked");
+        text.AppendLine();
+        text.AppendLine("The probe (--probe) asked each node its sync state (a cheap RPC) at a fixed interval, one call at a time, alongside the workload. Latencies over the measured invocations; the longest stall is the longest time from one answer to the next over the whole case. Medians over the case's topologies; unanswered: calls summed.");
+        text.AppendLine();
+        text.AppendLine("| case | node | topologies | calls | unanswered | p50 ms | p99 ms | max ms | longest stall ms |");
+        text.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        foreach (var group in rows)
+        {
+            double Median(Func<ProbeNodeFigures, double> pick) =>
+                CaseFigures.Percentile(group.Select(r => pick(r.Figures)).Where(double.IsFinite).ToList(), 0.5);
+            text.AppendLine($"| {group.Key.Cell} | {group.Key.Node} | {group.Count()} | {group.Sum(r => r.Figures.Calls)} | {group.Sum(r => r.Figures.Unanswered)} | " +
+                $"{F(Median(f => f.P50Ms))} | {F(Median(f => f.P99Ms))} | {F(Median(f => f.MaxMs))} | {F(Median(f => f.LongestStallMs))} |");
+        }
+        text.AppendLine();
+        return text.ToString();
+    }
+
     private static IEnumerable<string> Nodes(CaseResults c) =>
         (c.Figures?.Cpu?.ByNode.Keys ?? []).Concat(c.Figures?.Costs?.PeakMbByNode.Keys ?? []).Distinct().Order(StringComparer.Ordinal);
 

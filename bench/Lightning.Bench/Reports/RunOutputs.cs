@@ -24,7 +24,7 @@ internal static class RunOutputs
 
     /// <summary>Written as each case ends, after its spans were read.</summary>
     public static IReadOnlyList<ICaseOutput> Cases { get; } =
-        [new PaymentSpansCsv(), new SpanSummaryCsv(), new SpanSummaryMarkdown(), Zipkin, new MalformedSpansText(), new PaymentCsv()];
+        [new PaymentSpansCsv(), new SpanSummaryCsv(), new SpanSummaryMarkdown(), Zipkin, new MalformedSpansText(), new PaymentCsv(), new ProbeCsv()];
 
     /// <summary>Printed after BenchmarkDotNet's tables when every case ran.</summary>
     public static IReadOnlyList<IConsoleOutput> ConsoleTables { get; } = [Comparison];

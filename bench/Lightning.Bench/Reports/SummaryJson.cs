@@ -47,7 +47,9 @@ internal sealed class SummaryJson : IRunEndOutput
             InstructionSettle.Of(c.InvocationSettleWaits),
             c.Noun,
             c.Figures?.PartsPerOperation,
-            c.Figures?.FailedPartsPerOperation)).ToList(),
+            c.Figures?.FailedPartsPerOperation,
+            c.Figures?.Probe?.WorstIterationsMs,
+            c.Figures?.Probe?.ByNode)).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
             run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };

@@ -42,6 +42,9 @@ internal sealed record CaseFigures(
     /// <summary>With --instructions: the nodes' instructions per successful payment of the measured window.</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
+    /// <summary>With --probe: how fast the nodes answered a cheap RPC while the case ran.</summary>
+    public ProbeFigures? Probe { get; init; }
+
     public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
@@ -65,6 +68,7 @@ internal sealed record CaseFigures(
             Cpu = results.CpuPerPayment(),
             Costs = results.NodeCosts(),
             Instructions = InstructionsPerPayment.Of(results.Instructions, succeeded.Count),
+            Probe = ProbeFigures.Of(results.Probes),
             PartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.Parts)),
             FailedPartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.FailedParts)),
         };

@@ -13,6 +13,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     private readonly Dictionary<int, IReadOnlyDictionary<string, long>> writtenByInvocation = new();
     private readonly Dictionary<string, (double PeakMb, double RssMb)> memory = new();
     private readonly HashSet<int> profiledInvocations = new();
+    private readonly List<ProbeSample> probes = new();
     private readonly object finishing = new();
     private bool idlePending;
     private (double?, double?, IReadOnlyList<double>?)? finishLater;
@@ -153,6 +154,27 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         lock (completedInvocations)
         {
             completedInvocations[invocation] = elapsed;
+        }
+    }
+
+    /// <summary>One answer (or none) of the responsiveness probe (--probe).</summary>
+    public void RecordProbe(ProbeSample sample)
+    {
+        lock (probes)
+        {
+            probes.Add(sample);
+        }
+    }
+
+    /// <summary>The responsiveness probe's calls so far, in the order they ended.</summary>
+    public IReadOnlyList<ProbeSample> Probes
+    {
+        get
+        {
+            lock (probes)
+            {
+                return [.. probes];
+            }
         }
     }
 

@@ -9,6 +9,8 @@ namespace Lightning.Bench.Results;
 /// <param name="InstructionSettle">With --instructions: the waits for the nodes to fall quiet around the window's payments.</param>
 /// <param name="InvocationSettle">A timed case's waits for the nodes to fall quiet before each invocation (not with --back-to-back).</param>
 /// <param name="HarnessGc">The harness's own garbage collections inside the measured invocations.</param>
+/// <param name="ProbeWorstMsIterations">With --probe: per measured invocation, the slowest answer of any node to the probe.</param>
+/// <param name="ProbeByNode">With --probe: each node's answers to the probe (percentiles, slowest, longest stall).</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 internal sealed record CaseSummary(
     string Case,
@@ -40,4 +42,6 @@ internal sealed record CaseSummary(
     InstructionSettle? InvocationSettle = null,
     string? Noun = null,
     double? PartsPerPayment = null,
-    double? FailedPartsPerPayment = null);
+    double? FailedPartsPerPayment = null,
+    IReadOnlyList<double>? ProbeWorstMsIterations = null,
+    IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null);

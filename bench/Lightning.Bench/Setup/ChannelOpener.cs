@@ -8,16 +8,16 @@ namespace Lightning.Bench.Setup;
 
 /// <summary>
 /// Connects peers, funds every channel, confirms them in one batch of blocks and waits until they are usable and routable.
-/// Where every funder can open channels paid for from outside (<see cref="IExternalChannelFunding"/>), one transaction
-/// of the miner's pays them all; otherwise each funder pays from its wallet (funded first by <see cref="WalletFunder"/>).
+/// The channels of funders that can open channels paid for from outside (<see cref="IExternalChannelFunding"/>) are
+/// paid by one transaction of the miner's; every other funder pays from its wallet (funded first by <see cref="WalletFunder"/>).
 /// </summary>
 internal sealed class ChannelOpener(LightningNetwork network, RunProgress progress)
 {
     private const int AnnouncementDepth = 6;
 
-    /// <summary>Whether the miner pays for the channels directly, so the funders' wallets need no coins.</summary>
-    public bool FundsFromMiner(IReadOnlyList<ChannelSpec> channels) =>
-        channels.All(c => network.Nodes[c.From] is IExternalChannelFunding);
+    /// <summary>The funders that pay for their channels from their wallets (the miner pays for the others' directly).</summary>
+    public IReadOnlyList<string> WalletFunders(IReadOnlyList<ChannelSpec> channels) =>
+        [.. channels.Select(c => c.From).Distinct().Where(name => network.Nodes[name] is not IExternalChannelFunding)];
 
     public async Task OpenAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct = default)
     {
@@ -27,18 +27,14 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         }
         using (progress.Begin($"opening {channels.Count} channel(s): {string.Join(", ", channels.Select(c => $"{c.From}->{c.To}"))}"))
         {
-            if (FundsFromMiner(channels))
-            {
-                await OpenFundedByMinerAsync(channels, ct);
-            }
-            else
-            {
-                await ByFunderAsync(channels, async (channel, from, to) =>
+            var byMiner = channels.Where(c => network.Nodes[c.From] is IExternalChannelFunding).ToList();
+            await Task.WhenAll(
+                byMiner.Count > 0 ? OpenFundedByMinerAsync(byMiner, ct) : Task.CompletedTask,
+                ByFunderAsync(channels.Except(byMiner).ToList(), async (channel, from, to) =>
                 {
                     await from.ConnectPeerAsync(to, ct);
                     await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
-                });
-            }
+                }));
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
             await network.Miner.MineAsync(AnnouncementDepth, ct);
             await network.WaitSyncedAsync(ct);

@@ -21,7 +21,10 @@ internal static class SoakJson
             trends = findings.Trends.Select(t => new
             {
                 series = t.Series, per = t.Per, median = N(t.Estimate.Median), relative = N(t.Estimate.Relative),
-                low = N(t.Estimate.RelativeLow), high = N(t.Estimate.RelativeHigh), verdict = t.Estimate.Verdict,
+                low = N(t.Estimate.RelativeLow), high = N(t.Estimate.RelativeHigh), verdict = t.Verdict,
+                // Memory and databases: the change per payment in the series' own unit, and its interval.
+                unit = t.Unit, change = t.Unit is null ? null : N(t.Estimate.Slope * t.Estimate.Per),
+                change_low = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.Low), change_high = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.High),
             }),
             budgets = findings.Budgets.Select(b => new { budget = b.Budget, value = N(b.Value), unit = b.Unit, holds = b.Holds }),
         };

@@ -17,6 +17,14 @@ internal static class SoakReport
     public const double PaymentsPerTrendUnit = 10_000;
     public const double WarmUpShare = 0.1;
 
+    /// <summary>
+    /// The smallest growth of a process's memory that is called a leak, in KB per payment (in the last half of the
+    /// steady part, on its own: <see cref="GrowthJudgement.Memory"/>). Healthy Core Lightning soaks here grew their
+    /// nodes' memory by at most about 0.5 KB per payment over their first minutes, and less after; a node that keeps
+    /// an invoice's 16 KB grows by 16.
+    /// </summary>
+    public const double LeakKbPerPayment = 1;
+
     /// <summary>Reads the soak's files in <paramref name="directory"/>, writes soak-report.md and soak.json there, and returns what it found.</summary>
     public static SoakFindings Write(string directory, SoakFacts facts)
     {
@@ -67,18 +75,16 @@ internal static class SoakReport
             new("mean latency", "10,000 payments", TrendEstimate.Of(
                 measured.Where(Steady).Select(w => w.Number("payments_total")).ToList(), measured.Where(Steady).Select(w => w.Number("mean_ms")).ToList(),
                 PaymentsPerTrendUnit, facts.ThresholdPercent)),
-            new("harness RSS", "hour", TrendEstimate.Of(
-                windows.Where(Steady).Select(w => w.Number("elapsed_s") / 3600).ToList(), windows.Where(Steady).Select(w => w.Number("harness_rss_mb")).ToList(), 1, facts.ThresholdPercent)),
+            Memory("harness RSS", windows.Where(Steady).ToList(), "harness_rss_mb"),
         };
         foreach (var name in names)
         {
             var rows = nodes.Where(r => r["node"] == name).Where(Steady).ToList();
-            var hours = rows.Select(r => r.Number("elapsed_s") / 3600).ToList();
-            trends.Add(new($"{name} RSS", "hour", TrendEstimate.Of(hours, rows.Select(r => r.Number("rss_mb")).ToList(), 1, facts.ThresholdPercent)));
+            trends.Add(Memory($"{name} RSS", rows, "rss_mb"));
             if (rows.Any(r => r.Number("data_mb") > 0))
             {
-                trends.Add(new($"{name} database", "10,000 payments", TrendEstimate.Of(
-                    rows.Select(r => r.Number("payments_total")).ToList(), rows.Select(r => r.Number("data_mb")).ToList(), PaymentsPerTrendUnit, facts.ThresholdPercent)));
+                trends.Add(SoakTrend.Of($"{name} database", "payment", "KB", GrowthJudgement.Storage(
+                    rows.Select(r => r.Number("payments_total")).ToList(), rows.Select(r => r.Number("data_mb") * 1024).ToList(), per: 1)));
             }
             var perPayment = rows.Where(r => double.IsFinite(r.Number("cpu_ms_per_payment"))).ToList();
             if (perPayment.Count >= 3)
@@ -113,10 +119,15 @@ internal static class SoakReport
         {
             $"p50 {Figure(figures["p50"])} ms, p95 {Figure(figures["p95"])} ms, p99 {Figure(figures["p99"])} ms, {Figure(figures["pps"])} payments/s, CPU {Figure(figures["cpu-per-payment"])} ms per payment",
         };
-        lines.AddRange(findings.Trends.Select(t => $"{t.Series}: {Percent(t.Estimate.Relative)} per {t.Per} ({Percent(t.Estimate.RelativeLow)} to {Percent(t.Estimate.RelativeHigh)}): {t.Estimate.Verdict}"));
+        lines.AddRange(findings.Trends.Select(t => $"{t.Series}: {Change(t)} per {t.Per} ({Interval(t)}): {t.Verdict}"));
         lines.AddRange(findings.Budgets.Select(b => $"budget {b.Budget}: {Figure(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"));
         return lines;
     }
+
+    /// <summary>A process's memory in KB per payment, judged for a leak (<see cref="LeakKbPerPayment"/>).</summary>
+    private static SoakTrend Memory(string series, IReadOnlyList<CsvRow> rows, string column) =>
+        SoakTrend.Of(series, "payment", "KB", GrowthJudgement.Memory(
+            rows.Select(r => r.Number("payments_total")).ToList(), rows.Select(r => r.Number(column) * 1024).ToList(), per: 1, LeakKbPerPayment));
 
     /// <summary>CPU of the Lightning nodes (not bitcoind) from the first sample to the last, idle rate subtracted, per successful payment.</summary>
     private static double CpuPerPayment(IReadOnlyList<CsvRow> nodes, IReadOnlyList<string> names, SoakFacts facts)
@@ -147,6 +158,18 @@ internal static class SoakReport
 
     /// <summary>A figure as the report and the console show it: whole above 100, else up to two decimals; "-" when unknown.</summary>
     public static string Figure(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture) : "-";
+
+    /// <summary>A trend's figure: in its own unit (KB) where it has one, else in percent of its median.</summary>
+    public static string Change(SoakTrend trend) => trend.Unit is null
+        ? Percent(trend.Estimate.Relative)
+        : Signed(trend.Estimate.Slope * trend.Estimate.Per) + " " + trend.Unit;
+
+    /// <summary>A trend's 95 % interval, as <see cref="Change"/> tells its figure.</summary>
+    public static string Interval(SoakTrend trend) => trend.Unit is null
+        ? $"{Percent(trend.Estimate.RelativeLow)} to {Percent(trend.Estimate.RelativeHigh)}"
+        : $"{Signed(trend.Estimate.AbsoluteInterval.Low)} to {Signed(trend.Estimate.AbsoluteInterval.High)} {trend.Unit}";
+
+    private static string Signed(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "+0;-0;0" : "+0.00;-0.00;0.00", CultureInfo.InvariantCulture) : "-";
 
     /// <summary>A relative change as a signed percentage with one decimal; "-" when unknown.</summary>
     public static string Percent(double fraction) => double.IsFinite(fraction) ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "-";

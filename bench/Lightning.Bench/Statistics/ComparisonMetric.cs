@@ -18,6 +18,9 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     /// <summary>What the Lightning nodes wrote to storage per operation that ended as expected (their database and logs).</summary>
     public static ComparisonMetric StoragePer(OperationNoun noun) => new($"storage/{noun.Singular}", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
 
+    /// <summary>With --probe: the slowest answer of any node to a cheap RPC during an invocation (how responsive the nodes stay under the workload).</summary>
+    public static readonly ComparisonMetric RpcWait = new("RPC wait", "ms", HigherIsWorse: true, s => s.ProbeWorstMs);
+
     /// <summary>The timed metrics of operations called <paramref name="noun"/>.</summary>
     public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) => [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
 
@@ -56,6 +59,7 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
         var noun = OperationNoun.Of(samples.Select(s => s.Noun));
         return samples.Count > 0 && samples.All(s => s.Instructions is not null)
             ? [InstructionsPer(noun), .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(n => InstructionsOf(noun, n))]
+            : samples.Count > 0 && samples.All(s => s.ProbeWorstMs.Count > 0) ? [.. Timed(noun), RpcWait]
             : Timed(noun);
     }
 

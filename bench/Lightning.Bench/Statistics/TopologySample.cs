@@ -15,14 +15,17 @@ internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double
     /// <summary>With --instructions: the nodes' instructions per payment (null in a timed run).</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
+    /// <summary>With --probe: per measured invocation, the slowest answer of any node to the probe's cheap RPC (empty without).</summary>
+    public IReadOnlyList<double> ProbeWorstMs { get; init; } = [];
+
     public static TopologySample Of(Results.CaseResults c) => new(
         c.Figures!.IterationsMs,
         ComparisonMetric.SuccessShare(c.Figures.AsExpected, c.Figures.Errors),
         c.PaymentsPerInvocation,
         c.Figures.Cpu?.Iterations ?? [],
-        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun };
+        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun, ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [] };
 
     public static TopologySample Of(Results.CaseSummary c) => new(
         c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
-        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular };
+        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular, ProbeWorstMs = c.ProbeWorstMsIterations ?? [] };
 }

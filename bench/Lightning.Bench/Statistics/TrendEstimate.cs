@@ -25,7 +25,27 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
 
     /// <param name="thresholdPercent">The smallest trend that matters, in percent of the median per <paramref name="per"/>.</param>
     /// <param name="confidence">Of the interval the verdict rests on: above 0.95 when one of many series is judged (Bonferroni); more resamples then reach its tails.</param>
-    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1, double confidence = 0.95)
+    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1, double confidence = 0.95) =>
+        Estimate(x, y, per, seed, confidence, (low, high, _) => Judge(low, high, thresholdPercent / 100));
+
+    /// <summary>
+    /// As <see cref="Of"/>, judged in y's own units: <paramref name="threshold"/> is the smallest change per
+    /// <paramref name="per"/> that matters (e.g. 1 KB of memory per payment), whatever the series' level.
+    /// </summary>
+    public static TrendEstimate OfAbsolute(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double threshold, int seed = 1, double confidence = 0.95) =>
+        Estimate(x, y, per, seed, confidence, (_, _, slopes) => Judge(slopes.Low * per, slopes.High * per, threshold));
+
+    /// <summary>The slope's interval per unit (<see cref="Per"/>) in y's units.</summary>
+    public (double Low, double High) AbsoluteInterval => (RelativeLow * Math.Abs(Median), RelativeHigh * Math.Abs(Median));
+
+    private static string Judge(double low, double high, double threshold) =>
+        low >= -threshold && high <= threshold ? Flat
+            : low > threshold ? Growing
+            : high < -threshold ? Shrinking
+            : Unknown;
+
+    private static TrendEstimate Estimate(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, int seed, double confidence,
+        Func<double, double, (double Low, double High), string> judge)
     {
         if (x.Count != y.Count)
         {
@@ -62,12 +82,7 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
         double Rel(double s) => s * per / Math.Abs(median);
         var relLow = Rel(low);
         var relHigh = Rel(high);
-        var t = thresholdPercent / 100;
-        var verdict = relLow >= -t && relHigh <= t ? Flat
-            : relLow > t ? Growing
-            : relHigh < -t ? Shrinking
-            : Unknown;
-        return new TrendEstimate(points.Count, slope, median, per, Rel(slope), relLow, relHigh, verdict);
+        return new TrendEstimate(points.Count, slope, median, per, Rel(slope), relLow, relHigh, judge(relLow, relHigh, (low, high)));
     }
 
     /// <summary>The median of the slopes of all pairs with different x.</summary>

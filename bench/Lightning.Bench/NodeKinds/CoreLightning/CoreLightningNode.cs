@@ -85,6 +85,15 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         SetupCallAsync<IReadOnlyList<ChannelState>>("listpeerchannels", new JsonObject { ["id"] = peer.NodeId },
             result => result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString())).ToList(), ct);
 
+    public Task<LocalBalances> GetLocalBalancesAsync(CancellationToken ct = default) =>
+        SetupCallAsync("listpeerchannels", null, result =>
+        {
+            var normal = result.GetProperty("channels").EnumerateArray().Where(c => StateOf(c.GetProperty("state").GetString()) == ChannelState.Normal).ToList();
+            return new LocalBalances(
+                normal.GroupBy(c => c.GetProperty("peer_id").GetString()!).ToDictionary(g => g.Key, g => g.Sum(c => c.GetProperty("to_us_msat").GetInt64())),
+                normal.Sum(c => c.TryGetProperty("htlcs", out var htlcs) ? htlcs.GetArrayLength() : 0));
+        }, ct);
+
     // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06); before v24.11, getroute.
     public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) => !xpay
         ? SetupCallAsync("getroute", new JsonObject { ["id"] = payee.NodeId, ["amount_msat"] = amountMsat, ["riskfactor"] = 1 },
@@ -126,6 +135,39 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         catch (NodeCallException e) when (e.InnerException is JsonRpcException rpcError && FailureOf(rpcError) is var failure and not PaymentFailure.Other)
         {
             throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, rpcError) { PaymentFailure = failure };
+        }
+    }
+
+    /// <summary>
+    /// From v24.11 xpay over a layer of askrene's in which the payee's other peers are disabled (askrene-disable-node), so
+    /// the one path left ends at <paramref name="lastHop"/>; before, pay with them excluded. (pay's exclude cannot be
+    /// used from v24.11: xpay takes over pay and ignores the arguments it does not know.)
+    /// </summary>
+    public async Task PayThroughAsync(NodeInvoice invoice, ILightningNode lastHop, IReadOnlyList<ILightningNode> avoid, PaymentTag tag, CancellationToken ct = default)
+    {
+        var id = Math.Abs(tag.PaymentId);
+        if (!xpay)
+        {
+            await CallAsync(rpc, "pay", new JsonObject
+            {
+                ["bolt11"] = invoice.Encoded,
+                ["exclude"] = new JsonArray([.. avoid.Select(n => (JsonNode)JsonValue.Create(n.NodeId)!)]),
+            }, $"lnbench:pay#setup-{id}", Ignore, ct);
+            return;
+        }
+        var layer = $"lnbench-through-{lastHop.Name}-{id}";
+        await SetupCallAsync("askrene-create-layer", new JsonObject { ["layer"] = layer }, Ignore, ct);
+        try
+        {
+            foreach (var node in avoid)
+            {
+                await SetupCallAsync("askrene-disable-node", new JsonObject { ["layer"] = layer, ["node"] = node.NodeId }, Ignore, ct);
+            }
+            await CallAsync(rpc, "xpay", new JsonObject { ["invstring"] = invoice.Encoded, ["layers"] = new JsonArray(layer) }, $"lnbench:xpay#setup-{id}", Ignore, ct);
+        }
+        finally
+        {
+            await SetupCallAsync("askrene-remove-layer", new JsonObject { ["layer"] = layer }, Ignore, CancellationToken.None);
         }
     }
 

@@ -84,29 +84,60 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         return [.. open, .. pending];
     }
 
+    /// <summary>Its active channels' local balances (LND reports sat) by peer.</summary>
+    public Task<LocalBalances> GetLocalBalancesAsync(CancellationToken ct = default) =>
+        rest.GetAsync("v1/channels?active_only=true", channels => new LocalBalances(
+            Array(channels, "channels").GroupBy(c => c.GetProperty("remote_pubkey").GetString()!)
+                .ToDictionary(g => g.Key, g => g.Sum(c => Int64(c, "local_balance") * 1000)),
+            Array(channels, "channels").Sum(c => Array(c, "pending_htlcs").Count())), ct);
+
     private static string? RemoteOf(JsonElement pending) =>
         pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
 
     /// <summary>
-    /// QueryRoutes: one route or none (LND answers "unable to find a path" while it knows none). QueryRoutes finds single
-    /// paths only; an amount no one path carries is asked again at half, the first split SendPaymentV2 would try.
+    /// QueryRoutes finds single paths only: one route that carries the whole amount, else k disjoint routes (k from 2 to
+    /// <see cref="MostSplitParts"/>) that each carry a k-th, each asked with the nodes of the ones before it ignored;
+    /// 0 while LND knows no such set (gossip has not arrived: a payment would find one path and wait on it).
     /// </summary>
     public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default)
     {
-        var whole = await QueryRoutesAsync(payee, amountMsat, ct);
-        return whole > 0 || amountMsat < 2_000 ? whole : await QueryRoutesAsync(payee, amountMsat / 2, ct);
+        if ((await QueryRouteAsync(payee, amountMsat, [], ct)) is not null)
+        {
+            return 1;
+        }
+        for (var parts = 2; parts <= MostSplitParts && amountMsat / parts >= 1_000; parts++)
+        {
+            var ignored = new List<string>();
+            var found = 0;
+            while (found < parts && await QueryRouteAsync(payee, (amountMsat + parts - 1) / parts, ignored, ct) is { } intermediates && intermediates.Count > 0)
+            {
+                ignored.AddRange(intermediates);
+                found++;
+            }
+            if (found == parts)
+            {
+                return parts;
+            }
+        }
+        return 0;
     }
 
-    private async Task<int> QueryRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct)
+    /// <summary>The most parts <see cref="CountRoutesAsync"/> looks for.</summary>
+    private const int MostSplitParts = 4;
+
+    /// <summary>The intermediate nodes of a route for the amount that avoids <paramref name="ignoredNodes"/>, or null if none.</summary>
+    private async Task<IReadOnlyList<string>?> QueryRouteAsync(ILightningNode payee, long amountMsat, IReadOnlyList<string> ignoredNodes, CancellationToken ct)
     {
-        var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}";
+        var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}"
+            + string.Concat(ignoredNodes.Select((n, i) => $"{(i == 0 ? '?' : '&')}ignored_nodes={Uri.EscapeDataString(Bytes(n))}"));
         try
         {
-            return await rest.GetAsync(path, r => Array(r, "routes").Count(), ct);
+            return await rest.GetAsync<IReadOnlyList<string>?>(path, r => Array(r, "routes").Select(route => (IReadOnlyList<string>)Array(route, "hops")
+                .Select(h => h.GetProperty("pub_key").GetString()!).Where(k => k != payee.NodeId).ToList()).FirstOrDefault(), ct);
         }
         catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused && e.Message.Contains("unable to find a path", StringComparison.OrdinalIgnoreCase))
         {
-            return 0;
+            return null;
         }
     }
 
@@ -133,6 +164,15 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
 
     public async Task<PaymentParts?> PayAsync(NodeInvoice invoice, PaymentTag tag, CancellationToken ct = default) =>
         await SendAsync(new JsonObject { ["payment_request"] = invoice.Encoded, ["fee_limit_msat"] = "100000000" }, ct);
+
+    /// <summary>SendPaymentV2 with its last hop fixed (last_hop_pubkey): the path can end nowhere else.</summary>
+    public async Task PayThroughAsync(NodeInvoice invoice, ILightningNode lastHop, IReadOnlyList<ILightningNode> avoid, PaymentTag tag, CancellationToken ct = default) =>
+        await SendAsync(new JsonObject
+        {
+            ["payment_request"] = invoice.Encoded,
+            ["fee_limit_msat"] = "100000000",
+            ["last_hop_pubkey"] = Bytes(lastHop.NodeId),
+        }, ct);
 
     public async Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default)
     {
