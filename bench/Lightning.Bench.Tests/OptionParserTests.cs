@@ -125,6 +125,8 @@ public class OptionParserTests
     [Theory]
     [InlineData(new[] { "AlicePaysBob", "--carols", "2" }, "--carols does not apply to AlicePaysBob")]
     [InlineData(new[] { "AlicesPayBob", "--alices", "0" }, "--alices 0 is out of range")]
+    [InlineData(new[] { "HubRoutes", "--peers", "10,7" }, "--peers 7 is odd: give an even number")]
+    [InlineData(new[] { "HubRoutes", "--peers", "62" }, "--peers 62 is out of range")]
     [InlineData(new[] { "--build", "nameonly" }, "is not NAME=[KIND=]IMAGE")]
     [InlineData(new[] { "--topologies", "0" }, "--topologies 0 is out of range")]
     [InlineData(new[] { "--threshold", "0" }, "--threshold '0' is not a percentage between 0 and 100")]

@@ -42,6 +42,19 @@ public class TopologySpecTests
     }
 
     [Fact]
+    public void A_hub_has_one_channel_per_peer_and_each_alice_pays_her_own_bob_through_it()
+    {
+        var topology = Scenarios.HubRoutes.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "btc", 6);
+
+        Assert.Equal(["alice-1", "alice-2", "alice-3", "bob-1", "bob-2", "bob-3", "hub"], topology.Nodes.Select(n => n.Name).Order());
+        // Every channel has the hub at one end: the Alices fund theirs, the hub funds the Bobs'.
+        Assert.Equal(6, topology.Channels.Count);
+        Assert.All(topology.Channels, c => Assert.True(c.From == "hub" ^ c.To == "hub", $"{c.From}->{c.To}"));
+        Assert.Equal(["alice-1", "alice-2", "alice-3", "hub"], topology.Funders.Order());
+        Assert.Equal([("alice-1", "bob-1"), ("alice-2", "bob-2"), ("alice-3", "bob-3")], topology.Flows.Select(f => (f.Payer, f.Payee)));
+    }
+
+    [Fact]
     public void A_run_folder_too_deep_for_unix_sockets_is_refused_with_the_fix()
     {
         var deep = "/tmp/" + new string('x', 80);

@@ -36,11 +36,15 @@ public class WorkloadEndToEndTests
             Assert.Equal("", p["error"]);
             Assert.True(double.Parse(p["latency_ms"], System.Globalization.CultureInfo.InvariantCulture) > 0);
         });
-        // One call at a time, about every 100 ms: a node's calls start at least 100 ms apart (one that took longer delays the next).
+        // One call at a time (each starts after the one before it answered), and never more often than every 100 ms on
+        // average (the calls keep to a fixed 100 ms schedule; one that answers late delays the next).
         foreach (var calls in probes.GroupBy(p => (p["case"], p["node"])))
         {
-            var starts = calls.Select(p => long.Parse(p["start_unix_us"])).Order().ToList();
-            Assert.All(starts.Zip(starts.Skip(1), (a, b) => b - a), gap => Assert.True(gap >= 99_000, $"{calls.Key}: {gap} us apart"));
+            var ordered = calls.Select(p => (Start: long.Parse(p["start_unix_us"]), Latency: double.Parse(p["latency_ms"], System.Globalization.CultureInfo.InvariantCulture)))
+                .OrderBy(c => c.Start).ToList();
+            Assert.All(ordered.Zip(ordered.Skip(1)), pair => Assert.True(pair.Second.Start >= pair.First.Start + (long)(pair.First.Latency * 1000) - 1_000,
+                $"{calls.Key}: a call at {pair.Second.Start} before the one at {pair.First.Start} answered"));
+            Assert.True(ordered.Count <= (ordered[^1].Start - ordered[0].Start) / 100_000 + 2, $"{calls.Key}: {ordered.Count} calls in {(ordered[^1].Start - ordered[0].Start) / 1000} ms");
         }
         var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
         Assert.Contains("## How fast each node answered while it worked", comparison);
@@ -48,6 +52,34 @@ public class WorkloadEndToEndTests
         var rpcWait = CsvReader.Read(Path.Combine(runDir, "comparisons.csv")).Where(c => c["metric"] == "RPC wait").ToList();
         Assert.Single(rpcWait, c => c["kind"] == "build");
         Assert.All(rpcWait, c => Assert.NotEqual("", c["verdict"]));
+    }
+
+    [SkippableFact]
+    public async Task A_hub_forwards_every_payment_between_its_peers_and_its_costs_and_answers_are_reported_apart()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-hub-").FullName;
+
+        var run = await HarnessProcess.RunAsync(
+        [
+            "HubRoutes", "--peers", "6", "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--probe", "100",
+            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        // 3 Alices × Concurrency 2 × (1 warmup + 3 measured), each alice-i paying bob-i, all through the hub.
+        Assert.Equal(24, rows.Count);
+        Assert.All(rows, r =>
+        {
+            Assert.Equal("succeeded", r["outcome"]);
+            Assert.Equal(r["payer"].Replace("alice", "bob", StringComparison.Ordinal), r["payee"]);
+        });
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        // The hub's own CPU and storage per forward, and how fast it answered while forwarding, each in its own row.
+        Assert.Matches(@"\| Build=[^|]*PeerCount=6[^|]* \| hub \| 1 \| [0-9.]+ \| [0-9.]+ \|", comparison);
+        Assert.Contains(CsvReader.Read(Path.Combine(runDir, ProbeCsv.FileName)), p => p["node"] == "hub" && p["phase"] == "measured");
     }
 
     [SkippableFact]

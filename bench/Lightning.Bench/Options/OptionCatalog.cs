@@ -28,6 +28,9 @@ internal static class OptionCatalog
         Sweep("--alices",
             $"AlicesPayBob: number of Alices (default {Joined(ScenarioCatalog.Alices.Default)})",
             new(Code(Joined(ScenarioCatalog.Alices.Default)), "AlicesPayBob: number of Alices")),
+        Sweep("--peers",
+            $"HubRoutes: the hub's peers, half paying the other half through it (even; default {Joined(ScenarioCatalog.Peers.Default)})",
+            new(Code(Joined(ScenarioCatalog.Peers.Default)), "HubRoutes: the hub's peers, each with one channel to it; half of them (alice-1 … alice-N) pay the other half (bob-1 … bob-N) through it, alice-i paying bob-i (an even number)")),
         Valued("--workload", "LIST", (o, a) => o with { Workloads = WorkloadList(a.Name, a.Value()) },
             $"what each invocation does, one case each: {string.Join(", ", Workloads.WorkloadCatalog.All.Select(w => w.Name))}\n(default {Workloads.WorkloadCatalog.Default.Name}; see --list)",
             new(Code(Workloads.WorkloadCatalog.Default.Name), $"what each invocation does, one case per value: {string.Join("; ", Workloads.WorkloadCatalog.All.Select(w => $"`{w.Name}`: {w.Description}"))} (see [Scenarios](scenarios.md#workloads))")),
@@ -210,12 +213,14 @@ internal static class OptionCatalog
     private static OptionDeclaration Sweep(string name, string help, OptionDocs docs)
     {
         var parameter = ScenarioCatalog.AllParameters.Single(p => p.Option == name);
-        return new(name, "LIST", (options, arguments) => options with
+        return new(name, "LIST", (options, arguments) =>
         {
-            Sweeps = new Dictionary<string, IReadOnlyList<int>>(options.Sweeps)
+            var values = IntList(arguments.Name, arguments.Value(), parameter.Min, parameter.Max, parameter.RangeReason);
+            if (parameter.Even && values.FirstOrDefault(v => v % 2 == 1) is var odd and > 0)
             {
-                [parameter.Name] = IntList(arguments.Name, arguments.Value(), parameter.Min, parameter.Max, parameter.RangeReason),
-            },
+                throw new UsageException($"{arguments.Name} {odd} is odd: give an even number (half the peers pay, half are paid)");
+            }
+            return options with { Sweeps = new Dictionary<string, IReadOnlyList<int>>(options.Sweeps) { [parameter.Name] = values } };
         }, help, docs);
     }
 

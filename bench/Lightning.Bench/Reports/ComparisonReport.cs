@@ -60,13 +60,14 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         console.WriteLine(Markdown(comparisons));
         console.WriteLine(NodeCostReport.Markdown(results.Cases));
         console.WriteLine(NodeCostReport.ProbeMarkdown(results.Cases));
+        console.WriteLine(ScalingReport.Markdown(results.Cases));
         console.WriteLine(SetupReport.Markdown(results.Cases));
     }
 
     public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases, IReadOnlyList<Topology.BuildSpec>? builds = null)
     {
         File.WriteAllText(Path.Combine(directory, MarkdownFile),
-            BuildsMarkdown(builds ?? []) + Markdown(comparisons) + NodeCostReport.Markdown(cases) + NodeCostReport.ProbeMarkdown(cases) + SetupReport.Markdown(cases));
+            BuildsMarkdown(builds ?? []) + Markdown(comparisons) + NodeCostReport.Markdown(cases) + NodeCostReport.ProbeMarkdown(cases) + ScalingReport.Markdown(cases) + SetupReport.Markdown(cases));
         File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
         File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
     }

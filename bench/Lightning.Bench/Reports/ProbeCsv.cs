@@ -1,5 +1,3 @@
-using System.Globalization;
-using System.Text;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
@@ -14,8 +12,6 @@ internal sealed class ProbeCsv : ICaseOutput
 
     public IReadOnlyList<string> Files => [FileName];
 
-    private static readonly string[] Header = ["case", "node", "invocation", "phase", "start_unix_us", "latency_ms", "error"];
-
     public void Write(CaseOutputContext context)
     {
         var samples = context.Results.Probes;
@@ -23,22 +19,16 @@ internal sealed class ProbeCsv : ICaseOutput
         {
             return;
         }
-        var path = Path.Combine(context.RunDirectory, FileName);
-        var exists = File.Exists(path);
-        using var writer = new StreamWriter(path, append: true, new UTF8Encoding(false));
-        if (!exists)
-        {
-            writer.WriteLine(string.Join(',', Header));
-        }
+        using var writer = CsvTable.Append(Path.Combine(context.RunDirectory, FileName), "case,node,invocation,phase,start_unix_us,latency_ms,error");
         foreach (var s in samples.OrderBy(s => s.StartUnixMicros))
         {
             writer.WriteLine(string.Join(',',
                 PaymentCsv.Field(context.Results.CaseKey),
                 PaymentCsv.Field(s.Node),
-                s.Invocation.ToString(CultureInfo.InvariantCulture),
+                CsvTable.Invariant(s.Invocation),
                 s.Invocation == 0 ? "between" : s.Measured ? "measured" : "warmup",
-                s.StartUnixMicros.ToString(CultureInfo.InvariantCulture),
-                s.LatencyMs.ToString("0.###", CultureInfo.InvariantCulture),
+                CsvTable.Invariant(s.StartUnixMicros),
+                CsvTable.Ms(s.LatencyMs),
                 PaymentCsv.Field(s.Error ?? "")));
         }
     }

@@ -24,6 +24,10 @@ internal static class ScenarioCatalog
         nameof(AlicesPayBob.AliceCount), "--alices", "Alices, each with a channel to Bob, all paying at once",
         [4, 7, 10], 1, 20, "every node is a container on this machine");
 
+    public static readonly ScenarioParameter Peers = new(
+        nameof(HubRoutes.PeerCount), "--peers", "HubRoutes: the hub's peers, each with one channel to it, half paying the other half through it",
+        [10, 20], 2, 60, "every node is a container on this machine") { Even = true };
+
     public static ScenarioInfo Default { get; } = new(
         nameof(AlicePaysBob), typeof(AlicePaysBob),
         "Alice pays Bob over one direct channel: an invoice on Bob, paid by Alice.",
@@ -45,6 +49,10 @@ internal static class ScenarioCatalog
             "N Alices, each with a channel to one Bob, pay Bob at the same time.",
             [Alices, Concurrency(1)],
             (p, build, bitcoind) => AlicesPayBob.TopologyFor(build, bitcoind, p[Alices.Name])),
+        new(nameof(HubRoutes), typeof(HubRoutes),
+            "A routing hub with N peers: N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
+            [Peers, Concurrency(1, 4)],
+            (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name])),
     ];
 
     public static IReadOnlyList<ScenarioParameter> AllParameters { get; } =

@@ -31,11 +31,11 @@ internal static class SoakReportMarkdown
         }
         md.AppendLine().AppendLine("## Trends").AppendLine();
         md.AppendLine($"Over the steady part of the soak (the first {WarmUpShare:P0} of it, {findings.WarmUpSeconds:0} s, is left out as warm-up). Theil–Sen slope, 95 % interval from a moving-block bootstrap of the windows. Latency and CPU per payment in percent of the series' median: `flat` when the whole interval is within ±{facts.ThresholdPercent:0.##} % per unit (--threshold), `growing`/`shrinking` when it is wholly beyond, `unknown: run longer` otherwise.").AppendLine();
-        md.AppendLine($"Memory and databases in KB per payment. Memory is `growing` (a leak) only when the last half of the steady part grows by more than {LeakKbPerPayment:0.##} KB per payment on its own: a leak keeps its pace, while caches and pools that fill in the first minutes slow down, which is `{GrowthJudgement.WarmingUp}` (it grew, and its last half surely grew less than the whole). A database grows with every payment it keeps by design: `{GrowthJudgement.WithHistory}` says what a payment costs; `{GrowthJudgement.Accelerating}` that its second half surely grew more than twice as fast per payment as its first.").AppendLine();
+        md.AppendLine($"Memory and databases in KB per payment. Memory is `growing` (a leak) only when the last half of the steady part grows by more than {LeakKbPerPayment:0.##} KB per payment on its own: a leak keeps its pace, while caches and pools that fill in the first minutes slow down, which is `{GrowthJudgement.WarmingUp}` (it grew, and its last half surely grew less than the whole). A database grows with every payment it keeps by design: `{GrowthJudgement.WithHistory}` says what a payment costs; `{GrowthJudgement.Accelerating}` that its second half surely grew faster per payment than its first, by half again at least.").AppendLine();
         md.AppendLine("| series | per | median | trend | 95 % interval | verdict |").AppendLine("|---|---|---:|---:|---|---|");
         foreach (var trend in findings.Trends)
         {
-            md.AppendLine($"| {trend.Series} | {trend.Per} | {Figure(trend.Estimate.Median)}{(trend.Unit is null ? "" : " " + trend.Unit)} | {Change(trend)} | {Interval(trend)} | {trend.Verdict} |");
+            md.AppendLine($"| {trend.Series} | {trend.Per} | {(trend.Unit == "KB" ? Figure(trend.Estimate.Median / 1024) + " MB" : Figure(trend.Estimate.Median))} | {Change(trend)} | {Interval(trend)} | {trend.Verdict} |");
         }
         if (findings.Budgets.Count > 0)
         {

@@ -95,9 +95,9 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         }, ct);
 
     // askrene's getroutes is what xpay itself asks (getroute is deprecated since v26.06); before v24.11, getroute.
+    // getroute finds one path at a time: routes that together carry the amount (DisjointRoutes).
     public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) => !xpay
-        ? SetupCallAsync("getroute", new JsonObject { ["id"] = payee.NodeId, ["amount_msat"] = amountMsat, ["riskfactor"] = 1 },
-            route => route.GetProperty("route").GetArrayLength() > 0 ? 1 : 0, ct)
+        ? DisjointRoutes.CountAsync(amountMsat, (amount, avoided) => GetRouteAsync(payee, amount, avoided, ct))
         : SetupCallAsync("getroutes", new JsonObject
         {
             ["source"] = NodeId,
@@ -107,6 +107,25 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
             ["maxfee_msat"] = amountMsat,
             ["final_cltv"] = 18,
         }, routes => routes.GetProperty("routes").GetArrayLength(), ct);
+
+    /// <summary>getroute's intermediate nodes for the amount, avoiding <paramref name="avoided"/>; null when it finds none.</summary>
+    private async Task<IReadOnlyList<string>?> GetRouteAsync(ILightningNode payee, long amountMsat, IReadOnlyList<string> avoided, CancellationToken ct)
+    {
+        var parameters = new JsonObject { ["id"] = payee.NodeId, ["amount_msat"] = amountMsat, ["riskfactor"] = 1 };
+        if (avoided.Count > 0)
+        {
+            parameters["exclude"] = new JsonArray([.. avoided.Select(n => (JsonNode)JsonValue.Create(n)!)]);
+        }
+        try
+        {
+            return await SetupCallAsync<IReadOnlyList<string>?>("getroute", parameters, route => route.GetProperty("route").EnumerateArray()
+                .Select(hop => hop.GetProperty("id").GetString()!).Where(id => id != payee.NodeId).ToList(), ct);
+        }
+        catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused && e.Message.Contains("Could not find a route", StringComparison.OrdinalIgnoreCase))
+        {
+            return null;
+        }
+    }
 
     public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
         CallAsync(rpc, "invoice", new JsonObject

@@ -94,36 +94,9 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     private static string? RemoteOf(JsonElement pending) =>
         pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
 
-    /// <summary>
-    /// QueryRoutes finds single paths only: one route that carries the whole amount, else k disjoint routes (k from 2 to
-    /// <see cref="MostSplitParts"/>) that each carry a k-th, each asked with the nodes of the ones before it ignored;
-    /// 0 while LND knows no such set (gossip has not arrived: a payment would find one path and wait on it).
-    /// </summary>
-    public async Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default)
-    {
-        if ((await QueryRouteAsync(payee, amountMsat, [], ct)) is not null)
-        {
-            return 1;
-        }
-        for (var parts = 2; parts <= MostSplitParts && amountMsat / parts >= 1_000; parts++)
-        {
-            var ignored = new List<string>();
-            var found = 0;
-            while (found < parts && await QueryRouteAsync(payee, (amountMsat + parts - 1) / parts, ignored, ct) is { } intermediates && intermediates.Count > 0)
-            {
-                ignored.AddRange(intermediates);
-                found++;
-            }
-            if (found == parts)
-            {
-                return parts;
-            }
-        }
-        return 0;
-    }
-
-    /// <summary>The most parts <see cref="CountRoutesAsync"/> looks for.</summary>
-    private const int MostSplitParts = 4;
+    /// <summary>QueryRoutes finds one path at a time: routes that together carry the amount (<see cref="DisjointRoutes"/>).</summary>
+    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
+        DisjointRoutes.CountAsync(amountMsat, (amount, avoided) => QueryRouteAsync(payee, amount, avoided, ct));
 
     /// <summary>The intermediate nodes of a route for the amount that avoids <paramref name="ignoredNodes"/>, or null if none.</summary>
     private async Task<IReadOnlyList<string>?> QueryRouteAsync(ILightningNode payee, long amountMsat, IReadOnlyList<string> ignoredNodes, CancellationToken ct)

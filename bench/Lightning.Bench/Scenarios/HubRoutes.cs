@@ -1,0 +1,41 @@
+using BenchmarkDotNet.Attributes;
+using Lightning.Bench.Topology;
+
+namespace Lightning.Bench.Scenarios;
+
+/// <summary>
+/// A routing hub: PeerCount peers, each with one channel to the hub, half of them payers (alice-1 … alice-N, each
+/// funding its channel to the hub) and half payees (bob-1 … bob-N, each channel funded by the hub); alice-i pays bob-i
+/// through the hub, all at once, so every payment is a forward of the hub's. An invocation is N × Concurrency payments.
+/// </summary>
+public class HubRoutes : ScenarioBenchmark
+{
+    public const string Hub = "hub";
+
+    [ParamsSource(nameof(PeerValues))]
+    public int PeerCount { get; set; }
+
+    public static IEnumerable<int> PeerValues => Run.Sweep(nameof(PeerCount));
+
+    protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
+        new Dictionary<string, object> { [nameof(PeerCount)] = PeerCount };
+
+    protected override int PaymentsPerInvocation => PeerCount / 2 * Concurrency;
+
+    [Benchmark]
+    public Task Invoke() => InvokeAsync();
+
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, PeerCount);
+
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int peers)
+    {
+        var pairs = Enumerable.Range(1, peers / 2).ToList();
+        var payers = pairs.Select(i => $"alice-{i}").ToList();
+        var payees = pairs.Select(i => $"bob-{i}").ToList();
+        return new TopologySpec(
+            bitcoindImage,
+            [build.Node(Hub), .. payers.Select(build.Node), .. payees.Select(build.Node)],
+            [.. payers.Select(a => new ChannelSpec(a, Hub, AlicePaysBob.ChannelCapacitySat)), .. payees.Select(b => new ChannelSpec(Hub, b, AlicePaysBob.ChannelCapacitySat))],
+            [.. pairs.Select(i => new PaymentFlow($"alice-{i}", $"bob-{i}"))]);
+    }
+}
