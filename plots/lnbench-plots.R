@@ -10,9 +10,10 @@ dir <- args[1]
 payment <- if (length(args) == 2 && nzchar(args[2])) paste0(args[2], "; ") else ""
 suppressPackageStartupMessages(library(ggplot2))
 
+# ggsave refuses images above 50 inches: a plot with a panel per node (a hub with 40 peers) is squeezed into 45.
 save <- function(plot, name, width = 11, height = 6.5) {
   path <- file.path(dir, name)
-  ggsave(path, plot, width = width, height = height, dpi = 110)
+  ggsave(path, plot, width = width, height = min(height, 45), dpi = 110)
   cat(path, "\n")
 }
 # Cases as factors in the order the run made them (the order of payments.csv), labelled by the parameters that

@@ -61,4 +61,22 @@ public class NodeKindRecognitionTests
         Assert.Contains($"{FakeNodeImage.FakeNode}: recognised as cln", recognised.StandardOutput);
         Assert.Contains("lnbench-test/no-such-bitcoind:1' is not present locally", recognised.StandardError);
     }
+
+    [SkippableFact]
+    public async Task Lnd_is_refused_a_history_and_the_bookkeepers_workload_before_any_container()
+    {
+        Requirements.Docker();
+        var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
+
+        var history = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
+            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        Assert.Equal(2, history.ExitCode);
+        Assert.Contains("--history: build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes cannot be given a history yet", history.StandardError);
+
+        var balances = await HarnessProcess.RunAsync(["AlicePaysBob", "--workload", "balances", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
+            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        Assert.Equal(2, balances.ExitCode);
+        Assert.Contains("--workload balances: build x (lnbench-test/no-such-lnd:1) is lnd: LND keeps no bookkeeper", balances.StandardError);
+        Assert.Empty(Directory.GetDirectories(results));
+    }
 }

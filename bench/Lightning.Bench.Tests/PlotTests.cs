@@ -16,8 +16,11 @@ public class PlotTests : IDisposable
 {
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-plots-").FullName;
 
-    [SkippableFact]
-    public async Task The_r_script_draws_the_payment_timeline_span_timeline_and_breakdown()
+    // 30 nodes: a hub's peers, one panel each, more than ggplot2 saves at full height (50 inches).
+    [SkippableTheory]
+    [InlineData(2)]
+    [InlineData(30)]
+    public async Task The_r_script_draws_the_payment_timeline_span_timeline_and_breakdown(int nodes)
     {
         Requirements.R();
         var spans = new List<Span>();
@@ -40,6 +43,10 @@ public class PlotTests : IDisposable
                     spans.Add(Span("alice", "jsonrpc", us + 3000, 4_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:getroutes#3")));
                     spans.Add(Span("bob", "lightningd/jsonrpc", us + 100, 900, ("method", "invoice")));
                     spans.Add(Span("bob", "db_exec_prepared", us + 500, 40, ("query", "UPDATE invoices")));
+                    for (var carol = 1; carol <= nodes - 2; carol++)
+                    {
+                        spans.Add(Span($"carol-{carol}", "lightningd/jsonrpc", us + 200, 700, ("method", "getinfo")));
+                    }
                 }
             }
             results.Complete(warmups: 0, iterations: 3);

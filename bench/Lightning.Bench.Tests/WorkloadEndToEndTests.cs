@@ -83,6 +83,33 @@ public class WorkloadEndToEndTests
     }
 
     [SkippableFact]
+    public async Task A_node_given_a_history_is_restarted_timed_and_its_bookkeeper_digests_it_while_the_probe_watches()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-history-").FullName;
+
+        var run = await HarnessProcess.RunAsync(
+        [
+            "LargeNode", "--history", "0,3000", "--workload", "balances", "--iterations", "1", "--warmups", "0", "--topologies", "1",
+            "--pairing", "sequential", "--probe", "100", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
+        ], TimeSpan.FromMinutes(20));
+
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+        Assert.Contains("carol: a history of 3,000 rows", run.StandardOutput);
+        var runDir = Assert.Single(Directory.GetDirectories(results));
+        // One bkpr-listbalances on carol per case, answered: with the history, its first call digests 3,000 moves.
+        var calls = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(2, calls.Count);
+        Assert.All(calls, c => Assert.Equal(("carol", "succeeded"), (c["payer"], c["outcome"])));
+        // The restart's times are setup steps of the case with a history only.
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("restart rpc", comparison);
+        Assert.Contains("restart pay", comparison);
+        Assert.Contains("## How the figures grow with HistoryRows", comparison);
+        Assert.Contains(CsvReader.Read(Path.Combine(runDir, ProbeCsv.FileName)), p => p["node"] == "carol" && p["phase"] == "measured" && p["case"].Contains("HistoryRows=3000", StringComparison.Ordinal));
+    }
+
+    [SkippableFact]
     public async Task Payments_that_fail_at_the_payee_come_back_from_it_as_unknown_and_are_counted_as_expected_not_as_errors()
     {
         var (cln, bitcoind) = Requirements.NodeImages();

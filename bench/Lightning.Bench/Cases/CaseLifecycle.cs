@@ -124,6 +124,11 @@ internal sealed class CaseLifecycle : IRunningCase
         clock.Lap("channels");
         await opener.WaitRoutesAsync(topology.Flows, run.Options.AmountMsat, ct);
         clock.Lap("routes");
+        // A node with a history size gets its past now, and is restarted (the restart's times are setup steps).
+        if (topology.Nodes.Any(n => n.HistoryRows > 0))
+        {
+            await new HistoryMaker(network, run.Kinds, run.Progress).MakeAsync(topology, clock, ct);
+        }
         var setup = clock.Times;
         run.Progress.Info($"case {definition.Key}: topology ready in {setup}");
 

@@ -68,6 +68,8 @@ internal sealed class DockerEngine : IDisposable
     public Task StartContainerAsync(string id, CancellationToken ct = default) => containers.StartAsync(id, ct);
 
     /// <inheritdoc cref="EngineContainers.WaitAsync"/>
+    public Task StopContainerAsync(string id, TimeSpan grace, CancellationToken ct = default) => containers.StopAsync(id, grace, ct);
+
     public Task<long> WaitContainerAsync(string id, TimeSpan timeout, CancellationToken ct = default) => containers.WaitAsync(id, timeout, ct);
 
     /// <inheritdoc cref="EngineExec.RunAsync"/>

@@ -53,6 +53,11 @@ internal sealed class EngineContainers(EngineConnection connection)
     public Task StartAsync(string id, CancellationToken ct = default) =>
         connection.CallAsync($"start container {id}", (client, t) => client.Containers.StartContainerAsync(id, null, t), ct);
 
+    /// <summary>Stops a running container: SIGTERM, then SIGKILL after <paramref name="grace"/> (a stopped container is no error).</summary>
+    public Task StopAsync(string id, TimeSpan grace, CancellationToken ct = default) =>
+        connection.CallAsync($"stop container {id}", (client, t) => client.Containers.StopContainerAsync(id,
+            new ContainerStopParameters { WaitBeforeKillSeconds = (uint)Math.Ceiling(grace.TotalSeconds) }, t), ct, grace + TimeSpan.FromSeconds(30));
+
     /// <summary>Waits until the container stops and returns its exit code.</summary>
     public Task<long> WaitAsync(string id, TimeSpan timeout, CancellationToken ct = default) =>
         connection.CallAsync($"wait for container {id}", async (client, t) => (await client.Containers.WaitContainerAsync(id, t)).StatusCode, ct, timeout);

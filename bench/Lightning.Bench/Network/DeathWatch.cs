@@ -14,6 +14,7 @@ internal sealed class DeathWatch : IAsyncDisposable
     private readonly CancellationTokenSource stop = new();
     private readonly CancellationTokenSource died = new();
     private readonly Task watching;
+    private readonly HashSet<string> expected = new();
 
     /// <param name="describe">Turns a dead container's id into the evidence (its node's name, exit code, log tail).</param>
     public DeathWatch(DockerEngine engine, string labelFilter, Func<string, CancellationToken, Task<NodeDiedException>> describe, RunProgress progress)
@@ -43,6 +44,14 @@ internal sealed class DeathWatch : IAsyncDisposable
             {
                 await follow(death =>
                 {
+                    lock (expected)
+                    {
+                        if (expected.Contains(death.Node))
+                        {
+                            // Stopped on purpose (a restart): no death.
+                            return;
+                        }
+                    }
                     if (Death is null)
                     {
                         Death = death;
@@ -61,6 +70,31 @@ internal sealed class DeathWatch : IAsyncDisposable
                 // Stopped for teardown.
             }
         });
+    }
+
+    /// <summary>
+    /// While the returned handle is held, <paramref name="node"/>'s exits are no deaths (it is being restarted). Held
+    /// until the node answers again, so the engine's report of its exit, which can come a moment after the stop, is
+    /// still covered.
+    /// </summary>
+    public IDisposable Expect(string node)
+    {
+        lock (expected)
+        {
+            expected.Add(node);
+        }
+        return new Release(() =>
+        {
+            lock (expected)
+            {
+                expected.Remove(node);
+            }
+        });
+    }
+
+    private sealed class Release(Action release) : IDisposable
+    {
+        public void Dispose() => release();
     }
 
     /// <summary>Cancelled the moment a container of the topology dies.</summary>

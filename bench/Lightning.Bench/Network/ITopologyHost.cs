@@ -50,4 +50,11 @@ internal interface ITopologyHost
 
     /// <summary>Keeps the containers' logs with the topology's results, then removes the topology; each step runs whatever the one before did.</summary>
     Task TearDownAsync(NodeLogs logs, Func<string, Func<Task>, Task> attempt);
+
+    /// <summary>
+    /// Stops one node's container (SIGTERM, its shutdown given <paramref name="grace"/>), runs
+    /// <paramref name="whileStopped"/> on its stopped folder (e.g. rows written into its database), and starts it again.
+    /// </summary>
+    Task RestartNodeAsync(string node, TimeSpan grace, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default) =>
+        throw new NotSupportedException("this host cannot restart a node");
 }

@@ -25,7 +25,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
     private readonly ITopologyHost host;
     private readonly NodeLogs logs;
     private readonly SemaphoreSlim disposeLock = new(1, 1);
-    private IReadOnlyDictionary<string, ILightningNode> nodes = new Dictionary<string, ILightningNode>();
+    private Dictionary<string, ILightningNode> nodes = new();
     private NodeWaits? waits;
     private DeathWatch? deathWatch;
     private BitcoinMiner? miner;
@@ -94,7 +94,7 @@ internal sealed class LightningNetwork : IAsyncDisposable
         }
         using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for the nodes"))
         {
-            nodes = await NodeConnections.ConnectAsync(Topology, await host.NodeContainersAsync(ct), kinds, Waits, ct);
+            nodes = new Dictionary<string, ILightningNode>(await NodeConnections.ConnectAsync(Topology, await host.NodeContainersAsync(ct), kinds, Waits, ct));
             await WaitSyncedAsync(ct);
         }
         clock?.Lap("nodes");
@@ -119,6 +119,29 @@ internal sealed class LightningNetwork : IAsyncDisposable
             throw new InvalidOperationException($"bitcoind exited with code {exitCode} when asked to stop: {await logs.TailAsync(TopologySpec.BitcoindName, bitcoind, ct)}");
         }
         return ChainSeed.Save(Layout.NodeDirectory(TopologySpec.BitcoindName), destination);
+    }
+
+    /// <summary>How long a node is given to shut down cleanly when it is restarted.</summary>
+    public static readonly TimeSpan ShutdownGrace = TimeSpan.FromSeconds(60);
+
+    /// <summary>
+    /// Restarts one node: its connection closed, its container stopped (SIGTERM), <paramref name="whileStopped"/> run on
+    /// its stopped folder, the container started, and a new connection made once it answers; its exit is no death.
+    /// </summary>
+    /// <returns>From the container started again to its RPC answering.</returns>
+    public async Task<TimeSpan> RestartNodeAsync(string name, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default)
+    {
+        using var expected = deathWatch?.Expect(name);
+        await nodes[name].DisposeAsync();
+        var started = System.Diagnostics.Stopwatch.StartNew();
+        await host.RestartNodeAsync(name, ShutdownGrace, async c =>
+        {
+            await whileStopped(c);
+            started.Restart();
+        }, ct);
+        var containers = await host.NodeContainersAsync(ct);
+        nodes[name] = await NodeConnections.ConnectOneAsync(Topology.Nodes.Single(n => n.Name == name), containers(name), kinds, Waits, ct);
+        return started.Elapsed;
     }
 
     /// <summary>Writes the run folder and starts the containers on the host (no waiting on the nodes).</summary>

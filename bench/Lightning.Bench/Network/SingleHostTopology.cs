@@ -105,6 +105,15 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
         return node => new NodeContainer(node, launcher.Containers[node], layout.NodeDirectory(node), published, ComposeGenerator.PeerAddressOf(topology, node));
     }
 
+    public async Task RestartNodeAsync(string node, TimeSpan grace, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default)
+    {
+        var id = launcher.Containers[node];
+        await engine.StopContainerAsync(id, grace, ct);
+        await engine.WaitContainerAsync(id, grace + TimeSpan.FromSeconds(30), ct);
+        await whileStopped(ct);
+        await engine.StartContainerAsync(id, ct);
+    }
+
     public async Task<INodeMeter> CreateMeterAsync(CancellationToken ct = default) =>
         await CpuMeter.CreateAsync(engine, LightningContainers(), ct);
 

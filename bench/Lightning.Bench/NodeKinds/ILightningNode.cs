@@ -42,6 +42,13 @@ internal interface ILightningNode : IAsyncDisposable
     Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default) =>
         throw new NodeCallException(Name, "keysend", NodeCallFailure.Unsupported, $"{Name}: its kind cannot pay without an invoice");
 
+    /// <summary>
+    /// Asks its accounting of its balances (Core Lightning's bookkeeper: bkpr-listbalances), which first digests every
+    /// coin movement it has not yet: after a history is written, the first call digests it all.
+    /// </summary>
+    Task ListBalancesAsync(PaymentTag tag, CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "balances", NodeCallFailure.Unsupported, $"{Name}: its kind keeps no accounting of its balances the harness can ask");
+
     /// <summary>The states of its channels with <paramref name="peer"/>, in the harness's terms.</summary>
     Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default);
 

@@ -73,6 +73,12 @@ internal interface INodeKind
     /// <summary>How its nodes run under Valgrind for --instructions; null when the kind cannot be counted.</summary>
     InstructionCounting? Instructions => null;
 
+    /// <summary>How a node of the kind is given a history before the measured window; null: it cannot be (refused in one line).</summary>
+    INodeHistory? History => null;
+
+    /// <summary>Why its nodes cannot run a workload (one line), or null when they can.</summary>
+    string? RefuseWorkload(string workload) => null;
+
     /// <summary>How its spans read and join to payments, and its nodes' own record of them; null when its nodes send none to the harness.</summary>
     ITraceSource? Traces { get; }
 }

@@ -8,6 +8,9 @@ internal sealed record PaymentCalls(string Invoice, string Pay)
     /// <summary>The call that pays without an invoice (keysend).</summary>
     public string Keysend { get; init; } = "keysend";
 
+    /// <summary>The call that asks a node's accounting of its balances (Core Lightning's bookkeeper).</summary>
+    public string Balances { get; init; } = "bkpr-listbalances";
+
     /// <summary>The benchmark's name in BenchmarkDotNet's Method column ("invoice+xpay").</summary>
     public string Description => $"{Invoice}+{Pay}";
 

@@ -433,6 +433,14 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--swarm: build {build.Name} ({image}) is {kind}, whose nodes do not run on a swarm yet; run it on one host (drop --swarm)");
                 }
+                if (options.Workloads.Select(w => (Workload: w, Why: nodeKind.RefuseWorkload(w))).FirstOrDefault(r => r.Why is not null) is { Why: { } notWorkload } workload)
+                {
+                    throw new UsageException($"--workload {workload.Workload}: build {build.Name} ({image}) is {kind}: {notWorkload}; drop it or the build");
+                }
+                if (nodeKind.History is null && options.Sweeps.GetValueOrDefault(Scenarios.ScenarioCatalog.History.Name)?.Any(rows => rows > 0) == true)
+                {
+                    throw new UsageException($"--history: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a history yet; give it to a Core Lightning build");
+                }
                 if (build.NodeOptions.Select(o => (Option: o, Why: nodeKind.RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
                 {
                     throw new UsageException($"--node-option {build.Name}:{refused.Option}: {why}; drop it");

@@ -28,6 +28,10 @@ internal static class ScenarioCatalog
         nameof(HubRoutes.PeerCount), "--peers", "HubRoutes: the hub's peers, each with one channel to it, half paying the other half through it",
         [10, 20], 2, 60, "every node is a container on this machine") { Even = true };
 
+    public static readonly ScenarioParameter History = new(
+        nameof(LargeNode.HistoryRows), "--history", "LargeNode: rows of past activity carol is given before the measured window (Core Lightning: channel moves)",
+        [0, 100_000], 0, 20_000_000, "the rows are written into one node's database on this machine");
+
     public static ScenarioInfo Default { get; } = new(
         nameof(AlicePaysBob), typeof(AlicePaysBob),
         "Alice pays Bob over one direct channel: an invoice on Bob, paid by Alice.",
@@ -53,6 +57,10 @@ internal static class ScenarioCatalog
             "A routing hub with N peers: N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
             [Peers, Concurrency(1, 4)],
             (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name])),
+        new(nameof(LargeNode), typeof(LargeNode),
+            "alice -> carol -> bob; carol, given a history of N rows (Core Lightning: channel moves) and restarted before the measured window, pays bob.",
+            [History, Concurrency(1)],
+            (p, build, bitcoind) => LargeNode.TopologyFor(build, bitcoind, p[History.Name])),
     ];
 
     public static IReadOnlyList<ScenarioParameter> AllParameters { get; } =

@@ -11,4 +11,7 @@ internal sealed record NodeSpec(string Name, string Image, string Kind = NodeSpe
 
     /// <summary>Options its build gives the node's program (--node-option), after the harness's own.</summary>
     public IReadOnlyList<string> Options { get; init; } = [];
+
+    /// <summary>Rows of past activity the node is given before the measured window (its kind's <see cref="NodeKinds.INodeHistory"/>); 0: none.</summary>
+    public long HistoryRows { get; init; }
 }

@@ -49,6 +49,8 @@ internal sealed class CoreLightningKind : INodeKind
 
     InstructionCounting? INodeKind.Instructions => Instructions;
 
+    INodeHistory? INodeKind.History { get; } = new CoreLightningHistory();
+
     ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)

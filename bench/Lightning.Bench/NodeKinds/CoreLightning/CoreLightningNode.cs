@@ -78,6 +78,9 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         }
     }
 
+    public Task ListBalancesAsync(PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync(rpc, "bkpr-listbalances", null, $"lnbench:bkpr-listbalances#{tag.PaymentId}", Ignore, ct);
+
     public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
         SetupCallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, Ignore, ct);
 

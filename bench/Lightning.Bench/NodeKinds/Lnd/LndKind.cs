@@ -153,4 +153,7 @@ internal sealed class LndKind : INodeKind
             throw;
         }
     }
+
+    public string? RefuseWorkload(string workload) =>
+        workload == Workloads.Bookkeeper.BalancesKind.WorkloadName ? "LND keeps no bookkeeper of its coin moves the harness can ask (Core Lightning's bkpr-listbalances)" : null;
 }

@@ -21,5 +21,7 @@ internal sealed class KeysendKind : IWorkloadKind
 
     public string? Refusal(TopologySpec topology) => null;
 
-    public IWorkload Create(WorkloadSetup setup) => new KeysendWorkload(setup);
+    /// <summary>Each operation is one keysend along a flow; nothing is made ahead.</summary>
+    public IWorkload Create(WorkloadSetup setup) =>
+        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, tag, ct), toPayee: true);
 }

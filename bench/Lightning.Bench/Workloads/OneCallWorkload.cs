@@ -2,10 +2,15 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
 using Lightning.Bench.Topology;
 
-namespace Lightning.Bench.Workloads.Keysend;
+namespace Lightning.Bench.Workloads;
 
-/// <summary>See <see cref="KeysendKind"/>: each operation is one keysend along a flow; nothing is made ahead.</summary>
-internal sealed class KeysendWorkload(WorkloadSetup setup) : IWorkload
+/// <summary>
+/// A workload whose operation is one call on a flow's payer, nothing made ahead (keysend; the bookkeeper's balances):
+/// each call is an operation with its outcome, the node's refusal its reason.
+/// </summary>
+/// <param name="call">The call, on the flow and its operation's tag.</param>
+/// <param name="toPayee">Whether the operation goes to the flow's payee (keysend) or stays on the payer (balances).</param>
+internal sealed class OneCallWorkload(WorkloadSetup setup, Func<PaymentFlow, PaymentTag, CancellationToken, Task> call, bool toPayee) : IWorkload
 {
     private readonly FlowRotation flows = new(setup.Flows);
 
@@ -14,18 +19,18 @@ internal sealed class KeysendWorkload(WorkloadSetup setup) : IWorkload
     public Task BeforeInvocationAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
     public Task RunAsync(int invocation, int operations, CancellationToken ct = default) =>
-        flows.RunAsync(operations, flow => PayAsync(invocation, flow, ct));
+        flows.RunAsync(operations, flow => CallAsync(invocation, flow, ct));
 
-    private async Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
+    private async Task CallAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {
         var id = setup.Log.NextId();
         var start = DateTimeOffset.UtcNow;
         void Record(OperationOutcome outcome, string? reason, bool lostConnection = false) =>
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, flow.Payee, start, start, DateTimeOffset.UtcNow,
+            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, toPayee ? flow.Payee : flow.Payer, start, start, DateTimeOffset.UtcNow,
                 null, outcome, reason), lostConnection);
         try
         {
-            await setup.Nodes[flow.Payer].KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, new PaymentTag(id), ct);
+            await call(flow, new PaymentTag(id), ct);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)

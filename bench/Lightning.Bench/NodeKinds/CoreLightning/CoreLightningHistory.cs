@@ -1,0 +1,106 @@
+using System.Security.Cryptography;
+using Lightning.Bench.Progress;
+using Microsoft.Data.Sqlite;
+
+namespace Lightning.Bench.NodeKinds.CoreLightning;
+
+/// <summary>
+/// A Core Lightning node's history of channel moves (its <c>channel_moves</c> table, since v25.09, which its bookkeeper
+/// digests): what the node itself recorded of a few real payments, copied again and again with fresh payment hashes and
+/// later timestamps into its stopped database, as Core Lightning's own <c>tests/benchmark.py::test_generate_coinmoves</c>
+/// makes its large nodes (PR 8677's measurement).
+/// </summary>
+internal sealed class CoreLightningHistory : INodeHistory
+{
+    /// <summary>The node's database under its folder (--lightning-dir, regtest).</summary>
+    public const string DatabasePath = "regtest/lightningd.sqlite3";
+
+    private const int RowsPerTransaction = 100_000;
+
+    /// <summary>lightningd's counter of channel moves (the vars table): the id its next move takes is one more.</summary>
+    public const string CreatedIndexVariable = "last_channelmoves_created_index";
+
+    public string What =>
+        "channel moves: the node's own rows of its channel_moves table (the moves of the setup's payments: paid, received, forwarded), copied with fresh payment hashes and later timestamps into its stopped database, as Core Lightning's tests/benchmark.py::test_generate_coinmoves does";
+
+    public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
+    {
+        var path = Path.Combine(nodeDirectory, DatabasePath);
+        if (!File.Exists(path))
+        {
+            throw new InvalidOperationException($"no database at {path}: is the node's --lightning-dir its folder?");
+        }
+        await using var db = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
+        await db.OpenAsync(ct);
+        await using (var exists = db.CreateCommand())
+        {
+            exists.CommandText = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='channel_moves'";
+            if ((long)(await exists.ExecuteScalarAsync(ct))! == 0)
+            {
+                throw new UsageException("this Core Lightning build keeps no channel moves in its database (they came in v25.09): give a history to v25.09 or later");
+            }
+        }
+        var moves = new List<object?[]>();
+        await using (var read = db.CreateCommand())
+        {
+            read.CommandText = "SELECT id, account_channel_id, account_nonchannel_id, tag_bitmap, credit_or_debit, timestamp, payment_hash, payment_part_id, payment_group_id, fees FROM channel_moves ORDER BY id";
+            await using var reader = await read.ExecuteReaderAsync(ct);
+            while (await reader.ReadAsync(ct))
+            {
+                var row = new object?[10];
+                for (var i = 0; i < row.Length; i++)
+                {
+                    row[i] = reader.IsDBNull(i) ? null : reader.GetValue(i);
+                }
+                moves.Add(row);
+            }
+        }
+        if (moves.Count == 0)
+        {
+            throw new InvalidOperationException("the node recorded no channel moves to copy: it made, received and forwarded no payment");
+        }
+        var nextId = (long)moves[^1][0]! + 1;
+        var nextTimestamp = (long)moves[^1][5]! + 1;
+        var written = 0L;
+        var toWrite = rows - moves.Count;
+        while (written < toWrite)
+        {
+            await using var transaction = (SqliteTransaction)await db.BeginTransactionAsync(ct);
+            await using var insert = db.CreateCommand();
+            insert.Transaction = transaction;
+            insert.CommandText = "INSERT INTO channel_moves (id, account_channel_id, account_nonchannel_id, tag_bitmap, credit_or_debit, timestamp, payment_hash, payment_part_id, payment_group_id, fees) VALUES ($id, $ch, $nch, $tag, $cd, $ts, $hash, $part, $group, $fees)";
+            var parameters = new[] { "$id", "$ch", "$nch", "$tag", "$cd", "$ts", "$hash", "$part", "$group", "$fees" }.Select(n => insert.Parameters.Add(new SqliteParameter { ParameterName = n })).ToArray();
+            await insert.PrepareAsync(ct);
+            for (var inBatch = 0; inBatch < RowsPerTransaction && written < toWrite; inBatch++, written++)
+            {
+                var move = moves[(int)(written % moves.Count)];
+                // Each copy of a move is another payment: its own hash.
+                parameters[0].Value = nextId++;
+                for (var i = 1; i < move.Length; i++)
+                {
+                    parameters[i].Value = move[i] ?? DBNull.Value;
+                }
+                parameters[5].Value = nextTimestamp++;
+                if (move[6] is not null)
+                {
+                    parameters[6].Value = RandomNumberGenerator.GetBytes(32);
+                }
+                await insert.ExecuteNonQueryAsync(ct);
+            }
+            await transaction.CommitAsync(ct);
+        }
+        // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
+        // takes the next id instead of one a copy holds.
+        await using (var counter = db.CreateCommand())
+        {
+            counter.CommandText = $"UPDATE vars SET intval = $last WHERE name = '{CreatedIndexVariable}'";
+            counter.Parameters.AddWithValue("$last", nextId - 1);
+            if (await counter.ExecuteNonQueryAsync(ct) == 0)
+            {
+                counter.CommandText = $"INSERT INTO vars (name, intval) VALUES ('{CreatedIndexVariable}', $last)";
+                await counter.ExecuteNonQueryAsync(ct);
+            }
+        }
+        return written;
+    }
+}
