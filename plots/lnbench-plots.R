@@ -115,6 +115,28 @@ if (nrow(payments) > 0) {
   suppressWarnings(save(plot, "payments-timeline.png"))
 }
 
+# With --probe: every node's answers to the cheap RPC over each case's time line (log scale, so a freeze stands out).
+probes_path <- file.path(dir, "probes.csv")
+if (file.exists(probes_path)) {
+  probes <- read.csv(probes_path, stringsAsFactors = FALSE)
+  probes <- probes[is.na(probes$error) | probes$error == "", ]
+  if (nrow(probes) > 0) {
+    probe_starts <- tapply(probes$start_unix_us, probes$case, min)
+    probes$since_s <- (probes$start_unix_us - probe_starts[probes$case]) / 1e6
+    probes$panel <- factor(probes$case, levels = unique(probes$case))
+    probes$in_invocation <- ifelse(probes$phase == "between", "between invocations", "in an invocation")
+    plot <- ggplot(probes, aes(since_s, pmax(latency_ms, 0.1), colour = node)) +
+      geom_point(aes(shape = in_invocation), size = 0.9, alpha = 0.7) +
+      facet_wrap(~panel, ncol = 1, scales = "free_x") +
+      scale_y_log10() +
+      labs(title = "How fast each node answered the probe", subtitle = "one call at a time per node, at the probe's interval; a freeze is a spike",
+           x = "seconds since the case's first probe", y = "answer (ms, log scale)", colour = "node", shape = NULL) +
+      theme_bw()
+    if (length(unique(probes$node)) > 12) plot <- plot + guides(colour = "none")
+    suppressWarnings(save(plot, "probes-timeline.png", height = 2 + 2 * length(unique(probes$case))))
+  }
+}
+
 spans_path <- file.path(dir, "spans.csv")
 if (file.exists(spans_path)) {
   spans <- read.csv(spans_path, stringsAsFactors = FALSE)

@@ -92,6 +92,32 @@ public class PlotTests : IDisposable
         Assert.Equal("payments-timeline.png", Path.GetFileName(Assert.Single(plots)));
     }
 
+    [SkippableFact]
+    public async Task The_probes_answers_are_drawn_over_each_cases_time_line_and_unanswered_calls_left_out()
+    {
+        Requirements.R();
+        var results = new CaseResults("Concurrency=1", 1);
+        results.StartInvocation();
+        var start = DateTimeOffset.UtcNow;
+        results.Add(new OperationRecord("Concurrency=1", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
+        results.Complete(warmups: 0, iterations: 1);
+        PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+        var t0 = (start - DateTimeOffset.UnixEpoch).Ticks / 10;
+        var probes = new StringBuilder("case,node,invocation,phase,start_unix_us,latency_ms,error\n");
+        for (var i = 0; i < 40; i++)
+        {
+            // carol freezes for 3 s once; one call of bob's got no answer.
+            probes.Append($"Concurrency=1,carol,{i / 10},{(i < 10 ? "between" : "measured")},{t0 + i * 100_000},{(i == 25 ? 3000 : 2.5)},\n");
+            probes.Append($"Concurrency=1,bob,{i / 10},measured,{t0 + i * 100_000},{(i == 30 ? 60000 : 1.5)},{(i == 30 ? "no answer in 60 s" : "")}\n");
+        }
+        await File.WriteAllTextAsync(Path.Combine(directory, ProbeCsv.FileName), probes.ToString());
+
+        var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);
+
+        Assert.Equal(["payments-timeline.png", "probes-timeline.png"], plots.Select(Path.GetFileName).Order());
+        Assert.True(new FileInfo(plots.Single(p => p.EndsWith("probes-timeline.png", StringComparison.Ordinal))).Length > 10_000);
+    }
+
     public void Dispose() => Directory.Delete(directory, recursive: true);
 
     private static Span Span(string node, string name, long startUs, long durationUs, (string, string) tag) =>
