@@ -19,7 +19,7 @@ public class ArchitectureTests(ITestOutputHelper output)
     /// <summary>The layers, bottom first: a folder may use its own layer's folders and those below.</summary>
     private static readonly string[][] Layers =
     [
-        ["Progress", "Waiting", "Csv", "Rpc", "Topology"],
+        ["Progress", "Waiting", "Csv", "Rpc", "Topology", "Graph"],
         ["Processes", "Docker"],
         ["Cleanup", "Compose"],
         ["Results"],
