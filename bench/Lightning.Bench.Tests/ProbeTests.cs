@@ -49,4 +49,17 @@ public class ProbeTests
         Assert.Equal([3.0, 4], ComparisonMetric.RpcWait.IterationValues(Sample([3, 4])));
         Assert.True(ComparisonMetric.RpcWait.HigherIsWorse);
     }
+
+    [Fact]
+    public void A_nodes_restart_is_compared_from_its_setup_steps_when_every_topology_restarted_one()
+    {
+        var withRestart = new SetupTimes([new("containers", 1), new("history", 2), new("restart rpc", 0.4), new("restart pay", 0.1)]);
+        Assert.Equal([0.5], TopologySample.RestartOf(withRestart));
+        Assert.Empty(TopologySample.RestartOf(new SetupTimes([new("containers", 1)])));
+        Assert.Empty(TopologySample.RestartOf(null));
+
+        TopologySample Sample(IReadOnlyList<double> restart) => new([100, 110], 1, 1, [5, 5]) { RestartSeconds = restart };
+        Assert.Contains(ComparisonMetric.Restart, ComparisonMetric.For([Sample([0.5]), Sample([0.6])]));
+        Assert.DoesNotContain(ComparisonMetric.Restart, ComparisonMetric.For([Sample([0.5]), Sample([])]));
+    }
 }

@@ -52,7 +52,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                     clock.Lap("history");
                 }, ct);
             }
-            clock.Lap("restart rpc");
+            clock.Lap($"{SetupStep.RestartPrefix} rpc");
             using (progress.Begin($"{spec.Name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until it pays"))
             {
                 await network.WaitSyncedAsync(ct);
@@ -62,7 +62,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                     return WaitState.Met();
                 }, ct);
             }
-            clock.Lap("restart pay");
+            clock.Lap($"{SetupStep.RestartPrefix} pay");
             progress.Info($"{spec.Name}: a history of {spec.HistoryRows:N0} rows ({written:N0} written, the rest its own), restarted");
         }
     }

@@ -21,6 +21,9 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     /// <summary>With --probe: the slowest answer of any node to a cheap RPC during an invocation (how responsive the nodes stay under the workload).</summary>
     public static readonly ComparisonMetric RpcWait = new("RPC wait", "ms", HigherIsWorse: true, s => s.ProbeWorstMs);
 
+    /// <summary>With a history: a node's restart, from its container started again to its first payment that succeeded (one value per topology).</summary>
+    public static readonly ComparisonMetric Restart = new("restart", "s", HigherIsWorse: true, s => s.RestartSeconds);
+
     /// <summary>The timed metrics of operations called <paramref name="noun"/>.</summary>
     public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) => [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
 
@@ -59,8 +62,9 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
         var noun = OperationNoun.Of(samples.Select(s => s.Noun));
         return samples.Count > 0 && samples.All(s => s.Instructions is not null)
             ? [InstructionsPer(noun), .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(n => InstructionsOf(noun, n))]
-            : samples.Count > 0 && samples.All(s => s.ProbeWorstMs.Count > 0) ? [.. Timed(noun), RpcWait]
-            : Timed(noun);
+            : [.. Timed(noun),
+                .. samples.Count > 0 && samples.All(s => s.ProbeWorstMs.Count > 0) ? [RpcWait] : Array.Empty<ComparisonMetric>(),
+                .. samples.Count > 0 && samples.All(s => s.RestartSeconds.Count > 0) ? [Restart] : Array.Empty<ComparisonMetric>()];
     }
 
     public static double SuccessShare(int succeeded, int failed) => succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);

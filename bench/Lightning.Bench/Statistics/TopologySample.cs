@@ -15,6 +15,13 @@ internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double
     /// <summary>With --instructions: the nodes' instructions per payment (null in a timed run).</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
+    /// <summary>With a history (LargeNode): how long the node took from its restart to its first payment , once per topology; empty without.</summary>
+    public IReadOnlyList<double> RestartSeconds { get; init; } = [];
+
+    /// <summary>The restart's setup steps of a topology, summed, as one value; empty when it had none.</summary>
+    public static IReadOnlyList<double> RestartOf(Results.SetupTimes? setup) =>
+        setup?.Steps.Where(s => s.Name.StartsWith(SetupStep.RestartPrefix, StringComparison.Ordinal)).ToList() is { Count: > 0 } steps ? [steps.Sum(s => s.Seconds)] : [];
+
     /// <summary>With --probe: per measured invocation, the slowest answer of any node to the probe's cheap RPC (empty without).</summary>
     public IReadOnlyList<double> ProbeWorstMs { get; init; } = [];
 
@@ -23,9 +30,9 @@ internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double
         ComparisonMetric.SuccessShare(c.Figures.AsExpected, c.Figures.Errors),
         c.PaymentsPerInvocation,
         c.Figures.Cpu?.Iterations ?? [],
-        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun, ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [] };
+        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun, ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [], RestartSeconds = RestartOf(c.Topology?.Setup) };
 
     public static TopologySample Of(Results.CaseSummary c) => new(
         c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
-        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular, ProbeWorstMs = c.ProbeWorstMsIterations ?? [] };
+        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular, ProbeWorstMs = c.ProbeWorstMsIterations ?? [], RestartSeconds = RestartOf(c.Setup) };
 }
