@@ -115,6 +115,34 @@ if (nrow(payments) > 0) {
   suppressWarnings(save(plot, "payments-timeline.png"))
 }
 
+# A scenario's size swept (--peers, --history, --alices, --carols: every number of a case but Concurrency and
+# Topology, with two values or more): each case's p50 and p95 latency against it, one line per rest of the case.
+if (nrow(payments) > 0) {
+  ok <- subset(payments, phase == "measured" & as_expected)
+  ok$key <- names(case_labels)[as.integer(ok$case)]
+  pairs <- strsplit(ok$key, ", ", fixed = TRUE)
+  names_in <- unique(unlist(lapply(pairs, function(p) sub("=.*", "", p))))
+  sizes <- setdiff(names_in[vapply(names_in, function(n) {
+    values <- unique(vapply(pairs, function(p) { hit <- grep(paste0("^", n, "="), p, value = TRUE); if (length(hit)) sub(".*=", "", hit) else NA_character_ }, ""))
+    length(values) >= 2 && all(grepl("^[0-9]+$", values[!is.na(values)]))
+  }, TRUE)], c("Concurrency", "Topology"))
+  for (size in sizes) {
+    ok$size <- as.numeric(vapply(pairs, function(p) { hit <- grep(paste0("^", size, "="), p, value = TRUE); if (length(hit)) sub(".*=", "", hit) else NA_character_ }, ""))
+    ok$rest <- vapply(pairs, function(p) paste(p[!grepl(paste0("^(", size, "|Topology)="), p)], collapse = ", "), "")
+    cells <- aggregate(latency_ms ~ rest + size, data = ok, FUN = function(x) c(p50 = unname(quantile(x, 0.5)), p95 = unname(quantile(x, 0.95))))
+    long <- rbind(data.frame(rest = cells$rest, size = cells$size, figure = "p50 latency (ms)", value = cells$latency_ms[, "p50"]),
+                  data.frame(rest = cells$rest, size = cells$size, figure = "p95 latency (ms)", value = cells$latency_ms[, "p95"]))
+    plot <- ggplot(long, aes(size, value, colour = rest)) +
+      geom_line() + geom_point() +
+      facet_wrap(~figure, scales = "free_y") +
+      expand_limits(y = 0) +
+      labs(title = paste("How latency grows with", size), subtitle = "measured operations that ended as expected, all topologies of a case together",
+           x = size, y = NULL, colour = NULL) +
+      theme_bw() + theme(legend.position = "bottom", legend.direction = "vertical")
+    suppressWarnings(save(plot, paste0("scaling-", size, ".png"), height = 5 + 0.25 * length(unique(long$rest))))
+  }
+}
+
 # With --probe: every node's answers to the cheap RPC over each case's time line (log scale, so a freeze stands out).
 probes_path <- file.path(dir, "probes.csv")
 if (file.exists(probes_path)) {

@@ -118,6 +118,29 @@ public class PlotTests : IDisposable
         Assert.True(new FileInfo(plots.Single(p => p.EndsWith("probes-timeline.png", StringComparison.Ordinal))).Length > 10_000);
     }
 
+    [SkippableFact]
+    public async Task A_run_with_two_sizes_of_its_scenario_gets_a_plot_of_latency_against_the_size_and_concurrency_is_no_size()
+    {
+        Requirements.R();
+        foreach (var (peers, concurrency) in new[] { (10, 1), (20, 1), (10, 4), (20, 4) })
+        {
+            var key = $"Build=a, Concurrency={concurrency}, PeerCount={peers}, Topology=1, Traces=on";
+            var results = new CaseResults(key, 1);
+            results.StartInvocation();
+            var start = DateTimeOffset.UtcNow;
+            for (var i = 0; i < 5; i++)
+            {
+                results.Add(new OperationRecord(key, 1, peers * 100 + concurrency * 10 + i, "alice-1", "bob-1", start, start, start.AddMilliseconds(peers * 10 + i), "h", OperationOutcome.Succeeded, null));
+            }
+            results.Complete(warmups: 0, iterations: 1);
+            PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+        }
+
+        var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);
+
+        Assert.Equal(["payments-timeline.png", "scaling-PeerCount.png"], plots.Select(Path.GetFileName).Order());
+    }
+
     public void Dispose() => Directory.Delete(directory, recursive: true);
 
     private static Span Span(string node, string name, long startUs, long durationUs, (string, string) tag) =>

@@ -4,7 +4,7 @@ namespace Lightning.Bench.Reports;
 internal sealed class Plots : IRunEndOutput
 {
     public IReadOnlyList<string> Files =>
-        ["payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "probes-timeline.png", "comparison-topologies.png", "comparison-ratios.png",
+        ["payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "probes-timeline.png", "scaling-SIZE.png", "comparison-topologies.png", "comparison-ratios.png",
         "soak-latency.png", "soak-nodes.png"];
 
     public async Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
