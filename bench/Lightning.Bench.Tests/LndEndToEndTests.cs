@@ -110,13 +110,8 @@ public class LndEndToEndTests
         }
     }
 
-    private static async Task<(string RunDir, ProcessResult Run)> RunAsync(string name, IReadOnlyList<string> arguments)
-    {
-        var results = Directory.CreateTempSubdirectory($"lnbench-e2e-lnd-{name}-").FullName;
-        var run = await HarnessProcess.RunAsync([.. arguments, "--no-pull", "--results", results], TimeSpan.FromMinutes(20));
-        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(20)}");
-        return (Assert.Single(Directory.GetDirectories(results)), run);
-    }
+    private static Task<(string RunDir, ProcessResult Run)> RunAsync(string name, IReadOnlyList<string> arguments) =>
+        HarnessProcess.RunToResultsAsync($"lnd-{name}", arguments);
 
     private static async Task AssertNothingLeftAsync(string runDir, string scenario)
     {

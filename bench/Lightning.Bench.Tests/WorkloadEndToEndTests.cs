@@ -14,17 +14,11 @@ public class WorkloadEndToEndTests
     public async Task The_probe_times_every_nodes_answers_while_payments_run_and_compares_the_slowest_per_invocation_between_builds()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
-        var results = Directory.CreateTempSubdirectory("lnbench-e2e-probe-").FullName;
-
-        var run = await HarnessProcess.RunAsync(
+        var (runDir, _) = await HarnessProcess.RunToResultsAsync("probe",
         [
             "AlicePaysBob", "--build", $"a={cln}", "--build", $"b={cln}", "--probe", "100ms",
-            "--concurrency", "4", "--iterations", "4", "--warmups", "1", "--topologies", "2",
-            "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
-        ], TimeSpan.FromMinutes(20));
-
-        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
-        var runDir = Assert.Single(Directory.GetDirectories(results));
+            "--concurrency", "4", "--iterations", "4", "--warmups", "1", "--topologies", "2", "--bitcoind-image", bitcoind,
+        ]);
         var probes = CsvReader.Read(Path.Combine(runDir, ProbeCsv.FileName));
         // Both nodes of every case were asked, inside the measured invocations and between them, and answered each time.
         Assert.Equal(["alice", "bob"], probes.Select(p => p["node"]).Distinct().Order());
@@ -58,16 +52,11 @@ public class WorkloadEndToEndTests
     public async Task A_hub_forwards_every_payment_between_its_peers_and_its_costs_and_answers_are_reported_apart()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
-        var results = Directory.CreateTempSubdirectory("lnbench-e2e-hub-").FullName;
-
-        var run = await HarnessProcess.RunAsync(
+        var (runDir, _) = await HarnessProcess.RunToResultsAsync("hub",
         [
             "HubRoutes", "--peers", "6", "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--probe", "100",
-            "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
-        ], TimeSpan.FromMinutes(20));
-
-        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
-        var runDir = Assert.Single(Directory.GetDirectories(results));
+            "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         // 3 Alices × Concurrency 2 × (1 warmup + 3 measured), each alice-i paying bob-i, all through the hub.
         Assert.Equal(24, rows.Count);
@@ -86,17 +75,12 @@ public class WorkloadEndToEndTests
     public async Task A_node_given_a_history_is_restarted_timed_and_its_bookkeeper_digests_it_while_the_probe_watches()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
-        var results = Directory.CreateTempSubdirectory("lnbench-e2e-history-").FullName;
-
-        var run = await HarnessProcess.RunAsync(
+        var (runDir, run) = await HarnessProcess.RunToResultsAsync("history",
         [
             "LargeNode", "--history", "0,3000", "--workload", "balances", "--iterations", "1", "--warmups", "0", "--topologies", "1",
-            "--pairing", "sequential", "--probe", "100", "--cln-image", cln, "--bitcoind-image", bitcoind, "--no-pull", "--results", results,
-        ], TimeSpan.FromMinutes(20));
-
-        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(15)}");
+            "--pairing", "sequential", "--probe", "100", "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
         Assert.Contains("carol: a history of 3,000 rows", run.StandardOutput);
-        var runDir = Assert.Single(Directory.GetDirectories(results));
         // One bkpr-listbalances on carol per case, answered: with the history, its first call digests 3,000 moves.
         var calls = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.Equal(2, calls.Count);

@@ -16,6 +16,18 @@ internal sealed partial class HarnessProcess : IDisposable
 
     private HarnessProcess(Process process) => this.process = process;
 
+    /// <summary>
+    /// Runs the harness with <paramref name="arguments"/> into a fresh results folder (no pulls), asserts it succeeded,
+    /// and returns its one run folder and what it printed.
+    /// </summary>
+    public static async Task<(string RunDir, ProcessResult Run)> RunToResultsAsync(string name, IReadOnlyList<string> arguments)
+    {
+        var results = Directory.CreateTempSubdirectory($"lnbench-e2e-{name}-").FullName;
+        var run = await RunAsync([.. arguments, "--no-pull", "--results", results], TimeSpan.FromMinutes(20));
+        Assert.True(run.Succeeded, $"exit {run.ExitCode}: {run.Tail(20)}");
+        return (Assert.Single(Directory.GetDirectories(results)), run);
+    }
+
     /// <summary>The harness built beside the tests.</summary>
     public static string Program => Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll");
 
