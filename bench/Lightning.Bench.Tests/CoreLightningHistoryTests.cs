@@ -54,6 +54,17 @@ public class CoreLightningHistoryTests : IDisposable
         Assert.Contains("no channel moves", empty.Message);
     }
 
+    [Fact]
+    public void A_release_before_v25_09_is_refused_a_history_by_its_version_before_anything_starts()
+    {
+        var history = new CoreLightningHistory();
+        Assert.Equal("its Core Lightning (v24.08.2) keeps no channel moves in its database (they came in v25.09): give a history to v25.09 or later",
+            history.Refusal(new Dictionary<string, string> { ["lightningd"] = "v24.08.2" }));
+        Assert.Null(history.Refusal(new Dictionary<string, string> { ["lightningd"] = "v25.09.3" }));
+        // A version it cannot read is taken as new: the database says at the first write.
+        Assert.Null(history.Refusal(new Dictionary<string, string> { ["lightningd"] = "mybuild-dirty" }));
+    }
+
     public void Dispose() => Directory.Delete(directory, recursive: true);
 
     private SqliteConnection Open()

@@ -94,6 +94,22 @@ public class WorkloadEndToEndTests
     }
 
     [SkippableFact]
+    public async Task A_release_before_channel_moves_is_refused_a_history_in_one_line_before_any_container()
+    {
+        var (_, bitcoind) = Requirements.NodeImages();
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_CLN_IMAGE");
+        Skip.If(string.IsNullOrEmpty(old), "set LNBENCH_E2E_OLD_CLN_IMAGE to a Core Lightning image before v24.11 (e.g. v24.08)");
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-oldhistory-").FullName;
+
+        var refused = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--build", $"old={old}", "--bitcoind-image", bitcoind,
+            "--no-pull", "--results", results], TimeSpan.FromMinutes(5));
+
+        Assert.Equal(2, refused.ExitCode);
+        Assert.Contains("keeps no channel moves in its database (they came in v25.09): give a history to v25.09 or later", refused.StandardError);
+        Assert.Empty(Directory.GetDirectories(results));
+    }
+
+    [SkippableFact]
     public async Task Payments_that_fail_at_the_payee_come_back_from_it_as_unknown_and_are_counted_as_expected_not_as_errors()
     {
         var (cln, bitcoind) = Requirements.NodeImages();

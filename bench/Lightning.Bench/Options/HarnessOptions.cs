@@ -16,6 +16,11 @@ internal sealed record HarnessOptions
 
     public string Scenario { get; init; } = ScenarioCatalog.Default.Name;
 
+    /// <summary>Whether a case of the run gives a node a history (LargeNode with a --history size above 0, its default included).</summary>
+    public bool GivesHistory =>
+        string.Equals(Scenario, nameof(Scenarios.LargeNode), StringComparison.OrdinalIgnoreCase)
+        && ScenarioCatalog.History.ValuesFrom(Sweeps).Any(rows => rows > 0);
+
     public bool List { get; init; }
 
     public bool Help { get; init; }

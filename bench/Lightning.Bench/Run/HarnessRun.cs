@@ -437,7 +437,7 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--workload {workload.Workload}: build {build.Name} ({image}) is {kind}: {notWorkload}; drop it or the build");
                 }
-                if (nodeKind.History is null && options.Sweeps.GetValueOrDefault(Scenarios.ScenarioCatalog.History.Name)?.Any(rows => rows > 0) == true)
+                if (nodeKind.History is null && options.GivesHistory)
                 {
                     throw new UsageException($"--history: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a history yet; give it to a Core Lightning build");
                 }
@@ -472,6 +472,10 @@ internal static class HarnessRun
                 if (check.Refusal is { } refusal)
                 {
                     throw new UsageException($"build {build.Name} ({image}): {refusal}");
+                }
+                if (options.GivesHistory && kind.History?.Refusal(versions) is { } noHistory)
+                {
+                    throw new UsageException($"--history: build {build.Name} ({image}): {noHistory}");
                 }
                 foreach (var note in check.Notes.Distinct())
                 {

@@ -23,6 +23,14 @@ internal sealed class CoreLightningHistory : INodeHistory
     public string What =>
         "channel moves: the node's own rows of its channel_moves table (the moves of the setup's payments: paid, received, forwarded), copied with fresh payment hashes and later timestamps into its stopped database, as Core Lightning's tests/benchmark.py::test_generate_coinmoves does";
 
+    /// <summary>The release whose lightningd first keeps its channel moves in its database.</summary>
+    public static readonly ReleaseVersion ChannelMoves = new(25, 9);
+
+    public string? Refusal(IReadOnlyDictionary<string, string> versions) =>
+        ReleaseVersion.Parse(versions.GetValueOrDefault("lightningd")) is { } version && version < ChannelMoves
+            ? $"its Core Lightning ({versions["lightningd"]}) keeps no channel moves in its database (they came in {ChannelMoves}): give a history to {ChannelMoves} or later"
+            : null;
+
     public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
         var path = Path.Combine(nodeDirectory, DatabasePath);
