@@ -76,10 +76,5 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
     }
 
     /// <summary>Until no HTLC is left on the node's channels (its records of the payments are complete).</summary>
-    private Task SettledAsync(string node, CancellationToken ct) =>
-        network.Waits.UntilAsync($"{node}'s channels without HTLCs", async c =>
-        {
-            var balances = await network.Nodes[node].GetLocalBalancesAsync(c);
-            return balances.HtlcsInFlight == 0 ? WaitState.Met() : WaitState.NotYet($"{balances.HtlcsInFlight} HTLC(s)");
-        }, ct);
+    private Task SettledAsync(string node, CancellationToken ct) => LocalBalances.SettledAsync(network.Nodes[node], network.Waits.UntilAsync, ct);
 }

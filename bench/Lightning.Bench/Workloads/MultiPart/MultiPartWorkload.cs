@@ -64,15 +64,6 @@ internal sealed class MultiPartWorkload(WorkloadSetup setup) : IWorkload
     public Task RunAsync(int invocation, int operations, CancellationToken ct = default) => payments.RunAsync(invocation, operations, ct);
 
     /// <summary>Its balances once no HTLC is left on its channels (a payment reported settled may still be on them).</summary>
-    private static async Task<LocalBalances> SettledBalancesAsync(ILightningNode node, CancellationToken ct)
-    {
-        LocalBalances? settled = null;
-        await Wait.UntilAsync($"{node.Name}'s channels without HTLCs", async c =>
-        {
-            var balances = await node.GetLocalBalancesAsync(c);
-            settled = balances.HtlcsInFlight == 0 ? balances : null;
-            return settled is null ? WaitState.NotYet($"{balances.HtlcsInFlight} HTLC(s) on them") : WaitState.Met();
-        }, SettleTimeout, ct);
-        return settled!;
-    }
+    private static Task<LocalBalances> SettledBalancesAsync(ILightningNode node, CancellationToken ct) =>
+        LocalBalances.SettledAsync(node, (condition, check, c) => Wait.UntilAsync(condition, check, SettleTimeout, c), ct);
 }
