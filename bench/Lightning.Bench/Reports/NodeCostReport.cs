@@ -29,8 +29,7 @@ internal static class NodeCostReport
         text.AppendLine("|---|---|---:|---:|---:|---:|---:|");
         foreach (var group in rows)
         {
-            double Median(Func<CaseFigures, double?> pick) =>
-                CaseFigures.Percentile(group.Select(r => pick(r.Figures)).Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList(), 0.5);
+            double Median(Func<CaseFigures, double?> pick) => CaseFigures.MedianOfKnown(group.Select(r => pick(r.Figures)));
             var node = group.Key.Node;
             text.AppendLine($"| {group.Key.Cell} | {node} | {group.Count()} | {F(Median(f => f.Cpu?.ByNode.GetValueOrDefault(node, double.NaN)))} | " +
                 $"{F(Median(f => f.Costs?.WrittenKbByNode.GetValueOrDefault(node, double.NaN)))} | {F(Median(f => f.Costs?.PeakMbByNode.GetValueOrDefault(node, double.NaN)))} | " +
@@ -61,8 +60,7 @@ internal static class NodeCostReport
         text.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
         foreach (var group in rows)
         {
-            double Median(Func<ProbeNodeFigures, double> pick) =>
-                CaseFigures.Percentile(group.Select(r => pick(r.Figures)).Where(double.IsFinite).ToList(), 0.5);
+            double Median(Func<ProbeNodeFigures, double> pick) => CaseFigures.MedianOfKnown(group.Select(r => (double?)pick(r.Figures)));
             text.AppendLine($"| {group.Key.Cell} | {group.Key.Node} | {group.Count()} | {group.Sum(r => r.Figures.Calls)} | {group.Sum(r => r.Figures.Unanswered)} | " +
                 $"{F(Median(f => f.P50Ms))} | {F(Median(f => f.P99Ms))} | {F(Median(f => f.MaxMs))} | {F(Median(f => f.LongestStallMs))} |");
         }
@@ -73,6 +71,7 @@ internal static class NodeCostReport
     private static IEnumerable<string> Nodes(CaseResults c) =>
         (c.Figures?.Cpu?.ByNode.Keys ?? []).Concat(c.Figures?.Costs?.PeakMbByNode.Keys ?? []).Distinct().Order(StringComparer.Ordinal);
 
-    private static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
+    /// <summary>A figure of the cost tables: whole from 100, else one decimal; "-" when unknown.</summary>
+    internal static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
 
 }

@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text;
 using Lightning.Bench.Results;
 
@@ -12,12 +11,10 @@ namespace Lightning.Bench.Reports;
 /// </summary>
 internal static class ScalingReport
 {
-    public const string ConcurrencyName = "Concurrency";
-
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {
         var measured = cases.Where(c => c.Figures is not null).Select(c => (Id: CaseId.Of(c.Parameters), Case: c)).ToList();
-        var sizes = measured.SelectMany(m => m.Id.Cell.Numbers.Keys).Where(n => n != ConcurrencyName).Distinct().Order(StringComparer.Ordinal)
+        var sizes = measured.SelectMany(m => m.Id.Cell.Numbers.Keys).Where(n => n != CellId.ConcurrencyName).Distinct().Order(StringComparer.Ordinal)
             .Where(name => measured.Select(m => m.Id.Cell.Numbers.GetValueOrDefault(name)).Distinct().Count() >= 2).ToList();
         var text = new StringBuilder();
         foreach (var size in sizes)
@@ -33,10 +30,9 @@ internal static class ScalingReport
             foreach (var group in groups)
             {
                 var figures = group.Select(g => g.Case.Figures!).ToList();
-                double Median(Func<CaseFigures, double?> pick) =>
-                    CaseFigures.Percentile(figures.Select(pick).Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList(), 0.5);
+                double Median(Func<CaseFigures, double?> pick) => CaseFigures.MedianOfKnown(figures.Select(pick));
                 var busiest = figures.SelectMany(f => f.Cpu?.ByNode ?? new Dictionary<string, double>()).GroupBy(n => n.Key)
-                    .Select(n => (Node: n.Key, Ms: CaseFigures.Percentile(n.Select(v => v.Value).Where(double.IsFinite).ToList(), 0.5)))
+                    .Select(n => (Node: n.Key, Ms: CaseFigures.MedianOfKnown(n.Select(v => (double?)v.Value))))
                     .Where(n => double.IsFinite(n.Ms)).OrderByDescending(n => n.Ms).FirstOrDefault();
                 text.AppendLine($"| {group.Key.Others} | {group.Key.Size} | {figures.Count} | {F(Median(f => f.MeanMs))} | {F(Median(f => f.PaymentsPerSecond))} | " +
                     $"{F(Median(f => f.Cpu?.Ms))} | {F(Median(f => f.Costs?.WrittenKb))} | {(busiest.Node is null ? "-" : $"{busiest.Node} {F(busiest.Ms)}")} | " +
@@ -47,5 +43,5 @@ internal static class ScalingReport
         return text.ToString();
     }
 
-    private static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";
+    private static string F(double value) => NodeCostReport.F(value);
 }

@@ -81,6 +81,10 @@ internal sealed record CaseFigures(
         return reported.Count == 0 ? null : reported.Average();
     }
 
+    /// <summary>The median of the values that are known (not null, finite): the tables' medians over a case's topologies; NaN for none.</summary>
+    public static double MedianOfKnown(IEnumerable<double?> values) =>
+        Percentile(values.Where(v => v is { } x && double.IsFinite(x)).Select(v => v!.Value).ToList(), 0.5);
+
     /// <summary>Linear interpolation between closest ranks (Hyndman–Fan type 7, R's default); NaN for no data.</summary>
     public static double Percentile(IReadOnlyList<double> values, double p) =>
         values.Count == 0 ? double.NaN : HyndmanFanQuantileEstimator.Type7.Quantile(new Sample(values.ToArray()), new Probability(p));
