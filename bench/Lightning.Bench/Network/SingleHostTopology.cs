@@ -108,8 +108,8 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
     public async Task RestartNodeAsync(string node, TimeSpan grace, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default)
     {
         var id = launcher.Containers[node];
+        // The engine answers a stop once the container has exited (or was killed after the grace).
         await engine.StopContainerAsync(id, grace, ct);
-        await engine.WaitContainerAsync(id, grace + TimeSpan.FromSeconds(30), ct);
         await whileStopped(ct);
         await engine.StartContainerAsync(id, ct);
     }

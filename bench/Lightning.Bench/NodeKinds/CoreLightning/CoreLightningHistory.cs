@@ -28,8 +28,12 @@ internal sealed class CoreLightningHistory : INodeHistory
 
     public string? Refusal(IReadOnlyDictionary<string, string> versions) =>
         ReleaseVersion.Parse(versions.GetValueOrDefault("lightningd")) is { } version && version < ChannelMoves
-            ? $"its Core Lightning ({versions["lightningd"]}) keeps no channel moves in its database (they came in {ChannelMoves}): give a history to {ChannelMoves} or later"
+            ? NoChannelMoves($"its Core Lightning ({versions["lightningd"]})")
             : null;
+
+    /// <summary>Why a build keeps no history to grow, in one line (<paramref name="build"/>: how the line names it).</summary>
+    private static string NoChannelMoves(string build) =>
+        $"{build} keeps no channel moves in its database (they came in {ChannelMoves}): give a history to {ChannelMoves} or later";
 
     public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
@@ -45,7 +49,7 @@ internal sealed class CoreLightningHistory : INodeHistory
             exists.CommandText = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='channel_moves'";
             if ((long)(await exists.ExecuteScalarAsync(ct))! == 0)
             {
-                throw new UsageException("this Core Lightning build keeps no channel moves in its database (they came in v25.09): give a history to v25.09 or later");
+                throw new UsageException(NoChannelMoves("this Core Lightning build"));
             }
         }
         var moves = new List<object?[]>();

@@ -117,7 +117,7 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
         var parameters = new JsonObject { ["id"] = payee.NodeId, ["amount_msat"] = amountMsat, ["riskfactor"] = 1 };
         if (avoided.Count > 0)
         {
-            parameters["exclude"] = new JsonArray([.. avoided.Select(n => (JsonNode)JsonValue.Create(n)!)]);
+            parameters["exclude"] = Ids(avoided);
         }
         try
         {
@@ -173,7 +173,7 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
             await CallAsync(rpc, "pay", new JsonObject
             {
                 ["bolt11"] = invoice.Encoded,
-                ["exclude"] = new JsonArray([.. avoid.Select(n => (JsonNode)JsonValue.Create(n.NodeId)!)]),
+                ["exclude"] = Ids(avoid.Select(n => n.NodeId)),
             }, $"lnbench:pay#setup-{id}", Ignore, ct);
             return;
         }
@@ -228,6 +228,9 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     }
 
     private static bool Ignore(JsonElement answer) => true;
+
+    /// <summary>Node ids as a JSON array, as getroute's and pay's exclude take them.</summary>
+    private static JsonArray Ids(IEnumerable<string> ids) => new([.. ids.Select(id => (JsonNode)JsonValue.Create(id)!)]);
 
     /// <summary>A setup call; its id says so (lnbench:method#setup-N).</summary>
     private Task<T> SetupCallAsync<T>(string method, JsonObject? parameters, Func<JsonElement, T> read, CancellationToken ct) =>
