@@ -80,12 +80,7 @@ public class PlotTests : IDisposable
     public async Task Without_spans_only_the_payment_timeline_is_drawn()
     {
         Requirements.R();
-        var results = new CaseResults("Concurrency=2", 2);
-        results.StartInvocation();
-        var start = DateTimeOffset.UtcNow;
-        results.Add(new OperationRecord("Concurrency=2", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
-        results.Complete(warmups: 0, iterations: 1);
-        PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+        WriteOnePayment("Concurrency=2", 2, DateTimeOffset.UtcNow);
 
         var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);
 
@@ -96,12 +91,8 @@ public class PlotTests : IDisposable
     public async Task The_probes_answers_are_drawn_over_each_cases_time_line_and_unanswered_calls_left_out()
     {
         Requirements.R();
-        var results = new CaseResults("Concurrency=1", 1);
-        results.StartInvocation();
         var start = DateTimeOffset.UtcNow;
-        results.Add(new OperationRecord("Concurrency=1", 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
-        results.Complete(warmups: 0, iterations: 1);
-        PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+        WriteOnePayment("Concurrency=1", 1, start);
         var t0 = (start - DateTimeOffset.UnixEpoch).Ticks / 10;
         var probes = new StringBuilder("case,node,invocation,phase,start_unix_us,latency_ms,error\n");
         for (var i = 0; i < 40; i++)
@@ -142,6 +133,16 @@ public class PlotTests : IDisposable
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
+
+    /// <summary>payments.csv of a case with one measured payment of 60 ms, started at <paramref name="start"/>.</summary>
+    private void WriteOnePayment(string caseKey, int concurrency, DateTimeOffset start)
+    {
+        var results = new CaseResults(caseKey, concurrency);
+        results.StartInvocation();
+        results.Add(new OperationRecord(caseKey, 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
+        results.Complete(warmups: 0, iterations: 1);
+        PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
+    }
 
     private static Span Span(string node, string name, long startUs, long durationUs, (string, string) tag) =>
         new(node, Random.Shared.NextInt64().ToString("x16"), null, "t", name, startUs, durationUs, new Dictionary<string, string> { [tag.Item1] = tag.Item2 });
