@@ -10,8 +10,6 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class GossmapSnapshotTests : IDisposable
 {
-    private const string Snapshot = "gossip-store-2026-02-03.compressed";
-
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-gossmap-").FullName;
 
     [SkippableFact]
@@ -78,11 +76,5 @@ public class GossmapSnapshotTests : IDisposable
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 
-    private static string SnapshotPath()
-    {
-        var folder = Environment.GetEnvironmentVariable("LNBENCH_GRAPH_DATA") ?? Path.Combine(DocumentationTests.Root, "..", "shared", "data");
-        var path = Path.Combine(folder, Snapshot);
-        Skip.IfNot(File.Exists(path), $"no {Snapshot} in {folder}: set LNBENCH_GRAPH_DATA to the folder with Core Lightning's tests/data snapshot");
-        return path;
-    }
+    private static string SnapshotPath() => Requirements.GraphData().Snapshot;
 }

@@ -132,6 +132,16 @@ internal static class Requirements
         return (lnd!, cln, bitcoind);
     }
 
+    /// <summary>The mainnet graph snapshot Core Lightning's tests ship (../shared/data beside the checkout, or LNBENCH_GRAPH_DATA), and its node map.</summary>
+    public static (string Snapshot, string NodeMap) GraphData()
+    {
+        const string snapshot = "gossip-store-2026-02-03.compressed";
+        var folder = Environment.GetEnvironmentVariable("LNBENCH_GRAPH_DATA") ?? Path.Combine(DocumentationTests.Root, "..", "shared", "data");
+        var path = Path.GetFullPath(Path.Combine(folder, snapshot));
+        Skip.IfNot(File.Exists(path), $"no {snapshot} in {folder}: set LNBENCH_GRAPH_DATA to the folder with Core Lightning's tests/data snapshot");
+        return (path, Path.Combine(Path.GetDirectoryName(path)!, "gossip-store-2026-02-03-node-map.xz"));
+    }
+
     /// <summary>Real node images for end-to-end runs, named by LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE.</summary>
     public static (string Cln, string Bitcoind) NodeImages()
     {

@@ -94,7 +94,7 @@ internal sealed class GossmapSnapshot
                 var j = i * 2 + d;
                 // 0 and 1 stand for the capacity and 99 % of it (the format's two common cases).
                 var max = htlcMax[j] switch { 0 => capacitySat * 1000, 1 => capacitySat * 990, var v => v };
-                return new GossmapDirection(disabled[j], htlcMin[j], max, baseFee[j], propFee[j], delay[j]);
+                return new GossmapDirection(disabled[j], htlcMin[j], max, baseFee[j], propFee[j], delay[j]) { HtlcMaxAsWritten = htlcMax[j] };
             }
             channels[i] = new GossmapChannel(node1[i], node2[i], capacitySat, Direction(0), Direction(1));
         }
@@ -132,7 +132,11 @@ internal sealed record GossmapChannel(int Node1, int Node2, ulong CapacitySat, G
 
 /// <param name="HtlcMaxMsat">The most one HTLC may carry (the format's "capacity" and "99 % of capacity" resolved, in msat).</param>
 /// <param name="FeePpm">Proportional fee, millionths.</param>
-internal readonly record struct GossmapDirection(bool Disabled, ulong HtlcMinMsat, ulong HtlcMaxMsat, ulong BaseFeeMsat, ulong FeePpm, ulong Delay);
+internal readonly record struct GossmapDirection(bool Disabled, ulong HtlcMinMsat, ulong HtlcMaxMsat, ulong BaseFeeMsat, ulong FeePpm, ulong Delay)
+{
+    /// <summary>The HTLC maximum as the file has it: 0 and 1 for "the capacity" and "99 % of it", else msat.</summary>
+    public ulong HtlcMaxAsWritten { get; init; }
+}
 
 /// <summary>BOLT 1's bigsize: one byte, or 0xfd/0xfe/0xff and 2/4/8 big-endian bytes (minimal encodings only).</summary>
 internal static class Bigsize
