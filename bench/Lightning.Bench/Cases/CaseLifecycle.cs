@@ -129,6 +129,12 @@ internal sealed class CaseLifecycle : IRunningCase
         {
             await new HistoryMaker(network, run.Kinds, run.Progress).MakeAsync(topology, clock, ct);
         }
+        // A node with a graph share gets the run's graph in its gossip store now, and is restarted (its load a setup step).
+        if (topology.Nodes.Any(n => n.GraphPercent > 0))
+        {
+            await new GraphLoader(network, run.Kinds, run.Graph ?? throw new InvalidOperationException("a topology with a graph share needs --graph"), run.Progress)
+                .LoadAsync(topology, clock, ct);
+        }
         var setup = clock.Times;
         run.Progress.Info($"case {definition.Key}: topology ready in {setup}");
 
@@ -163,7 +169,12 @@ internal sealed class CaseLifecycle : IRunningCase
 
         // 6. The workload, ready for its first invocation (with --pregenerate-invoices, every invoice made ahead).
         workload = definition.Workload.Create(new WorkloadSetup(network.Nodes, topology.Flows, run.Options.AmountMsat,
-            $"lnbench-{run.RunId}", log, run.Options.PregenerateInvoices));
+            $"lnbench-{run.RunId}", log, run.Options.PregenerateInvoices)
+        {
+            Routes = topology.Nodes.FirstOrDefault(n => n.GraphPercent > 0) is { } graphNode && run.Graph is { } graph
+                ? new Workloads.Routes.RouteQueries(graph.Queries(graphNode.GraphPercent), graph.Ids.Hex, graph.Name)
+                : null,
+        });
         var ahead = (run.Options.Warmups + definition.Iterations) * definition.PaymentsPerInvocation;
         using (run.Options.PregenerateInvoices ? run.Progress.Begin($"readying {ahead} operations ahead") : null)
         {

@@ -52,6 +52,9 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
     public string? ProfileSkipped { get; init; }
 
+    /// <summary>The mainnet graph (--graph), read and checked before any container; null without one.</summary>
+    public Graph.RunGraph? Graph { get; init; }
+
     /// <summary>With --instructions: the host's Valgrind, which every Lightning node runs under; else null.</summary>
     public Instructions.HostValgrind? Valgrind { get; }
 

@@ -14,10 +14,18 @@ internal sealed class GraphNodeIds
 
     /// <param name="mapped">Indexes mapped onto real nodes, with their 33-byte ids.</param>
     public GraphNodeIds(int nodeCount, IReadOnlyDictionary<int, byte[]> mapped)
+        : this(new byte[]?[nodeCount], mapped)
     {
-        ids = new byte[]?[nodeCount];
+    }
+
+    private GraphNodeIds(byte[]?[] ids, IReadOnlyDictionary<int, byte[]> mapped)
+    {
+        this.ids = ids;
         this.mapped = mapped;
     }
+
+    /// <summary>The same derived ids (shared, derived once), with <paramref name="index"/> mapped onto a real node's <paramref name="id"/>.</summary>
+    public GraphNodeIds Mapping(int index, byte[] id) => new(ids, new Dictionary<int, byte[]> { [index] = id });
 
     public int Count => ids.Length;
 

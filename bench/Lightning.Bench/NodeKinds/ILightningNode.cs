@@ -78,4 +78,19 @@ internal interface ILightningNode : IAsyncDisposable
     /// </summary>
     Task PayThroughAsync(NodeInvoice invoice, ILightningNode lastHop, IReadOnlyList<ILightningNode> avoid, PaymentTag tag, CancellationToken ct = default) =>
         throw new NodeCallException(Name, "pay", NodeCallFailure.Unsupported, $"{Name}: its kind cannot choose a payment's last hop");
+
+    /// <summary>
+    /// Routes from itself to the node <paramref name="destinationId"/> (hex) for <paramref name="amountMsat"/>, paying at
+    /// most <paramref name="maxFeeMsat"/> (Core Lightning: askrene's getroutes, as xpay asks it); none found is a
+    /// <see cref="NodeCallException"/> with <see cref="NodeCallFailure.Refused"/> and the node's reason.
+    /// </summary>
+    Task<RouteAnswer> GetRoutesAsync(string destinationId, long amountMsat, long maxFeeMsat, PaymentTag tag, CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "getroutes", NodeCallFailure.Unsupported, $"{Name}: its kind cannot be asked for routes");
+
+    /// <summary>Whether its graph has both directions of the channel <paramref name="shortChannelId"/> (BLOCKxTXxOUT).</summary>
+    Task<bool> KnowsChannelAsync(string shortChannelId, CancellationToken ct = default) =>
+        throw new NodeCallException(Name, "listchannels", NodeCallFailure.Unsupported, $"{Name}: its kind cannot be asked for a channel of its graph");
 }
+
+/// <summary>Routes a node found: how many parts the amount is split in, and what they pay in fees together.</summary>
+internal sealed record RouteAnswer(int Parts, long FeeMsat);

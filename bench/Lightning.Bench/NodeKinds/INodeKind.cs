@@ -76,6 +76,9 @@ internal interface INodeKind
     /// <summary>How a node of the kind is given a history before the measured window; null: it cannot be (refused in one line).</summary>
     INodeHistory? History => null;
 
+    /// <summary>How a node of the kind is given the run's mainnet graph (--graph); null: it cannot be (refused in one line).</summary>
+    INodeGraph? Graph => null;
+
     /// <summary>Why its nodes cannot run a workload (one line), or null when they can.</summary>
     string? RefuseWorkload(string workload) => null;
 

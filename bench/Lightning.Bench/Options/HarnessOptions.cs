@@ -21,6 +21,12 @@ internal sealed record HarnessOptions
         string.Equals(Scenario, nameof(Scenarios.LargeNode), StringComparison.OrdinalIgnoreCase)
         && ScenarioCatalog.History.ValuesFrom(Sweeps).Any(rows => rows > 0);
 
+    /// <summary>--graph: the mainnet graph snapshot MainnetGraph's payer is given; null: none.</summary>
+    public string? GraphPath { get; init; }
+
+    /// <summary>--graph-node: the snapshot's index mapped onto the payer's peer; null: <see cref="Graph.RunGraph.DefaultMappedIndex"/>.</summary>
+    public int? GraphNode { get; init; }
+
     public bool List { get; init; }
 
     public bool Help { get; init; }

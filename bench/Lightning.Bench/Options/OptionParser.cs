@@ -70,6 +70,7 @@ internal static class OptionParser
             throw new UsageException("--order says how --publish orders a site's runs: add --publish SITE RUN… (or drop --order)");
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
+        CheckGraph(options, chosen);
         CheckWorkloads(options, chosen);
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);
@@ -279,6 +280,24 @@ internal static class OptionParser
     /// <summary>A zip or a folder given where a scenario goes: most likely a run meant for --publish or --compare, stranded by an option in between.</summary>
     private static bool LooksLikeRun(string arg) =>
         arg.EndsWith(".zip", StringComparison.OrdinalIgnoreCase) || Directory.Exists(arg);
+
+    /// <summary>MainnetGraph needs its graph, and only it takes one (the file itself is read before any container starts).</summary>
+    private static void CheckGraph(HarnessOptions options, ScenarioInfo scenario)
+    {
+        var graphScenario = scenario.Name == nameof(MainnetGraph);
+        if (graphScenario && options.GraphPath is null && options.Replay is null && !options.List && !options.Help)
+        {
+            throw new UsageException("MainnetGraph needs --graph PATH: Core Lightning's tests/data/gossip-store-2026-02-03.compressed (in its checkout)");
+        }
+        if (!graphScenario && options.GraphPath is not null)
+        {
+            throw new UsageException($"--graph gives MainnetGraph's payer the mainnet graph; {scenario.Name} takes none: run MainnetGraph, or drop --graph");
+        }
+        if (options.GraphNode is not null && options.GraphPath is null)
+        {
+            throw new UsageException("--graph-node says which node of --graph's snapshot is the payer's peer: add --graph PATH (or drop --graph-node)");
+        }
+    }
 
     private static void CheckWorkloads(HarnessOptions options, ScenarioInfo scenario)
     {

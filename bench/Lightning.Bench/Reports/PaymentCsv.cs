@@ -19,7 +19,7 @@ internal sealed class PaymentCsv : ICaseOutput
     private static readonly string[] Header =
     [
         "case", "invocation", "phase", "payment_id", "payer", "payee", "start_utc", "start_unix_us", "end_unix_us",
-        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms", "expected", "parts", "failed_parts",
+        "latency_ms", "invoice_ms", "pay_ms", "payment_hash", "outcome", "error", "spans", "span_breakdown_ms", "expected", "parts", "failed_parts", "amount_msat", "fee_msat",
     ];
 
     public static void Append(string path, IEnumerable<OperationRecord> records)
@@ -52,7 +52,9 @@ internal sealed class PaymentCsv : ICaseOutput
                 Field(r.SpanBreakdown),
                 r.AsExpected ? "true" : "false",
                 r.Parts?.ToString(CultureInfo.InvariantCulture) ?? "",
-                r.FailedParts?.ToString(CultureInfo.InvariantCulture) ?? ""));
+                r.FailedParts?.ToString(CultureInfo.InvariantCulture) ?? "",
+                r.AmountMsat?.ToString(CultureInfo.InvariantCulture) ?? "",
+                r.FeeMsat?.ToString(CultureInfo.InvariantCulture) ?? ""));
         }
     }
 

@@ -15,7 +15,7 @@ internal sealed record OperationNoun(string Singular)
         return distinct.Count == 1 ? new(distinct[0]) : new("op");
     }
 
-    public string Plural => $"{Singular}s";
+    public string Plural => Singular.EndsWith("ry", StringComparison.Ordinal) ? $"{Singular[..^1]}ies" : $"{Singular}s";
 
     /// <summary>For a column's unit ("CPU ms/pay", "CPU ms/attempt").</summary>
     public string Short => Singular == Payment.Singular ? "pay" : Singular;

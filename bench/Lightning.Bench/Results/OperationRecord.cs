@@ -53,6 +53,12 @@ internal sealed record OperationRecord(
     /// <summary>A payment's attempts that failed on the way (a part retried elsewhere), as its payer reported them.</summary>
     public int? FailedParts { get; init; }
 
+    /// <summary>The operation's amount where it varies between operations (a route query's), msat; null: the run's --amount-msat.</summary>
+    public long? AmountMsat { get; init; }
+
+    /// <summary>The fees of the routes a route query found, msat.</summary>
+    public long? FeeMsat { get; init; }
+
     /// <summary>Set after the case ends, once it is known which invocations BenchmarkDotNet measured.</summary>
     public bool Measured { get; init; }
 

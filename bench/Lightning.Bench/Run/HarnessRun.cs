@@ -46,6 +46,19 @@ internal static class HarnessRun
             // Before any container: a run that cannot profile says so now, not after its first case.
             var (perfVersion, profileSkipped) = await CheckProfilingAsync(options, progress);
             var valgrind = options.Instructions ? await Instructions.HostValgrind.FindAsync() : null;
+            // Before any container: the graph read and checked (its subgraphs and queries take the run's seed).
+            Graph.RunGraph? graph = null;
+            if (options.GraphPath is { } graphPath)
+            {
+                options = options with { Seed = options.Seed ?? Random.Shared.Next() };
+                using (progress.Begin($"reading the graph {graphPath}"))
+                {
+                    graph = Graph.RunGraph.Load(graphPath, options.GraphNode ?? Graph.RunGraph.DefaultMappedIndex, options.Seed.Value);
+                    graph.Ids.DeriveAll(Enumerable.Range(0, graph.Snapshot.NodeCount));
+                }
+                progress.Info($"graph {Path.GetFileName(graph.Path)}: {graph.Snapshot.NodeCount:N0} nodes, {graph.Snapshot.Channels.Count:N0} channels; node {graph.MappedIndex} ({graph.Name(graph.MappedIndex)}) is {Scenarios.MainnetGraph.Mapped}; seed {graph.Seed}"
+                    + (graph.Map is null ? "; no node map beside it (destinations are named by index)" : ""));
+            }
             if (replayed is not null && ReplayPlan.Refusal(replayed.Manifest, replayed.Summary, new MeasurementConditions
                 {
                     Platform = options.Swarm ? Swarm.SwarmPlatform.PlatformName : SingleHostPlatform.PlatformName,
@@ -71,6 +84,7 @@ internal static class HarnessRun
                 perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId), valgrind)
             {
                 ProfileSkipped = profileSkipped,
+                Graph = graph,
             };
             var images = await CheckImagesAsync(engine, options, kinds, progress, run.RunId);
             if (valgrind is not null)
@@ -437,6 +451,10 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--workload {workload.Workload}: build {build.Name} ({image}) is {kind}: {notWorkload}; drop it or the build");
                 }
+                if (nodeKind.Graph is null && options.GraphPath is not null)
+                {
+                    throw new UsageException($"--graph: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a graph yet; give it to a Core Lightning build");
+                }
                 if (nodeKind.History is null && options.GivesHistory)
                 {
                     throw new UsageException($"--history: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a history yet; give it to a Core Lightning build");
@@ -472,6 +490,10 @@ internal static class HarnessRun
                 if (check.Refusal is { } refusal)
                 {
                     throw new UsageException($"build {build.Name} ({image}): {refusal}");
+                }
+                if (options.Workloads.Contains(Workloads.Routes.RoutesKind.WorkloadName) && kind.Graph?.RoutesRefusal(versions) is { } noRoutes)
+                {
+                    throw new UsageException($"--workload routes: build {build.Name} ({image}): {noRoutes}");
                 }
                 if (options.GivesHistory && kind.History?.Refusal(versions) is { } noHistory)
                 {

@@ -32,6 +32,10 @@ internal static class ScenarioCatalog
         nameof(LargeNode.HistoryRows), "--history", "LargeNode: rows of past activity carol is given before the measured window (Core Lightning: channel moves)",
         [0, 100_000], 0, 20_000_000, "the rows are written into one node's database on this machine");
 
+    public static readonly ScenarioParameter GraphPercent = new(
+        nameof(MainnetGraph.GraphPercent), "--graph-percent", "MainnetGraph: the share (%) of the graph's channels the payer is given, taken around the mapped node by a seeded breadth-first search",
+        [100], 1, 100, "a share is of the snapshot's channels");
+
     public static ScenarioInfo Default { get; } = new(
         nameof(AlicePaysBob), typeof(AlicePaysBob),
         "Alice pays Bob over one direct channel: an invoice on Bob, paid by Alice.",
@@ -61,6 +65,10 @@ internal static class ScenarioCatalog
             "alice -> carol -> bob; carol, given a history of N rows (Core Lightning: channel moves) and restarted before the measured window, pays bob.",
             [History, Concurrency(1)],
             (p, build, bitcoind) => LargeNode.TopologyFor(build, bitcoind, p[History.Name])),
+        new(nameof(MainnetGraph), typeof(MainnetGraph),
+            "alice -> carol -> bob; alice is given the mainnet graph (--graph) with its node --graph-node being carol: route queries into it (--workload routes), or payments to bob found over it.",
+            [GraphPercent, Concurrency(1, 4)],
+            (p, build, bitcoind) => MainnetGraph.TopologyFor(build, bitcoind, p[GraphPercent.Name])),
     ];
 
     public static IReadOnlyList<ScenarioParameter> AllParameters { get; } =

@@ -14,4 +14,7 @@ internal sealed record NodeSpec(string Name, string Image, string Kind = NodeSpe
 
     /// <summary>Rows of past activity the node is given before the measured window (its kind's <see cref="NodeKinds.INodeHistory"/>); 0: none.</summary>
     public long HistoryRows { get; init; }
+
+    /// <summary>The share (%) of the run's mainnet graph (--graph) the node is given in its gossip store before the measured window; 0: none.</summary>
+    public int GraphPercent { get; init; }
 }

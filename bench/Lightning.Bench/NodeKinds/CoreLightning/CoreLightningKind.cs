@@ -51,6 +51,8 @@ internal sealed class CoreLightningKind : INodeKind
 
     INodeHistory? INodeKind.History { get; } = new CoreLightningHistory();
 
+    INodeGraph? INodeKind.Graph { get; } = new CoreLightningGraph();
+
     ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)

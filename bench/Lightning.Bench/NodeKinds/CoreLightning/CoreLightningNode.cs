@@ -111,6 +111,29 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
             ["final_cltv"] = 18,
         }, routes => routes.GetProperty("routes").GetArrayLength(), ct);
 
+    // What xpay asks (layers included) and Core Lightning's tests/test_askrene.py::test_real_data asks of the mainnet graph.
+    public Task<RouteAnswer> GetRoutesAsync(string destinationId, long amountMsat, long maxFeeMsat, PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync(rpc, "getroutes", new JsonObject
+        {
+            ["source"] = NodeId,
+            ["destination"] = destinationId,
+            ["amount_msat"] = amountMsat,
+            ["layers"] = new JsonArray("auto.sourcefree", "auto.localchans"),
+            ["maxfee_msat"] = maxFeeMsat,
+            ["final_cltv"] = 18,
+        }, $"lnbench:getroutes#{tag.PaymentId}", routes =>
+        {
+            var list = routes.GetProperty("routes").EnumerateArray().ToList();
+            // A route's first hop carries its amount and every fee after it (amount_in_msat since v26.06, amount_msat before).
+            var sent = list.Sum(r => r.GetProperty("path")[0] is var hop && hop.TryGetProperty("amount_in_msat", out var amountIn)
+                ? amountIn.GetInt64() : hop.GetProperty("amount_msat").GetInt64());
+            return new RouteAnswer(list.Count, sent - amountMsat);
+        }, ct);
+
+    public Task<bool> KnowsChannelAsync(string shortChannelId, CancellationToken ct = default) =>
+        SetupCallAsync("listchannels", new JsonObject { ["short_channel_id"] = shortChannelId },
+            result => result.GetProperty("channels").GetArrayLength() == 2, ct);
+
     /// <summary>getroute's intermediate nodes for the amount, avoiding <paramref name="avoided"/>; null when it finds none.</summary>
     private async Task<IReadOnlyList<string>?> GetRouteAsync(ILightningNode payee, long amountMsat, IReadOnlyList<string> avoided, CancellationToken ct)
     {

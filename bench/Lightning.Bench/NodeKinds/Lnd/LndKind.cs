@@ -154,6 +154,10 @@ internal sealed class LndKind : INodeKind
         }
     }
 
-    public string? RefuseWorkload(string workload) =>
-        workload == Workloads.Bookkeeper.BalancesKind.WorkloadName ? "LND keeps no bookkeeper of its coin moves the harness can ask (Core Lightning's bkpr-listbalances)" : null;
+    public string? RefuseWorkload(string workload) => workload switch
+    {
+        Workloads.Bookkeeper.BalancesKind.WorkloadName => "LND keeps no bookkeeper of its coin moves the harness can ask (Core Lightning's bkpr-listbalances)",
+        Workloads.Routes.RoutesKind.WorkloadName => "LND is not asked routes into a graph here (Core Lightning's getroutes; LND's QueryRoutes over a loaded graph is not built yet)",
+        _ => null,
+    };
 }
