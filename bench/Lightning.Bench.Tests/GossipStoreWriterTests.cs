@@ -9,7 +9,7 @@ namespace Lightning.Bench.Tests;
 /// indexes, its seeded subgraphs and queries, the node map; and, with a Core Lightning image that has
 /// devtools/gossmap-compress, the same bytes as that tool writes.
 /// </summary>
-[Trait("Category", "Unit")]
+[Collection(DockerCollection.Name)]
 public class GossipStoreWriterTests : IDisposable
 {
     /// <summary>The id upstream's test_real_data maps index 2134 (BLUEIRON) onto: its l2.</summary>
@@ -18,6 +18,7 @@ public class GossipStoreWriterTests : IDisposable
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-store-").FullName;
 
     [Fact]
+    [Trait("Category", "Unit")]
     public void Crc32c_is_castagnolis()
     {
         Assert.Equal(0xE3069283u, Crc32c.Compute(0, "123456789"u8));
@@ -27,6 +28,7 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [Fact]
+    [Trait("Category", "Unit")]
     public void Node_ids_are_the_keys_gossmap_compress_derives_unless_mapped()
     {
         // The first lines gossmap-compress decompress prints for the 2026-02-03 snapshot.
@@ -38,7 +40,8 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [SkippableFact]
-    public void Records_append_in_the_stores_version_with_the_completed_flag_from_15_and_checksums_that_hold()
+    [Trait("Category", "Unit")]
+    public void Records_append_in_the_stores_version_with_the_completed_flag_from_15_the_dying_flag_and_checksums_that_hold()
     {
         var snapshot = GossmapSnapshot.Read(Requirements.GraphData().Snapshot);
         var writer = new GossipStoreWriter(snapshot, new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]>()));
@@ -50,7 +53,8 @@ public class GossipStoreWriterTests : IDisposable
 
             Assert.Equal(store.Length, written);
             Assert.Equal([256, 4101, 258, 258, 256, 4101, 258, 258, 256, 4101, 258, 258], records.Select(r => (int)r.Type));
-            Assert.All(records, r => Assert.Equal(version >= 15 ? GossipStoreWriter.CompletedBit : 0, r.Flags));
+            // Dying: not streamed to the payer's peers, which would throttle it for the unsigned flood.
+            Assert.All(records, r => Assert.Equal((version >= 15 ? GossipStoreWriter.CompletedBit : 0) | GossipStoreWriter.DyingBit, r.Flags));
             Assert.All(records, r => Assert.True(r.CrcHolds, $"record {r.Type}"));
         }
         Assert.Throws<InvalidDataException>(() => writer.Append(new MemoryStream(), 13, [0]));
@@ -61,6 +65,7 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [SkippableFact]
+    [Trait("Category", "Unit")]
     public void Subgraphs_grow_around_the_mapped_node_the_same_for_the_same_seed()
     {
         var snapshot = GossmapSnapshot.Read(Requirements.GraphData().Snapshot);
@@ -82,6 +87,7 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [SkippableFact]
+    [Trait("Category", "Unit")]
     public void Queries_are_top_nodes_and_a_seeded_sample_at_every_amount_the_same_for_the_same_seed()
     {
         var snapshot = GossmapSnapshot.Read(Requirements.GraphData().Snapshot);
@@ -98,6 +104,7 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [SkippableFact]
+    [Trait("Category", "Unit")]
     public void The_node_map_names_every_node_and_a_map_of_another_snapshot_is_refused()
     {
         var (snapshotPath, mapPath) = Requirements.GraphData();
@@ -115,7 +122,7 @@ public class GossipStoreWriterTests : IDisposable
     }
 
     [SkippableFact]
-    [Trait("Category", "EndToEnd")]
+    [Trait("Category", "E2E")]
     public async Task The_whole_store_is_byte_for_byte_what_the_builds_gossmap_compress_writes()
     {
         var (cln, _) = Requirements.NodeImages();

@@ -269,5 +269,5 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         unit.Length == 0 ? F(value, "0.0") : $"{F(value, unit == ComparisonMetric.InstructionsUnit ? "0.000" : "0.0")} {unit}";
 
     private static string F(double value, string format) =>
-        double.IsNaN(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);
+        !double.IsFinite(value) ? "-" : value.ToString(format, CultureInfo.InvariantCulture);
 }

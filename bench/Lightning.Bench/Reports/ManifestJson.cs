@@ -34,6 +34,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Order = run.Order,
             ThresholdPercent = options.ThresholdPercent,
             AmountMsat = options.AmountMsat,
+            Graph = run.Graph is { } graph ? GraphOf(graph, run.Scenario.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.MainnetGraph.GraphPercent))?.ValuesFrom(options.Sweeps) ?? []) : null,
             Traces = options.Traces,
             Invoices = run.InvoiceMode,
             Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions }).ToList(),
@@ -63,6 +64,16 @@ internal sealed class ManifestJson : IRunEndOutput
                 : null,
         };
     }
+
+    private static GraphRecord GraphOf(Graph.RunGraph graph, IReadOnlyList<int> percents) => new(
+        graph.Path, graph.Sha256, graph.Snapshot.NodeCount, graph.Snapshot.Channels.Count, graph.MappedIndex, graph.MapPath, graph.Seed,
+        percents.Select(p =>
+        {
+            var channels = graph.Channels(p);
+            var hash = System.Security.Cryptography.SHA256.HashData(channels.SelectMany(BitConverter.GetBytes).ToArray());
+            return new GraphShareRecord(p, channels.Length, Convert.ToHexStringLower(hash),
+                graph.Queries(p).Select(q => $"{q.Destination}:{q.AmountSat}:{(q.Top ? "top" : "sample")}").ToList());
+        }).ToList());
 
     private static string Quote(string argument) =>
         argument.Length > 0 && argument.All(c => char.IsLetterOrDigit(c) || "-_=.,:/@+".Contains(c)) ? argument : $"'{argument.Replace("'", "'\\''", StringComparison.Ordinal)}'";

@@ -40,6 +40,9 @@ internal sealed class RunOutputContext
     /// <summary>The run's profiling (--profile), or null.</summary>
     public RunProfiling? Profiling { get; init; }
 
+    /// <summary>With --graph: the run's mainnet graph, else null.</summary>
+    public Graph.RunGraph? Graph { get; init; }
+
     /// <summary>With --instructions: the host's Valgrind the nodes ran under, else null.</summary>
     public Instructions.HostValgrind? Valgrind { get; init; }
 

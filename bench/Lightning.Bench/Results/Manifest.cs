@@ -49,6 +49,9 @@ internal sealed record Manifest
 
     public required long AmountMsat { get; init; }
 
+    /// <summary>With --graph: the snapshot, the mapped node, and per share its seeded channels' count and route queries.</summary>
+    public GraphRecord? Graph { get; init; }
+
     public required IReadOnlyList<string> Traces { get; init; }
 
     public required string Invoices { get; init; }
@@ -104,3 +107,10 @@ internal sealed record Manifest
         return plus < 0 ? (informational, null) : (informational[..plus], informational[(plus + 1)..]);
     }
 }
+
+/// <summary>The run's mainnet graph: what file, which node is the payer's peer, and what each share gave and asked (seeded).</summary>
+internal sealed record GraphRecord(string Path, string Sha256, int Nodes, int Channels, int MappedIndex, string? NodeMap, int Seed, IReadOnlyList<GraphShareRecord> Shares);
+
+/// <summary>One share (GraphPercent) of the graph: its channels (count, and SHA-256 of their indexes as 4-byte little-endian integers) and its queries in the order they are asked.</summary>
+/// <param name="Queries">Destination index, amount in sat, and whether it is a top node ("top") or of the sample ("sample").</param>
+internal sealed record GraphShareRecord(int Percent, int Channels, string ChannelsSha256, IReadOnlyList<string> Queries);

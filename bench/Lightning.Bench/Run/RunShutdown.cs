@@ -93,6 +93,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     Platform = run.Platform.Name,
                     ProfileSkipped = run.ProfileSkipped,
                     Valgrind = run.Valgrind,
+                    Graph = run.Graph,
                     InstructionProfiles = run.InstructionProfiles,
                     Progress = progress,
                     Completed = !byInterrupt && Completed,

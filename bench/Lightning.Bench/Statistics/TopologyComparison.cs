@@ -31,7 +31,8 @@ internal static class TopologyComparison
         var baseMeans = baseline.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var candMeans = candidate.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var (bootLow, bootHigh) = Bootstrap(baseline, candidate, seed);
-        if (baseMeans.Count == 0 || candMeans.Count == 0)
+        // A ratio of means needs them above zero: a metric a topology did not move (storage of a call that writes nothing) has none.
+        if (baseMeans.Count == 0 || candMeans.Count == 0 || baseMeans.Concat(candMeans).Any(m => m <= 0))
         {
             return new RatioInterval(double.NaN, double.NaN, double.NaN, baseMeans.Count, candMeans.Count, paired, double.NaN, bootLow, bootHigh);
         }
