@@ -168,14 +168,19 @@ internal sealed class CaseLifecycle : IRunningCase
         results.Method = definition.Workload.MethodOf(payer.Calls ?? run.Kinds.Get(topology.Node(payer.Name).Kind).PaymentCalls);
 
         // 6. The workload, ready for its first invocation (with --pregenerate-invoices, every invoice made ahead).
+        var ahead = (run.Options.Warmups + definition.Iterations) * definition.PaymentsPerInvocation;
         workload = definition.Workload.Create(new WorkloadSetup(network.Nodes, topology.Flows, run.Options.AmountMsat,
             $"lnbench-{run.RunId}", log, run.Options.PregenerateInvoices)
         {
+            // Each topology asks the next queries of the seeded list (both builds of a pair the same ones), so more
+            // topologies sample more of the graph's destinations and amounts.
             Routes = topology.Nodes.FirstOrDefault(n => n.GraphPercent > 0) is { } graphNode && run.Graph is { } graph
                 ? new Workloads.Routes.RouteQueries(graph.Queries(graphNode.GraphPercent), graph.Ids.Hex, graph.Name)
+                {
+                    First = (CaseId.Of(definition.Parameters).Topology - 1) * ahead,
+                }
                 : null,
         });
-        var ahead = (run.Options.Warmups + definition.Iterations) * definition.PaymentsPerInvocation;
         using (run.Options.PregenerateInvoices ? run.Progress.Begin($"readying {ahead} operations ahead") : null)
         {
             await workload.PrepareAsync(ahead, ct);

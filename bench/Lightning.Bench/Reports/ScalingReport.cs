@@ -17,13 +17,14 @@ internal static class ScalingReport
         var sizes = measured.SelectMany(m => m.Id.Cell.Numbers.Keys).Where(n => n != CellId.ConcurrencyName).Distinct().Order(StringComparer.Ordinal)
             .Where(name => measured.Select(m => m.Id.Cell.Numbers.GetValueOrDefault(name)).Distinct().Count() >= 2).ToList();
         var text = new StringBuilder();
+        var noun = OperationNoun.Of(measured.Select(m => m.Case.Noun));
         foreach (var size in sizes)
         {
             text.AppendLine($"## How the figures grow with {size}");
             text.AppendLine();
-            text.AppendLine("Medians over each case's topologies. Payments/s counts payments that ended as expected (through a hub: its forwards); CPU and storage are all Lightning nodes' per payment, and the busiest node's CPU per payment (the hub's, in HubRoutes) is named; RPC wait is the probe's slowest answer per invocation (with --probe).");
+            text.AppendLine($"Medians over each case's topologies. {noun.PluralTitle}/s counts {noun.Plural} that ended as expected (through a hub: its forwards); CPU and storage are all Lightning nodes' per {noun.Singular}, and the busiest node's CPU per {noun.Singular} (the hub's, in HubRoutes) is named; RPC wait is the probe's slowest answer per invocation (with --probe).");
             text.AppendLine();
-            text.AppendLine($"| case | {size} | topologies | mean ms | payments/s | CPU ms/payment | storage KB/payment | busiest node, CPU ms/payment | RPC wait ms |");
+            text.AppendLine($"| case | {size} | topologies | mean ms | {noun.Plural}/s | CPU ms/{noun.Singular} | storage KB/{noun.Singular} | busiest node, CPU ms/{noun.Singular} | RPC wait ms |");
             text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---|---:|");
             var groups = measured.GroupBy(m => (Others: m.Id.KeyWithout(CaseId.TopologyName, size), Size: m.Id.Cell.Numbers.GetValueOrDefault(size)))
                 .OrderBy(g => g.Key.Others, StringComparer.Ordinal).ThenBy(g => g.Key.Size);

@@ -7,16 +7,20 @@ namespace Lightning.Bench.Workloads.Routes;
 /// <summary>What the routes workload asks: the seeded queries of the payer's share of the graph, and how to name a destination.</summary>
 /// <param name="DestinationId">A destination's node id in the payer's store (hex).</param>
 /// <param name="Name">A destination as results name it (payments.csv's payee).</param>
-internal sealed record RouteQueries(IReadOnlyList<GraphQuery> Queries, Func<int, string> DestinationId, Func<int, string> Name);
+internal sealed record RouteQueries(IReadOnlyList<GraphQuery> Queries, Func<int, string> DestinationId, Func<int, string> Name)
+{
+    /// <summary>The first query this case asks (the list wraps around): topology k starts where topology k − 1 ended.</summary>
+    public int First { get; init; }
+}
 
 /// <summary>
-/// Each operation is the next query of the seeded list (in turn, from the first, for every build and topology alike):
+/// Each operation is the next query of the seeded list (from the topology's first, the same for both builds of a pair):
 /// its latency, the parts and fee of the routes found, or the node's reason none fits, each counted once.
 /// </summary>
 internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) : IWorkload
 {
     private readonly string payer = setup.Flows[0].Payer;
-    private int next = -1;
+    private int next = routes.First - 1;
 
     public Task PrepareAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
