@@ -42,7 +42,8 @@ internal static class InstrumentRegistry
             var topology = definition.Topology;
             var counting = CaseInstructions.For(run.Engine, topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]),
                 network.Layout.NodeDirectory, HostUser.ContainerUser,
-                topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.RetryLoops ?? []));
+                topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.RetryLoops ?? []),
+                topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.ForkedWork ?? []));
             instruments.Add(new InstructionWindow(counting, network.WaitSyncedAsync, meter, results, run.InstructionProfiles, run.ResultsDirectory,
                 run.Options.Warmups, definition.Iterations, definition.PaymentsPerInvocation, run.Progress));
         }

@@ -72,9 +72,11 @@ internal sealed class CaseInstructions
     /// <param name="containers">Lightning node → container id.</param>
     /// <param name="nodeFolder">Node → its folder on the host (the callgrind folder is inside).</param>
     /// <param name="retryLoops">Node → its kind's retry loops, counted at their mean.</param>
+    /// <param name="forkedWork">Node → its kind's functions a forked child's work starts in (<see cref="NodeKinds.InstructionCounting.ForkedWork"/>).</param>
     public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user,
-        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>? retryLoops = null) =>
-        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user)).ToList(),
+        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>? retryLoops = null, IReadOnlyDictionary<string, IReadOnlyList<string>>? forkedWork = null) =>
+        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user,
+                forkedWork?.GetValueOrDefault(c.Key))).ToList(),
             retryLoops ?? new Dictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>());
 
     /// <summary>The idle window's and the measured window's dumps per node, once both are taken.</summary>

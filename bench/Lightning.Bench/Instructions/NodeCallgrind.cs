@@ -9,7 +9,8 @@ namespace Lightning.Bench.Instructions;
 /// vgdb wakes a process blocked in a system call with ptrace): each process's counts zeroed, or dumped to a file in
 /// the node's folder. The processes are those whose vgdb FIFOs are in that folder.
 /// </summary>
-internal sealed partial class NodeCallgrind(DockerEngine engine, string node, string container, string hostFolder, string? user)
+/// <param name="forkedWork">Functions a forked child's own work starts in (<see cref="NodeKinds.InstructionCounting.ForkedWork"/>).</param>
+internal sealed partial class NodeCallgrind(DockerEngine engine, string node, string container, string hostFolder, string? user, IReadOnlyList<string>? forkedWork = null)
 {
     private const int Attempts = 5;
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(60);
@@ -54,9 +55,42 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
             return (Pid: p, File: file);
         }));
         // A process that ended inside the window wrote its counts since the zeroing when it exited; one that has no
-        // such file was a child that exec'd a program not counted (bitcoin-cli), whose counts were its parent's.
-        return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p))))
+        // such file was a child that exec'd a program not counted (bitcoin-cli), whose counts were its parent's. A
+        // child forked and ended since the zeroing counts when its work zeroed its parent's counts (--zero-before).
+        return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p)))).Concat(ForkedAndEnded(pids))
             .Where(d => d.File is not null).ToDictionary(d => d.Pid, d => d.File!);
+    }
+
+    /// <summary>
+    /// Children forked since the window's processes were zeroed and ended since (their exit dumps in the folder), whose
+    /// counts start at one of <c>forkedWork</c>'s functions; others carry their parent's counts and are left.
+    /// </summary>
+    internal IEnumerable<(int Pid, string? File)> ForkedAndEnded(IReadOnlyList<int> zeroed)
+    {
+        if (forkedWork is not { Count: > 0 })
+        {
+            yield break;
+        }
+        var running = Pids().ToHashSet();
+        foreach (var file in Directory.EnumerateFiles(hostFolder, "cg.*"))
+        {
+            if (!int.TryParse(Path.GetFileName(file)["cg.".Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+                || zeroed.Contains(pid) || running.Contains(pid))
+            {
+                continue;
+            }
+            if (File.ReadLines(file).Any(line => line.StartsWith("fn=", StringComparison.Ordinal) && forkedWork.Any(f => FunctionName(line) == f)))
+            {
+                yield return (pid, file);
+            }
+        }
+    }
+
+    /// <summary>The name in a callgrind "fn=(ID) NAME" line (names are written once, then by id alone).</summary>
+    private static string FunctionName(string line)
+    {
+        var name = line["fn=".Length..];
+        return name.StartsWith('(') && name.IndexOf(") ", StringComparison.Ordinal) is var close and > 0 ? name[(close + 2)..] : name;
     }
 
     /// <summary>

@@ -32,6 +32,8 @@ internal static class ValgrindWrapping
             $"--callgrind-out-file={RunLayout.ContainerPath($"{Folder}/cg.%p")}",
             // Counts per function, not per line: dumps stay small and are read while the node runs.
             "--dump-line=no",
+            // A child forked without exec starts from its parent's counts: zeroed where its own work starts.
+            .. (counting.ForkedWork ?? []).Select(f => $"--zero-before={f}"),
             .. service.Entrypoint ?? [],
         ];
         wrapped.Command = [.. service.Command ?? [], .. counting.Arguments];

@@ -6,8 +6,12 @@ namespace Lightning.Bench.NodeKinds;
 /// <param name="Arguments">Added to the node's command line (checks that cannot pass under Valgrind switched off).</param>
 /// <param name="Environment">Added to the node's environment.</param>
 /// <param name="RetryLoops">Calls its code repeats a random number of times by design, counted at their mean (see <see cref="RetryLoop"/>).</param>
+/// <param name="ForkedWork">Functions a child forked without exec runs its work in (Core Lightning's askrene routes in a
+/// forked child since v26.04: run_child). A forked child starts with its parent's counts; Valgrind zeroes them when it
+/// enters one of these (--zero-before), and a child born and ended within a window whose counts hold one is counted.</param>
 internal sealed record InstructionCounting(
     IReadOnlyList<string> SkippedChildren,
     IReadOnlyList<string> Arguments,
     IReadOnlyDictionary<string, string> Environment,
-    IReadOnlyList<RetryLoop>? RetryLoops = null);
+    IReadOnlyList<RetryLoop>? RetryLoops = null,
+    IReadOnlyList<string>? ForkedWork = null);

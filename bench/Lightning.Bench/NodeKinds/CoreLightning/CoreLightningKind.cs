@@ -45,7 +45,9 @@ internal sealed class CoreLightningKind : INodeKind
         ["*python*", "*bitcoin-cli*", "*elements-cli*", "*cln-grpc*", "*clnrest*", "*wss-proxy*", "*cln-bip353*", "*reckless", "*cln-currencyrate*"],
         ["--dev-no-plugin-checksum", "--dev-no-version-checks"],
         new Dictionary<string, string> { ["LIGHTNINGD_DEV_NO_BACKTRACE"] = "1" },
-        [new RetryLoop("sign_hash", "secp256k1_ecdsa_sign", 2)]);
+        [new RetryLoop("sign_hash", "secp256k1_ecdsa_sign", 2)],
+        // askrene's routing child (v26.04+: plugins/askrene/child/child.c), forked per getroutes.
+        ["run_child"]);
 
     InstructionCounting? INodeKind.Instructions => Instructions;
 

@@ -1,0 +1,38 @@
+using Lightning.Bench.Docker;
+using Lightning.Bench.Instructions;
+
+namespace Lightning.Bench.Tests.Instructions;
+
+/// <summary>
+/// Children forked without exec (Core Lightning's askrene routes in one per getroutes since v26.04): counted in a window
+/// only when born and ended in it and zeroed where their own work starts; a child that still carries its parent's
+/// counts, a process zeroed with the window, one still running and a mid-run dump are not taken as one.
+/// </summary>
+[Trait("Category", "Unit")]
+public class ForkedChildrenTests : IDisposable
+{
+    private readonly string folder = Directory.CreateTempSubdirectory("lnbench-forked-").FullName;
+
+    [Fact]
+    public void Only_an_ended_child_zeroed_at_its_work_is_counted()
+    {
+        Write("cg.100", "fn=(1) main\nfn=(2) run_child\n");               // zeroed with the window: counted its own way
+        Write("cg.200", "fn=(1) main\nfn=(7) run_child\n");               // forked since, zeroed at run_child: counted
+        Write("cg.201", "fn=(1) main\nfn=(3) do_getroutes\n");            // forked since, its parent's counts: left
+        Write("cg.202", "fn=run_child\n");                                // forked, still running: next window's
+        Write("vgdb-from-vgdb-to-202-by-lnbench-on-host", "");
+        Write("cg.203", "fn=run_child\n");                                // uncompressed names
+        Write("cg.300.1", "fn=(7) run_child\n");                          // a mid-run dump of a process
+        Write("cg.204", "fn=(7) run_child_helper\n");                     // another function of a similar name
+        var callgrind = new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null, ["run_child"]);
+
+        var counted = callgrind.ForkedAndEnded([100]).Select(c => c.Pid).Order();
+
+        Assert.Equal([200, 203], counted);
+        Assert.Empty(new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null).ForkedAndEnded([100]));
+    }
+
+    public void Dispose() => Directory.Delete(folder, recursive: true);
+
+    private void Write(string name, string text) => File.WriteAllText(Path.Combine(folder, name), text);
+}
