@@ -80,7 +80,7 @@ public class WorkloadEndToEndTests
             "LargeNode", "--history", "0,3000", "--workload", "balances", "--iterations", "1", "--warmups", "0", "--topologies", "1",
             "--pairing", "sequential", "--probe", "100", "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
-        Assert.Contains("carol: a history of 3,000 rows", run.StandardOutput);
+        Assert.Contains("carol: a history of 3,000 moves", run.StandardOutput);
         // One bkpr-listbalances on carol per case, answered: with the history, its first call digests 3,000 moves.
         var calls = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.Equal(2, calls.Count);
@@ -91,6 +91,23 @@ public class WorkloadEndToEndTests
         Assert.Contains("restart pay", comparison);
         Assert.Contains("## How the figures grow with HistoryRows", comparison);
         Assert.Contains(CsvReader.Read(Path.Combine(runDir, ProbeCsv.FileName)), p => p["node"] == "carol" && p["phase"] == "measured" && p["case"].Contains("HistoryRows=3000", StringComparison.Ordinal));
+    }
+
+    [SkippableFact]
+    public async Task A_payee_given_a_history_of_invoices_is_paid_after_its_restart_and_each_payment_still_succeeds()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var (runDir, run) = await HarnessProcess.RunToResultsAsync("invoices",
+        [
+            "LargeNode", "--history", "5000", "--history-of", "invoices", "--iterations", "3", "--warmups", "1", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
+        // The history is bob's (carol's payee), restarted; carol's payments to him go on.
+        Assert.Contains("bob: a history of 5,000 invoices (4,999 written, the rest its own), restarted", run.StandardOutput);
+        var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(4, payments.Count);
+        Assert.All(payments, p => Assert.Equal(("carol", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"])));
+        Assert.Contains("restart pay", await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md")));
     }
 
     [SkippableFact]

@@ -9,6 +9,9 @@ internal interface INodeHistory
     /// <summary>What one row is and how it is made, for the manifest and the docs.</summary>
     string What { get; }
 
+    /// <summary>What the node does in setup for its rows to copy: forwards, pays and receives a payment (channel moves), or only receives (invoices: the history is then the payee's).</summary>
+    HistorySeed Seed => HistorySeed.Forward | HistorySeed.Pay | HistorySeed.Receive;
+
     /// <summary>Why a build whose programs report <paramref name="versions"/> cannot be given a history (one line), or null.</summary>
     string? Refusal(IReadOnlyDictionary<string, string> versions) => null;
 
@@ -17,4 +20,25 @@ internal interface INodeHistory
     /// many it wrote. A build that keeps no such rows is refused with <see cref="Progress.UsageException"/>.
     /// </summary>
     Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
+}
+
+/// <summary>What a node does in setup before its history is copied from its own records.</summary>
+[Flags]
+internal enum HistorySeed
+{
+    Forward = 1,
+    Pay = 2,
+    Receive = 4,
+}
+
+/// <summary>The histories a node can be given (--history-of).</summary>
+internal static class HistoryKinds
+{
+    /// <summary>Core Lightning's channel moves (v25.09+), digested by its bookkeeper: PR 8677's.</summary>
+    public const string Moves = "moves";
+
+    /// <summary>Paid invoices of the payee: issue 1506's.</summary>
+    public const string Invoices = "invoices";
+
+    public static readonly IReadOnlyList<string> All = [Moves, Invoices];
 }

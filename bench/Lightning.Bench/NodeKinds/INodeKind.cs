@@ -73,8 +73,8 @@ internal interface INodeKind
     /// <summary>How its nodes run under Valgrind for --instructions; null when the kind cannot be counted.</summary>
     InstructionCounting? Instructions => null;
 
-    /// <summary>How a node of the kind is given a history before the measured window; null: it cannot be (refused in one line).</summary>
-    INodeHistory? History => null;
+    /// <summary>How a node of the kind is given a history of <paramref name="what"/> (<see cref="HistoryKinds"/>) before the measured window; null: it cannot be (refused in one line).</summary>
+    INodeHistory? HistoryOf(string what) => null;
 
     /// <summary>How a node of the kind is given the run's mainnet graph (--graph); null: it cannot be (refused in one line).</summary>
     INodeGraph? Graph => null;

@@ -27,6 +27,9 @@ internal sealed record HarnessOptions
     /// <summary>--graph-node: the snapshot's index mapped onto the payer's peer; null: <see cref="Graph.RunGraph.DefaultMappedIndex"/>.</summary>
     public int? GraphNode { get; init; }
 
+    /// <summary>--history-of: what LargeNode's history is (<see cref="NodeKinds.HistoryKinds"/>).</summary>
+    public string HistoryOf { get; init; } = NodeKinds.HistoryKinds.Moves;
+
     public bool List { get; init; }
 
     public bool Help { get; init; }

@@ -71,6 +71,10 @@ internal static class OptionParser
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckGraph(options, chosen);
+        if (Given(args, "--history-of") && chosen.Name != nameof(LargeNode))
+        {
+            throw new UsageException($"--history-of says what LargeNode's --history is; {chosen.Name} has no history: run LargeNode, or drop --history-of");
+        }
         CheckWorkloads(options, chosen);
         CheckSoak(options, args, chosen);
         CheckProfile(options, args);

@@ -198,6 +198,9 @@ internal static class OptionValues
         return new Dictionary<string, string>(earlier) { [parts[0]] = parts[1] };
     }
 
+    public static string OneOf(string option, string text, IReadOnlyList<string> values) =>
+        values.Contains(text) ? text : throw new UsageException($"{option} is one of {string.Join(", ", values)}, not '{text}'");
+
     public static string NonEmpty(string option, string text) =>
         string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
 }

@@ -455,9 +455,9 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--graph: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a graph yet; give it to a Core Lightning build");
                 }
-                if (nodeKind.History is null && options.GivesHistory)
+                if (nodeKind.HistoryOf(options.HistoryOf) is null && options.GivesHistory)
                 {
-                    throw new UsageException($"--history: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a history yet; give it to a Core Lightning build");
+                    throw new UsageException($"--history: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a history of {options.HistoryOf} yet; give it to a Core Lightning build");
                 }
                 if (build.NodeOptions.Select(o => (Option: o, Why: nodeKind.RefuseOption(o))).FirstOrDefault(r => r.Why is not null) is { Why: { } why } refused)
                 {
@@ -495,7 +495,7 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--workload routes: build {build.Name} ({image}): {noRoutes}");
                 }
-                if (options.GivesHistory && kind.History?.Refusal(versions) is { } noHistory)
+                if (options.GivesHistory && kind.HistoryOf(options.HistoryOf)?.Refusal(versions) is { } noHistory)
                 {
                     throw new UsageException($"--history: build {build.Name} ({image}): {noHistory}");
                 }

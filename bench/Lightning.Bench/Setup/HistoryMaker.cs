@@ -23,47 +23,57 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
 
     private long setupId;
 
-    public async Task MakeAsync(TopologySpec topology, SetupTimes.Clock clock, CancellationToken ct)
+    /// <param name="historyOf">What the history is (<see cref="HistoryKinds"/>): a history the node only receives (invoices) goes to the payee of its flow.</param>
+    public async Task MakeAsync(TopologySpec topology, string historyOf, SetupTimes.Clock clock, CancellationToken ct)
     {
         foreach (var spec in topology.Nodes.Where(n => n.HistoryRows > 0))
         {
-            var history = kinds.Get(spec.Kind).History
-                ?? throw new UsageException($"{spec.Name} is {spec.Kind}, whose nodes cannot be given a history yet: give the history to a Core Lightning node");
-            var peers = topology.Channels.Where(c => c.From == spec.Name || c.To == spec.Name).Select(c => c.From == spec.Name ? c.To : c.From).Distinct().ToList();
-            using (progress.Begin($"{spec.Name}: forwarding, paying and receiving a payment to copy"))
+            var history = kinds.Get(spec.Kind).HistoryOf(historyOf)
+                ?? throw new UsageException($"{spec.Name} is {spec.Kind}, whose nodes cannot be given a history of {historyOf} yet: give the history to a Core Lightning node");
+            // A payee's history (its invoices) goes to the payee of the node's flow, paid by the node.
+            var payeeHistory = history.Seed == HistorySeed.Receive;
+            var payer = payeeHistory ? spec.Name : null;
+            var name = payeeHistory ? topology.Flows.First(f => f.Payer == spec.Name).Payee : spec.Name;
+            var peers = topology.Channels.Where(c => c.From == name || c.To == name).Select(c => c.From == name ? c.To : c.From).Distinct().ToList();
+            using (progress.Begin(payeeHistory ? $"{name}: receiving a payment to copy" : $"{name}: forwarding, paying and receiving a payment to copy"))
             {
-                if (peers.Count >= 2)
+                if (history.Seed.HasFlag(HistorySeed.Forward) && peers.Count >= 2)
                 {
                     // A forward needs the payer to know the hop beyond this node (the flows' own routes are all setup waited for).
                     await new ChannelOpener(network, progress).WaitRoutesAsync([new PaymentFlow(peers[0], peers[1])], SeedPaymentMsat, ct);
                     await PayAsync(peers[0], peers[1], ct);
                 }
-                await PayAsync(spec.Name, peers[^1], ct);
-                await PayAsync(peers[0], spec.Name, ct);
-                await SettledAsync(spec.Name, ct);
+                if (history.Seed.HasFlag(HistorySeed.Pay))
+                {
+                    await PayAsync(name, peers[^1], ct);
+                }
+                await PayAsync(payer ?? peers[0], name, ct);
+                await SettledAsync(name, ct);
             }
             var written = 0L;
             var rpc = TimeSpan.Zero;
-            using (progress.Begin($"{spec.Name}: stopping it, writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]}), starting it"))
+            using (progress.Begin($"{name}: stopping it, writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]}), starting it"))
             {
-                rpc = await network.RestartNodeAsync(spec.Name, async c =>
+                rpc = await network.RestartNodeAsync(name, async c =>
                 {
-                    written = await history.WriteAsync(network.Layout.NodeDirectory(spec.Name), spec.HistoryRows, c);
+                    written = await history.WriteAsync(network.Layout.NodeDirectory(name), spec.HistoryRows, c);
                     clock.Lap("history");
                 }, ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} rpc");
-            using (progress.Begin($"{spec.Name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until it pays"))
+            // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
+            var (from, to) = payeeHistory ? (payer!, name) : (name, peers[^1]);
+            using (progress.Begin($"{name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until {from} pays {to}"))
             {
                 await network.WaitSyncedAsync(ct);
-                await network.Waits.UntilAsync($"{spec.Name} to pay {peers[^1]} after its restart", async c =>
+                await network.Waits.UntilAsync($"{from} to pay {to} after {name}'s restart", async c =>
                 {
-                    await PayAsync(spec.Name, peers[^1], c);
+                    await PayAsync(from, to, c);
                     return WaitState.Met();
                 }, ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} pay");
-            progress.Info($"{spec.Name}: a history of {spec.HistoryRows:N0} rows ({written:N0} written, the rest its own), restarted");
+            progress.Info($"{name}: a history of {spec.HistoryRows:N0} {historyOf} ({written:N0} written, the rest its own), restarted");
         }
     }
 

@@ -51,7 +51,15 @@ internal sealed class CoreLightningKind : INodeKind
 
     InstructionCounting? INodeKind.Instructions => Instructions;
 
-    INodeHistory? INodeKind.History { get; } = new CoreLightningHistory();
+    private static readonly INodeHistory Moves = new CoreLightningHistory();
+    private static readonly INodeHistory Invoices = new CoreLightningInvoices();
+
+    INodeHistory? INodeKind.HistoryOf(string what) => what switch
+    {
+        HistoryKinds.Moves => Moves,
+        HistoryKinds.Invoices => Invoices,
+        _ => null,
+    };
 
     INodeGraph? INodeKind.Graph { get; } = new CoreLightningGraph();
 
