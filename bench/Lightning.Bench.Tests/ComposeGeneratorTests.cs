@@ -86,6 +86,34 @@ public class ComposeGeneratorTests
     }
 
     [Fact]
+    public void A_build_on_postgres_gets_the_topologys_server_in_the_pod_and_each_node_its_own_database_once_told()
+    {
+        var fragments = ComposeFragments.Load(null, false, [.. NodeKindCatalog.Default.FragmentFiles, ComposeFragments.PostgresFile]);
+        var build = BuildSpec.FromImage("cln") with { Database = Databases.Postgres };
+        var file = ComposeGenerator.Generate(AlicePaysBobViaCarols.TopologyFor(build, "btc", 1), Settings() with { PostgresImage = "postgres:17" }, fragments);
+
+        var server = file.Services["postgres"];
+        Assert.Equal("postgres:17", server.Image);
+        Assert.Equal("service:bitcoind", server.NetworkMode);
+        Assert.Equal("golden", server.Labels![RunLabels.Run]);
+        Assert.Equal("postgres", server.Labels[ComposeGenerator.NodeLabel]);
+        // The image's own user owns its data, which stays in the container; it listens on the pod's loopback only.
+        Assert.Null(server.User);
+        Assert.Null(server.Volumes);
+        Assert.Contains("listen_addresses=127.0.0.1", server.Command!);
+        Assert.Equal(("lnbench", "lnbench"), (server.Environment!["POSTGRES_USER"], server.Environment["POSTGRES_DB"]));
+        var carol = file.Services["carol-1"];
+        Assert.Contains("--wallet=postgres://lnbench:lnbench@127.0.0.1:5432/carol_1", carol.Command!);
+        Assert.Equal("/bin/sh", carol.Entrypoint![0]);
+        Assert.Contains($"until [ -e /lnb/{NodeServiceSettings.DatabaseReadyFile} ]", carol.Entrypoint[2]);
+        Assert.EndsWith("exec lightningd \"$$@\"", carol.Entrypoint[2]);
+        // A build on sqlite3 has neither.
+        var lite = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc"), Settings(), fragments);
+        Assert.DoesNotContain("postgres", lite.Services.Keys);
+        Assert.DoesNotContain(lite.Services["alice"].Command!, c => c.StartsWith("--wallet", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Credentials_never_appear_in_the_compose_file()
     {
         var topology = AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc");

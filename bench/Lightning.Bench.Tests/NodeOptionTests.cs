@@ -46,6 +46,39 @@ public class NodeOptionTests
         Assert.DoesNotContain('\n', e.Message);
     }
 
+    [Fact]
+    public void A_database_belongs_to_its_build_or_to_every_build_and_is_part_of_the_builds_identity()
+    {
+        var options = OptionParser.Parse(["AlicePaysBob", "--build", $"lite={Image}", "--build", $"pg={Image}", "--db", "pg:postgres"]);
+
+        var builds = options.Builds.ToDictionary(b => b.Name);
+        Assert.Equal((Databases.Sqlite, Databases.Postgres), (builds["lite"].Database, builds["pg"].Database));
+        Assert.Equal($"pg={Image} on postgres", builds["pg"].ToString());
+        Assert.Equal(Databases.Postgres, builds["pg"].Node("bob").Database);
+        Assert.True(options.UsesPostgres);
+        Assert.All(OptionParser.Parse(["AlicePaysBob", "--build", $"a={Image}", "--build", $"b={Image}", "--db", "postgres"]).Builds, b => Assert.Equal(Databases.Postgres, b.Database));
+        Assert.False(OptionParser.Parse(["AlicePaysBob"]).UsesPostgres);
+        Assert.Contains("--wallet", new CoreLightningKind().RefuseOption("--wallet=sqlite3:///x"));
+    }
+
+    [Theory]
+    [InlineData("pg:postgres", "", "there is no build 'pg'")]
+    [InlineData("mysql", "", "--db is one of sqlite3, postgres, not 'mysql'")]
+    [InlineData("postgres", "--swarm", "--db postgres runs on one host, with times measured: drop --swarm")]
+    [InlineData("postgres", "--instructions", "drop --instructions")]
+    public void A_database_that_names_no_build_or_cannot_run_is_refused_in_one_line(string value, string other, string expected)
+    {
+        string[] args = ["AlicePaysBob", "--build", $"base={Image}", "--db", value];
+        var e = Assert.Throws<UsageException>(() => OptionParser.Parse(other.Length == 0 ? args : [.. args, other]));
+        Assert.Contains(expected, e.Message);
+        Assert.DoesNotContain('\n', e.Message);
+    }
+
+    [Fact]
+    public void A_history_on_postgres_is_refused() =>
+        Assert.Contains("--history writes its rows into a node's sqlite3 database",
+            Assert.Throws<UsageException>(() => OptionParser.Parse(["LargeNode", "--history", "1000", "--db", "postgres"])).Message);
+
     [Theory]
     [InlineData("--network=bitcoin")]
     [InlineData("--lightning-dir=/x")]

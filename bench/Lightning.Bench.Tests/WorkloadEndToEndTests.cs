@@ -111,6 +111,33 @@ public class WorkloadEndToEndTests
     }
 
     [SkippableFact]
+    public async Task A_build_on_postgres_is_compared_with_the_same_image_on_sqlite3_and_its_servers_costs_are_counted()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
+        Skip.If(string.IsNullOrEmpty(postgres), "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)");
+        var (runDir, _) = await HarnessProcess.RunToResultsAsync("postgres",
+        [
+            "AlicePaysBob", "--build", $"lite={cln}", "--build", $"pg={cln}", "--db", "pg:postgres", "--postgres-image", postgres!,
+            "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind,
+        ]);
+        var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(payments, p => Assert.Equal("succeeded", p["outcome"]));
+        int Measured(string build) => payments.Count(p => p["case"].Contains(build, StringComparison.Ordinal) && p["phase"] == "measured");
+        Assert.True(Measured("Build=pg") >= 2 * 3, $"{Measured("Build=pg")} measured payments on postgres");
+        Assert.Equal(Measured("Build=lite"), Measured("Build=pg"));
+        // The server is a node of the costs: its CPU and writes are the pg build's, not the sqlite3 one's.
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Matches(@"\| Build=pg, [^|]*\| postgres \| 1 \| [0-9.]+ \| [0-9.]+ \|", comparison);
+        Assert.DoesNotMatch(@"\| Build=lite, [^|]*\| postgres \|", comparison);
+        using var manifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        Assert.Contains(manifest.RootElement.GetProperty("images").EnumerateArray(), i => i.GetProperty("name").GetString() == postgres);
+        Assert.Equal(["sqlite3", "postgres"], manifest.RootElement.GetProperty("builds").EnumerateArray().Select(b => b.GetProperty("database").GetString()));
+        using var engine = new DockerEngine();
+        await RunResources.Of(engine, manifest.RootElement.GetProperty("run_id").GetString()!).AssertNoneLeftAsync();
+    }
+
+    [SkippableFact]
     public async Task A_release_before_channel_moves_is_refused_a_history_in_one_line_before_any_container()
     {
         var (_, bitcoind) = Requirements.NodeImages();

@@ -97,7 +97,8 @@ internal static class Program
             var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
                 ? kinds.All
                 : options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
-            fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments, used.Select(k => k.FragmentFile));
+            fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments,
+                used.Select(k => k.FragmentFile).Concat(options.UsesPostgres ? [ComposeFragments.PostgresFile] : []));
             if (!options.WithCompose)
             {
                 EngineComposeRunner.CheckFragments(fragments);

@@ -38,7 +38,10 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             DevTraceFile: traceMode == TraceModes.On && options.TraceCheck,
             StepTimeout: options.StepTimeout,
             Seed: seed,
-            Valgrind: valgrind);
+            Valgrind: valgrind)
+        {
+            PostgresImage = options.PostgresImage,
+        };
         var network = LightningNetwork.Create(topology, settings, platform().Place(topology, settings, replicate), engine, kinds, progress);
         lock (alive)
         {

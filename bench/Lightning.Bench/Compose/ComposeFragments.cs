@@ -10,6 +10,9 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
 {
     public const string BitcoindFile = "bitcoind.yml";
 
+    /// <summary>The PostgreSQL server of a topology whose nodes are on --db postgres.</summary>
+    public const string PostgresFile = "postgres.yml";
+
     /// <summary>docker-fragments/ beside the harness assembly (the build copies it there).</summary>
     public static string DefaultDirectory => Path.Combine(AppContext.BaseDirectory, "docker-fragments");
 

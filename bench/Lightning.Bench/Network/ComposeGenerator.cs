@@ -59,7 +59,13 @@ internal static class ComposeGenerator
                 BitcoindRpcPort,
                 PeerAddressOf(topology, node.Name),
                 settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
-                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null) { Options = node.Options });
+                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null)
+            {
+                Options = node.Options,
+                PostgresUrl = node.Database == Databases.Postgres
+                    ? $"postgres://{Databases.User}:{Databases.Password}@{PodHost}:{Databases.Port}/{DatabaseName(node.Name)}"
+                    : null,
+            });
             if (settings.Valgrind is { } valgrind)
             {
                 service = ValgrindWrapping.Wrap(service, kind.Instructions
@@ -78,8 +84,28 @@ internal static class ComposeGenerator
             service.Ports = null;
             file.Services[node.Name] = service;
         }
+        if (topology.Nodes.Any(n => n.Database == Databases.Postgres))
+        {
+            // The nodes' PostgreSQL server, in the pod: it listens on the topology's loopback. Its data stays in the
+            // container (removed with it); it starts as the image's user, which owns that data.
+            var postgres = Customize(fragments.For(ComposeFragments.PostgresFile), Databases.ServerName, settings.PostgresImage, settings);
+            postgres.User = null;
+            postgres.Volumes = null;
+            postgres.Environment = new Dictionary<string, string>(postgres.Environment ?? [])
+            {
+                ["POSTGRES_USER"] = Databases.User,
+                ["POSTGRES_PASSWORD"] = Databases.Password,
+                ["POSTGRES_DB"] = Databases.User,
+            };
+            postgres.DependsOn = [TopologySpec.BitcoindName];
+            postgres.NetworkMode = $"service:{TopologySpec.BitcoindName}";
+            file.Services[Databases.ServerName] = postgres;
+        }
         return file;
     }
+
+    /// <summary>A node's database on the topology's PostgreSQL server (node names have dashes: carol-1 → carol_1).</summary>
+    public static string DatabaseName(string node) => node.Replace('-', '_');
 
     private static ComposeService Customize(ComposeService fragment, string name, string image, ComposeRunSettings settings)
     {

@@ -90,6 +90,11 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
     public async Task<BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default)
     {
         var miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, waits, seeded, ct);
+        if (launcher.Containers.TryGetValue(Databases.ServerName, out var postgres))
+        {
+            await PostgresDatabases.CreateAsync(engine, postgres, topology.Nodes.Where(n => n.Database == Databases.Postgres).Select(n => n.Name).ToList(),
+                waits, node => Path.Combine(layout.NodeDirectory(node), NodeServiceSettings.DatabaseReadyFile), ct);
+        }
         // bitcoind answers with its chain: the nodes that wait for it may start.
         foreach (var node in topology.Nodes.Where(n => kinds.Get(n.Kind).WaitsForChain))
         {
@@ -143,5 +148,14 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
         await launcher.TearDownAsync(attempt);
     }
 
-    private Dictionary<string, string> LightningContainers() => topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]);
+    /// <summary>The Lightning nodes' containers, and the PostgreSQL server's that keeps their databases (its costs are theirs).</summary>
+    private Dictionary<string, string> LightningContainers()
+    {
+        var containers = topology.Nodes.ToDictionary(n => n.Name, n => launcher.Containers[n.Name]);
+        if (launcher.Containers.TryGetValue(Databases.ServerName, out var postgres))
+        {
+            containers[Databases.ServerName] = postgres;
+        }
+        return containers;
+    }
 }

@@ -46,7 +46,10 @@ internal sealed class TopologyLauncher(
 
         var settings = new ComposeRunSettings(
             options.ProjectName, layout, options.ContainerUser,
-            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile, options.Valgrind);
+            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile, options.Valgrind)
+        {
+            PostgresImage = options.PostgresImage,
+        };
         model = ComposeGenerator.Generate(topology, settings, fragments, kinds);
         var yaml = ComposeYaml.Serialize(model);
         await File.WriteAllTextAsync(layout.ComposeFile, yaml, ct);

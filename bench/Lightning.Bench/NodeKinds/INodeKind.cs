@@ -79,6 +79,9 @@ internal interface INodeKind
     /// <summary>How a node of the kind is given the run's mainnet graph (--graph); null: it cannot be (refused in one line).</summary>
     INodeGraph? Graph => null;
 
+    /// <summary>Whether its nodes can keep their database on the topology's PostgreSQL server (--db postgres: <see cref="NodeServiceSettings.PostgresUrl"/>).</summary>
+    bool KeepsDatabaseOnPostgres => false;
+
     /// <summary>Why its nodes cannot run a workload (one line), or null when they can.</summary>
     string? RefuseWorkload(string workload) => null;
 

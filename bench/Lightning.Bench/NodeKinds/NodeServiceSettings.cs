@@ -20,4 +20,13 @@ internal sealed record NodeServiceSettings(
 {
     /// <summary>Options its build gives the node (--node-option), started after the harness's own.</summary>
     public IReadOnlyList<string> Options { get; init; } = [];
+
+    /// <summary>
+    /// Its PostgreSQL database (--db postgres): a connection URL to its own database on the topology's server, which
+    /// exists once the file <see cref="DatabaseReadyFile"/> is in its folder; null: its own sqlite3 file.
+    /// </summary>
+    public string? PostgresUrl { get; init; }
+
+    /// <summary>The file a node on PostgreSQL waits for in its folder before it starts.</summary>
+    public const string DatabaseReadyFile = "lnbench-database-ready";
 }

@@ -122,10 +122,23 @@ internal sealed record HarnessOptions
     /// <summary>--node-option [BUILD:]OPTION, in command-line order: each option for its build, or (no BUILD) for every build.</summary>
     public IReadOnlyList<(string? Build, string Option)> NodeOptionList { get; init; } = [];
 
-    /// <summary>The builds a run benchmarks, each with its node options; the first is the baseline of the Ratio column.</summary>
+    /// <summary>--db [BUILD:]DATABASE, in command-line order: the last for a build (or, without BUILD, for every build) wins.</summary>
+    public IReadOnlyList<(string? Build, string Database)> DatabaseList { get; init; } = [];
+
+    /// <summary>--postgres-image: the PostgreSQL server of a topology whose build keeps its databases there.</summary>
+    public string PostgresImage { get; init; } = DefaultPostgresImage;
+
+    /// <summary>The official PostgreSQL image.</summary>
+    public const string DefaultPostgresImage = "postgres:17";
+
+    /// <summary>The builds a run benchmarks, each with its node options and database; the first is the baseline of the Ratio column.</summary>
     public IReadOnlyList<BuildSpec> Builds => (BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)])
         .Select(b => NodeOptionList.Count == 0 ? b : b with { NodeOptions = NodeOptionList.Where(o => o.Build is null || o.Build == b.Name).Select(o => o.Option).ToList() })
+        .Select(b => DatabaseList.LastOrDefault(d => d.Build is null || d.Build == b.Name) is { Database: { } db } ? b with { Database = db } : b)
         .ToList();
+
+    /// <summary>Whether a build keeps its nodes' databases on PostgreSQL.</summary>
+    public bool UsesPostgres => Builds.Any(b => b.Database == Databases.Postgres);
 
     public string BitcoindImage { get; init; } = DefaultBitcoindImage;
 

@@ -103,6 +103,12 @@ internal static class OptionCatalog
             {
                 Syntax = "`--build NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE…]`",
             }),
+        Valued("--db", "[BUILD:]DATABASE", (o, a) => o with { DatabaseList = [.. o.DatabaseList, Database(a.Name, a.Value())] },
+            "where BUILD's nodes (every build's, without BUILD:) keep their databases: sqlite3\n(default) or postgres (a PostgreSQL server per topology, --postgres-image);\npart of the build's identity, e.g. --build lite=IMG --build pg=IMG --db pg:postgres",
+            new("`sqlite3`", "where `BUILD`'s nodes (without `BUILD:`, every build's) keep their databases: `sqlite3` (each node's own file) or `postgres` (a PostgreSQL server container of each topology, `--postgres-image`, started, labelled and removed with it; one database per node); part of the build's identity, so `--build lite=IMG --build pg=IMG --db pg:postgres` compares the two on one image (Core Lightning only; see [Large nodes](large-nodes.md#postgresql))")),
+        Valued("--postgres-image", "IMAGE", (o, a) => o with { PostgresImage = Image(a.Name, a.Value()) },
+            $"with --db postgres: the PostgreSQL server's image (default {HarnessOptions.DefaultPostgresImage})",
+            new(Code(HarnessOptions.DefaultPostgresImage), "with `--db postgres`: the PostgreSQL server's image (the official image's interface: `POSTGRES_USER`, `POSTGRES_PASSWORD`, `POSTGRES_DB`, `psql` inside)")),
         Valued("--node-option", "[BUILD:]OPTION", (o, a) => o with { NodeOptionList = [.. o.NodeOptionList, NodeOption(a.Name, a.RawValue())] },
             "start BUILD's nodes (every build's, without BUILD:) with OPTION after the harness's own\n(repeat for more), e.g. --node-option nagle:--dev-keep-nagle; part of the build's\nidentity: one image with and without an option is two builds",
             new("", "start `BUILD`'s nodes (without `BUILD:`, every build's) with `OPTION` after the harness's own, e.g. `--node-option nagle:--dev-keep-nagle` or `--node-option --askrene-max-threads=1`; repeat for more; the options are part of the build's identity (tables, manifest, page, history); options the harness owns (network, folders, sockets, ports, the RPC file, logs, bitcoind) are refused, and one the image's node does not know stops the run before any container")

@@ -53,6 +53,18 @@ internal static class OptionParser
         {
             throw new UsageException($"--node-option {unknown}:{stray.Option}: there is no build '{unknown}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
         }
+        if (options.DatabaseList.FirstOrDefault(d => d.Build is not null && !builds.Contains(d.Build)) is { Build: { } noBuild } strayDb)
+        {
+            throw new UsageException($"--db {noBuild}:{strayDb.Database}: there is no build '{noBuild}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
+        }
+        if (options.UsesPostgres && (options.Swarm || options.Instructions || options.Soak is not null))
+        {
+            throw new UsageException($"--db postgres runs on one host, with times measured: drop {(options.Swarm ? "--swarm" : options.Instructions ? "--instructions" : "--soak")} or --db postgres");
+        }
+        if (options.UsesPostgres && options.GivesHistory)
+        {
+            throw new UsageException("--history writes its rows into a node's sqlite3 database: give the history to a build on sqlite3 (drop --db postgres)");
+        }
         if (options.BuildList.Count > 0 && Given(args, "--cln-image"))
         {
             throw new UsageException("--cln-image and --build do not go together: give every image in --build NAME=IMAGE");

@@ -198,6 +198,14 @@ internal static class OptionValues
         return new Dictionary<string, string>(earlier) { [parts[0]] = parts[1] };
     }
 
+    /// <summary>[BUILD:]DATABASE of --db.</summary>
+    public static (string? Build, string Database) Database(string option, string text)
+    {
+        var colon = text.LastIndexOf(':');
+        var (build, database) = colon < 0 ? ((string?)null, text) : (text[..colon], text[(colon + 1)..]);
+        return (build, OneOf(option, database, Topology.Databases.All));
+    }
+
     public static string OneOf(string option, string text, IReadOnlyList<string> values) =>
         values.Contains(text) ? text : throw new UsageException($"{option} is one of {string.Join(", ", values)}, not '{text}'");
 

@@ -37,7 +37,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Graph = run.Graph is { } graph ? GraphOf(graph, run.Scenario.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.MainnetGraph.GraphPercent))?.ValuesFrom(options.Sweeps) ?? []) : null,
             Traces = options.Traces,
             Invoices = run.InvoiceMode,
-            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions }).ToList(),
+            Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions, Database = b.Database }).ToList(),
             BitcoindImage = options.BitcoindImage,
             Images = run.Images,
             Cases = run.Results.Cases.Where(c => c.Topology is not null).Select(c => c.Topology!).ToList(),

@@ -11,4 +11,7 @@ internal sealed record BuildRecord(string Name, string Image, IReadOnlyDictionar
 
     /// <summary>Options the build gives its nodes (--node-option): part of what the build is.</summary>
     public IReadOnlyList<string> NodeOptions { get; init; } = [];
+
+    /// <summary>Where its nodes kept their databases (--db): sqlite3 or postgres.</summary>
+    public string Database { get; init; } = Topology.Databases.Sqlite;
 }

@@ -451,6 +451,10 @@ internal static class HarnessRun
                 {
                     throw new UsageException($"--workload {workload.Workload}: build {build.Name} ({image}) is {kind}: {notWorkload}; drop it or the build");
                 }
+                if (build.Database == Topology.Databases.Postgres && !nodeKind.KeepsDatabaseOnPostgres)
+                {
+                    throw new UsageException($"--db {build.Name}:postgres: build {build.Name} ({image}) is {kind}, whose nodes are not put on PostgreSQL here yet; keep it on sqlite3");
+                }
                 if (nodeKind.Graph is null && options.GraphPath is not null)
                 {
                     throw new UsageException($"--graph: build {build.Name} ({image}) is {kind}, whose nodes cannot be given a graph yet; give it to a Core Lightning build");
@@ -467,7 +471,8 @@ internal static class HarnessRun
         }
         var wanted = options.Builds.SelectMany(b => b.Images).Distinct()
             .Select(i => (Image: i.Image, Option: option, Programs: kinds.Get(i.Kind).VersionProbes))
-            .Append((options.BitcoindImage, "--bitcoind-image", new Dictionary<string, string> { ["bitcoind"] = "-version" }));
+            .Append((options.BitcoindImage, "--bitcoind-image", new Dictionary<string, string> { ["bitcoind"] = "-version" }))
+            .Concat(options.UsesPostgres ? [(options.PostgresImage, "--postgres-image", new Dictionary<string, string> { ["postgres"] = "--version" })] : []);
         var records = new List<ImageRecord>();
         foreach (var (image, imageOption, programs) in wanted)
         {

@@ -24,13 +24,16 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     /// </summary>
     public IReadOnlyList<string> NodeOptions { get; init; } = [];
 
+    /// <summary>Where its nodes keep their databases (--db BUILD:postgres): part of the build's identity, so one image on sqlite3 and on PostgreSQL is two builds.</summary>
+    public string Database { get; init; } = Databases.Sqlite;
+
     public string ImageFor(string node) => NodeImages.GetValueOrDefault(node) ?? Image;
 
     /// <summary>A named node's kind; one given as NODE=IMAGE with another image than the build's is recognised on its own.</summary>
     public string KindFor(string node) => NodeKinds.GetValueOrDefault(node) ?? Kind;
 
     /// <summary>A node of this build in a topology.</summary>
-    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name)) { Options = NodeOptions };
+    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name)) { Options = NodeOptions, Database = Database };
 
     /// <summary>Every image the build uses with its kind, the default first.</summary>
     public IReadOnlyList<(string Image, string Kind)> Images =>
@@ -46,7 +49,8 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     /// <summary>"name=image[,node=image…]", then " with OPTION …" when it gives its nodes options.</summary>
     public override string ToString() =>
         string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")))
-        + (NodeOptions.Count == 0 ? "" : $" with {string.Join(' ', NodeOptions)}");
+        + (NodeOptions.Count == 0 ? "" : $" with {string.Join(' ', NodeOptions)}")
+        + (Database == Databases.Sqlite ? "" : $" on {Database}");
 
     private static string WithKind(string kind, string image) => kind == NodeSpec.DefaultKind ? image : $"{kind}={image}";
 }

@@ -15,6 +15,24 @@ internal sealed record NodeSpec(string Name, string Image, string Kind = NodeSpe
     /// <summary>Rows of past activity the node is given before the measured window (its kind's <see cref="NodeKinds.INodeHistory"/>); 0: none.</summary>
     public long HistoryRows { get; init; }
 
+    /// <summary>Where the node keeps its database: <see cref="Databases.Sqlite"/> (its own file, the default) or <see cref="Databases.Postgres"/> (the topology's PostgreSQL server).</summary>
+    public string Database { get; init; } = Databases.Sqlite;
+
     /// <summary>The share (%) of the run's mainnet graph (--graph) the node is given in its gossip store before the measured window; 0: none.</summary>
     public int GraphPercent { get; init; }
+}
+
+/// <summary>The databases a node can keep its state in (--db).</summary>
+internal static class Databases
+{
+    public const string Sqlite = "sqlite3";
+    public const string Postgres = "postgres";
+
+    public static readonly IReadOnlyList<string> All = [Sqlite, Postgres];
+
+    /// <summary>The topology's PostgreSQL server: its compose service and the login the nodes use on the pod's loopback.</summary>
+    public const string ServerName = "postgres";
+    public const string User = "lnbench";
+    public const string Password = "lnbench";
+    public const int Port = 5432;
 }

@@ -63,6 +63,8 @@ internal sealed class CoreLightningKind : INodeKind
 
     INodeGraph? INodeKind.Graph { get; } = new CoreLightningGraph();
 
+    bool INodeKind.KeepsDatabaseOnPostgres => true;
+
     ITraceSource? INodeKind.Traces => Traces;
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
@@ -82,6 +84,14 @@ internal sealed class CoreLightningKind : INodeKind
         if (settings.ConfigFile is not null)
         {
             service.Command.Add($"--conf={settings.ConfigFile}");
+        }
+        if (settings.PostgresUrl is { } url)
+        {
+            // Its database on the topology's PostgreSQL server, which the harness creates once the server answers:
+            // lightningd waits for its word (a file in its folder) rather than failing to connect at start.
+            service.Command.Add($"--wallet={url}");
+            service.Entrypoint = ["/bin/sh", "-c",
+                $"until [ -e {settings.ContainerDirectory}/{NodeServiceSettings.DatabaseReadyFile} ]; do sleep 0.05; done; exec lightningd \"$$@\"", "lightningd"];
         }
         // The build's own options last (--node-option): what the harness owns was refused before any container.
         service.Command.AddRange(settings.Options);
@@ -103,7 +113,7 @@ internal sealed class CoreLightningKind : INodeKind
     [
         "--network", "--mainnet", "--testnet", "--testnet4", "--signet", "--regtest", "--lightning-dir", "--conf", "--alias",
         "--bitcoin-rpcconnect", "--bitcoin-rpcport", "--bitcoin-rpcuser", "--bitcoin-rpcpassword", "--bitcoin-datadir", "--bitcoin-cli",
-        "--addr", "--bind-addr", "--announce-addr", "--rpc-file", "--rpc-file-mode", "--log-file", "--pid-file", "--daemon", "--developer",
+        "--addr", "--bind-addr", "--announce-addr", "--rpc-file", "--rpc-file-mode", "--log-file", "--pid-file", "--daemon", "--developer", "--wallet",
     ];
 
     public string? RefuseOption(string option)
