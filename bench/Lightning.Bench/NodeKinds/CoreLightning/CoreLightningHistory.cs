@@ -1,6 +1,5 @@
 using System.Security.Cryptography;
 using Lightning.Bench.Progress;
-using Microsoft.Data.Sqlite;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -13,9 +12,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 internal sealed class CoreLightningHistory : INodeHistory
 {
     /// <summary>The node's database under its folder (--lightning-dir, regtest).</summary>
-    public const string DatabasePath = "regtest/lightningd.sqlite3";
-
-    private const int RowsPerTransaction = 100_000;
+    public const string DatabasePath = LightningdDatabase.Path;
 
     /// <summary>lightningd's counter of channel moves (the vars table): the id its next move takes is one more.</summary>
     public const string CreatedIndexVariable = "last_channelmoves_created_index";
@@ -37,13 +34,7 @@ internal sealed class CoreLightningHistory : INodeHistory
 
     public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
-        var path = Path.Combine(nodeDirectory, DatabasePath);
-        if (!File.Exists(path))
-        {
-            throw new InvalidOperationException($"no database at {path}: is the node's --lightning-dir its folder?");
-        }
-        await using var db = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
-        await db.OpenAsync(ct);
+        await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
         await using (var exists = db.CreateCommand())
         {
             exists.CommandText = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='channel_moves'";
@@ -52,67 +43,33 @@ internal sealed class CoreLightningHistory : INodeHistory
                 throw new UsageException(NoChannelMoves("this Core Lightning build"));
             }
         }
-        var moves = new List<object?[]>();
-        await using (var read = db.CreateCommand())
-        {
-            read.CommandText = "SELECT id, account_channel_id, account_nonchannel_id, tag_bitmap, credit_or_debit, timestamp, payment_hash, payment_part_id, payment_group_id, fees FROM channel_moves ORDER BY id";
-            await using var reader = await read.ExecuteReaderAsync(ct);
-            while (await reader.ReadAsync(ct))
-            {
-                var row = new object?[10];
-                for (var i = 0; i < row.Length; i++)
-                {
-                    row[i] = reader.IsDBNull(i) ? null : reader.GetValue(i);
-                }
-                moves.Add(row);
-            }
-        }
+        string[] columns = ["id", "account_channel_id", "account_nonchannel_id", "tag_bitmap", "credit_or_debit", "timestamp", "payment_hash", "payment_part_id", "payment_group_id", "fees"];
+        var moves = await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM channel_moves ORDER BY id", ct);
         if (moves.Count == 0)
         {
             throw new InvalidOperationException("the node recorded no channel moves to copy: it made, received and forwarded no payment");
         }
         var nextId = (long)moves[^1][0]! + 1;
         var nextTimestamp = (long)moves[^1][5]! + 1;
-        var written = 0L;
-        var toWrite = rows - moves.Count;
-        while (written < toWrite)
+        var toWrite = Math.Max(0, rows - moves.Count);
+        await LightningdDatabase.InsertAsync(db, "channel_moves", columns, toWrite, (n, parameters) =>
         {
-            await using var transaction = (SqliteTransaction)await db.BeginTransactionAsync(ct);
-            await using var insert = db.CreateCommand();
-            insert.Transaction = transaction;
-            insert.CommandText = "INSERT INTO channel_moves (id, account_channel_id, account_nonchannel_id, tag_bitmap, credit_or_debit, timestamp, payment_hash, payment_part_id, payment_group_id, fees) VALUES ($id, $ch, $nch, $tag, $cd, $ts, $hash, $part, $group, $fees)";
-            var parameters = new[] { "$id", "$ch", "$nch", "$tag", "$cd", "$ts", "$hash", "$part", "$group", "$fees" }.Select(n => insert.Parameters.Add(new SqliteParameter { ParameterName = n })).ToArray();
-            await insert.PrepareAsync(ct);
-            for (var inBatch = 0; inBatch < RowsPerTransaction && written < toWrite; inBatch++, written++)
+            var move = moves[(int)(n % moves.Count)];
+            for (var i = 1; i < move.Length; i++)
             {
-                var move = moves[(int)(written % moves.Count)];
-                // Each copy of a move is another payment: its own hash.
-                parameters[0].Value = nextId++;
-                for (var i = 1; i < move.Length; i++)
-                {
-                    parameters[i].Value = move[i] ?? DBNull.Value;
-                }
-                parameters[5].Value = nextTimestamp++;
-                if (move[6] is not null)
-                {
-                    parameters[6].Value = RandomNumberGenerator.GetBytes(32);
-                }
-                await insert.ExecuteNonQueryAsync(ct);
+                parameters[i].Value = move[i] ?? DBNull.Value;
             }
-            await transaction.CommitAsync(ct);
-        }
+            parameters[0].Value = nextId++;
+            parameters[5].Value = nextTimestamp++;
+            // Each copy of a move is another payment: its own hash.
+            if (move[6] is not null)
+            {
+                parameters[6].Value = RandomNumberGenerator.GetBytes(32);
+            }
+        }, ct);
         // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
         // takes the next id instead of one a copy holds.
-        await using (var counter = db.CreateCommand())
-        {
-            counter.CommandText = $"UPDATE vars SET intval = $last WHERE name = '{CreatedIndexVariable}'";
-            counter.Parameters.AddWithValue("$last", nextId - 1);
-            if (await counter.ExecuteNonQueryAsync(ct) == 0)
-            {
-                counter.CommandText = $"INSERT INTO vars (name, intval) VALUES ('{CreatedIndexVariable}', $last)";
-                await counter.ExecuteNonQueryAsync(ct);
-            }
-        }
-        return written;
+        await LightningdDatabase.SetVariableAsync(db, CreatedIndexVariable, nextId - 1, ct);
+        return toWrite;
     }
 }

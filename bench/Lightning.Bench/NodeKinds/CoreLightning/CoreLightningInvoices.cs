@@ -1,5 +1,4 @@
 using System.Security.Cryptography;
-using Microsoft.Data.Sqlite;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -12,8 +11,6 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// </summary>
 internal sealed class CoreLightningInvoices : INodeHistory
 {
-    private const int RowsPerTransaction = 100_000;
-
     public string What =>
         "invoices: the node's own paid invoices (one per setup payment it received), copied with fresh payment hashes, preimages and labels, each the next pay index, into its stopped database";
 
@@ -21,38 +18,10 @@ internal sealed class CoreLightningInvoices : INodeHistory
 
     public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
-        var path = Path.Combine(nodeDirectory, CoreLightningHistory.DatabasePath);
-        if (!File.Exists(path))
-        {
-            throw new InvalidOperationException($"no database at {path}: is the node's --lightning-dir its folder?");
-        }
-        await using var db = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
-        await db.OpenAsync(ct);
-        var columns = new List<string>();
-        await using (var info = db.CreateCommand())
-        {
-            info.CommandText = "PRAGMA table_info(invoices)";
-            await using var reader = await info.ExecuteReaderAsync(ct);
-            while (await reader.ReadAsync(ct))
-            {
-                columns.Add(reader.GetString(1));
-            }
-        }
-        var invoices = new List<object?[]>();
-        await using (var read = db.CreateCommand())
-        {
-            read.CommandText = $"SELECT {string.Join(", ", columns)} FROM invoices ORDER BY id";
-            await using var reader = await read.ExecuteReaderAsync(ct);
-            while (await reader.ReadAsync(ct))
-            {
-                var row = new object?[columns.Count];
-                for (var i = 0; i < row.Length; i++)
-                {
-                    row[i] = reader.IsDBNull(i) ? null : reader.GetValue(i);
-                }
-                invoices.Add(row);
-            }
-        }
+        await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
+        // Every column of the release's table, copied as it is but for those a copy must not share.
+        var columns = (await LightningdDatabase.ReadAsync(db, "PRAGMA table_info(invoices)", ct)).Select(c => (string)c[1]!).ToList();
+        var invoices = await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM invoices ORDER BY id", ct);
         if (invoices.Count == 0)
         {
             throw new InvalidOperationException("the node has no invoices to copy: it was paid no payment in setup");
@@ -62,62 +31,38 @@ internal sealed class CoreLightningInvoices : INodeHistory
         var nextId = Max("id") + 1;
         var nextPayIndex = Max("pay_index") + 1;
         var nextUpdated = Math.Max(Max("updated_index"), nextId - 1) + 1;
-        var written = 0L;
-        var toWrite = rows - invoices.Count;
-        while (written < toWrite)
+        var (payIndex, updated, offer) = (Column("pay_index"), Column("updated_index"), Column("local_offer_id"));
+        var toWrite = Math.Max(0, rows - invoices.Count);
+        await LightningdDatabase.InsertAsync(db, "invoices", columns, toWrite, (n, parameters) =>
         {
-            await using var transaction = (SqliteTransaction)await db.BeginTransactionAsync(ct);
-            await using var insert = db.CreateCommand();
-            insert.Transaction = transaction;
-            insert.CommandText = $"INSERT INTO invoices ({string.Join(", ", columns)}) VALUES ({string.Join(", ", columns.Select((_, i) => $"$p{i}"))})";
-            var parameters = columns.Select((_, i) => insert.Parameters.Add(new SqliteParameter { ParameterName = $"$p{i}" })).ToArray();
-            await insert.PrepareAsync(ct);
-            for (var inBatch = 0; inBatch < RowsPerTransaction && written < toWrite; inBatch++, written++)
+            var invoice = invoices[(int)(n % invoices.Count)];
+            for (var i = 0; i < columns.Count; i++)
             {
-                var invoice = invoices[(int)(written % invoices.Count)];
-                for (var i = 0; i < columns.Count; i++)
-                {
-                    parameters[i].Value = invoice[i] ?? DBNull.Value;
-                }
-                var id = nextId++;
-                parameters[Column("id")].Value = id;
-                var preimage = RandomNumberGenerator.GetBytes(32);
-                parameters[Column("payment_key")].Value = preimage;
-                parameters[Column("payment_hash")].Value = SHA256.HashData(preimage);
-                parameters[Column("label")].Value = $"lnbench-history-{id}";
-                if (Column("pay_index") is var pay and >= 0 && invoice[pay] is not null)
-                {
-                    parameters[pay].Value = nextPayIndex++;
-                }
-                if (Column("updated_index") is var updated and >= 0)
-                {
-                    parameters[updated].Value = nextUpdated++;
-                }
-                if (Column("local_offer_id") is var offer and >= 0)
-                {
-                    parameters[offer].Value = DBNull.Value;
-                }
-                await insert.ExecuteNonQueryAsync(ct);
+                parameters[i].Value = invoice[i] ?? DBNull.Value;
             }
-            await transaction.CommitAsync(ct);
-        }
+            var id = nextId++;
+            parameters[Column("id")].Value = id;
+            var preimage = RandomNumberGenerator.GetBytes(32);
+            parameters[Column("payment_key")].Value = preimage;
+            parameters[Column("payment_hash")].Value = SHA256.HashData(preimage);
+            parameters[Column("label")].Value = $"lnbench-history-{id}";
+            if (payIndex >= 0 && invoice[payIndex] is not null)
+            {
+                parameters[payIndex].Value = nextPayIndex++;
+            }
+            if (updated >= 0)
+            {
+                parameters[updated].Value = nextUpdated++;
+            }
+            if (offer >= 0)
+            {
+                parameters[offer].Value = DBNull.Value;
+            }
+        }, ct);
         // lightningd takes the next ids and pay index from these (lightningd/wait.c, wallet/invoices.c).
-        await SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
-        await SetVariableAsync(db, "last_invoices_created_index", nextId - 1, ct);
-        await SetVariableAsync(db, "last_invoices_updated_index", nextUpdated - 1, ct);
-        return written;
-    }
-
-    private static async Task SetVariableAsync(SqliteConnection db, string name, long value, CancellationToken ct)
-    {
-        await using var command = db.CreateCommand();
-        command.CommandText = "UPDATE vars SET intval = $value WHERE name = $name";
-        command.Parameters.AddWithValue("$value", value);
-        command.Parameters.AddWithValue("$name", name);
-        if (await command.ExecuteNonQueryAsync(ct) == 0)
-        {
-            command.CommandText = "INSERT INTO vars (name, intval) VALUES ($name, $value)";
-            await command.ExecuteNonQueryAsync(ct);
-        }
+        await LightningdDatabase.SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
+        await LightningdDatabase.SetVariableAsync(db, "last_invoices_created_index", nextId - 1, ct);
+        await LightningdDatabase.SetVariableAsync(db, "last_invoices_updated_index", nextUpdated - 1, ct);
+        return toWrite;
     }
 }
