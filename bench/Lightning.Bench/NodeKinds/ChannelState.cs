@@ -6,7 +6,7 @@ internal enum ChannelState
     /// <summary>Funding not yet deep enough, or the handshake still running.</summary>
     Opening,
 
-    /// <summary>Usable for payments.</summary>
+    /// <summary>Usable for payments: open, and its peer connected (a channel whose peer is away counts as <see cref="Opening"/>).</summary>
     Normal,
 
     Closing,

@@ -88,6 +88,10 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         }));
     }
 
+    /// <summary>Every channel of <paramref name="node"/> usable again from both ends (after its restart: reconnected, reestablished).</summary>
+    public Task WaitUsableAsync(TopologySpec topology, string node, CancellationToken ct) =>
+        Task.WhenAll(topology.Channels.Where(c => c.From == node || c.To == node).Select(c => WaitNormalAsync(c, ct)));
+
     /// <summary>Both ends see the channel as usable.</summary>
     private Task WaitNormalAsync(ChannelSpec channel, CancellationToken ct) =>
         Task.WhenAll(new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>

@@ -53,6 +53,8 @@ internal sealed class GraphLoader(LightningNetwork network, NodeKindCatalog kind
                 }, ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} rpc");
+            await new ChannelOpener(network, progress).WaitUsableAsync(topology, spec.Name, ct);
+            clock.Lap($"{SetupStep.RestartPrefix} channels");
             using (progress.Begin($"{spec.Name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until its graph has channel {last}"))
             {
                 await network.WaitSyncedAsync(ct);

@@ -61,6 +61,11 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 }, ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} rpc");
+            using (progress.Begin($"{name}: waiting until its channels are usable again"))
+            {
+                await new ChannelOpener(network, progress).WaitUsableAsync(topology, name, ct);
+            }
+            clock.Lap($"{SetupStep.RestartPrefix} channels");
             // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
             var (from, to) = payeeHistory ? (payer!, name) : (name, peers[^1]);
             using (progress.Begin($"{name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until {from} pays {to}"))

@@ -86,7 +86,8 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
 
     public Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default) =>
         SetupCallAsync<IReadOnlyList<ChannelState>>("listpeerchannels", new JsonObject { ["id"] = peer.NodeId },
-            result => result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString())).ToList(), ct);
+            result => result.GetProperty("channels").EnumerateArray().Select(c => StateOf(c.GetProperty("state").GetString()) is var state
+                && state == ChannelState.Normal && c.TryGetProperty("peer_connected", out var connected) && !connected.GetBoolean() ? ChannelState.Opening : state).ToList(), ct);
 
     public Task<LocalBalances> GetLocalBalancesAsync(CancellationToken ct = default) =>
         SetupCallAsync("listpeerchannels", null, result =>
