@@ -75,6 +75,16 @@ public class NodeOptionTests
     }
 
     [Fact]
+    public void A_probe_can_be_one_builds_to_measure_what_it_costs()
+    {
+        var options = OptionParser.Parse(["AlicePaysBob", "--build", $"plain={Image}", "--build", $"probed={Image}", "--probe", "probed:100ms"]);
+        Assert.Equal(("probed", TimeSpan.FromMilliseconds(100)), (options.ProbeBuild, options.ProbeInterval!.Value));
+        Assert.Null(OptionParser.Parse(["AlicePaysBob", "--probe", "100"]).ProbeBuild);
+        Assert.Contains("--probe nope:…: there is no build 'nope'",
+            Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--build", $"plain={Image}", "--probe", "nope:100"])).Message);
+    }
+
+    [Fact]
     public void A_history_on_postgres_is_refused() =>
         Assert.Contains("--history writes its rows into a node's sqlite3 database",
             Assert.Throws<UsageException>(() => OptionParser.Parse(["LargeNode", "--history", "1000", "--db", "postgres"])).Message);

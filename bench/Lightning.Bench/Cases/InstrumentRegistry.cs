@@ -56,7 +56,8 @@ internal static class InstrumentRegistry
             // A soak profiles in windows of its own.
             instruments.Add(new ProfileWindow(profiling, ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct), results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
         }
-        if (run.Options.ProbeInterval is { } probe && run.Valgrind is null)
+        if (run.Options.ProbeInterval is { } probe && run.Valgrind is null
+            && (run.Options.ProbeBuild is null || run.Options.ProbeBuild == CaseId.Of(definition.Parameters).Build))
         {
             // Runs beside the invocations (its calls are its own tasks): where it sits in the nesting does not matter.
             instruments.Add(new ResponsivenessProbe(network.Nodes, probe, results));

@@ -192,6 +192,9 @@ internal sealed record HarnessOptions
     /// <summary>--probe: how often each node is asked a cheap RPC alongside the workload; null: never.</summary>
     public TimeSpan? ProbeInterval { get; init; }
 
+    /// <summary>--probe BUILD:MS: only this build's nodes are probed (the other builds' are not); null: every build's.</summary>
+    public string? ProbeBuild { get; init; }
+
     /// <summary>--budget: limits a soak must keep; a broken one makes the run exit non-zero.</summary>
     public IReadOnlyList<SoakBudget> Budgets { get; init; } = [];
 

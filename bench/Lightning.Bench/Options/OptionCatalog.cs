@@ -157,9 +157,9 @@ internal static class OptionCatalog
         Valued("--soak", "DURATION|N", (o, a) => o with { Soak = SoakLimit.Parse(a.Name, a.Value()) },
             "drive one case's payments continuously on one topology for a duration (90s, 30m,\n2h, 1h30m) or N payments; writes soak.csv, soak-nodes.csv, soak-report.md (trends\nwith verdicts) and plots; traces off; Ctrl+C ends it and keeps everything",
             new("", "drive one case continuously on one topology for a duration (`90s`, `30m`, `2h`, `1h30m`) or N payments, with trends and budgets (see [Soak runs](soak.md))")),
-        Valued("--probe", "MS", (o, a) => o with { ProbeInterval = TimeSpan.FromMilliseconds(Int(a.Name, a.Value() is var v && v.EndsWith("ms", StringComparison.Ordinal) ? v[..^2] : v, 10, 60_000)) },
-            "ask every Lightning node a cheap RPC (its sync state) every MS milliseconds alongside\nthe workload and report how fast it answered (p50, p99, max, longest stall per\nnode) and, with --build, the slowest answer per invocation as a metric with verdicts",
-            new("off", "ask every Lightning node a cheap RPC (Core Lightning's `getinfo`, LND's `GetInfo`) every MS milliseconds (`100` or `100ms`), one call at a time, alongside the workload: `probes.csv` (every call), a table per case and node (p50, p99, max, longest stall) and, with `--build`, `RPC wait` (each invocation's slowest answer) compared like the other metrics (see [How it works](how-it-works.md#responsiveness))")),
+        Valued("--probe", "[BUILD:]MS", (o, a) => Probe(o, a.Name, a.Value()),
+            "ask every Lightning node a cheap RPC (its sync state) every MS milliseconds alongside\nthe workload and report how fast it answered (p50, p99, max, longest stall per\nnode) and, with --build, the slowest answer per invocation as a metric with verdicts;\nBUILD: only that build's nodes (what the probe costs, compared)",
+            new("off", "ask every Lightning node a cheap RPC (Core Lightning's `getinfo`, LND's `GetInfo`) every MS milliseconds (`100` or `100ms`), one call at a time, alongside the workload: `probes.csv` (every call), a table per case and node (p50, p99, max, longest stall) and, with `--build`, `RPC wait` (each invocation's slowest answer) compared like the other metrics; `BUILD:MS` probes only that build's nodes, so `--build plain=IMG --build probed=IMG --probe probed:100` measures what the probe costs (see [How it works](how-it-works.md#responsiveness))")),
         Valued("--sample-interval", "S", (o, a) => o with { SampleInterval = TimeSpan.FromSeconds(Int(a.Name, a.Value(), 1, 3600)) },
             $"seconds between a soak's samples (default {Defaults.SampleInterval.TotalSeconds:0})",
             new(Code($"{Defaults.SampleInterval.TotalSeconds:0}"), "seconds between a soak's samples")),
@@ -226,6 +226,18 @@ internal static class OptionCatalog
 
     private static OptionDeclaration Switch(string name, Func<HarnessOptions, HarnessOptions> apply, string help, OptionDocs docs) =>
         new(name, null, (options, _) => apply(options), help, docs);
+
+    /// <summary>--probe [BUILD:]MS.</summary>
+    private static HarnessOptions Probe(HarnessOptions o, string name, string value)
+    {
+        var colon = value.LastIndexOf(':');
+        var (build, ms) = colon < 0 ? ((string?)null, value) : (value[..colon], value[(colon + 1)..]);
+        return o with
+        {
+            ProbeInterval = TimeSpan.FromMilliseconds(Int(name, ms.EndsWith("ms", StringComparison.Ordinal) ? ms[..^2] : ms, 10, 60_000)),
+            ProbeBuild = build,
+        };
+    }
 
     private static OptionDeclaration Valued(string name, string valueName, Func<HarnessOptions, OptionArguments, HarnessOptions> apply, string help, OptionDocs docs) =>
         new(name, valueName, apply, help, docs);

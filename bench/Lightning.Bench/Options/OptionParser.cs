@@ -53,6 +53,10 @@ internal static class OptionParser
         {
             throw new UsageException($"--node-option {unknown}:{stray.Option}: there is no build '{unknown}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
         }
+        if (options.ProbeBuild is { } probeBuild && !builds.Contains(probeBuild))
+        {
+            throw new UsageException($"--probe {probeBuild}:…: there is no build '{probeBuild}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
+        }
         if (options.DatabaseList.FirstOrDefault(d => d.Build is not null && !builds.Contains(d.Build)) is { Build: { } noBuild } strayDb)
         {
             throw new UsageException($"--db {noBuild}:{strayDb.Database}: there is no build '{noBuild}' (the builds: {string.Join(", ", builds)}); name one given with --build NAME=IMAGE");
