@@ -31,6 +31,8 @@ public class MainnetGraphTests : IDisposable
         Assert.Equal(2, elsewhere.ExitCode);
         Assert.Contains("--graph gives MainnetGraph's payer the mainnet graph; AlicePaysBob takes none", elsewhere.StandardError);
         Assert.Equal(2, routesElsewhere.ExitCode);
+        Assert.Contains("--graph writes into a stopped node's folder on this host: run it without --swarm",
+            Assert.Throws<Lightning.Bench.Progress.UsageException>(() => Lightning.Bench.Options.OptionParser.Parse(["MainnetGraph", "--graph", "g.compressed", "--swarm"])).Message);
         Assert.Contains("--workload routes does not fit AlicePaysBob: routes asks routes into the mainnet graph: run it on MainnetGraph with --graph PATH", routesElsewhere.StandardError);
         Assert.Empty(Directory.GetDirectories(results));
     }

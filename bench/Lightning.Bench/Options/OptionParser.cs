@@ -169,6 +169,10 @@ internal static class OptionParser
     /// <summary>A swarm run is a timed benchmark whose nodes are reached through agents: what needs the nodes' folders on this host does not apply.</summary>
     private static void CheckSwarm(HarnessOptions options)
     {
+        if (options.Swarm && (options.GivesHistory || options.GraphPath is not null))
+        {
+            throw new UsageException($"{(options.GraphPath is not null ? "--graph" : "--history")} writes into a stopped node's folder on this host: run it without --swarm");
+        }
         if (options.TopologyRange is { } range && range.Last > options.Topologies)
         {
             throw new UsageException($"--topology-range {range.First}-{range.Last} goes past --topologies {options.Topologies}: give --topologies {range.Last} or more");
