@@ -13,6 +13,9 @@ namespace Lightning.Bench.Instructions;
 internal sealed partial class NodeCallgrind(DockerEngine engine, string node, string container, string hostFolder, string? user, IReadOnlyList<string>? forkedWork = null)
 {
     private const int Attempts = 5;
+
+    /// <summary>Whether the node's image has a shell (its batch exec ran): single calls then go through it too.</summary>
+    private bool shell;
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(60);
 
     public string Node => node;
@@ -104,18 +107,22 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         {
             return new HashSet<int>();
         }
-        const string script = "c=$1; shift; for p in \"$@\"; do (\"" + HostValgrind.ContainerVgdb + "\" --vgdb-prefix=\"" + "$VGDB_PREFIX" +
-            "\" --pid=$p $c >/dev/null 2>&1; echo \"took $p $?\") & done; wait";
+        // A process gone (a forked child that exited) may leave its FIFOs: vgdb would wait on them for ever, so they
+        // are removed instead, and the process is not one that took the command.
+        const string script = "c=$1; shift; for p in \"$@\"; do if [ ! -d /proc/$p ]; then rm -f \"$VGDB_PREFIX\"*-$p-by-*; echo \"gone $p\"; continue; fi; (\"" +
+            HostValgrind.ContainerVgdb + "\" --vgdb-prefix=\"" + "$VGDB_PREFIX" + "\" --pid=$p $c >/dev/null 2>&1; echo \"took $p $?\") & done; wait";
         try
         {
             var (exitCode, output) = await engine.ExecAsync(container,
                 ["/bin/sh", "-c", script.Replace("$VGDB_PREFIX", ValgrindWrapping.VgdbPrefix, StringComparison.Ordinal), "sh", command, .. pids.Select(p => p.ToString(CultureInfo.InvariantCulture))],
                 user, CallTimeout, ct);
+            shell = exitCode == 0;
             return exitCode != 0 ? new HashSet<int>() : output.Split('\n', StringSplitOptions.TrimEntries)
                 .Select(l => l.Split(' ')).Where(w => w is ["took", _, "0"]).Select(w => int.Parse(w[1], CultureInfo.InvariantCulture)).ToHashSet();
         }
         catch (Docker.DockerApiException)
         {
+            shell = false;
             return new HashSet<int>();
         }
     }
@@ -142,8 +149,11 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         string output = "";
         for (var attempt = 1; attempt <= Attempts; attempt++)
         {
-            var (exitCode, text) = await engine.ExecAsync(container,
-                [HostValgrind.ContainerVgdb, $"--vgdb-prefix={ValgrindWrapping.VgdbPrefix}", $"--pid={pid}", .. command.Split(' ')], user, CallTimeout, ct);
+            // Through the node's shell where it has one: a process gone has its FIFOs removed rather than waited on.
+            string[] vgdb = [HostValgrind.ContainerVgdb, $"--vgdb-prefix={ValgrindWrapping.VgdbPrefix}", $"--pid={pid}", .. command.Split(' ')];
+            var (exitCode, text) = await engine.ExecAsync(container, shell
+                ? ["/bin/sh", "-c", $"[ -d /proc/{pid} ] || {{ rm -f '{ValgrindWrapping.VgdbPrefix}'*-{pid}-by-*; echo 'no FIFO found matching pid {pid}'; exit 42; }}; exec \"$0\" \"$@\"", .. vgdb]
+                : vgdb, user, CallTimeout, ct);
             if (exitCode == 0)
             {
                 return true;
