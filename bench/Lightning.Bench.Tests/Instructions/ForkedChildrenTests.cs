@@ -32,6 +32,22 @@ public class ForkedChildrenTests : IDisposable
         Assert.Empty(new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null).ForkedAndEnded([100]));
     }
 
+    [Fact]
+    public void A_restarted_nodes_old_fifos_and_dumps_are_forgotten_and_nothing_else()
+    {
+        var node = Directory.CreateDirectory(Path.Combine(folder, "alice")).FullName;
+        var callgrind = Directory.CreateDirectory(Path.Combine(node, ValgrindWrapping.Folder)).FullName;
+        foreach (var name in new[] { "vgdb-from-vgdb-to-23-by-x-on-y", "vgdb-to-vgdb-from-23-by-x-on-y", "vgdb-shared-mem-vgdb-23-by-x-on-y", "cg.23", "cg.23.1", "keep.txt" })
+        {
+            File.WriteAllText(Path.Combine(callgrind, name), "");
+        }
+
+        ValgrindWrapping.ForgetProcesses(node);
+        ValgrindWrapping.ForgetProcesses(Path.Combine(folder, "no-such-node"));
+
+        Assert.Equal(["keep.txt"], Directory.EnumerateFiles(callgrind).Select(Path.GetFileName));
+    }
+
     public void Dispose() => Directory.Delete(folder, recursive: true);
 
     private void Write(string name, string text) => File.WriteAllText(Path.Combine(folder, name), text);

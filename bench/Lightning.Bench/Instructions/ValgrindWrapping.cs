@@ -15,6 +15,23 @@ internal static class ValgrindWrapping
 
     public static string VgdbPrefix => RunLayout.ContainerPath($"{Folder}/vgdb");
 
+    /// <summary>
+    /// Removes a stopped node's vgdb FIFOs and callgrind dumps (nothing without --instructions): its processes restart
+    /// with the same pids in a fresh namespace, and a FIFO of an old one would have vgdb wait for ever on a new one.
+    /// </summary>
+    public static void ForgetProcesses(string nodeDirectory)
+    {
+        var folder = Path.Combine(nodeDirectory, Folder);
+        if (!Directory.Exists(folder))
+        {
+            return;
+        }
+        foreach (var file in Directory.EnumerateFiles(folder).Where(f => Path.GetFileName(f) is var n && (n.StartsWith("vgdb-", StringComparison.Ordinal) || n.StartsWith("cg.", StringComparison.Ordinal))))
+        {
+            File.Delete(file);
+        }
+    }
+
     public static ComposeService Wrap(ComposeService service, InstructionCounting counting, HostValgrind valgrind)
     {
         var wrapped = service.Clone();

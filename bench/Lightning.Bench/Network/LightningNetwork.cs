@@ -136,6 +136,8 @@ internal sealed class LightningNetwork : IAsyncDisposable
         var started = System.Diagnostics.Stopwatch.StartNew();
         await host.RestartNodeAsync(name, ShutdownGrace, async c =>
         {
+            // Under --instructions, the stopped processes' vgdb FIFOs and dumps go: the new ones reuse their pids.
+            Instructions.ValgrindWrapping.ForgetProcesses(Layout.NodeDirectory(name));
             await whileStopped(c);
             started.Restart();
         }, ct);
