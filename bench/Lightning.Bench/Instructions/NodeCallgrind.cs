@@ -44,6 +44,7 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     /// </summary>
     public async Task<IReadOnlyDictionary<int, string>> DumpAsync(IReadOnlyList<int> pids, string hint, CancellationToken ct = default)
     {
+        await ForkedChildrenEndedAsync(pids, ct);
         var alive = Pids().Intersect(pids).ToList();
         var before = alive.ToDictionary(p => p, p => DumpFiles(p).ToHashSet());
         var done = await BatchAsync(alive, $"dump {hint}", ct);
@@ -63,6 +64,26 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p)))).Concat(ForkedAndEnded(pids))
             .Where(d => d.File is not null).ToDictionary(d => d.Pid, d => d.File!);
     }
+
+    /// <summary>
+    /// Before a window's dump, up to <see cref="ForkedChildrenGrace"/> for the children forked within it to end (a routing
+    /// child answers, then exits and writes its counts): one still running would be counted in no window.
+    /// </summary>
+    private async Task ForkedChildrenEndedAsync(IReadOnlyList<int> zeroed, CancellationToken ct)
+    {
+        if (forkedWork is not { Count: > 0 })
+        {
+            return;
+        }
+        var until = DateTime.UtcNow + ForkedChildrenGrace;
+        while (Pids().Except(zeroed).Any() && DateTime.UtcNow < until)
+        {
+            await Task.Delay(50, ct);
+        }
+    }
+
+    /// <summary>How long a window's dump waits for its forked children to end.</summary>
+    public static readonly TimeSpan ForkedChildrenGrace = TimeSpan.FromSeconds(3);
 
     /// <summary>
     /// Children forked since the window's processes were zeroed and ended since (their exit dumps in the folder), whose
