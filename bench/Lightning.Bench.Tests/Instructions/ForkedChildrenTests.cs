@@ -24,11 +24,12 @@ public class ForkedChildrenTests : IDisposable
         Write("cg.203", "fn=run_child\n");                                // uncompressed names
         Write("cg.300.1", "fn=(7) run_child\n");                          // a mid-run dump of a process
         Write("cg.204", "fn=(7) run_child_helper\n");                     // another function of a similar name
+        Write("cg.205", "fn=(1) do_getroutes\ncfn=(9) run_child\ncalls=1 0\n0 5\nfn=(9)\n0 3\n");   // named first as a callee
         var callgrind = new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null, ["run_child"]);
 
         var counted = callgrind.ForkedAndEnded([100]).Select(c => c.Pid).Order();
 
-        Assert.Equal([200, 203], counted);
+        Assert.Equal([200, 203, 205], counted);
         Assert.Empty(new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null).ForkedAndEnded([100]));
     }
 

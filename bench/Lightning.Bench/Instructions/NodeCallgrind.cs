@@ -103,17 +103,23 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
             {
                 continue;
             }
-            if (File.ReadLines(file).Any(line => line.StartsWith("fn=", StringComparison.Ordinal) && forkedWork.Any(f => FunctionName(line) == f)))
+            // A function's name is written once, where it first appears: as a function (fn=) or as a callee (cfn=).
+            if (File.ReadLines(file).Any(line => FunctionName(line) is { } name && forkedWork.Contains(name)))
             {
                 yield return (pid, file);
             }
         }
     }
 
-    /// <summary>The name in a callgrind "fn=(ID) NAME" line (names are written once, then by id alone).</summary>
-    private static string FunctionName(string line)
+    /// <summary>The name in a callgrind "fn=(ID) NAME" or "cfn=(ID) NAME" line (names are written once, then by id alone); null for other lines.</summary>
+    private static string? FunctionName(string line)
     {
-        var name = line["fn=".Length..];
+        var prefix = line.StartsWith("fn=", StringComparison.Ordinal) ? 3 : line.StartsWith("cfn=", StringComparison.Ordinal) ? 4 : -1;
+        if (prefix < 0)
+        {
+            return null;
+        }
+        var name = line[prefix..];
         return name.StartsWith('(') && name.IndexOf(") ", StringComparison.Ordinal) is var close and > 0 ? name[(close + 2)..] : name;
     }
 
