@@ -56,7 +56,6 @@ internal sealed class GossipStoreWriter(GossmapSnapshot snapshot, GraphNodeIds i
         {
             throw new InvalidDataException($"gossip_store version {version} is not one this harness writes ({string.Join(", ", Versions)})");
         }
-        var start = output.CanSeek ? output.Position : 0;
         var written = 0L;
         foreach (var i in channels)
         {
@@ -69,15 +68,11 @@ internal sealed class GossipStoreWriter(GossmapSnapshot snapshot, GraphNodeIds i
             written += Record(output, version, Update(i, c, 0));
             written += Record(output, version, Update(i, c, 1));
         }
-        return output.CanSeek ? output.Position - start : written;
+        return written;
     }
 
     /// <summary>The id the store gives channel <paramref name="index"/> (block = index + its first node, transaction = its second node, output = index's low 16 bits).</summary>
-    public ulong ShortChannelId(int index)
-    {
-        var c = snapshot.Channels[index];
-        return ShortChannelId(index, c);
-    }
+    public ulong ShortChannelId(int index) => ShortChannelId(index, snapshot.Channels[index]);
 
     /// <summary>As lightningd prints it: BLOCKxTXxOUT.</summary>
     public static string Format(ulong scid) => $"{scid >> 40}x{(scid >> 16) & 0xFFFFFF}x{scid & 0xFFFF}";

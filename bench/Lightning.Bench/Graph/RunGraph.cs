@@ -26,6 +26,7 @@ internal sealed class RunGraph
         MappedIndex = mappedIndex;
         Seed = seed;
         Sha256 = sha256;
+        Ids = new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]>());
     }
 
     public string Path { get; }
@@ -44,7 +45,7 @@ internal sealed class RunGraph
     public string Sha256 { get; }
 
     /// <summary>The ids the store gives the snapshot's nodes, none mapped (derived once for the run).</summary>
-    public GraphNodeIds Ids { get; private init; } = null!;
+    public GraphNodeIds Ids { get; }
 
     /// <summary>Reads and checks the snapshot and its node map; what is wrong with them is a <see cref="UsageException"/> in one line.</summary>
     public static RunGraph Load(string path, int mappedIndex, int seed)
@@ -80,10 +81,7 @@ internal sealed class RunGraph
             }
         }
         using var file = File.OpenRead(path);
-        return new RunGraph(System.IO.Path.GetFullPath(path), snapshot, map, mapPath, mappedIndex, seed, Convert.ToHexStringLower(SHA256.HashData(file)))
-        {
-            Ids = new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]>()),
-        };
+        return new RunGraph(System.IO.Path.GetFullPath(path), snapshot, map, mapPath, mappedIndex, seed, Convert.ToHexStringLower(SHA256.HashData(file)));
     }
 
     /// <summary>The channels (indexes) of a share of the graph around the mapped node.</summary>

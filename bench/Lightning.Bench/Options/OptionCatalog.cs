@@ -230,8 +230,7 @@ internal static class OptionCatalog
     /// <summary>--probe [BUILD:]MS.</summary>
     private static HarnessOptions Probe(HarnessOptions o, string name, string value)
     {
-        var colon = value.LastIndexOf(':');
-        var (build, ms) = colon < 0 ? ((string?)null, value) : (value[..colon], value[(colon + 1)..]);
+        var (build, ms) = ForBuild(value);
         return o with
         {
             ProbeInterval = TimeSpan.FromMilliseconds(Int(name, ms.EndsWith("ms", StringComparison.Ordinal) ? ms[..^2] : ms, 10, 60_000)),

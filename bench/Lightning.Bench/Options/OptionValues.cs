@@ -198,11 +198,14 @@ internal static class OptionValues
         return new Dictionary<string, string>(earlier) { [parts[0]] = parts[1] };
     }
 
+    /// <summary>[BUILD:]VALUE of an option one build or every build may take (--db, --probe).</summary>
+    public static (string? Build, string Value) ForBuild(string text) =>
+        text.LastIndexOf(':') is var colon and >= 0 ? (text[..colon], text[(colon + 1)..]) : (null, text);
+
     /// <summary>[BUILD:]DATABASE of --db.</summary>
     public static (string? Build, string Database) Database(string option, string text)
     {
-        var colon = text.LastIndexOf(':');
-        var (build, database) = colon < 0 ? ((string?)null, text) : (text[..colon], text[(colon + 1)..]);
+        var (build, database) = ForBuild(text);
         return (build, OneOf(option, database, Topology.Databases.All));
     }
 

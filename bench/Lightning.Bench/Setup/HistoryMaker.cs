@@ -34,7 +34,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
             var payeeHistory = history.Seed == HistorySeed.Receive;
             var payer = payeeHistory ? spec.Name : null;
             var name = payeeHistory ? topology.Flows.First(f => f.Payer == spec.Name).Payee : spec.Name;
-            var peers = topology.Channels.Where(c => c.From == name || c.To == name).Select(c => c.From == name ? c.To : c.From).Distinct().ToList();
+            var peers = topology.PeersOf(name);
             using (progress.Begin(payeeHistory ? $"{name}: receiving a payment to copy" : $"{name}: forwarding, paying and receiving a payment to copy"))
             {
                 if (history.Seed.HasFlag(HistorySeed.Forward) && peers.Count >= 2)
@@ -51,24 +51,14 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 await SettledAsync(name, ct);
             }
             var written = 0L;
-            var rpc = TimeSpan.Zero;
-            using (progress.Begin($"{name}: stopping it, writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]}), starting it"))
+            await TimedRestart.RestartAsync(network, progress, topology, name, $"writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]})", async c =>
             {
-                rpc = await network.RestartNodeAsync(name, async c =>
-                {
-                    written = await history.WriteAsync(network.Layout.NodeDirectory(name), spec.HistoryRows, c);
-                    clock.Lap("history");
-                }, ct);
-            }
-            clock.Lap($"{SetupStep.RestartPrefix} rpc");
-            using (progress.Begin($"{name}: waiting until its channels are usable again"))
-            {
-                await new ChannelOpener(network, progress).WaitUsableAsync(topology, name, ct);
-            }
-            clock.Lap($"{SetupStep.RestartPrefix} channels");
+                written = await history.WriteAsync(network.Layout.NodeDirectory(name), spec.HistoryRows, c);
+                clock.Lap("history");
+            }, clock, ct);
             // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
             var (from, to) = payeeHistory ? (payer!, name) : (name, peers[^1]);
-            using (progress.Begin($"{name}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until {from} pays {to}"))
+            using (progress.Begin($"{name}: restarted; waiting until {from} pays {to}"))
             {
                 await network.WaitSyncedAsync(ct);
                 await network.Waits.UntilAsync($"{from} to pay {to} after {name}'s restart", async c =>

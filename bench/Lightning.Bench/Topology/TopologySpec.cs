@@ -37,6 +37,10 @@ internal sealed partial record TopologySpec
 
     public NodeSpec Node(string name) => Nodes.Single(n => n.Name == name);
 
+    /// <summary>The nodes <paramref name="node"/> has a channel with, each once, in the order of its channels.</summary>
+    public IReadOnlyList<string> PeersOf(string node) =>
+        Channels.Where(c => c.From == node || c.To == node).Select(c => c.From == node ? c.To : c.From).Distinct().ToList();
+
     /// <summary>The topology with the nodes named in <paramref name="placements"/> placed apart (node → a host label's value; see <see cref="NodeSpec.Placement"/>).</summary>
     public TopologySpec Placed(IReadOnlyDictionary<string, string> placements) => placements.Count == 0 ? this
         : new(BitcoindImage, Nodes.Select(n => placements.TryGetValue(n.Name, out var value) ? n with { Placement = value } : n).ToList(), Channels, Flows);

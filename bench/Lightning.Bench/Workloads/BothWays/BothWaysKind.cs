@@ -41,7 +41,7 @@ internal sealed class BothWaysKind : IWorkloadKind
         var frontier = new Queue<string>([from]);
         while (frontier.TryDequeue(out var node))
         {
-            foreach (var next in topology.Channels.Where(c => c.From == node || c.To == node).Select(c => c.From == node ? c.To : c.From))
+            foreach (var next in topology.PeersOf(node))
             {
                 if (seen.Add(next))
                 {
