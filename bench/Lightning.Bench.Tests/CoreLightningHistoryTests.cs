@@ -22,7 +22,7 @@ public class CoreLightningHistoryTests : IDisposable
             (1, 1, 1000, 0, 100, true), (2, 2, 0, 1001, 101, true), (3, 2, 0, 1000, 102, true), (4, 1, 1000, 0, 103, false),
         ]);
 
-        var written = await new CoreLightningHistory().WriteAsync(directory, 1_000);
+        var written = (await new CoreLightningHistory().WriteAsync(directory, 1_000)).Rows;
 
         Assert.Equal(996, written);
         await using var db = Open();

@@ -1,3 +1,4 @@
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Microsoft.Data.Sqlite;
 
@@ -29,9 +30,11 @@ public class CoreLightningInvoicesTests : IDisposable
                 "INSERT INTO vars (name, intval) VALUES ('next_pay_index', 2), ('last_invoices_created_index', 1), ('last_invoices_updated_index', 2);");
         }
 
-        var written = await new CoreLightningInvoices().WriteAsync(directory, 10_000);
+        var (written, listing) = await new CoreLightningInvoices().WriteAsync(directory, 10_000);
 
         Assert.Equal(9_999, written);
+        // The node is asked for the last invoice by its own listing once it is back.
+        Assert.Equal(new HistoryCheck("listinvoices", "invoices", 10_000), listing);
         await using var check = Open(path);
         Assert.Equal(10_000L, await ScalarAsync(check, "SELECT count(DISTINCT payment_hash) FROM invoices"));
         Assert.Equal(10_000L, await ScalarAsync(check, "SELECT count(DISTINCT label) FROM invoices"));

@@ -55,6 +55,25 @@ public class TopologySpecTests
     }
 
     [Fact]
+    public void A_hub_with_several_channels_per_peer_opens_them_in_rounds_each_pairs_kth_channel_in_round_k()
+    {
+        var topology = Scenarios.HubRoutes.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "btc", 4, channelsPerPeer: 3);
+
+        Assert.Equal(12, topology.Channels.Count);
+        Assert.Equal(2, topology.PeersOf("alice-1").Count + topology.PeersOf("bob-1").Count);
+        var rounds = Setup.ChannelOpener.Rounds(topology.Channels);
+        // Three rounds of four: every round one channel of each of the four pairs, so no node opens two to one peer at once.
+        Assert.Equal([4, 4, 4], rounds.Select(r => r.Count));
+        Assert.All(rounds, r => Assert.Equal(4, r.Select(c => (c.Channel.From, c.Channel.To)).Distinct().Count()));
+        // Every channel once, by its place in the topology (equal channels are still two).
+        Assert.Equal(Enumerable.Range(0, 12), rounds.SelectMany(r => r.Select(c => c.Index)).Order());
+        // One channel per pair (the default) is one round: nothing changes for the other scenarios.
+        Assert.Single(Setup.ChannelOpener.Rounds(Scenarios.HubRoutes.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "btc", 6).Channels));
+        // A pair counts once whichever end funds: a->b then b->a is two rounds.
+        Assert.Equal(2, Setup.ChannelOpener.Rounds([new ChannelSpec("a", "b", 1), new ChannelSpec("b", "a", 1)]).Count);
+    }
+
+    [Fact]
     public void A_run_folder_too_deep_for_unix_sockets_is_refused_with_the_fix()
     {
         var deep = "/tmp/" + new string('x', 80);

@@ -52,11 +52,13 @@ public class WorkloadEndToEndTests
     public async Task A_hub_forwards_every_payment_between_its_peers_and_its_costs_and_answers_are_reported_apart()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
-        var (runDir, _) = await HarnessProcess.RunToResultsAsync("hub",
+        var (runDir, run) = await HarnessProcess.RunToResultsAsync("hub",
         [
-            "HubRoutes", "--peers", "6", "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--probe", "100",
+            "HubRoutes", "--peers", "6", "--channels-per-peer", "2", "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--probe", "100",
             "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
+        // Two channels between the hub and each peer, opened in two rounds, all usable before the first payment.
+        Assert.Matches(@"opening 12 channel\(s\): alice-1->hub, alice-1->hub, ", run.StandardOutput);
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         // 3 Alices × Concurrency 2 × (1 warmup + 3 measured), each alice-i paying bob-i, all through the hub.
         Assert.Equal(24, rows.Count);
@@ -110,6 +112,35 @@ public class WorkloadEndToEndTests
         var setup = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
         Assert.Contains("restart channels", setup);
         Assert.Contains("restart pay", setup);
+    }
+
+    [SkippableFact]
+    public async Task A_router_given_a_history_of_forwards_routes_every_payment_and_a_payer_given_past_payments_still_pays()
+    {
+        var (cln, bitcoind) = Requirements.NodeImages();
+        var (runDir, run) = await HarnessProcess.RunToResultsAsync("forwards",
+        [
+            "LargeNode", "--history", "3000", "--history-of", "forwards", "--iterations", "3", "--warmups", "1", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
+        // carol's past forwards are written, seen by carol's own listforwards once she is back, and every payment is
+        // one more forward of hers: alice pays bob through her.
+        Assert.Contains("carol: a history of 3,000 forwards (2,999 written, the rest its own), restarted", run.StandardOutput);
+        var forwards = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(4, forwards.Count);
+        Assert.All(forwards, p => Assert.Equal(("alice", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"])));
+
+        (runDir, run) = await HarnessProcess.RunToResultsAsync("payments",
+        [
+            "LargeNode", "--history", "3000", "--history-of", "payments", "--iterations", "3", "--warmups", "1", "--topologies", "1",
+            "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
+        Assert.Contains("carol: a history of 3,000 payments (2,999 written, the rest its own), restarted", run.StandardOutput);
+        var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(4, payments.Count);
+        Assert.All(payments, p => Assert.Equal(("carol", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"])));
+        using var manifest = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        Assert.Contains("payments:", manifest.RootElement.ToString());
     }
 
     [SkippableFact]

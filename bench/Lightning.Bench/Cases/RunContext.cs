@@ -103,6 +103,8 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
 
     public string BitcoindImage => Options.BitcoindImage;
 
+    public string HistoryOf => Options.HistoryOf;
+
     public IReadOnlyDictionary<string, string> Placements => Options.Placements;
 
     /// <summary>BenchmarkDotNet's case started: alone, or with alternating arms as its group's arm (<see cref="ArmGroup"/>).</summary>

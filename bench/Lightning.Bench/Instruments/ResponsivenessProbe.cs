@@ -5,8 +5,8 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Instruments;
 
 /// <summary>
-/// --probe: alongside the workload, each Lightning node is asked a cheap RPC (its sync state: Core Lightning's getinfo,
-/// LND's GetInfo) every interval, one call at a time, from before the first invocation to the case's end; each answer's
+/// --probe: alongside the workload, each Lightning node is asked a cheap RPC (<see cref="ILightningNode.PingAsync"/>:
+/// Core Lightning's help for one command, LND's GetInfo) every interval, one call at a time, from before the first invocation to the case's end; each answer's
 /// latency is kept with the invocation it started in (<see cref="ProbeSample"/>), so a node that freezes under load or
 /// while it digests its history shows as a slow answer and a long stall. A call slower than the interval delays the
 /// next (calls never pile up); its calls cost the nodes some CPU, inside the measured invocations and in the idle
@@ -88,7 +88,7 @@ internal sealed class ResponsivenessProbe(IReadOnlyDictionary<string, ILightning
             {
                 using var timeout = CancellationTokenSource.CreateLinkedTokenSource(ct);
                 timeout.CancelAfter(CallTimeout);
-                await node.GetSyncStateAsync(timeout.Token);
+                await node.PingAsync(timeout.Token);
             }
             catch (OperationCanceledException) when (ct.IsCancellationRequested)
             {

@@ -24,6 +24,12 @@ internal interface ILightningNode : IAsyncDisposable
 
     Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default);
 
+    /// <summary>
+    /// The responsiveness probe's call (--probe): the cheapest call the node answers where its work is done (Core
+    /// Lightning: lightningd's main loop), whose cost must not grow with the node's history; by default its sync state.
+    /// </summary>
+    Task PingAsync(CancellationToken ct = default) => GetSyncStateAsync(ct);
+
     /// <summary>A fresh on-chain address of its wallet (bech32 on regtest).</summary>
     Task<string> NewAddressAsync(CancellationToken ct = default);
 

@@ -17,10 +17,23 @@ internal interface INodeHistory
 
     /// <summary>
     /// Grows the stopped node's history to <paramref name="rows"/> rows (copies of what it already did); returns how
-    /// many it wrote. A build that keeps no such rows is refused with <see cref="Progress.UsageException"/>.
+    /// many it wrote and how to ask the node for the last. A build that keeps no such rows is refused with
+    /// <see cref="Progress.UsageException"/>.
     /// </summary>
-    Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
+    Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
+
+    /// <summary>
+    /// Once the node is back, asks it by its own listing for the last row written; a history it does not see (a
+    /// partial or damaged write) throws, so it is never measured.
+    /// </summary>
+    Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default);
 }
+
+/// <summary>What a history wrote: its rows, and the node's listing that must show the last of them.</summary>
+internal sealed record HistoryWritten(long Rows, HistoryCheck Check);
+
+/// <summary>A node's listing (<paramref name="Method"/>, its array <paramref name="Array"/>) asked from its created index <paramref name="LastIndex"/>.</summary>
+internal sealed record HistoryCheck(string Method, string Array, long LastIndex);
 
 /// <summary>What a node does in setup before its history is copied from its own records.</summary>
 [Flags]
@@ -40,5 +53,11 @@ internal static class HistoryKinds
     /// <summary>Paid invoices of the payee: issue 1506's.</summary>
     public const string Invoices = "invoices";
 
-    public static readonly IReadOnlyList<string> All = [Moves, Invoices];
+    /// <summary>Payments the node made, with their HTLC rows and channel moves.</summary>
+    public const string Payments = "payments";
+
+    /// <summary>Forwards the node routed, with their HTLC rows and channel moves.</summary>
+    public const string Forwards = "forwards";
+
+    public static readonly IReadOnlyList<string> All = [Moves, Invoices, Payments, Forwards];
 }

@@ -35,6 +35,7 @@ internal sealed class ManifestJson : IRunEndOutput
             ThresholdPercent = options.ThresholdPercent,
             AmountMsat = options.AmountMsat,
             Graph = run.Graph is { } graph ? GraphOf(graph, run.Scenario.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.MainnetGraph.GraphPercent))?.ValuesFrom(options.Sweeps) ?? []) : null,
+            History = run.History,
             Traces = options.Traces,
             Invoices = run.InvoiceMode,
             Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions, Database = b.Database }).ToList(),

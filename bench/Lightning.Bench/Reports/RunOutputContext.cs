@@ -43,6 +43,9 @@ internal sealed class RunOutputContext
     /// <summary>With --graph: the run's mainnet graph, else null.</summary>
     public Graph.RunGraph? Graph { get; init; }
 
+    /// <summary>With --history: what its rows are and how they were made.</summary>
+    public HistoryRecord? History { get; init; }
+
     /// <summary>With --instructions: the host's Valgrind the nodes ran under, else null.</summary>
     public Instructions.HostValgrind? Valgrind { get; init; }
 

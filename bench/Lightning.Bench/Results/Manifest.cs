@@ -52,6 +52,9 @@ internal sealed record Manifest
     /// <summary>With --graph: the snapshot, the mapped node, and per share its seeded channels' count and route queries.</summary>
     public GraphRecord? Graph { get; init; }
 
+    /// <summary>With --history: what the rows are, the sizes, and how they were made.</summary>
+    public HistoryRecord? History { get; init; }
+
     public required IReadOnlyList<string> Traces { get; init; }
 
     public required string Invoices { get; init; }
@@ -109,6 +112,19 @@ internal sealed record Manifest
 }
 
 /// <summary>The run's mainnet graph: what file, which node is the payer's peer, and what each share gave and asked (seeded).</summary>
+/// <summary>
+/// A node's history (--history, --history-of): what a row is (per node kind), the sizes asked, and how the rows were
+/// made (<see cref="HistoryRecord.Made"/>).
+/// </summary>
+internal sealed record HistoryRecord(string Of, IReadOnlyList<int> Sizes, IReadOnlyList<string> Rows)
+{
+    public const string MadeText =
+        "written by the harness into the node's stopped sqlite3 database, afresh for each topology, as copies of what the build under test itself recorded of the setup's payments; " +
+        "the node is then started again (restart rpc, restart channels, restart pay) and asked by its own listing for the last row written before anything is measured; no snapshot is kept between topologies or runs";
+
+    public string Made => MadeText;
+}
+
 internal sealed record GraphRecord(string Path, string Sha256, int Nodes, int Channels, int MappedIndex, string? NodeMap, int Seed, IReadOnlyList<GraphShareRecord> Shares);
 
 /// <summary>One share (GraphPercent) of the graph: its channels (count, and SHA-256 of their indexes as 4-byte little-endian integers) and its queries in the order they are asked.</summary>

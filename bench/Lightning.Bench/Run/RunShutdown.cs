@@ -94,6 +94,10 @@ internal sealed class RunShutdown(RunProgress progress)
                     ProfileSkipped = run.ProfileSkipped,
                     Valgrind = run.Valgrind,
                     Graph = run.Graph,
+                    History = run.Options.GivesHistory
+                        ? new HistoryRecord(run.Options.HistoryOf, Scenarios.ScenarioCatalog.History.ValuesFrom(run.Options.Sweeps),
+                            run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).HistoryOf(run.Options.HistoryOf)?.What).OfType<string>().Distinct().ToList())
+                        : null,
                     InstructionProfiles = run.InstructionProfiles,
                     Progress = progress,
                     Completed = !byInterrupt && Completed,

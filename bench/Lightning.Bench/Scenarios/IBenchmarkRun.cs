@@ -20,6 +20,9 @@ internal interface IBenchmarkRun
 
     string BitcoindImage { get; }
 
+    /// <summary>What a node's history is (--history-of, <see cref="NodeKinds.HistoryKinds"/>).</summary>
+    string HistoryOf { get; }
+
     /// <summary>--place: nodes that run apart from their topology, by name.</summary>
     IReadOnlyDictionary<string, string> Placements { get; }
 

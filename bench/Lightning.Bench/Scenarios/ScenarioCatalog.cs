@@ -25,8 +25,12 @@ internal static class ScenarioCatalog
         [4, 7, 10], 1, 20, "every node is a container on this machine");
 
     public static readonly ScenarioParameter Peers = new(
-        nameof(HubRoutes.PeerCount), "--peers", "HubRoutes: the hub's peers, each with one channel to it, half paying the other half through it",
+        nameof(HubRoutes.PeerCount), "--peers", "HubRoutes: the hub's peers (each with --channels-per-peer channels to it), half paying the other half through it",
         [10, 20], 2, 60, "every node is a container on this machine") { Even = true };
+
+    public static readonly ScenarioParameter ChannelsPerPeer = new(
+        nameof(HubRoutes.ChannelsPerPeer), "--channels-per-peer", "HubRoutes: channels between the hub and each of its peers (opened in rounds, one transaction a round)",
+        [1], 1, 10, "each channel is another output to fund and another channel for the hub to keep");
 
     public static readonly ScenarioParameter History = new(
         nameof(LargeNode.HistoryRows), "--history", "LargeNode: rows of past activity carol is given before the measured window (Core Lightning: channel moves)",
@@ -58,9 +62,9 @@ internal static class ScenarioCatalog
             [Alices, Concurrency(1)],
             (p, build, bitcoind) => AlicesPayBob.TopologyFor(build, bitcoind, p[Alices.Name])),
         new(nameof(HubRoutes), typeof(HubRoutes),
-            "A routing hub with N peers: N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
-            [Peers, Concurrency(1, 4)],
-            (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name])),
+            "A routing hub with N peers (--channels-per-peer channels each): N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
+            [Peers, ChannelsPerPeer, Concurrency(1, 4)],
+            (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name], p[ChannelsPerPeer.Name])),
         new(nameof(LargeNode), typeof(LargeNode),
             "alice -> carol -> bob; carol, given a history of N rows (Core Lightning: channel moves) and restarted before the measured window, pays bob.",
             [History, Concurrency(1)],

@@ -27,45 +27,70 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         }
         using (progress.Begin($"opening {channels.Count} channel(s): {string.Join(", ", channels.Select(c => $"{c.From}->{c.To}"))}"))
         {
-            var byMiner = channels.Where(c => network.Nodes[c.From] is IExternalChannelFunding).ToList();
-            await Task.WhenAll(
-                byMiner.Count > 0 ? OpenFundedByMinerAsync(byMiner, ct) : Task.CompletedTask,
-                ByFunderAsync(channels.Except(byMiner).ToList(), async (channel, from, to) =>
+            // A pair of nodes with several channels opens them in rounds, the k-th of each pair in round k: a node
+            // negotiates one channel with a peer at a time, and a wallet's change must confirm before it funds again.
+            var rounds = Rounds(channels);
+            for (var round = 0; round < rounds.Count; round++)
+            {
+                if (round > 0)
                 {
-                    await from.ConnectPeerAsync(to, ct);
-                    await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
-                }));
+                    await network.Miner.MineAsync(1, ct);
+                    await network.WaitSyncedAsync(ct);
+                }
+                var byMiner = rounds[round].Where(c => network.Nodes[c.Channel.From] is IExternalChannelFunding).ToList();
+                await Task.WhenAll(
+                    byMiner.Count > 0 ? OpenFundedByMinerAsync(byMiner, ct) : Task.CompletedTask,
+                    ByFunderAsync(rounds[round].Except(byMiner).ToList(), async (channel, from, to) =>
+                    {
+                        await from.ConnectPeerAsync(to, ct);
+                        await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
+                    }));
+            }
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
             await network.Miner.MineAsync(AnnouncementDepth, ct);
             await network.WaitSyncedAsync(ct);
-            await Task.WhenAll(channels.Select(c => WaitNormalAsync(c, ct)));
+            await Task.WhenAll(channels.Distinct().Select(c => WaitNormalAsync(c, channels, ct)));
         }
+    }
+
+    /// <summary>A topology's channels in opening rounds: the k-th channel of each pair of nodes in round k (one round when every pair has one).</summary>
+    internal static IReadOnlyList<IReadOnlyList<NumberedChannel>> Rounds(IReadOnlyList<ChannelSpec> channels)
+    {
+        var seen = new Dictionary<(string, string), int>();
+        var numbered = channels.Select((c, i) =>
+        {
+            var pair = string.CompareOrdinal(c.From, c.To) < 0 ? (c.From, c.To) : (c.To, c.From);
+            var round = seen.GetValueOrDefault(pair);
+            seen[pair] = round + 1;
+            return (Round: round, Channel: new NumberedChannel(i, c));
+        }).ToList();
+        return numbered.GroupBy(n => n.Round).OrderBy(g => g.Key).Select(g => (IReadOnlyList<NumberedChannel>)g.Select(n => n.Channel).ToList()).ToList();
     }
 
     /// <summary>
     /// Every channel negotiated (a funder's one after another, funders in parallel), then one signed transaction of the
     /// miner's pays every funding address; each funder sees it before it is broadcast, as the protocol requires.
     /// </summary>
-    private async Task OpenFundedByMinerAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct)
+    private async Task OpenFundedByMinerAsync(IReadOnlyList<NumberedChannel> channels, CancellationToken ct)
     {
-        var addresses = new Dictionary<ChannelSpec, string>();
-        await ByFunderAsync(channels, async (channel, from, to) =>
+        var addresses = new Dictionary<int, (string Address, long CapacitySat)>();
+        await ByFunderAsync(channels, async (numbered, from, to) =>
         {
             await from.ConnectPeerAsync(to, ct);
-            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
+            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, numbered.CapacitySat, numbered.PushMsat, ct);
             lock (addresses)
             {
-                addresses[channel] = address;
+                addresses[channels.First(c => c.Channel == numbered).Index] = (address, numbered.CapacitySat);
             }
         });
-        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat), ct);
+        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.Values.ToDictionary(a => a.Address, a => a.CapacitySat), ct);
         await ByFunderAsync(channels, (_, from, to) => ((IExternalChannelFunding)from).CompleteExternalChannelAsync(to, psbt, ct));
         await network.Miner.BroadcastAsync(transaction, ct);
     }
 
     /// <summary>A step for every channel: a funder's channels one after another (they share its wallet and state), funders in parallel.</summary>
-    private Task ByFunderAsync(IReadOnlyList<ChannelSpec> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
-        Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
+    private Task ByFunderAsync(IReadOnlyList<NumberedChannel> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
+        Task.WhenAll(channels.Select(c => c.Channel).GroupBy(c => c.From).Select(async group =>
         {
             foreach (var channel in group)
             {
@@ -90,19 +115,27 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
 
     /// <summary>Every channel of <paramref name="node"/> usable again from both ends (after its restart: reconnected, reestablished).</summary>
     public Task WaitUsableAsync(TopologySpec topology, string node, CancellationToken ct) =>
-        Task.WhenAll(topology.Channels.Where(c => c.From == node || c.To == node).Select(c => WaitNormalAsync(c, ct)));
+        Task.WhenAll(topology.Channels.Where(c => c.From == node || c.To == node).Distinct().Select(c => WaitNormalAsync(c, topology.Channels, ct)));
 
-    /// <summary>Both ends see the channel as usable.</summary>
-    private Task WaitNormalAsync(ChannelSpec channel, CancellationToken ct) =>
-        Task.WhenAll(new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>
+    /// <summary>Both ends see the channel as usable: as many of their channels normal as <paramref name="all"/> has between them.</summary>
+    private Task WaitNormalAsync(ChannelSpec channel, IReadOnlyList<ChannelSpec> all, CancellationToken ct)
+    {
+        var between = all.Count(c => (c.From, c.To) == (channel.From, channel.To) || (c.From, c.To) == (channel.To, channel.From));
+        var what = between == 1 ? $"channel {channel.From}->{channel.To}" : $"{between} channels {channel.From}<->{channel.To}";
+        return Task.WhenAll(new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>
         {
             var (self, peer) = pair;
-            return network.Waits.UntilAsync($"channel {channel.From}->{channel.To} to be normal on {self}", async c =>
+            return network.Waits.UntilAsync($"{what} to be normal on {self}", async c =>
             {
                 var states = await network.Nodes[self].GetChannelStatesAsync(network.Nodes[peer], c);
-                return states.Contains(ChannelState.Normal)
+                var normal = states.Count(s => s == ChannelState.Normal);
+                return normal >= between
                     ? WaitState.Met()
-                    : WaitState.NotYet(states.Count == 0 ? "no channel" : string.Join(", ", states));
+                    : WaitState.NotYet(states.Count == 0 ? "no channel" : $"{normal} of {between} normal: {string.Join(", ", states)}");
             }, ct);
         }));
+    }
 }
+
+/// <summary>A channel of a topology with its position in the topology's list (two channels of one pair are two entries).</summary>
+internal sealed record NumberedChannel(int Index, ChannelSpec Channel);

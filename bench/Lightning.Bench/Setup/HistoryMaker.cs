@@ -50,12 +50,14 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 await PayAsync(payer ?? peers[0], name, ct);
                 await SettledAsync(name, ct);
             }
-            var written = 0L;
+            HistoryWritten? written = null;
             await TimedRestart.RestartAsync(network, progress, topology, name, $"writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]})", async c =>
             {
                 written = await history.WriteAsync(network.Layout.NodeDirectory(name), spec.HistoryRows, c);
                 clock.Lap("history");
             }, clock, ct);
+            // The node must see the history it is measured with: its own listing shows the last row written.
+            await history.ConfirmAsync(network.Nodes[name], written!, ct);
             // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
             var (from, to) = payeeHistory ? (payer!, name) : (name, peers[^1]);
             using (progress.Begin($"{name}: restarted; waiting until {from} pays {to}"))
@@ -68,7 +70,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 }, ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} pay");
-            progress.Info($"{name}: a history of {spec.HistoryRows:N0} {historyOf} ({written:N0} written, the rest its own), restarted");
+            progress.Info($"{name}: a history of {spec.HistoryRows:N0} {historyOf} ({written!.Rows:N0} written, the rest its own), restarted");
         }
     }
 

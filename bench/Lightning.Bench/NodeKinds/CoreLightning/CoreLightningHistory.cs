@@ -32,7 +32,7 @@ internal sealed class CoreLightningHistory : INodeHistory
     private static string NoChannelMoves(string build) =>
         $"{build} keeps no channel moves in its database (they came in {ChannelMoves}): give a history to {ChannelMoves} or later";
 
-    public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
+    public async Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
         await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
         await using (var exists = db.CreateCommand())
@@ -70,6 +70,8 @@ internal sealed class CoreLightningHistory : INodeHistory
         // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
         // takes the next id instead of one a copy holds.
         await LightningdDatabase.SetVariableAsync(db, CreatedIndexVariable, nextId - 1, ct);
-        return toWrite;
+        return new HistoryWritten(toWrite, new HistoryCheck("listchannelmoves", "channelmoves", nextId - 1));
     }
+
+    public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

@@ -16,7 +16,7 @@ internal sealed class CoreLightningInvoices : INodeHistory
 
     public HistorySeed Seed => HistorySeed.Receive;
 
-    public async Task<long> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
+    public async Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
         await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
         // Every column of the release's table, copied as it is but for those a copy must not share.
@@ -63,6 +63,8 @@ internal sealed class CoreLightningInvoices : INodeHistory
         await LightningdDatabase.SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
         await LightningdDatabase.SetVariableAsync(db, "last_invoices_created_index", nextId - 1, ct);
         await LightningdDatabase.SetVariableAsync(db, "last_invoices_updated_index", nextUpdated - 1, ct);
-        return toWrite;
+        return new HistoryWritten(toWrite, new HistoryCheck("listinvoices", "invoices", nextId - 1));
     }
+
+    public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

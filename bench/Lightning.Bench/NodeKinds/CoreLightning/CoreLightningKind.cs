@@ -58,6 +58,8 @@ internal sealed class CoreLightningKind : INodeKind
     {
         HistoryKinds.Moves => Moves,
         HistoryKinds.Invoices => Invoices,
+        HistoryKinds.Payments => CoreLightningPastPayments.Payments,
+        HistoryKinds.Forwards => CoreLightningPastPayments.Forwards,
         _ => null,
     };
 
