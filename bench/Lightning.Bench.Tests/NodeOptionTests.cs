@@ -89,6 +89,31 @@ public class NodeOptionTests
         Assert.Contains("--history writes its rows into a node's sqlite3 database",
             Assert.Throws<UsageException>(() => OptionParser.Parse(["LargeNode", "--history", "1000", "--db", "postgres"])).Message);
 
+    [Fact]
+    public void A_hub_takes_a_history_of_its_own_but_not_a_payees()
+    {
+        // HubRoutes has no history unless asked (its default is 0); asked, the hub is given it, as LargeNode's carol.
+        Assert.False(OptionParser.Parse(["HubRoutes"]).GivesHistory);
+        Assert.True(OptionParser.Parse(["LargeNode"]).GivesHistory);
+        var hub = OptionParser.Parse(["HubRoutes", "--history", "0,50000", "--history-of", "forwards"]);
+        Assert.Equal([0, 50_000], hub.HistorySizes);
+        var topology = Lightning.Bench.Scenarios.HubRoutes.TopologyFor(BuildSpec.FromImage(Image), "btc", 4, 1, 50_000);
+        Assert.Equal(50_000, topology.Node("hub").HistoryRows);
+        Assert.All(topology.Nodes.Where(n => n.Name != "hub"), n => Assert.Equal(0, n.HistoryRows));
+        Assert.Contains("--history-of invoices is a payee's history and the hub pays nobody",
+            Assert.Throws<UsageException>(() => OptionParser.Parse(["HubRoutes", "--history", "1000", "--history-of", "invoices"])).Message);
+    }
+
+    [Fact]
+    public void Snapshots_are_kept_in_the_users_cache_unless_told_where_or_off()
+    {
+        Assert.Equal(HarnessOptions.DefaultSnapshotDirectory, OptionParser.Parse(["LargeNode"]).SnapshotDirectory);
+        Assert.EndsWith(Path.Combine(".cache", "lightning-bench", "snapshots"), HarnessOptions.DefaultSnapshotDirectory);
+        Assert.Equal("/srv/kept", OptionParser.Parse(["LargeNode", "--snapshots", "/srv/kept", "--history", "10"]).SnapshotDirectory);
+        Assert.Null(OptionParser.Parse(["LargeNode", "--snapshots", "off"]).SnapshotDirectory);
+        Assert.True(OptionParser.Parse(["--clean-snapshots"]).CleanSnapshots);
+    }
+
     [Theory]
     [InlineData("--network=bitcoin")]
     [InlineData("--lightning-dir=/x")]

@@ -1,5 +1,6 @@
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
+using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;
 
@@ -48,6 +49,28 @@ public class ProbeTests
         Assert.DoesNotContain(ComparisonMetric.RpcWait, ComparisonMetric.For([Sample([3, 4]), Sample([])]));
         Assert.Equal([3.0, 4], ComparisonMetric.RpcWait.IterationValues(Sample([3, 4])));
         Assert.True(ComparisonMetric.RpcWait.HigherIsWorse);
+    }
+
+    [Fact]
+    public void Rpc_wait_is_judged_against_its_own_threshold_so_a_slow_answer_less_is_no_verdict_and_a_freeze_gone_is()
+    {
+        // Four pairs whose candidate answers 15 % faster at worst, every pair alike: clear of 2 %, not of RPC wait's 25 %.
+        static CaseSummary Case(string build, int topology, double worst) => new(
+            $"Build={build}, Concurrency=1, Topology={topology}",
+            new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1", ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture), ["Traces"] = TraceModes.On },
+            50, 0, [50, 50.5, 49.5], 1, 20, 50, 50.5, 3, 0, true) { ProbeWorstMsIterations = [worst, worst * 1.01, worst * 0.99] };
+        RunComparisons Compare(double ratio) => ArmComparer.Of(
+            [.. Enumerable.Range(1, 4).SelectMany(t => new[] { Case("a", t, 100 + (10 * t)), Case("b", t, (100 + (10 * t)) * ratio * (t % 2 == 0 ? 1.01 : 0.99)) })],
+            ["a", "b"], [TraceModes.On], 2, seed: 5);
+
+        var jitter = Assert.Single(Compare(0.85).Comparisons, c => c.Metric == "RPC wait");
+        Assert.Equal(ComparisonMetric.RpcWaitThresholdPercent, jitter.ThresholdPercent);
+        Assert.InRange(jitter.Interval.High, 0.8, 0.9);
+        Assert.NotEqual(Verdict.Faster, jitter.Verdict);
+        // The run's own threshold still judges the timed metrics.
+        Assert.Equal(2, Assert.Single(Compare(0.85).Comparisons, c => c.Metric == "mean time").ThresholdPercent);
+        // A freeze gone (PR 8677's 0.03) is a verdict.
+        Assert.Equal(Verdict.Faster, Assert.Single(Compare(0.03).Comparisons, c => c.Metric == "RPC wait").Verdict);
     }
 
     [Fact]

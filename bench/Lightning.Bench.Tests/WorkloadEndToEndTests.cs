@@ -54,9 +54,11 @@ public class WorkloadEndToEndTests
         var (cln, bitcoind) = Requirements.NodeImages();
         var (runDir, run) = await HarnessProcess.RunToResultsAsync("hub",
         [
-            "HubRoutes", "--peers", "6", "--channels-per-peer", "2", "--concurrency", "2", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--probe", "100",
-            "--cln-image", cln, "--bitcoind-image", bitcoind,
+            "HubRoutes", "--peers", "6", "--channels-per-peer", "2", "--history", "2000", "--history-of", "forwards", "--concurrency", "2", "--iterations", "3", "--warmups", "1",
+            "--topologies", "1", "--probe", "100", "--snapshots", "off", "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
+        // The hub is given 2,000 past forwards (alice-1 -> hub -> bob-1 copied), restarted, and forwards again.
+        Assert.Contains("hub: a history of 2,000 forwards (1,999 written, the rest its own), restarted", run.StandardOutput);
         // Two channels between the hub and each peer, opened in two rounds, all usable before the first payment.
         Assert.Matches(@"opening 12 channel\(s\): alice-1->hub, alice-1->hub, ", run.StandardOutput);
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
@@ -80,7 +82,7 @@ public class WorkloadEndToEndTests
         var (runDir, run) = await HarnessProcess.RunToResultsAsync("history",
         [
             "LargeNode", "--history", "0,3000", "--workload", "balances", "--iterations", "1", "--warmups", "0", "--topologies", "1",
-            "--pairing", "sequential", "--probe", "100", "--cln-image", cln, "--bitcoind-image", bitcoind,
+            "--pairing", "sequential", "--probe", "100", "--snapshots", "off", "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
         Assert.Contains("carol: a history of 3,000 moves", run.StandardOutput);
         // One bkpr-listbalances on carol per case, answered: with the history, its first call digests 3,000 moves.
@@ -102,7 +104,7 @@ public class WorkloadEndToEndTests
         var (runDir, run) = await HarnessProcess.RunToResultsAsync("invoices",
         [
             "LargeNode", "--history", "5000", "--history-of", "invoices", "--iterations", "3", "--warmups", "1", "--topologies", "1",
-            "--cln-image", cln, "--bitcoind-image", bitcoind,
+            "--snapshots", "off", "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
         // The history is bob's (carol's payee), restarted; carol's payments to him go on.
         Assert.Contains("bob: a history of 5,000 invoices (4,999 written, the rest its own), restarted", run.StandardOutput);
@@ -118,24 +120,35 @@ public class WorkloadEndToEndTests
     public async Task A_router_given_a_history_of_forwards_routes_every_payment_and_a_payer_given_past_payments_still_pays()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
+        var snapshots = Directory.CreateTempSubdirectory("lnbench-e2e-snapshots-").FullName;
         var (runDir, run) = await HarnessProcess.RunToResultsAsync("forwards",
         [
-            "LargeNode", "--history", "3000", "--history-of", "forwards", "--iterations", "3", "--warmups", "1", "--topologies", "1",
-            "--cln-image", cln, "--bitcoind-image", bitcoind,
+            "LargeNode", "--history", "3000", "--history-of", "forwards", "--iterations", "3", "--warmups", "1", "--topologies", "2",
+            "--snapshots", snapshots, "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
-        // carol's past forwards are written, seen by carol's own listforwards once she is back, and every payment is
-        // one more forward of hers: alice pays bob through her.
-        Assert.Contains("carol: a history of 3,000 forwards (2,999 written, the rest its own), restarted", run.StandardOutput);
+        // carol's past forwards are written in the first topology and kept; the second topology's carol is given a copy
+        // (its own channels and peers in them); each is seen by carol's own listforwards once she is back, and every
+        // payment is one more forward of hers: alice pays bob through her.
+        Assert.Matches(@"carol: history kept as snapshot forwards-3000-[0-9a-f]{16}\.lnbench-history\.sqlite3 \([0-9.]+ MB\); snapshots in .*: 1, ", run.StandardOutput);
+        Assert.Matches(@"carol: history copied from snapshot forwards-3000-[0-9a-f]{16}\.lnbench-history\.sqlite3", run.StandardOutput);
+        Assert.Equal(2, System.Text.RegularExpressions.Regex.Matches(run.StandardOutput, @"carol: a history of 3,000 forwards \(2,999 written, the rest its own\), restarted").Count);
         var forwards = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.Equal(4, forwards.Count);
+        Assert.Equal(8, forwards.Count);
         Assert.All(forwards, p => Assert.Equal(("alice", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"])));
+        using (var kept = System.Text.Json.JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json"))))
+        {
+            var history = kept.RootElement.GetProperty("history");
+            Assert.Equal(["made", "used"], history.GetProperty("snapshots").EnumerateArray().Select(u => u.GetProperty("how").GetString()));
+        }
+        Assert.Single(Directory.GetFiles(snapshots));
 
         (runDir, run) = await HarnessProcess.RunToResultsAsync("payments",
         [
             "LargeNode", "--history", "3000", "--history-of", "payments", "--iterations", "3", "--warmups", "1", "--topologies", "1",
-            "--cln-image", cln, "--bitcoind-image", bitcoind,
+            "--snapshots", "off", "--cln-image", cln, "--bitcoind-image", bitcoind,
         ]);
         Assert.Contains("carol: a history of 3,000 payments (2,999 written, the rest its own), restarted", run.StandardOutput);
+        Assert.DoesNotContain("snapshot", run.StandardOutput);
         var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.Equal(4, payments.Count);
         Assert.All(payments, p => Assert.Equal(("carol", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"])));

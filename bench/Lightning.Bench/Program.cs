@@ -55,6 +55,13 @@ internal static class Program
                 Console.WriteLine(Usage.Help());
                 return 0;
             }
+            if (options.CleanSnapshots)
+            {
+                var directory = options.SnapshotDirectory ?? HarnessOptions.DefaultSnapshotDirectory;
+                var (files, bytes) = Setup.HistorySnapshotStore.Clean(directory);
+                Console.WriteLine(FormattableString.Invariant($"snapshots: removed {files} from {directory} ({bytes / 1e6:0.#} MB)"));
+                return 0;
+            }
             if (options.List)
             {
                 Console.WriteLine(Usage.ScenarioList());

@@ -127,7 +127,7 @@ internal sealed class CaseLifecycle : IRunningCase
         // A node with a history size gets its past now, and is restarted (the restart's times are setup steps).
         if (topology.Nodes.Any(n => n.HistoryRows > 0))
         {
-            await new HistoryMaker(network, run.Kinds, run.Progress).MakeAsync(topology, run.Options.HistoryOf, clock, ct);
+            await new HistoryMaker(network, run.Kinds, run.Progress, run.Snapshots).MakeAsync(topology, run.Options.HistoryOf, clock, ct);
         }
         // A node with a graph share gets the run's graph in its gossip store now, and is restarted (its load a setup step).
         if (topology.Nodes.Any(n => n.GraphPercent > 0))

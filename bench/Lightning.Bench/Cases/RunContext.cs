@@ -29,6 +29,7 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
         Compose = compose;
         Fragments = fragments;
         Kinds = kinds;
+        Snapshots = options.GivesHistory && options.SnapshotDirectory is { } snapshots ? new Setup.HistorySnapshotStore(snapshots, engine) : null;
         Progress = progress;
         Started = DateTimeOffset.UtcNow;
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
@@ -84,6 +85,9 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     public ComposeFragments Fragments { get; }
 
     public NodeKindCatalog Kinds { get; }
+
+    /// <summary>Where the run's histories are kept between topologies (null: no history, or --snapshots off).</summary>
+    public Setup.HistorySnapshotStore? Snapshots { get; }
 
     public RunProgress Progress { get; }
 

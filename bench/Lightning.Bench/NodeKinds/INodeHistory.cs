@@ -27,6 +27,32 @@ internal interface INodeHistory
     /// partial or damaged write) throws, so it is never measured.
     /// </summary>
     Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default);
+
+    /// <summary>How the node is asked for its history's last row, by that row's created index.</summary>
+    HistoryCheck Listing(long lastIndex);
+
+    /// <summary>How its rows are kept apart and copied into another topology's node of the same build; null: never kept.</summary>
+    IHistorySnapshots? Snapshots => null;
+}
+
+/// <summary>
+/// A history's rows kept as a file apart from the node that made them, and copied into another topology's node of the
+/// same build (see <see cref="Setup.HistorySnapshotStore"/> for where, and the key).
+/// </summary>
+internal interface IHistorySnapshots
+{
+    /// <summary>Each table's last row before the history is written: what a snapshot leaves out.</summary>
+    Task<IReadOnlyDictionary<string, long>> MarkAsync(string nodeDirectory, CancellationToken ct);
+
+    /// <summary>Keeps the rows written since <paramref name="marks"/> in <paramref name="file"/>, whole or not at all.</summary>
+    /// <param name="names">The topology's node names by node id (lower-case hex).</param>
+    Task SaveAsync(string nodeDirectory, IReadOnlyDictionary<string, long> marks, IReadOnlyDictionary<string, string> names, string file, string key, CancellationToken ct);
+
+    /// <summary>Why <paramref name="file"/> cannot be used for <paramref name="key"/> (missing, another key or format, cut short, damaged), or null.</summary>
+    Task<string?> ProblemAsync(string file, string key, CancellationToken ct);
+
+    /// <summary>Copies the snapshot's rows into the stopped node; null when this topology's channels are not the snapshot's.</summary>
+    Task<(long Rows, long LastIndex)?> ApplyAsync(string nodeDirectory, string file, IReadOnlyDictionary<string, string> names, CancellationToken ct);
 }
 
 /// <summary>What a history wrote: its rows, and the node's listing that must show the last of them.</summary>
@@ -60,4 +86,10 @@ internal static class HistoryKinds
     public const string Forwards = "forwards";
 
     public static readonly IReadOnlyList<string> All = [Moves, Invoices, Payments, Forwards];
+}
+
+/// <summary>What <see cref="IHistorySnapshots.ProblemAsync"/> says of a snapshot not made yet.</summary>
+internal static class LightningdSnapshotProblems
+{
+    public const string None = "none made yet";
 }

@@ -16,10 +16,12 @@ internal sealed record HarnessOptions
 
     public string Scenario { get; init; } = ScenarioCatalog.Default.Name;
 
-    /// <summary>Whether a case of the run gives a node a history (LargeNode with a --history size above 0, its default included).</summary>
-    public bool GivesHistory =>
-        string.Equals(Scenario, nameof(Scenarios.LargeNode), StringComparison.OrdinalIgnoreCase)
-        && ScenarioCatalog.History.ValuesFrom(Sweeps).Any(rows => rows > 0);
+    /// <summary>Whether a case of the run gives a node a history (a --history size above 0, its scenario's default included).</summary>
+    public bool GivesHistory => HistorySizes.Any(rows => rows > 0);
+
+    /// <summary>The history sizes of the run's cases: its scenario's --history values, none when it takes no history.</summary>
+    public IReadOnlyList<int> HistorySizes =>
+        ScenarioCatalog.Find(Scenario)?.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.LargeNode.HistoryRows))?.ValuesFrom(Sweeps) ?? [];
 
     /// <summary>--graph: the mainnet graph snapshot MainnetGraph's payer is given; null: none.</summary>
     public string? GraphPath { get; init; }
@@ -148,6 +150,17 @@ internal sealed record HarnessOptions
 
     /// <summary>Short host folder for node folders and sockets (Unix socket paths are limited to 107 bytes).</summary>
     public string WorkRoot { get; init; } = "/tmp/lnb";
+
+    /// <summary>--snapshots: where a history's snapshots are kept; null (off): every topology's history is written afresh.</summary>
+    public string? SnapshotDirectory { get; init; } = DefaultSnapshotDirectory;
+
+    /// <summary>~/.cache/lightning-bench/snapshots (or under $XDG_CACHE_HOME).</summary>
+    public static string DefaultSnapshotDirectory => Path.Combine(
+        Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } cache ? cache : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache"),
+        "lightning-bench", "snapshots");
+
+    /// <summary>--clean-snapshots: remove the kept snapshots and say what they took.</summary>
+    public bool CleanSnapshots { get; init; }
 
     public TimeSpan StepTimeout { get; init; } = TimeSpan.FromSeconds(120);
 

@@ -65,6 +65,11 @@ internal static class OptionParser
         {
             throw new UsageException($"--db postgres runs on one host, with times measured: drop {(options.Swarm ? "--swarm" : options.Instructions ? "--instructions" : "--soak")} or --db postgres");
         }
+        if (options.GivesHistory && options.HistoryOf == NodeKinds.HistoryKinds.Invoices
+            && string.Equals(options.Scenario, nameof(Scenarios.HubRoutes), StringComparison.OrdinalIgnoreCase))
+        {
+            throw new UsageException("--history-of invoices is a payee's history and the hub pays nobody: give the hub moves, payments or forwards (or the invoices to LargeNode)");
+        }
         if (options.UsesPostgres && options.GivesHistory)
         {
             throw new UsageException("--history writes its rows into a node's sqlite3 database: give the history to a build on sqlite3 (drop --db postgres)");
@@ -87,9 +92,9 @@ internal static class OptionParser
         }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckGraph(options, chosen);
-        if (Given(args, "--history-of") && chosen.Name != nameof(LargeNode))
+        if (Given(args, "--history-of") && chosen.Parameters.All(p => p.Name != nameof(LargeNode.HistoryRows)))
         {
-            throw new UsageException($"--history-of says what LargeNode's --history is; {chosen.Name} has no history: run LargeNode, or drop --history-of");
+            throw new UsageException($"--history-of says what --history is (LargeNode's, HubRoutes's); {chosen.Name} has no history: run LargeNode or HubRoutes, or drop --history-of");
         }
         CheckWorkloads(options, chosen);
         CheckSoak(options, args, chosen);

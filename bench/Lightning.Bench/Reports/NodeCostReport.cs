@@ -54,7 +54,7 @@ internal static class NodeCostReport
         var text = new StringBuilder();
         text.AppendLine("## How fast each node answered while it worked");
         text.AppendLine();
-        text.AppendLine("The probe (--probe) asked each node its sync state (a cheap RPC) at a fixed interval, one call at a time, alongside the workload. Latencies over the measured invocations; the longest stall is the longest time from one answer to the next over the whole case. Medians over the case's topologies; unanswered: calls summed.");
+        text.AppendLine("The probe (--probe) asked each node a cheap RPC (Core Lightning: help for one command; LND: GetInfo) at a fixed interval, one call at a time, alongside the workload. Latencies over the measured invocations; the longest stall is the longest time from one answer to the next over the whole case. Medians over the case's topologies; unanswered: calls summed.");
         text.AppendLine();
         text.AppendLine("| case | node | topologies | calls | unanswered | p50 ms | p99 ms | max ms | longest stall ms |");
         text.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");

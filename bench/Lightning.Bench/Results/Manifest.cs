@@ -119,11 +119,21 @@ internal sealed record Manifest
 internal sealed record HistoryRecord(string Of, IReadOnlyList<int> Sizes, IReadOnlyList<string> Rows)
 {
     public const string MadeText =
-        "written by the harness into the node's stopped sqlite3 database, afresh for each topology, as copies of what the build under test itself recorded of the setup's payments; " +
-        "the node is then started again (restart rpc, restart channels, restart pay) and asked by its own listing for the last row written before anything is measured; no snapshot is kept between topologies or runs";
+        "written by the harness into the node's stopped sqlite3 database as copies of what the build under test itself recorded of the setup's payments, " +
+        "or copied from the snapshot those rows were kept as (one per build image, history and size; see snapshots), with this topology's channels and node ids; " +
+        "the node is then started again (restart rpc, restart channels, restart pay) and asked by its own listing for the last row written before anything is measured";
 
     public string Made => MadeText;
+
+    /// <summary>Where snapshots were kept (null: --snapshots off).</summary>
+    public string? SnapshotDirectory { get; init; }
+
+    /// <summary>Each topology's use of a snapshot: made, used or remade (and why), its key, file and size.</summary>
+    public IReadOnlyList<SnapshotUse> Snapshots { get; init; } = [];
 }
+
+/// <summary>One topology's use of a snapshot: made (none was usable), used, or remade (why the one there was not used).</summary>
+internal sealed record SnapshotUse(string Node, string Key, string File, string How, long Bytes, string? Why = null);
 
 internal sealed record GraphRecord(string Path, string Sha256, int Nodes, int Channels, int MappedIndex, string? NodeMap, int Seed, IReadOnlyList<GraphShareRecord> Shares);
 

@@ -95,8 +95,12 @@ internal sealed class RunShutdown(RunProgress progress)
                     Valgrind = run.Valgrind,
                     Graph = run.Graph,
                     History = run.Options.GivesHistory
-                        ? new HistoryRecord(run.Options.HistoryOf, Scenarios.ScenarioCatalog.History.ValuesFrom(run.Options.Sweeps),
+                        ? new HistoryRecord(run.Options.HistoryOf, run.Options.HistorySizes,
                             run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).HistoryOf(run.Options.HistoryOf)?.What).OfType<string>().Distinct().ToList())
+                        {
+                            SnapshotDirectory = run.Snapshots?.Directory,
+                            Snapshots = run.Snapshots?.Uses.ToList() ?? [],
+                        }
                         : null,
                     InstructionProfiles = run.InstructionProfiles,
                     Progress = progress,

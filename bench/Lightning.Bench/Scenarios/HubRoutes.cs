@@ -22,17 +22,23 @@ public class HubRoutes : ScenarioBenchmark
 
     public static IEnumerable<int> ChannelsPerPeerValues => Run.Sweep(nameof(ChannelsPerPeer));
 
+    /// <summary>Rows of past activity the hub is given before the measured window (--history; 0: none).</summary>
+    [ParamsSource(nameof(HistoryValues))]
+    public int HistoryRows { get; set; }
+
+    public static IEnumerable<int> HistoryValues => Run.Sweep(nameof(HistoryRows));
+
     protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
-        new Dictionary<string, object> { [nameof(PeerCount)] = PeerCount, [nameof(ChannelsPerPeer)] = ChannelsPerPeer };
+        new Dictionary<string, object> { [nameof(PeerCount)] = PeerCount, [nameof(ChannelsPerPeer)] = ChannelsPerPeer, [nameof(HistoryRows)] = HistoryRows };
 
     protected override int PaymentsPerInvocation => PeerCount / 2 * Concurrency;
 
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, PeerCount, ChannelsPerPeer);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, PeerCount, ChannelsPerPeer, HistoryRows);
 
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int peers, int channelsPerPeer = 1)
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int peers, int channelsPerPeer = 1, long historyRows = 0)
     {
         var each = Enumerable.Range(0, channelsPerPeer).ToList();
         var pairs = Enumerable.Range(1, peers / 2).ToList();
@@ -40,7 +46,7 @@ public class HubRoutes : ScenarioBenchmark
         var payees = pairs.Select(i => $"bob-{i}").ToList();
         return new TopologySpec(
             bitcoindImage,
-            [build.Node(Hub), .. payers.Select(build.Node), .. payees.Select(build.Node)],
+            [build.Node(Hub) with { HistoryRows = historyRows }, .. payers.Select(build.Node), .. payees.Select(build.Node)],
             [
                 .. payers.SelectMany(a => each.Select(_ => new ChannelSpec(a, Hub, AlicePaysBob.ChannelCapacitySat))),
                 .. payees.SelectMany(b => each.Select(_ => new ChannelSpec(Hub, b, AlicePaysBob.ChannelCapacitySat))),

@@ -32,9 +32,13 @@ internal static class ScenarioCatalog
         nameof(HubRoutes.ChannelsPerPeer), "--channels-per-peer", "HubRoutes: channels between the hub and each of its peers (opened in rounds, one transaction a round)",
         [1], 1, 10, "each channel is another output to fund and another channel for the hub to keep");
 
-    public static readonly ScenarioParameter History = new(
-        nameof(LargeNode.HistoryRows), "--history", "LargeNode: rows of past activity carol is given before the measured window (Core Lightning: channel moves)",
-        [0, 100_000], 0, 20_000_000, "the rows are written into one node's database on this machine");
+    /// <summary>--history: rows of past activity the scenario's measured node is given (LargeNode's carol, HubRoutes's hub).</summary>
+    public static ScenarioParameter History(params int[] defaults) => new(
+        nameof(LargeNode.HistoryRows), "--history", "LargeNode and HubRoutes: rows of past activity the measured node (carol; the hub) is given before the measured window",
+        defaults, 0, 20_000_000, "the rows are written into one node's database on this machine");
+
+    /// <summary>LargeNode's history sizes (a history is what it is for).</summary>
+    public static readonly ScenarioParameter LargeNodeHistory = History(0, 100_000);
 
     public static readonly ScenarioParameter GraphPercent = new(
         nameof(MainnetGraph.GraphPercent), "--graph-percent", "MainnetGraph: the share (%) of the graph's channels the payer is given, taken around the mapped node by a seeded breadth-first search",
@@ -62,13 +66,13 @@ internal static class ScenarioCatalog
             [Alices, Concurrency(1)],
             (p, build, bitcoind) => AlicesPayBob.TopologyFor(build, bitcoind, p[Alices.Name])),
         new(nameof(HubRoutes), typeof(HubRoutes),
-            "A routing hub with N peers (--channels-per-peer channels each): N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
-            [Peers, ChannelsPerPeer, Concurrency(1, 4)],
-            (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name], p[ChannelsPerPeer.Name])),
+            "A routing hub with N peers (--channels-per-peer channels each; --history rows of past activity): N/2 Alices each pay their own Bob through the hub at once (every payment a forward of the hub's).",
+            [Peers, ChannelsPerPeer, History(0), Concurrency(1, 4)],
+            (p, build, bitcoind) => HubRoutes.TopologyFor(build, bitcoind, p[Peers.Name], p[ChannelsPerPeer.Name], p[LargeNodeHistory.Name])),
         new(nameof(LargeNode), typeof(LargeNode),
             "alice -> carol -> bob; carol, given a history of N rows (Core Lightning: channel moves) and restarted before the measured window, pays bob.",
-            [History, Concurrency(1)],
-            (p, build, bitcoind) => LargeNode.TopologyFor(build, bitcoind, p[History.Name])),
+            [LargeNodeHistory, Concurrency(1)],
+            (p, build, bitcoind) => LargeNode.TopologyFor(build, bitcoind, p[LargeNodeHistory.Name])),
         new(nameof(MainnetGraph), typeof(MainnetGraph),
             "alice -> carol -> bob; alice is given the mainnet graph (--graph) with its node --graph-node being carol: route queries into it (--workload routes), or payments to bob found over it.",
             [GraphPercent, Concurrency(1, 4)],

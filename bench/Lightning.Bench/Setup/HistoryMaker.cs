@@ -13,7 +13,8 @@ namespace Lightning.Bench.Setup;
 /// history copies), is stopped, has its rows written (<see cref="INodeHistory"/>), and is started again; the restart is
 /// timed to its RPC answering ("restart rpc") and to its first payment that succeeds ("restart pay"), as setup steps.
 /// </summary>
-internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kinds, RunProgress progress)
+/// <param name="snapshots">Where the histories' rows are kept between topologies and runs (null: each written afresh).</param>
+internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kinds, RunProgress progress, HistorySnapshotStore? snapshots = null)
 {
     /// <summary>
     /// What the setup's payments are worth: 1 msat, as in Core Lightning's own benchmark, so that millions of copies of
@@ -33,33 +34,41 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
             // A payee's history (its invoices) goes to the payee of the node's flow, paid by the node.
             var payeeHistory = history.Seed == HistorySeed.Receive;
             var payer = payeeHistory ? spec.Name : null;
-            var name = payeeHistory ? topology.Flows.First(f => f.Payer == spec.Name).Payee : spec.Name;
+            var name = payeeHistory
+                ? topology.Flows.FirstOrDefault(f => f.Payer == spec.Name)?.Payee
+                    ?? throw new UsageException($"a history of {historyOf} is a payee's, and {spec.Name} pays nobody in this scenario: give it moves, payments or forwards (or the invoices to LargeNode)")
+                : spec.Name;
             var peers = topology.PeersOf(name);
+            // The node's forward comes in over a channel a peer funded (its balance on the peer's side) and leaves over
+            // one the node funded; it pays over the latter and is paid over the former (alice and bob around LargeNode's
+            // carol; alice-1 and bob-1 at a hub).
+            var into = topology.Channels.FirstOrDefault(c => c.To == name)?.From ?? peers[0];
+            var outOf = topology.Channels.FirstOrDefault(c => c.From == name)?.To ?? peers[^1];
             using (progress.Begin(payeeHistory ? $"{name}: receiving a payment to copy" : $"{name}: forwarding, paying and receiving a payment to copy"))
             {
-                if (history.Seed.HasFlag(HistorySeed.Forward) && peers.Count >= 2)
+                if (history.Seed.HasFlag(HistorySeed.Forward) && into != outOf)
                 {
                     // A forward needs the payer to know the hop beyond this node (the flows' own routes are all setup waited for).
-                    await new ChannelOpener(network, progress).WaitRoutesAsync([new PaymentFlow(peers[0], peers[1])], SeedPaymentMsat, ct);
-                    await PayAsync(peers[0], peers[1], ct);
+                    await new ChannelOpener(network, progress).WaitRoutesAsync([new PaymentFlow(into, outOf)], SeedPaymentMsat, ct);
+                    await PayAsync(into, outOf, ct);
                 }
                 if (history.Seed.HasFlag(HistorySeed.Pay))
                 {
-                    await PayAsync(name, peers[^1], ct);
+                    await PayAsync(name, outOf, ct);
                 }
-                await PayAsync(payer ?? peers[0], name, ct);
+                await PayAsync(payer ?? into, name, ct);
                 await SettledAsync(name, ct);
             }
             HistoryWritten? written = null;
             await TimedRestart.RestartAsync(network, progress, topology, name, $"writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]})", async c =>
             {
-                written = await history.WriteAsync(network.Layout.NodeDirectory(name), spec.HistoryRows, c);
+                written = await WriteAsync(history, topology.Node(name).Image, name, historyOf, spec.HistoryRows, c);
                 clock.Lap("history");
             }, clock, ct);
             // The node must see the history it is measured with: its own listing shows the last row written.
             await history.ConfirmAsync(network.Nodes[name], written!, ct);
             // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
-            var (from, to) = payeeHistory ? (payer!, name) : (name, peers[^1]);
+            var (from, to) = payeeHistory ? (payer!, name) : (name, outOf);
             using (progress.Begin($"{name}: restarted; waiting until {from} pays {to}"))
             {
                 await network.WaitSyncedAsync(ct);
@@ -72,6 +81,45 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
             clock.Lap($"{SetupStep.RestartPrefix} pay");
             progress.Info($"{name}: a history of {spec.HistoryRows:N0} {historyOf} ({written!.Rows:N0} written, the rest its own), restarted");
         }
+    }
+
+    /// <summary>
+    /// Gives the stopped node its rows: copied from the snapshot of its build, history and size when one is usable,
+    /// else written from its own records and kept as that snapshot for the next topologies (and runs).
+    /// </summary>
+    private async Task<HistoryWritten> WriteAsync(INodeHistory history, string image, string node, string historyOf, long rows, CancellationToken ct)
+    {
+        var directory = network.Layout.NodeDirectory(node);
+        if (snapshots is null || history.Snapshots is not { } kept)
+        {
+            return await history.WriteAsync(directory, rows, ct);
+        }
+        var (key, file) = await snapshots.ForAsync(image, historyOf, rows, ct);
+        var names = network.Nodes.ToDictionary(n => n.Value.NodeId.ToLowerInvariant(), n => n.Key);
+        var problem = await kept.ProblemAsync(file, key, ct);
+        if (problem is null)
+        {
+            if (await kept.ApplyAsync(directory, file, names, ct) is { } copied)
+            {
+                Record(new SnapshotUse(node, key, file, "used", new FileInfo(file).Length));
+                return new HistoryWritten(copied.Rows, history.Listing(copied.LastIndex));
+            }
+            problem = "its channels are not this topology's";
+        }
+        var marks = await kept.MarkAsync(directory, ct);
+        var written = await history.WriteAsync(directory, rows, ct);
+        await kept.SaveAsync(directory, marks, names, file, key, ct);
+        var made = problem == LightningdSnapshotProblems.None;
+        Record(new SnapshotUse(node, key, file, made ? "made" : "remade", new FileInfo(file).Length, made ? null : problem));
+        return written;
+    }
+
+    private void Record(SnapshotUse use)
+    {
+        snapshots!.Uses.Enqueue(use);
+        var (files, bytes) = HistorySnapshotStore.DiskUse(snapshots.Directory);
+        progress.Info(FormattableString.Invariant(
+            $"{use.Node}: history {(use.How == "used" ? "copied from" : "kept as")} snapshot {Path.GetFileName(use.File)} ({use.Bytes / 1e6:0.#} MB{(use.Why is null ? "" : $"; the one there was not used: {use.Why}")}); snapshots in {snapshots.Directory}: {files}, {bytes / 1e6:0.#} MB"));
     }
 
     /// <summary>One setup payment: an invoice on the payee, paid by the payer (a failure throws: the setup cannot go on).</summary>

@@ -49,7 +49,7 @@ internal static class ArmComparer
             var liveArms = cell.Any(c => c.Results is { TimedByHarness: true }) ? arms.Count : 1;
             foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(c.Sample).Count > 0)))
             {
-                var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
+                var threshold = metric.IsInstructions ? instructionsThresholdPercent : metric.ThresholdPercent ?? thresholdPercent;
                 foreach (var (arm, topologies) in arms)
                 {
                     spreads.Add(Spread(cell.Key.Label, Label(arm, traceModes), metric, topologies));

@@ -70,8 +70,12 @@ internal sealed class CoreLightningHistory : INodeHistory
         // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
         // takes the next id instead of one a copy holds.
         await LightningdDatabase.SetVariableAsync(db, CreatedIndexVariable, nextId - 1, ct);
-        return new HistoryWritten(toWrite, new HistoryCheck("listchannelmoves", "channelmoves", nextId - 1));
+        return new HistoryWritten(toWrite, Listing(nextId - 1));
     }
+
+    public HistoryCheck Listing(long lastIndex) => new("listchannelmoves", "channelmoves", lastIndex);
+
+    public IHistorySnapshots Snapshots { get; } = new LightningdSnapshot(["channel_moves"]);
 
     public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

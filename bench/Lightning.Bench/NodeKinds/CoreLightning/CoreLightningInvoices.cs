@@ -63,8 +63,12 @@ internal sealed class CoreLightningInvoices : INodeHistory
         await LightningdDatabase.SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
         await LightningdDatabase.SetVariableAsync(db, "last_invoices_created_index", nextId - 1, ct);
         await LightningdDatabase.SetVariableAsync(db, "last_invoices_updated_index", nextUpdated - 1, ct);
-        return new HistoryWritten(toWrite, new HistoryCheck("listinvoices", "invoices", nextId - 1));
+        return new HistoryWritten(toWrite, Listing(nextId - 1));
     }
+
+    public HistoryCheck Listing(long lastIndex) => new("listinvoices", "invoices", lastIndex);
+
+    public IHistorySnapshots Snapshots { get; } = new LightningdSnapshot(["invoices"]);
 
     public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

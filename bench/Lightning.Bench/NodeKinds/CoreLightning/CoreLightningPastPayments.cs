@@ -122,8 +122,15 @@ internal sealed class CoreLightningPastPayments : INodeHistory
             await LightningdDatabase.SetVariableIfPresentAsync(db, CoreLightningHistory.CreatedIndexVariable, next.Move - 1, ct);
         }
         // The node is asked for the last copy by its own listing once it is back (a history it does not see is not measured).
-        return new HistoryWritten(toWrite, new HistoryCheck(forwards ? "listforwards" : "listsendpays", forwards ? "forwards" : "payments", next.Main - 1));
+        return new HistoryWritten(toWrite, Listing(next.Main - 1));
     }
+
+    public HistoryCheck Listing(long lastIndex) => forwards ? new("listforwards", "forwards", lastIndex) : new("listsendpays", "payments", lastIndex);
+
+    public IHistorySnapshots Snapshots => forwards ? ForwardTables : PaymentTables;
+
+    private static readonly LightningdSnapshot ForwardTables = new(["forwards", "channel_htlcs", "channel_moves"]);
+    private static readonly LightningdSnapshot PaymentTables = new(["payments", "channel_htlcs", "channel_moves"]);
 
     public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 
