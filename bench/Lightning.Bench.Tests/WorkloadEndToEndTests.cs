@@ -140,7 +140,24 @@ public class WorkloadEndToEndTests
             var history = kept.RootElement.GetProperty("history");
             Assert.Equal(["made", "used"], history.GetProperty("snapshots").EnumerateArray().Select(u => u.GetProperty("how").GetString()));
         }
-        Assert.Single(Directory.GetFiles(snapshots));
+        var snapshot = Assert.Single(Directory.GetFiles(snapshots));
+
+        // A snapshot damaged between runs is not used: the next run says why, writes carol's history afresh, keeps it
+        // again, and carol lists it before anything is measured.
+        await using (var file = File.OpenWrite(snapshot))
+        {
+            file.SetLength(file.Length / 2);
+        }
+        (_, run) = await HarnessProcess.RunToResultsAsync("forwards-damaged",
+        [
+            "LargeNode", "--history", "3000", "--history-of", "forwards", "--iterations", "1", "--warmups", "0", "--topologies", "1",
+            "--snapshots", snapshots, "--cln-image", cln, "--bitcoind-image", bitcoind,
+        ]);
+        Assert.Matches(@"carol: history kept as snapshot forwards-3000-[0-9a-f]{16}\.lnbench-history\.sqlite3 \([0-9.]+ MB; the one there was not used: damaged: ", run.StandardOutput);
+        Assert.Contains("carol: a history of 3,000 forwards (2,999 written, the rest its own), restarted", run.StandardOutput);
+        var clean = await HarnessProcess.RunAsync(["--clean-snapshots", "--snapshots", snapshots], TimeSpan.FromMinutes(2));
+        Assert.Matches($@"snapshots: removed 1 from {System.Text.RegularExpressions.Regex.Escape(snapshots)} \([0-9.]+ MB\)", clean.StandardOutput);
+        Assert.Empty(Directory.GetFiles(snapshots));
 
         (runDir, run) = await HarnessProcess.RunToResultsAsync("payments",
         [
