@@ -60,7 +60,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 await SettledAsync(name, ct);
             }
             HistoryWritten? written = null;
-            await TimedRestart.RestartAsync(network, progress, topology, name, $"writing its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]})", async c =>
+            await TimedRestart.RestartAsync(network, progress, topology, name, $"{(snapshots is null || history.Snapshots is null ? "writing" : "writing or copying")} its history ({spec.HistoryRows:N0} rows of {history.What.Split(':')[0]})", async c =>
             {
                 written = await WriteAsync(history, topology.Node(name).Image, name, historyOf, spec.HistoryRows, c);
                 clock.Lap("history");
