@@ -107,6 +107,14 @@ public class ComposeGeneratorTests
         Assert.Equal("/bin/sh", carol.Entrypoint![0]);
         Assert.Contains($"until [ -e /lnb/{NodeServiceSettings.DatabaseReadyFile} ]", carol.Entrypoint[2]);
         Assert.EndsWith("exec lightningd \"$$@\"", carol.Entrypoint[2]);
+        // An LND build on postgres: its native SQL store on its own database, a bounded pool, and it waits for both words.
+        var lnd = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("lnd") with { Kind = "lnd", KindKnown = true, Database = Databases.Postgres }, "btc"),
+            Settings() with { PostgresImage = "postgres:17" }, fragments).Services["alice"];
+        Assert.Contains("--db.backend=postgres", lnd.Command!);
+        Assert.Contains("--db.postgres.dsn=postgres://lnbench:lnbench@127.0.0.1:5432/alice?sslmode=disable", lnd.Command!);
+        Assert.Contains("--db.use-native-sql", lnd.Command!);
+        Assert.Contains($"--db.postgres.maxconnections={NodeKinds.Lnd.LndKind.PostgresConnections}", lnd.Command!);
+        Assert.Contains($"[ -e /lnb/{NodeKinds.INodeKind.ChainReadyFile} ] && [ -e /lnb/{NodeServiceSettings.DatabaseReadyFile} ]", lnd.Entrypoint![2]);
         // A build on sqlite3 has neither.
         var lite = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln"), "btc"), Settings(), fragments);
         Assert.DoesNotContain("postgres", lite.Services.Keys);

@@ -45,6 +45,27 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task Lnd_on_postgres_is_compared_with_the_same_image_on_its_own_files_and_keeps_nothing_of_its_database_itself()
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
+        Skip.If(string.IsNullOrEmpty(postgres), "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)");
+        var (runDir, _) = await RunAsync("lnd-postgres",
+            ["AlicePaysBob", "--build", $"bolt={lnd}", "--build", $"pg={lnd}", "--db", "pg:postgres", "--postgres-image", postgres!, "--concurrency", "2",
+             "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+
+        var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(payments, p => Assert.Equal("succeeded", p["outcome"]));
+        Assert.Equal(payments.Count(p => p["case"].StartsWith("Build=bolt", StringComparison.Ordinal)), payments.Count(p => p["case"].StartsWith("Build=pg", StringComparison.Ordinal)));
+        // lnd on PostgreSQL (native SQL): the server writes what the nodes wrote to their own files in the other build.
+        var log = await File.ReadAllTextAsync(Path.Combine(runDir, "cases", "Build-pg-Concurrency-2-Topology-1-Traces-on", "logs", "alice.log"));
+        Assert.Contains("Using remote postgres database!", log);
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Matches(@"\| Build=pg, [^|]*\| postgres \| 1 \| [0-9.]+ \| [0-9.]+ \|", comparison);
+        await AssertNothingLeftAsync(runDir, "AlicePaysBob");
+    }
+
+    [SkippableFact]
     public async Task Core_lightning_pays_lnd_and_lnd_pays_core_lightning_on_one_channel_and_through_a_carol_of_the_other_kind()
     {
         var (lnd, cln, bitcoind) = Requirements.LndImages();

@@ -78,11 +78,6 @@ public class NodeKindRecognitionTests
         Assert.Equal(2, invoices.ExitCode);
         Assert.Contains("is lnd, whose nodes cannot be given a history of invoices yet", invoices.StandardError);
 
-        var postgres = await HarnessProcess.RunAsync(["AlicePaysBob", "--db", "postgres", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
-            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
-        Assert.Equal(2, postgres.ExitCode);
-        Assert.Contains("--db x:postgres: build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes are not put on PostgreSQL here yet; keep it on sqlite3", postgres.StandardError);
-
         var balances = await HarnessProcess.RunAsync(["AlicePaysBob", "--workload", "balances", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
             "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
         Assert.Equal(2, balances.ExitCode);

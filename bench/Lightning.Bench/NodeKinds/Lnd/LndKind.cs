@@ -74,16 +74,32 @@ internal sealed class LndKind : INodeKind
             $"--bitcoind.zmqpubrawblock=tcp://{settings.BitcoindHost}:{ZmqBlockPort}",
             $"--bitcoind.zmqpubrawtx=tcp://{settings.BitcoindHost}:{ZmqTxPort}",
         ]);
+        var ready = $"[ -e {settings.ContainerDirectory}/{INodeKind.ChainReadyFile} ]";
+        if (settings.PostgresUrl is { } url)
+        {
+            // Its database on the topology's PostgreSQL server, native SQL tables for what lnd keeps in SQL (invoices,
+            // payments, the graph), at most PostgresConnections connections (the server's default allows 100 in all).
+            service.Command.AddRange(["--db.backend=postgres", $"--db.postgres.dsn={url}?sslmode=disable", "--db.use-native-sql", $"--db.postgres.maxconnections={PostgresConnections}"]);
+            ready += $" && [ -e {settings.ContainerDirectory}/{NodeServiceSettings.DatabaseReadyFile} ]";
+        }
         service.Command.AddRange(settings.Options);
-        // lnd gives up at once when bitcoind's ZMQ is not up yet: its container waits for the harness's word first.
+        // lnd gives up at once when bitcoind's ZMQ (or its database) is not up yet: its container waits for the harness's word first.
         service.Entrypoint = ["/bin/sh", "-c",
-            $"until [ -e {settings.ContainerDirectory}/{INodeKind.ChainReadyFile} ]; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"];
+            $"until {ready}; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"];
         service.Ports = [$"127.0.0.1::{rest}"];
         // lnd asks for a home directory even when told every path.
         service.Environment ??= new();
         service.Environment["HOME"] = settings.ContainerDirectory;
         return service;
     }
+
+    /// <summary>
+    /// The connections an lnd on --db postgres may open (its default, 50, would let two nodes take a default server's 100):
+    /// 20 leaves room for four nodes and the harness.
+    /// </summary>
+    public const int PostgresConnections = 20;
+
+    bool INodeKind.KeepsDatabaseOnPostgres => true;
 
     /// <summary>Options that would take the node from the harness: its network, folders, listeners, credentials and bitcoind.</summary>
     private static readonly string[] Owned =
