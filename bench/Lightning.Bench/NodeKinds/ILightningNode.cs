@@ -30,6 +30,13 @@ internal interface ILightningNode : IAsyncDisposable
     /// </summary>
     Task PingAsync(CancellationToken ct = default) => GetSyncStateAsync(ct);
 
+    /// <summary>
+    /// Once restarted with a history, asks the node by its own listing for the history's last row (<paramref name="check"/>);
+    /// a history it does not see throws, so it is never measured. A kind that cannot be given a history never gets here.
+    /// </summary>
+    Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default) =>
+        throw new InvalidOperationException($"{Name} cannot be given a history");
+
     /// <summary>A fresh on-chain address of its wallet (bech32 on regtest).</summary>
     Task<string> NewAddressAsync(CancellationToken ct = default);
 

@@ -22,12 +22,6 @@ internal interface INodeHistory
     /// </summary>
     Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
 
-    /// <summary>
-    /// Once the node is back, asks it by its own listing for the last row written; a history it does not see (a
-    /// partial or damaged write) throws, so it is never measured.
-    /// </summary>
-    Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default);
-
     /// <summary>How the node is asked for its history's last row, by that row's created index.</summary>
     HistoryCheck Listing(long lastIndex);
 

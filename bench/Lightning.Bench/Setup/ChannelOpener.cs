@@ -37,7 +37,7 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
                     await network.Miner.MineAsync(1, ct);
                     await network.WaitSyncedAsync(ct);
                 }
-                var byMiner = rounds[round].Where(c => network.Nodes[c.Channel.From] is IExternalChannelFunding).ToList();
+                var byMiner = rounds[round].Where(c => network.Nodes[c.From] is IExternalChannelFunding).ToList();
                 await Task.WhenAll(
                     byMiner.Count > 0 ? OpenFundedByMinerAsync(byMiner, ct) : Task.CompletedTask,
                     ByFunderAsync(rounds[round].Except(byMiner).ToList(), async (channel, from, to) =>
@@ -53,44 +53,47 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         }
     }
 
-    /// <summary>A topology's channels in opening rounds: the k-th channel of each pair of nodes in round k (one round when every pair has one).</summary>
-    internal static IReadOnlyList<IReadOnlyList<NumberedChannel>> Rounds(IReadOnlyList<ChannelSpec> channels)
+    /// <summary>
+    /// A topology's channels in opening rounds: the k-th channel of each pair of nodes in round k (one round when every
+    /// pair has one), so no round holds two channels between one pair (nor two equal channels).
+    /// </summary>
+    internal static IReadOnlyList<IReadOnlyList<ChannelSpec>> Rounds(IReadOnlyList<ChannelSpec> channels)
     {
         var seen = new Dictionary<(string, string), int>();
-        var numbered = channels.Select((c, i) =>
+        var numbered = channels.Select(c =>
         {
             var pair = string.CompareOrdinal(c.From, c.To) < 0 ? (c.From, c.To) : (c.To, c.From);
             var round = seen.GetValueOrDefault(pair);
             seen[pair] = round + 1;
-            return (Round: round, Channel: new NumberedChannel(i, c));
+            return (Round: round, Channel: c);
         }).ToList();
-        return numbered.GroupBy(n => n.Round).OrderBy(g => g.Key).Select(g => (IReadOnlyList<NumberedChannel>)g.Select(n => n.Channel).ToList()).ToList();
+        return numbered.GroupBy(n => n.Round).OrderBy(g => g.Key).Select(g => (IReadOnlyList<ChannelSpec>)g.Select(n => n.Channel).ToList()).ToList();
     }
 
     /// <summary>
     /// Every channel negotiated (a funder's one after another, funders in parallel), then one signed transaction of the
     /// miner's pays every funding address; each funder sees it before it is broadcast, as the protocol requires.
     /// </summary>
-    private async Task OpenFundedByMinerAsync(IReadOnlyList<NumberedChannel> channels, CancellationToken ct)
+    private async Task OpenFundedByMinerAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct)
     {
-        var addresses = new Dictionary<int, (string Address, long CapacitySat)>();
-        await ByFunderAsync(channels, async (numbered, from, to) =>
+        var addresses = new Dictionary<ChannelSpec, string>();
+        await ByFunderAsync(channels, async (channel, from, to) =>
         {
             await from.ConnectPeerAsync(to, ct);
-            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, numbered.CapacitySat, numbered.PushMsat, ct);
+            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
             lock (addresses)
             {
-                addresses[channels.First(c => c.Channel == numbered).Index] = (address, numbered.CapacitySat);
+                addresses[channel] = address;
             }
         });
-        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.Values.ToDictionary(a => a.Address, a => a.CapacitySat), ct);
+        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat), ct);
         await ByFunderAsync(channels, (_, from, to) => ((IExternalChannelFunding)from).CompleteExternalChannelAsync(to, psbt, ct));
         await network.Miner.BroadcastAsync(transaction, ct);
     }
 
     /// <summary>A step for every channel: a funder's channels one after another (they share its wallet and state), funders in parallel.</summary>
-    private Task ByFunderAsync(IReadOnlyList<NumberedChannel> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
-        Task.WhenAll(channels.Select(c => c.Channel).GroupBy(c => c.From).Select(async group =>
+    private Task ByFunderAsync(IReadOnlyList<ChannelSpec> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
+        Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
         {
             foreach (var channel in group)
             {
@@ -136,6 +139,3 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         }));
     }
 }
-
-/// <summary>A channel of a topology with its position in the topology's list (two channels of one pair are two entries).</summary>
-internal sealed record NumberedChannel(int Index, ChannelSpec Channel);

@@ -35,37 +35,30 @@ internal sealed class CoreLightningHistory : INodeHistory
     public async Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default)
     {
         await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
-        await using (var exists = db.CreateCommand())
+        if (!await LightningdDatabase.TableExistsAsync(db, "channel_moves", ct))
         {
-            exists.CommandText = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='channel_moves'";
-            if ((long)(await exists.ExecuteScalarAsync(ct))! == 0)
-            {
-                throw new UsageException(NoChannelMoves("this Core Lightning build"));
-            }
+            throw new UsageException(NoChannelMoves("this Core Lightning build"));
         }
-        string[] columns = ["id", "account_channel_id", "account_nonchannel_id", "tag_bitmap", "credit_or_debit", "timestamp", "payment_hash", "payment_part_id", "payment_group_id", "fees"];
-        var moves = await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM channel_moves ORDER BY id", ct);
-        if (moves.Count == 0)
+        var moves = await LightningdTable.ReadAsync(db, "channel_moves", ct);
+        if (moves.Rows.Count == 0)
         {
             throw new InvalidOperationException("the node recorded no channel moves to copy: it made, received and forwarded no payment");
         }
-        var nextId = (long)moves[^1][0]! + 1;
-        var nextTimestamp = (long)moves[^1][5]! + 1;
-        var toWrite = Math.Max(0, rows - moves.Count);
-        await LightningdDatabase.InsertAsync(db, "channel_moves", columns, toWrite, (n, parameters) =>
+        var (id, timestamp, hash) = (moves.Column("id"), moves.Column("timestamp"), moves.Column("payment_hash"));
+        var nextId = (long)moves.Rows[^1][id]! + 1;
+        var nextTimestamp = (long)moves.Rows[^1][timestamp]! + 1;
+        var toWrite = Math.Max(0, rows - moves.Rows.Count);
+        await LightningdDatabase.InsertAsync(db, [moves], toWrite, (n, insert) =>
         {
-            var move = moves[(int)(n % moves.Count)];
-            for (var i = 1; i < move.Length; i++)
-            {
-                parameters[i].Value = move[i] ?? DBNull.Value;
-            }
-            parameters[0].Value = nextId++;
-            parameters[5].Value = nextTimestamp++;
+            var move = (object?[])moves.Rows[(int)(n % moves.Rows.Count)].Clone();
+            move[id] = nextId++;
+            move[timestamp] = nextTimestamp++;
             // Each copy of a move is another payment: its own hash.
-            if (move[6] is not null)
+            if (move[hash] is not null)
             {
-                parameters[6].Value = RandomNumberGenerator.GetBytes(32);
+                move[hash] = RandomNumberGenerator.GetBytes(32);
             }
+            insert(moves, move);
         }, ct);
         // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
         // takes the next id instead of one a copy holds.
@@ -76,6 +69,4 @@ internal sealed class CoreLightningHistory : INodeHistory
     public HistoryCheck Listing(long lastIndex) => new("listchannelmoves", "channelmoves", lastIndex);
 
     public IHistorySnapshots Snapshots { get; } = new LightningdSnapshot(["channel_moves"]);
-
-    public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

@@ -20,44 +20,28 @@ internal sealed class CoreLightningInvoices : INodeHistory
     {
         await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
         // Every column of the release's table, copied as it is but for those a copy must not share.
-        var columns = (await LightningdDatabase.ReadAsync(db, "PRAGMA table_info(invoices)", ct)).Select(c => (string)c[1]!).ToList();
-        var invoices = await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM invoices ORDER BY id", ct);
-        if (invoices.Count == 0)
+        var invoices = await LightningdTable.ReadAsync(db, "invoices", ct);
+        if (invoices.Rows.Count == 0)
         {
             throw new InvalidOperationException("the node has no invoices to copy: it was paid no payment in setup");
         }
-        int Column(string name) => columns.IndexOf(name);
-        long Max(string name) => Column(name) is var c and >= 0 ? invoices.Max(r => r[c] is long v ? v : 0) : 0;
-        var nextId = Max("id") + 1;
-        var nextPayIndex = Max("pay_index") + 1;
-        var nextUpdated = Math.Max(Max("updated_index"), nextId - 1) + 1;
-        var (payIndex, updated, offer) = (Column("pay_index"), Column("updated_index"), Column("local_offer_id"));
-        var toWrite = Math.Max(0, rows - invoices.Count);
-        await LightningdDatabase.InsertAsync(db, "invoices", columns, toWrite, (n, parameters) =>
+        var nextId = invoices.Max("id") + 1;
+        var nextPayIndex = invoices.Max("pay_index") + 1;
+        var nextUpdated = Math.Max(invoices.Max("updated_index"), nextId - 1) + 1;
+        var toWrite = Math.Max(0, rows - invoices.Rows.Count);
+        await LightningdDatabase.InsertAsync(db, [invoices], toWrite, (n, insert) =>
         {
-            var invoice = invoices[(int)(n % invoices.Count)];
-            for (var i = 0; i < columns.Count; i++)
-            {
-                parameters[i].Value = invoice[i] ?? DBNull.Value;
-            }
+            var invoice = (object?[])invoices.Rows[(int)(n % invoices.Rows.Count)].Clone();
             var id = nextId++;
-            parameters[Column("id")].Value = id;
+            invoice[invoices.Column("id")] = id;
             var preimage = RandomNumberGenerator.GetBytes(32);
-            parameters[Column("payment_key")].Value = preimage;
-            parameters[Column("payment_hash")].Value = SHA256.HashData(preimage);
-            parameters[Column("label")].Value = $"lnbench-history-{id}";
-            if (payIndex >= 0 && invoice[payIndex] is not null)
-            {
-                parameters[payIndex].Value = nextPayIndex++;
-            }
-            if (updated >= 0)
-            {
-                parameters[updated].Value = nextUpdated++;
-            }
-            if (offer >= 0)
-            {
-                parameters[offer].Value = DBNull.Value;
-            }
+            invoice[invoices.Column("payment_key")] = preimage;
+            invoice[invoices.Column("payment_hash")] = SHA256.HashData(preimage);
+            invoice[invoices.Column("label")] = $"lnbench-history-{id}";
+            invoices.Set(invoice, "pay_index", v => v is null ? null : nextPayIndex++);
+            invoices.Set(invoice, "updated_index", _ => nextUpdated++);
+            invoices.Set(invoice, "local_offer_id", _ => null);
+            insert(invoices, invoice);
         }, ct);
         // lightningd takes the next ids and pay index from these (lightningd/wait.c, wallet/invoices.c).
         await LightningdDatabase.SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
@@ -69,6 +53,4 @@ internal sealed class CoreLightningInvoices : INodeHistory
     public HistoryCheck Listing(long lastIndex) => new("listinvoices", "invoices", lastIndex);
 
     public IHistorySnapshots Snapshots { get; } = new LightningdSnapshot(["invoices"]);
-
-    public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
 }

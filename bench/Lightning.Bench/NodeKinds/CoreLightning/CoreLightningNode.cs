@@ -264,24 +264,22 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
     /// <summary>Node ids as a JSON array, as getroute's and pay's exclude take them.</summary>
     private static JsonArray Ids(IEnumerable<string> ids) => new([.. ids.Select(id => (JsonNode)JsonValue.Create(id)!)]);
 
-    /// <summary>A setup call; its id says so (lnbench:method#setup-N).</summary>
     /// <summary>
-    /// Asks a node given a history for the last row written, by its own listing from that created index: a history the
-    /// node does not see (a partial or damaged write, rows it dropped) stops the run before anything is measured.
+    /// Asks the node given a history for the last row written, by its own listing from that created index: a history
+    /// the node does not see (a partial or damaged write, rows it dropped) stops the run before anything is measured.
     /// </summary>
-    public static async Task ConfirmHistoryAsync(ILightningNode node, HistoryWritten written, CancellationToken ct)
+    public async Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default)
     {
-        var check = written.Check;
-        var self = node as CoreLightningNode ?? throw new InvalidOperationException($"{node.Name} is not a Core Lightning node");
-        var listed = await self.SetupCallAsync(check.Method, new JsonObject { ["index"] = "created", ["start"] = check.LastIndex, ["limit"] = 1 },
+        var listed = await SetupCallAsync(check.Method, new JsonObject { ["index"] = "created", ["start"] = check.LastIndex, ["limit"] = 1 },
             result => result.GetProperty(check.Array).GetArrayLength(), ct);
         if (listed != 1)
         {
             throw new InvalidOperationException(
-                $"{node.Name} does not see its history: {check.Method} from created index {check.LastIndex:N0} (the last row written) listed {listed} rows; the history is not measured");
+                $"{Name} does not see its history: {check.Method} from created index {check.LastIndex:N0} (the last row written) listed {listed} rows; the history is not measured");
         }
     }
 
+    /// <summary>A setup call; its id says so (lnbench:method#setup-N).</summary>
     private Task<T> SetupCallAsync<T>(string method, JsonObject? parameters, Func<JsonElement, T> read, CancellationToken ct) =>
         CallAsync(rpc, method, parameters, $"lnbench:{method}#setup-{Interlocked.Increment(ref nextSetupId)}", read, ct);
 

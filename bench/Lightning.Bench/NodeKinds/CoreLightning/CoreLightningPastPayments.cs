@@ -64,7 +64,7 @@ internal sealed class CoreLightningPastPayments : INodeHistory
         var next = new Counters(
             Htlc: htlcs.Max("id") + 1,
             HtlcUpdated: Math.Max(htlcs.Max("updated_index"), await LightningdDatabase.VariableAsync(db, "last_htlcs_updated_index", ct) ?? 0) + 1,
-            Main: forwards ? await RowidMaxAsync(db, "forwards", ct) + 1 : main.Max("id") + 1,
+            Main: forwards ? await LightningdDatabase.ScalarAsync(db, "SELECT coalesce(max(rowid), 0) FROM forwards", ct) + 1 : main.Max("id") + 1,
             MainUpdated: Math.Max(main.Max("updated_index"), await LightningdDatabase.VariableAsync(db, $"last_{(forwards ? "forwards" : "sendpays")}_updated_index", ct) ?? 0) + 1,
             Move: moves?.Max("id") + 1 ?? 0);
         var toWrite = Math.Max(0, rows - seeds.Count);
@@ -132,8 +132,6 @@ internal sealed class CoreLightningPastPayments : INodeHistory
     private static readonly LightningdSnapshot ForwardTables = new(["forwards", "channel_htlcs", "channel_moves"]);
     private static readonly LightningdSnapshot PaymentTables = new(["payments", "channel_htlcs", "channel_moves"]);
 
-    public Task ConfirmAsync(ILightningNode node, HistoryWritten written, CancellationToken ct = default) => CoreLightningNode.ConfirmHistoryAsync(node, written, ct);
-
     /// <summary>The node's completed payments, each with its outgoing HTLCs and channel moves (by its payment hash).</summary>
     private static List<SeedCopy> SeedPayments(LightningdTable payments, LightningdTable htlcs, LightningdTable? moves)
     {
@@ -173,9 +171,6 @@ internal sealed class CoreLightningPastPayments : INodeHistory
         }
         return seeds;
     }
-
-    private static async Task<long> RowidMaxAsync(SqliteConnection db, string table, CancellationToken ct) =>
-        (await LightningdDatabase.ReadAsync(db, $"SELECT coalesce(max(rowid), 0) FROM {table}", ct))[0][0] as long? ?? 0;
 
     private static bool Same(object? a, object? b) => a is byte[] x && b is byte[] y && x.AsSpan().SequenceEqual(y);
 

@@ -44,26 +44,6 @@ internal static class LightningdDatabase
         return rows;
     }
 
-    /// <summary>Inserts <paramref name="count"/> rows into <paramref name="table"/>, <paramref name="fill"/> giving the n-th its column values.</summary>
-    public static async Task InsertAsync(SqliteConnection db, string table, IReadOnlyList<string> columns, long count, Action<long, SqliteParameter[]> fill, CancellationToken ct)
-    {
-        for (var written = 0L; written < count;)
-        {
-            await using var transaction = (SqliteTransaction)await db.BeginTransactionAsync(ct);
-            await using var insert = db.CreateCommand();
-            insert.Transaction = transaction;
-            insert.CommandText = $"INSERT INTO {table} ({string.Join(", ", columns)}) VALUES ({string.Join(", ", columns.Select((_, i) => $"$p{i}"))})";
-            var parameters = columns.Select((_, i) => insert.Parameters.Add(new SqliteParameter { ParameterName = $"$p{i}" })).ToArray();
-            await insert.PrepareAsync(ct);
-            for (var inBatch = 0; inBatch < RowsPerTransaction && written < count; inBatch++, written++)
-            {
-                fill(written, parameters);
-                await insert.ExecuteNonQueryAsync(ct);
-            }
-            await transaction.CommitAsync(ct);
-        }
-    }
-
     /// <summary>
     /// Inserts <paramref name="count"/> copies, each any number of rows into <paramref name="tables"/>: <paramref name="fill"/>
     /// writes the n-th copy's rows through the writer it is given (a table and the row's values, in its columns' order).
@@ -111,12 +91,23 @@ internal static class LightningdDatabase
         }
     }
 
-    public static async Task<bool> TableExistsAsync(SqliteConnection db, string table, CancellationToken ct)
+    /// <summary>Whether the database (<paramref name="schema"/>: main, or one attached) has the table.</summary>
+    public static async Task<bool> TableExistsAsync(SqliteConnection db, string table, CancellationToken ct, string schema = "main") =>
+        await ScalarAsync(db, $"SELECT count(*) FROM {schema}.sqlite_master WHERE type = 'table' AND name = '{table}'", ct) > 0;
+
+    /// <summary>The integer a query returns (0 for NULL or none).</summary>
+    public static async Task<long> ScalarAsync(SqliteConnection db, string sql, CancellationToken ct)
     {
-        await using var exists = db.CreateCommand();
-        exists.CommandText = "SELECT count(*) FROM sqlite_master WHERE type='table' AND name=$name";
-        exists.Parameters.AddWithValue("$name", table);
-        return (long)(await exists.ExecuteScalarAsync(ct))! > 0;
+        await using var command = db.CreateCommand();
+        command.CommandText = sql;
+        return await command.ExecuteScalarAsync(ct) is long value ? value : 0;
+    }
+
+    public static async Task ExecuteAsync(SqliteConnection db, string sql, CancellationToken ct)
+    {
+        await using var command = db.CreateCommand();
+        command.CommandText = sql;
+        await command.ExecuteNonQueryAsync(ct);
     }
 
     /// <summary>One of lightningd's counters (its vars table), or null when the release keeps none of that name.</summary>

@@ -36,7 +36,7 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
         var marks = new Dictionary<string, long>();
         foreach (var table in await PresentAsync(db, ct))
         {
-            marks[table] = await LongAsync(db, $"SELECT coalesce(max(rowid), 0) FROM {table}", ct);
+            marks[table] = await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(rowid), 0) FROM {table}", ct);
         }
         return marks;
     }
@@ -52,33 +52,33 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
         Directory.CreateDirectory(Path.GetDirectoryName(file)!);
         await using (var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct))
         {
-            await ExecuteAsync(db, $"ATTACH DATABASE '{partial.Replace("'", "''", StringComparison.Ordinal)}' AS snap", ct);
-            await ExecuteAsync(db, "BEGIN", ct);
-            await ExecuteAsync(db, "CREATE TABLE snap.lnbench_meta (name TEXT PRIMARY KEY, value TEXT)", ct);
-            await ExecuteAsync(db, "CREATE TABLE snap.lnbench_channels (id INTEGER, scid INTEGER, peer TEXT, ordinal INTEGER)", ct);
-            await ExecuteAsync(db, "CREATE TABLE snap.lnbench_nodes (name TEXT, node_id BLOB)", ct);
+            await LightningdDatabase.ExecuteAsync(db, $"ATTACH DATABASE '{partial.Replace("'", "''", StringComparison.Ordinal)}' AS snap", ct);
+            await LightningdDatabase.ExecuteAsync(db, "BEGIN", ct);
+            await LightningdDatabase.ExecuteAsync(db, "CREATE TABLE snap.lnbench_meta (name TEXT PRIMARY KEY, value TEXT)", ct);
+            await LightningdDatabase.ExecuteAsync(db, "CREATE TABLE snap.lnbench_channels (id INTEGER, scid INTEGER, peer TEXT, ordinal INTEGER)", ct);
+            await LightningdDatabase.ExecuteAsync(db, "CREATE TABLE snap.lnbench_nodes (name TEXT, node_id BLOB)", ct);
             var meta = new Dictionary<string, string> { ["key"] = key, ["format"] = Format.ToString(CultureInfo.InvariantCulture) };
             foreach (var table in marks.Keys)
             {
-                await ExecuteAsync(db, $"CREATE TABLE snap.{table} AS SELECT * FROM main.{table} WHERE rowid > {marks[table]} ORDER BY rowid", ct);
-                meta[$"rows:{table}"] = (await LongAsync(db, $"SELECT count(*) FROM snap.{table}", ct)).ToString(CultureInfo.InvariantCulture);
+                await LightningdDatabase.ExecuteAsync(db, $"CREATE TABLE snap.{table} AS SELECT * FROM main.{table} WHERE rowid > {marks[table]} ORDER BY rowid", ct);
+                meta[$"rows:{table}"] = (await LightningdDatabase.ScalarAsync(db, $"SELECT count(*) FROM snap.{table}", ct)).ToString(CultureInfo.InvariantCulture);
             }
             foreach (var (id, scid, peer, ordinal) in await ChannelsAsync(db, "main", names, ct))
             {
-                await ExecuteAsync(db, $"INSERT INTO snap.lnbench_channels VALUES ({id}, {scid?.ToString(CultureInfo.InvariantCulture) ?? "NULL"}, '{peer}', {ordinal})", ct);
+                await LightningdDatabase.ExecuteAsync(db, $"INSERT INTO snap.lnbench_channels VALUES ({id}, {scid?.ToString(CultureInfo.InvariantCulture) ?? "NULL"}, '{peer}', {ordinal})", ct);
             }
             foreach (var (nodeId, name) in names)
             {
-                await ExecuteAsync(db, $"INSERT INTO snap.lnbench_nodes VALUES ('{name}', x'{nodeId}')", ct);
+                await LightningdDatabase.ExecuteAsync(db, $"INSERT INTO snap.lnbench_nodes VALUES ('{name}', x'{nodeId}')", ct);
             }
             foreach (var (name, value) in meta)
             {
-                await ExecuteAsync(db, $"INSERT INTO snap.lnbench_meta VALUES ('{name}', '{value.Replace("'", "''", StringComparison.Ordinal)}')", ct);
+                await LightningdDatabase.ExecuteAsync(db, $"INSERT INTO snap.lnbench_meta VALUES ('{name}', '{value.Replace("'", "''", StringComparison.Ordinal)}')", ct);
             }
             // Written last: a snapshot without it was cut short.
-            await ExecuteAsync(db, "INSERT INTO snap.lnbench_meta VALUES ('complete', '1')", ct);
-            await ExecuteAsync(db, "COMMIT", ct);
-            await ExecuteAsync(db, "DETACH DATABASE snap", ct);
+            await LightningdDatabase.ExecuteAsync(db, "INSERT INTO snap.lnbench_meta VALUES ('complete', '1')", ct);
+            await LightningdDatabase.ExecuteAsync(db, "COMMIT", ct);
+            await LightningdDatabase.ExecuteAsync(db, "DETACH DATABASE snap", ct);
         }
         SqliteConnection.ClearAllPools();
         File.Move(partial, file, overwrite: true);
@@ -111,7 +111,7 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
             foreach (var (name, value) in meta.Where(m => m.Key.StartsWith("rows:", StringComparison.Ordinal)))
             {
                 var table = name["rows:".Length..];
-                var rows = await LongAsync(snap, $"SELECT count(*) FROM {table}", ct);
+                var rows = await LightningdDatabase.ScalarAsync(snap, $"SELECT count(*) FROM {table}", ct);
                 if (rows.ToString(CultureInfo.InvariantCulture) != value)
                 {
                     return $"damaged: {table} holds {rows:N0} rows, not the {value} it counted";
@@ -134,7 +134,7 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
     public async Task<(long Rows, long LastIndex)?> ApplyAsync(string nodeDirectory, string file, IReadOnlyDictionary<string, string> names, CancellationToken ct)
     {
         await using var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct);
-        await ExecuteAsync(db, $"ATTACH DATABASE '{file.Replace("'", "''", StringComparison.Ordinal)}' AS snap", ct);
+        await LightningdDatabase.ExecuteAsync(db, $"ATTACH DATABASE '{file.Replace("'", "''", StringComparison.Ordinal)}' AS snap", ct);
         // This topology's channels and node ids of the same peers as the snapshot's (by name, and by order between a pair).
         var here = await ChannelsAsync(db, "main", names, ct);
         var there = (await LightningdDatabase.ReadAsync(db, "SELECT id, scid, peer, ordinal FROM snap.lnbench_channels", ct))
@@ -144,23 +144,23 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
         {
             return null;
         }
-        await ExecuteAsync(db, "BEGIN", ct);
-        await ExecuteAsync(db, "CREATE TEMP TABLE chanmap (old INTEGER PRIMARY KEY, new INTEGER)", ct);
-        await ExecuteAsync(db, "CREATE TEMP TABLE scidmap (old INTEGER PRIMARY KEY, new INTEGER)", ct);
-        await ExecuteAsync(db, "CREATE TEMP TABLE nodemap (old BLOB PRIMARY KEY, new BLOB)", ct);
+        await LightningdDatabase.ExecuteAsync(db, "BEGIN", ct);
+        await LightningdDatabase.ExecuteAsync(db, "CREATE TEMP TABLE chanmap (old INTEGER PRIMARY KEY, new INTEGER)", ct);
+        await LightningdDatabase.ExecuteAsync(db, "CREATE TEMP TABLE scidmap (old INTEGER PRIMARY KEY, new INTEGER)", ct);
+        await LightningdDatabase.ExecuteAsync(db, "CREATE TEMP TABLE nodemap (old BLOB PRIMARY KEY, new BLOB)", ct);
         foreach (var (old, now) in channels)
         {
-            await ExecuteAsync(db, $"INSERT INTO chanmap VALUES ({old.Id}, {now.Id})", ct);
+            await LightningdDatabase.ExecuteAsync(db, $"INSERT INTO chanmap VALUES ({old.Id}, {now.Id})", ct);
             if (old.Scid is { } scid && now.Scid is { } newScid)
             {
-                await ExecuteAsync(db, $"INSERT OR REPLACE INTO scidmap VALUES ({scid}, {newScid})", ct);
+                await LightningdDatabase.ExecuteAsync(db, $"INSERT OR REPLACE INTO scidmap VALUES ({scid}, {newScid})", ct);
             }
         }
         foreach (var row in await LightningdDatabase.ReadAsync(db, "SELECT name, hex(node_id) FROM snap.lnbench_nodes", ct))
         {
             if (names.FirstOrDefault(n => n.Value == (string)row[0]!).Key is { } nodeId)
             {
-                await ExecuteAsync(db, $"INSERT OR REPLACE INTO nodemap VALUES (x'{row[1]}', x'{nodeId}')", ct);
+                await LightningdDatabase.ExecuteAsync(db, $"INSERT OR REPLACE INTO nodemap VALUES (x'{row[1]}', x'{nodeId}')", ct);
             }
         }
         var written = new Dictionary<string, long>();
@@ -168,15 +168,15 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
         var shifts = new Dictionary<string, long>();
         foreach (var table in Tables.OrderBy(t => t == "channel_htlcs" ? 0 : 1))
         {
-            if (await LongAsync(db, $"SELECT count(*) FROM snap.sqlite_master WHERE type = 'table' AND name = '{table}'", ct) == 0)
+            if (!await LightningdDatabase.TableExistsAsync(db, table, ct, schema: "snap"))
             {
                 continue;
             }
             var columns = (await LightningdDatabase.ReadAsync(db, $"PRAGMA main.table_info({table})", ct)).Select(c => (string)c[1]!).ToList();
             var (created, updated) = Counters.GetValueOrDefault(table);
-            var baseId = Math.Max(await LongAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{table}", ct), await VariableAsync(db, created, ct));
+            var baseId = Math.Max(await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{table}", ct), await VariableAsync(db, created, ct));
             // The copies' ids follow the node's own (a table without an id column, forwards, numbers its rows itself).
-            var idShift = columns.Contains("id") ? baseId + 1 - await LongAsync(db, $"SELECT coalesce(min(id), 1) FROM snap.{table}", ct) : 0;
+            var idShift = columns.Contains("id") ? baseId + 1 - await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(min(id), 1) FROM snap.{table}", ct) : 0;
             shifts[table] = idShift;
             var expressions = new List<string>();
             foreach (var column in columns)
@@ -184,8 +184,8 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
                 expressions.Add(column switch
                 {
                     "id" => $"id + {idShift}",
-                    "updated_index" => $"updated_index + {Math.Max(await LongAsync(db, $"SELECT coalesce(max(updated_index), 0) FROM main.{table}", ct), await VariableAsync(db, updated, ct)) + 1 - await LongAsync(db, $"SELECT coalesce(min(updated_index), 1) FROM snap.{table}", ct)}",
-                    "pay_index" => $"CASE WHEN pay_index IS NULL THEN NULL ELSE pay_index + {Math.Max(await LongAsync(db, "SELECT coalesce(max(pay_index), 0) FROM main.invoices", ct), await VariableAsync(db, "next_pay_index", ct) - 1) + 1 - await LongAsync(db, "SELECT coalesce(min(pay_index), 1) FROM snap.invoices", ct)} END",
+                    "updated_index" => $"updated_index + {Math.Max(await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(updated_index), 0) FROM main.{table}", ct), await VariableAsync(db, updated, ct)) + 1 - await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(min(updated_index), 1) FROM snap.{table}", ct)}",
+                    "pay_index" => $"CASE WHEN pay_index IS NULL THEN NULL ELSE pay_index + {Math.Max(await LightningdDatabase.ScalarAsync(db, "SELECT coalesce(max(pay_index), 0) FROM main.invoices", ct), await VariableAsync(db, "next_pay_index", ct) - 1) + 1 - await LightningdDatabase.ScalarAsync(db, "SELECT coalesce(min(pay_index), 1) FROM snap.invoices", ct)} END",
                     "origin_htlc" => $"CASE WHEN origin_htlc IS NULL THEN NULL ELSE origin_htlc + {shifts.GetValueOrDefault("channel_htlcs")} END",
                     "channel_id" or "account_channel_id" => $"CASE WHEN {column} IS NULL THEN NULL ELSE (SELECT new FROM temp.chanmap WHERE old = {column}) END",
                     "in_channel_scid" or "out_channel_scid" => $"coalesce((SELECT new FROM temp.scidmap WHERE old = {column}), {column})",
@@ -193,14 +193,14 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
                     _ => column,
                 });
             }
-            var before = await LongAsync(db, $"SELECT count(*) FROM main.{table}", ct);
-            await ExecuteAsync(db, $"INSERT INTO main.{table} ({string.Join(", ", columns)}) SELECT {string.Join(", ", expressions)} FROM snap.{table} ORDER BY rowid", ct);
-            written[table] = await LongAsync(db, $"SELECT count(*) FROM main.{table}", ct) - before;
+            var before = await LightningdDatabase.ScalarAsync(db, $"SELECT count(*) FROM main.{table}", ct);
+            await LightningdDatabase.ExecuteAsync(db, $"INSERT INTO main.{table} ({string.Join(", ", columns)}) SELECT {string.Join(", ", expressions)} FROM snap.{table} ORDER BY rowid", ct);
+            written[table] = await LightningdDatabase.ScalarAsync(db, $"SELECT count(*) FROM main.{table}", ct) - before;
             await SetCountersAsync(db, table, ct);
         }
-        await ExecuteAsync(db, "COMMIT", ct);
-        await ExecuteAsync(db, "DETACH DATABASE snap", ct);
-        return (written.GetValueOrDefault(Tables[0]), await LongAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{Tables[0]}", ct));
+        await LightningdDatabase.ExecuteAsync(db, "COMMIT", ct);
+        await LightningdDatabase.ExecuteAsync(db, "DETACH DATABASE snap", ct);
+        return (written.GetValueOrDefault(Tables[0]), await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{Tables[0]}", ct));
     }
 
     /// <summary>Moves lightningd's counters of a table past its rows (those the release keeps).</summary>
@@ -209,15 +209,15 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
         var (created, updated) = Counters.GetValueOrDefault(table);
         if (created is not null)
         {
-            await LightningdDatabase.SetVariableIfPresentAsync(db, created, await LongAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{table}", ct), ct);
+            await LightningdDatabase.SetVariableIfPresentAsync(db, created, await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(rowid), 0) FROM main.{table}", ct), ct);
         }
         if (updated is not null)
         {
-            await LightningdDatabase.SetVariableIfPresentAsync(db, updated, await LongAsync(db, $"SELECT coalesce(max(updated_index), 0) FROM main.{table}", ct), ct);
+            await LightningdDatabase.SetVariableIfPresentAsync(db, updated, await LightningdDatabase.ScalarAsync(db, $"SELECT coalesce(max(updated_index), 0) FROM main.{table}", ct), ct);
         }
         if (table == "invoices")
         {
-            await LightningdDatabase.SetVariableIfPresentAsync(db, "next_pay_index", await LongAsync(db, "SELECT coalesce(max(pay_index), 0) + 1 FROM main.invoices", ct), ct);
+            await LightningdDatabase.SetVariableIfPresentAsync(db, "next_pay_index", await LightningdDatabase.ScalarAsync(db, "SELECT coalesce(max(pay_index), 0) + 1 FROM main.invoices", ct), ct);
         }
     }
 
@@ -250,18 +250,4 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
 
     private static async Task<long> VariableAsync(SqliteConnection db, string? name, CancellationToken ct) =>
         name is null ? 0 : await LightningdDatabase.VariableAsync(db, name, ct) ?? 0;
-
-    private static async Task<long> LongAsync(SqliteConnection db, string sql, CancellationToken ct)
-    {
-        await using var command = db.CreateCommand();
-        command.CommandText = sql;
-        return await command.ExecuteScalarAsync(ct) is long value ? value : 0;
-    }
-
-    private static async Task ExecuteAsync(SqliteConnection db, string sql, CancellationToken ct)
-    {
-        await using var command = db.CreateCommand();
-        command.CommandText = sql;
-        await command.ExecuteNonQueryAsync(ct);
-    }
 }
