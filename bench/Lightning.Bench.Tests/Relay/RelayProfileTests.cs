@@ -114,6 +114,9 @@ public sealed class RelayProfileTests : IDisposable
                 // Folded: the recording's and the fold's helpers go (the agent removes the recording's once its stacks are sent), and their files.
                 var left = 0;
                 await RelayHarness.Until("the helpers removed after the fold", () => (left = helpers.ContainersAsync().GetAwaiter().GetResult().Count) == 0, () => $"{left} left");
+                // A helper's output files are deleted once its container is removed (ContainerPerf.DisposeAsync): just after.
+                string[] Files() => [.. Directory.GetFiles(harness.Work, "*.perf.data", SearchOption.AllDirectories), .. Directory.GetFiles(harness.Work, "lnbench-perf-*", SearchOption.AllDirectories)];
+                await RelayHarness.Until("the helpers' files removed after the fold", () => Files().Length == 0, () => string.Join(", ", Files()));
                 Assert.Empty(Directory.GetFiles(harness.Work, "*.perf.data", SearchOption.AllDirectories));
                 Assert.Empty(Directory.GetFiles(harness.Work, "lnbench-perf-*", SearchOption.AllDirectories));
 
