@@ -53,7 +53,7 @@ public class NodeKindRecognitionTests
         var refused = await HarnessProcess.RunAsync(["AlicePaysBob", "--instructions", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
             "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
         Assert.Equal(2, refused.ExitCode);
-        Assert.Contains("--instructions: build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes cannot run under Valgrind", refused.StandardError);
+        Assert.Contains("--instructions needs counting instructions under Valgrind (instructions): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --instructions or the build", refused.StandardError);
 
         // The fake node answers lightningd --version: recognised as Core Lightning (the run then stops at the missing bitcoind image).
         var recognised = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.FakeNode}", "--bitcoind-image", "lnbench-test/no-such-bitcoind:1",
@@ -71,17 +71,17 @@ public class NodeKindRecognitionTests
         var history = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
             "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
         Assert.Equal(2, history.ExitCode);
-        Assert.Contains("--history: build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes cannot be given a history of moves yet", history.StandardError);
+        Assert.Contains("--history needs a history of moves written into its database (history of moves): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it", history.StandardError);
 
         var invoices = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--history-of", "invoices", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
             "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
         Assert.Equal(2, invoices.ExitCode);
-        Assert.Contains("is lnd, whose nodes cannot be given a history of invoices yet", invoices.StandardError);
+        Assert.Contains("--history needs a history of invoices written into its database (history of invoices): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it", invoices.StandardError);
 
         var balances = await HarnessProcess.RunAsync(["AlicePaysBob", "--workload", "balances", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
             "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
         Assert.Equal(2, balances.ExitCode);
-        Assert.Contains("--workload balances: build x (lnbench-test/no-such-lnd:1) is lnd: LND keeps no bookkeeper", balances.StandardError);
+        Assert.Contains("--workload balances needs a bookkeeper of its balances the harness can ask (bookkeeper): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --workload balances or the build", balances.StandardError);
         Assert.Empty(Directory.GetDirectories(results));
     }
 }

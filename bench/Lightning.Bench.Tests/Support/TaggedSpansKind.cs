@@ -1,5 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 
@@ -22,6 +23,8 @@ internal sealed class TaggedSpansKind : INodeKind, ITraceSource
     public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string>();
 
     public ITraceSource? Traces => this;
+
+    public IReadOnlySet<Capability> Offers { get; } = new HashSet<Capability>();
 
     public string? EmittedSpansPrefix => null;
 

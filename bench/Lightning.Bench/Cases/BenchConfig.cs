@@ -85,9 +85,8 @@ internal static class BenchConfig
     public static IFilter? OnlyCells(IFilter? filter, IReadOnlyDictionary<string, int>? topologyOf) => topologyOf is null ? filter
         : new SimpleFilter(c =>
         {
-            var texts = CaseKey.TextsOf(c);
-            return (filter is null || filter.Predicate(c))
-                && topologyOf.TryGetValue(CaseId.Of(texts).Cell.Label, out var topology) && CaseId.Of(texts).Topology == topology;
+            var id = CaseKey.IdOf(c);
+            return (filter is null || filter.Predicate(c)) && topologyOf.TryGetValue(id.Cell.Label, out var topology) && id.Topology == topology;
         });
 
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>

@@ -101,7 +101,7 @@ internal sealed class CaseLifecycle : IRunningCase
         run.Progress.Info($"case {definition.Key}: building the topology");
 
         // 1. Start: containers, bitcoind with coins, every node answering and synced.
-        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode, CaseId.Of(definition.Parameters).Topology);
+        network = run.CreateNetwork(topology, definition.Key, definition.TraceMode, definition.Id.Topology);
         var started = DateTimeOffset.UtcNow;
         var clock = new SetupTimes.Clock();
         await network.StartAsync(run.Fragments, clock, ct);
@@ -177,7 +177,7 @@ internal sealed class CaseLifecycle : IRunningCase
             Routes = topology.Nodes.FirstOrDefault(n => n.GraphPercent > 0) is { } graphNode && run.Graph is { } graph
                 ? new Workloads.Routes.RouteQueries(graph.Queries(graphNode.GraphPercent), graph.Ids.Hex, graph.Name)
                 {
-                    First = (CaseId.Of(definition.Parameters).Topology - 1) * ahead,
+                    First = (definition.Id.Topology - 1) * ahead,
                 }
                 : null,
         });

@@ -44,8 +44,8 @@ internal sealed class ExecutionPlan(int seed)
         }
         var items = declared.Select(c =>
         {
-            var parameters = parametersOf(c);
-            return (Case: c, Cell: CaseId.Of(parameters).Cell.Label, Replicate: CaseId.Of(parameters).Topology);
+            var id = CaseId.Of(parametersOf(c));
+            return (Case: c, Cell: id.Cell.Label, Replicate: id.Topology);
         }).ToList();
         var cells = items.Select(i => i.Cell).Distinct().ToList();
         var replicates = items.Select(i => i.Replicate).Distinct().Order().ToList();

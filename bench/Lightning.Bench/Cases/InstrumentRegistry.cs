@@ -57,7 +57,7 @@ internal static class InstrumentRegistry
             instruments.Add(new ProfileWindow(profiling, ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct), results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
         }
         if (run.Options.ProbeInterval is { } probe && run.Valgrind is null
-            && (run.Options.ProbeBuild is null || run.Options.ProbeBuild == CaseId.Of(definition.Parameters).Build))
+            && (run.Options.ProbeBuild is null || run.Options.ProbeBuild == definition.Id.Build))
         {
             // Runs beside the invocations (its calls are its own tasks): where it sits in the nesting does not matter.
             instruments.Add(new ResponsivenessProbe(network.Nodes, probe, results));

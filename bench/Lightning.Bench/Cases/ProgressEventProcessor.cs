@@ -16,8 +16,8 @@ internal sealed class ProgressEventProcessor(ProgressModel model) : EventProcess
     public override void OnStartRunBenchmarksInType(Type type, IReadOnlyList<BenchmarkCase> benchmarks) =>
         model.Declare(benchmarks.Select(c =>
         {
-            var texts = CaseKey.TextsOf(c);
-            return new ProgressCase(CaseKey.Of(c), CaseId.Of(texts).Cell.Label, CaseId.Of(texts).Topology);
+            var id = CaseKey.IdOf(c);
+            return new ProgressCase(CaseKey.Of(c), id.Cell.Label, id.Topology);
         }));
 
     public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase) => model.CaseStarted(CaseKey.Of(benchmarkCase));

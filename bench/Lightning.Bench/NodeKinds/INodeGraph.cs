@@ -8,7 +8,4 @@ internal interface INodeGraph
 {
     /// <summary>The node's gossip store on the host, under its folder.</summary>
     string StoreFile(string nodeDirectory);
-
-    /// <summary>Why a build whose programs report <paramref name="versions"/> cannot answer route queries (the routes workload), or null.</summary>
-    string? RoutesRefusal(IReadOnlyDictionary<string, string> versions) => null;
 }

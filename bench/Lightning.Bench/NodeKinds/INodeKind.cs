@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.NodeKinds;
@@ -25,11 +26,21 @@ internal interface INodeKind
     /// <summary>The file a <see cref="WaitsForChain"/> kind's container waits for in its folder.</summary>
     const string ChainReadyFile = "lnbench-chain-ready";
 
-    /// <summary>Whether its nodes run on a swarm (their RPC piped by the hosts' agents); a kind that cannot is refused with --swarm.</summary>
-    bool RunsOnSwarm => true;
-
     /// <summary>What bitcoind must also do for its nodes (LND: publish blocks and transactions over ZMQ); none by default.</summary>
     IReadOnlyList<string> BitcoindOptions => [];
+
+    /// <summary>
+    /// What its nodes offer beyond setup and payments (<see cref="KnownCapabilities"/>): the node calls its node type
+    /// implements (<see cref="KnownCapabilities.OfNode"/>) and what the kind can be given or run on. A run refuses, in one
+    /// line before any container, a workload or option that needs what a build's kind does not offer.
+    /// </summary>
+    IReadOnlySet<Capability> Offers { get; }
+
+    /// <summary>
+    /// Why one release of the kind lacks <paramref name="capability"/> although the kind offers it (a call that came in a
+    /// later release), given the versions the image check read; null when it has it.
+    /// </summary>
+    string? Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) => null;
 
     /// <summary>What one of its payments calls, as tables and plots name it.</summary>
     PaymentCalls PaymentCalls { get; }
@@ -70,7 +81,7 @@ internal interface INodeKind
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
     IReadOnlyList<string> DataFiles(string nodeDirectory) => [];
 
-    /// <summary>How its nodes run under Valgrind for --instructions; null when the kind cannot be counted.</summary>
+    /// <summary>How its nodes run under Valgrind for --instructions; null when the kind cannot be counted (offers no <see cref="KnownCapabilities.Instructions"/>).</summary>
     InstructionCounting? Instructions => null;
 
     /// <summary>How a node of the kind is given a history of <paramref name="what"/> (<see cref="HistoryKinds"/>) before the measured window; null: it cannot be (refused in one line).</summary>
@@ -78,12 +89,6 @@ internal interface INodeKind
 
     /// <summary>How a node of the kind is given the run's mainnet graph (--graph); null: it cannot be (refused in one line).</summary>
     INodeGraph? Graph => null;
-
-    /// <summary>Whether its nodes can keep their database on the topology's PostgreSQL server (--db postgres: <see cref="NodeServiceSettings.PostgresUrl"/>).</summary>
-    bool KeepsDatabaseOnPostgres => false;
-
-    /// <summary>Why its nodes cannot run a workload (one line), or null when they can.</summary>
-    string? RefuseWorkload(string workload) => null;
 
     /// <summary>How its spans read and join to payments, and its nodes' own record of them; null when its nodes send none to the harness.</summary>
     ITraceSource? Traces { get; }

@@ -1,4 +1,5 @@
 using Lightning.Bench.Waiting;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.NodeKinds;
 
@@ -18,7 +19,7 @@ internal sealed record LocalBalances(IReadOnlyDictionary<string, long> ByPeerMsa
         LocalBalances? settled = null;
         await until($"{node.Name}'s channels without HTLCs", async c =>
         {
-            var balances = await node.GetLocalBalancesAsync(c);
+            var balances = await node.Get<IChannelBalances>().GetLocalBalancesAsync(c);
             settled = balances.HtlcsInFlight == 0 ? balances : null;
             return settled is null ? WaitState.NotYet($"{balances.HtlcsInFlight} HTLC(s) on them") : WaitState.Met();
         }, ct);

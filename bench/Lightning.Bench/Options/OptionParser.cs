@@ -159,7 +159,7 @@ internal static class OptionParser
         {
             throw new UsageException("--soak runs with traces off (hours of spans would fill the disk and the trace queue): drop --traces/--trace-check");
         }
-        if (options.Workloads.Any(w => w != Workloads.Payments.PayWorkloadKind.WorkloadName))
+        if (options.Workloads.Any(w => w != Workloads.WorkloadCatalog.Default.Name))
         {
             throw new UsageException($"--soak drives payments that succeed: drop --workload {string.Join(",", options.Workloads)} (a benchmark runs it)");
         }
@@ -343,7 +343,7 @@ internal static class OptionParser
                 // A channel keeps 1 % of its capacity in reserve on each side: a single-part payment above what is left cannot pass.
                 var smallest = shaped.Channels.Select(c => c.CapacitySat * 1000 * 99 / 100 - c.PushMsat).DefaultIfEmpty(long.MaxValue).Min();
                 var concurrency = scenario.Parameters.FirstOrDefault(p => p.Name == "Concurrency")?.ValuesFrom(options.Sweeps).Max() ?? 1;
-                if (workload.SplitsPayments && Workloads.MultiPart.MultiPartKind.AmountRefusal(shaped, options.AmountMsat, concurrency) is { } notSplit)
+                if (workload.SplitsPayments && workload.SplitRefusal(shaped, options.AmountMsat, concurrency) is { } notSplit)
                 {
                     throw new UsageException($"--workload {workload.Name} on {scenario.Name}: {notSplit}");
                 }

@@ -246,9 +246,9 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
                 var values = m.IterationValues(TopologySample.Of(c));
                 var mean = values.Average();
                 var sd = SampleVariance.StandardDeviation(values);
-                var (build, traces) = CaseId.Of(c.Parameters).Arm;
-                return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(CaseId.Of(c.Parameters).Cell.Label), PaymentCsv.Field(build), traces,
-                    CaseId.Of(c.Parameters).Topology, PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count,
+                var (build, traces) = c.Id.Arm;
+                return string.Join(',', PaymentCsv.Field(c.CaseKey), PaymentCsv.Field(c.Id.Cell.Label), PaymentCsv.Field(build), traces,
+                    c.Id.Topology, PaymentCsv.Field(m.Name), m.Unit, F(mean, "0.####"), F(sd, "0.####"), values.Count,
                     F(c.Topology?.Setup?.ReadySeconds ?? double.NaN, "0.###"), PaymentCsv.Field(c.Topology?.Host ?? ""));
             })));
 

@@ -40,10 +40,10 @@ internal sealed class InstructionReport : IRunEndOutput
             "are subtracted per process. Flame graphs show the window's counts as they were (idle chores included); tables subtract them. " +
             "Times measured under Valgrind are not reported here. Per topology: `CASE/NODE.functions.csv` (self and inclusive per payment) and `CASE/NODE.folded`.");
         text.AppendLine();
-        foreach (var cell in store.All.GroupBy(p => CaseId.Of(p.Parameters).Cell.Label))
+        foreach (var cell in store.All.GroupBy(p => p.Id.Cell.Label))
         {
             text.AppendLine($"## {cell.Key}").AppendLine();
-            var arms = cell.GroupBy(p => CaseId.Of(p.Parameters).Arm.Build).OrderBy(g => builds.IndexOf(g.Key)).ToDictionary(g => g.Key, g => g.ToList());
+            var arms = cell.GroupBy(p => p.Id.Arm.Build).OrderBy(g => builds.IndexOf(g.Key)).ToDictionary(g => g.Key, g => g.ToList());
             foreach (var (build, profiles) in arms)
             {
                 text.AppendLine($"### {build}: instructions per payment by process (mean of {profiles.Select(p => p.CaseKey).Distinct().Count()} topologies)").AppendLine();
@@ -87,8 +87,8 @@ internal sealed class InstructionReport : IRunEndOutput
         foreach (var node in baseline.Select(p => p.Node).Distinct().Order(StringComparer.Ordinal))
         {
             var pairs = baseline.Where(p => p.Node == node)
-                .Join(candidate.Where(p => p.Node == node), p => CaseId.Of(p.Parameters).Topology, p => CaseId.Of(p.Parameters).Topology, (b, c) => (Baseline: b, Candidate: c))
-                .OrderBy(p => CaseId.Of(p.Baseline.Parameters).Topology).ToList();
+                .Join(candidate.Where(p => p.Node == node), p => p.Id.Topology, p => p.Id.Topology, (b, c) => (Baseline: b, Candidate: c))
+                .OrderBy(p => p.Baseline.Id.Topology).ToList();
             if (pairs.Count == 0)
             {
                 continue;

@@ -13,7 +13,7 @@ internal static class NodeCostReport
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {
         var rows = cases.Where(c => c.Figures is not null)
-            .SelectMany(c => Nodes(c).Select(node => (Cell: CaseId.Of(c.Parameters).KeyWithout(CaseId.TopologyName), Node: node, Figures: c.Figures!)))
+            .SelectMany(c => Nodes(c).Select(node => (Cell: c.Id.KeyWithout(CaseId.TopologyName), Node: node, Figures: c.Figures!)))
             .GroupBy(r => (r.Cell, r.Node))
             .ToList();
         if (rows.Count == 0 || rows.All(g => g.All(r => r.Figures.Costs is null && r.Figures.Cpu is null)))
@@ -43,7 +43,7 @@ internal static class NodeCostReport
     public static string ProbeMarkdown(IReadOnlyList<CaseResults> cases)
     {
         var rows = cases.Where(c => c.Figures?.Probe is not null)
-            .SelectMany(c => c.Figures!.Probe!.ByNode.Select(n => (Cell: CaseId.Of(c.Parameters).KeyWithout(CaseId.TopologyName), Node: n.Key, Figures: n.Value)))
+            .SelectMany(c => c.Figures!.Probe!.ByNode.Select(n => (Cell: c.Id.KeyWithout(CaseId.TopologyName), Node: n.Key, Figures: n.Value)))
             .GroupBy(r => (r.Cell, r.Node))
             .OrderBy(g => g.Key.Cell, StringComparer.Ordinal).ThenBy(g => g.Key.Node, StringComparer.Ordinal)
             .ToList();

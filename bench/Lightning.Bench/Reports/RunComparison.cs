@@ -90,7 +90,7 @@ internal static class RunComparison
             text.AppendLine();
             text.AppendLine($"not in both: {string.Join("; ", only)}");
         }
-        if (a.Cases.Concat(b.Cases).GroupBy(c => CaseId.Of(c.Parameters).Cell.Label + CaseId.Of(c.Parameters).Arm).Any(g => g.Count() < 2))
+        if (a.Cases.Concat(b.Cases).GroupBy(c => c.Id.Cell.Label + c.Id.Arm).Any(g => g.Count() < 2))
         {
             text.AppendLine();
             text.AppendLine("A case with one topology has no interval: rerun with --topologies 2 or more (the default is several).");
@@ -101,9 +101,9 @@ internal static class RunComparison
     /// <summary>(cell, trace mode) → build → its topologies, in topology order.</summary>
     private static Dictionary<(string Cell, string Traces), Dictionary<string, List<CaseSummary>>> Arms(RunSummary run) =>
         run.Cases.Where(c => c.IterationsMs.Count > 0)
-            .GroupBy(c => (CaseId.Of(c.Parameters).Cell.Label, CaseId.Of(c.Parameters).Arm.Traces))
-            .ToDictionary(g => g.Key, g => g.GroupBy(c => CaseId.Of(c.Parameters).Arm.Build)
-                .ToDictionary(b => b.Key, b => b.OrderBy(c => CaseId.Of(c.Parameters).Topology).ToList()));
+            .GroupBy(c => (c.Id.Cell.Label, c.Id.Arm.Traces))
+            .ToDictionary(g => g.Key, g => g.GroupBy(c => c.Id.Arm.Build)
+                .ToDictionary(b => b.Key, b => b.OrderBy(c => c.Id.Topology).ToList()));
 
     private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) => metric.IterationValues(TopologySample.Of(c));
 

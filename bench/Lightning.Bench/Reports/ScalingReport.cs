@@ -13,7 +13,7 @@ internal static class ScalingReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases)
     {
-        var measured = cases.Where(c => c.Figures is not null).Select(c => (Id: CaseId.Of(c.Parameters), Case: c)).ToList();
+        var measured = cases.Where(c => c.Figures is not null).Select(c => (Id: c.Id, Case: c)).ToList();
         var sizes = measured.SelectMany(m => m.Id.Cell.Numbers.Keys).Where(n => n != CellId.ConcurrencyName).Distinct().Order(StringComparer.Ordinal)
             .Where(name => measured.Select(m => m.Id.Cell.Numbers.GetValueOrDefault(name)).Distinct().Count() >= 2).ToList();
         var text = new StringBuilder();

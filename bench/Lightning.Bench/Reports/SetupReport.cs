@@ -31,7 +31,7 @@ internal static class SetupReport
         text.AppendLine(Row("median s", setups, Median));
         text.AppendLine(Row("max s", setups, v => v.Max()));
         // Builds of other node kinds set up in other times (LND creates its wallet at first start): each build's medians.
-        var builds = started.GroupBy(c => CaseId.Of(c.Parameters).Build).Where(g => g.Key.Length > 0).ToList();
+        var builds = started.GroupBy(c => c.Id.Build).Where(g => g.Key.Length > 0).ToList();
         if (builds.Count > 1)
         {
             foreach (var build in builds)

@@ -44,4 +44,9 @@ internal sealed record CaseSummary(
     double? PartsPerPayment = null,
     double? FailedPartsPerPayment = null,
     IReadOnlyList<double>? ProbeWorstMsIterations = null,
-    IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null);
+    IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null)
+{
+    /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public CaseId Id { get; } = CaseId.Of(Parameters);
+}

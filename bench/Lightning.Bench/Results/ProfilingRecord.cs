@@ -5,4 +5,9 @@ namespace Lightning.Bench.Results;
 internal sealed record ProfilingRecord(int FrequencyHz, string CallGraph, string PerfVersion, string? Skipped, IReadOnlyList<CaseProfiles> Cases);
 
 /// <summary>One case's profiles (one per Lightning node), or why it has none.</summary>
-internal sealed record CaseProfiles(string CaseKey, IReadOnlyDictionary<string, string> Parameters, IReadOnlyList<ProfileRecord> Profiles, string? Problem);
+internal sealed record CaseProfiles(string CaseKey, IReadOnlyDictionary<string, string> Parameters, IReadOnlyList<ProfileRecord> Profiles, string? Problem)
+{
+    /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public CaseId Id { get; } = CaseId.Of(Parameters);
+}

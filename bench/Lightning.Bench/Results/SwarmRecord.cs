@@ -14,7 +14,7 @@ internal sealed record SwarmRecord(IReadOnlyList<string> Hosts, int Topologies, 
         return new SwarmRecord(
             placed.SelectMany(c => c.Topology!.NodeHosts.Values.Append(c.Topology.Host!)).Distinct().Order(StringComparer.Ordinal).ToList(),
             placed.Count,
-            placed.Select(c => (CaseId.Of(c.Parameters).Cell.Label, CaseId.Of(c.Parameters).Topology)).Distinct().Count(),
+            placed.Select(c => (c.Id.Cell.Label, c.Id.Topology)).Distinct().Count(),
             (ended - started).TotalMinutes);
     }
 }

@@ -5,6 +5,7 @@ using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Setup;
 
@@ -52,7 +53,7 @@ internal sealed class GraphLoader(LightningNetwork network, NodeKindCatalog kind
             {
                 await network.WaitSyncedAsync(ct);
                 await network.Waits.UntilAsync($"{spec.Name}'s graph to have the last channel written ({last})", async c =>
-                    await network.Nodes[spec.Name].KnowsChannelAsync(last, c) ? WaitState.Met() : WaitState.NotYet($"{last} not in its graph"), ct);
+                    await network.Nodes[spec.Name].Get<IGraphChannels>().KnowsChannelAsync(last, c) ? WaitState.Met() : WaitState.NotYet($"{last} not in its graph"), ct);
             }
             clock.Lap($"{SetupStep.RestartPrefix} graph");
             progress.Info($"{spec.Name}: {channels.Length:N0} channels of the graph ({written / 1e6:0.0} MB of gossip store version {version}), node {graph.MappedIndex} being {peer}");

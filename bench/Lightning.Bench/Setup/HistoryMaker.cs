@@ -4,6 +4,7 @@ using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Setup;
 
@@ -66,7 +67,7 @@ internal sealed class HistoryMaker(LightningNetwork network, NodeKindCatalog kin
                 clock.Lap("history");
             }, clock, ct);
             // The node must see the history it is measured with: its own listing shows the last row written.
-            await network.Nodes[name].ConfirmHistoryAsync(written!.Check, ct);
+            await network.Nodes[name].Get<IHistoryListing>().ConfirmHistoryAsync(written!.Check, ct);
             // Until a payment succeeds again: the node's own (its flow), or, for a payee's history, one to it.
             var (from, to) = payeeHistory ? (payer!, name) : (name, outOf);
             using (progress.Begin($"{name}: restarted; waiting until {from} pays {to}"))

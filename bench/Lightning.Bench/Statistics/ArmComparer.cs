@@ -31,20 +31,23 @@ internal static class ArmComparer
             builds, traceModes, thresholdPercent, seed, instructionsThresholdPercent, sequential: false);
 
     /// <summary>A topology as the comparisons see it: its case's parameters, its figures, and its results when measured in this process.</summary>
-    private sealed record Topology(IReadOnlyDictionary<string, string> Parameters, TopologySample Sample, CaseResults? Results);
+    private sealed record Topology(IReadOnlyDictionary<string, string> Parameters, TopologySample Sample, CaseResults? Results)
+    {
+        public CaseId Id { get; } = CaseId.Of(Parameters);
+    }
 
     private static RunComparisons Of(List<Topology> cases, IReadOnlyList<string> builds, IReadOnlyList<string> traceModes, double thresholdPercent, int seed,
         double instructionsThresholdPercent, bool sequential)
     {
-        var cells = cases.GroupBy(c => CaseId.Of(c.Parameters).Cell).ToList();
+        var cells = cases.GroupBy(c => c.Id.Cell).ToList();
         var comparisons = new List<ArmComparison>();
         var spreads = new List<ArmSpread>();
         foreach (var cell in cells)
         {
             // Arms in command-line order (builds, then trace modes), each arm's topologies in index order.
-            var arms = cell.GroupBy(c => CaseId.Of(c.Parameters).Arm)
+            var arms = cell.GroupBy(c => c.Id.Arm)
                 .OrderBy(g => Index(builds, g.Key.Build)).ThenBy(g => Index(traceModes, g.Key.Traces))
-                .ToDictionary(g => g.Key, g => g.OrderBy(c => CaseId.Of(c.Parameters).Topology).ToList());
+                .ToDictionary(g => g.Key, g => g.OrderBy(c => c.Id.Topology).ToList());
             var metrics = ComparisonMetric.For(cell.Select(c => c.Sample).ToList());
             var liveArms = cell.Any(c => c.Results is { TimedByHarness: true }) ? arms.Count : 1;
             foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(c.Sample).Count > 0)))
@@ -75,8 +78,8 @@ internal static class ArmComparer
         bool sequential, int liveArms)
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
-        var paired = baseline.Select(b => (Replicate: CaseId.Of(b.Parameters).Topology, Case: b))
-            .Join(candidate, b => b.Replicate, c => CaseId.Of(c.Parameters).Topology, (b, c) => (Baseline: b.Case, Candidate: c))
+        var paired = baseline.Select(b => (Replicate: b.Id.Topology, Case: b))
+            .Join(candidate, b => b.Replicate, c => c.Id.Topology, (b, c) => (Baseline: b.Case, Candidate: c))
             .ToList();
         var usePairs = paired.Count >= 2;
         var baseValues = (usePairs ? paired.Select(p => p.Baseline) : baseline).Select(c => Values(metric, c)).ToList();

@@ -54,7 +54,7 @@ internal static class BudgetedVerdicts
     public static IReadOnlyList<CellSpend> Spend(IEnumerable<Results.CaseResults> cases, IReadOnlyCollection<string> cells, DateTimeOffset now)
     {
         var byCell = cases.Where(c => c.Topology is not null)
-            .GroupBy(c => CaseId.Of(c.Parameters).Cell.Label)
+            .GroupBy(c => c.Id.Cell.Label)
             .ToDictionary(g => g.Key, g => g.ToList());
         return cells.Select(cell =>
         {
@@ -62,8 +62,8 @@ internal static class BudgetedVerdicts
             {
                 return new CellSpend(cell, 0, 0);
             }
-            var arms = list.Select(c => CaseId.Of(c.Parameters).Arm).Distinct().Count();
-            var pairs = list.GroupBy(c => CaseId.Of(c.Parameters).Topology).Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
+            var arms = list.Select(c => c.Id.Arm).Distinct().Count();
+            var pairs = list.GroupBy(c => c.Id.Topology).Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
             var seconds = 0.0;
             var (from, to) = (DateTimeOffset.MinValue, DateTimeOffset.MinValue);
             foreach (var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended ?? now)).OrderBy(w => w.Started))

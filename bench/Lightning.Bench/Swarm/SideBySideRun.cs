@@ -176,7 +176,7 @@ internal static class SideBySideRun
             share.RunFolder = Path.GetRelativePath(folder, Path.GetDirectoryName(summaryFile)!);
             // A pair: one topology index of one cell (its arms), as SwarmRecord counts them.
             share.Pairs = summary.Cases.Where(c => c.IterationsMs.Count > 0)
-                .Select(c => (CaseId.Of(c.Parameters).Cell.Label, CaseId.Of(c.Parameters).Topology)).Distinct().Count();
+                .Select(c => (c.Id.Cell.Label, c.Id.Topology)).Distinct().Count();
             cases.AddRange(summary.Cases);
             var topologies = Path.Combine(Path.GetDirectoryName(summaryFile)!, ComparisonReport.TopologiesCsv);
             if (File.Exists(topologies))

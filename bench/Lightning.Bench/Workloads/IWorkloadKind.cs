@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Workloads;
@@ -23,6 +24,18 @@ internal interface IWorkloadKind
 
     /// <summary>Whether one operation may split its amount over several paths (multi-part); if not, the amount must fit one channel.</summary>
     bool SplitsPayments => false;
+
+    /// <summary>
+    /// What it needs of every node of a build beyond setup and payments (<see cref="KnownCapabilities"/>): a run whose
+    /// build's kind does not offer one is refused in one line before any container. Nothing by default.
+    /// </summary>
+    IReadOnlyList<Capability> Needs => [];
+
+    /// <summary>
+    /// For a workload that <see cref="SplitsPayments"/>: why <paramref name="concurrency"/> payments of
+    /// <paramref name="amountMsat"/> at once are no multi-part payments on <paramref name="topology"/>, or null.
+    /// </summary>
+    string? SplitRefusal(TopologySpec topology, long amountMsat, int concurrency) => null;
 
     /// <summary>Why this workload cannot run on <paramref name="topology"/> (one line), or null when it can.</summary>
     string? Refusal(TopologySpec topology);

@@ -1,6 +1,7 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Topology;
 
@@ -27,6 +28,9 @@ internal sealed class StandInKind : INodeKind
     public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["standin-node"] = "--version" };
 
     public ITraceSource? Traces => null;
+
+    /// <summary>Keysend (its node implements it) and swarms (its nodes answer over HTTP through a published port or an agent).</summary>
+    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(StandInNode)).Append(KnownCapabilities.Swarm).ToHashSet();
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {

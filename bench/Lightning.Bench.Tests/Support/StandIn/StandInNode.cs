@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Tests.Support.StandIn;
 
@@ -6,7 +7,7 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// The handle of a stand-in node: each call is one HTTP GET answered by a CGI script with key=value lines. Query values
 /// are sent as they are (the scripts do not decode them): labels and invoices hold only URL-safe characters.
 /// </summary>
-internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint) : ILightningNode
+internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint) : ILightningNode, IKeysendPayer
 {
     private readonly HttpClient http = new() { BaseAddress = endpoint, Timeout = TimeSpan.FromSeconds(30) };
 

@@ -7,8 +7,9 @@ internal sealed class CoreLightningGraph : INodeGraph
 
     public string StoreFile(string nodeDirectory) => Path.Combine(nodeDirectory, StorePath);
 
-    public string? RoutesRefusal(IReadOnlyDictionary<string, string> versions) =>
+    /// <summary>Why a release cannot be asked for routes: getroutes came with xpay.</summary>
+    public static string? RoutesRefusal(IReadOnlyDictionary<string, string> versions) =>
         ReleaseVersion.Parse(versions.GetValueOrDefault("lightningd")) is { } version && version < CoreLightningKind.Xpay
-            ? $"its Core Lightning ({versions["lightningd"]}) has no getroutes (it came in {CoreLightningKind.Xpay}): ask routes of {CoreLightningKind.Xpay} or later, or pay through the graph (--workload pay)"
+            ? $"its Core Lightning ({versions["lightningd"]}) has no getroutes (it came in {CoreLightningKind.Xpay}): use {CoreLightningKind.Xpay} or later"
             : null;
 }

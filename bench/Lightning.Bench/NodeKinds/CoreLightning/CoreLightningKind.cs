@@ -1,4 +1,5 @@
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Rpc;
 using Lightning.Bench.Topology;
@@ -65,7 +66,17 @@ internal sealed class CoreLightningKind : INodeKind
 
     INodeGraph? INodeKind.Graph { get; } = new CoreLightningGraph();
 
-    bool INodeKind.KeepsDatabaseOnPostgres => true;
+    /// <summary>Every node call (<see cref="CoreLightningNode"/> implements them all), every history, the graph, PostgreSQL, swarms and Valgrind.</summary>
+    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(CoreLightningNode))
+        .Concat([KnownCapabilities.Graph, KnownCapabilities.Postgres, KnownCapabilities.Swarm, KnownCapabilities.Instructions])
+        .Concat(HistoryKinds.All.Select(KnownCapabilities.HistoryOf))
+        .ToHashSet();
+
+    /// <summary>Route queries came with xpay (v24.11); each history with the table it grows.</summary>
+    string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
+        capability == KnownCapabilities.RouteQueries ? CoreLightningGraph.RoutesRefusal(versions)
+        : HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOf(h) == capability) is { } what ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
+        : null;
 
     ITraceSource? INodeKind.Traces => Traces;
 

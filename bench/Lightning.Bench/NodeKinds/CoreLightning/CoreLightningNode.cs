@@ -1,6 +1,7 @@
 using System.Text.Json.Nodes;
 using System.Text.Json;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
 
@@ -9,7 +10,8 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// (lnbench:invoice#ID, lnbench:xpay#ID): Core Lightning passes them down its id chains into every span, which is how
 /// spans join to payments. Every call's errors reach the harness as <see cref="NodeCallException"/>.
 /// </summary>
-internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding
+internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding,
+    IKeysendPayer, IBookkeeper, IChannelBalances, IPathChoice, IRouteQueries, IGraphChannels, IHistoryListing
 {
     private long nextSetupId;
 

@@ -1,5 +1,6 @@
 using System.Security.Cryptography.X509Certificates;
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Topology;
 
@@ -47,8 +48,11 @@ internal sealed class LndKind : INodeKind
     /// <summary>lnd exits when bitcoind's ZMQ refuses it at start, as it does until bitcoind has loaded its chain.</summary>
     public bool WaitsForChain => true;
 
-    /// <summary>Its REST API is reached through a port published on this host, not through a swarm agent's pipe.</summary>
-    public bool RunsOnSwarm => false;
+    /// <summary>
+    /// The node calls <see cref="LndNode"/> implements and PostgreSQL (its native SQL store); no swarm (its REST API is
+    /// reached through a port published on this host, not through a swarm agent's pipe), Valgrind, graph or history yet.
+    /// </summary>
+    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(LndNode)).Append(KnownCapabilities.Postgres).ToHashSet();
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;
@@ -99,7 +103,6 @@ internal sealed class LndKind : INodeKind
     /// </summary>
     public const int PostgresConnections = 20;
 
-    bool INodeKind.KeepsDatabaseOnPostgres => true;
 
     /// <summary>Options that would take the node from the harness: its network, folders, listeners, credentials and bitcoind.</summary>
     private static readonly string[] Owned =
@@ -169,11 +172,4 @@ internal sealed class LndKind : INodeKind
             throw;
         }
     }
-
-    public string? RefuseWorkload(string workload) => workload switch
-    {
-        Workloads.Bookkeeper.BalancesKind.WorkloadName => "LND keeps no bookkeeper of its coin moves the harness can ask (Core Lightning's bkpr-listbalances)",
-        Workloads.Routes.RoutesKind.WorkloadName => "LND is not asked routes into a graph here (Core Lightning's getroutes; LND's QueryRoutes over a loaded graph is not built yet)",
-        _ => null,
-    };
 }

@@ -3,6 +3,7 @@ using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.NodeKinds.Lnd;
 
@@ -12,7 +13,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// keysend record; an invoice "deleted" for a failing payment is cancelled (invoicesrpc), which makes LND fail an HTLC
 /// for it as one of an unknown invoice. LND has no trace socket: its payments carry no id into spans.
 /// </summary>
-internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version) : ILightningNode
+internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version) : ILightningNode,
+    IKeysendPayer, IChannelBalances, IPathChoice
 {
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";

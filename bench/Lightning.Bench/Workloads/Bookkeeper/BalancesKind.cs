@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Workloads.Bookkeeper;
@@ -23,7 +24,9 @@ internal sealed class BalancesKind : IWorkloadKind
 
     public string? Refusal(TopologySpec topology) => null;
 
+    public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.Bookkeeper];
+
     /// <summary>Each operation is one call on a flow's payer; nothing is made ahead.</summary>
     public IWorkload Create(WorkloadSetup setup) =>
-        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].ListBalancesAsync(tag, ct), toPayee: false);
+        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IBookkeeper>().ListBalancesAsync(tag, ct), toPayee: false);
 }

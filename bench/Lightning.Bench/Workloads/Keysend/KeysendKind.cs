@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Workloads.Keysend;
@@ -21,7 +22,9 @@ internal sealed class KeysendKind : IWorkloadKind
 
     public string? Refusal(TopologySpec topology) => null;
 
+    public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.Keysend];
+
     /// <summary>Each operation is one keysend along a flow; nothing is made ahead.</summary>
     public IWorkload Create(WorkloadSetup setup) =>
-        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, tag, ct), toPayee: true);
+        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IKeysendPayer>().KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, tag, ct), toPayee: true);
 }

@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads.Payments;
 
@@ -22,6 +23,11 @@ internal sealed class MultiPartKind : IWorkloadKind
     public string MethodOf(PaymentCalls calls) => $"{calls.Description} in parts";
 
     public bool SplitsPayments => true;
+
+    /// <summary>Between invocations the payer's channels are paid back each over itself (setup's liquidity reset).</summary>
+    public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.ChannelBalances, KnownCapabilities.PathChoice];
+
+    public string? SplitRefusal(TopologySpec topology, long amountMsat, int concurrency) => AmountRefusal(topology, amountMsat, concurrency);
 
     public string? Refusal(TopologySpec topology) =>
         topology.Flows.FirstOrDefault(f => topology.Channels.Count(c => c.From == f.Payer || c.To == f.Payer) < 2) is { } flow

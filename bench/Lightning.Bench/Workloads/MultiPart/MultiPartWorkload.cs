@@ -1,6 +1,7 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Waiting;
 using Lightning.Bench.Workloads.Payments;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Workloads.MultiPart;
 
@@ -54,7 +55,7 @@ internal sealed class MultiPartWorkload(WorkloadSetup setup) : IWorkload
                 // Made and paid as setup, under ids of their own: no operation of the workload.
                 var tag = new PaymentTag(-Interlocked.Increment(ref backId), InSetup: true);
                 var invoice = await payer.CreateInvoiceAsync(lostMsat, $"{setup.LabelPrefix}-back-{-tag.PaymentId}", $"lnbench: {peer.Name}'s liquidity back", tag, ct);
-                await payee.PayThroughAsync(invoice, peer, [.. peers.Where(p => p != peer && p != payee)], tag, ct);
+                await payee.Get<IPathChoice>().PayThroughAsync(invoice, peer, [.. peers.Where(p => p != peer && p != payee)], tag, ct);
             }
             // The next payment starts from channels the payments back have left.
             await SettledBalancesAsync(payer, ct);

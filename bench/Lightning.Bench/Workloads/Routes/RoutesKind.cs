@@ -1,4 +1,5 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Workloads.Routes;
@@ -28,6 +29,9 @@ internal sealed class RoutesKind : IWorkloadKind
         topology.Flows.Any(f => topology.Node(f.Payer).GraphPercent > 0)
             ? null
             : "routes asks routes into the mainnet graph: run it on MainnetGraph with --graph PATH";
+
+    /// <summary>Routes asked of a node given the graph (the graph itself is --graph's need).</summary>
+    public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.RouteQueries];
 
     public IWorkload Create(WorkloadSetup setup) => new RoutesWorkload(setup,
         setup.Routes ?? throw new InvalidOperationException("the routes workload runs on a topology with a graph"));

@@ -1,6 +1,7 @@
 using Lightning.Bench.Graph;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
+using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Workloads.Routes;
 
@@ -48,7 +49,7 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
             }, lostConnection);
         try
         {
-            var answer = await setup.Nodes[payer].GetRoutesAsync(routes.DestinationId(query.Destination), amountMsat, amountMsat / RoutesKind.MaxFeeDivisor, new PaymentTag(id), ct);
+            var answer = await setup.Nodes[payer].Get<IRouteQueries>().GetRoutesAsync(routes.DestinationId(query.Destination), amountMsat, amountMsat / RoutesKind.MaxFeeDivisor, new PaymentTag(id), ct);
             Record(OperationOutcome.Succeeded, null, answer, expected: true);
         }
         catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused)
