@@ -234,7 +234,7 @@ public class AlicePaysBobEndToEndTests
         var topology = Path.GetDirectoryName(alice)!;
         var token = "e2e-pipe-token"u8.ToArray();
         await using (var agent = Lightning.Bench.Swarm.Relay.RelayAgent.Start(new Lightning.Bench.Swarm.Relay.AgentSettings(new System.Net.IPEndPoint(System.Net.IPAddress.Loopback, 0), token, Path.GetDirectoryName(topology)!)))
-        await using (var rpc = await Lightning.Bench.Swarm.Relay.RelayRpc.ConnectAsync(agent.Endpoint, token, Path.GetFileName(topology), "alice", "regtest", TimeSpan.FromSeconds(30)))
+        await using (var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, token, Path.GetFileName(topology), "alice", "regtest", TimeSpan.FromSeconds(30)))
         {
             var info = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#through-agent").WaitAsync(TimeSpan.FromSeconds(30));
             Assert.Equal("regtest", info.GetProperty("network").GetString());

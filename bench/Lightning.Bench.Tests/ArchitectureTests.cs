@@ -1,3 +1,4 @@
+using System.Reflection;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Tests.Support;
 using NetArchTest.Rules;
@@ -49,6 +50,26 @@ public class ArchitectureTests(ITestOutputHelper output)
 
     private static readonly Lazy<FolderGraph> Graph = new(() => FolderGraph.Of(typeof(ScenarioBenchmark).Assembly.Location));
 
+    private static readonly Lazy<SourceEdges> Source = new(() => SourceEdges.Read(Path.Combine(RepositoryRoot, "bench", Root)));
+
+    private static string RepositoryRoot => typeof(ArchitectureTests).Assembly.GetCustomAttributes<System.Reflection.AssemblyMetadataAttribute>()
+        .First(a => a.Key == "RepositoryRoot").Value!;
+
+    /// <summary>Each node kind's own folder under NodeKinds/ (where its kind class lives).</summary>
+    private static IReadOnlyList<string> KindFolders => Lightning.Bench.NodeKinds.NodeKindCatalog.Default.All
+        .Select(k => k.GetType().Namespace!.Split('.')[3]).ToList();
+
+    /// <summary>
+    /// Files outside a kind's folder that may name it, each with why. The catalog is where kinds are registered; a
+    /// kind's name as text is the default of a node no build names (a run without --build runs Core Lightning, as
+    /// --cln-image, the option users know, says).
+    /// </summary>
+    private static readonly IReadOnlyDictionary<string, string> NamesKinds = new Dictionary<string, string>
+    {
+        ["NodeKinds/NodeKindCatalog.cs"] = "the catalog registers the kinds the harness ships with: a new kind is one more entry there",
+        ["Topology/NodeSpec.cs"] = "DefaultKind: the kind of a node no build names another for",
+    };
+
     private static int LayerOf(string folder)
     {
         for (var i = 0; i < Layers.Length; i++)
@@ -82,6 +103,46 @@ public class ArchitectureTests(ITestOutputHelper output)
         var stale = Kept.Keys.Where(k => !Graph.Value.Uses(k.From, k.To)).ToList();
         Assert.True(stale.Count == 0, $"kept edges that no longer exist (remove them from the list): {string.Join(", ", stale)}");
     }
+
+    /// <summary>
+    /// The edges the compiled assembly cannot show: a const's value is copied where it is used, and nameof becomes a
+    /// string, so neither leaves a reference to the folder that owns the name. Read from the source; the same layers.
+    /// </summary>
+    [Fact]
+    public void No_const_or_nameof_reference_points_to_a_folder_above_it()
+    {
+        var upward = Source.Value.SourceOnlyEdges
+            .Where(e => LayerOf(e.ToFolder) > LayerOf(e.FromFolder) && !Kept.ContainsKey((e.FromFolder, e.ToFolder)))
+            .Select(e => $"{e.FromFolder} -> {e.ToFolder} (layer {LayerOf(e.FromFolder)} names layer {LayerOf(e.ToFolder)}): {e}")
+            .ToList();
+        Assert.True(upward.Count == 0, "upward const or nameof references (move the constant to the layer that owns it):\n" + string.Join("\n", upward));
+        Assert.Contains(Source.Value.SourceOnlyEdges, e => e.How == SourceEdges.Kind.Const);
+    }
+
+    /// <summary>
+    /// A node kind is named only in its own folder: nothing else uses its types or writes its name, so the middle
+    /// meets kinds through <see cref="Lightning.Bench.NodeKinds.INodeKind"/> and the capabilities they offer.
+    /// </summary>
+    [Fact]
+    public void Nothing_outside_a_kinds_folder_names_the_kind()
+    {
+        var kinds = KindFolders;
+        Assert.Contains("CoreLightning", kinds);
+        var names = Lightning.Bench.NodeKinds.NodeKindCatalog.Default.All.Select(k => k.Name).ToHashSet(StringComparer.Ordinal);
+        var uses = Source.Value.References
+            .Where(r => r.ToKindFolder is { } kind && kinds.Contains(kind) && SourceEdges.KindFolderOf(r.File) != kind && !NamesKinds.ContainsKey(Normal(r.File)))
+            .Select(r => $"names {r.ToKindFolder}: {r}");
+        var texts = Source.Value.Literals
+            .Where(l => names.Contains(l.Value) && !Normal(l.File).StartsWith("NodeKinds/", StringComparison.Ordinal) && !NamesKinds.ContainsKey(Normal(l.File)))
+            .Select(l => $"writes a kind's name: {l}");
+        var found = uses.Concat(texts).Distinct().ToList();
+        Assert.True(found.Count == 0, "a node kind named outside its folder (ask for a capability instead, see NodeKinds/Capabilities):\n" + string.Join("\n", found));
+        var stale = NamesKinds.Keys.Where(f => !Source.Value.References.Any(r => Normal(r.File) == f && r.ToKindFolder is not null)
+            && !Source.Value.Literals.Any(l => Normal(l.File) == f && names.Contains(l.Value))).ToList();
+        Assert.True(stale.Count == 0, $"files allowed to name a kind that no longer do (remove them from the list): {string.Join(", ", stale)}");
+    }
+
+    private static string Normal(string path) => path.Replace(Path.DirectorySeparatorChar, '/');
 
     [Fact]
     public void No_folders_use_each_other()

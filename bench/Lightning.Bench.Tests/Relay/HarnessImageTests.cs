@@ -91,7 +91,7 @@ public sealed class HarnessImageTests : IAsyncLifetime
 
         // RPC: a node's JSON-RPC socket in the shared folder, piped by the agent in its container.
         await using (var node = new FakeRpcNode(Path.Combine(harness.Work, "topo-1", "carol")))
-        await using (var rpc = await RelayRpc.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), RelayHarness.Token, "topo-1", "carol", "regtest", RelayHarness.Patience))
+        await using (var rpc = await Support.RelayClnRpc.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), RelayHarness.Token, "topo-1", "carol", "regtest", RelayHarness.Patience))
         {
             var answer = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
             Assert.Equal("lnbench:getinfo#1", answer.GetProperty("id").GetString());

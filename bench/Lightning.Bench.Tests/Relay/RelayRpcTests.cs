@@ -23,7 +23,7 @@ public sealed class RelayRpcTests : IDisposable
         await using var spans = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
         await using var recorder = await spans.BindAsync("topo-1", ["alice"], harness.SpansFile("topo-1"), RelayHarness.Patience);
 
-        await using (var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-1", "alice", "regtest", RelayHarness.Patience))
+        await using (var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-1", "alice", "regtest", RelayHarness.Patience))
         {
             // Many calls in flight on the one pipe, one answer far larger than any buffer on the way, spans flowing beside them.
             var calls = Enumerable.Range(0, 40).Select(i => rpc.CallAsync(i == 7 ? "listpays" : "xpay",
@@ -80,7 +80,7 @@ public sealed class RelayRpcTests : IDisposable
         }
         Assert.Equal(RelayProblem.Malformed, Assert.Single(agent.Stats.BadFrames).Key);
 
-        await using var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "regtest", RelayHarness.Patience);
+        await using var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "regtest", RelayHarness.Patience);
         var answer = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
         Assert.Equal("getinfo", answer.GetProperty("method").GetString());
         Assert.Equal((1L, 1L), (agent.Stats.Refused, agent.Stats.RpcPipes));
@@ -91,7 +91,7 @@ public sealed class RelayRpcTests : IDisposable
     {
         await using var node = new FakeRpcNode(NodeFolder("topo-3", "alice"), closeAfter: 1);
         await using var agent = harness.StartAgent();
-        await using var rpc = await RelayRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-3", "alice", "regtest", RelayHarness.Patience);
+        await using var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-3", "alice", "regtest", RelayHarness.Patience);
 
         await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
         var failed = await Assert.ThrowsAsync<RpcConnectionException>(async () =>

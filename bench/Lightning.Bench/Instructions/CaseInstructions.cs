@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Instructions;
@@ -23,13 +24,8 @@ internal sealed class CaseInstructions
 
     public const int IdleSlices = 3;
 
-    /// <summary>
-    /// The payments a topology's window aims at. Under Valgrind a payment costs about half a second at Concurrency=1
-    /// and a second at 10, against about 45 s for a topology's setup and idle window, and most of the spread is from
-    /// payment to payment (the signer's nonce grinding, commitments batched or not), so a topology's window is made
-    /// long rather than topologies many.
-    /// </summary>
-    public const int WindowPayments = 40;
+    /// <summary>The payments a topology's window aims at (--instructions' default --iterations: <see cref="HarnessOptions.InstructionWindowPayments"/>).</summary>
+    public const int WindowPayments = HarnessOptions.InstructionWindowPayments;
 
     /// <summary>The nodes count as quiet when, over this long, they used less than <see cref="SettleBusyShare"/> of a core above their idle rate.</summary>
     public static readonly TimeSpan SettleQuiet = TimeSpan.FromMilliseconds(150);
@@ -40,13 +36,6 @@ internal sealed class CaseInstructions
     /// <summary>The longest wait for quiet nodes before a payment goes ahead anyway (counted in summary.json).</summary>
     public static readonly TimeSpan SettleLimit = TimeSpan.FromSeconds(3);
 
-    /// <summary>
-    /// Topology pairs an instruction comparison makes when --topologies is not given. Five: with four pairs (t = 3.18) a
-    /// 1 % change on one node was `slower` in 6 of 10 runs and `unknown` in the others against the 0.5 % threshold,
-    /// because one build's topologies still differ by about 0.14 % on a node (lightningd's SQLite allocations come in
-    /// two modes); a fifth pair (t = 2.78 / √5 against 3.18 / √4) narrows the interval by a fifth for a quarter more time.
-    /// </summary>
-    public const int DefaultTopologies = 5;
 
     /// <summary>
     /// How many measured invocations a topology's window spans: enough for <see cref="WindowPayments"/> payments, at most

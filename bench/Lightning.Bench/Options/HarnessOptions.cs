@@ -1,4 +1,3 @@
-using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
@@ -9,7 +8,7 @@ namespace Lightning.Bench.Options;
 internal sealed record HarnessOptions
 {
     /// <summary>--cln-image's default: Core Lightning's own.</summary>
-    public const string DefaultClnImage = CoreLightningKind.DefaultImage;
+    public const string DefaultClnImage = "elementsproject/lightningd:v26.06.6";
 
     /// <summary>Bitcoin Core's release binaries, checked against the guix signatures when the image is built (see README).</summary>
     public const string DefaultBitcoindImage = "bitcoin/bitcoin:30.2";
@@ -91,6 +90,22 @@ internal sealed record HarnessOptions
     public int Topologies { get; init; } = DefaultTopologies;
 
     public const int DefaultTopologies = 8;
+
+    /// <summary>
+    /// With --instructions: the payments a topology's window aims at (its default --iterations). Under Valgrind a payment costs about half a second at Concurrency=1
+    /// and a second at 10, against about 45 s for a topology's setup and idle window, and most of the spread is from
+    /// payment to payment (the signer's nonce grinding, commitments batched or not), so a topology's window is made
+    /// long rather than topologies many.
+    /// </summary>
+    public const int InstructionWindowPayments = 40;
+
+    /// <summary>
+    /// With --instructions: the topology pairs a comparison makes when --topologies is not given. Five: with four pairs (t = 3.18) a
+    /// 1 % change on one node was `slower` in 6 of 10 runs and `unknown` in the others against the 0.5 % threshold,
+    /// because one build's topologies still differ by about 0.14 % on a node (lightningd's SQLite allocations come in
+    /// two modes); a fifth pair (t = 2.78 / √5 against 3.18 / √4) narrows the interval by a fifth for a quarter more time.
+    /// </summary>
+    public const int InstructionDefaultTopologies = 5;
 
     /// <summary>--publish SITE RUN…: the site's folder, then the runs (folders or zips) to add to it; empty otherwise.</summary>
     public IReadOnlyList<string> Publish { get; init; } = [];

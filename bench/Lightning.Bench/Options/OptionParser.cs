@@ -116,8 +116,8 @@ internal static class OptionParser
             // commitment or not), which Valgrind's slowdown changes, and varies 2–3 % from topology to topology.
             options = options with
             {
-                Iterations = Given(args, "--iterations") ? options.Iterations : Instructions.CaseInstructions.WindowPayments,
-                Topologies = Given(args, "--topologies") ? options.Topologies : Instructions.CaseInstructions.DefaultTopologies,
+                Iterations = Given(args, "--iterations") ? options.Iterations : HarnessOptions.InstructionWindowPayments,
+                Topologies = Given(args, "--topologies") ? options.Topologies : HarnessOptions.InstructionDefaultTopologies,
                 Sweeps = Given(args, "--concurrency") || chosen.Parameters.All(p => p.Name != ConcurrencyParameter) ? options.Sweeps
                     : new Dictionary<string, IReadOnlyList<int>>(options.Sweeps) { [ConcurrencyParameter] = [1] },
             };

@@ -136,7 +136,7 @@ internal static class OptionValues
             }
         }
         // A kind not named is recognised from the image before any container starts (the run's image check).
-        return new BuildSpec(name, image, nodes) { Kind = kind ?? NodeKindCatalog.DefaultKind, KindKnown = kind is not null, NodeKinds = kinds };
+        return new BuildSpec(name, image, nodes) { Kind = kind ?? Topology.NodeSpec.DefaultKind, KindKnown = kind is not null, NodeKinds = kinds };
     }
 
     private static (string? Kind, string Image) KindAndImage(string option, string text)

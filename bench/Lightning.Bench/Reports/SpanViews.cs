@@ -96,7 +96,7 @@ internal static class SpanViews
     {
         var record = manifest?.Cases.LastOrDefault(c => CaseFolder.Of(c.Case) == folder)
             ?? throw new InvalidDataException($"the run's manifest.json has no case for cases/{folder}, so its zipkin.json and spans.csv rows cannot be written: is the zip complete?");
-        var nodeKinds = record.NodeKinds.Count > 0 ? record.NodeKinds : record.NodeImages.Keys.ToDictionary(n => n, _ => NodeKindCatalog.DefaultKind);
+        var nodeKinds = record.NodeKinds.Count > 0 ? record.NodeKinds : record.NodeImages.Keys.ToDictionary(n => n, _ => Topology.NodeSpec.DefaultKind);
         var join = TopologyTraceJoin.Of(nodeKinds.Select(p => (p.Key, p.Value)), kinds)
             ?? throw new InvalidDataException($"cases/{folder}: none of its nodes' kinds ({string.Join(", ", nodeKinds.Values.Distinct())}) has spans, yet the run wrote their views");
         // Payment ids by payment hash, the first payment of each hash (PaymentSteps.ByHash), from the case's rows.

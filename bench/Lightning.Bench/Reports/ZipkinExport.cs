@@ -10,7 +10,7 @@ namespace Lightning.Bench.Reports;
 /// </summary>
 internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
 {
-    public const string FileName = "zipkin.json";
+    public const string FileName = Tracing.Store.SpanStore.ZipkinViewFile;
 
     public IReadOnlyList<string> Files => [$"cases/CASE/{FileName}", FileName];
 

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Results;
 internal sealed record BuildRecord(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)
 {
     /// <summary>The node kind of every node the build does not name in <see cref="NodeKinds"/>.</summary>
-    public string Kind { get; init; } = NodeKindCatalog.DefaultKind;
+    public string Kind { get; init; } = Topology.NodeSpec.DefaultKind;
 
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();
 

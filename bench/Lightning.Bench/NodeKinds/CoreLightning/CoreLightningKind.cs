@@ -11,9 +11,6 @@ internal sealed class CoreLightningKind : INodeKind
 {
     public const string KindName = "cln";
 
-    /// <summary>The image of a run that names none (--cln-image's default).</summary>
-    public const string DefaultImage = "elementsproject/lightningd:v26.06.6";
-
     /// <summary>docker-fragments/cln.yml.</summary>
     public const string Fragment = "cln.yml";
 

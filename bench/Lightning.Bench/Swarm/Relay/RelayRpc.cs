@@ -1,13 +1,12 @@
 using System.Net;
 using System.Net.Sockets;
-using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.Swarm.Relay;
 
 /// <summary>
 /// The harness's RPC to a node on another host: a TCP connection to that host's agent, opened with RpcOpen, after
-/// which it carries the node's JSON-RPC bytes unchanged. <see cref="ClnRpcClient"/> runs over it as over the node's
+/// which it carries the node's JSON-RPC bytes unchanged: a node kind's RPC client (Core Lightning's JSON-RPC) runs over it as over the node's
 /// Unix socket on one host.
 /// </summary>
 internal static class RelayRpc
@@ -54,8 +53,4 @@ internal static class RelayRpc
             throw;
         }
     }
-
-    /// <summary>A JSON-RPC client for a node behind an agent.</summary>
-    public static async Task<ClnRpcClient> ConnectAsync(EndPoint agent, byte[] token, string topology, string node, string network, TimeSpan timeout, CancellationToken ct = default) =>
-        ClnRpcClient.Over(node, await OpenAsync(agent, token, topology, node, network, timeout, ct));
 }

@@ -21,6 +21,9 @@ internal static class SpanStore
 {
     public const string FileName = "spans.lnspans";
 
+    /// <summary>A case's spans as Zipkin JSON (Reports/ZipkinExport.cs writes it): a case that has it has its span views.</summary>
+    public const string ZipkinViewFile = "zipkin.json";
+
     /// <summary>The format this harness writes; it reads this one and older.</summary>
     public const ulong Version = 1;
 
@@ -78,7 +81,7 @@ internal static class SpanStore
         var withSpans = files.Select(CaseOfSpansFile).OfType<string>().Order(StringComparer.Ordinal).ToList();
         var ordered = (manifest?.Cases.Select(c => CaseFolder.Of(c.Case)) ?? []).Where(withSpans.Contains).Distinct().ToList();
         return ordered.Concat(withSpans.Except(ordered))
-            .Select(folder => new StoredCase(folder, present.Contains($"cases/{folder}/{Reports.ZipkinExport.FileName}") ? StoredCaseFlags.Views : StoredCaseFlags.None))
+            .Select(folder => new StoredCase(folder, present.Contains($"cases/{folder}/{ZipkinViewFile}") ? StoredCaseFlags.Views : StoredCaseFlags.None))
             .ToList();
     }
 
