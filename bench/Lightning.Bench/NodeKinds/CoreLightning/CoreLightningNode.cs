@@ -11,7 +11,7 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 /// spans join to payments. Every call's errors reach the harness as <see cref="NodeCallException"/>.
 /// </summary>
 internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpcClient rpc, string nodeId, string version) : ILightningNode, IExternalChannelFunding,
-    IKeysendPayer, IBookkeeper, IChannelBalances, IPathChoice, IRouteQueries, IGraphChannels, IHistoryListing
+    IKeysendPayer, IBookkeeper, IChannelBalances, IPathChoice, IRouteQueries, IGraphChannels, IHistoryListing, IChannelListing
 {
     private long nextSetupId;
 
@@ -90,6 +90,10 @@ internal sealed class CoreLightningNode(string name, PeerAddress address, ClnRpc
 
     public Task ListBalancesAsync(PaymentTag tag, CancellationToken ct = default) =>
         CallAsync(rpc, "bkpr-listbalances", null, $"lnbench:bkpr-listbalances#{tag.PaymentId}", Ignore, ct);
+
+    /// <summary>listpeerchannels over every peer: each channel with its state, balances, HTLCs and fee settings.</summary>
+    public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
+        CallAsync(rpc, "listpeerchannels", null, $"lnbench:listpeerchannels#{tag.PaymentId}", result => result.GetProperty("channels").GetArrayLength(), ct);
 
     public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
         SetupCallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, Ignore, ct);
