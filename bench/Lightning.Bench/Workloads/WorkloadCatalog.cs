@@ -10,7 +10,8 @@ namespace Lightning.Bench.Workloads;
 /// <summary>Every workload a case can run, registered here once; the first is the default.</summary>
 internal static class WorkloadCatalog
 {
-    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind(), new MultiPartKind(), new BalancesKind(), new Routes.RoutesKind()];
+    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind(), new MultiPartKind(), new BalancesKind(), new Routes.RoutesKind(),
+        new Channels.ChannelsKind()];
 
     public static IWorkloadKind Default => All[0];
 
