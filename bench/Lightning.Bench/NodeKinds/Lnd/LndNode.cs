@@ -14,7 +14,7 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// for it as one of an unknown invoice. LND has no trace socket: its payments carry no id into spans.
 /// </summary>
 internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version) : ILightningNode,
-    IKeysendPayer, IChannelBalances, IPathChoice
+    IKeysendPayer, IChannelBalances, IPathChoice, IChannelListing
 {
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";
@@ -92,6 +92,10 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
             Array(channels, "channels").GroupBy(c => c.GetProperty("remote_pubkey").GetString()!)
                 .ToDictionary(g => g.Key, g => g.Sum(c => Int64(c, "local_balance") * 1000)),
             Array(channels, "channels").Sum(c => Array(c, "pending_htlcs").Count())), ct);
+
+    /// <summary>ListChannels: every open channel with its peer, balances, HTLCs and commitment.</summary>
+    public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
+        rest.GetAsync("v1/channels", channels => Array(channels, "channels").Count(), ct);
 
     private static string? RemoteOf(JsonElement pending) =>
         pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
