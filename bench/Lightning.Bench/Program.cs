@@ -17,99 +17,35 @@ internal static class Program
 {
     public static int Main(string[] args) => Run(args, NodeKindCatalog.Default);
 
+    /// <summary>Commands that are no benchmark run: the swarm's agents and sweeps, the overlay's gate, a program run to files.</summary>
+    private static readonly IReadOnlyDictionary<string, Func<string[], int>> Commands = new Dictionary<string, Func<string[], int>>
+    {
+        [Swarm.Relay.AgentOptionCatalog.Command] = Swarm.AgentCommand.Run,
+        [Swarm.WorkVolumeSweep.Command] = Swarm.WorkVolumeSweep.Run,
+        [Swarm.WorkVolumeSweep.RemoveWhenExitedCommand] = Swarm.WorkVolumeSweep.RemoveWhenExited,
+        [Swarm.Relay.OverlayGate.Command] = Swarm.Relay.OverlayGate.Run,
+        [Processes.ExecToFiles.Command] = Processes.ExecToFiles.Run,
+        [Swarm.AgentCommand.AgentsCommand] = Swarm.AgentCommand.RunAgents,
+    };
+
     /// <summary>The harness with a given set of node kinds and fragments (tests add a stand-in kind).</summary>
     public static int Run(string[] args, NodeKindCatalog kinds, string? fragmentsDirectory = null)
     {
-        if (args.Length > 0 && args[0] == Swarm.Relay.AgentOptionCatalog.Command)
+        if (args.Length > 0 && Commands.TryGetValue(args[0], out var command))
         {
-            return Swarm.AgentCommand.Run(args[1..]);
-        }
-        if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.Command)
-        {
-            return Swarm.WorkVolumeSweep.Run(args[1..]);
-        }
-        if (args.Length > 0 && args[0] == Swarm.WorkVolumeSweep.RemoveWhenExitedCommand)
-        {
-            return Swarm.WorkVolumeSweep.RemoveWhenExited(args[1..]);
-        }
-        if (args.Length > 0 && args[0] == Swarm.Relay.OverlayGate.Command)
-        {
-            return Swarm.Relay.OverlayGate.Run(args[1..]);
-        }
-        if (args.Length > 0 && args[0] == Processes.ExecToFiles.Command)
-        {
-            return Processes.ExecToFiles.Run(args[1..]);
-        }
-        if (args.Length > 0 && args[0] == Swarm.AgentCommand.AgentsCommand)
-        {
-            return Swarm.AgentCommand.RunAgents(args[1..]);
+            return command(args[1..]);
         }
         HarnessOptions options;
         ComposeFragments fragments;
-        ReplayPlan? replayed = null;
+        ReplayPlan? replayed;
         try
         {
             options = OptionParser.Parse(args);
-            if (options.Help)
+            if (RunOneOff(options, kinds) is { } done)
             {
-                Console.WriteLine(Usage.Help());
-                return 0;
+                return done;
             }
-            if (options.CleanSnapshots)
-            {
-                var directory = options.SnapshotDirectory ?? HarnessOptions.DefaultSnapshotDirectory;
-                var (files, bytes) = Setup.HistorySnapshotStore.Clean(directory);
-                Console.WriteLine(FormattableString.Invariant($"snapshots: removed {files} from {directory} ({bytes / 1e6:0.#} MB)"));
-                return 0;
-            }
-            if (options.List)
-            {
-                Console.WriteLine(Usage.ScenarioList());
-                return 0;
-            }
-            if (options.Publish.Count > 0)
-            {
-                if (options.Publish.Count < 2)
-                {
-                    return HarnessExit.Fail(HarnessExit.Usage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
-                }
-                Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}");
-                return 0;
-            }
-            if (options.Report is { } folder)
-            {
-                if (!File.Exists(Path.Combine(folder, "manifest.json")))
-                {
-                    return HarnessExit.Fail(HarnessExit.Usage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
-                }
-                Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
-                return 0;
-            }
-            if (options.Spans is { } run)
-            {
-                return WriteSpans(run, options.SpansOut, kinds);
-            }
-            if (options.Compare.Count == 2)
-            {
-                return Compare(options.Compare[0], options.Compare[1], options);
-            }
-            if (options.Replay is not null)
-            {
-                var plan = replayed = ReplayPlan.Load(options.Replay, options);
-                RunProgress.Console.Info($"replaying run {plan.Manifest.RunId}: {plan.Manifest.CommandLine}");
-                options = plan.Options;
-            }
-            Preflight.Check(options);
-            // A build whose kind is still to be recognised from its image may be any kind.
-            var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
-                ? kinds.All
-                : options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
-            fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments,
-                used.Select(k => k.FragmentFile).Concat(options.UsesPostgres ? [ComposeFragments.PostgresFile] : []));
-            if (!options.WithCompose)
-            {
-                EngineComposeRunner.CheckFragments(fragments);
-            }
+            (options, fragments, replayed) = Prepare(options, kinds, fragmentsDirectory);
         }
         catch (UsageException e)
         {
@@ -124,6 +60,74 @@ internal static class Program
             return sideBySide;
         }
         return HarnessRun.RunAsync(options, fragments, kinds, replayed).GetAwaiter().GetResult();
+    }
+
+    /// <summary>What the options ask that is no run (help, the scenario list, a site, a page, spans, a comparison of two runs): its exit code; null for a run.</summary>
+    private static int? RunOneOff(HarnessOptions options, NodeKindCatalog kinds)
+    {
+        if (options.Help)
+        {
+            Console.WriteLine(Usage.Help());
+            return 0;
+        }
+        if (options.CleanSnapshots)
+        {
+            var directory = options.SnapshotDirectory ?? HarnessOptions.DefaultSnapshotDirectory;
+            var (files, bytes) = Setup.HistorySnapshotStore.Clean(directory);
+            Console.WriteLine(FormattableString.Invariant($"snapshots: removed {files} from {directory} ({bytes / 1e6:0.#} MB)"));
+            return 0;
+        }
+        if (options.List)
+        {
+            Console.WriteLine(Usage.ScenarioList());
+            return 0;
+        }
+        if (options.Publish.Count > 0)
+        {
+            if (options.Publish.Count < 2)
+            {
+                return HarnessExit.Fail(HarnessExit.Usage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
+            }
+            Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}");
+            return 0;
+        }
+        if (options.Report is { } folder)
+        {
+            if (!File.Exists(Path.Combine(folder, "manifest.json")))
+            {
+                return HarnessExit.Fail(HarnessExit.Usage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
+            }
+            Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
+            return 0;
+        }
+        return options.Spans is { } run ? WriteSpans(run, options.SpansOut, kinds)
+            : options.Compare.Count == 2 ? Compare(options.Compare[0], options.Compare[1], options)
+            : null;
+    }
+
+    /// <summary>A run's options made final (a replay's own), checked before any container, and the compose fragments of the kinds it may use.</summary>
+    private static (HarnessOptions Options, ComposeFragments Fragments, ReplayPlan? Replayed) Prepare(HarnessOptions options, NodeKindCatalog kinds,
+        string? fragmentsDirectory)
+    {
+        ReplayPlan? replayed = null;
+        if (options.Replay is not null)
+        {
+            replayed = ReplayPlan.Load(options.Replay, options);
+            RunProgress.Console.Info($"replaying run {replayed.Manifest.RunId}: {replayed.Manifest.CommandLine}");
+            options = replayed.Options;
+        }
+        Preflight.Check(options);
+        // A build whose kind is still to be recognised from its image may be any kind.
+        var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
+            ? kinds.All
+            : options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
+        var fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments,
+            used.Select(k => k.FragmentFile).Concat(options.UsesPostgres ? [ComposeFragments.PostgresFile] : []));
+        if (!options.WithCompose)
+        {
+            EngineComposeRunner.CheckFragments(fragments);
+        }
+        return (options, fragments, replayed);
     }
 
     private static int WriteSpans(string run, string? output, NodeKindCatalog kinds)
