@@ -1,8 +1,5 @@
 using Lightning.Bench.Docker;
-using Lightning.Bench.Network;
 using Lightning.Bench.Processes;
-using Lightning.Bench.Scenarios;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,6 +1,5 @@
 using System.Reflection;
 using Lightning.Bench.Scenarios;
-using Lightning.Bench.Tests.Support;
 using NetArchTest.Rules;
 using Xunit.Abstractions;
 

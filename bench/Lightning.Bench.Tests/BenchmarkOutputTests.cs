@@ -2,7 +2,6 @@ using System.Reflection;
 using BenchmarkDotNet.Loggers;
 using Lightning.Bench.Cases;
 using Lightning.Bench.Network;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 

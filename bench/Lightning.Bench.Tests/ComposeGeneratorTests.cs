@@ -3,9 +3,7 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

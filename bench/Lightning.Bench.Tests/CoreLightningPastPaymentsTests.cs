@@ -1,7 +1,6 @@
 using System.Security.Cryptography;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
-using Lightning.Bench.Tests.Support;
 using Microsoft.Data.Sqlite;
 
 namespace Lightning.Bench.Tests;

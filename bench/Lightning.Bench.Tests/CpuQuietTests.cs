@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Lightning.Bench.Network;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Tests;

@@ -1,12 +1,9 @@
 using System.Text.Json;
 using Docker.DotNet;
-using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Run;
-using Lightning.Bench.Tests.Support;
 using ContainerEventsParameters = Docker.DotNet.Models.ContainerEventsParameters;
 using DockerApiException = Lightning.Bench.Docker.DockerApiException;
 using Message = Docker.DotNet.Models.Message;

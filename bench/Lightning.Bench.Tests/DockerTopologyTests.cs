@@ -1,4 +1,3 @@
-using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
@@ -7,8 +6,6 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Run;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

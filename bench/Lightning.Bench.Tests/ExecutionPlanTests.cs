@@ -1,6 +1,4 @@
 using Lightning.Bench.Cases;
-using Lightning.Bench.Run;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

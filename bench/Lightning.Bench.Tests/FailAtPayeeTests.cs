@@ -1,6 +1,5 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads;
 using Lightning.Bench.Workloads.FailAtPayee;

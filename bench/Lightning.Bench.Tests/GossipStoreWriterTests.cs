@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using Lightning.Bench.Graph;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -2,8 +2,6 @@ using System.Text.Json;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Scenarios;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

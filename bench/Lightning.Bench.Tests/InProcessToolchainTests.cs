@@ -1,7 +1,5 @@
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Cases;
-using Lightning.Bench.Run;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,8 +1,6 @@
 using Lightning.Bench.Cases;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Statistics;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,9 +1,7 @@
-using Lightning.Bench.Cases;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Network;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

@@ -1,6 +1,5 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
-using Lightning.Bench.Tests.Support;
 using static Lightning.Bench.Tests.Support.LightningdTestDatabase;
 using Place = Lightning.Bench.Tests.Support.LightningdTestDatabase.Topology;
 

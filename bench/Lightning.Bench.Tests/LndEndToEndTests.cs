@@ -3,7 +3,6 @@ using Lightning.Bench.Csv;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Reports;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,8 +1,6 @@
-using System.IO.Compression;
 using System.Text.Json;
 using Lightning.Bench.Csv;
 using Lightning.Bench.Reports;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,4 +1,3 @@
-using Lightning.Bench.Cases;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;

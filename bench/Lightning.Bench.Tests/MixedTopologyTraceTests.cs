@@ -1,7 +1,6 @@
 using System.Text;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 

@@ -3,10 +3,8 @@ using Lightning.Bench.Compose;
 using Lightning.Bench.Csv;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Reports;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Soak;
 using Lightning.Bench.Tests.Support.StandIn;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

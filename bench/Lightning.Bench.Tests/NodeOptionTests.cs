@@ -1,4 +1,3 @@
-using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;

@@ -1,7 +1,6 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

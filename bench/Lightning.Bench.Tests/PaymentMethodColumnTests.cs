@@ -3,7 +3,6 @@ using BenchmarkDotNet.Running;
 using Lightning.Bench.Columns;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tests.Support.StandIn;
 using Lightning.Bench.Topology;
 

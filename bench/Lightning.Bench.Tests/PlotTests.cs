@@ -1,11 +1,8 @@
 using System.Text;
-using Lightning.Bench.Cases;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

@@ -4,7 +4,6 @@ using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -5,7 +5,6 @@ using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

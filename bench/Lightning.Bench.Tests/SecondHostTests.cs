@@ -3,7 +3,6 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Tests;

@@ -1,8 +1,6 @@
-using Lightning.Bench.Cases;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 using Lightning.Bench.Swarm;

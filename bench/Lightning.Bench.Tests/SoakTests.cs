@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
 using Lightning.Bench.Csv;
-using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;

@@ -2,10 +2,8 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

@@ -1,8 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
-using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Options;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Swarm;
 using Lightning.Bench.Topology;

@@ -1,5 +1,4 @@
 using Lightning.Bench.Docker;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,7 +1,6 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Tests;

@@ -1,11 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
-using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 using Xunit.Abstractions;
 
 namespace Lightning.Bench.Tests;

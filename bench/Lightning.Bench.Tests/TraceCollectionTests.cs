@@ -3,7 +3,6 @@ using System.Text.Json;
 using System.Text;
 using Lightning.Bench.Reports;
 using Lightning.Bench.NodeKinds.CoreLightning;
-using Lightning.Bench.Tests.Support;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Tests;

@@ -2,7 +2,6 @@ using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
 using Lightning.Bench.Cases;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 

@@ -1,7 +1,3 @@
-using System.Runtime.InteropServices;
-using BenchmarkDotNet.Reports;
-using BenchmarkDotNet.Running;
-using Lightning.Bench.Cases;
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;

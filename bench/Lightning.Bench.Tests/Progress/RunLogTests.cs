@@ -3,7 +3,6 @@ using BenchmarkDotNet.Loggers;
 using BenchmarkDotNet.Running;
 using Lightning.Bench.Cases;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests.Progress;
 

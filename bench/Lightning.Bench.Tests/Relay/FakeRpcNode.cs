@@ -1,6 +1,5 @@
 using System.Collections.Concurrent;
 using System.Net.Sockets;
-using System.Text;
 using System.Text.Json;
 
 namespace Lightning.Bench.Tests.Relay;

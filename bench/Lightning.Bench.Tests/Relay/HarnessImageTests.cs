@@ -5,7 +5,6 @@ using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests.Relay;
 

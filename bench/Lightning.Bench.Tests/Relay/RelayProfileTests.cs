@@ -6,7 +6,6 @@ using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests.Relay;
 

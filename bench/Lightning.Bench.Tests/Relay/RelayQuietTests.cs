@@ -1,6 +1,5 @@
 using Lightning.Bench.Processes;
 using Lightning.Bench.Swarm.Relay;
-using Lightning.Bench.Tests.Support;
 
 namespace Lightning.Bench.Tests.Relay;
 

@@ -1,5 +1,4 @@
 using System.Formats.Tar;
-using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Tests.Support.StandIn;
 

@@ -1,6 +1,5 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Reports;
 
 namespace Lightning.Bench.Tests.Support;
 

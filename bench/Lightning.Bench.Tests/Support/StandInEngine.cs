@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Net.Sockets;
 using System.Text;
-using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Tests.Support;
 

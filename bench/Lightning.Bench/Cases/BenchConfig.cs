@@ -4,14 +4,12 @@ using BenchmarkDotNet.Engines;
 using BenchmarkDotNet.Filters;
 using BenchmarkDotNet.Jobs;
 using BenchmarkDotNet.Loggers;
-using BenchmarkDotNet.Order;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Toolchains.InProcess.Emit;
 using Lightning.Bench.Columns;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Reports;
-using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Perfolizer.Horology;
 

@@ -207,10 +207,10 @@ internal sealed class CaseLifecycle : IRunningCase
     /// Before an invocation, outside its timing: with alternating arms, every other arm's invocation first; then what the
     /// workload readies for it; then every instrument in order (<see cref="InstrumentRegistry"/>).
     /// </summary>
-    /// <param name="alone">Only this case's invocation (false, as BenchmarkDotNet calls it: with alternating arms, every other arm's first).</param>
     public Task BeforeInvocationAsync() => BeforeInvocationAsync(alone: false);
 
     /// <inheritdoc cref="BeforeInvocationAsync()"/>
+    /// <param name="alone">Only this case's invocation (false, as BenchmarkDotNet calls it: with alternating arms, every other arm's first).</param>
     public async Task BeforeInvocationAsync(bool alone)
     {
         if (!alone && Group is not null)

@@ -2,7 +2,6 @@ using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Network;
-using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;

@@ -1,5 +1,4 @@
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Cases;
 

@@ -2,7 +2,6 @@ using BenchmarkDotNet.EventProcessors;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
 using Lightning.Bench.Progress;
-using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Cases;

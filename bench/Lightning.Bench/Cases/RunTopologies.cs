@@ -1,6 +1,5 @@
 using Lightning.Bench.Chain;
 using Lightning.Bench.Cleanup;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;

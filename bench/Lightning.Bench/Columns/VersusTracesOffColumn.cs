@@ -1,6 +1,5 @@
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using Lightning.Bench.Options;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using System.Text;
 using Docker.DotNet.Models;
 using EngineApiException = Docker.DotNet.DockerApiException;
 

@@ -1,8 +1,8 @@
 namespace Lightning.Bench.Instruments;
 
 /// <summary>One invocation of a case as its instruments see it.</summary>
-/// <param name="Number">1-based within the case, warmups first.</param>
-/// <param name="Measured">After the warmups: BenchmarkDotNet measures it.</param>
+/// <param name="number">1-based within the case, warmups first.</param>
+/// <param name="measured">After the warmups: BenchmarkDotNet measures it.</param>
 internal sealed class Invocation(int number, bool measured)
 {
     public int Number { get; } = number;

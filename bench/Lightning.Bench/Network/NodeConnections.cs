@@ -1,5 +1,3 @@
-using Lightning.Bench.Compose;
-using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;

@@ -5,7 +5,7 @@ namespace Lightning.Bench.NodeKinds;
 
 /// <summary>
 /// How the harness reaches the RPC socket of a node on another host: a pipe that carries the node's JSON-RPC bytes
-/// unchanged (a swarm's, through that host's agent: <see cref="Relay.NodeRelay"/>). Set on the node's container by the
+/// unchanged (a swarm's, through that host's agent: <c>NodeRelay</c>). Set on the node's container by the
 /// platform, so a kind connects through it knowing nothing of the relay.
 /// </summary>
 internal interface INodeRelay

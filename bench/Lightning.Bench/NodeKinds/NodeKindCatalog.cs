@@ -1,7 +1,6 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.NodeKinds.Lnd;
-using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 

@@ -1,6 +1,5 @@
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
-using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Options;
 

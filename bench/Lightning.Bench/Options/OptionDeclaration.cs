@@ -2,7 +2,7 @@ namespace Lightning.Bench.Options;
 
 /// <summary>
 /// One command-line option, declared once in <see cref="OptionCatalog"/> (or, for agent mode, in
-/// <see cref="Relay.AgentOptionCatalog"/>): how it sets the options of its command, its lines in --help and its row of
+/// <c>AgentOptionCatalog</c>): how it sets the options of its command, its lines in --help and its row of
 /// the docs' options table.
 /// </summary>
 /// <param name="Name">The option, e.g. --iterations.</param>

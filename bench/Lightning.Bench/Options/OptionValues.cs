@@ -1,5 +1,4 @@
 using System.Globalization;
-using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 

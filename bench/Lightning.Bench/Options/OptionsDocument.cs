@@ -3,7 +3,7 @@ using System.Text;
 namespace Lightning.Bench.Options;
 
 /// <summary>The options table of docs/options.md, made from <see cref="OptionCatalog"/> and kept between two markers
-/// (and agent mode's in docs/swarm.md, from <see cref="Relay.AgentOptionCatalog"/>).</summary>
+/// (and agent mode's in docs/swarm.md, from <c>AgentOptionCatalog</c>).</summary>
 internal static class OptionsDocument
 {
     public const string Path = "docs/options.md";

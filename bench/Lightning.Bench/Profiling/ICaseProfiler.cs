@@ -2,7 +2,7 @@ namespace Lightning.Bench.Profiling;
 
 /// <summary>
 /// A case's profiles, one per Lightning node, switched on around the invocations they sample and folded when the case
-/// ends: recorded here (<see cref="CaseProfiler"/>) or by the agent on a swarm topology's host (<see cref="RelayCaseProfiler"/>).
+/// ends: recorded here (<see cref="CaseProfiler"/>) or by the agent on a swarm topology's host (<c>RelayCaseProfiler</c>).
 /// </summary>
 internal interface ICaseProfiler : IAsyncDisposable
 {

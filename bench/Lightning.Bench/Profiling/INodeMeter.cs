@@ -4,7 +4,7 @@ namespace Lightning.Bench.Profiling;
 
 /// <summary>
 /// Reads a topology's Lightning nodes' cgroups: on one host directly (<see cref="Network.CpuMeter"/>), on a swarm through the
-/// agent on the nodes' host (<see cref="Relay.RelayMeter"/>).
+/// agent on the nodes' host (<c>RelayMeter</c>).
 /// </summary>
 internal interface INodeMeter
 {

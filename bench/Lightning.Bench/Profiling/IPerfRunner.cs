@@ -5,7 +5,7 @@ namespace Lightning.Bench.Profiling;
 /// <summary>
 /// Where perf runs: as a child process of this one (<see cref="LocalPerfRunner"/>, a single-host run and an agent
 /// whose perf sees the host's processes), or in a helper container that shares the host's pid namespace, started by a
-/// swarm's agent through its host's engine (<see cref="Relay.ContainerPerfRunner"/>).
+/// swarm's agent through its host's engine (<c>ContainerPerfRunner</c>).
 /// </summary>
 internal interface IPerfRunner
 {

@@ -1,6 +1,5 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 

@@ -5,7 +5,6 @@ using System.Text;
 using System.Text.Json;
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Reports;

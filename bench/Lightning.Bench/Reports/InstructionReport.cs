@@ -3,7 +3,6 @@ using System.Text;
 using Lightning.Bench.Instructions;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Reports;

@@ -1,5 +1,3 @@
-using Lightning.Bench.Results;
-
 namespace Lightning.Bench.Reports;
 
 /// <summary>

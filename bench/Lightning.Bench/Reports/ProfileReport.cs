@@ -2,9 +2,7 @@ using System.Globalization;
 using System.Text;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
-using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace Lightning.Bench.Reports;
 

@@ -1,7 +1,6 @@
 using System.Globalization;
 using System.Text;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Reports;

@@ -1,5 +1,3 @@
-using Lightning.Bench.NodeKinds;
-
 namespace Lightning.Bench.Results;
 
 internal sealed record BuildRecord(string Name, string Image, IReadOnlyDictionary<string, string> NodeImages)

@@ -290,7 +290,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// <summary>With --instructions: each wait for the nodes to fall quiet in the measured window (see <see cref="InstructionSettle"/>).</summary>
     public List<(TimeSpan Waited, bool Quiet)> SettleWaits { get; } = [];
 
-    /// <summary>A timed case's waits for the nodes to fall quiet before each invocation (see <see cref="Run.TimedSettle"/>).</summary>
+    /// <summary>A timed case's waits for the nodes to fall quiet before each invocation (see <c>TimedSettle</c>).</summary>
     public List<(TimeSpan Waited, bool Quiet)> InvocationSettleWaits { get; } = [];
 
     /// <summary>The harness's own garbage collections inside each measured invocation (see <see cref="HarnessGc"/>).</summary>

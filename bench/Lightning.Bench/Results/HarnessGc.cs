@@ -3,7 +3,7 @@ namespace Lightning.Bench.Results;
 /// <summary>
 /// The harness's own garbage collections inside a case's measured invocations: the runtime stops the harness's threads
 /// for them, so they belong to what an invocation measured. BenchmarkDotNet's forced collections between iterations are
-/// off (see <see cref="Run.BenchConfig.CaseJob"/>); these are what the payments' allocations cost instead.
+/// off (see <c>CaseJob</c>); these are what the payments' allocations cost instead.
 /// </summary>
 /// <param name="Invocations">Measured invocations.</param>
 /// <param name="Collections">Collections (any generation) that ran inside them.</param>

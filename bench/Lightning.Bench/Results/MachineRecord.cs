@@ -1,5 +1,4 @@
 using System.Runtime.InteropServices;
-using Lightning.Bench.Docker;
 
 namespace Lightning.Bench.Results;
 

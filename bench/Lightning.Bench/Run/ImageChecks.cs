@@ -4,7 +4,6 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
-using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Run;
 

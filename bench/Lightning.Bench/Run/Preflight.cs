@@ -1,5 +1,3 @@
-using Lightning.Bench.Cases;
-using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;

@@ -5,7 +5,7 @@ namespace Lightning.Bench.Scenarios;
 
 /// <summary>
 /// BenchmarkDotNet's view of a scenario: the parameters every scenario has (Build, Concurrency, Traces), and the three
-/// calls BenchmarkDotNet makes per case, handed to <see cref="CaseLifecycle"/> (setup → start, each invocation → pay,
+/// calls BenchmarkDotNet makes per case, handed to <c>CaseLifecycle</c> (setup → start, each invocation → pay,
 /// cleanup → end). A scenario says which topology it builds, its own parameters, and how many payments one invocation makes.
 /// The scenarios and their parameter types (BuildName, TraceMode) are the only public types: BenchmarkDotNet runs them;
 /// everything else is internal.

@@ -1,5 +1,4 @@
 using Lightning.Bench.Results;
-using Lightning.Bench.Network;
 
 namespace Lightning.Bench.Soak;
 

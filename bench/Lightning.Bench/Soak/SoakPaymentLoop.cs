@@ -4,7 +4,6 @@ using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads.Payments;
 

@@ -4,7 +4,6 @@ using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Soak;
 

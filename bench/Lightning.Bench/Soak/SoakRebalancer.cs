@@ -1,7 +1,6 @@
 using Lightning.Bench.Cases;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads.Payments;
 

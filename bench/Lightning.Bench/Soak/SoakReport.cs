@@ -1,7 +1,6 @@
 using System.Globalization;
 using Lightning.Bench.Csv;
 using Lightning.Bench.Options;
-using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
 namespace Lightning.Bench.Soak;

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using Lightning.Bench.Cases;
 using Lightning.Bench.Options;
-using Lightning.Bench.Run;
 using Lightning.Bench.Scenarios;
 
 namespace Lightning.Bench.Soak;

@@ -5,7 +5,6 @@ using Lightning.Bench.Network;
 using Lightning.Bench.Options;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Run;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Soak;

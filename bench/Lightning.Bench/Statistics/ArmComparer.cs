@@ -1,6 +1,4 @@
-using Lightning.Bench.Options;
 using Lightning.Bench.Results;
-using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
 
 

@@ -2,9 +2,9 @@ namespace Lightning.Bench.Statistics;
 
 /// <summary>A step in a series: the first index after it, the means before and after, and its significance.</summary>
 /// <param name="Index">The first element of the new segment.</param>
-/// <param name="RelativeChange">After over before, less one (0.05: 5 % higher after).</param>
 internal sealed record ChangePoint(int Index, double Before, double After, double PValue)
 {
+    /// <summary>After over before, less one (0.05: 5 % higher after).</summary>
     public double RelativeChange => After / Before - 1;
 }
 

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Net;
-using Lightning.Bench.Options;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Swarm.Relay;
 

@@ -2,7 +2,7 @@ namespace Lightning.Bench.Tracing;
 
 /// <summary>
 /// A topology's spans as they are collected: on one host from the nodes' sockets (<see cref="TraceRecorder"/>), on a
-/// swarm through the agent on their host (<see cref="Relay.RelayedTraceRecorder"/>); both write the same spans.jsonl
+/// swarm through the agent on their host (<c>RelayedTraceRecorder</c>); both write the same spans.jsonl
 /// and count the same <see cref="TraceNodeStats"/>.
 /// </summary>
 internal interface ISpanCollection : IAsyncDisposable

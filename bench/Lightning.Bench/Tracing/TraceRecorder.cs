@@ -1,5 +1,3 @@
-using Lightning.Bench.Waiting;
-
 namespace Lightning.Bench.Tracing;
 
 /// <summary>

@@ -3,7 +3,7 @@ namespace Lightning.Bench.Waiting;
 /// <summary>
 /// The wait for quiet nodes, over any reading of their CPU time: until they together have used less than a share of a
 /// core above their idle rate over the last window, or until a limit. The harness runs it over its own cgroup reads
-/// (<see cref="Network.CpuMeter.WaitQuietAsync"/>) and an agent over those of its host (<see cref="Relay.QuietRequestMessage"/>).
+/// (<see cref="Network.CpuMeter.WaitQuietAsync"/>) and an agent over those of its host (<c>QuietRequestMessage</c>).
 /// </summary>
 internal static class QuietWait
 {

@@ -1,5 +1,4 @@
 using Lightning.Bench.Compose;
-using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Processes;

@@ -3,11 +3,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Security.Cryptography;
 using System.Text.RegularExpressions;
-using System.Threading.Channels;
-using Lightning.Bench.Processes;
-using Lightning.Bench.Profiling;
 using Lightning.Bench.Topology;
-using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Swarm.Relay;
 

@@ -2,7 +2,6 @@ using System.Collections.Concurrent;
 using System.Net;
 using System.Net.Sockets;
 using Lightning.Bench.Options;
-using Lightning.Bench.Profiling;
 
 namespace Lightning.Bench.Swarm.Relay;
 

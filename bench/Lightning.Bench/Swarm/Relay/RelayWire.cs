@@ -4,7 +4,7 @@ namespace Lightning.Bench.Swarm.Relay;
 
 /// <summary>
 /// Frames on a TCP stream: a 4-byte big-endian length (of the type byte and the body), the type, the body. A reader
-/// never trusts the length: above <paramref name="maxFrameBytes"/> (or zero) it stops before allocating, and a
+/// never trusts the length: above its limit (or zero) it stops before allocating, and a
 /// connection that ends inside a frame is reported as truncated.
 /// </summary>
 internal static class RelayWire

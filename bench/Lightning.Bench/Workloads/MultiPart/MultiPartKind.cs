@@ -1,7 +1,6 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Topology;
-using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Workloads.MultiPart;
 
