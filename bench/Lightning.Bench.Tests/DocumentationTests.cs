@@ -6,7 +6,7 @@ namespace Lightning.Bench.Tests;
 
 /// <summary>
 /// README.md and docs/ against the checkout the tests were built from: links and anchors resolve, the source paths they
-/// name exist, How it works has a row for every folder of the harness, and the README's test command is the one CI runs.
+/// name exist, the README stays short, How it works has a row for every folder of the harness, and the README's test command is the one CI runs.
 /// </summary>
 [Trait("Category", "Unit")]
 public partial class DocumentationTests
@@ -80,6 +80,14 @@ public partial class DocumentationTests
         Assert.NotEmpty(folders);
         var absent = folders.Where(name => !rows.Any(row => row.Contains($"`{name}/`", StringComparison.Ordinal))).ToList();
         Assert.True(absent.Count == 0, "docs/how-it-works.md has no row naming these folders of bench/Lightning.Bench/: " + string.Join(", ", absent));
+    }
+
+    /// <summary>The README is the front page: what the tool does, one run, the comparison table, the release chart, the commands; the rest is in docs/.</summary>
+    [Fact]
+    public void The_README_is_at_most_150_lines()
+    {
+        var lines = File.ReadAllText(Path.Combine(Root, "README.md")).ReplaceLineEndings("\n").TrimEnd('\n').Split('\n').Length;
+        Assert.True(lines <= 150, $"README.md has {lines} lines: move what a first reader does not need to docs/ and link it");
     }
 
     [Fact]
