@@ -3,6 +3,8 @@ namespace Lightning.Bench.Results;
 /// <summary>One case's figures, machine-readable (summary.json), so two runs compare by command.</summary>
 /// <param name="IterationsMs">Every measured invocation's time, for tests between runs.</param>
 /// <param name="CpuMsPerPayment">The Lightning nodes' CPU time per successful payment, idle subtracted (NaN without cgroup access).</param>
+/// <param name="CpuMsPerPaymentByNode">Each node's CPU per payment, idle subtracted; null for a node within the idle noise (<see cref="CpuWithinIdleNoise"/>).</param>
+/// <param name="CpuWithinIdleNoise">The nodes that spent no more than their idle rate says they spend doing nothing (<see cref="CpuPerPayment.IsWithinIdleNoise"/>): no cost is measured for them.</param>
 /// <param name="WrittenKbPerPayment">KB the Lightning nodes wrote to storage per successful payment (NaN without cgroup access).</param>
 /// <param name="Instructions">With --instructions: the nodes' instructions per successful payment, by node and process.</param>
 /// <param name="InstructionCounts">With --instructions: each node's counts per process in the measured and the idle window, as counted.</param>
@@ -27,7 +29,7 @@ internal sealed record CaseSummary(
     bool Completed,
     double CpuMsPerPayment = double.NaN,
     IReadOnlyList<double>? CpuMsPerPaymentIterations = null,
-    IReadOnlyDictionary<string, double>? CpuMsPerPaymentByNode = null,
+    IReadOnlyDictionary<string, double?>? CpuMsPerPaymentByNode = null,
     double CpuMsPerPaymentWithIdle = double.NaN,
     SetupTimes? Setup = null,
     double WrittenKbPerPayment = double.NaN,
@@ -44,4 +46,5 @@ internal sealed record CaseSummary(
     double? PartsPerPayment = null,
     double? FailedPartsPerPayment = null,
     IReadOnlyList<double>? ProbeWorstMsIterations = null,
-    IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null);
+    IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null,
+    IReadOnlyList<string>? CpuWithinIdleNoise = null);
