@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Reports;
 
@@ -37,7 +38,7 @@ internal sealed class ReportHtml : IRunEndOutput
     public static string Write(string directory)
     {
         var path = Path.Combine(directory, FileName);
-        File.WriteAllText(path, Render(directory));
+        AtomicFile.WriteAllText(path, Render(directory));
         return path;
     }
 

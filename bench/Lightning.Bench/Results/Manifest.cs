@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Text.Json;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Results;
 
@@ -97,7 +98,7 @@ internal sealed record Manifest
     public MeasurementConditions? Conditions { get; init; }
 
     public void Write(string directory) =>
-        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 
     public static Manifest Read(string json) =>
         JsonSerializer.Deserialize<Manifest>(json, RunSummary.Json) ?? throw new InvalidDataException("manifest.json is empty");

@@ -1,5 +1,6 @@
-using System.Text.Json.Serialization;
 using System.Text.Json;
+using System.Text.Json.Serialization;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Results;
 
@@ -31,7 +32,7 @@ internal sealed record RunSummary(
     };
 
     public void Write(string directory) =>
-        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Json));
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Json));
 
     public static RunSummary Read(string json) =>
         JsonSerializer.Deserialize<RunSummary>(json, Json) ?? throw new InvalidDataException("summary.json is empty");

@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 using System.Text.Json;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
@@ -188,16 +189,16 @@ internal static class SideBySideRun
         var builds = options.Builds.Select(b => b.Name).ToList();
         var comparisons = ArmComparer.Of(cases, builds, options.Traces, options.ThresholdPercent, seed, options.InstructionsThresholdPercent);
         var markdown = ComparisonReport.Markdown(comparisons);
-        File.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
-        File.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));
-        File.WriteAllLines(Path.Combine(folder, ComparisonReport.TopologiesCsv), topologyRows);
+        AtomicFile.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
+        AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));
+        AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.TopologiesCsv), topologyRows);
         var minutes = (ended - started).TotalMinutes;
         var pairs = shares.Sum(s => s.Pairs);
         var record = new SideBySideRecord(runId, options.Scenario, seed, started, ended, shares.Select(s => s.Host).Distinct().Count(), pairs,
             Math.Round(minutes, 2), minutes > 0 ? Math.Round(pairs / minutes, 2) : 0, interrupted,
             shares.Select(s => new SideBySideShare(s.Number, s.Host, s.Range.First, s.Range.Last, s.ExitCode, s.Pairs, s.RunFolder, s.Problem,
                 Math.Round((s.Ended - started).TotalMinutes, 2))).ToList());
-        File.WriteAllText(Path.Combine(folder, ManifestFile), JsonSerializer.Serialize(record, RunSummary.Json));
+        AtomicFile.WriteAllText(Path.Combine(folder, ManifestFile), JsonSerializer.Serialize(record, RunSummary.Json));
         Console.WriteLine();
         Console.WriteLine($"All {pairs} topology pairs of the {shares.Count} shares, judged together (each pair within its host):");
         Console.WriteLine(markdown);
