@@ -206,7 +206,9 @@ internal sealed class ReportHtml : IRunEndOutput
         Row("ended", Text(manifest, "ended"));
         if (manifest.TryGetProperty("partial", out var partial) && partial.ValueKind == JsonValueKind.True)
         {
-            Row("partial", "yes: the run stopped early; these are the results it had");
+            Row("partial", manifest.TryGetProperty("interrupted", out var signal) && signal.ValueKind == JsonValueKind.String
+                ? $"yes: {signal.GetString()} stopped the run; these are the results it had"
+                : "yes: the run stopped early; these are the results it had");
         }
         Row("harness", $"{Text(manifest, "harness_version")} {Text(manifest, "harness_commit")}".Trim());
         if (manifest.TryGetProperty("machine", out var machine) && machine.ValueKind == JsonValueKind.Object)

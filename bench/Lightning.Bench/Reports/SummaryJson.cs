@@ -2,16 +2,19 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran.</summary>
+/// <summary>
+/// summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran,
+/// and when a signal stopped the run, for the cases it had, saying what stopped it (no comparisons then).
+/// </summary>
 internal sealed class SummaryJson : IRunEndOutput
 {
     public IReadOnlyList<string> Files => [RunSummary.FileName];
 
     public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
-        if (context.Completed)
+        if (context.Completed || context.InterruptedBy is not null)
         {
-            SummaryOf(context).Write(context.ResultsDirectory);
+            (SummaryOf(context) with { Interrupted = context.InterruptedBy }).Write(context.ResultsDirectory);
         }
         return Task.CompletedTask;
     }
@@ -57,5 +60,6 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.FailedPartsPerOperation,
             c.Figures?.Probe?.WorstIterationsMs,
             c.Figures?.Probe?.ByNode,
-            c.Figures?.Cpu?.WithinIdleNoise is { Count: > 0 } idle ? idle : null);
+            c.Figures?.Cpu?.WithinIdleNoise is { Count: > 0 } idle ? idle : null,
+            c.StoppedBy);
 }

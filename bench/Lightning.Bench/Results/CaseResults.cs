@@ -410,4 +410,26 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     }
 
     public IReadOnlyList<OperationRecord> Measured => Records.Where(r => r.Measured).ToList();
+
+    /// <summary>
+    /// A signal cut the case off mid-invocation: its figures count the operations of the invocations that completed
+    /// (<see cref="Counted"/>); the last one's, cancelled by the stop and no failure of a node, stay in payments.csv.
+    /// </summary>
+    public bool CutBySignal { get; set; }
+
+    /// <summary>The measured operations the figures count: all of them, or for a case <see cref="CutBySignal"/>, those of its completed invocations.</summary>
+    public IReadOnlyList<OperationRecord> Counted
+    {
+        get
+        {
+            if (!CutBySignal)
+            {
+                return Measured;
+            }
+            lock (completedInvocations)
+            {
+                return Measured.Where(r => completedInvocations.ContainsKey(r.Invocation)).ToList();
+            }
+        }
+    }
 }

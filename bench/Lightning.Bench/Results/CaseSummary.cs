@@ -13,6 +13,7 @@ namespace Lightning.Bench.Results;
 /// <param name="HarnessGc">The harness's own garbage collections inside the measured invocations.</param>
 /// <param name="ProbeWorstMsIterations">With --probe: per measured invocation, the slowest answer of any node to the probe.</param>
 /// <param name="ProbeByNode">With --probe: each node's answers to the probe (percentiles, slowest, longest stall).</param>
+/// <param name="StoppedBy">Why the case ended before its iterations did (a node's death, a signal: "interrupted by SIGHUP"); absent for a complete case.</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 internal sealed record CaseSummary(
     string Case,
@@ -47,4 +48,5 @@ internal sealed record CaseSummary(
     double? FailedPartsPerPayment = null,
     IReadOnlyList<double>? ProbeWorstMsIterations = null,
     IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null,
-    IReadOnlyList<string>? CpuWithinIdleNoise = null);
+    IReadOnlyList<string>? CpuWithinIdleNoise = null,
+    string? StoppedBy = null);

@@ -77,6 +77,9 @@ internal sealed record Manifest
     /// <summary>True when the run stopped early (interrupted, a node died, a case failed): the results are what it had.</summary>
     public required bool Partial { get; init; }
 
+    /// <summary>The signal that stopped the run ("SIGHUP"), or null: a run stopped by one is <see cref="Partial"/> too.</summary>
+    public string? Interrupted { get; init; }
+
     public string? ReplayOf { get; init; }
 
     /// <summary>--profile: how the nodes were sampled and where each case's profiles are (null without).</summary>

@@ -22,6 +22,9 @@ internal sealed record RunSummary(
     /// <summary>The run's conditions as recorded, or as its files show them for an older run.</summary>
     public MeasurementConditions ConditionsOr(Manifest? manifest) => Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
 
+    /// <summary>The signal that stopped the run before its end ("SIGHUP", "SIGINT"): its cases are those it had, a case cut off with the figures of what it measured; absent for a run that ended.</summary>
+    public string? Interrupted { get; init; }
+
     public const string FileName = "summary.json";
 
     public static readonly JsonSerializerOptions Json = new()

@@ -35,22 +35,36 @@ internal sealed class RunShutdown(RunProgress progress)
     /// <summary>The machine and the images checked: from now on the run's outputs are written, whatever happens.</summary>
     public void Record(MachineRecord machine, IReadOnlyList<ImageRecord> images) => recorded = (machine, images);
 
-    /// <param name="partial">The run did not finish as asked: the manifest says so.</param>
-    /// <param name="byInterrupt">A signal: cases cut off keep their payments, and only a soak is plotted.</param>
-    public Task RunAsync(bool partial, bool byInterrupt)
+    /// <summary>The shutdown has begun (the normal end's, a failure's or a signal's): a signal now only waits for it.</summary>
+    public bool Started
     {
-        lock (gate)
+        get
         {
-            return shutdown ??= Task.Run(() => ShutDownAsync(partial, byInterrupt));
+            lock (gate)
+            {
+                return shutdown is not null;
+            }
         }
     }
 
-    private async Task ShutDownAsync(bool partial, bool byInterrupt)
+    /// <param name="partial">The run did not finish as asked: the manifest says so.</param>
+    /// <param name="interruptedBy">A signal ("SIGHUP"): cases cut off keep their payments and the figures of their
+    /// measured invocations, summary.json says what stopped the run, and only a soak is plotted.</param>
+    public Task RunAsync(bool partial, string? interruptedBy = null)
+    {
+        lock (gate)
+        {
+            return shutdown ??= Task.Run(() => ShutDownAsync(partial, interruptedBy));
+        }
+    }
+
+    private async Task ShutDownAsync(bool partial, string? interruptedBy)
     {
         var run = Run;
+        var byInterrupt = interruptedBy is not null;
         if (byInterrupt && run is not null && recorded is not null)
         {
-            WriteUnreportedPayments(run);
+            WriteUnreportedPayments(run, interruptedBy!);
         }
         if (Soak is { } soak)
         {
@@ -106,6 +120,7 @@ internal sealed class RunShutdown(RunProgress progress)
                     Progress = progress,
                     Completed = !byInterrupt && Completed,
                     Partial = partial,
+                    InterruptedBy = interruptedBy,
                     Plots = !byInterrupt || Soak is not null,
                 });
                 if (run.Options.Swarm && SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) is { Topologies: > 0 } swarm)
@@ -124,13 +139,27 @@ internal sealed class RunShutdown(RunProgress progress)
     /// <summary>
     /// When the run is stopped mid-case: the cases not yet reported go through the case outputs as they are (their
     /// payments to payments.csv, the last invocations counted as measured; their spans are not read), so a partial run
-    /// keeps what it measured.
+    /// keeps what it measured; a case cut off gets the figures of its completed measured invocations, as the harness
+    /// timed them, and says what stopped it.
     /// </summary>
-    private static void WriteUnreportedPayments(RunContext run)
+    private static void WriteUnreportedPayments(RunContext run, string interruptedBy)
     {
         foreach (var results in run.Results.Cases.Where(c => c.Steps is null))
         {
             results.Complete(run.Options.Warmups, run.Options.Iterations);
+            if (results.Figures is null && results.InvocationsStarted > 0)
+            {
+                results.StoppedBy ??= $"interrupted by {interruptedBy}";
+                results.CutBySignal = true;
+                if (results.IdleAfterPaymentsPending)
+                {
+                    results.FinishProvisionally();
+                }
+                else
+                {
+                    results.Finish(null, null, null);
+                }
+            }
             RunOutputs.WriteCase(new CaseOutputContext(run.RunId, run.ResultsDirectory, results, Spans: null));
         }
     }

@@ -237,16 +237,24 @@ internal static class SideBySideRun
         public string? Problem { get; set; }
     }
 
-    /// <summary>Ctrl+C or SIGTERM: each share is told to stop (SIGTERM, which a share takes as Ctrl+C: its results so far are kept, its topologies removed); the run waits for them.</summary>
+    /// <summary>
+    /// Ctrl+C, SIGTERM, SIGHUP or SIGQUIT: each share is told to stop (SIGTERM, which a share takes as Ctrl+C: its
+    /// results so far are kept, its topologies removed); the run waits for them. A second signal ends this process at
+    /// once; its shares, whose standard input then ends, stop on their own.
+    /// </summary>
     private sealed class ShareSignals : IDisposable
     {
-        private readonly PosixSignalRegistration sigint;
-        private readonly PosixSignalRegistration sigterm;
+        private readonly IReadOnlyList<PosixSignalRegistration> registrations;
 
         public ShareSignals(Func<IEnumerable<Process>> processes)
         {
             void Stop(PosixSignalContext context)
             {
+                if (Interrupted)
+                {
+                    // Not cancelled: the signal ends the process.
+                    return;
+                }
                 context.Cancel = true;
                 Interrupted = true;
                 foreach (var process in processes())
@@ -263,16 +271,17 @@ internal static class SideBySideRun
                     }
                 }
             }
-            sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-            sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+            registrations = Processes.StopSignals.Stopping.Select(s => PosixSignalRegistration.Create(s, Stop)).ToList();
         }
 
         public bool Interrupted { get; private set; }
 
         public void Dispose()
         {
-            sigint.Dispose();
-            sigterm.Dispose();
+            foreach (var registration in registrations)
+            {
+                registration.Dispose();
+            }
         }
     }
 }
