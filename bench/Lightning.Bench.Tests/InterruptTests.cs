@@ -51,7 +51,7 @@ public class InterruptTests : IDisposable
         var signal = terminal ? "SIGHUP" : $"SIG{how}";
         // 400 measured invocations would take minutes: the signal comes long before the case's end.
         using var harness = terminal
-            ? HarnessProcess.StartStandInInTerminal(fragments, new Dictionary<string, string> { ["SHELL"] = "/bin/sh" }, "", StandInRun(400))
+            ? HarnessProcess.StartStandInInTerminal(fragments, "", directory, StandInRun(400))
             : HarnessProcess.StartStandIn(fragments, new Dictionary<string, string>(), StandInRun(400));
         await harness.WaitForOutputAsync(": results in ", TimeSpan.FromMinutes(3));
         var runId = harness.RunId!;
@@ -106,6 +106,40 @@ public class InterruptTests : IDisposable
             Assert.Contains(zip.Entries, e => e.FullName.EndsWith("/summary.json", StringComparison.Ordinal));
         }
         Assert.Empty(Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories));
+    }
+
+    /// <summary>
+    /// What docs/how-it-works.md tells a user whose long run must outlive its terminal: started under nohup, the run
+    /// keeps going when the terminal closes mid-case and ends as asked (every invocation measured, nothing interrupted),
+    /// its console in nohup.out and console.log.
+    /// </summary>
+    [SkippableFact]
+    public async Task A_run_under_nohup_outlives_its_terminal_and_ends_as_asked()
+    {
+        Requirements.Docker();
+        await FakeNodeImage.EnsureBuiltAsync();
+        var fragments = StandInHarness.Fragments(directory);
+        using var harness = HarnessProcess.StartStandInInTerminal(fragments, "nohup", directory, StandInRun(60));
+        var runDir = await WaitForRunFolderAsync(harness, TimeSpan.FromMinutes(3));
+        var consoleLog = Path.Combine(runDir, RunLog.FileName);
+        await WaitForMeasuredAsync(harness, consoleLog, 3, TimeSpan.FromMinutes(5));
+        var runId = Path.GetFileName(runDir)[..20];
+        var pid = (await RunResources.Of(engine, runId).ContainersAsync()).Select(c => int.Parse(c.Labels[Cleanup.RunLabels.OwnerPid])).Distinct().Single();
+
+        harness.CloseTerminal();
+        await WaitForProcessEndAsync(pid, TimeSpan.FromMinutes(5));
+
+        await RunResources.Of(engine, runId).AssertNoneLeftAsync();
+        var log = await ReadSharedAsync(consoleLog);
+        Assert.DoesNotContain("SIGHUP", log);
+        Assert.Equal(60, log.Split('\n').Count(l => l.StartsWith("WorkloadActual", StringComparison.Ordinal)));
+        Assert.Contains($"results: {runDir}", await File.ReadAllTextAsync(Path.Combine(directory, "nohup.out")));
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
+        Assert.False(summary.RootElement.TryGetProperty("interrupted", out var interrupted) && interrupted.ValueKind != JsonValueKind.Null);
+        Assert.Equal(60 * 2, Assert.Single(summary.RootElement.GetProperty("cases").EnumerateArray().ToList()).GetProperty("succeeded").GetInt32());
+        using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
+        Assert.False(manifest.RootElement.GetProperty("partial").GetBoolean());
+        Assert.True(File.Exists(runDir + ".zip"));
     }
 
     /// <summary>
@@ -171,6 +205,18 @@ public class InterruptTests : IDisposable
         }
         Assert.Empty(Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories));
         Assert.Empty(Directory.GetFileSystemEntries(work));
+    }
+
+    /// <summary>The run's folder, once the harness made it (its output may go to a file, not to the test).</summary>
+    private async Task<string> WaitForRunFolderAsync(HarnessProcess harness, TimeSpan timeout)
+    {
+        var deadline = DateTime.UtcNow + timeout;
+        while (Directory.GetDirectories(results).SingleOrDefault() is not { } runDir || !File.Exists(Path.Combine(runDir, RunLog.FileName)))
+        {
+            Assert.True(DateTime.UtcNow < deadline, $"no run folder in {results} within {timeout.TotalMinutes} min:\n{harness.Output}");
+            await Task.Delay(200);
+        }
+        return Directory.GetDirectories(results).Single();
     }
 
     /// <summary>Waits until BenchmarkDotNet's log shows <paramref name="count"/> measured invocations of the case; returns how many it shows then.</summary>

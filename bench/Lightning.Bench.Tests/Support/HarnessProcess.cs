@@ -48,10 +48,13 @@ internal sealed partial class HarnessProcess : IDisposable
     /// pseudo-terminal whose other end this process holds through script; <see cref="CloseTerminal"/> closes it, as
     /// an SSH connection that drops or a tmux session killed does. The harness is the terminal's session leader.
     /// </summary>
-    public static HarnessProcess StartStandInInTerminal(string fragments, IReadOnlyDictionary<string, string> environment, string prefix, params string[] arguments)
+    /// <param name="prefix">A command the harness is started through ("nohup"), or "".</param>
+    /// <param name="workingDirectory">Where it runs (nohup writes nohup.out there).</param>
+    public static HarnessProcess StartStandInInTerminal(string fragments, string prefix, string workingDirectory, params string[] arguments)
     {
         var command = string.Join(' ', new[] { "exec", prefix, "dotnet", StandInProgram, fragments }.Concat(arguments).Where(a => a.Length > 0).Select(Quote));
-        return StartCommand("script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"], environment);
+        return StartCommand("script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
+            new Dictionary<string, string> { ["SHELL"] = "/bin/sh" }, workingDirectory);
     }
 
     private static string Quote(string word) => word == "exec" || word.All(c => char.IsAsciiLetterOrDigit(c) || "-_./=:,".Contains(c)) ? word : $"'{word.Replace("'", "'\''")}'";
@@ -59,9 +62,10 @@ internal sealed partial class HarnessProcess : IDisposable
     /// <summary>Ends the terminal the harness runs in (<see cref="StartStandInInTerminal"/>): script, which holds its other end, is killed.</summary>
     public void CloseTerminal() => process.Kill();
 
-    private static HarnessProcess StartCommand(string fileName, IReadOnlyList<string> arguments, IReadOnlyDictionary<string, string> environment)
+    private static HarnessProcess StartCommand(string fileName, IReadOnlyList<string> arguments, IReadOnlyDictionary<string, string> environment,
+        string? workingDirectory = null)
     {
-        var startInfo = ProcessRunner.StartInfo(fileName, arguments, environment.ToDictionary(e => e.Key, e => (string?)e.Value));
+        var startInfo = ProcessRunner.StartInfo(fileName, arguments, environment.ToDictionary(e => e.Key, e => (string?)e.Value), workingDirectory);
         var harness = new HarnessProcess(new Process { StartInfo = startInfo });
         harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);
         harness.process.ErrorDataReceived += (_, e) => harness.Add(e.Data);
