@@ -111,6 +111,58 @@ public class AtomicFileTests : IDisposable
         Assert.Equal("b", File.ReadAllText(Path.Combine(other, "b.json")));
     }
 
+    /// <summary>
+    /// What a harness killed while writing left (kill -9): removed by the next run's sweep from the results folder and
+    /// its runs' folders once its writer is gone and nobody touched it for a while; a live writer's file, a file
+    /// changed just now, and the folder's own results stay.
+    /// </summary>
+    [Fact]
+    public async Task Leftovers_of_a_writer_that_is_gone_are_removed_and_nothing_else()
+    {
+        using var ended = System.Diagnostics.Process.Start("true")!;
+        await ended.WaitForExitAsync();
+        using var living = System.Diagnostics.Process.Start("sleep", "60")!;
+        try
+        {
+            var run = Directory.CreateDirectory(Path.Combine(directory, "20261121-101010-abcd-AlicePaysBob")).FullName;
+            string Leftover(string path, int pid, bool old, bool folder = false)
+            {
+                var name = $"{path}{AtomicFile.Marker}{pid}-0123abcd";
+                if (folder)
+                {
+                    Directory.CreateDirectory(Path.Combine(name, "cases"));
+                }
+                else
+                {
+                    File.WriteAllText(name, "part of it");
+                }
+                if (old)
+                {
+                    Directory.SetLastWriteTimeUtc(name, DateTime.UtcNow.AddMinutes(-20));
+                    File.SetLastWriteTimeUtc(name, DateTime.UtcNow.AddMinutes(-20));
+                }
+                return name;
+            }
+            var zip = Leftover(run + ".zip", ended.Id, old: true);
+            var summary = Leftover(Path.Combine(run, "summary.json"), ended.Id, old: true);
+            var copy = Leftover(Path.Combine(run, "copied"), ended.Id, old: true, folder: true);
+            var recent = Leftover(Path.Combine(run, "manifest.json"), ended.Id, old: false);
+            var live = Leftover(Path.Combine(run, "report.html"), living.Id, old: true);
+            File.WriteAllText(Path.Combine(run, "payments.csv"), "case\n");
+            File.SetLastWriteTimeUtc(Path.Combine(run, "payments.csv"), DateTime.UtcNow.AddMinutes(-20));
+
+            var removed = AtomicFile.RemoveLeftovers(directory, TimeSpan.FromMinutes(10));
+
+            Assert.Equal(new[] { zip, summary, copy }.Order(StringComparer.Ordinal), removed.Order(StringComparer.Ordinal));
+            Assert.False(File.Exists(zip) || File.Exists(summary) || Directory.Exists(copy));
+            Assert.True(File.Exists(recent) && File.Exists(live) && File.Exists(Path.Combine(run, "payments.csv")));
+        }
+        finally
+        {
+            living.Kill();
+        }
+    }
+
     private string WriteRunFolder(string name)
     {
         var run = Directory.CreateDirectory(Path.Combine(directory, name)).FullName;

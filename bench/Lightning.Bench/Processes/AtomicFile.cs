@@ -5,11 +5,11 @@ namespace Lightning.Bench.Processes;
 
 /// <summary>
 /// A final file (a run's zip, summary.json, manifest.json, report.html, a site's page, a history's snapshot) written
-/// whole or not at all: into a temporary file beside it, NAME.partial-RANDOM, then renamed over NAME. A rename within
+/// whole or not at all: into a temporary file beside it, NAME.partial-PID-RANDOM, then renamed over NAME. A rename within
 /// one folder is atomic, so a reader sees the file as it was, the whole new one, or none, never one cut short by a
 /// signal, a full disk or a crash. The temporary name ends in neither the file's extension nor anything a reader globs
 /// for (results/*.zip); the files this process has under way are removed by <see cref="RemoveUnfinished"/> when it is
-/// stopped, and one a killed process left is found by <see cref="IsUnfinished"/>.
+/// stopped, and those a killed process left by <see cref="RemoveLeftovers"/>.
 /// </summary>
 internal static class AtomicFile
 {
@@ -65,7 +65,8 @@ internal static class AtomicFile
     {
         var full = Path.GetFullPath(path);
         Directory.CreateDirectory(Path.GetDirectoryName(full)!);
-        var temporary = $"{full}{Marker}{Guid.NewGuid():N}"[..(full.Length + Marker.Length + 12)];
+        // The writer's process id in the name: what a killed process left is found by it (RemoveLeftovers).
+        var temporary = FormattableString.Invariant($"{full}{Marker}{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}");
         Unfinished[temporary] = 0;
         return temporary;
     }
@@ -129,6 +130,56 @@ internal static class AtomicFile
             removed++;
         }
         return removed;
+    }
+
+    /// <summary>
+    /// Removes the temporary files and folders (<see cref="IsUnfinished"/>) in <paramref name="folder"/> and the folders
+    /// directly in it (a results folder: its zips, and its runs' files) whose writer's process is gone and which nobody
+    /// wrote to for <paramref name="idle"/>: what a harness killed while writing (kill -9, a power cut) left. A process
+    /// of another machine writing to a shared folder has the file changing under it, so it is never taken for gone.
+    /// </summary>
+    /// <returns>The paths removed.</returns>
+    public static IReadOnlyList<string> RemoveLeftovers(string folder, TimeSpan idle)
+    {
+        if (!Directory.Exists(folder))
+        {
+            return [];
+        }
+        var removed = new List<string>();
+        var folders = new[] { folder }.Concat(Directory.EnumerateDirectories(folder).Where(d => !IsUnfinished(d)));
+        foreach (var entry in folders.SelectMany(f => Directory.EnumerateFileSystemEntries(f, "*" + Marker + "*")).ToList())
+        {
+            if (WriterOf(entry) is { } pid && pid != Environment.ProcessId && !IsAlive(pid)
+                && DateTime.UtcNow - File.GetLastWriteTimeUtc(entry) > idle && !Unfinished.ContainsKey(entry))
+            {
+                Abandon(entry);
+                removed.Add(entry);
+            }
+        }
+        return removed;
+    }
+
+    /// <summary>The process id a temporary name carries, or null for a name that has none.</summary>
+    private static int? WriterOf(string path)
+    {
+        var name = Path.GetFileName(path);
+        var start = name.LastIndexOf(Marker, StringComparison.Ordinal) + Marker.Length;
+        var end = name.IndexOf('-', start);
+        return end > start && int.TryParse(name.AsSpan(start, end - start), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var pid)
+            ? pid : null;
+    }
+
+    private static bool IsAlive(int pid)
+    {
+        try
+        {
+            using var process = System.Diagnostics.Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Whether <paramref name="path"/> is a temporary file of this kind (this process's or one a killed process left).</summary>

@@ -394,6 +394,12 @@ internal static class HarnessRun
         {
             progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
         }
+        var unfinished = AtomicFile.RemoveLeftovers(options.ResultsRoot, TimeSpan.FromMinutes(10));
+        if (unfinished.Count > 0)
+        {
+            progress.Info($"removed {unfinished.Count} unfinished file(s) that earlier runs whose harness is gone left in {Path.GetFullPath(options.ResultsRoot)}: " +
+                string.Join(", ", unfinished.Select(Path.GetFileName)));
+        }
         var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
         if (folders.Count > 0)
         {
