@@ -44,7 +44,7 @@ internal static class RunComparison
         }
         foreach (var (name, run) in new[] { ("A", a), ("B", b) }.Where(r => r.Item2.Interrupted is not null))
         {
-            text.AppendLine($"note: {run.Interrupted} stopped {name} before its end: its cases are those it had, a case cut off with its completed measured invocations");
+            text.AppendLine($"note: {run.Interrupted} stopped {name} before its end: only the cases it finished are compared");
         }
         text.AppendLine();
         var counted = a.Cases.Concat(b.Cases).Any(c => c.Instructions is not null);

@@ -49,6 +49,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     {
         lock (finishing)
         {
+            Ended = true;
             if (idlePending)
             {
                 // The idle rate comes after the payments (AwaitIdleAfterPayments): the figures wait for it.
@@ -58,6 +59,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
         return Compute(meanNanoseconds, stdDevNanoseconds, iterationsNanoseconds);
     }
+
+    /// <summary>The case ended (<see cref="Finish"/> was called), whether or not its figures wait for the idle rate.</summary>
+    public bool Ended { get; private set; }
 
     /// <summary>True while the idle rate measured after the payments is awaited.</summary>
     public bool IdleAfterPaymentsPending

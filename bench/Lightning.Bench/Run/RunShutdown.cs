@@ -149,8 +149,12 @@ internal sealed class RunShutdown(RunProgress progress)
             results.Complete(run.Options.Warmups, run.Options.Iterations);
             if (results.Figures is null && results.InvocationsStarted > 0)
             {
-                results.StoppedBy ??= $"interrupted by {interruptedBy}";
-                results.CutBySignal = true;
+                if (!results.Ended)
+                {
+                    results.StoppedBy ??= $"interrupted by {interruptedBy}";
+                    results.CutBySignal = true;
+                }
+                // A case that ended but whose idle window the signal cut has its figures without CPU per payment.
                 if (results.IdleAfterPaymentsPending)
                 {
                     results.FinishProvisionally();
