@@ -46,7 +46,8 @@ internal sealed partial class HarnessProcess : IDisposable
     /// <summary>
     /// The stand-in harness in a terminal of its own, as a user at a terminal runs it: util-linux's script gives it a
     /// pseudo-terminal whose other end this process holds through script; <see cref="CloseTerminal"/> closes it, as
-    /// an SSH connection that drops or a tmux session killed does. The harness is the terminal's session leader.
+    /// an SSH connection that drops or a tmux session killed does. The harness is the terminal's session leader, and
+    /// the terminal an xterm, so the run shows its live display there as it would to a person.
     /// </summary>
     /// <param name="prefix">A command the harness is started through ("nohup"), or "".</param>
     /// <param name="workingDirectory">Where it runs (nohup writes nohup.out there).</param>
@@ -54,7 +55,7 @@ internal sealed partial class HarnessProcess : IDisposable
     {
         var command = string.Join(' ', new[] { "exec", prefix, "dotnet", StandInProgram, fragments }.Concat(arguments).Where(a => a.Length > 0).Select(Quote));
         return StartCommand("script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
-            new Dictionary<string, string> { ["SHELL"] = "/bin/sh" }, workingDirectory);
+            new Dictionary<string, string> { ["SHELL"] = "/bin/sh", ["TERM"] = "xterm-256color" }, workingDirectory);
     }
 
     private static string Quote(string word) => word == "exec" || word.All(c => char.IsAsciiLetterOrDigit(c) || "-_./=:,".Contains(c)) ? word : $"'{word.Replace("'", "'\''")}'";
