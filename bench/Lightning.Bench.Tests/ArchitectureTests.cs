@@ -143,6 +143,36 @@ public class ArchitectureTests(ITestOutputHelper output)
 
     private static string Normal(string path) => path.Replace(Path.DirectorySeparatorChar, '/');
 
+    /// <summary>The run's top reads in one sitting: every file of Run/ and Program.cs under 250 lines, every method under 60.</summary>
+    [Fact]
+    public void The_runs_top_is_in_small_parts()
+    {
+        var project = Path.Combine(RepositoryRoot, "bench", Root);
+        var files = Directory.GetFiles(Path.Combine(project, "Run"), "*.cs").Append(Path.Combine(project, "Program.cs")).ToList();
+        var tooLong = new List<string>();
+        foreach (var file in files)
+        {
+            var text = File.ReadAllText(file);
+            var lines = text.Split('\n').Length;
+            if (lines >= 250)
+            {
+                tooLong.Add($"{Path.GetFileName(file)}: {lines} lines");
+            }
+            var root = Microsoft.CodeAnalysis.CSharp.CSharpSyntaxTree.ParseText(text).GetRoot();
+            foreach (var method in root.DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.BaseMethodDeclarationSyntax>())
+            {
+                var span = method.GetLocation().GetLineSpan();
+                var length = span.EndLinePosition.Line - span.StartLinePosition.Line + 1;
+                if (length >= 60)
+                {
+                    tooLong.Add($"{Path.GetFileName(file)}:{span.StartLinePosition.Line + 1} a method of {length} lines");
+                }
+            }
+        }
+        Assert.True(files.Count > 5);
+        Assert.True(tooLong.Count == 0, "split these by job:\n" + string.Join("\n", tooLong));
+    }
+
     [Fact]
     public void No_folders_use_each_other()
     {

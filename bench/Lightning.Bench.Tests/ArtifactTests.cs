@@ -15,7 +15,7 @@ public class ArtifactTests : IDisposable
 {
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-artifacts-").FullName;
 
-    private static Manifest SampleManifest(IReadOnlyList<string> arguments)
+    internal static Manifest SampleManifest(IReadOnlyList<string> arguments)
     {
         var options = OptionParser.Parse(arguments);
         var scenario = ScenarioCatalog.Get(options.Scenario);

@@ -23,6 +23,8 @@ public class HarnessFaultTests : IDisposable
     [SkippableTheory]
     [InlineData("INT")]
     [InlineData("TERM")]
+    [InlineData("HUP")]
+    [InlineData("QUIT")]
     [InlineData("lifeline")]
     public async Task A_signal_during_setup_tears_everything_down_keeps_partial_results_and_exits_130(string signal)
     {

@@ -1,3 +1,5 @@
+using System.Text.Json;
+using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Tests;
@@ -82,10 +84,55 @@ public class IdleAfterPaymentsTests
         Assert.Equal(30.0, results.Finish(50e6, 1e6, [49e6, 51e6])!.Cpu!.ByNode["alice"], 6);
     }
 
+    /// <summary>
+    /// bob idles at 50 ms of CPU per second, measured apart from the payments, and spent 20 ms in each 0.5 s invocation:
+    /// its rate subtracted goes 5 ms beyond zero. That is no negative cost: the tables, the column and summary.json say
+    /// it is within the idle noise; the total and the iterations keep the signed figure (the noise cancels there).
+    /// </summary>
+    [Fact]
+    public void A_node_whose_idle_rate_is_subtracted_beyond_zero_is_within_the_idle_noise_not_a_negative_cost()
+    {
+        var results = Case();
+        results.AwaitIdleAfterPayments();
+        results.IdleMeasured(new Dictionary<string, double> { ["alice"] = 10e6, ["bob"] = 50e6 });
+        results.Finish(50e6, 1e6, [49e6, 51e6]);
+
+        var cpu = results.Figures!.Cpu!;
+        Assert.Equal(-5.0, cpu.ByNode["bob"], 6);
+        Assert.Equal(["bob"], cpu.WithinIdleNoise);
+        Assert.Equal(20.0, cpu.Ms, 6);
+
+        var table = NodeCostReport.Markdown([results]);
+        Assert.Contains("| Build=base, Concurrency=1, Traces=on | bob | 1 | within idle noise |", table);
+        Assert.Contains("| Build=base, Concurrency=1, Traces=on | alice | 1 | 25.0 |", table);
+        Assert.DoesNotContain("-5.0", table);
+
+        using var json = JsonDocument.Parse(JsonSerializer.Serialize(SummaryJson.Of(results), RunSummary.Json));
+        var byNode = json.RootElement.GetProperty("cpu_ms_per_payment_by_node");
+        Assert.Equal(JsonValueKind.Null, byNode.GetProperty("bob").ValueKind);
+        Assert.Equal(25.0, byNode.GetProperty("alice").GetDouble(), 6);
+        Assert.Equal(["bob"], json.RootElement.GetProperty("cpu_within_idle_noise").EnumerateArray().Select(n => n.GetString()));
+    }
+
+    [Fact]
+    public void A_node_that_worked_has_no_idle_noise()
+    {
+        var results = Case();
+        results.Finish(50e6, 1e6, [49e6, 51e6]);
+
+        Assert.Empty(results.Figures!.Cpu!.WithinIdleNoise);
+        using var json = JsonDocument.Parse(JsonSerializer.Serialize(SummaryJson.Of(results), RunSummary.Json));
+        Assert.Equal(JsonValueKind.Null, json.RootElement.GetProperty("cpu_within_idle_noise").ValueKind);
+        Assert.Equal(20.0, json.RootElement.GetProperty("cpu_ms_per_payment_by_node").GetProperty("bob").GetDouble(), 6);
+    }
+
     /// <summary>Two measured invocations of one payment, 0.5 s each; alice used 30 ms of CPU and bob 20 ms in each.</summary>
     private static CaseResults Case()
     {
-        var results = new CaseResults(Key, 1);
+        var results = new CaseResults(Key, 1)
+        {
+            Parameters = new Dictionary<string, string> { ["Build"] = "base", ["Concurrency"] = "1", ["Topology"] = "1", ["Traces"] = "on" },
+        };
         foreach (var id in new long[] { 1, 2 })
         {
             var invocation = results.StartInvocation();

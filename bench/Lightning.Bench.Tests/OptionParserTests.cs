@@ -137,7 +137,8 @@ public class OptionParserTests
     [InlineData(new[] { "--replay", "run.zip", "--iterations", "3" }, "give only --replay RUN.zip")]
     [InlineData(new[] { "--compare", "a.zip" }, "--compare needs two runs")]
     [InlineData(new[] { "--max-time", "10m" }, "--max-time adds topology pairs until the builds' verdicts decide: give two builds or more")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "600" }, "--max-time takes a duration (10m, 1h, 90s)")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "600" }, "--max-time takes a duration (10m, 90s, 2h, 1h30m): '600' is not one (a number needs its unit: 600s, 600m or 600h)")]
+    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "5s" }, "--max-time 5s: give a duration from 10s to 30 days (720h)")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "30s" }, "--max-time 30s is shorter than one round of topologies")]
     [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "10m", "--instructions" }, "--max-time budgets a timed comparison: drop --instructions")]
     [InlineData(new[] { "--build", "a=x:1", "--max-time", "10m", "--soak", "1h" }, "--max-time adds topology pairs")]
@@ -148,6 +149,16 @@ public class OptionParserTests
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
+    }
+
+    [Theory]
+    [InlineData("--max-time", "10x", "--max-time takes a duration (10m, 90s, 2h, 1h30m): '10x' is not one")]
+    [InlineData("--profile-every", "5mins", "--profile-every takes a duration (30s, 5m, 1h): '5mins' is not one")]
+    public void A_duration_option_refuses_what_is_not_a_duration_in_its_own_words_not_the_soaks(string option, string value, string expected)
+    {
+        var message = Assert.Throws<UsageException>(() => OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:1", "--profile", "--soak", "1h", option, value])).Message;
+        Assert.Equal(expected, message);
+        Assert.DoesNotContain("payments", message);
     }
 
     [Fact]

@@ -1,6 +1,7 @@
 using Lightning.Bench.Compose;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
@@ -158,7 +159,7 @@ internal static class Program
         var folder = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"compare-{summaryA.RunId}-vs-{summaryB.RunId}"));
         Directory.CreateDirectory(folder);
         var page = Path.Combine(folder, Reports.ReportHtml.FileName);
-        File.WriteAllText(page, Reports.ReportHtml.Page($"Lightning.Bench: run {summaryB.RunId} against run {summaryA.RunId}",
+        AtomicFile.WriteAllText(page, Reports.ReportHtml.Page($"Lightning.Bench: run {summaryB.RunId} against run {summaryA.RunId}",
             Reports.MarkdownHtml.Convert(text + "\n" + profiles)));
         Console.WriteLine($"the comparison's page: {page}");
         return 0;

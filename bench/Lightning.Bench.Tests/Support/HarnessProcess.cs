@@ -31,11 +31,42 @@ internal sealed partial class HarnessProcess : IDisposable
     /// <summary>The harness built beside the tests.</summary>
     public static string Program => Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.dll");
 
+    /// <summary>The harness with the test-only stand-in node kind (<see cref="StandIn.StandInHarness"/>): the test assembly run as a program.</summary>
+    public static string StandInProgram => Path.Combine(AppContext.BaseDirectory, "Lightning.Bench.Tests.dll");
+
     public static HarnessProcess Start(params string[] arguments) => Start(new Dictionary<string, string>(), arguments);
 
-    public static HarnessProcess Start(IReadOnlyDictionary<string, string> environment, params string[] arguments)
+    public static HarnessProcess Start(IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+        StartCommand("dotnet", [Program, .. arguments], environment);
+
+    /// <summary>The harness with the stand-in kind and the fragments folder <paramref name="fragments"/> (<see cref="StandIn.StandInHarness.Fragments"/>).</summary>
+    public static HarnessProcess StartStandIn(string fragments, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
+        StartCommand("dotnet", [StandInProgram, fragments, .. arguments], environment);
+
+    /// <summary>
+    /// The stand-in harness in a terminal of its own, as a user at a terminal runs it: util-linux's script gives it a
+    /// pseudo-terminal whose other end this process holds through script; <see cref="CloseTerminal"/> closes it, as
+    /// an SSH connection that drops or a tmux session killed does. The harness is the terminal's session leader, and
+    /// the terminal an xterm, so the run shows its live display there as it would to a person.
+    /// </summary>
+    /// <param name="prefix">A command the harness is started through ("nohup"), or "".</param>
+    /// <param name="workingDirectory">Where it runs (nohup writes nohup.out there).</param>
+    public static HarnessProcess StartStandInInTerminal(string fragments, string prefix, string workingDirectory, params string[] arguments)
     {
-        var startInfo = ProcessRunner.StartInfo("dotnet", [Program, .. arguments], environment.ToDictionary(e => e.Key, e => (string?)e.Value));
+        var command = string.Join(' ', new[] { "exec", prefix, "dotnet", StandInProgram, fragments }.Concat(arguments).Where(a => a.Length > 0).Select(Quote));
+        return StartCommand("script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
+            new Dictionary<string, string> { ["SHELL"] = "/bin/sh", ["TERM"] = "xterm-256color" }, workingDirectory);
+    }
+
+    private static string Quote(string word) => word == "exec" || word.All(c => char.IsAsciiLetterOrDigit(c) || "-_./=:,".Contains(c)) ? word : $"'{word.Replace("'", "'\''")}'";
+
+    /// <summary>Ends the terminal the harness runs in (<see cref="StartStandInInTerminal"/>): script, which holds its other end, is killed.</summary>
+    public void CloseTerminal() => process.Kill();
+
+    private static HarnessProcess StartCommand(string fileName, IReadOnlyList<string> arguments, IReadOnlyDictionary<string, string> environment,
+        string? workingDirectory = null)
+    {
+        var startInfo = ProcessRunner.StartInfo(fileName, arguments, environment.ToDictionary(e => e.Key, e => (string?)e.Value), workingDirectory);
         var harness = new HarnessProcess(new Process { StartInfo = startInfo });
         harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);
         harness.process.ErrorDataReceived += (_, e) => harness.Add(e.Data);

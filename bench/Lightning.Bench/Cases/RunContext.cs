@@ -197,8 +197,15 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     /// <summary>How many cases' ends failed (see <see cref="EndFailed"/>).</summary>
     public int EndsFailed => Volatile.Read(ref endsFailed);
 
-    /// <summary>Ctrl+C or SIGTERM: stop waiting on nodes; teardown follows in <see cref="DisposeAsync"/>.</summary>
-    public void Cancel() => cancellation.Cancel();
+    /// <summary>What stopped the run before its end (a signal's name: "SIGHUP"), or null while nothing did.</summary>
+    public string? StoppedBy { get; private set; }
+
+    /// <summary>A signal (<paramref name="why"/>): stop waiting on nodes; teardown follows in <see cref="DisposeAsync"/>.</summary>
+    public void Cancel(string why)
+    {
+        StoppedBy ??= why;
+        cancellation.Cancel();
+    }
 
     /// <summary>Stops profiling, tears down every topology still alive and whatever the run left (by its label), then removes the chain seed.</summary>
     public async ValueTask DisposeAsync()

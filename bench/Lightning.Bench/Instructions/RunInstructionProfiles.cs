@@ -1,3 +1,4 @@
+using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 
 namespace Lightning.Bench.Instructions;
@@ -48,7 +49,7 @@ internal sealed class RunInstructionProfiles
             var folded = Path.Combine(directory, node + ProfileFiles.Extension);
             stacks.WriteFile(folded);
             var functions = Path.Combine(directory, node + FunctionsSuffix);
-            File.WriteAllLines(functions, FunctionRows(perPayment));
+            AtomicFile.WriteAllLines(functions, FunctionRows(perPayment));
             files.Add(folded);
             files.Add(functions);
             lock (profiles)

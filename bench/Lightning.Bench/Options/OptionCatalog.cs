@@ -91,7 +91,7 @@ internal static class OptionCatalog
         Valued("--topologies", "K", (o, a) => o with { Topologies = Int(a.Name, a.Value(), 1, 100) },
             $"fresh topologies per build and case, the unit every comparison replicates\n(default {HarnessOptions.DefaultTopologies}); cases run interleaved in a balanced, shuffled order",
             new(Code(HarnessOptions.DefaultTopologies), "fresh topologies per build and case: the unit of replication of every comparison; cases run interleaved (see [Comparing builds](comparing-builds.md))")),
-        Valued("--max-time", "DURATION", (o, a) => o with { MaxTime = SoakLimit.Parse(a.Name, a.Value()).Duration ?? throw new UsageException($"{a.Name} takes a duration (10m, 1h, 90s)") },
+        Valued("--max-time", "DURATION", (o, a) => o with { MaxTime = Duration(a.Name, a.Value(), "10m, 90s, 2h, 1h30m") },
             "with --build: keep adding topology pairs (to the cases still open, which share\nthe time) until every build's mean time and payments/s verdict is slower, faster\nor same, or this time (10m, 1h) is spent;\nintervals become confidence sequences (valid when looked at after every pair);\n--topologies is then the first round's pairs (default 4); later rounds measure\nthe iterations per topology the run's own spread asks for, per Concurrency,\nunless --iterations is given",
             new("", "with `--build`: keep adding topology pairs, each round to the cases (Concurrency values) with a verdict still open whose turn it is by the time they took (open cases share the time, not the pairs), until every build's mean time and payments/s verdict is `slower`, `faster` or `same`, or this much time (`10m`, `1h`) is spent; intervals are then confidence sequences, valid when looked at after every pair (see [Comparing builds](comparing-builds.md)); `--topologies` is the first round's pairs (default 4); later rounds measure, per Concurrency, the iterations per topology that the run's own variance components make the most precise per minute, unless `--iterations` is given")),
         Valued("--seed", "N", (o, a) => o with { Seed = Int(a.Name, a.Value(), 0, int.MaxValue) },
@@ -190,7 +190,7 @@ internal static class OptionCatalog
             {
                 Syntax = $"`--profile-stacks {ProfileSettings.Dwarf}\\|{ProfileSettings.FramePointers}`",
             }),
-        Valued("--profile-every", "DURATION", (o, a) => o with { ProfileEvery = SoakLimit.Parse(a.Name, a.Value()).Duration ?? throw new UsageException($"{a.Name} takes a duration (30s, 5m, 1h)") },
+        Valued("--profile-every", "DURATION", (o, a) => o with { ProfileEvery = Duration(a.Name, a.Value(), "30s, 5m, 1h") },
             "in a soak: start a 10 s profile window this often (default a twentieth of the\nsoak, at least 1m); the report gives each function's trend per payment",
             new("a twentieth of the soak (≥ 1m)", "with `--soak`: how often a 10 s profile window starts")),
         Switch("--instructions", o => o with { Instructions = true },

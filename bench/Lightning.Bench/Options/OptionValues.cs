@@ -1,12 +1,48 @@
 using System.Globalization;
+using System.Text.RegularExpressions;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Topology;
 
 namespace Lightning.Bench.Options;
 
 /// <summary>How option values are read and checked; each refusal names the option and says what to give.</summary>
-internal static class OptionValues
+internal static partial class OptionValues
 {
+    /// <summary>
+    /// An option that takes a duration and nothing else (--max-time, --profile-every), refused in its own words: what
+    /// it takes, with <paramref name="examples"/>, and why the text is not one.
+    /// </summary>
+    public static TimeSpan Duration(string option, string text, string examples)
+    {
+        if (TryDuration(text) is not { } duration)
+        {
+            var unitless = text.Length > 0 && text.All(char.IsAsciiDigit) ? $" (a number needs its unit: {text}s, {text}m or {text}h)" : "";
+            throw new UsageException($"{option} takes a duration ({examples}): '{text}' is not one{unitless}");
+        }
+        return CheckDuration(option, text, duration);
+    }
+
+    /// <summary>"90s", "30m", "2h", "1h30m" as a time span; null for text that is not one (a number alone has no unit).</summary>
+    public static TimeSpan? TryDuration(string text)
+    {
+        var parts = DurationPart().Matches(text);
+        if (parts.Count == 0 || string.Concat(parts.Select(p => p.Value)) != text)
+        {
+            return null;
+        }
+        return parts.Aggregate(TimeSpan.Zero, (sum, p) => sum + int.Parse(p.Groups["n"].Value, CultureInfo.InvariantCulture) * p.Groups["unit"].Value switch
+        {
+            "h" => TimeSpan.FromHours(1),
+            "m" => TimeSpan.FromMinutes(1),
+            _ => TimeSpan.FromSeconds(1),
+        });
+    }
+
+    /// <summary>A duration the harness can keep to: from 10 s to 30 days.</summary>
+    public static TimeSpan CheckDuration(string option, string text, TimeSpan duration) =>
+        duration >= TimeSpan.FromSeconds(10) && duration <= TimeSpan.FromDays(30) ? duration
+            : throw new UsageException($"{option} {text}: give a duration from 10s to 30 days (720h)");
+
     public static string ProfileStacks(string name, string value) => value switch
     {
         ProfileSettings.Dwarf or ProfileSettings.FramePointers => value,
@@ -213,4 +249,7 @@ internal static class OptionValues
 
     public static string NonEmpty(string option, string text) =>
         string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;
+
+    [GeneratedRegex("(?<n>[0-9]{1,6})(?<unit>h|m|s)")]
+    private static partial Regex DurationPart();
 }

@@ -1,4 +1,5 @@
 using System.IO.Compression;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Tracing.Store;
 
@@ -14,25 +15,42 @@ internal sealed class ArtifactZip : IRunEndOutput
 {
     public IReadOnlyList<string> Files => ["../RUN.zip"];
 
+    /// <summary>
+    /// Test-only: a file path; the zip step, its first entries written to its temporary file, says so on the console
+    /// ("zip: held for a test") and waits (up to 2 minutes) until that file exists, so a test can signal the harness
+    /// while it zips (docs/tests.md).
+    /// </summary>
+    public const string TestHoldVariable = "LNBENCH_TEST_HOLD_ZIP";
+
     public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
         if (context.Options.Zip)
         {
-            context.Progress.Info($"artifact: {Create(context.ResultsDirectory)}");
+            context.Progress.Info($"artifact: {Create(context.ResultsDirectory, midway: TestHold(context.Progress))}");
         }
         return Task.CompletedTask;
     }
 
-    /// <summary>Zips the run folder <paramref name="runDirectory"/> into <paramref name="zipPath"/> (default: beside it, RUN.zip); returns the zip's path.</summary>
-    public static string Create(string runDirectory, string? zipPath = null)
+    /// <summary>
+    /// Zips the run folder <paramref name="runDirectory"/> into <paramref name="zipPath"/> (default: beside it, RUN.zip),
+    /// through a temporary file renamed when the zip is whole (<see cref="AtomicFile"/>): a zip under that name is never
+    /// cut short. Returns the zip's path.
+    /// </summary>
+    /// <param name="midway">Called once the first entries are on disk (a test's hold).</param>
+    public static string Create(string runDirectory, string? zipPath = null, Action? midway = null)
     {
         runDirectory = Path.GetFullPath(runDirectory).TrimEnd(Path.DirectorySeparatorChar);
         var zip = zipPath ?? runDirectory + ".zip";
-        File.Delete(zip);
+        AtomicFile.Write(zip, file => Write(runDirectory, file, midway));
+        return zip;
+    }
+
+    private static void Write(string runDirectory, FileStream file, Action? midway)
+    {
         var root = Path.GetFileName(runDirectory);
         var stored = SpanStore.CasesOf(runDirectory);
         var leftOut = LeftOut(runDirectory, stored);
-        using var archive = ZipFile.Open(zip, ZipArchiveMode.Create);
+        using var archive = new ZipArchive(file, ZipArchiveMode.Create, leaveOpen: true);
         var files = new List<string>();
         if (stored.Count > 0)
         {
@@ -51,12 +69,19 @@ internal sealed class ArtifactZip : IRunEndOutput
                     archive.CreateEntry($"{root}/{relative}/");
                 }
             }
-            else if (!leftOut.Contains(relative) && relative != ReportHtml.FileName && !(stored.Count > 0 && relative == SpanStore.FileName))
+            else if (!leftOut.Contains(relative) && relative != ReportHtml.FileName && !(stored.Count > 0 && relative == SpanStore.FileName)
+                && !AtomicFile.IsUnfinished(relative))
             {
                 // Optimal, not Fastest: the other files of a default run (AlicePaysBob, 3 concurrencies × 8 topologies)
                 // shrink from 3.9 MB to 0.8 MB.
                 archive.CreateEntryFromFile(entry.FullName, $"{root}/{relative}", CompressionLevel.Optimal);
                 files.Add(relative);
+                if (midway is not null)
+                {
+                    file.Flush();
+                    midway();
+                    midway = null;
+                }
             }
         }
         if (File.Exists(Path.Combine(runDirectory, ReportHtml.FileName)))
@@ -65,7 +90,23 @@ internal sealed class ArtifactZip : IRunEndOutput
             using var page = new StreamWriter(archive.CreateEntry($"{root}/{ReportHtml.FileName}", CompressionLevel.Optimal).Open());
             page.Write(ReportHtml.Render(runDirectory, files));
         }
-        return zip;
+    }
+
+    private static Action? TestHold(Progress.RunProgress progress)
+    {
+        if (Environment.GetEnvironmentVariable(TestHoldVariable) is not { Length: > 0 } marker)
+        {
+            return null;
+        }
+        return () =>
+        {
+            progress.Info($"zip: held for a test until {marker} exists");
+            var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(2);
+            while (!File.Exists(marker) && DateTime.UtcNow < deadline)
+            {
+                Thread.Sleep(50);
+            }
+        };
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
@@ -18,7 +19,9 @@ internal sealed class BuildStepsTable : IRunEndOutput
         var steps = context.Results.Cases.Where(c => c.Steps is { Steps.Count: > 0 }).Select(c => (c.Parameters, c.Steps!)).ToList();
         if (context.Options.Builds.Count > 1 && File.Exists(summaryMarkdown) && steps.Count > 0)
         {
-            await File.AppendAllTextAsync(summaryMarkdown, Render(context.Options.Builds.Select(b => b.Name).ToList(), steps), ct);
+            // Rewritten whole with the table at its end, not appended to: a reader sees the file before or after, never half.
+            var before = await File.ReadAllTextAsync(summaryMarkdown, ct);
+            AtomicFile.WriteAllText(summaryMarkdown, before + Render(context.Options.Builds.Select(b => b.Name).ToList(), steps));
         }
     }
 

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
@@ -65,10 +66,10 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
 
     public static void Write(string directory, RunComparisons comparisons, IReadOnlyList<CaseResults> cases, IReadOnlyList<Topology.BuildSpec>? builds = null)
     {
-        File.WriteAllText(Path.Combine(directory, MarkdownFile),
+        AtomicFile.WriteAllText(Path.Combine(directory, MarkdownFile),
             BuildsMarkdown(builds ?? []) + Markdown(comparisons) + NodeCostReport.Markdown(cases) + NodeCostReport.ProbeMarkdown(cases) + ScalingReport.Markdown(cases) + SetupReport.Markdown(cases));
-        File.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
-        File.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
+        AtomicFile.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));
+        AtomicFile.WriteAllLines(Path.Combine(directory, TopologiesCsv), TopologyRows(cases));
     }
 
     public static string Markdown(RunComparisons run)

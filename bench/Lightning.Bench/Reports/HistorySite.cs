@@ -4,6 +4,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 
@@ -48,37 +49,62 @@ internal static class HistorySite
             {
                 continue;
             }
-            if (Directory.Exists(run))
+            // Copied beside its place, then renamed into it: a run on the site is whole (publishing again skips it as it is).
+            var copy = AtomicFile.Begin(target);
+            try
             {
-                CopyFolder(run, target);
+                Copy(run, copy);
+                AtomicFile.Commit(copy, target);
             }
-            else
+            catch
             {
-                // Entries are RUN_FOLDER/PATH.
-                using var zip = ZipFile.OpenRead(run);
-                foreach (var entry in zip.Entries.Where(e => e.Name.Length > 0 && e.FullName.IndexOf('/') > 0))
-                {
-                    var path = entry.FullName[(entry.FullName.IndexOf('/') + 1)..];
-                    if (!StaysInTheZip(path))
-                    {
-                        var file = Path.GetFullPath(Path.Combine(target, path));
-                        if (!file.StartsWith(Path.GetFullPath(target) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
-                        {
-                            throw new InvalidDataException($"{run}: entry {entry.FullName} points outside the run's folder: is it a Lightning.Bench run zip?");
-                        }
-                        Directory.CreateDirectory(Path.GetDirectoryName(file)!);
-                        entry.ExtractToFile(file);
-                    }
-                }
-            }
-            if (!File.Exists(Path.Combine(target, ReportHtml.FileName)))
-            {
-                ReportHtml.Write(target);
+                AtomicFile.Abandon(copy);
+                throw;
             }
         }
         var index = Path.Combine(site, Index);
-        File.WriteAllText(index, Render(runsRoot, order));
+        AtomicFile.WriteAllText(index, Render(runsRoot, order));
         return index;
+    }
+
+    /// <summary>A run (a folder or a zip) into the folder <paramref name="target"/>, without what stays in the zip, with its page.</summary>
+    private static void Copy(string run, string target)
+    {
+        Directory.CreateDirectory(target);
+        if (Directory.Exists(run))
+        {
+            CopyFolder(run, target);
+        }
+        else
+        {
+            // Entries are RUN_FOLDER/PATH.
+            using var zip = RunArchive.OpenZip(run);
+            foreach (var entry in zip.Entries.Where(e => e.Name.Length > 0 && e.FullName.IndexOf('/') > 0))
+            {
+                var path = entry.FullName[(entry.FullName.IndexOf('/') + 1)..];
+                if (!StaysInTheZip(path))
+                {
+                    var file = Path.GetFullPath(Path.Combine(target, path));
+                    if (!file.StartsWith(Path.GetFullPath(target) + Path.DirectorySeparatorChar, StringComparison.Ordinal))
+                    {
+                        throw new InvalidDataException($"{run}: entry {entry.FullName} points outside the run's folder: is it a Lightning.Bench run zip?");
+                    }
+                    Directory.CreateDirectory(Path.GetDirectoryName(file)!);
+                    try
+                    {
+                        entry.ExtractToFile(file);
+                    }
+                    catch (InvalidDataException e)
+                    {
+                        throw RunArchive.Damaged(run, e);
+                    }
+                }
+            }
+        }
+        if (!File.Exists(Path.Combine(target, ReportHtml.FileName)))
+        {
+            ReportHtml.Write(target);
+        }
     }
 
     /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
@@ -93,7 +119,7 @@ internal static class HistorySite
     {
         var runs = new List<Run>();
         var documents = new List<JsonDocument>();
-        foreach (var folder in Directory.GetDirectories(runsRoot).Where(d => !Path.GetFileName(d).StartsWith('.')))
+        foreach (var folder in Directory.GetDirectories(runsRoot).Where(d => !Path.GetFileName(d).StartsWith('.') && !AtomicFile.IsUnfinished(d)))
         {
             var manifestPath = Path.Combine(folder, "manifest.json");
             var summaryPath = Path.Combine(folder, RunSummary.FileName);

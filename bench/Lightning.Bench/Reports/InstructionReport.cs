@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Lightning.Bench.Instructions;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
@@ -58,7 +59,7 @@ internal sealed class InstructionReport : IRunEndOutput
                     }
                     var svg = Path.Combine(directory, CaseFolder.Of(cell.Key), CaseFolder.Of(build), node.Key + ".svg");
                     Directory.CreateDirectory(Path.GetDirectoryName(svg)!);
-                    File.WriteAllText(svg, FlameGraphSvg.Render(FoldedStacks.Merge(node.Select(p => p.Window)),
+                    AtomicFile.WriteAllText(svg, FlameGraphSvg.Render(FoldedStacks.Merge(node.Select(p => p.Window)),
                         $"{node.Key}, {build}, {cell.Key}: instructions", Invariant($"{node.Sum(p => p.Payments)} payments over {node.Count()} topologies, callgrind Ir"), unit: "instructions"));
                     text.AppendLine().AppendLine($"Flame graph: [{Path.GetRelativePath(directory, svg)}]({Path.GetRelativePath(directory, svg)})");
                 }
@@ -74,7 +75,7 @@ internal sealed class InstructionReport : IRunEndOutput
         }
         Directory.CreateDirectory(directory);
         var file = Path.Combine(directory, FileName);
-        File.WriteAllText(file, text.ToString());
+        AtomicFile.WriteAllText(file, text.ToString());
         context.Progress.Info($"instructions: {file}");
         return Task.CompletedTask;
     }
@@ -96,7 +97,7 @@ internal sealed class InstructionReport : IRunEndOutput
             text.Append(changes.Markdown($"{cell}, {node}: {candidateBuild} against {baselineBuild}"));
             var svg = Path.Combine(directory, $"diff-{CaseFolder.Of(candidateBuild)}-vs-{CaseFolder.Of(baselineBuild)}", CaseFolder.Of(cell), node + ".svg");
             Directory.CreateDirectory(Path.GetDirectoryName(svg)!);
-            File.WriteAllText(svg, DifferentialFlameGraph.Render(
+            AtomicFile.WriteAllText(svg, DifferentialFlameGraph.Render(
                 FoldedStacks.Merge(pairs.Select(p => p.Baseline.Window)), pairs.Sum(p => p.Baseline.Payments),
                 FoldedStacks.Merge(pairs.Select(p => p.Candidate.Window)), pairs.Sum(p => p.Candidate.Payments),
                 samplesPerSecond: 1, $"{node}, {cell}: {candidateBuild} against {baselineBuild}, instructions per payment",

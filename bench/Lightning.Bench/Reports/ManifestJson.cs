@@ -46,6 +46,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Started = run.Started,
             Ended = DateTimeOffset.UtcNow,
             Partial = run.Partial,
+            Interrupted = run.InterruptedBy,
             ReplayOf = options.ReplayOf,
             Profiling = run.Profiles,
             Budget = run.Results.Comparisons?.Budget,

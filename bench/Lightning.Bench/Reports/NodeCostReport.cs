@@ -23,7 +23,8 @@ internal static class NodeCostReport
         var text = new StringBuilder();
         text.AppendLine("## What each node cost per payment");
         text.AppendLine();
-        text.AppendLine("Medians over the case's topologies (measured iterations; cgroups of each node's container). Storage: bytes its processes wrote (database, logs). Peak: its cgroup's high-water mark, page cache included; RSS: its anonymous memory after the last iteration.");
+        text.AppendLine("Medians over the case's topologies (measured iterations; cgroups of each node's container). Storage: bytes its processes wrote (database, logs). Peak: its cgroup's high-water mark, page cache included; RSS: its anonymous memory after the last iteration. CPU " +
+            $"{CpuPerPayment.IdleNoise}: the node spent no more than its idle rate, measured apart from the payments, says it spends doing nothing (an idle rate subtracted beyond zero is no negative cost).");
         text.AppendLine();
         text.AppendLine("| case | node | topologies | CPU ms/payment | storage KB/payment | peak MB | RSS MB at end |");
         text.AppendLine("|---|---|---:|---:|---:|---:|---:|");
@@ -31,7 +32,7 @@ internal static class NodeCostReport
         {
             double Median(Func<CaseFigures, double?> pick) => CaseFigures.MedianOfKnown(group.Select(r => pick(r.Figures)));
             var node = group.Key.Node;
-            text.AppendLine($"| {group.Key.Cell} | {node} | {group.Count()} | {F(Median(f => f.Cpu?.ByNode.GetValueOrDefault(node, double.NaN)))} | " +
+            text.AppendLine($"| {group.Key.Cell} | {node} | {group.Count()} | {Cpu(Median(f => f.Cpu?.ByNode.GetValueOrDefault(node, double.NaN)))} | " +
                 $"{F(Median(f => f.Costs?.WrittenKbByNode.GetValueOrDefault(node, double.NaN)))} | {F(Median(f => f.Costs?.PeakMbByNode.GetValueOrDefault(node, double.NaN)))} | " +
                 $"{F(Median(f => f.Costs?.EndRssMbByNode.GetValueOrDefault(node, double.NaN)))} |");
         }
@@ -70,6 +71,9 @@ internal static class NodeCostReport
 
     private static IEnumerable<string> Nodes(CaseResults c) =>
         (c.Figures?.Cpu?.ByNode.Keys ?? []).Concat(c.Figures?.Costs?.PeakMbByNode.Keys ?? []).Distinct().Order(StringComparer.Ordinal);
+
+    /// <summary>A node's CPU per payment: a figure, or <see cref="CpuPerPayment.IdleNoise"/> where the idle rate was subtracted to zero or beyond.</summary>
+    internal static string Cpu(double ms) => CpuPerPayment.IsWithinIdleNoise(ms) ? CpuPerPayment.IdleNoise : F(ms);
 
     /// <summary>A figure of the cost tables: whole from 100, else one decimal; "-" when unknown.</summary>
     internal static string F(double value) => double.IsFinite(value) ? value.ToString(value >= 100 ? "0" : "0.0", CultureInfo.InvariantCulture) : "-";

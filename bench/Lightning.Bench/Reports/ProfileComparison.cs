@@ -1,4 +1,5 @@
 using System.Text;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 
@@ -53,7 +54,7 @@ internal static class ProfileComparison
             return "Profiles: the runs share no profiled case and node.\n";
         }
         Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, ProfileReport.FileName), text.ToString());
+        AtomicFile.WriteAllText(Path.Combine(folder, ProfileReport.FileName), text.ToString());
         return text.ToString();
     }
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
@@ -56,7 +57,7 @@ internal static class ProfileReport
             Directory.CreateDirectory(cellFolder);
             group.Stacks.Bounded(ProfileFiles.MaxStacks).WriteFile(Path.Combine(cellFolder, group.Node + ProfileFiles.Extension));
             var svg = Path.Combine(cellFolder, group.Node + ".svg");
-            File.WriteAllText(svg, FlameGraphSvg.Render(group.Stacks, $"{group.Node}: {group.Cell}", Describe(group, frequencyHz)));
+            AtomicFile.WriteAllText(svg, FlameGraphSvg.Render(group.Stacks, $"{group.Node}: {group.Cell}", Describe(group, frequencyHz)));
             var heaviest = FunctionTable.Top(group.Stacks, 3).Select(f => Invariant($"{f.Function} {f.SelfShare * 100:0} %"));
             lines.Add(Invariant($"{group.Node}, {group.Cell}: {group.Stacks.Total * 1000.0 / frequencyHz / Math.Max(1, group.Payments):0.0} ms of CPU per payment in {group.Stacks.Total} samples; most self time: {string.Join(", ", heaviest)}"));
             text.Append(FunctionTable.Markdown($"{group.Node}: {group.Cell}", group.Stacks, frequencyHz, group.Payments, TopCount))
@@ -74,7 +75,7 @@ internal static class ProfileReport
                 .Append($"Differential flame graph: [{Path.GetRelativePath(runDirectory, svg)}]({Path.GetRelativePath(folder, svg)}).\n\n");
             lines.AddRange(called.Count > 0 ? called.Select(c => $"{title}: {c}") : [$"{title}: no function changed beyond noise"]);
         }
-        File.WriteAllText(Path.Combine(folder, FileName), text.ToString());
+        AtomicFile.WriteAllText(Path.Combine(folder, FileName), text.ToString());
         return lines;
     }
 
@@ -86,7 +87,7 @@ internal static class ProfileReport
         bool paired, ICollection<string>? called = null)
     {
         Directory.CreateDirectory(Path.GetDirectoryName(svgPath)!);
-        File.WriteAllText(svgPath, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title, subtitle));
+        AtomicFile.WriteAllText(svgPath, DifferentialFlameGraph.Render(baseline.Stacks, baseline.Payments, candidate.Stacks, candidate.Payments, frequencyHz, title, subtitle));
         return Changes(title, baseline, candidate, frequencyHz, thresholdPercent, paired, called);
     }
 

@@ -1,6 +1,7 @@
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Reports;
 
@@ -37,7 +38,7 @@ internal sealed class ReportHtml : IRunEndOutput
     public static string Write(string directory)
     {
         var path = Path.Combine(directory, FileName);
-        File.WriteAllText(path, Render(directory));
+        AtomicFile.WriteAllText(path, Render(directory));
         return path;
     }
 
@@ -205,7 +206,9 @@ internal sealed class ReportHtml : IRunEndOutput
         Row("ended", Text(manifest, "ended"));
         if (manifest.TryGetProperty("partial", out var partial) && partial.ValueKind == JsonValueKind.True)
         {
-            Row("partial", "yes: the run stopped early; these are the results it had");
+            Row("partial", manifest.TryGetProperty("interrupted", out var signal) && signal.ValueKind == JsonValueKind.String
+                ? $"yes: {signal.GetString()} stopped the run; these are the results it had"
+                : "yes: the run stopped early; these are the results it had");
         }
         Row("harness", $"{Text(manifest, "harness_version")} {Text(manifest, "harness_commit")}".Trim());
         if (manifest.TryGetProperty("machine", out var machine) && machine.ValueKind == JsonValueKind.Object)

@@ -41,6 +41,10 @@ internal static class RunComparison
         {
             text.AppendLine($"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work");
         }
+        foreach (var (name, run) in new[] { ("A", a), ("B", b) }.Where(r => r.Item2.Interrupted is not null))
+        {
+            text.AppendLine($"note: {run.Interrupted} stopped {name} before its end: only the cases it finished are compared");
+        }
         text.AppendLine();
         var counted = a.Cases.Concat(b.Cases).Any(c => c.Instructions is not null);
         var thresholds = counted

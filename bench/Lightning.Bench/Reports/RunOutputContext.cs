@@ -63,6 +63,9 @@ internal sealed class RunOutputContext
     /// <summary>The run did not finish as asked (a failure or a signal): the manifest says so.</summary>
     public required bool Partial { get; init; }
 
+    /// <summary>The signal that stopped the run before its end ("SIGHUP"), or null: summary.json and the manifest say so.</summary>
+    public string? InterruptedBy { get; init; }
+
     /// <summary>Whether to draw the plots (not after a signal, except for a soak, which a signal ends normally).</summary>
     public required bool Plots { get; init; }
 

@@ -2,22 +2,32 @@ using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Reports;
 
-/// <summary>summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran.</summary>
+/// <summary>
+/// summary.json: every case's figures with units in the names, the comparisons and spreads; written when every case ran,
+/// and when a signal stopped the run, for the cases it had, saying what stopped it (no comparisons then).
+/// </summary>
 internal sealed class SummaryJson : IRunEndOutput
 {
     public IReadOnlyList<string> Files => [RunSummary.FileName];
 
     public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
-        if (context.Completed)
+        if (context.Completed || context.InterruptedBy is not null)
         {
-            SummaryOf(context).Write(context.ResultsDirectory);
+            (SummaryOf(context) with { Interrupted = context.InterruptedBy }).Write(context.ResultsDirectory);
         }
         return Task.CompletedTask;
     }
 
     private static RunSummary SummaryOf(RunOutputContext run) =>
-        new(run.RunId, run.Scenario.Name, run.InvoiceMode, run.Results.Cases.Select(c => new CaseSummary(
+        new(run.RunId, run.Scenario.Name, run.InvoiceMode, run.Results.Cases.Select(Of).ToList(),
+            run.Results.Comparisons?.Comparisons,
+            run.Results.Comparisons?.Spreads,
+            run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };
+
+    /// <summary>One case's figures as summary.json has them.</summary>
+    internal static CaseSummary Of(CaseResults c) =>
+        new(
             c.CaseKey,
             c.Parameters,
             c.Figures?.MeanMs ?? double.NaN,
@@ -32,7 +42,7 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.FromBenchmarkDotNet ?? false,
             c.Figures?.Cpu?.Ms ?? double.NaN,
             c.Figures?.Cpu?.Iterations,
-            c.Figures?.Cpu?.ByNode,
+            c.Figures?.Cpu?.ByNode.ToDictionary(n => n.Key, n => CpuPerPayment.IsWithinIdleNoise(n.Value) ? null : (double?)n.Value),
             c.Figures?.Cpu?.WithIdleMs ?? double.NaN,
             c.Topology?.Setup,
             c.Figures?.Costs?.WrittenKb ?? double.NaN,
@@ -49,8 +59,7 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.PartsPerOperation,
             c.Figures?.FailedPartsPerOperation,
             c.Figures?.Probe?.WorstIterationsMs,
-            c.Figures?.Probe?.ByNode)).ToList(),
-            run.Results.Comparisons?.Comparisons,
-            run.Results.Comparisons?.Spreads,
-            run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };
+            c.Figures?.Probe?.ByNode,
+            c.Figures?.Cpu?.WithinIdleNoise is { Count: > 0 } idle ? idle : null,
+            c.StoppedBy);
 }

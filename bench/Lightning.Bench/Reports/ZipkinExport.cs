@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Tracing;
 
 namespace Lightning.Bench.Reports;
@@ -58,7 +59,12 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
         {
             traceOf.TryAdd(Key(nodes, span.Node, span.Id), TraceKey(span, paymentOf(span)));
         }
-        using var stream = File.Create(path);
+        AtomicFile.Write(path, stream => WriteSpans(stream, spans, paymentOf, runBits, nodes, traceOf));
+    }
+
+    private static void WriteSpans(Stream stream, Func<IEnumerable<Span>> spans, Func<Span, long?> paymentOf, ulong runBits,
+        Dictionary<string, int> nodes, Dictionary<(int Node, ulong Id), long> traceOf)
+    {
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = false });
         json.WriteStartArray();
         foreach (var span in spans())
@@ -104,7 +110,11 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
     /// </summary>
     public static void Merge(string path, IEnumerable<string> parts)
     {
-        using var output = File.Create(path);
+        AtomicFile.Write(path, output => Concatenate(output, parts));
+    }
+
+    private static void Concatenate(Stream output, IEnumerable<string> parts)
+    {
         output.WriteByte((byte)'[');
         var first = true;
         foreach (var part in parts.Where(File.Exists))

@@ -48,7 +48,7 @@ internal sealed record CaseFigures(
     public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
         IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
     {
-        var measured = results.Measured;
+        var measured = results.Counted;
         var succeeded = measured.Where(r => r.AsExpected).Select(r => r.LatencyMs).Order().ToList();
         var failed = measured.Count - succeeded.Count;
         var successShare = measured.Count == 0 ? 0 : (double)succeeded.Count / measured.Count;

@@ -60,6 +60,7 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     {
         lock (finishing)
         {
+            Ended = true;
             if (idlePending)
             {
                 // The idle rate comes after the payments (AwaitIdleAfterPayments): the figures wait for it.
@@ -69,6 +70,9 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         }
         return Compute(meanNanoseconds, stdDevNanoseconds, iterationsNanoseconds);
     }
+
+    /// <summary>The case ended (<see cref="Finish"/> was called), whether or not its figures wait for the idle rate.</summary>
+    public bool Ended { get; private set; }
 
     /// <summary>True while the idle rate measured after the payments is awaited.</summary>
     public bool IdleAfterPaymentsPending
@@ -421,4 +425,26 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     }
 
     public IReadOnlyList<OperationRecord> Measured => Records.Where(r => r.Measured).ToList();
+
+    /// <summary>
+    /// A signal cut the case off mid-invocation: its figures count the operations of the invocations that completed
+    /// (<see cref="Counted"/>); the last one's, cancelled by the stop and no failure of a node, stay in payments.csv.
+    /// </summary>
+    public bool CutBySignal { get; set; }
+
+    /// <summary>The measured operations the figures count: all of them, or for a case <see cref="CutBySignal"/>, those of its completed invocations.</summary>
+    public IReadOnlyList<OperationRecord> Counted
+    {
+        get
+        {
+            if (!CutBySignal)
+            {
+                return Measured;
+            }
+            lock (completedInvocations)
+            {
+                return Measured.Where(r => completedInvocations.ContainsKey(r.Invocation)).ToList();
+            }
+        }
+    }
 }

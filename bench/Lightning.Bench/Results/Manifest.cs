@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Text.Json;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Results;
 
@@ -76,6 +77,9 @@ internal sealed record Manifest
     /// <summary>True when the run stopped early (interrupted, a node died, a case failed): the results are what it had.</summary>
     public required bool Partial { get; init; }
 
+    /// <summary>The signal that stopped the run ("SIGHUP"), or null: a run stopped by one is <see cref="Partial"/> too.</summary>
+    public string? Interrupted { get; init; }
+
     public string? ReplayOf { get; init; }
 
     /// <summary>--profile: how the nodes were sampled and where each case's profiles are (null without).</summary>
@@ -97,7 +101,7 @@ internal sealed record Manifest
     public MeasurementConditions? Conditions { get; init; }
 
     public void Write(string directory) =>
-        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 
     public static Manifest Read(string json) =>
         JsonSerializer.Deserialize<Manifest>(json, RunSummary.Json) ?? throw new InvalidDataException("manifest.json is empty");

@@ -28,7 +28,15 @@ internal static class RunArchive
             archive.Dispose();
             throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run zip?", runPath);
         }
-        return new EntryStream(archive, entry.Open());
+        try
+        {
+            return new EntryStream(runPath, archive, entry.Open());
+        }
+        catch (InvalidDataException e)
+        {
+            archive.Dispose();
+            throw Damaged(runPath, e);
+        }
     }
 
     /// <summary>Every file of a run, by its path in the run's folder ('/' between folders).</summary>
@@ -49,13 +57,24 @@ internal static class RunArchive
         var files = new Dictionary<string, string>();
         foreach (var entry in archive.Entries.Where(e => e.FullName.EndsWith(suffix, StringComparison.Ordinal)))
         {
-            using var reader = new StreamReader(entry.Open());
-            files[entry.FullName[(entry.FullName.IndexOf('/') + 1)..]] = reader.ReadToEnd();
+            try
+            {
+                using var reader = new StreamReader(entry.Open());
+                files[entry.FullName[(entry.FullName.IndexOf('/') + 1)..]] = reader.ReadToEnd();
+            }
+            catch (InvalidDataException e)
+            {
+                throw Damaged(zipPath, e);
+            }
         }
         return files;
     }
 
-    private static ZipArchive OpenZip(string runPath)
+    /// <summary>
+    /// Opens a run's zip; one cut short (a run stopped while zipping, a copy that did not finish) is named as damaged in
+    /// one line that says to give the run's folder, which holds every file the zip has.
+    /// </summary>
+    public static ZipArchive OpenZip(string runPath)
     {
         if (!File.Exists(runPath))
         {
@@ -65,17 +84,39 @@ internal static class RunArchive
         {
             return ZipFile.OpenRead(runPath);
         }
-        catch (InvalidDataException)
+        catch (InvalidDataException e)
         {
-            throw new InvalidDataException($"{runPath} is not a zip: give a run's zip or folder (results/RUN.zip)");
+            throw LooksLikeZip(runPath) ? Damaged(runPath, e) : new InvalidDataException($"{runPath} is not a zip: give a run's zip or folder (results/RUN.zip)");
         }
+    }
+
+    /// <summary>
+    /// "'PATH' is a damaged zip (...): give the run's folder instead": a zip whose end (its central directory) or one of
+    /// whose entries cannot be read; names the folder beside it when there is one.
+    /// </summary>
+    public static InvalidDataException Damaged(string zipPath, Exception problem)
+    {
+        var length = File.Exists(zipPath) ? new FileInfo(zipPath).Length : 0;
+        var folder = Path.ChangeExtension(zipPath, null);
+        var instead = Directory.Exists(folder) ? folder : "results/RUN-SCENARIO, the folder it was made from";
+        var why = length == 0 ? "empty" : $"{length:N0} bytes, {problem.Message.TrimEnd('.').ToLowerInvariant()}";
+        return new InvalidDataException($"'{zipPath}' is a damaged zip ({why}; cut short while it was written or copied?): give the run's folder instead ({instead})", problem);
+    }
+
+    /// <summary>Whether a file that did not open as a zip begins as one (a zip's first local header) or is empty: a zip cut short.</summary>
+    private static bool LooksLikeZip(string path)
+    {
+        using var file = File.OpenRead(path);
+        Span<byte> start = stackalloc byte[4];
+        var read = file.ReadAtLeast(start, 4, throwOnEndOfStream: false);
+        return read == 0 || (read == 4 && start[0] == (byte)'P' && start[1] == (byte)'K' && start[2] is 3 or 5 && start[3] is 4 or 6);
     }
 
     /// <summary>An entry's path in the run's folder (RUN/PATH → PATH), or null for an entry outside one.</summary>
     private static string? PathInRun(string entryName) => entryName.IndexOf('/') is > 0 and var slash ? entryName[(slash + 1)..] : null;
 
     /// <summary>A zip entry's stream that also closes its zip.</summary>
-    private sealed class EntryStream(ZipArchive archive, Stream entry) : Stream
+    private sealed class EntryStream(string zipPath, ZipArchive archive, Stream entry) : Stream
     {
         public override bool CanRead => true;
 
@@ -87,9 +128,19 @@ internal static class RunArchive
 
         public override long Position { get => entry.Position; set => throw new NotSupportedException(); }
 
-        public override int Read(byte[] buffer, int offset, int count) => entry.Read(buffer, offset, count);
+        public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
-        public override int Read(Span<byte> buffer) => entry.Read(buffer);
+        public override int Read(Span<byte> buffer)
+        {
+            try
+            {
+                return entry.Read(buffer);
+            }
+            catch (InvalidDataException e)
+            {
+                throw Damaged(zipPath, e);
+            }
+        }
 
         public override void Flush()
         {

@@ -1,5 +1,6 @@
-using System.Text.Json.Serialization;
 using System.Text.Json;
+using System.Text.Json.Serialization;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Results;
 
@@ -21,6 +22,9 @@ internal sealed record RunSummary(
     /// <summary>The run's conditions as recorded, or as its files show them for an older run.</summary>
     public MeasurementConditions ConditionsOr(Manifest? manifest) => Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
 
+    /// <summary>The signal that stopped the run before its end ("SIGHUP", "SIGINT"): its cases are those it had, a case cut off with the figures of what it measured; absent for a run that ended.</summary>
+    public string? Interrupted { get; init; }
+
     public const string FileName = "summary.json";
 
     public static readonly JsonSerializerOptions Json = new()
@@ -31,7 +35,7 @@ internal sealed record RunSummary(
     };
 
     public void Write(string directory) =>
-        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Json));
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, Json));
 
     public static RunSummary Read(string json) =>
         JsonSerializer.Deserialize<RunSummary>(json, Json) ?? throw new InvalidDataException("summary.json is empty");

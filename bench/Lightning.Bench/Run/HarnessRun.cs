@@ -27,6 +27,8 @@ internal static class HarnessRun
     /// <param name="replayed">With --replay: the run replayed, whose conditions this one must measure under.</param>
     public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds, ReplayPlan? replayed = null)
     {
+        // Before anything keeps the console: a terminal that closes mid-run (SIGHUP) fails every write after it.
+        ClosableConsoleWriter.Install();
         // Disposed last: the shutdown's lines (results, the run's page) are the log's last.
         using var log = new RunLog();
         var progress = RunPreparation.CreateProgress(options, log);
@@ -53,7 +55,7 @@ internal static class HarnessRun
         {
             // The shutdown's lines and errors print plain, under the display's last frame.
             progress.StopDisplay();
-            await shutdown.RunAsync(partial: exitCode != 0, byInterrupt: false);
+            await shutdown.RunAsync(partial: exitCode != 0);
             await interrupt.EndAsync();
             started.Engine?.Dispose();
         }

@@ -1,6 +1,7 @@
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
 
@@ -81,6 +82,12 @@ internal static class RunPreparation
         if (stale.Count > 0)
         {
             progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
+        }
+        var unfinished = AtomicFile.RemoveLeftovers(options.ResultsRoot, TimeSpan.FromMinutes(10));
+        if (unfinished.Count > 0)
+        {
+            progress.Info($"removed {unfinished.Count} unfinished file(s) that earlier runs whose harness is gone left in {Path.GetFullPath(options.ResultsRoot)}: " +
+                string.Join(", ", unfinished.Select(Path.GetFileName)));
         }
         var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
         if (folders.Count > 0)

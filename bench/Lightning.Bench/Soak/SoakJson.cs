@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Soak;
 
@@ -28,7 +29,7 @@ internal static class SoakJson
             }),
             budgets = findings.Budgets.Select(b => new { budget = b.Budget, value = N(b.Value), unit = b.Unit, holds = b.Holds }),
         };
-        File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(json, new JsonSerializerOptions { WriteIndented = true }));
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(json, new JsonSerializerOptions { WriteIndented = true }));
     }
 
     private static double? N(double value) => double.IsFinite(value) ? value : null;

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
@@ -54,7 +55,7 @@ internal static class SoakProfileReport
             string Svg(string name, string svg)
             {
                 var path = Path.Combine(folder, "soak", $"{node}-{name}.svg");
-                File.WriteAllText(path, svg);
+                AtomicFile.WriteAllText(path, svg);
                 return Path.GetRelativePath(folder, path);
             }
             string Describe((SoakProfileWindow Window, FoldedStacks Stacks, int Payments) w) =>
@@ -94,7 +95,7 @@ internal static class SoakProfileReport
             }
             text.Append('\n');
         }
-        File.WriteAllText(Path.Combine(folder, ProfileReport.FileName), text.ToString());
+        AtomicFile.WriteAllText(Path.Combine(folder, ProfileReport.FileName), text.ToString());
         return lines;
     }
 

@@ -1,4 +1,5 @@
 using System.Text;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 using static Lightning.Bench.Soak.SoakReport;
@@ -47,6 +48,6 @@ internal static class SoakReportMarkdown
             }
         }
         md.AppendLine().AppendLine($"Data: `{SoakWindowsCsv.FileName}` (one row per window), `{SoakNodesCsv.FileName}` (one row per node per window), plots `soak-latency.png` and `soak-nodes.png`.");
-        File.WriteAllText(Path.Combine(directory, FileName), md.ToString());
+        AtomicFile.WriteAllText(Path.Combine(directory, FileName), md.ToString());
     }
 }

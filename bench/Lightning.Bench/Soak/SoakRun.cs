@@ -85,7 +85,7 @@ internal sealed class SoakRun
             return finishing ??= Task.Run(async () =>
             {
                 stop.Cancel();
-                var stoppedBy = payments?.StoppedBy ?? (run.Cancellation.IsCancellationRequested ? "interrupted (Ctrl+C or SIGTERM)" : null);
+                var stoppedBy = payments?.StoppedBy ?? (run.Cancellation.IsCancellationRequested ? $"interrupted by {run.StoppedBy ?? "a signal"}" : null);
                 if (sampler is null || lifecycle is null)
                 {
                     return true;

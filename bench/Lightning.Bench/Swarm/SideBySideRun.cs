@@ -4,6 +4,7 @@ using System.Runtime.InteropServices;
 using System.Text.Json;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Options;
+using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
@@ -188,16 +189,16 @@ internal static class SideBySideRun
         var builds = options.Builds.Select(b => b.Name).ToList();
         var comparisons = ArmComparer.Of(cases, builds, options.Traces, options.ThresholdPercent, seed, options.InstructionsThresholdPercent);
         var markdown = ComparisonReport.Markdown(comparisons);
-        File.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
-        File.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));
-        File.WriteAllLines(Path.Combine(folder, ComparisonReport.TopologiesCsv), topologyRows);
+        AtomicFile.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
+        AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));
+        AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.TopologiesCsv), topologyRows);
         var minutes = (ended - started).TotalMinutes;
         var pairs = shares.Sum(s => s.Pairs);
         var record = new SideBySideRecord(runId, options.Scenario, seed, started, ended, shares.Select(s => s.Host).Distinct().Count(), pairs,
             Math.Round(minutes, 2), minutes > 0 ? Math.Round(pairs / minutes, 2) : 0, interrupted,
             shares.Select(s => new SideBySideShare(s.Number, s.Host, s.Range.First, s.Range.Last, s.ExitCode, s.Pairs, s.RunFolder, s.Problem,
                 Math.Round((s.Ended - started).TotalMinutes, 2))).ToList());
-        File.WriteAllText(Path.Combine(folder, ManifestFile), JsonSerializer.Serialize(record, RunSummary.Json));
+        AtomicFile.WriteAllText(Path.Combine(folder, ManifestFile), JsonSerializer.Serialize(record, RunSummary.Json));
         Console.WriteLine();
         Console.WriteLine($"All {pairs} topology pairs of the {shares.Count} shares, judged together (each pair within its host):");
         Console.WriteLine(markdown);
@@ -236,16 +237,24 @@ internal static class SideBySideRun
         public string? Problem { get; set; }
     }
 
-    /// <summary>Ctrl+C or SIGTERM: each share is told to stop (SIGTERM, which a share takes as Ctrl+C: its results so far are kept, its topologies removed); the run waits for them.</summary>
+    /// <summary>
+    /// Ctrl+C, SIGTERM, SIGHUP or SIGQUIT: each share is told to stop (SIGTERM, which a share takes as Ctrl+C: its
+    /// results so far are kept, its topologies removed); the run waits for them. A second signal ends this process at
+    /// once; its shares, whose standard input then ends, stop on their own.
+    /// </summary>
     private sealed class ShareSignals : IDisposable
     {
-        private readonly PosixSignalRegistration sigint;
-        private readonly PosixSignalRegistration sigterm;
+        private readonly IReadOnlyList<PosixSignalRegistration> registrations;
 
         public ShareSignals(Func<IEnumerable<Process>> processes)
         {
             void Stop(PosixSignalContext context)
             {
+                if (Interrupted)
+                {
+                    // Not cancelled: the signal ends the process.
+                    return;
+                }
                 context.Cancel = true;
                 Interrupted = true;
                 foreach (var process in processes())
@@ -262,16 +271,17 @@ internal static class SideBySideRun
                     }
                 }
             }
-            sigint = PosixSignalRegistration.Create(PosixSignal.SIGINT, Stop);
-            sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, Stop);
+            registrations = Processes.StopSignals.Stopping.Select(s => PosixSignalRegistration.Create(s, Stop)).ToList();
         }
 
         public bool Interrupted { get; private set; }
 
         public void Dispose()
         {
-            sigint.Dispose();
-            sigterm.Dispose();
+            foreach (var registration in registrations)
+            {
+                registration.Dispose();
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Lightning.Bench.Processes;
 using Microsoft.Data.Sqlite;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
@@ -48,8 +49,21 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
     /// <param name="names">The topology's node names by node id (lower-case hex).</param>
     public async Task SaveAsync(string nodeDirectory, IReadOnlyDictionary<string, long> marks, IReadOnlyDictionary<string, string> names, string file, string key, CancellationToken ct)
     {
-        var partial = $"{file}.{Guid.NewGuid():N}.partial";
-        Directory.CreateDirectory(Path.GetDirectoryName(file)!);
+        var partial = AtomicFile.Begin(file);
+        try
+        {
+            await WriteAsync(nodeDirectory, marks, names, partial, key, ct);
+            AtomicFile.Commit(partial, file);
+        }
+        catch
+        {
+            AtomicFile.Abandon(partial);
+            throw;
+        }
+    }
+
+    private async Task WriteAsync(string nodeDirectory, IReadOnlyDictionary<string, long> marks, IReadOnlyDictionary<string, string> names, string partial, string key, CancellationToken ct)
+    {
         await using (var db = await LightningdDatabase.OpenAsync(nodeDirectory, ct))
         {
             await LightningdDatabase.ExecuteAsync(db, $"ATTACH DATABASE '{partial.Replace("'", "''", StringComparison.Ordinal)}' AS snap", ct);
@@ -81,7 +95,6 @@ internal sealed class LightningdSnapshot(IReadOnlyList<string> tables) : IHistor
             await LightningdDatabase.ExecuteAsync(db, "DETACH DATABASE snap", ct);
         }
         SqliteConnection.ClearAllPools();
-        File.Move(partial, file, overwrite: true);
     }
 
     /// <summary>Why <paramref name="file"/> cannot be used for <paramref name="key"/> (one line), or null when it can.</summary>
