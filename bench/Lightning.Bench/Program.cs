@@ -67,6 +67,10 @@ internal static class Program
                 Console.WriteLine(Usage.ScenarioList());
                 return 0;
             }
+            if (options.ListBuilt || options.PruneBuilt)
+            {
+                return Sources.BuiltImagesCommand.Run(options, Console.Out);
+            }
             if (options.Publish.Count > 0)
             {
                 if (options.Publish.Count < 2)
@@ -100,6 +104,12 @@ internal static class Program
                 options = plan.Options;
             }
             Preflight.Check(options);
+            // Builds given as git:REF made into images first: the run sees images.
+            options = Sources.SourceBuilds.Prepare(options, out var sourcesExit);
+            if (sourcesExit is { } exit)
+            {
+                return exit;
+            }
             // A build whose kind is still to be recognised from its image may be any kind.
             var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
                 ? kinds.All

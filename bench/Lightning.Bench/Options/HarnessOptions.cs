@@ -234,6 +234,24 @@ internal sealed record HarnessOptions
         : new ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
             Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf");
 
+    /// <summary>--source: the git checkout that builds given as git:REF are made from; null: none.</summary>
+    public string? SourceDirectory { get; init; }
+
+    /// <summary>--image-command: what makes a commit into an image (null: the checkout's <c>.lnbench-image-command</c>).</summary>
+    public string? ImageCommand { get; init; }
+
+    /// <summary>
+    /// The images made from git:REF builds before the run, each with its commit: set when those builds were made (their
+    /// images then stand in the builds), never from the command line.
+    /// </summary>
+    public IReadOnlyList<Results.SourceCommit> Sources { get; init; } = [];
+
+    /// <summary>--built-images: list the images made from source refs, nothing else.</summary>
+    public bool ListBuilt { get; init; }
+
+    /// <summary>--prune-built: remove the images made from source refs (with --source, that checkout's), nothing else.</summary>
+    public bool PruneBuilt { get; init; }
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

@@ -48,6 +48,7 @@ internal static class OptionParser
             }
             options = option.Apply(options, arguments);
         }
+        options = CheckSources(options, args);
         var builds = options.Builds.Select(b => b.Name).ToList();
         if (options.NodeOptionList.FirstOrDefault(o => o.Build is not null && !builds.Contains(o.Build)) is { Build: { } unknown } stray)
         {
@@ -133,6 +134,29 @@ internal static class OptionParser
             throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
         return options with { IterationsGiven = Given(args, "--iterations") };
+    }
+
+    /// <summary>Builds from source refs need their checkout, and a checkout is given for them.</summary>
+    private static HarnessOptions CheckSources(HarnessOptions options, IReadOnlyList<string> args)
+    {
+        var refs = options.Builds.SelectMany(b => b.Images).Select(i => i.Image).Where(SourceRef.Is).ToList();
+        if (refs.FirstOrDefault(r => SourceRef.Of(r) is var name && (name.Length == 0 || name.StartsWith('-'))) is { } bad)
+        {
+            throw new UsageException($"'{bad}' is not git:REF: give a tag, branch or commit of --source after git: (e.g. git:v26.06.6)");
+        }
+        if (refs.Count > 0 && options.SourceDirectory is null)
+        {
+            throw new UsageException("a build given as git:REF is made from a checkout's commits: add --source DIR (a git checkout of the implementation)");
+        }
+        if (options.ImageCommand is not null && options.SourceDirectory is null)
+        {
+            throw new UsageException("--image-command makes git:REF builds from --source's commits: add --source DIR");
+        }
+        if (options.SourceDirectory is not null && refs.Count == 0 && !options.PruneBuilt && !options.ListBuilt)
+        {
+            throw new UsageException("--source is the checkout that git:REF builds are made from: give --build NAME=git:REF (or drop --source)");
+        }
+        return options;
     }
 
     /// <summary>A soak runs one case on one topology, without traces (hours of spans would fill the disk).</summary>
