@@ -252,6 +252,9 @@ internal sealed record HarnessOptions
     /// <summary>--prune-built: remove the images made from source refs (with --source, that checkout's), nothing else.</summary>
     public bool PruneBuilt { get; init; }
 
+    /// <summary>--fail-on: verdict words (<see cref="Results.FailOn"/>) that make a run that ended as asked exit 3 when a primary verdict has one.</summary>
+    public IReadOnlyList<string> FailOn { get; init; } = [];
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

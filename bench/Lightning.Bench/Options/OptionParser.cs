@@ -136,7 +136,7 @@ internal static class OptionParser
         return options with { IterationsGiven = Given(args, "--iterations") };
     }
 
-    /// <summary>Builds from source refs need their checkout, and a checkout is given for them.</summary>
+    /// <summary>Builds from source refs need their checkout, and a checkout is given for them; the gate needs verdicts.</summary>
     private static HarnessOptions CheckSources(HarnessOptions options, IReadOnlyList<string> args)
     {
         var refs = options.Builds.SelectMany(b => b.Images).Select(i => i.Image).Where(SourceRef.Is).ToList();
@@ -155,6 +155,10 @@ internal static class OptionParser
         if (options.SourceDirectory is not null && refs.Count == 0 && !options.PruneBuilt && !options.ListBuilt)
         {
             throw new UsageException("--source is the checkout that git:REF builds are made from: give --build NAME=git:REF (or drop --source)");
+        }
+        if (options.FailOn.Count > 0 && options.BuildList.Count < 2)
+        {
+            throw new UsageException("--fail-on judges the builds' verdicts: give two builds or more (--build base=IMAGE --build mine=IMAGE)");
         }
         return options;
     }

@@ -26,7 +26,7 @@ internal static class Usage
 
             Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
             The engine is DOCKER_HOST, else the active docker context, else /var/run/docker.sock; compose is pointed at the same.
-            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 130 interrupted.
+            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 3 a verdict --fail-on lists, 130 interrupted.
             """;
     }
 

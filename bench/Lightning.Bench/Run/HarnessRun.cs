@@ -136,7 +136,7 @@ internal static class HarnessRun
             await interrupt.EndAsync();
             engine?.Dispose();
         }
-        return exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode;
+        return VerdictsReport.GateExit(exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode, options.FailOn, shutdown.Run?.Results.Comparisons, progress);
     }
 
     /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables; non-zero when a case failed.</summary>
