@@ -71,6 +71,10 @@ internal static class Program
             {
                 return Sources.BuiltImagesCommand.Run(options, Console.Out);
             }
+            if (options.Bisect is not null || options.BisectResume is not null)
+            {
+                return Bisection.BisectCommand.Run(options, step => Run(step, kinds, fragmentsDirectory));
+            }
             if (options.Publish.Count > 0)
             {
                 if (options.Publish.Count < 2)

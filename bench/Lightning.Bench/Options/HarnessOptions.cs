@@ -255,6 +255,18 @@ internal sealed record HarnessOptions
     /// <summary>--fail-on: verdict words (<see cref="Results.FailOn"/>) that make a run that ended as asked exit 3 when a primary verdict has one.</summary>
     public IReadOnlyList<string> FailOn { get; init; } = [];
 
+    /// <summary>bisect GOOD BAD …: the refs the step lies between; null: not a bisection.</summary>
+    public BisectRefs? Bisect { get; init; }
+
+    /// <summary>--metric: the metric whose step a bisection looks for, as comparison.md names it.</summary>
+    public string? BisectMetric { get; init; }
+
+    /// <summary>--case: the case whose verdict a bisection reads (e.g. Concurrency=1); null: the run's one case.</summary>
+    public string? BisectCase { get; init; }
+
+    /// <summary>bisect --resume DIR: the folder of a bisection to go on with.</summary>
+    public string? BisectResume { get; init; }
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 
