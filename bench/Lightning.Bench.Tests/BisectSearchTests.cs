@@ -131,6 +131,10 @@ public class BisectSearchTests
         Assert.Equal(["AlicePaysBob", "--source", "/src", "--max-time", "5m", "--concurrency=1", "--", "--memory"],
             BisectCommand.StepArguments(["bisect", "v1", "v2", "AlicePaysBob", "--source", "/src", "--metric", "storage/attempt", "--max-time", "5m",
                 "--case=Concurrency=1", "--concurrency=1", "--", "--memory"]));
+        // What a step adds goes before BenchmarkDotNet's part, after the user's own (so it wins).
+        Assert.Equal(["AlicePaysBob", "--results", "/r", "--results", "/steps/1", "--", "--memory"],
+            BisectCommand.WithOptions(["AlicePaysBob", "--results", "/r", "--", "--memory"], ["--results", "/steps/1"]));
+        Assert.Equal(["AlicePaysBob", "--no-zip"], BisectCommand.WithOptions(["AlicePaysBob"], ["--no-zip"]));
 
         var folder = Directory.CreateTempSubdirectory("lnbench-step-").FullName;
         try

@@ -53,11 +53,15 @@ public sealed class SourceBuildDockerTests : IDisposable
         commits.Add(repository.Commit("docs: another", new Dictionary<string, string?> { ["README"] = "A stand-in node that pays.\n" }));
     }
 
-    /// <summary>What every run here measures: one payment at a time, 5 topology pairs, times only.</summary>
+    /// <summary>
+    /// What every run here measures: one payment at a time, times only, topology pairs added until the verdicts are
+    /// decided (a second more per payment is `slower` at once; two builds that pay alike come out `same` against a 90 %
+    /// threshold within a round or two, however busy the machine), within a budget far beyond that.
+    /// </summary>
     private string[] Measure() =>
     [
         "AlicePaysBob", "--source", repository.Path, "--image-command", StandInSource.ImageCommand, "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull",
-        "--concurrency", "1", "--warmups", "1", "--iterations", "4", "--topologies", "5", "--traces", "off", "--threshold", "90",
+        "--concurrency", "1", "--warmups", "1", "--iterations", "4", "--max-time", "5m", "--traces", "off", "--threshold", "90",
         "--results", results, "--work-dir", work, "--setup-timeout", "60", "--no-zip",
     ];
 
@@ -148,6 +152,51 @@ public sealed class SourceBuildDockerTests : IDisposable
         var lines = again.StandardOutput.Split('\n');
         Assert.Contains(lines, l => l.Contains($"built nothing: git:{commits[0]} is {BuiltImageName.For(CheckoutName, commits[0])}, git:main~2 is {BuiltImageName.For(CheckoutName, commits[Culprit])}, made earlier", StringComparison.Ordinal));
         Assert.DoesNotContain(lines, l => l.Contains("building ", StringComparison.Ordinal));
+
+        // The cache, listed with each image's commit and subject, and pruned: this checkout's images and their records go.
+        var listed = await HarnessProcess.RunAsync(["--built-images", "--source", repository.Path], TimeSpan.FromMinutes(2));
+        Assert.True(listed.Succeeded, listed.Tail());
+        Assert.Contains($"4 image(s) made from source refs from {repository.Path}", listed.StandardOutput);
+        Assert.Contains($"{BuiltImageName.For(CheckoutName, commits[Culprit])}  ", listed.StandardOutput);
+        Assert.Contains($"{commits[Culprit]} \"pay: wait a second before each payment\"", listed.StandardOutput);
+        var pruned = await HarnessProcess.RunAsync(["--prune-built", "--source", repository.Path], TimeSpan.FromMinutes(2));
+        Assert.True(pruned.Succeeded, pruned.Tail());
+        Assert.Contains($"built images from {repository.Path}: removed 4", pruned.StandardOutput);
+        using var after = new DockerEngine();
+        Assert.Empty(await new BuiltImageCache(after).ListAsync(CheckoutName));
+        Assert.Null(new BuiltImageCache(after).Find(BuiltImageName.For(CheckoutName, commits[0])));
+    }
+
+    [SkippableFact]
+    public async Task Ctrl_C_during_a_build_stops_the_command_and_leaves_nothing_but_its_log()
+    {
+        await ReadyAsync();
+        using var harness = HarnessProcess.Start("AlicePaysBob", "--source", repository.Path, "--build", $"a=git:{commits[1]}", "--build", $"b=git:{commits[2]}",
+            "--image-command", "echo compiling; touch {source}/started; sleep 60; echo never", "--results", results, "--no-pull");
+        await harness.WaitForOutputAsync("building ", TimeSpan.FromMinutes(2));
+        // The command has started in its tree when its file is there.
+        var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(1);
+        while (!Directory.GetDirectories(Path.GetTempPath(), $"lnbench-src-{CheckoutName}-*").Any(d => File.Exists(Path.Combine(d, "started"))))
+        {
+            Assert.True(DateTime.UtcNow < deadline, $"the image command did not start:\n{harness.Output}");
+            await Task.Delay(100);
+        }
+
+        await harness.SignalAsync("INT");
+
+        Assert.Equal(HarnessExit.Interrupted, await harness.WaitForExitAsync(TimeSpan.FromMinutes(1)));
+        Assert.Contains("stopped while making images from source refs", harness.Output);
+        Assert.Empty(Directory.GetDirectories(Path.GetTempPath(), $"lnbench-src-{CheckoutName}-*"));
+        Assert.Equal([repository.Path], await (await GitCheckout.OpenAsync(repository.Path)).WorktreesAsync());
+        using var engine = new DockerEngine();
+        Assert.Null(await engine.InspectImageAsync(BuiltImageName.For(CheckoutName, commits[1])));
+        var log = File.ReadAllText(Path.Combine(results, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[1][..12]}.log"));
+        // The command's own words (not the harness's lines about it): what it said before it was stopped, nothing after.
+        Assert.Equal(["compiling"], log.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(l => !l.StartsWith("# lnbench:", StringComparison.Ordinal)));
+        Assert.Contains("# lnbench: stopped (Ctrl+C or SIGTERM)", log);
+        // No sleep of the command outlives it.
+        var left = await Lightning.Bench.Processes.ProcessRunner.RunAsync("pgrep", ["-f", "sleep 60; echo never"], TimeSpan.FromSeconds(10));
+        Assert.Equal("", left.StandardOutput.Trim());
     }
 
     [SkippableFact]

@@ -73,7 +73,8 @@ internal static class BisectCommand
             (record, folder) = await StartAsync(options, ct);
         }
         folderOut.Value = folder;
-        var checkout = await GitCheckout.OpenAsync(options.SourceDirectory!, ct);
+        // The checkout as the bisection found it (a full path): a resumed one may run from another folder.
+        var checkout = await GitCheckout.OpenAsync(record.Source, ct);
         var commits = record.Commits;
         var search = new BisectSearch(commits.Select(c => c.Hash).ToList());
         foreach (var done in record.Steps)
@@ -90,7 +91,7 @@ internal static class BisectCommand
         {
             throw new UsageException($"GOOD ({commits[0].Short} \"{commits[0].Subject}\") must build, as every step's baseline: {goodFailed!.Describe(images.Command.From)}");
         }
-        var arguments = StepArguments(options.CommandLine);
+        var arguments = WithOptions(StepArguments(options.CommandLine), ["--source", record.Source]);
         await search.RunAsync(
             (index, t) => MeasureAsync(index, search, record, folder, arguments, images, runStep, progress, t),
             step =>
@@ -185,8 +186,8 @@ internal static class BisectCommand
         else
         {
             Directory.CreateDirectory(stepFolder);
-            string[] step = [.. arguments, "--build", $"{BisectRefs.GoodBuild}=git:{record.Commits[0].Hash}", "--build", $"{BisectRefs.CandidateBuild}=git:{commit.Hash}",
-                "--results", stepFolder, "--no-zip"];
+            var step = WithOptions(arguments, ["--build", $"{BisectRefs.GoodBuild}=git:{record.Commits[0].Hash}", "--build", $"{BisectRefs.CandidateBuild}=git:{commit.Hash}",
+                "--results", stepFolder, "--no-zip"]).ToArray();
             progress.Info($"step {search.Steps.Count + 1}: ./run.sh {string.Join(' ', step.Select(Quote))}");
             var exitCode = runStep(step);
             measurement = Read(exitCode, stepFolder, relative, record, isBad);
@@ -254,6 +255,13 @@ internal static class BisectCommand
             arguments.Add(rest[i]);
         }
         return arguments;
+    }
+
+    /// <summary>The command line with <paramref name="options"/> after its own (so they win) and before any `--` (BenchmarkDotNet's part).</summary>
+    internal static IReadOnlyList<string> WithOptions(IReadOnlyList<string> commandLine, IReadOnlyList<string> options)
+    {
+        var dashes = commandLine.ToList().IndexOf("--");
+        return dashes < 0 ? [.. commandLine, .. options] : [.. commandLine.Take(dashes), .. options, .. commandLine.Skip(dashes)];
     }
 
     private static async Task<BisectRecord> ConcludeAsync(BisectRecord record, BisectSearch search, GitCheckout checkout, CancellationToken ct)

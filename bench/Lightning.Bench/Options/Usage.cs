@@ -21,6 +21,8 @@ internal static class Usage
             Lightning.Bench: benchmark Lightning payments (Core Lightning) on a regtest network in Docker.
 
             Usage: ./run.sh [SCENARIO] [options] [-- BenchmarkDotNet options]
+                   ./run.sh bisect GOOD BAD [SCENARIO] --source DIR --metric NAME [options]   (which commit made a metric step)
+                   ./run.sh bisect --resume DIR
 
             {lines.ToString().TrimEnd('\n')}
 
