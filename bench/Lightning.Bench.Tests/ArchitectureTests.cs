@@ -28,6 +28,7 @@ public class ArchitectureTests(ITestOutputHelper output)
         ["Workloads"],
         ["Scenarios"],
         ["Options"],
+        ["Sources"],
         ["Profiling", "Instructions"],
         ["Network"],
         ["Reports"],
@@ -35,6 +36,7 @@ public class ArchitectureTests(ITestOutputHelper output)
         ["Setup", "Instruments", "Columns"],
         ["Cases"],
         ["Soak"],
+        ["Bisection"],
         ["Run"],
         ["(root)"],
     ];
@@ -191,7 +193,13 @@ public class ArchitectureTests(ITestOutputHelper output)
     public void Options_parse_into_data_and_call_no_feature_code()
     {
         AssertNoDependency("Options", ["Profiling", "Instructions", "Network", "Reports", "Swarm", "Setup", "Instruments", "Cases", "Soak", "Columns", "Run",
-            "Docker", "Compose", "Chain", "Tracing"]);
+            "Docker", "Compose", "Chain", "Tracing", "Sources", "Bisection"]);
+    }
+
+    [Fact]
+    public void Builds_from_source_know_git_the_engine_and_the_options_but_no_run_and_no_report()
+    {
+        AssertNoDependency("Sources", ["Cases", "Run", "Network", "Reports", "Swarm", "Setup", "Instruments", "Soak", "Scenarios", "Workloads", "NodeKinds", "Bisection"]);
     }
 
     [Fact]

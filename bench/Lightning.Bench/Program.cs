@@ -38,11 +38,15 @@ internal static class Program
         try
         {
             options = OptionParser.Parse(args);
-            if (RunOneOff(options, kinds) is { } done)
+            if (RunOneOff(options, kinds, fragmentsDirectory) is { } done)
             {
                 return done;
             }
-            (options, fragments, replayed) = Prepare(options, kinds, fragmentsDirectory);
+            (options, fragments, replayed, var exit) = Prepare(options, kinds, fragmentsDirectory);
+            if (exit is { } stopped)
+            {
+                return stopped;
+            }
         }
         catch (UsageException e)
         {
@@ -60,7 +64,7 @@ internal static class Program
     }
 
     /// <summary>What the options ask that is no run (help, the scenario list, a site, a page, spans, a comparison of two runs): its exit code; null for a run.</summary>
-    private static int? RunOneOff(HarnessOptions options, NodeKindCatalog kinds)
+    private static int? RunOneOff(HarnessOptions options, NodeKindCatalog kinds, string? fragmentsDirectory)
     {
         if (options.Help)
         {
@@ -78,6 +82,14 @@ internal static class Program
         {
             Console.WriteLine(Usage.ScenarioList());
             return 0;
+        }
+        if (options.ListBuilt || options.PruneBuilt)
+        {
+            return Sources.BuiltImagesCommand.Run(options, Console.Out);
+        }
+        if (options.Bisect is not null || options.BisectResume is not null)
+        {
+            return Bisection.BisectCommand.Run(options, step => Run(step, kinds, fragmentsDirectory));
         }
         if (options.Publish.Count > 0)
         {
@@ -102,9 +114,12 @@ internal static class Program
             : null;
     }
 
-    /// <summary>A run's options made final (a replay's own), checked before any container, and the compose fragments of the kinds it may use.</summary>
-    private static (HarnessOptions Options, ComposeFragments Fragments, ReplayPlan? Replayed) Prepare(HarnessOptions options, NodeKindCatalog kinds,
-        string? fragmentsDirectory)
+    /// <summary>
+    /// A run's options made final (a replay's own; builds given as git:REF made into images), checked before any
+    /// container, and the compose fragments of the kinds it may use; or the exit code of a build from source that failed.
+    /// </summary>
+    private static (HarnessOptions Options, ComposeFragments Fragments, ReplayPlan? Replayed, int? Exit) Prepare(HarnessOptions options,
+        NodeKindCatalog kinds, string? fragmentsDirectory)
     {
         ReplayPlan? replayed = null;
         if (options.Replay is not null)
@@ -114,6 +129,12 @@ internal static class Program
             options = replayed.Options;
         }
         Preflight.Check(options);
+        // Builds given as git:REF made into images first: the run sees images.
+        options = Sources.SourceBuilds.Prepare(options, out var sourcesExit);
+        if (sourcesExit is { } exit)
+        {
+            return (options, null!, replayed, exit);
+        }
         // A build whose kind is still to be recognised from its image may be any kind.
         var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
             ? kinds.All
@@ -124,7 +145,7 @@ internal static class Program
         {
             EngineComposeRunner.CheckFragments(fragments);
         }
-        return (options, fragments, replayed);
+        return (options, fragments, replayed, null);
     }
 
     private static int WriteSpans(string run, string? output, NodeKindCatalog kinds)

@@ -122,8 +122,45 @@ public class HistorySiteTests : IDisposable
         Assert.DoesNotContain("class=\"change-point\"", plainPart);
     }
 
-    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null, string? version = null, string noun = "payment")
+    [Fact]
+    [Trait("Category", "Unit")]
+    public void Builds_made_from_commits_label_their_points_and_their_pages_by_the_commit()
     {
+        var random = new Random(17);
+        var commits = Enumerable.Range(0, 4).Select(i => $"{i}{new string((char)('a' + i), 39)}").ToList();
+        var runs = commits.Select((commit, i) => WriteRun(i, 50, "AMD EPYC", random, commit: commit)).ToList();
+
+        var html = File.ReadAllText(HistorySite.Publish(Site, runs));
+
+        var chart = html[html.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        chart = chart[..chart.IndexOf("</div>", StringComparison.Ordinal)];
+        Assert.Equal(commits.Select(c => c[..12]), Regex.Matches(chart, "<text class=\"run-label\"[^>]*>([^<]+)</text>").Select(m => m.Groups[1].Value));
+        Assert.Contains($"run-2 (v26.06-2) {commits[2][..12]} subject 2: ", chart);
+        Assert.Contains($"base=lnbench-built/lightning:{commits[3][..12]} ({commits[3][..12]} subject 3)", html);
+
+        // The run's page has a commit column for its builds.
+        var page = ReportHtml.Render(runs[1]);
+        Assert.Contains("<th>commit</th>", page);
+        Assert.Contains($"<td class=\"commit\"><code>{commits[1][..12]}</code> subject 1 (git:HEAD~1, 2026-01-02)</td>", page);
+    }
+
+    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null, string? version = null, string noun = "payment",
+        string? commit = null)
+    {
+        var image = commit is null ? "cln:main" : $"lnbench-built/lightning:{commit[..12]}";
+        Dictionary<string, object> Image()
+        {
+            var record = new Dictionary<string, object> { ["name"] = image, ["id"] = $"sha256:{i}", ["versions"] = new Dictionary<string, string> { ["lightningd"] = version ?? $"v26.06-{i}", ["bitcoin-cli"] = "v31.99.0" } };
+            if (commit is not null)
+            {
+                record["source"] = new Dictionary<string, object>
+                {
+                    ["ref"] = "HEAD~1", ["commit"] = commit, ["subject"] = $"subject {i}", ["author_date"] = $"2026-01-0{i + 1}T12:00:00+00:00", ["image"] = image,
+                    ["image_id"] = $"sha256:{i}", ["repository"] = "/src/lightning", ["built"] = true, ["log"] = null!,
+                };
+            }
+            return record;
+        }
         var folder = Path.Combine(root, $"results-{i}", $"run-{i}-AlicePaysBob");
         Directory.CreateDirectory(folder);
         var started = new DateTimeOffset(2026, 11, 1, 2, 0, 0, TimeSpan.Zero).AddDays(i);
@@ -135,8 +172,8 @@ public class HistorySiteTests : IDisposable
             ["started"] = started.ToString("O", CultureInfo.InvariantCulture),
             ["harness_version"] = "1.0.0",
             ["harness_commit"] = $"c{i}",
-            ["builds"] = new[] { new Dictionary<string, string> { ["name"] = "base", ["image"] = "cln:main" } },
-            ["images"] = new[] { new Dictionary<string, object> { ["name"] = "cln:main", ["versions"] = new Dictionary<string, string> { ["lightningd"] = version ?? $"v26.06-{i}", ["bitcoin-cli"] = "v31.99.0" } } },
+            ["builds"] = new[] { new Dictionary<string, string> { ["name"] = "base", ["image"] = image } },
+            ["images"] = new[] { Image() },
             ["machine"] = new Dictionary<string, object> { ["cpu_model"] = cpu, ["cpu_count"] = 2, ["memory_bytes"] = 24L << 30, ["os"] = "Debian" },
         }));
         var cases = Enumerable.Range(1, 3).Select(t =>

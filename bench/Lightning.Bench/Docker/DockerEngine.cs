@@ -94,6 +94,9 @@ internal sealed class DockerEngine : IDisposable
     /// <inheritdoc cref="EngineImages.ListTaggedAsync"/>
     public Task<IReadOnlyList<string>> ListTaggedImagesAsync(string labelFilter, CancellationToken ct = default) => images.ListTaggedAsync(labelFilter, ct);
 
+    /// <inheritdoc cref="EngineImages.ListAsync"/>
+    public Task<IReadOnlyList<ImageSummary>> ListImagesAsync(string reference, CancellationToken ct = default) => images.ListAsync(reference, ct);
+
     /// <inheritdoc cref="EngineImages.TryRemoveAsync"/>
     public Task<bool> TryRemoveImageAsync(string name, CancellationToken ct = default) => images.TryRemoveAsync(name, ct);
 

@@ -52,6 +52,13 @@ internal sealed class EngineImages(EngineConnection connection)
             (IReadOnlyList<string>)(await client.Images.ListImagesAsync(new ImagesListParameters { Filters = EngineFilters.Label(labelFilter) }, t))
                 .SelectMany(i => i.RepoTags ?? []).Where(n => n != "<none>:<none>").ToList(), ct);
 
+    /// <summary>The images whose names match a reference pattern, as `docker images REPOSITORY` matches them (e.g. "lnbench-built/*").</summary>
+    public Task<IReadOnlyList<ImageSummary>> ListAsync(string reference, CancellationToken ct = default) =>
+        connection.CallAsync($"list images {reference}", async (client, t) =>
+            (IReadOnlyList<ImageSummary>)(await client.Images.ListImagesAsync(new ImagesListParameters { Filters = EngineFilters.Of(("reference", reference)) }, t))
+                .Select(i => new ImageSummary([.. (i.RepoTags ?? []).Where(n => n != "<none>:<none>")], i.ID, i.Size, new DateTimeOffset(i.Created.ToUniversalTime(), TimeSpan.Zero)))
+                .ToList(), ct);
+
     /// <summary>Removes an image by name; false when the engine keeps it (a container uses it) or it is gone.</summary>
     public async Task<bool> TryRemoveAsync(string name, CancellationToken ct = default)
     {

@@ -248,6 +248,39 @@ internal sealed record HarnessOptions
         : new ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
             Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf");
 
+    /// <summary>--source: the git checkout that builds given as git:REF are made from; null: none.</summary>
+    public string? SourceDirectory { get; init; }
+
+    /// <summary>--image-command: what makes a commit into an image (null: the checkout's <c>.lnbench-image-command</c>).</summary>
+    public string? ImageCommand { get; init; }
+
+    /// <summary>
+    /// The images made from git:REF builds before the run, each with its commit: set when those builds were made (their
+    /// images then stand in the builds), never from the command line.
+    /// </summary>
+    public IReadOnlyList<Results.SourceCommit> Sources { get; init; } = [];
+
+    /// <summary>--built-images: list the images made from source refs, nothing else.</summary>
+    public bool ListBuilt { get; init; }
+
+    /// <summary>--prune-built: remove the images made from source refs (with --source, that checkout's), nothing else.</summary>
+    public bool PruneBuilt { get; init; }
+
+    /// <summary>--fail-on: verdict words (<see cref="Results.FailOn"/>) that make a run that ended as asked exit 3 when a primary verdict has one.</summary>
+    public IReadOnlyList<string> FailOn { get; init; } = [];
+
+    /// <summary>bisect GOOD BAD …: the refs the step lies between; null: not a bisection.</summary>
+    public BisectRefs? Bisect { get; init; }
+
+    /// <summary>--metric: the metric whose step a bisection looks for, as comparison.md names it.</summary>
+    public string? BisectMetric { get; init; }
+
+    /// <summary>--case: the case whose verdict a bisection reads (e.g. Concurrency=1); null: the run's one case.</summary>
+    public string? BisectCase { get; init; }
+
+    /// <summary>bisect --resume DIR: the folder of a bisection to go on with.</summary>
+    public string? BisectResume { get; init; }
+
     /// <summary>Arguments after `--`, handed to BenchmarkDotNet as they are.</summary>
     public IReadOnlyList<string> BenchmarkDotNetArguments { get; init; } = [];
 

@@ -12,9 +12,10 @@ internal static class OptionParser
 {
     public static HarnessOptions Parse(IReadOnlyList<string> args)
     {
-        var options = new HarnessOptions { CommandLine = args.ToList() };
+        var (bisect, own) = BisectOf(args);
+        var options = new HarnessOptions { CommandLine = args.ToList(), Bisect = bisect };
         var scenarioGiven = false;
-        var arguments = new OptionArguments(args);
+        var arguments = new OptionArguments(own);
         while (arguments.MoveNext(out var arg))
         {
             if (arg == "--")
@@ -48,6 +49,7 @@ internal static class OptionParser
             }
             options = option.Apply(options, arguments);
         }
+        options = CheckSources(options, args);
         var builds = options.Builds.Select(b => b.Name).ToList();
         if (options.NodeOptionList.FirstOrDefault(o => o.Build is not null && !builds.Contains(o.Build)) is { Build: { } unknown } stray)
         {
@@ -133,6 +135,91 @@ internal static class OptionParser
             throw new UsageException($"{parameter.Option} does not apply to {chosen.Name}: it sets {parameter.Name} of {string.Join(", ", owners)}");
         }
         return options with { IterationsGiven = Given(args, "--iterations") };
+    }
+
+    /// <summary>"bisect GOOD BAD …": the two refs, and the arguments after them; any other command line as it is.</summary>
+    private static (BisectRefs? Bisect, IReadOnlyList<string> Arguments) BisectOf(IReadOnlyList<string> args)
+    {
+        if (args.Count == 0 || args[0] != BisectRefs.Command)
+        {
+            return (null, args);
+        }
+        if (args.Count > 1 && args[1].StartsWith("--resume", StringComparison.Ordinal))
+        {
+            return (null, args.Skip(1).ToList());
+        }
+        if (args.Count < 3 || args[1].StartsWith('-') || args[2].StartsWith('-'))
+        {
+            throw new UsageException("bisect takes GOOD and BAD, two refs of --source, before the scenario: ./run.sh bisect GOOD BAD SCENARIO --source DIR --metric NAME … (or ./run.sh bisect --resume DIR)");
+        }
+        return (new BisectRefs(args[1], args[2]), args.Skip(3).ToList());
+    }
+
+    /// <summary>
+    /// Builds from source refs need their checkout; a bisection makes its own two builds (GOOD's commit and the commit
+    /// at hand; the first step is GOOD against BAD, which is what the rules here check) and needs its metric; the gate
+    /// needs verdicts.
+    /// </summary>
+    private static HarnessOptions CheckSources(HarnessOptions options, IReadOnlyList<string> args)
+    {
+        var bisectCommand = args.Count > 0 && args[0] == BisectRefs.Command;
+        if (options.BisectResume is not null)
+        {
+            if (!bisectCommand || args.Count != 3)
+            {
+                throw new UsageException("--resume goes on with a bisection from its folder, which holds everything else: give only ./run.sh bisect --resume DIR");
+            }
+            return options;
+        }
+        if (!bisectCommand && BisectRefs.OwnOptions.FirstOrDefault(o => Given(args, o)) is { } own)
+        {
+            throw new UsageException($"{own} applies to a bisection: ./run.sh bisect GOOD BAD SCENARIO --source DIR --metric NAME …");
+        }
+        if (options.Bisect is { } bisect)
+        {
+            if (options.BuildList.Count > 0 || Given(args, "--cln-image"))
+            {
+                throw new UsageException($"bisect makes its two builds ({BisectRefs.GoodBuild}=git:GOOD and {BisectRefs.CandidateBuild}=git:COMMIT at each step): drop --build and --cln-image");
+            }
+            if (options.BisectMetric is null)
+            {
+                throw new UsageException("bisect needs the metric that stepped: add --metric NAME as comparison.md names it (e.g. --metric 'storage/attempt')");
+            }
+            if (new[] { "--soak", "--replay", "--compare", "--publish", "--fail-on", "--built-images", "--prune-built", "--spans", "--report" }.FirstOrDefault(o => Given(args, o)) is { } other)
+            {
+                throw new UsageException($"bisect compares two builds at each step: {other} does not go with it");
+            }
+            options = options with
+            {
+                BuildList =
+                [
+                    new BuildSpec(BisectRefs.GoodBuild, SourceRef.Prefix + bisect.Good, new Dictionary<string, string>()),
+                    new BuildSpec(BisectRefs.CandidateBuild, SourceRef.Prefix + bisect.Bad, new Dictionary<string, string>()),
+                ],
+            };
+        }
+        var refs = options.Builds.SelectMany(b => b.Images).Select(i => i.Image).Where(SourceRef.Is).ToList();
+        if (refs.FirstOrDefault(r => SourceRef.Of(r) is var name && (name.Length == 0 || name.StartsWith('-'))) is { } bad)
+        {
+            throw new UsageException($"'{bad}' is not git:REF: give a tag, branch or commit of --source after git: (e.g. git:v26.06.6)");
+        }
+        if (refs.Count > 0 && options.SourceDirectory is null)
+        {
+            throw new UsageException($"{(options.Bisect is null ? "a build given as git:REF" : "bisect")} is made from a checkout's commits: add --source DIR (a git checkout of the implementation)");
+        }
+        if (options.ImageCommand is not null && options.SourceDirectory is null)
+        {
+            throw new UsageException("--image-command makes git:REF builds from --source's commits: add --source DIR");
+        }
+        if (options.SourceDirectory is not null && refs.Count == 0 && !options.PruneBuilt && !options.ListBuilt)
+        {
+            throw new UsageException("--source is the checkout that git:REF builds are made from: give --build NAME=git:REF (or drop --source)");
+        }
+        if (options.FailOn.Count > 0 && options.BuildList.Count < 2)
+        {
+            throw new UsageException("--fail-on judges the builds' verdicts: give two builds or more (--build base=IMAGE --build mine=IMAGE)");
+        }
+        return options;
     }
 
     /// <summary>A soak runs one case on one topology, without traces (hours of spans would fill the disk).</summary>

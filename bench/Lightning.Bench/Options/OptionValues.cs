@@ -108,6 +108,21 @@ internal static partial class OptionValues
         return values;
     }
 
+    /// <summary>--fail-on's verdict words, each once.</summary>
+    public static IReadOnlyList<string> FailOnList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (values.FirstOrDefault(v => !Results.FailOn.All.Contains(v)) is { } unknown)
+        {
+            throw new UsageException($"{option} '{unknown}' is not a verdict to fail on: give one or more of {string.Join(", ", Results.FailOn.All)} (e.g. {option} slower)");
+        }
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} '{text}' lists a verdict twice: give each once");
+        }
+        return values;
+    }
+
     public static IReadOnlyList<string> TraceModeList(string option, string text)
     {
         var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();

@@ -21,12 +21,14 @@ internal static class Usage
             Lightning.Bench: benchmark Lightning payments (Core Lightning) on a regtest network in Docker.
 
             Usage: ./run.sh [SCENARIO] [options] [-- BenchmarkDotNet options]
+                   ./run.sh bisect GOOD BAD [SCENARIO] --source DIR --metric NAME [options]   (which commit made a metric step)
+                   ./run.sh bisect --resume DIR
 
             {lines.ToString().TrimEnd('\n')}
 
             Everything after `--` goes to BenchmarkDotNet (e.g. -- --memory, -- --exporters json).
             The engine is DOCKER_HOST, else the active docker context, else /var/run/docker.sock; compose is pointed at the same.
-            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 130 interrupted.
+            Exit codes: 0 success, 1 a benchmark or the harness failed, 2 bad input, 3 a verdict --fail-on lists, 130 interrupted.
             """;
     }
 

@@ -8,6 +8,9 @@ internal static class HarnessExit
     /// <summary>Bad input: nothing was started.</summary>
     public const int Usage = 2;
 
+    /// <summary>The run ended as asked and a primary verdict is one --fail-on lists: a CI job's check failed, not the harness.</summary>
+    public const int Gate = 3;
+
     public const int Interrupted = 130;
 
     /// <summary>Writes "lnbench: error: MESSAGE" to standard error and returns <paramref name="exitCode"/>.</summary>

@@ -109,11 +109,13 @@ internal static class HistorySite
 
     /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
     /// <param name="BuildOptions">Each build's node options (--node-option), part of what the build is: a build with others is another series.</param>
+    /// <param name="BuildCommits">Each build made from a source ref: its commit, as "COMMIT12 subject".</param>
     private sealed record Run(string Id, DateTimeOffset Started, string Scenario, string Machine, string Builds, string Harness, string Versions, JsonElement Summary,
-        string Conditions, IReadOnlyDictionary<string, string> BuildOptions, IReadOnlyDictionary<string, string> BuildVersions);
+        string Conditions, IReadOnlyDictionary<string, string> BuildOptions, IReadOnlyDictionary<string, string> BuildVersions, IReadOnlyDictionary<string, string> BuildCommits);
 
     /// <param name="Version">The version the build's node reported in this run ("" when unknown).</param>
-    private sealed record Point(Run Run, string Version, double Mean, double Low, double High);
+    /// <param name="Commit">The commit the build's image was made from, "COMMIT12 subject" ("" for an image given by name): the point's label.</param>
+    private sealed record Point(Run Run, string Version, double Mean, double Low, double High, string Commit = "");
 
     public static string Render(string runsRoot, HistoryOrder order = HistoryOrder.Date)
     {
@@ -134,8 +136,10 @@ internal static class HistorySite
             documents.Add(manifest);
             documents.Add(summary);
             var m = manifest.RootElement;
+            var commits = BuildCommits(m);
             var builds = m.TryGetProperty("builds", out var b) && b.ValueKind == JsonValueKind.Array
-                ? string.Join(", ", b.EnumerateArray().Select(x => $"{Text(x, "name")}={Text(x, "image")}")) : "";
+                ? string.Join(", ", b.EnumerateArray().Select(x => $"{Text(x, "name")}={Text(x, "image")}" +
+                    (commits.TryGetValue(Text(x, "name") ?? "", out var commit) ? $" ({commit})" : ""))) : "";
             var versions = m.TryGetProperty("images", out var images) && images.ValueKind == JsonValueKind.Array
                 ? string.Join("; ", images.EnumerateArray().SelectMany(i => i.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
                     ? v.EnumerateObject().Where(p => p.Name == "lightningd").Select(p => $"{Text(i, "name")}: {p.Value}") : [])) : "";
@@ -146,7 +150,7 @@ internal static class HistorySite
                     ? bo.EnumerateArray().Where(x => x.TryGetProperty("node_options", out var o) && o.ValueKind == JsonValueKind.Array && o.GetArrayLength() > 0)
                         .ToDictionary(x => Text(x, "name") ?? "", x => string.Join(' ', x.GetProperty("node_options").EnumerateArray().Select(o => o.GetString())))
                     : new Dictionary<string, string>(),
-                BuildVersions(m)));
+                BuildVersions(m), commits));
         }
         try
         {
@@ -244,7 +248,7 @@ internal static class HistorySite
                     {
                         series[key] = points = [];
                     }
-                    points.Add(new Point(run, run.BuildVersions.GetValueOrDefault(arm.Key.Build, ""), mean, mean - half, mean + half));
+                    points.Add(new Point(run, run.BuildVersions.GetValueOrDefault(arm.Key.Build, ""), mean, mean - half, mean + half, run.BuildCommits.GetValueOrDefault(arm.Key.Build, "")));
                 }
             }
         }
@@ -270,6 +274,27 @@ internal static class HistorySite
         return manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array
             ? builds.EnumerateArray().Where(b => Text(b, "name") is not null)
                 .ToDictionary(b => Text(b, "name")!, b => byImage.GetValueOrDefault(Text(b, "image") ?? "", ""))
+            : [];
+    }
+
+    /// <summary>Each build of a run whose image the harness made from a commit: "COMMIT12 subject".</summary>
+    private static Dictionary<string, string> BuildCommits(JsonElement manifest)
+    {
+        var byImage = new Dictionary<string, string>(StringComparer.Ordinal);
+        if (manifest.TryGetProperty("images", out var images) && images.ValueKind == JsonValueKind.Array)
+        {
+            foreach (var image in images.EnumerateArray())
+            {
+                if (Text(image, "name") is { } name && image.TryGetProperty("source", out var source) && source.ValueKind == JsonValueKind.Object
+                    && Text(source, "commit") is { Length: >= 12 } commit)
+                {
+                    byImage.TryAdd(name, $"{commit[..12]} {Text(source, "subject")}".TrimEnd());
+                }
+            }
+        }
+        return manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array
+            ? builds.EnumerateArray().Where(b => Text(b, "name") is not null && byImage.ContainsKey(Text(b, "image") ?? ""))
+                .ToDictionary(b => Text(b, "name")!, b => byImage[Text(b, "image")!])
             : [];
     }
 
@@ -303,10 +328,12 @@ internal static class HistorySite
         {
             var p = points[i];
             svg.Append($"<line x1=\"{R(X(i))}\" y1=\"{R(Y(p.Low))}\" x2=\"{R(X(i))}\" y2=\"{R(Y(p.High))}\" stroke=\"#557\"/>");
-            svg.Append($"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}{(p.Version.Length > 0 ? $" ({E(p.Version)})" : "")}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>");
+            svg.Append($"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}{(p.Version.Length > 0 ? $" ({E(p.Version)})" : "")}{(p.Commit.Length > 0 ? $" {E(p.Commit)}" : "")}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>");
             if (points.Count <= 16 || i % (points.Count / 8 + 1) == 0)
             {
-                var label = order == HistoryOrder.Version && p.Version.Length > 0 ? p.Version : p.Run.Started.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture);
+                // A build made from a commit is labelled by it (12 hex digits; the subject is in the point's title).
+                var label = p.Commit.Length > 0 ? p.Commit[..12]
+                    : order == HistoryOrder.Version && p.Version.Length > 0 ? p.Version : p.Run.Started.ToString("MM-dd HH:mm", CultureInfo.InvariantCulture);
                 svg.Append($"<text class=\"run-label\" x=\"{R(X(i))}\" y=\"{R(Height - Bottom + 16)}\" text-anchor=\"middle\">{E(label)}</text>");
             }
         }
@@ -326,7 +353,8 @@ internal static class HistorySite
     }
 
     /// <summary>A point in a change-point row: its run, and its version where it has one.</summary>
-    private static string Named(Point point) => point.Version.Length > 0 ? $"{point.Run.Id} ({point.Version})" : point.Run.Id;
+    private static string Named(Point point) =>
+        point.Run.Id + (point.Version.Length > 0 ? $" ({point.Version})" : "") + (point.Commit.Length > 0 ? $" {point.Commit}" : "");
 
     /// <summary>t(0.975, df): a few topologies get a t-interval, not a normal one.</summary>
     private static double TQuantile(int df) =>

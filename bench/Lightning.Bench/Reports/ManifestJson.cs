@@ -40,7 +40,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Invoices = run.InvoiceMode,
             Builds = options.Builds.Select(b => new BuildRecord(b.Name, b.Image, b.NodeImages) { Kind = b.Kind, NodeKinds = b.NodeKinds, NodeOptions = b.NodeOptions, Database = b.Database }).ToList(),
             BitcoindImage = options.BitcoindImage,
-            Images = run.Images,
+            Images = run.Images.Select(i => options.Sources.FirstOrDefault(s => s.Image == i.Name) is { } source ? i with { Source = source } : i).ToList(),
             Cases = run.Results.Cases.Where(c => c.Topology is not null).Select(c => c.Topology!).ToList(),
             Machine = run.Machine,
             Started = run.Started,

@@ -222,7 +222,9 @@ internal sealed class ReportHtml : IRunEndOutput
             var images = manifest.TryGetProperty("images", out var list) && list.ValueKind == JsonValueKind.Array
                 ? list.EnumerateArray().GroupBy(i => Text(i, "name") ?? "", StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal)
                 : [];
-            html.Append("<table>\n<thead><tr><th>build</th><th>image</th><th>image id</th><th>versions</th></tr></thead>\n<tbody>\n");
+            // Builds made from source refs name their commit: a column of its own when there is one.
+            var fromSource = images.Values.Any(i => i.TryGetProperty("source", out var s) && s.ValueKind == JsonValueKind.Object);
+            html.Append($"<table>\n<thead><tr><th>build</th><th>image</th><th>image id</th>{(fromSource ? "<th>commit</th>" : "")}<th>versions</th></tr></thead>\n<tbody>\n");
             foreach (var build in builds.EnumerateArray())
             {
                 var image = Text(build, "image") ?? "";
@@ -231,7 +233,11 @@ internal sealed class ReportHtml : IRunEndOutput
                     ? string.Join("; ", v.EnumerateObject().Select(p => $"{p.Name} {p.Value}"))
                     : "";
                 var id = record.ValueKind == JsonValueKind.Object ? Text(record, "id") ?? "" : "";
-                html.Append($"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td><td>{E(versions)}</td></tr>\n");
+                var commit = !fromSource ? ""
+                    : record.ValueKind == JsonValueKind.Object && record.TryGetProperty("source", out var source) && source.ValueKind == JsonValueKind.Object
+                        ? $"<td class=\"commit\"><code>{E(Text(source, "commit") is { Length: >= 12 } hash ? hash[..12] : Text(source, "commit"))}</code> {E(Text(source, "subject"))} (git:{E(Text(source, "ref"))}, {E(Text(source, "author_date")?[..Math.Min(10, Text(source, "author_date")!.Length)])})</td>"
+                        : "<td></td>";
+                html.Append($"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td>{commit}<td>{E(versions)}</td></tr>\n");
             }
             html.Append("</tbody>\n</table>\n");
             // What a build's nodes run without (a kind or release with no spans, another payment call), as the run said.

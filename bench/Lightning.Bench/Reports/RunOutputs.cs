@@ -31,7 +31,7 @@ internal static class RunOutputs
 
     /// <summary>Written by the run's one shutdown; the zip comes last, so it holds everything else.</summary>
     public static IReadOnlyList<IRunEndOutput> RunEnd { get; } =
-        [new SummaryJson(), Comparison, new ManifestJson(), new BuildStepsTable(), Zipkin, new ProfileFolder(), new InstructionReport(), new Plots(), new ReportHtml(), new ArtifactZip()];
+        [new SummaryJson(), Comparison, new VerdictsReport(), new ManifestJson(), new BuildStepsTable(), new BuildLogs(), Zipkin, new ProfileFolder(), new InstructionReport(), new Plots(), new ReportHtml(), new ArtifactZip()];
 
     /// <summary>Every file the outputs above write (BenchmarkDotNet's aside), relative to the run folder.</summary>
     public static IReadOnlyList<string> Files =>

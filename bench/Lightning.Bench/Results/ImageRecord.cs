@@ -8,4 +8,7 @@ internal sealed record ImageRecord(string Name, string Id, IReadOnlyList<string>
 
     /// <summary>What its node runs without (no spans, another payment call), one line each, as the run said before it started.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
+
+    /// <summary>The commit the harness made it from (a build given as git:REF), or null for an image given by name.</summary>
+    public SourceCommit? Source { get; init; }
 }

@@ -8,6 +8,7 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Options;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Progress;
+using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 using Lightning.Bench.Topology;
@@ -59,7 +60,7 @@ internal static class HarnessRun
             await interrupt.EndAsync();
             started.Engine?.Dispose();
         }
-        return exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode;
+        return VerdictsReport.GateExit(exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode, options.FailOn, shutdown.Run?.Results.Comparisons, progress);
     }
 
     /// <summary>What a run has made so far, for its end whichever way it comes.</summary>
