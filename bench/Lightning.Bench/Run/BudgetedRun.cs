@@ -71,20 +71,7 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         // The round's last group of alternating arms ends behind the next round's setup (its idle windows and
         // teardowns); its figures are taken without the idle rate, which only CPU per payment needs.
         run.RoundsMayFollow = true;
-        var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
-            BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
-                run.Alternating ? run.Arms : 1, next, run.Progress.Model),
-            options.BenchmarkDotNetArguments.ToArray());
-        summaries.Add(summary);
-        run.Progress.Model.SetActivity($"round {rounds.Count + 1} done: judging the verdicts");
-        // Its last case failed before its cleanup: its arms end now.
-        run.LiveGroup?.EndAllAsync(wait: true).GetAwaiter().GetResult();
-        foreach (var (cell, topology) in next ?? new Dictionary<string, int>())
-        {
-            lastTopology[cell] = topology;
-        }
-        outcome = (outcome.Failed + summary.Reports.Count(r => !r.Success), outcome.Declared + summary.BenchmarksCases.Length,
-            outcome.Critical || summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
+        RunRound();
         comparisons = Compare();
         var allCells = comparisons.Comparisons.Select(c => c.Cell).Distinct().Order(StringComparer.Ordinal).ToList();
         foreach (var cell in allCells)
@@ -105,6 +92,26 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         });
         // What a round costs besides its topologies (BenchmarkDotNet's own work, the comparisons): the next round's too.
         return Math.Max(0, Elapsed() - roundStarted - (spent.Sum(c => c.Seconds) - spentBefore));
+    }
+
+    /// <summary>BenchmarkDotNet over the round's cells; what failed counted, each cell's last topology kept.</summary>
+    private void RunRound()
+    {
+        var options = run.Options;
+        var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
+            BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
+                run.Alternating ? run.Arms : 1, next, run.Progress.Model),
+            options.BenchmarkDotNetArguments.ToArray());
+        summaries.Add(summary);
+        run.Progress.Model.SetActivity($"round {rounds.Count + 1} done: judging the verdicts");
+        // Its last case failed before its cleanup: its arms end now.
+        run.LiveGroup?.EndAllAsync(wait: true).GetAwaiter().GetResult();
+        foreach (var (cell, topology) in next ?? new Dictionary<string, int>())
+        {
+            lastTopology[cell] = topology;
+        }
+        outcome = (outcome.Failed + summary.Reports.Count(r => !r.Success), outcome.Declared + summary.BenchmarksCases.Length,
+            outcome.Critical || summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
     }
 
     /// <summary>Why the rounds stop after this one, or null with the next round chosen.</summary>

@@ -97,11 +97,7 @@ internal static class HarnessRun
             progress.StopDisplay();
             return HarnessExit.Fail(HarnessExit.Usage, refusal);
         }
-        var engine = started.Engine = new DockerEngine(DockerEndpoint.Resolve());
-        var dockerVersion = await engine.GetVersionAsync();
-        IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
-        progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
-        await RunPreparation.SweepLeftoversAsync(engine, options, progress);
+        var (engine, dockerVersion, compose) = await StartEngineAsync(options, started);
         // A --build that did not name its node kind has it recognised from its image, before anything else reads the builds.
         options = await KindRecognition.RecogniseAsync(options, kinds, new ImageProvisioner(engine, progress, RunLabels.For("recognise")), progress);
         var limit = new DatagramQueueLimit();
@@ -112,9 +108,28 @@ internal static class HarnessRun
             ProfileSkipped = profileSkipped,
             Graph = graph,
         };
-        var images = await new ImageChecks(engine, options, kinds, progress, run.RunId, run.WorkloadNames).RunAsync();
+        return await CheckAndMeasureAsync(run, started, limit, dockerVersion, compose.Version);
+    }
+
+    /// <summary>The engine the run uses and how it runs compose, said in one line; what earlier runs left on it swept.</summary>
+    private static async Task<(DockerEngine Engine, string Version, IComposeRunner Compose)> StartEngineAsync(HarnessOptions options, Started started)
+    {
+        var progress = started.Progress;
+        var engine = started.Engine = new DockerEngine(DockerEndpoint.Resolve());
+        var dockerVersion = await engine.GetVersionAsync();
+        IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
+        progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
+        await RunPreparation.SweepLeftoversAsync(engine, options, progress);
+        return (engine, dockerVersion, compose);
+    }
+
+    /// <summary>The images and capabilities checked, the platform started, the results folder opened and the chain seeded; then what the run measures.</summary>
+    private static async Task<int> CheckAndMeasureAsync(RunContext run, Started started, DatagramQueueLimit limit, string dockerVersion, string composeVersion)
+    {
+        var (options, engine, progress) = (run.Options, run.Engine, run.Progress);
+        var images = await new ImageChecks(engine, options, run.Kinds, progress, run.RunId, run.WorkloadNames).RunAsync();
         await StartPlatformAsync(run, images);
-        started.Shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", compose.Version), images);
+        started.Shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", composeVersion), images);
         OpenResults(run, started.Log);
         started.Shutdown.QueueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
         await run.SeedChainAsync();
