@@ -42,23 +42,34 @@ public class ArchitectureTests(ITestOutputHelper output)
     ];
 
     /// <summary>Upward edges kept, each with why. Empty is the goal; an entry whose edge is gone must go too.</summary>
-    private static readonly IReadOnlyDictionary<(string From, string To), string> Kept = new Dictionary<(string, string), string>
-    {
-    };
+    private static readonly IReadOnlyDictionary<(string From, string To), string> Kept = new Dictionary<
+        (string, string),
+        string
+    >
+    { };
 
     /// <summary>Folders that hold no feature: they may name nothing but each other.</summary>
     private static readonly string[] Infrastructure = ["Processes", "Cleanup", "Docker", "Waiting", "Progress"];
 
-    private static readonly Lazy<FolderGraph> Graph = new(() => FolderGraph.Of(typeof(ScenarioBenchmark).Assembly.Location));
+    private static readonly Lazy<FolderGraph> Graph = new(() =>
+        FolderGraph.Of(typeof(ScenarioBenchmark).Assembly.Location)
+    );
 
-    private static readonly Lazy<SourceEdges> Source = new(() => SourceEdges.Read(Path.Combine(RepositoryRoot, "bench", Root)));
+    private static readonly Lazy<SourceEdges> Source = new(() =>
+        SourceEdges.Read(Path.Combine(RepositoryRoot, "bench", Root))
+    );
 
-    private static string RepositoryRoot => typeof(ArchitectureTests).Assembly.GetCustomAttributes<System.Reflection.AssemblyMetadataAttribute>()
-        .First(a => a.Key == "RepositoryRoot").Value!;
+    private static string RepositoryRoot =>
+        typeof(ArchitectureTests)
+            .Assembly.GetCustomAttributes<System.Reflection.AssemblyMetadataAttribute>()
+            .First(a => a.Key == "RepositoryRoot")
+            .Value!;
 
     /// <summary>Each node kind's own folder under NodeKinds/ (where its kind class lives).</summary>
-    private static IReadOnlyList<string> KindFolders => Lightning.Bench.NodeKinds.NodeKindCatalog.Default.All
-        .Select(k => k.GetType().Namespace!.Split('.')[3]).ToList();
+    private static IReadOnlyList<string> KindFolders =>
+        Lightning
+            .Bench.NodeKinds.NodeKindCatalog.Default.All.Select(k => k.GetType().Namespace!.Split('.')[3])
+            .ToList();
 
     /// <summary>
     /// Files outside a kind's folder that may name it, each with why. The catalog is where kinds are registered; a
@@ -67,7 +78,8 @@ public class ArchitectureTests(ITestOutputHelper output)
     /// </summary>
     private static readonly IReadOnlyDictionary<string, string> NamesKinds = new Dictionary<string, string>
     {
-        ["NodeKinds/NodeKindCatalog.cs"] = "the catalog registers the kinds the harness ships with: a new kind is one more entry there",
+        ["NodeKinds/NodeKindCatalog.cs"] =
+            "the catalog registers the kinds the harness ships with: a new kind is one more entry there",
         ["Topology/NodeSpec.cs"] = "DefaultKind: the kind of a node no build names another for",
     };
 
@@ -95,14 +107,19 @@ public class ArchitectureTests(ITestOutputHelper output)
     [Fact]
     public void No_folder_uses_a_folder_above_it_but_the_edges_kept_with_a_reason()
     {
-        var upward = Graph.Value.Edges
-            .SelectMany(e => e.Value.Select(t => (From: e.Key, To: t.Key, Users: t.Value)))
+        var upward = Graph
+            .Value.Edges.SelectMany(e => e.Value.Select(t => (From: e.Key, To: t.Key, Users: t.Value)))
             .Where(e => LayerOf(e.To) > LayerOf(e.From) && !Kept.ContainsKey((e.From, e.To)))
-            .Select(e => $"{e.From} -> {e.To} (layer {LayerOf(e.From)} uses layer {LayerOf(e.To)}): {string.Join(", ", e.Users.Take(5))}")
+            .Select(e =>
+                $"{e.From} -> {e.To} (layer {LayerOf(e.From)} uses layer {LayerOf(e.To)}): {string.Join(", ", e.Users.Take(5))}"
+            )
             .ToList();
         Assert.True(upward.Count == 0, "upward dependencies:\n" + string.Join("\n", upward));
         var stale = Kept.Keys.Where(k => !Graph.Value.Uses(k.From, k.To)).ToList();
-        Assert.True(stale.Count == 0, $"kept edges that no longer exist (remove them from the list): {string.Join(", ", stale)}");
+        Assert.True(
+            stale.Count == 0,
+            $"kept edges that no longer exist (remove them from the list): {string.Join(", ", stale)}"
+        );
     }
 
     /// <summary>
@@ -112,11 +129,19 @@ public class ArchitectureTests(ITestOutputHelper output)
     [Fact]
     public void No_const_or_nameof_reference_points_to_a_folder_above_it()
     {
-        var upward = Source.Value.SourceOnlyEdges
-            .Where(e => LayerOf(e.ToFolder) > LayerOf(e.FromFolder) && !Kept.ContainsKey((e.FromFolder, e.ToFolder)))
-            .Select(e => $"{e.FromFolder} -> {e.ToFolder} (layer {LayerOf(e.FromFolder)} names layer {LayerOf(e.ToFolder)}): {e}")
+        var upward = Source
+            .Value.SourceOnlyEdges.Where(e =>
+                LayerOf(e.ToFolder) > LayerOf(e.FromFolder) && !Kept.ContainsKey((e.FromFolder, e.ToFolder))
+            )
+            .Select(e =>
+                $"{e.FromFolder} -> {e.ToFolder} (layer {LayerOf(e.FromFolder)} names layer {LayerOf(e.ToFolder)}): {e}"
+            )
             .ToList();
-        Assert.True(upward.Count == 0, "upward const or nameof references (move the constant to the layer that owns it):\n" + string.Join("\n", upward));
+        Assert.True(
+            upward.Count == 0,
+            "upward const or nameof references (move the constant to the layer that owns it):\n"
+                + string.Join("\n", upward)
+        );
         Assert.Contains(Source.Value.SourceOnlyEdges, e => e.How == SourceEdges.Kind.Const);
     }
 
@@ -129,18 +154,40 @@ public class ArchitectureTests(ITestOutputHelper output)
     {
         var kinds = KindFolders;
         Assert.Contains("CoreLightning", kinds);
-        var names = Lightning.Bench.NodeKinds.NodeKindCatalog.Default.All.Select(k => k.Name).ToHashSet(StringComparer.Ordinal);
-        var uses = Source.Value.References
-            .Where(r => r.ToKindFolder is { } kind && kinds.Contains(kind) && SourceEdges.KindFolderOf(r.File) != kind && !NamesKinds.ContainsKey(Normal(r.File)))
+        var names = Lightning
+            .Bench.NodeKinds.NodeKindCatalog.Default.All.Select(k => k.Name)
+            .ToHashSet(StringComparer.Ordinal);
+        var uses = Source
+            .Value.References.Where(r =>
+                r.ToKindFolder is { } kind
+                && kinds.Contains(kind)
+                && SourceEdges.KindFolderOf(r.File) != kind
+                && !NamesKinds.ContainsKey(Normal(r.File))
+            )
             .Select(r => $"names {r.ToKindFolder}: {r}");
-        var texts = Source.Value.Literals
-            .Where(l => names.Contains(l.Value) && !Normal(l.File).StartsWith("NodeKinds/", StringComparison.Ordinal) && !NamesKinds.ContainsKey(Normal(l.File)))
+        var texts = Source
+            .Value.Literals.Where(l =>
+                names.Contains(l.Value)
+                && !Normal(l.File).StartsWith("NodeKinds/", StringComparison.Ordinal)
+                && !NamesKinds.ContainsKey(Normal(l.File))
+            )
             .Select(l => $"writes a kind's name: {l}");
         var found = uses.Concat(texts).Distinct().ToList();
-        Assert.True(found.Count == 0, "a node kind named outside its folder (ask for a capability instead, see NodeKinds/Capabilities):\n" + string.Join("\n", found));
-        var stale = NamesKinds.Keys.Where(f => !Source.Value.References.Any(r => Normal(r.File) == f && r.ToKindFolder is not null)
-            && !Source.Value.Literals.Any(l => Normal(l.File) == f && names.Contains(l.Value))).ToList();
-        Assert.True(stale.Count == 0, $"files allowed to name a kind that no longer do (remove them from the list): {string.Join(", ", stale)}");
+        Assert.True(
+            found.Count == 0,
+            "a node kind named outside its folder (ask for a capability instead, see NodeKinds/Capabilities):\n"
+                + string.Join("\n", found)
+        );
+        var stale = NamesKinds
+            .Keys.Where(f =>
+                !Source.Value.References.Any(r => Normal(r.File) == f && r.ToKindFolder is not null)
+                && !Source.Value.Literals.Any(l => Normal(l.File) == f && names.Contains(l.Value))
+            )
+            .ToList();
+        Assert.True(
+            stale.Count == 0,
+            $"files allowed to name a kind that no longer do (remove them from the list): {string.Join(", ", stale)}"
+        );
     }
 
     private static string Normal(string path) => path.Replace(Path.DirectorySeparatorChar, '/');
@@ -150,7 +197,10 @@ public class ArchitectureTests(ITestOutputHelper output)
     public void The_runs_top_is_in_small_parts()
     {
         var project = Path.Combine(RepositoryRoot, "bench", Root);
-        var files = Directory.GetFiles(Path.Combine(project, "Run"), "*.cs").Append(Path.Combine(project, "Program.cs")).ToList();
+        var files = Directory
+            .GetFiles(Path.Combine(project, "Run"), "*.cs")
+            .Append(Path.Combine(project, "Program.cs"))
+            .ToList();
         var tooLong = new List<string>();
         foreach (var file in files)
         {
@@ -161,13 +211,18 @@ public class ArchitectureTests(ITestOutputHelper output)
                 tooLong.Add($"{Path.GetFileName(file)}: {lines} lines");
             }
             var root = Microsoft.CodeAnalysis.CSharp.CSharpSyntaxTree.ParseText(text).GetRoot();
-            foreach (var method in root.DescendantNodes().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.BaseMethodDeclarationSyntax>())
+            foreach (
+                var method in root.DescendantNodes()
+                    .OfType<Microsoft.CodeAnalysis.CSharp.Syntax.BaseMethodDeclarationSyntax>()
+            )
             {
                 var span = method.GetLocation().GetLineSpan();
                 var length = span.EndLinePosition.Line - span.StartLinePosition.Line + 1;
                 if (length >= 60)
                 {
-                    tooLong.Add($"{Path.GetFileName(file)}:{span.StartLinePosition.Line + 1} a method of {length} lines");
+                    tooLong.Add(
+                        $"{Path.GetFileName(file)}:{span.StartLinePosition.Line + 1} a method of {length} lines"
+                    );
                 }
             }
         }
@@ -192,14 +247,50 @@ public class ArchitectureTests(ITestOutputHelper output)
     [Fact]
     public void Options_parse_into_data_and_call_no_feature_code()
     {
-        AssertNoDependency("Options", ["Profiling", "Instructions", "Network", "Reports", "Swarm", "Setup", "Instruments", "Cases", "Soak", "Columns", "Run",
-            "Docker", "Compose", "Chain", "Tracing", "Sources", "Bisection"]);
+        AssertNoDependency(
+            "Options",
+            [
+                "Profiling",
+                "Instructions",
+                "Network",
+                "Reports",
+                "Swarm",
+                "Setup",
+                "Instruments",
+                "Cases",
+                "Soak",
+                "Columns",
+                "Run",
+                "Docker",
+                "Compose",
+                "Chain",
+                "Tracing",
+                "Sources",
+                "Bisection",
+            ]
+        );
     }
 
     [Fact]
     public void Builds_from_source_know_git_the_engine_and_the_options_but_no_run_and_no_report()
     {
-        AssertNoDependency("Sources", ["Cases", "Run", "Network", "Reports", "Swarm", "Setup", "Instruments", "Soak", "Scenarios", "Workloads", "NodeKinds", "Bisection"]);
+        AssertNoDependency(
+            "Sources",
+            [
+                "Cases",
+                "Run",
+                "Network",
+                "Reports",
+                "Swarm",
+                "Setup",
+                "Instruments",
+                "Soak",
+                "Scenarios",
+                "Workloads",
+                "NodeKinds",
+                "Bisection",
+            ]
+        );
     }
 
     [Fact]
@@ -213,7 +304,14 @@ public class ArchitectureTests(ITestOutputHelper output)
     {
         foreach (var folder in Infrastructure)
         {
-            AssertNoDependency(folder, Graph.Value.Folders.Where(f => !Infrastructure.Contains(f) && f != folder && LayerOf(f) > LayerOf(folder)).ToArray());
+            AssertNoDependency(
+                folder,
+                Graph
+                    .Value.Folders.Where(f =>
+                        !Infrastructure.Contains(f) && f != folder && LayerOf(f) > LayerOf(folder)
+                    )
+                    .ToArray()
+            );
         }
     }
 
@@ -222,24 +320,35 @@ public class ArchitectureTests(ITestOutputHelper output)
     public void The_folder_graph_is_reported()
     {
         var graph = Graph.Value;
-        output.WriteLine($"folders: {graph.Folders.Count()}, mutual pairs: {graph.MutualPairs().Count}, largest cycle: {graph.Cycles().FirstOrDefault()?.Count ?? 0}");
+        output.WriteLine(
+            $"folders: {graph.Folders.Count()}, mutual pairs: {graph.MutualPairs().Count}, largest cycle: {graph.Cycles().FirstOrDefault()?.Count ?? 0}"
+        );
         foreach (var folder in graph.Folders.OrderBy(LayerOf))
         {
-            output.WriteLine($"{LayerOf(folder),2} {folder} ({graph.TypesPerFolder[folder]} types) -> {string.Join(" ", graph.Edges.TryGetValue(folder, out var t) ? t.Keys.OrderBy(LayerOf) : [])}");
+            output.WriteLine(
+                $"{LayerOf(folder), 2} {folder} ({graph.TypesPerFolder[folder]} types) -> {string.Join(" ", graph.Edges.TryGetValue(folder, out var t) ? t.Keys.OrderBy(LayerOf) : [])}"
+            );
         }
         Assert.True(graph.Folders.Count() > 20);
     }
 
-    private static string[] Above(string folder) => Graph.Value.Folders.Where(f => LayerOf(f) > LayerOf(folder)).ToArray();
+    private static string[] Above(string folder) =>
+        Graph.Value.Folders.Where(f => LayerOf(f) > LayerOf(folder)).ToArray();
 
     /// <summary>NetArchTest's reading of the same rule, naming the types that break it.</summary>
     private static void AssertNoDependency(string folder, IEnumerable<string> forbidden)
     {
         var namespaces = forbidden.Where(f => f != "(root)").Select(f => $"{Root}.{f}").ToArray();
-        var result = Types.InAssembly(typeof(ScenarioBenchmark).Assembly)
-            .That().ResideInNamespace($"{Root}.{folder}")
-            .ShouldNot().HaveDependencyOnAny(namespaces)
+        var result = Types
+            .InAssembly(typeof(ScenarioBenchmark).Assembly)
+            .That()
+            .ResideInNamespace($"{Root}.{folder}")
+            .ShouldNot()
+            .HaveDependencyOnAny(namespaces)
             .GetResult();
-        Assert.True(result.IsSuccessful, $"{folder} uses {string.Join(", ", forbidden)}: {string.Join(", ", result.FailingTypeNames ?? [])}");
+        Assert.True(
+            result.IsSuccessful,
+            $"{folder} uses {string.Join(", ", forbidden)}: {string.Join(", ", result.FailingTypeNames ?? [])}"
+        );
     }
 }

@@ -21,14 +21,19 @@ public class AtomicFileTests : IDisposable
         File.WriteAllText(path, "old");
         using var written = new ManualResetEventSlim();
         using var release = new ManualResetEventSlim();
-        var writer = Task.Run(() => AtomicFile.Write(path, stream =>
-        {
-            stream.Write("new, "u8);
-            stream.Flush();
-            written.Set();
-            Assert.True(release.Wait(TimeSpan.FromMinutes(1)));
-            stream.Write("whole"u8);
-        }));
+        var writer = Task.Run(() =>
+            AtomicFile.Write(
+                path,
+                stream =>
+                {
+                    stream.Write("new, "u8);
+                    stream.Flush();
+                    written.Set();
+                    Assert.True(release.Wait(TimeSpan.FromMinutes(1)));
+                    stream.Write("whole"u8);
+                }
+            )
+        );
         Assert.True(written.Wait(TimeSpan.FromMinutes(1)));
 
         Assert.Equal("old", File.ReadAllText(path));
@@ -49,11 +54,16 @@ public class AtomicFileTests : IDisposable
         var path = Path.Combine(directory, "manifest.json");
         File.WriteAllText(path, "old");
 
-        Assert.Throws<IOException>(() => AtomicFile.Write(path, stream =>
-        {
-            stream.Write("half"u8);
-            throw new IOException("No space left on device");
-        }));
+        Assert.Throws<IOException>(() =>
+            AtomicFile.Write(
+                path,
+                stream =>
+                {
+                    stream.Write("half"u8);
+                    throw new IOException("No space left on device");
+                }
+            )
+        );
 
         Assert.Equal("old", File.ReadAllText(path));
         Assert.Equal([path], Directory.GetFiles(directory));
@@ -72,11 +82,16 @@ public class AtomicFileTests : IDisposable
         var zip = run + ".zip";
         using var midway = new ManualResetEventSlim();
         using var release = new ManualResetEventSlim();
-        var zipping = Task.Run(() => ArtifactZip.Create(run, midway: () =>
-        {
-            midway.Set();
-            Assert.True(release.Wait(TimeSpan.FromMinutes(1)));
-        }));
+        var zipping = Task.Run(() =>
+            ArtifactZip.Create(
+                run,
+                midway: () =>
+                {
+                    midway.Set();
+                    Assert.True(release.Wait(TimeSpan.FromMinutes(1)));
+                }
+            )
+        );
         Assert.True(midway.Wait(TimeSpan.FromMinutes(1)));
 
         Assert.False(File.Exists(zip));
@@ -153,7 +168,10 @@ public class AtomicFileTests : IDisposable
 
             var removed = AtomicFile.RemoveLeftovers(directory, TimeSpan.FromMinutes(10));
 
-            Assert.Equal(new[] { zip, summary, copy }.Order(StringComparer.Ordinal), removed.Order(StringComparer.Ordinal));
+            Assert.Equal(
+                new[] { zip, summary, copy }.Order(StringComparer.Ordinal),
+                removed.Order(StringComparer.Ordinal)
+            );
             Assert.False(File.Exists(zip) || File.Exists(summary) || Directory.Exists(copy));
             Assert.True(File.Exists(recent) && File.Exists(live) && File.Exists(Path.Combine(run, "payments.csv")));
         }

@@ -9,14 +9,18 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class BenchmarkOutputTests
 {
-    private static void Benchmark() => throw new NodeDiedException("bob", 137, "2026-11-22T12:04:15.150Z INFO    lightningd: Resolved invoice");
+    private static void Benchmark() =>
+        throw new NodeDiedException("bob", 137, "2026-11-22T12:04:15.150Z INFO    lightningd: Resolved invoice");
 
     [Fact]
     public void A_dead_node_wrapped_by_reflection_is_printed_as_its_evidence_without_any_stack()
     {
         // BenchmarkDotNet invokes in-process benchmarks by reflection and logs the exception's ToString().
         var wrapped = Assert.Throws<TargetInvocationException>(() =>
-            typeof(BenchmarkOutputTests).GetMethod(nameof(Benchmark), BindingFlags.NonPublic | BindingFlags.Static)!.Invoke(null, null));
+            typeof(BenchmarkOutputTests)
+                .GetMethod(nameof(Benchmark), BindingFlags.NonPublic | BindingFlags.Static)!
+                .Invoke(null, null)
+        );
         var logged = new AccumulationLogger();
 
         new BenchmarkOutput(logged).WriteLine(LogKind.Error, wrapped.ToString());

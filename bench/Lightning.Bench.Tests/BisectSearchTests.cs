@@ -13,19 +13,28 @@ namespace Lightning.Bench.Tests;
 public class BisectSearchTests
 {
     /// <summary>GOOD (0), then commits 1..n; each commit's verdict from the script (missing: same).</summary>
-    private static async Task<(BisectSearch Search, BisectEnd End)> RunAsync(int commits, IReadOnlyDictionary<int, string> script)
+    private static async Task<(BisectSearch Search, BisectEnd End)> RunAsync(
+        int commits,
+        IReadOnlyDictionary<int, string> script
+    )
     {
         var search = new BisectSearch(Enumerable.Range(0, commits + 1).Select(i => $"c{i}").ToList());
-        var end = await search.RunAsync((index, _) => Task.FromResult(script.GetValueOrDefault(index, "same") switch
-        {
-            "skip" => StepMeasurement.Skip("does not build"),
-            var verdict => new StepMeasurement(verdict, 1, 0.9, 1.1, 5, null),
-        }));
+        var end = await search.RunAsync(
+            (index, _) =>
+                Task.FromResult(
+                    script.GetValueOrDefault(index, "same") switch
+                    {
+                        "skip" => StepMeasurement.Skip("does not build"),
+                        var verdict => new StepMeasurement(verdict, 1, 0.9, 1.1, 5, null),
+                    }
+                )
+        );
         return (search, end);
     }
 
     /// <summary>A step at <paramref name="at"/>: every commit from it on is slower, the ones before are same.</summary>
-    private static Dictionary<int, string> StepAt(int at, int commits) => Enumerable.Range(at, commits - at + 1).ToDictionary(i => i, _ => "slower");
+    private static Dictionary<int, string> StepAt(int at, int commits) =>
+        Enumerable.Range(at, commits - at + 1).ToDictionary(i => i, _ => "slower");
 
     [Fact]
     public async Task A_clean_step_is_found_in_log2_steps_after_BAD_each_at_the_middle_of_what_is_open()
@@ -36,7 +45,10 @@ public class BisectSearchTests
         Assert.Equal("slower", search.Direction);
         // BAD first, then halves: 8 (good), 12 (bad), 10 (good), 11 (bad).
         Assert.Equal([16, 8, 12, 10, 11], search.Steps.Select(s => s.Index));
-        Assert.Equal([StepOutcome.Bad, StepOutcome.Good, StepOutcome.Bad, StepOutcome.Good, StepOutcome.Bad], search.Steps.Select(s => s.Outcome));
+        Assert.Equal(
+            [StepOutcome.Bad, StepOutcome.Good, StepOutcome.Bad, StepOutcome.Good, StepOutcome.Bad],
+            search.Steps.Select(s => s.Outcome)
+        );
         Assert.Equal([1, 2, 3, 4, 5], search.Steps.Select(s => s.Number));
     }
 
@@ -121,19 +133,41 @@ public class BisectSearchTests
         search.Record(16, new StepMeasurement("slower", 1.2, 1.1, 1.3, 5, null));
         search.Record(8, new StepMeasurement("same", 1, 0.99, 1.01, 5, null));
         Assert.Equal(12, search.Next());
-        Assert.Throws<InvalidOperationException>(() => search.Record(8, new StepMeasurement("same", 1, 0.99, 1.01, 5, null)));
-        Assert.Throws<InvalidOperationException>(() => search.Record(0, new StepMeasurement("same", 1, 0.99, 1.01, 5, null)));
+        Assert.Throws<InvalidOperationException>(() =>
+            search.Record(8, new StepMeasurement("same", 1, 0.99, 1.01, 5, null))
+        );
+        Assert.Throws<InvalidOperationException>(() =>
+            search.Record(0, new StepMeasurement("same", 1, 0.99, 1.01, 5, null))
+        );
     }
 
     [Fact]
     public void A_step_runs_the_bisections_command_line_without_its_own_words_and_reads_its_metric_from_verdicts_json()
     {
-        Assert.Equal(["AlicePaysBob", "--source", "/src", "--max-time", "5m", "--concurrency=1", "--", "--memory"],
-            BisectCommand.StepArguments(["bisect", "v1", "v2", "AlicePaysBob", "--source", "/src", "--metric", "storage/attempt", "--max-time", "5m",
-                "--case=Concurrency=1", "--concurrency=1", "--", "--memory"]));
+        Assert.Equal(
+            ["AlicePaysBob", "--source", "/src", "--max-time", "5m", "--concurrency=1", "--", "--memory"],
+            BisectCommand.StepArguments([
+                "bisect",
+                "v1",
+                "v2",
+                "AlicePaysBob",
+                "--source",
+                "/src",
+                "--metric",
+                "storage/attempt",
+                "--max-time",
+                "5m",
+                "--case=Concurrency=1",
+                "--concurrency=1",
+                "--",
+                "--memory",
+            ])
+        );
         // What a step adds goes before BenchmarkDotNet's part, after the user's own (so it wins).
-        Assert.Equal(["AlicePaysBob", "--results", "/r", "--results", "/steps/1", "--", "--memory"],
-            BisectCommand.WithOptions(["AlicePaysBob", "--results", "/r", "--", "--memory"], ["--results", "/steps/1"]));
+        Assert.Equal(
+            ["AlicePaysBob", "--results", "/r", "--results", "/steps/1", "--", "--memory"],
+            BisectCommand.WithOptions(["AlicePaysBob", "--results", "/r", "--", "--memory"], ["--results", "/steps/1"])
+        );
         Assert.Equal(["AlicePaysBob", "--no-zip"], BisectCommand.WithOptions(["AlicePaysBob"], ["--no-zip"]));
 
         var folder = Directory.CreateTempSubdirectory("lnbench-step-").FullName;
@@ -143,29 +177,83 @@ public class BisectSearchTests
             Directory.CreateDirectory(run);
             var record = new BisectRecord
             {
-                Arguments = [], Source = "/src", Good = "v1", Bad = "v2", Metric = "storage/attempt", Case = "Concurrency=10",
-                Commits = [], Started = DateTimeOffset.UnixEpoch,
+                Arguments = [],
+                Source = "/src",
+                Good = "v1",
+                Bad = "v2",
+                Metric = "storage/attempt",
+                Case = "Concurrency=10",
+                Commits = [],
+                Started = DateTimeOffset.UnixEpoch,
             };
-            VerdictRow Row(string cell, string metric, string verdict) => new(cell, metric, "KB", "build", BisectRefs.GoodBuild, BisectRefs.CandidateBuild,
-                10, 11.3, 1.13, new VerdictInterval(1.08, 1.18, 0.95, true, true), 6, verdict, verdict, 4.5, 2, false);
+            VerdictRow Row(string cell, string metric, string verdict) =>
+                new(
+                    cell,
+                    metric,
+                    "KB",
+                    "build",
+                    BisectRefs.GoodBuild,
+                    BisectRefs.CandidateBuild,
+                    10,
+                    11.3,
+                    1.13,
+                    new VerdictInterval(1.08, 1.18, 0.95, true, true),
+                    6,
+                    verdict,
+                    verdict,
+                    4.5,
+                    2,
+                    false
+                );
             new VerdictsFile
             {
-                RunId = "20260101-120000-abcd", Scenario = "AlicePaysBob", Complete = true, ThresholdPercent = 2, Builds = [],
-                Verdicts = [Row("Concurrency=1", "storage/attempt", "same"), Row("Concurrency=10", "storage/attempt", "slower"), Row("Concurrency=10", "mean time", "same")],
+                RunId = "20260101-120000-abcd",
+                Scenario = "AlicePaysBob",
+                Complete = true,
+                ThresholdPercent = 2,
+                Builds = [],
+                Verdicts =
+                [
+                    Row("Concurrency=1", "storage/attempt", "same"),
+                    Row("Concurrency=10", "storage/attempt", "slower"),
+                    Row("Concurrency=10", "mean time", "same"),
+                ],
             }.Write(run);
 
             var measured = BisectCommand.Read(0, folder, "steps/3-abc", record, isBad: false);
-            Assert.Equal(("slower", 1.13, 1.08, 1.18, 4.5, "steps/3-abc"), (measured.Verdict, measured.Ratio!.Value, measured.Low!.Value, measured.High!.Value, measured.DetectsPercent!.Value, measured.Folder));
+            Assert.Equal(
+                ("slower", 1.13, 1.08, 1.18, 4.5, "steps/3-abc"),
+                (
+                    measured.Verdict,
+                    measured.Ratio!.Value,
+                    measured.Low!.Value,
+                    measured.High!.Value,
+                    measured.DetectsPercent!.Value,
+                    measured.Folder
+                )
+            );
 
             // Without --case, a metric measured in two cases is said in one line.
-            var twoCases = Assert.Throws<UsageException>(() => BisectCommand.Read(0, folder, "s", record with { Case = null }, isBad: true));
+            var twoCases = Assert.Throws<UsageException>(() =>
+                BisectCommand.Read(0, folder, "s", record with { Case = null }, isBad: true)
+            );
             Assert.Contains("give --case", twoCases.Message);
             // A metric the step does not have: bad input at BAD, a skip elsewhere.
-            Assert.Throws<UsageException>(() => BisectCommand.Read(0, folder, "s", record with { Metric = "storage/payment" }, isBad: true));
-            Assert.NotNull(BisectCommand.Read(0, folder, "s", record with { Metric = "storage/payment" }, isBad: false).Skipped);
+            Assert.Throws<UsageException>(() =>
+                BisectCommand.Read(0, folder, "s", record with { Metric = "storage/payment" }, isBad: true)
+            );
+            Assert.NotNull(
+                BisectCommand.Read(0, folder, "s", record with { Metric = "storage/payment" }, isBad: false).Skipped
+            );
             // A step whose workload could not run, or whose build was refused, is a skip.
-            Assert.Contains("could not run", BisectCommand.Read(HarnessExit.Failure, folder, "s", record, isBad: false).Skipped);
-            Assert.Contains("refused", BisectCommand.Read(HarnessExit.Usage, folder, "s", record, isBad: false).Skipped);
+            Assert.Contains(
+                "could not run",
+                BisectCommand.Read(HarnessExit.Failure, folder, "s", record, isBad: false).Skipped
+            );
+            Assert.Contains(
+                "refused",
+                BisectCommand.Read(HarnessExit.Usage, folder, "s", record, isBad: false).Skipped
+            );
         }
         finally
         {
@@ -176,9 +264,41 @@ public class BisectSearchTests
     [Theory]
     [InlineData("bisect takes GOOD and BAD", "bisect", "v1")]
     [InlineData("bisect needs the metric", "bisect", "v1", "v2", "AlicePaysBob", "--source", "/src")]
-    [InlineData("bisect is made from a checkout's commits: add --source DIR", "bisect", "v1", "v2", "AlicePaysBob", "--metric", "mean time")]
-    [InlineData("bisect makes its two builds", "bisect", "v1", "v2", "AlicePaysBob", "--source", "/src", "--metric", "mean time", "--build", "a=img:1")]
-    [InlineData("--fail-on does not go with it", "bisect", "v1", "v2", "AlicePaysBob", "--source", "/src", "--metric", "mean time", "--fail-on", "slower")]
+    [InlineData(
+        "bisect is made from a checkout's commits: add --source DIR",
+        "bisect",
+        "v1",
+        "v2",
+        "AlicePaysBob",
+        "--metric",
+        "mean time"
+    )]
+    [InlineData(
+        "bisect makes its two builds",
+        "bisect",
+        "v1",
+        "v2",
+        "AlicePaysBob",
+        "--source",
+        "/src",
+        "--metric",
+        "mean time",
+        "--build",
+        "a=img:1"
+    )]
+    [InlineData(
+        "--fail-on does not go with it",
+        "bisect",
+        "v1",
+        "v2",
+        "AlicePaysBob",
+        "--source",
+        "/src",
+        "--metric",
+        "mean time",
+        "--fail-on",
+        "slower"
+    )]
     [InlineData("--metric applies to a bisection", "AlicePaysBob", "--metric", "mean time")]
     [InlineData("give only ./run.sh bisect --resume DIR", "bisect", "--resume", "results/bisect-x", "--plain")]
     public void What_a_bisection_lacks_is_said_in_one_line(string said, params string[] args) =>
@@ -187,9 +307,25 @@ public class BisectSearchTests
     [Fact]
     public void A_bisection_is_checked_as_its_first_step_GOOD_against_BAD_with_a_budget_per_step()
     {
-        var options = OptionParser.Parse(["bisect", "v24.11.2", "v25.02.2", "AlicePaysBob", "--source", "/src", "--metric", "storage/payment", "--case", "Concurrency=1", "--max-time", "10m"]);
+        var options = OptionParser.Parse([
+            "bisect",
+            "v24.11.2",
+            "v25.02.2",
+            "AlicePaysBob",
+            "--source",
+            "/src",
+            "--metric",
+            "storage/payment",
+            "--case",
+            "Concurrency=1",
+            "--max-time",
+            "10m",
+        ]);
         Assert.Equal(new BisectRefs("v24.11.2", "v25.02.2"), options.Bisect);
-        Assert.Equal([("good", "git:v24.11.2"), ("candidate", "git:v25.02.2")], options.Builds.Select(b => (b.Name, b.Image)));
+        Assert.Equal(
+            [("good", "git:v24.11.2"), ("candidate", "git:v25.02.2")],
+            options.Builds.Select(b => (b.Name, b.Image))
+        );
         Assert.Equal(("storage/payment", "Concurrency=1"), (options.BisectMetric, options.BisectCase));
         Assert.Equal(TimeSpan.FromMinutes(10), options.MaxTime);
         Assert.Equal("results/bisect-x", OptionParser.Parse(["bisect", "--resume", "results/bisect-x"]).BisectResume);

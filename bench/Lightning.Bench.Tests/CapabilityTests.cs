@@ -22,11 +22,24 @@ public class CapabilityTests
     [Fact]
     public void A_kinds_node_calls_are_the_interfaces_its_node_implements()
     {
-        Assert.Equal(KnownCapabilities.NodeCalls.ToHashSet(), KnownCapabilities.OfNode(typeof(CoreLightningNode)).ToHashSet());
         Assert.Equal(
-            new HashSet<Capability> { KnownCapabilities.Keysend, KnownCapabilities.ChannelBalances, KnownCapabilities.PathChoice, KnownCapabilities.ChannelListing },
-            KnownCapabilities.OfNode(typeof(LndNode)).ToHashSet());
-        Assert.All(KnownCapabilities.NodeCalls, c => Assert.True(c.Interface!.IsInterface && typeof(INodeFeature).IsAssignableFrom(c.Interface)));
+            KnownCapabilities.NodeCalls.ToHashSet(),
+            KnownCapabilities.OfNode(typeof(CoreLightningNode)).ToHashSet()
+        );
+        Assert.Equal(
+            new HashSet<Capability>
+            {
+                KnownCapabilities.Keysend,
+                KnownCapabilities.ChannelBalances,
+                KnownCapabilities.PathChoice,
+                KnownCapabilities.ChannelListing,
+            },
+            KnownCapabilities.OfNode(typeof(LndNode)).ToHashSet()
+        );
+        Assert.All(
+            KnownCapabilities.NodeCalls,
+            c => Assert.True(c.Interface!.IsInterface && typeof(INodeFeature).IsAssignableFrom(c.Interface))
+        );
     }
 
     [Fact]
@@ -38,47 +51,103 @@ public class CapabilityTests
             Assert.Equal(kind.Graph is not null, kind.Offers.Contains(KnownCapabilities.Graph));
             foreach (var history in HistoryKinds.All)
             {
-                Assert.Equal(kind.HistoryOf(history) is not null, kind.Offers.Contains(KnownCapabilities.HistoryOf(history)));
+                Assert.Equal(
+                    kind.HistoryOf(history) is not null,
+                    kind.Offers.Contains(KnownCapabilities.HistoryOf(history))
+                );
             }
             // Every node call a kind offers is one its node implements (the kind reads them from its node type).
-            Assert.Subset(KnownCapabilities.NodeCalls.ToHashSet(), kind.Offers.Where(c => c.Interface is not null).ToHashSet());
+            Assert.Subset(
+                KnownCapabilities.NodeCalls.ToHashSet(),
+                kind.Offers.Where(c => c.Interface is not null).ToHashSet()
+            );
         }
     }
 
     [Fact]
     public void A_need_a_builds_kind_does_not_offer_is_refused_in_one_line_naming_the_need_the_capability_and_the_kind()
     {
-        var options = OptionParser.Parse(["AlicePaysBob", "--workload", "pay,list-channels", "--build", "a=standin=lnbench-test/standin:1"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--workload",
+            "pay,list-channels",
+            "--build",
+            "a=standin=lnbench-test/standin:1",
+        ]);
         var needs = CapabilityCheck.Of(options, options.Workloads);
         Assert.Equal([KnownCapabilities.ChannelListing], needs.Select(n => n.Capability));
-        Assert.Equal("--workload list-channels needs listing its channels with their peers (channel listing): build a (lnbench-test/standin:1) is standin, " +
-            "whose nodes do not offer it; drop --workload list-channels or the build", CapabilityCheck.Refusal(options, Kinds, needs));
+        Assert.Equal(
+            "--workload list-channels needs listing its channels with their peers (channel listing): build a (lnbench-test/standin:1) is standin, "
+                + "whose nodes do not offer it; drop --workload list-channels or the build",
+            CapabilityCheck.Refusal(options, Kinds, needs)
+        );
 
         // Keysend the stand-in node implements: nothing refused.
-        var keysend = OptionParser.Parse(["AlicePaysBob", "--workload", "keysend", "--build", "a=standin=lnbench-test/standin:1"]);
+        var keysend = OptionParser.Parse([
+            "AlicePaysBob",
+            "--workload",
+            "keysend",
+            "--build",
+            "a=standin=lnbench-test/standin:1",
+        ]);
         Assert.Null(CapabilityCheck.Refusal(keysend, Kinds, CapabilityCheck.Of(keysend, keysend.Workloads)));
     }
 
     [Fact]
     public void Options_need_capabilities_too_and_a_database_need_holds_for_its_build_only()
     {
-        var options = OptionParser.Parse(["AlicePaysBob", "--build", "lite=lnbench-test/a:1", "--build", "pg=standin=lnbench-test/standin:1", "--db", "pg:postgres"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--build",
+            "lite=lnbench-test/a:1",
+            "--build",
+            "pg=standin=lnbench-test/standin:1",
+            "--db",
+            "pg:postgres",
+        ]);
         var needs = CapabilityCheck.Of(options, ["pay"]);
         Assert.Equal([new CapabilityCheck.Need(KnownCapabilities.Postgres, "--db pg:postgres", "pg")], needs);
-        Assert.Equal("--db pg:postgres needs a database on PostgreSQL (postgres): build pg (lnbench-test/standin:1) is standin, whose nodes do not offer it; " +
-            "drop --db pg:postgres or the build", CapabilityCheck.Refusal(options, Kinds, needs));
+        Assert.Equal(
+            "--db pg:postgres needs a database on PostgreSQL (postgres): build pg (lnbench-test/standin:1) is standin, whose nodes do not offer it; "
+                + "drop --db pg:postgres or the build",
+            CapabilityCheck.Refusal(options, Kinds, needs)
+        );
     }
 
     [Fact]
     public void A_release_that_lacks_what_its_kind_offers_is_refused_from_its_versions()
     {
-        var options = OptionParser.Parse(["MainnetGraph", "--graph", "g", "--workload", "routes", "--build", "old=lnbench-test/cln:1"]);
+        var options = OptionParser.Parse([
+            "MainnetGraph",
+            "--graph",
+            "g",
+            "--workload",
+            "routes",
+            "--build",
+            "old=lnbench-test/cln:1",
+        ]);
         var needs = CapabilityCheck.Of(options, options.Workloads);
         var build = options.Builds.Single();
         var cln = Kinds.Get("cln");
-        Assert.Equal("--workload routes: build old (lnbench-test/cln:1): its Core Lightning (v24.08.2) has no getroutes (it came in v24.11): use v24.11 or later",
-            CapabilityCheck.RefuseRelease(build, "lnbench-test/cln:1", cln, new Dictionary<string, string> { ["lightningd"] = "v24.08.2" }, needs));
-        Assert.Null(CapabilityCheck.RefuseRelease(build, "lnbench-test/cln:1", cln, new Dictionary<string, string> { ["lightningd"] = "v26.06.6" }, needs));
+        Assert.Equal(
+            "--workload routes: build old (lnbench-test/cln:1): its Core Lightning (v24.08.2) has no getroutes (it came in v24.11): use v24.11 or later",
+            CapabilityCheck.RefuseRelease(
+                build,
+                "lnbench-test/cln:1",
+                cln,
+                new Dictionary<string, string> { ["lightningd"] = "v24.08.2" },
+                needs
+            )
+        );
+        Assert.Null(
+            CapabilityCheck.RefuseRelease(
+                build,
+                "lnbench-test/cln:1",
+                cln,
+                new Dictionary<string, string> { ["lightningd"] = "v26.06.6" },
+                needs
+            )
+        );
         Assert.Contains(WorkloadCatalog.Get("routes").Needs, c => c == KnownCapabilities.RouteQueries);
     }
 }

@@ -10,10 +10,16 @@ public class CaseIdTests
     [Fact]
     public void A_key_names_the_default_workload_as_runs_before_workloads_did_and_any_other_workload_by_name()
     {
-        var pay = CaseKey.IdOf(new Dictionary<string, object>
-        {
-            ["Build"] = new BuildName(0, "a"), ["Concurrency"] = 10, ["Topology"] = 3, ["Traces"] = new TraceMode(0, "on"), ["Workload"] = new WorkloadName(0, "pay"),
-        });
+        var pay = CaseKey.IdOf(
+            new Dictionary<string, object>
+            {
+                ["Build"] = new BuildName(0, "a"),
+                ["Concurrency"] = 10,
+                ["Topology"] = 3,
+                ["Traces"] = new TraceMode(0, "on"),
+                ["Workload"] = new WorkloadName(0, "pay"),
+            }
+        );
         Assert.Equal("Build=a, Concurrency=10, Topology=3, Traces=on", pay.Key);
         Assert.Equal("Concurrency=10", pay.Cell.Label);
         Assert.Equal(10, pay.Cell.Concurrency);
@@ -30,15 +36,35 @@ public class CaseIdTests
     [Fact]
     public void The_identity_a_run_keeps_in_its_files_reads_back_the_same_and_an_older_run_without_a_workload_is_the_pay_workloads()
     {
-        var id = CaseId.Of(new Dictionary<string, string> { ["Build"] = "b", ["CarolsCount"] = "4", ["Concurrency"] = "1", ["Topology"] = "2", ["Traces"] = "off", ["Workload"] = "fail-at-payee" });
+        var id = CaseId.Of(
+            new Dictionary<string, string>
+            {
+                ["Build"] = "b",
+                ["CarolsCount"] = "4",
+                ["Concurrency"] = "1",
+                ["Topology"] = "2",
+                ["Traces"] = "off",
+                ["Workload"] = "fail-at-payee",
+            }
+        );
         Assert.Equal(id, CaseId.Of(id.Texts));
         Assert.Equal(id.Key, CaseId.Of(id.Texts).Key);
 
-        var older = CaseId.Of(new Dictionary<string, string> { ["Build"] = "b", ["Concurrency"] = "1", ["Topology"] = "2", ["Traces"] = "off" });
+        var older = CaseId.Of(
+            new Dictionary<string, string>
+            {
+                ["Build"] = "b",
+                ["Concurrency"] = "1",
+                ["Topology"] = "2",
+                ["Traces"] = "off",
+            }
+        );
         Assert.Equal(CellId.DefaultWorkload, older.Cell.Workload);
         Assert.Equal("pay", older.Texts["Workload"]);
 
-        var bad = Assert.Throws<InvalidDataException>(() => CaseId.Of(new Dictionary<string, string> { ["Concurrency"] = "many" }));
+        var bad = Assert.Throws<InvalidDataException>(() =>
+            CaseId.Of(new Dictionary<string, string> { ["Concurrency"] = "many" })
+        );
         Assert.Contains("Concurrency=many", bad.Message);
     }
 }

@@ -41,7 +41,9 @@ public class ChainSeedTests : IDisposable
     [Fact]
     public void A_bitcoind_that_left_no_regtest_folder_is_reported_with_where_it_was_looked_for()
     {
-        var error = Assert.Throws<InvalidDataException>(() => ChainSeed.Save(Path.Combine(root, "empty"), Path.Combine(root, "seed")));
+        var error = Assert.Throws<InvalidDataException>(() =>
+            ChainSeed.Save(Path.Combine(root, "empty"), Path.Combine(root, "seed"))
+        );
         Assert.Contains("left no regtest folder", error.Message);
     }
 
@@ -85,16 +87,34 @@ public class ChainSeedTests : IDisposable
         CaseResults Case(string key, params double[] seconds)
         {
             var results = new CaseResults(key, 1);
-            results.Topology = new CaseRecord(key, "p", new Dictionary<string, string>(), new Dictionary<string, string>(), DateTimeOffset.UtcNow, null)
+            results.Topology = new CaseRecord(
+                key,
+                "p",
+                new Dictionary<string, string>(),
+                new Dictionary<string, string>(),
+                DateTimeOffset.UtcNow,
+                null
+            )
             {
-                Setup = new SetupTimes([new SetupStep("containers", seconds[0]), new SetupStep("routes", seconds[1])], IdleWindowSeconds: 3),
+                Setup = new SetupTimes(
+                    [new SetupStep("containers", seconds[0]), new SetupStep("routes", seconds[1])],
+                    IdleWindowSeconds: 3
+                ),
             };
             return results;
         }
 
-        var markdown = SetupReport.Markdown([Case("a", 1.0, 2.0), Case("b", 2.0, 2.0), Case("c", 4.0, 0.5), new CaseResults("never started", 1)]);
+        var markdown = SetupReport.Markdown([
+            Case("a", 1.0, 2.0),
+            Case("b", 2.0, 2.0),
+            Case("c", 4.0, 0.5),
+            new CaseResults("never started", 1),
+        ]);
 
-        Assert.Contains("3 topologies ready in median 4.0 s (range 3.0–4.5 s), then 3.0 s to measure the nodes' idle CPU.", markdown);
+        Assert.Contains(
+            "3 topologies ready in median 4.0 s (range 3.0–4.5 s), then 3.0 s to measure the nodes' idle CPU.",
+            markdown
+        );
         Assert.Contains("| median s | 2.0 | 2.0 | 4.0 |", markdown);
         Assert.Contains("| max s | 4.0 | 2.0 | 4.5 |", markdown);
         Assert.Equal("", SetupReport.Markdown([new CaseResults("never started", 1)]));
@@ -102,17 +122,29 @@ public class ChainSeedTests : IDisposable
         // A timed run measures idle CPU after the payments, behind the next setup: the report says so.
         var behind = Case("d", 1.0, 1.0);
         behind.Topology = behind.Topology! with { Setup = behind.Topology.Setup! with { IdleAfterPayments = true } };
-        Assert.Contains("1 topologies ready in median 2.0 s (range 2.0–2.0 s), and each one's idle CPU measured for 3.0 s after its payments, while the next topology was set up.",
-            SetupReport.Markdown([behind]));
+        Assert.Contains(
+            "1 topologies ready in median 2.0 s (range 2.0–2.0 s), and each one's idle CPU measured for 3.0 s after its payments, while the next topology was set up.",
+            SetupReport.Markdown([behind])
+        );
 
         // Two builds (an LND build sets up more slowly than Core Lightning's): each build's medians beside the whole run's.
         CaseResults Built(string build, int topology, params double[] seconds)
         {
-            var id = new CaseId(build, "on", topology, new CellId(CellId.DefaultWorkload, new Dictionary<string, int> { [CellId.ConcurrencyName] = 1 }));
+            var id = new CaseId(
+                build,
+                "on",
+                topology,
+                new CellId(CellId.DefaultWorkload, new Dictionary<string, int> { [CellId.ConcurrencyName] = 1 })
+            );
             var built = Case(id.Key, seconds);
             return new CaseResults(id.Key, 1) { Parameters = id.Texts, Topology = built.Topology };
         }
-        var byBuild = SetupReport.Markdown([Built("cln", 1, 1.0, 1.0), Built("cln", 2, 1.0, 2.0), Built("lnd", 1, 6.0, 1.0), Built("lnd", 2, 8.0, 1.0)]);
+        var byBuild = SetupReport.Markdown([
+            Built("cln", 1, 1.0, 1.0),
+            Built("cln", 2, 1.0, 2.0),
+            Built("lnd", 1, 6.0, 1.0),
+            Built("lnd", 2, 8.0, 1.0),
+        ]);
         Assert.Contains("| median s, build cln | 1.0 | 1.5 | 2.5 |", byBuild);
         Assert.Contains("| median s, build lnd | 7.0 | 1.0 | 8.0 |", byBuild);
         Assert.DoesNotContain("build", markdown);

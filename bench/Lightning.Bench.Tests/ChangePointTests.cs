@@ -16,7 +16,10 @@ public class ChangePointTests(ITestOutputHelper output)
     public void A_step_is_found_where_it_is_with_its_size()
     {
         var random = new Random(11);
-        var series = Enumerable.Range(0, 30).Select(i => 100 * (i >= 18 ? 1.10 : 1.0) * Math.Exp(RunSpread * Gaussian(random))).ToList();
+        var series = Enumerable
+            .Range(0, 30)
+            .Select(i => 100 * (i >= 18 ? 1.10 : 1.0) * Math.Exp(RunSpread * Gaussian(random)))
+            .ToList();
 
         var step = Assert.Single(ChangePoints.Find(series));
         Assert.InRange(step.Index, 17, 19);
@@ -28,8 +31,21 @@ public class ChangePointTests(ITestOutputHelper output)
     public void Two_steps_are_both_found_and_a_single_odd_run_is_not_a_step()
     {
         var random = new Random(13);
-        var series = Enumerable.Range(0, 40).Select(i => 100 * (i >= 12 ? 1.12 : 1.0) * (i >= 28 ? 0.88 : 1.0) * Math.Exp(RunSpread * Gaussian(random))).ToList();
-        Assert.Equal([12, 28], ChangePoints.Find(series).Select(c => c.Index).Select(i => Math.Abs(i - 12) <= 1 ? 12 : Math.Abs(i - 28) <= 1 ? 28 : i));
+        var series = Enumerable
+            .Range(0, 40)
+            .Select(i => 100 * (i >= 12 ? 1.12 : 1.0) * (i >= 28 ? 0.88 : 1.0) * Math.Exp(RunSpread * Gaussian(random)))
+            .ToList();
+        Assert.Equal(
+            [12, 28],
+            ChangePoints
+                .Find(series)
+                .Select(c => c.Index)
+                .Select(i =>
+                    Math.Abs(i - 12) <= 1 ? 12
+                    : Math.Abs(i - 28) <= 1 ? 28
+                    : i
+                )
+        );
 
         var flat = Enumerable.Range(0, 30).Select(i => 100 * Math.Exp(RunSpread * Gaussian(random))).ToList();
         flat[15] *= 1.4;
@@ -65,10 +81,15 @@ public class ChangePointTests(ITestOutputHelper output)
         {
             var flat = Enumerable.Range(0, 40).Select(_ => 100 * Math.Exp(RunSpread * Gaussian(random))).ToList();
             falseAlarms += ChangePoints.Find(flat).Count > 0 ? 1 : 0;
-            var stepped = Enumerable.Range(0, 40).Select(i => 100 * (i >= 20 ? 1.05 : 1.0) * Math.Exp(RunSpread * Gaussian(random))).ToList();
+            var stepped = Enumerable
+                .Range(0, 40)
+                .Select(i => 100 * (i >= 20 ? 1.05 : 1.0) * Math.Exp(RunSpread * Gaussian(random)))
+                .ToList();
             found += ChangePoints.Find(stepped).Any(c => Math.Abs(c.Index - 20) <= 1) ? 1 : 0;
         }
-        output.WriteLine($"40-run histories, 3 % run-to-run spread: {falseAlarms} of {Histories} without a step show one; a 5 % step found in place in {found} of {Histories}");
+        output.WriteLine(
+            $"40-run histories, 3 % run-to-run spread: {falseAlarms} of {Histories} without a step show one; a 5 % step found in place in {found} of {Histories}"
+        );
         Assert.True(falseAlarms <= 0.05 * Histories, $"{falseAlarms} false alarms");
         Assert.True(found >= 0.65 * Histories, $"found {found}");
     }

@@ -28,7 +28,9 @@ public partial class CiWorkflowTests
     }
 
     private static string? Text(YamlMappingNode node, string key) =>
-        node.Children.TryGetValue(new YamlScalarNode(key), out var value) && value is YamlScalarNode scalar ? scalar.Value : null;
+        node.Children.TryGetValue(new YamlScalarNode(key), out var value) && value is YamlScalarNode scalar
+            ? scalar.Value
+            : null;
 
     private static YamlMappingNode? Map(YamlMappingNode node, string key) =>
         node.Children.TryGetValue(new YamlScalarNode(key), out var value) ? value as YamlMappingNode : null;
@@ -45,11 +47,17 @@ public partial class CiWorkflowTests
     public void It_checks_out_the_whole_history_installs_dotnet_10_keeps_the_zip_and_posts_verdicts_md()
     {
         var steps = Steps();
-        var checkout = steps.First(s => Text(s, "uses")?.StartsWith("actions/checkout@", StringComparison.Ordinal) == true);
+        var checkout = steps.First(s =>
+            Text(s, "uses")?.StartsWith("actions/checkout@", StringComparison.Ordinal) == true
+        );
         Assert.Equal("0", Text(Map(checkout, "with")!, "fetch-depth"));
-        var dotnet = steps.Single(s => Text(s, "uses")?.StartsWith("actions/setup-dotnet@", StringComparison.Ordinal) == true);
+        var dotnet = steps.Single(s =>
+            Text(s, "uses")?.StartsWith("actions/setup-dotnet@", StringComparison.Ordinal) == true
+        );
         Assert.StartsWith("10.", Text(Map(dotnet, "with")!, "dotnet-version"));
-        var upload = steps.Single(s => Text(s, "uses")?.StartsWith("actions/upload-artifact@", StringComparison.Ordinal) == true);
+        var upload = steps.Single(s =>
+            Text(s, "uses")?.StartsWith("actions/upload-artifact@", StringComparison.Ordinal) == true
+        );
         Assert.EndsWith(".zip", Text(Map(upload, "with")!, "path"));
         Assert.Equal("always()", Text(upload, "if"));
         var post = steps.Single(s => Text(s, "run")?.Contains("gh pr comment", StringComparison.Ordinal) == true);
@@ -57,7 +65,15 @@ public partial class CiWorkflowTests
         Assert.StartsWith("always()", Text(post, "if"));
         // The job fails last, after the run was kept and its verdicts posted.
         var bench = steps.Single(s => Text(s, "run")?.Contains("run.sh", StringComparison.Ordinal) == true);
-        Assert.Equal(steps.Count - 1, steps.ToList().FindIndex(s => Text(s, "run")?.Contains($"steps.{Text(bench, "id")}.outputs.exit", StringComparison.Ordinal) == true));
+        Assert.Equal(
+            steps.Count - 1,
+            steps
+                .ToList()
+                .FindIndex(s =>
+                    Text(s, "run")?.Contains($"steps.{Text(bench, "id")}.outputs.exit", StringComparison.Ordinal)
+                    == true
+                )
+        );
         Assert.True(steps.ToList().IndexOf(bench) < steps.ToList().IndexOf(upload));
     }
 
@@ -71,10 +87,18 @@ public partial class CiWorkflowTests
         var script = Text(bench, "run")!;
         Assert.Contains("set +e", script);
         // The harness's words, as the shell passes them (variables put in, quotes and line continuations gone).
-        var line = script.Replace("\\\n", " ", StringComparison.Ordinal).Split('\n').Single(l => l.Contains("run.sh", StringComparison.Ordinal));
-        var words = Words().Matches(line[(line.IndexOf("run.sh", StringComparison.Ordinal) + "run.sh".Length)..])
+        var line = script
+            .Replace("\\\n", " ", StringComparison.Ordinal)
+            .Split('\n')
+            .Single(l => l.Contains("run.sh", StringComparison.Ordinal));
+        var words = Words()
+            .Matches(line[(line.IndexOf("run.sh", StringComparison.Ordinal) + "run.sh".Length)..])
             .Select(m => m.Groups["quoted"].Success ? m.Groups["quoted"].Value : m.Value)
-            .Select(w => w.Replace("$BASE", new string('a', 40), StringComparison.Ordinal).Replace("$HEAD", new string('b', 40), StringComparison.Ordinal)).ToArray();
+            .Select(w =>
+                w.Replace("$BASE", new string('a', 40), StringComparison.Ordinal)
+                    .Replace("$HEAD", new string('b', 40), StringComparison.Ordinal)
+            )
+            .ToArray();
         var options = OptionParser.Parse(words);
         Assert.Equal(["git:" + new string('a', 40), "git:" + new string('b', 40)], options.Builds.Select(b => b.Image));
         Assert.Equal("implementation", options.SourceDirectory);

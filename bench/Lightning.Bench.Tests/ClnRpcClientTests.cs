@@ -1,7 +1,7 @@
 using System.Net.Sockets;
-using System.Text.Json.Nodes;
-using System.Text.Json;
 using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.Rpc;
 
@@ -24,9 +24,17 @@ public class ClnRpcClientTests : IDisposable
             using var connection = await listener.AcceptAsync();
             var ids = await ReadRequestIdsAsync(connection, 3);
             // Reverse order; the first two answers in one write, the last one split mid-token.
-            var answers = ids.AsEnumerable().Reverse().Select(id => id.Contains("fail")
-                ? $$$"""{"jsonrpc":"2.0","id":"{{{id}}}","error":{"code":205,"message":"no route, \"quoted\""}}"""
-                : """{"jsonrpc":"2.0","id":"ID","result":{"echo":"ID","nested":{"a":[1,2,{"b":"}"}]}}}""".Replace("ID", id)).ToList();
+            var answers = ids.AsEnumerable()
+                .Reverse()
+                .Select(id =>
+                    id.Contains("fail")
+                        ? $$$"""{"jsonrpc":"2.0","id":"{{{id}}}","error":{"code":205,"message":"no route, \"quoted\""}}"""
+                        : """{"jsonrpc":"2.0","id":"ID","result":{"echo":"ID","nested":{"a":[1,2,{"b":"}"}]}}}""".Replace(
+                            "ID",
+                            id
+                        )
+                )
+                .ToList();
             await connection.SendAsync(Encoding.UTF8.GetBytes(answers[0] + "\n\n" + answers[1] + "\n\n"));
             var last = Encoding.UTF8.GetBytes(answers[2] + "\n\n");
             await connection.SendAsync(last.AsMemory(0, 17));
@@ -60,7 +68,9 @@ public class ClnRpcClientTests : IDisposable
             connection.Dispose();
         });
         await using var client = await ClnRpcClient.ConnectAsync("bob", SocketPath);
-        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => client.CallAsync("invoice", null, "lnbench:invoice#1"));
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            client.CallAsync("invoice", null, "lnbench:invoice#1")
+        );
         Assert.Contains("bob", error.Message);
         await server;
     }
@@ -68,7 +78,9 @@ public class ClnRpcClientTests : IDisposable
     [Fact]
     public async Task Connecting_to_a_missing_socket_names_the_node_and_path()
     {
-        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => ClnRpcClient.ConnectAsync("carol-1", SocketPath));
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            ClnRpcClient.ConnectAsync("carol-1", SocketPath)
+        );
         Assert.Contains("carol-1", error.Message);
         Assert.Contains(SocketPath, error.Message);
     }
@@ -81,14 +93,20 @@ public class ClnRpcClientTests : IDisposable
         {
             using var connection = await listener.AcceptAsync();
             var first = await ReadRequestIdsAsync(connection, 1);
-            await connection.SendAsync(Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{first[0]}}}"}""" + "\n\n"));
+            await connection.SendAsync(
+                Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{first[0]}}}"}""" + "\n\n")
+            );
             var second = await ReadRequestIdsAsync(connection, 1);
-            await connection.SendAsync(Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{second[0]}}}","result":{"ok":true}}""" + "\n\n"));
+            await connection.SendAsync(
+                Encoding.UTF8.GetBytes($$$"""{"jsonrpc":"2.0","id":"{{{second[0]}}}","result":{"ok":true}}""" + "\n\n")
+            );
             await Task.Delay(200);
         });
         await using var client = await ClnRpcClient.ConnectAsync("alice", SocketPath);
 
-        var bad = await Assert.ThrowsAsync<JsonRpcException>(() => client.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(TimeSpan.FromSeconds(10)));
+        var bad = await Assert.ThrowsAsync<JsonRpcException>(() =>
+            client.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(TimeSpan.FromSeconds(10))
+        );
         Assert.Contains("neither 'result' nor 'error'", bad.Message);
         var good = await client.CallAsync("getinfo", null, "lnbench:getinfo#2").WaitAsync(TimeSpan.FromSeconds(10));
         Assert.True(good.GetProperty("ok").GetBoolean());
@@ -108,7 +126,10 @@ public class ClnRpcClientTests : IDisposable
                 connection.Dispose();
             });
             await using var client = await ClnRpcClient.ConnectAsync("bob", SocketPath);
-            var calls = Enumerable.Range(0, 50).Select(i => Task.Run(() => client.CallAsync("xpay", null, $"lnbench:xpay#{round}-{i}"))).ToArray();
+            var calls = Enumerable
+                .Range(0, 50)
+                .Select(i => Task.Run(() => client.CallAsync("xpay", null, $"lnbench:xpay#{round}-{i}")))
+                .ToArray();
 
             var all = Task.WhenAll(calls.Select(c => c.ContinueWith(_ => { })));
             Assert.Same(all, await Task.WhenAny(all, Task.Delay(TimeSpan.FromSeconds(20))));
@@ -131,13 +152,13 @@ public class ClnRpcClientTests : IDisposable
             {
                 await connection.SendAsync(Encoding.UTF8.GetBytes(huge));
             }
-            catch (SocketException)
-            {
-            }
+            catch (SocketException) { }
         });
         await using var client = await ClnRpcClient.ConnectAsync("carol-1", SocketPath, maxMessageBytes: 256 * 1024);
 
-        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => client.CallAsync("listinvoices", null, "lnbench:listinvoices#1").WaitAsync(TimeSpan.FromSeconds(10)));
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            client.CallAsync("listinvoices", null, "lnbench:listinvoices#1").WaitAsync(TimeSpan.FromSeconds(10))
+        );
 
         Assert.Contains("exceeded", error.Message);
         await server;
@@ -163,7 +184,11 @@ public class ClnRpcClientTests : IDisposable
         });
 
         await using var client = await ClnRpcClient.ConnectAsync("alice", SocketPath);
-        await client.CallAsync("fundchannel_complete", new JsonObject { ["psbt"] = "cHNi+/8=", ["note"] = "a<b>&'c\"d\\ é" }, "lnbench:fundchannel_complete#1");
+        await client.CallAsync(
+            "fundchannel_complete",
+            new JsonObject { ["psbt"] = "cHNi+/8=", ["note"] = "a<b>&'c\"d\\ é" },
+            "lnbench:fundchannel_complete#1"
+        );
 
         var sent = await received;
         // Core Lightning does not decode \u escapes in every parameter: '+' must arrive as '+'.
@@ -196,14 +221,27 @@ public class ClnRpcClientTests : IDisposable
             connection.Dispose();
         });
         var peer = new NodeKinds.PeerAddress("127.0.0.1", 9736);
-        await using var node = new CoreLightningNode("alice", peer, await ClnRpcClient.ConnectAsync("alice", SocketPath), "02aa", "v26.06");
+        await using var node = new CoreLightningNode(
+            "alice",
+            peer,
+            await ClnRpcClient.ConnectAsync("alice", SocketPath),
+            "02aa",
+            "v26.06"
+        );
 
-        var refused = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.PayAsync(new NodeKinds.NodeInvoice("lnbcrt1", "00"), new NodeKinds.PaymentTag(7)));
+        var refused = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() =>
+            node.PayAsync(new NodeKinds.NodeInvoice("lnbcrt1", "00"), new NodeKinds.PaymentTag(7))
+        );
         var unknown = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.CountRoutesAsync(node, 1000));
         var badAnswer = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.NewAddressAsync());
-        var lost = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() => node.ConfirmedBalanceSatAsync().WaitAsync(TimeSpan.FromSeconds(10)));
+        var lost = await Assert.ThrowsAsync<NodeKinds.NodeCallException>(() =>
+            node.ConfirmedBalanceSatAsync().WaitAsync(TimeSpan.FromSeconds(10))
+        );
 
-        Assert.Equal((NodeKinds.NodeCallFailure.Refused, "alice", "xpay", "alice: xpay failed with 203: no route"), (refused.Failure, refused.Node, refused.Call, refused.Message));
+        Assert.Equal(
+            (NodeKinds.NodeCallFailure.Refused, "alice", "xpay", "alice: xpay failed with 203: no route"),
+            (refused.Failure, refused.Node, refused.Call, refused.Message)
+        );
         Assert.Equal((NodeKinds.NodeCallFailure.Unsupported, "getroutes"), (unknown.Failure, unknown.Call));
         Assert.Equal((NodeKinds.NodeCallFailure.BadAnswer, "newaddr"), (badAnswer.Failure, badAnswer.Call));
         Assert.StartsWith("alice: newaddr answered without what it returns", badAnswer.Message);

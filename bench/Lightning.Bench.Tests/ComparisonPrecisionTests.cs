@@ -22,8 +22,11 @@ public class ComparisonPrecisionTests
     public void A_change_as_large_as_the_detectable_one_is_called_slower_about_80_percent_of_the_time()
     {
         var random = new Random(5);
-        const int pairs = 8, iterations = 10, repeats = 2000;
-        const double topologySd = 0.06, iterationSd = 0.12;
+        const int pairs = 8,
+            iterations = 10,
+            repeats = 2000;
+        const double topologySd = 0.06,
+            iterationSd = 0.12;
         // What the method reports for these components (expected standard error of the mean log ratio).
         var pairSd = Math.Sqrt(2 * (topologySd * topologySd + iterationSd * iterationSd / iterations));
         var effect = PrecisionEstimate.Detectable(pairSd / Math.Sqrt(pairs), pairs - 1, 2) / 100;
@@ -32,7 +35,13 @@ public class ComparisonPrecisionTests
         {
             var baseline = Arm(random, pairs, iterations, 1, topologySd, iterationSd);
             var candidate = Arm(random, pairs, iterations, 1 + effect, topologySd, iterationSd);
-            if (Verdict.Of(TopologyComparison.Compare(baseline, candidate, paired: true, seed: r), 2, higherIsWorse: true) == Verdict.Slower)
+            if (
+                Verdict.Of(
+                    TopologyComparison.Compare(baseline, candidate, paired: true, seed: r),
+                    2,
+                    higherIsWorse: true
+                ) == Verdict.Slower
+            )
             {
                 slower++;
             }
@@ -45,19 +54,44 @@ public class ComparisonPrecisionTests
     public void Iteration_noise_that_explains_the_pairs_spread_asks_for_more_iterations_and_topology_spread_for_fewer()
     {
         var random = new Random(9);
-        const int pairs = 400, iterations = 10;
+        const int pairs = 400,
+            iterations = 10;
         // Only iteration noise: the pairs' variance is all of it.
-        var noiseOnly = Precision(random, pairs, iterations, topologySd: 0, iterationSd: 0.12, topologySeconds: 10, iterationSeconds: 0.1);
+        var noiseOnly = Precision(
+            random,
+            pairs,
+            iterations,
+            topologySd: 0,
+            iterationSd: 0.12,
+            topologySeconds: 10,
+            iterationSeconds: 0.1
+        );
         Assert.InRange(noiseOnly.IterationNoiseShare, 0.85, 1);
         Assert.True(noiseOnly.SuggestedIterations >= 50, $"suggested {noiseOnly.SuggestedIterations}");
 
         // Topologies differ a lot and iterations little: iterations beyond a few buy nothing.
-        var topologyOnly = Precision(random, pairs, iterations, topologySd: 0.10, iterationSd: 0.02, topologySeconds: 10, iterationSeconds: 0.1);
+        var topologyOnly = Precision(
+            random,
+            pairs,
+            iterations,
+            topologySd: 0.10,
+            iterationSd: 0.02,
+            topologySeconds: 10,
+            iterationSeconds: 0.1
+        );
         Assert.InRange(topologyOnly.IterationNoiseShare, 0, 0.05);
         Assert.InRange(topologyOnly.SuggestedIterations!.Value, 2, 5);
 
         // Both: pairs vary by 2 * 0.05^2 between topologies, so sqrt(2 * 0.12^2 * 10 / (2 * 0.05^2 * 0.1)) = 24.
-        var both = Precision(random, pairs, iterations, topologySd: 0.05, iterationSd: 0.12, topologySeconds: 10, iterationSeconds: 0.1);
+        var both = Precision(
+            random,
+            pairs,
+            iterations,
+            topologySd: 0.05,
+            iterationSd: 0.12,
+            topologySeconds: 10,
+            iterationSeconds: 0.1
+        );
         Assert.InRange(both.SuggestedIterations!.Value, 19, 30);
         Assert.InRange(both.IterationNoiseShare, 0.28, 0.45); // 2·0.0144/10 = 0.00288 of 0.00288 + 2·0.0025: 0.37
     }
@@ -71,7 +105,8 @@ public class ComparisonPrecisionTests
     public void With_alternating_arms_iteration_noise_is_that_of_the_turns_not_of_the_moment_both_arms_share()
     {
         var random = new Random(11);
-        const int pairs = 300, turns = 40;
+        const int pairs = 300,
+            turns = 40;
         var baseline = new List<IReadOnlyList<double>>();
         var candidate = new List<IReadOnlyList<double>>();
         for (var p = 0; p < pairs; p++)
@@ -85,9 +120,23 @@ public class ComparisonPrecisionTests
         var ownArm = baseline.Concat(candidate).Average(v => SampleVariance.Of(v) / (v.Average() * v.Average()));
 
         Assert.InRange(Math.Sqrt(paired), 0.045, 0.055);
-        Assert.True(ownArm > 10 * paired, $"each arm's own variance {ownArm} should count the moment, the paired {paired} not");
+        Assert.True(
+            ownArm > 10 * paired,
+            $"each arm's own variance {ownArm} should count the moment, the paired {paired} not"
+        );
         // A pair of one turn has no noise figure; then the caller keeps each arm's own.
-        Assert.Null(PrecisionEstimate.PairedWithinVariance([[1.0], [1.0, 2.0]], [[1.0], [1.0, 2.0]]));
+        Assert.Null(
+            PrecisionEstimate.PairedWithinVariance(
+                [
+                    [1.0],
+                    [1.0, 2.0],
+                ],
+                [
+                    [1.0],
+                    [1.0, 2.0],
+                ]
+            )
+        );
     }
 
     [Fact]
@@ -97,7 +146,15 @@ public class ComparisonPrecisionTests
         Assert.Null(PrecisionEstimate.Of([0.01, -0.02], 0.01, 10, double.NaN, 0.1, 2)!.SuggestedIterations);
     }
 
-    private static ComparisonPrecision Precision(Random random, int pairs, int iterations, double topologySd, double iterationSd, double topologySeconds, double iterationSeconds)
+    private static ComparisonPrecision Precision(
+        Random random,
+        int pairs,
+        int iterations,
+        double topologySd,
+        double iterationSd,
+        double topologySeconds,
+        double iterationSeconds
+    )
     {
         var baseline = Arm(random, pairs, iterations, 1, topologySd, iterationSd);
         var candidate = Arm(random, pairs, iterations, 1, topologySd, iterationSd);
@@ -107,12 +164,23 @@ public class ComparisonPrecisionTests
     }
 
     /// <summary>Topology means log-normal around <paramref name="level"/>, iterations normal around each topology's mean.</summary>
-    private static List<IReadOnlyList<double>> Arm(Random random, int topologies, int iterations, double level, double topologySd, double iterationSd) =>
-        Enumerable.Range(0, topologies).Select(_ =>
-        {
-            var mean = 100 * level * Math.Exp(topologySd * Normal(random));
-            return (IReadOnlyList<double>)Enumerable.Range(0, iterations).Select(_ => mean * (1 + iterationSd * Normal(random))).ToList();
-        }).ToList();
+    private static List<IReadOnlyList<double>> Arm(
+        Random random,
+        int topologies,
+        int iterations,
+        double level,
+        double topologySd,
+        double iterationSd
+    ) =>
+        Enumerable
+            .Range(0, topologies)
+            .Select(_ =>
+            {
+                var mean = 100 * level * Math.Exp(topologySd * Normal(random));
+                return (IReadOnlyList<double>)
+                    Enumerable.Range(0, iterations).Select(_ => mean * (1 + iterationSd * Normal(random))).ToList();
+            })
+            .ToList();
 
     private static double Normal(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());

@@ -26,9 +26,7 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
         {
             await RunResources.Of(engine, runId).RemoveAsync();
         }
-        catch (DockerUnavailableException)
-        {
-        }
+        catch (DockerUnavailableException) { }
         engine.Dispose();
         Directory.Delete(work, recursive: true);
     }
@@ -44,12 +42,26 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
         {
             Directory.CreateDirectory(layout.NodeDirectory(node));
         }
-        var topology = new TopologySpec(FakeNodeImage.FakeNode,
+        var topology = new TopologySpec(
+            FakeNodeImage.FakeNode,
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
-            [new ChannelSpec("alice", "bob", 1_000_000)], [new PaymentFlow("alice", "bob")]);
-        var settings = new ComposeRunSettings(project, layout, HostUser.ContainerUser,
-            new Dictionary<string, string>(RunLabels.For(runId)), TraceSockets: true, DevTraceFile: false);
-        var model = ComposeGenerator.Generate(topology, settings, NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
+            [new ChannelSpec("alice", "bob", 1_000_000)],
+            [new PaymentFlow("alice", "bob")]
+        );
+        var settings = new ComposeRunSettings(
+            project,
+            layout,
+            HostUser.ContainerUser,
+            new Dictionary<string, string>(RunLabels.For(runId)),
+            TraceSockets: true,
+            DevTraceFile: false
+        );
+        var model = ComposeGenerator.Generate(
+            topology,
+            settings,
+            NodeKindCatalog.Default.LoadFragments(),
+            NodeKindCatalog.Default
+        );
         File.WriteAllText(layout.ComposeFile, ComposeYaml.Serialize(model));
         return (model, layout.ComposeFile);
     }
@@ -66,15 +78,26 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
         // A joined network namespace names its owner's container id: compared as the owner's service.
         var serviceOf = containers.ToDictionary(
             c => c.GetProperty("Id").GetString()!,
-            c => c.GetProperty("Config").GetProperty("Labels").GetProperty(EngineComposeRunner.ServiceLabel).GetString()!);
+            c =>
+                c.GetProperty("Config").GetProperty("Labels").GetProperty(EngineComposeRunner.ServiceLabel).GetString()!
+        );
         foreach (var c in containers)
         {
             var config = c.GetProperty("Config");
             var host = c.GetProperty("HostConfig");
             var service = config.GetProperty("Labels").GetProperty(EngineComposeRunner.ServiceLabel).GetString()!;
             var networks = c.GetProperty("NetworkSettings").GetProperty("Networks");
-            var keep = new[] { "lnbench.node", "lnbench.run", "com.docker.compose.project", "com.docker.compose.service", "com.docker.compose.container-number", "com.docker.compose.oneoff" };
-            var text = string.Join("\n",
+            var keep = new[]
+            {
+                "lnbench.node",
+                "lnbench.run",
+                "com.docker.compose.project",
+                "com.docker.compose.service",
+                "com.docker.compose.container-number",
+                "com.docker.compose.oneoff",
+            };
+            var text = string.Join(
+                "\n",
                 $"name {c.GetProperty("Name").GetString()!.Replace('_', '-')}",
                 $"image {config.GetProperty("Image")}",
                 $"user {config.GetProperty("User")}",
@@ -89,7 +112,8 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
                 $"network {string.Join(",", networks.EnumerateObject().Select(n => n.Name))}",
                 $"network mode {string.Join(":", host.GetProperty("NetworkMode").GetString()!.Split(':').Select(part => serviceOf.GetValueOrDefault(part, part)))}",
                 $"aliases {string.Join(",", networks.EnumerateObject().Where(n => n.Value.GetProperty("Aliases").ValueKind == JsonValueKind.Array).SelectMany(n => n.Value.GetProperty("Aliases").EnumerateArray().Select(a => a.GetString())).Where(a => a == service))}",
-                $"state {c.GetProperty("State").GetProperty("Status")}");
+                $"state {c.GetProperty("State").GetProperty("Status")}"
+            );
             described[service] = text.Replace(project, "PROJECT");
         }
         return described;
@@ -98,7 +122,9 @@ public class ComposeEngineRunnerDockerTests : IAsyncLifetime
     [SkippableTheory]
     [InlineData("v1")]
     [InlineData("v2")]
-    public async Task The_engine_runner_makes_the_containers_compose_makes_and_each_takes_down_what_the_other_made(string version)
+    public async Task The_engine_runner_makes_the_containers_compose_makes_and_each_takes_down_what_the_other_made(
+        string version
+    )
     {
         var compose = await Requirements.ComposeAsync(version);
         await FakeNodeImage.EnsureBuiltAsync();

@@ -25,10 +25,14 @@ public class ComposeEngineRunnerTests
     [InlineData("${EMPTY:+set}", "")]
     [InlineData("${EMPTY+set}", "set")]
     [InlineData("$$HOME_DIR", "$HOME_DIR")]
-    public void Variables_are_interpolated_as_compose_does(string value, string expected) => Assert.Equal(expected, Interpolate(value));
+    public void Variables_are_interpolated_as_compose_does(string value, string expected) =>
+        Assert.Equal(expected, Interpolate(value));
 
     [Theory]
-    [InlineData("${UNSET:?give the data folder}", "variable UNSET is required by the compose fragments: give the data folder")]
+    [InlineData(
+        "${UNSET:?give the data folder}",
+        "variable UNSET is required by the compose fragments: give the data folder"
+    )]
     [InlineData("${EMPTY:?}", "variable EMPTY is required")]
     [InlineData("cost: 5$", "a lone '$'")]
     [InlineData("${HOME_DIR", "without '}'")]
@@ -55,12 +59,25 @@ public class ComposeEngineRunnerTests
             },
         };
         var layers = EngineComposeRunner.StartOrder(file);
-        Assert.Equal([["bitcoind"], ["alice", "bob"], ["carol"]], layers.Select(l => l.ToArray()).ToArray());
+        Assert.Equal(
+            [
+                ["bitcoind"],
+                ["alice", "bob"],
+                ["carol"],
+            ],
+            layers.Select(l => l.ToArray()).ToArray()
+        );
 
         file.Services["bitcoind"].DependsOn = ["carol"];
-        Assert.Contains("cycle", Assert.Throws<InvalidOperationException>(() => EngineComposeRunner.StartOrder(file)).Message);
+        Assert.Contains(
+            "cycle",
+            Assert.Throws<InvalidOperationException>(() => EngineComposeRunner.StartOrder(file)).Message
+        );
         file.Services["bitcoind"].DependsOn = ["dave"];
-        Assert.Contains("depends on dave", Assert.Throws<InvalidOperationException>(() => EngineComposeRunner.StartOrder(file)).Message);
+        Assert.Contains(
+            "depends on dave",
+            Assert.Throws<InvalidOperationException>(() => EngineComposeRunner.StartOrder(file)).Message
+        );
     }
 
     [Theory]
@@ -76,22 +93,27 @@ public class ComposeEngineRunnerTests
     {
         using var engine = new DockerEngine("unix:///nonexistent.sock");
         var runner = new EngineComposeRunner(engine, Env.GetValueOrDefault);
-        var body = runner.CreateBody("p", "/w/p/docker-compose.yml", "alice", new ComposeService
-        {
-            Image = "img:1",
-            User = "1000:1000",
-            Init = true,
-            Entrypoint = ["lightningd"],
-            Command = ["--alias=$$x", "--dir=$HOME_DIR"],
-            Environment = new() { ["A"] = "${UNSET:-b}" },
-            Labels = new() { ["lnbench.node"] = "alice" },
-            Volumes = ["/w/p/alice:/lnb"],
-            Ports = ["127.0.0.1::18443", "9735:9735/udp", "[::1]:8080:80"],
-            StopGracePeriod = "1m",
-            Privileged = true,
-            CapAdd = ["SYS_ADMIN"],
-            SecurityOpt = ["seccomp=unconfined"],
-        });
+        var body = runner.CreateBody(
+            "p",
+            "/w/p/docker-compose.yml",
+            "alice",
+            new ComposeService
+            {
+                Image = "img:1",
+                User = "1000:1000",
+                Init = true,
+                Entrypoint = ["lightningd"],
+                Command = ["--alias=$$x", "--dir=$HOME_DIR"],
+                Environment = new() { ["A"] = "${UNSET:-b}" },
+                Labels = new() { ["lnbench.node"] = "alice" },
+                Volumes = ["/w/p/alice:/lnb"],
+                Ports = ["127.0.0.1::18443", "9735:9735/udp", "[::1]:8080:80"],
+                StopGracePeriod = "1m",
+                Privileged = true,
+                CapAdd = ["SYS_ADMIN"],
+                SecurityOpt = ["seccomp=unconfined"],
+            }
+        );
         Assert.Equal("img:1", body.Image);
         Assert.Equal("1000:1000", body.User);
         Assert.Equal(["--alias=$x", "--dir=/home/x"], body.Cmd);
@@ -113,9 +135,21 @@ public class ComposeEngineRunnerTests
         Assert.Equal(["18443/tcp", "9735/udp", "80/tcp"], body.ExposedPorts!.Keys);
         Assert.Equal(["alice"], body.NetworkingConfig!.EndpointsConfig["p_default"].Aliases);
 
-        Assert.Contains("not a bind mount", Assert.Throws<InvalidOperationException>(() =>
-            runner.CreateBody("p", "f", "bob", new ComposeService { Image = "i", Volumes = ["data:/lnb"] })).Message);
-        Assert.Contains("port \"80-90\"", Assert.Throws<InvalidOperationException>(() =>
-            runner.CreateBody("p", "f", "bob", new ComposeService { Image = "i", Ports = ["80-90"] })).Message);
+        Assert.Contains(
+            "not a bind mount",
+            Assert
+                .Throws<InvalidOperationException>(() =>
+                    runner.CreateBody("p", "f", "bob", new ComposeService { Image = "i", Volumes = ["data:/lnb"] })
+                )
+                .Message
+        );
+        Assert.Contains(
+            "port \"80-90\"",
+            Assert
+                .Throws<InvalidOperationException>(() =>
+                    runner.CreateBody("p", "f", "bob", new ComposeService { Image = "i", Ports = ["80-90"] })
+                )
+                .Message
+        );
     }
 }

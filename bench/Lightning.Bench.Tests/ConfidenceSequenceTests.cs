@@ -1,5 +1,5 @@
-using Xunit.Abstractions;
 using Lightning.Bench.Statistics;
+using Xunit.Abstractions;
 
 namespace Lightning.Bench.Tests;
 
@@ -56,7 +56,9 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         Assert.True(naive.False > 0.15 * Sequences, $"naive peeking: {naive.False} of {Sequences}");
         // The sequence holds even with no practical threshold at all.
         var strict = Simulate(0, 0.04, 0, useSequence: true, seed: 29);
-        output.WriteLine($"A/A, {Sequences} sequences of up to {MaxPairs} pairs, SD 4 %: sequence at 2 %: {sequential}; at 0 %: {strict}; t-interval peeked at 0 %: {naive}");
+        output.WriteLine(
+            $"A/A, {Sequences} sequences of up to {MaxPairs} pairs, SD 4 %: sequence at 2 %: {sequential}; at 0 %: {strict}; t-interval peeked at 0 %: {naive}"
+        );
         Assert.True(strict.False <= 0.05 * Sequences, $"{strict.False} of {Sequences} false calls at threshold 0");
     }
 
@@ -68,7 +70,9 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         var tighter = Simulate(0, 0.04, 2, useSequence: true, seed: 37, sdAfterFirstRound: 0.025);
         var strict = Simulate(0, 0.04, 0, useSequence: true, seed: 41, sdAfterFirstRound: 0.025);
         var looser = Simulate(0, 0.025, 0, useSequence: true, seed: 43, sdAfterFirstRound: 0.04);
-        output.WriteLine($"A/A, SD 4 % then 2.5 %: at 2 %: {tighter}; at 0 %: {strict}; SD 2.5 % then 4 % at 0 %: {looser}");
+        output.WriteLine(
+            $"A/A, SD 4 % then 2.5 %: at 2 %: {tighter}; at 0 %: {strict}; SD 2.5 % then 4 % at 0 %: {looser}"
+        );
         Assert.True(tighter.False <= 0.05 * Sequences, $"{tighter.False} of {Sequences}");
         Assert.True(strict.False <= 0.05 * Sequences, $"{strict.False} of {Sequences}");
         Assert.True(looser.False <= 0.05 * Sequences, $"{looser.False} of {Sequences}");
@@ -81,7 +85,10 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         output.WriteLine($"+5 %, SD 4 %, threshold 2 %: {result}, mean pairs {result.MeanPairs:F1}");
         Assert.True(result.Slower >= 0.8 * Sequences, $"{result.Slower} of {Sequences} slower");
         Assert.Equal(0, result.Faster);
-        Assert.True(result.Covered >= 0.95 * Sequences, $"{result.Covered} of {Sequences} stopped intervals cover the true ratio");
+        Assert.True(
+            result.Covered >= 0.95 * Sequences,
+            $"{result.Covered} of {Sequences} stopped intervals cover the true ratio"
+        );
     }
 
     [Theory]
@@ -91,7 +98,9 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
     {
         var n = ConfidenceSequence.PairsFor(wanted, sd)!.Value;
         Assert.True(ConfidenceSequence.HalfWidth(n, sd * sd * (n - 1)) <= wanted);
-        Assert.True(n == ConfidenceSequence.FirstFinite || ConfidenceSequence.HalfWidth(n - 1, sd * sd * (n - 2)) > wanted);
+        Assert.True(
+            n == ConfidenceSequence.FirstFinite || ConfidenceSequence.HalfWidth(n - 1, sd * sd * (n - 2)) > wanted
+        );
         Assert.Null(ConfidenceSequence.PairsFor(0, sd));
     }
 
@@ -100,27 +109,49 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         public int False => Slower + Faster;
     }
 
-    private static Outcome Simulate(double trueLogRatio, double sd, double thresholdPercent, bool useSequence, int seed, double? sdAfterFirstRound = null)
+    private static Outcome Simulate(
+        double trueLogRatio,
+        double sd,
+        double thresholdPercent,
+        bool useSequence,
+        int seed,
+        double? sdAfterFirstRound = null
+    )
     {
         var random = new Random(seed);
-        int slower = 0, faster = 0, same = 0, covered = 0, pairsUsed = 0;
+        int slower = 0,
+            faster = 0,
+            same = 0,
+            covered = 0,
+            pairsUsed = 0;
         var up = Math.Log(1 + thresholdPercent / 100);
         for (var s = 0; s < Sequences; s++)
         {
             var pairs = new List<double>();
             string? verdict = null;
-            double low = double.NegativeInfinity, high = double.PositiveInfinity;
+            double low = double.NegativeInfinity,
+                high = double.PositiveInfinity;
             for (var n = 1; n <= MaxPairs && verdict is null; n++)
             {
-                pairs.Add(trueLogRatio + (n > ConfidenceSequence.FirstFinite && sdAfterFirstRound is { } later ? later : sd) * Gaussian(random));
+                pairs.Add(
+                    trueLogRatio
+                        + (n > ConfidenceSequence.FirstFinite && sdAfterFirstRound is { } later ? later : sd)
+                            * Gaussian(random)
+                );
                 if (n < 3)
                 {
                     continue;
                 }
                 var mean = pairs.Average();
-                var half = useSequence ? ConfidenceSequence.Of(pairs).HalfWidth : TQuantile(n - 1) * Math.Sqrt(SampleVariance.Of(pairs) / n);
+                var half = useSequence
+                    ? ConfidenceSequence.Of(pairs).HalfWidth
+                    : TQuantile(n - 1) * Math.Sqrt(SampleVariance.Of(pairs) / n);
                 (low, high) = (mean - half, mean + half);
-                verdict = low > up ? Verdict.Slower : high < -up ? Verdict.Faster : thresholdPercent > 0 && low >= -up && high <= up ? Verdict.Same : null;
+                verdict =
+                    low > up ? Verdict.Slower
+                    : high < -up ? Verdict.Faster
+                    : thresholdPercent > 0 && low >= -up && high <= up ? Verdict.Same
+                    : null;
             }
             slower += verdict == Verdict.Slower ? 1 : 0;
             faster += verdict == Verdict.Faster ? 1 : 0;
@@ -131,8 +162,10 @@ public class ConfidenceSequenceTests(ITestOutputHelper output)
         return new Outcome(slower, faster, same, covered, (double)pairsUsed / Sequences);
     }
 
-    private static double TQuantile(int df) => new Perfolizer.Mathematics.Distributions.ContinuousDistributions.StudentDistribution(df)
-        .Quantile(new Pragmastat.Probability(0.975));
+    private static double TQuantile(int df) =>
+        new Perfolizer.Mathematics.Distributions.ContinuousDistributions.StudentDistribution(df).Quantile(
+            new Pragmastat.Probability(0.975)
+        );
 
     private static double Gaussian(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());

@@ -28,28 +28,52 @@ public class CoreLightningPastPaymentsTests : IDisposable
         await using var db = Open();
         Assert.Equal(1_000L, Scalar(db, "SELECT count(*) FROM forwards"));
         // Every forward's incoming HTLC is on alice's channel, its outgoing on bob's, named by its incoming one, one hash each.
-        Assert.Equal(1_000L, Scalar(db, """
-            SELECT count(*) FROM forwards f
-            JOIN channel_htlcs i ON i.channel_id = 2 AND i.channel_htlc_id = f.in_htlc_id AND i.direction = 0
-            JOIN channel_htlcs o ON o.channel_id = 1 AND o.channel_htlc_id = f.out_htlc_id AND o.direction = 1
-            WHERE f.in_channel_scid = 112150186098690 AND f.out_channel_scid = 112150186098688
-              AND o.origin_htlc = i.id AND o.payment_hash = i.payment_hash AND f.state = 1
-            """));
+        Assert.Equal(
+            1_000L,
+            Scalar(
+                db,
+                """
+                SELECT count(*) FROM forwards f
+                JOIN channel_htlcs i ON i.channel_id = 2 AND i.channel_htlc_id = f.in_htlc_id AND i.direction = 0
+                JOIN channel_htlcs o ON o.channel_id = 1 AND o.channel_htlc_id = f.out_htlc_id AND o.direction = 1
+                WHERE f.in_channel_scid = 112150186098690 AND f.out_channel_scid = 112150186098688
+                  AND o.origin_htlc = i.id AND o.payment_hash = i.payment_hash AND f.state = 1
+                """
+            )
+        );
         Assert.Equal(1_000L, Scalar(db, "SELECT count(DISTINCT payment_hash) FROM channel_htlcs WHERE direction = 0"));
         // Two moves a forward (a credit on alice's channel, a debit on bob's), each with its forward's hash.
-        Assert.Equal(2_000L, Scalar(db, "SELECT count(*) FROM channel_moves m JOIN channel_htlcs i ON i.payment_hash = m.payment_hash AND i.direction = 0"));
+        Assert.Equal(
+            2_000L,
+            Scalar(
+                db,
+                "SELECT count(*) FROM channel_moves m JOIN channel_htlcs i ON i.payment_hash = m.payment_hash AND i.direction = 0"
+            )
+        );
         // The copies' HTLC ids are beyond any channel's own count; the node's own stay as they were.
-        Assert.Equal(0L, Scalar(db, $"SELECT count(*) FROM channel_htlcs WHERE id > 3 AND channel_htlc_id < {CoreLightningPastPayments.CopiedHtlcIds}"));
+        Assert.Equal(
+            0L,
+            Scalar(
+                db,
+                $"SELECT count(*) FROM channel_htlcs WHERE id > 3 AND channel_htlc_id < {CoreLightningPastPayments.CopiedHtlcIds}"
+            )
+        );
         Assert.Equal(1L, Scalar(db, "SELECT max(channel_htlc_id) FROM channel_htlcs WHERE id <= 3"));
         // The outgoing copies keep no preimage but the incoming ones do: the preimage of their own hash.
-        var (key, hash) = Pair(db, "SELECT payment_key, payment_hash FROM channel_htlcs WHERE direction = 0 AND id = 500");
+        var (key, hash) = Pair(
+            db,
+            "SELECT payment_key, payment_hash FROM channel_htlcs WHERE direction = 0 AND id = 500"
+        );
         Assert.Equal(SHA256.HashData(key), hash);
         // lightningd's counters are past the copies.
         Assert.Equal(2_001L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_created_index'"));
         Assert.Equal(1_000L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_forwards_created_index'"));
         Assert.Equal(1_000L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_forwards_updated_index'"));
         Assert.Equal(2_001L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_channelmoves_created_index'"));
-        Assert.Equal(Scalar(db, "SELECT max(updated_index) FROM channel_htlcs"), Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_updated_index'"));
+        Assert.Equal(
+            Scalar(db, "SELECT max(updated_index) FROM channel_htlcs"),
+            Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_updated_index'")
+        );
     }
 
     [Fact]
@@ -63,8 +87,20 @@ public class CoreLightningPastPaymentsTests : IDisposable
         Assert.Equal(new HistoryCheck("listsendpays", "payments", 1_000), listing);
         await using var db = Open();
         Assert.Equal(1_000L, Scalar(db, "SELECT count(DISTINCT payment_hash) FROM payments WHERE status = 1"));
-        Assert.Equal(1_000L, Scalar(db, "SELECT count(*) FROM payments p JOIN channel_htlcs h ON h.payment_hash = p.payment_hash AND h.direction = 1 AND h.channel_id = 1"));
-        Assert.Equal(1_000L, Scalar(db, "SELECT count(*) FROM payments p JOIN channel_moves m ON m.payment_hash = p.payment_hash AND m.credit_or_debit = -1"));
+        Assert.Equal(
+            1_000L,
+            Scalar(
+                db,
+                "SELECT count(*) FROM payments p JOIN channel_htlcs h ON h.payment_hash = p.payment_hash AND h.direction = 1 AND h.channel_id = 1"
+            )
+        );
+        Assert.Equal(
+            1_000L,
+            Scalar(
+                db,
+                "SELECT count(*) FROM payments p JOIN channel_moves m ON m.payment_hash = p.payment_hash AND m.credit_or_debit = -1"
+            )
+        );
         var (preimage, hash) = Pair(db, "SELECT payment_preimage, payment_hash FROM payments WHERE id = 700");
         Assert.Equal(SHA256.HashData(preimage), hash);
         Assert.Equal(1_000L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_sendpays_created_index'"));
@@ -85,9 +121,13 @@ public class CoreLightningPastPaymentsTests : IDisposable
         {
             Execute(db, "DELETE FROM payments; DELETE FROM forwards");
         }
-        var none = await Assert.ThrowsAsync<InvalidOperationException>(() => CoreLightningPastPayments.Forwards.WriteAsync(directory, 100));
+        var none = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            CoreLightningPastPayments.Forwards.WriteAsync(directory, 100)
+        );
         Assert.Contains("no settled forward to copy", none.Message);
-        none = await Assert.ThrowsAsync<InvalidOperationException>(() => CoreLightningPastPayments.Payments.WriteAsync(directory, 100));
+        none = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            CoreLightningPastPayments.Payments.WriteAsync(directory, 100)
+        );
         Assert.Contains("no completed payment to copy", none.Message);
     }
 

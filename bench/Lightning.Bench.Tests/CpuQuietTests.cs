@@ -29,7 +29,11 @@ public class CpuQuietTests
     // A timed case's wait before each invocation: a window of 10 ms read every millisecond (Run.TimedSettle).
     [SkippableFact]
     public Task The_timed_settle_tells_busy_from_quiet_as_well() =>
-        BusyIdleStoppingAsync(Lightning.Bench.Cases.TimedSettle.Quiet, Lightning.Bench.Cases.TimedSettle.BusyShare, Lightning.Bench.Cases.TimedSettle.Poll);
+        BusyIdleStoppingAsync(
+            Lightning.Bench.Cases.TimedSettle.Quiet,
+            Lightning.Bench.Cases.TimedSettle.BusyShare,
+            Lightning.Bench.Cases.TimedSettle.Poll
+        );
 
     private static async Task BusyIdleStoppingAsync(TimeSpan quietFor, double busyShare, TimeSpan? poll)
     {
@@ -42,10 +46,16 @@ public class CpuQuietTests
         var busyMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["busy"] = busy });
         Skip.If(busyMeter.Problem is not null, $"cgroup CPU time is not readable here: {busyMeter.Problem}");
         // Its loops have begun (a container's process may start later than its start call returns on a loaded machine).
-        await Lightning.Bench.Waiting.Wait.UntilAsync("the busy container to use 100 ms of CPU", _ =>
-            Task.FromResult(busyMeter.Read().Values.Sum() > 100_000_000
-                ? Lightning.Bench.Waiting.WaitState.Met()
-                : Lightning.Bench.Waiting.WaitState.NotYet($"{busyMeter.Read().Values.Sum() / 1e6:0} ms")), TimeSpan.FromSeconds(30));
+        await Lightning.Bench.Waiting.Wait.UntilAsync(
+            "the busy container to use 100 ms of CPU",
+            _ =>
+                Task.FromResult(
+                    busyMeter.Read().Values.Sum() > 100_000_000
+                        ? Lightning.Bench.Waiting.WaitState.Met()
+                        : Lightning.Bench.Waiting.WaitState.NotYet($"{busyMeter.Read().Values.Sum() / 1e6:0} ms")
+                ),
+            TimeSpan.FromSeconds(30)
+        );
         // Never quiet for a whole second, unless every quiet it called was a window in which the container got no CPU.
         var starved = new List<string>();
         for (var attempt = 1; ; attempt++)
@@ -64,21 +74,33 @@ public class CpuQuietTests
             }
         }
         // It was busy: over its waits it used CPU (a wait that says quiet for a container that never runs proves nothing).
-        Assert.True(busyMeter.Read().Values.Sum() > 200_000_000, $"the busy container hardly ran: {string.Join("; ", starved)}");
+        Assert.True(
+            busyMeter.Read().Values.Sum() > 200_000_000,
+            $"the busy container hardly ran: {string.Join("; ", starved)}"
+        );
 
         var idleMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["idle"] = idle });
-        Assert.True((await idleMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(30), poll: poll)).Quiet);
+        Assert.True(
+            (await idleMeter.WaitQuietAsync(null, quietFor, busyShare, TimeSpan.FromSeconds(30), poll: poll)).Quiet
+        );
 
         // Alone (a container starved by the busy one's loops would use little CPU, and that is what quiet means).
         await engine.RemoveContainerAsync(busy);
         // Works for a while (how long depends on the machine), then leaves a mark and sleeps.
-        var stops = await containers.StartAsync("stops", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600");
+        var stops = await containers.StartAsync(
+            "stops",
+            "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; touch /tmp/done; sleep 600"
+        );
         var stopsMeter = await CpuMeter.CreateAsync(engine, new Dictionary<string, string> { ["stops"] = stops });
         for (var attempt = 1; ; attempt++)
         {
             var wait = await RecordedWaitAsync(stopsMeter, quietFor, busyShare, TimeSpan.FromMinutes(5), poll);
             Assert.True(wait.Quiet, $"not quiet within {wait.Waited}");
-            if ((await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30))).ExitCode == 0)
+            if (
+                (
+                    await engine.ExecAsync(stops, ["sh", "-c", "[ -e /tmp/done ]"], null, TimeSpan.FromSeconds(30))
+                ).ExitCode == 0
+            )
             {
                 break;
             }
@@ -89,24 +111,41 @@ public class CpuQuietTests
     }
 
     /// <summary>The wait, over the meter's readings, each recorded with the clock before and after it.</summary>
-    private static async Task<RecordedWait> RecordedWaitAsync(CpuMeter meter, TimeSpan quiet, double busyShare, TimeSpan limit, TimeSpan? poll)
+    private static async Task<RecordedWait> RecordedWaitAsync(
+        CpuMeter meter,
+        TimeSpan quiet,
+        double busyShare,
+        TimeSpan limit,
+        TimeSpan? poll
+    )
     {
         var clock = Stopwatch.StartNew();
         var readings = new List<(TimeSpan Before, TimeSpan After, long Ns)>();
-        var (waited, isQuiet) = await QuietWait.UntilQuietAsync(() =>
-        {
-            var before = clock.Elapsed;
-            var ns = meter.Read() is { Count: > 0 } now ? now.Values.Sum() : (long?)null;
-            if (ns is { } value)
+        var (waited, isQuiet) = await QuietWait.UntilQuietAsync(
+            () =>
             {
-                readings.Add((before, clock.Elapsed, value));
-            }
-            return ns;
-        }, 0, quiet, busyShare, limit, poll ?? TimeSpan.FromMilliseconds(20));
+                var before = clock.Elapsed;
+                var ns = meter.Read() is { Count: > 0 } now ? now.Values.Sum() : (long?)null;
+                if (ns is { } value)
+                {
+                    readings.Add((before, clock.Elapsed, value));
+                }
+                return ns;
+            },
+            0,
+            quiet,
+            busyShare,
+            limit,
+            poll ?? TimeSpan.FromMilliseconds(20)
+        );
         return new RecordedWait(waited, isQuiet, readings);
     }
 
-    private sealed record RecordedWait(TimeSpan Waited, bool Quiet, IReadOnlyList<(TimeSpan Before, TimeSpan After, long Ns)> Readings)
+    private sealed record RecordedWait(
+        TimeSpan Waited,
+        bool Quiet,
+        IReadOnlyList<(TimeSpan Before, TimeSpan After, long Ns)> Readings
+    )
     {
         /// <summary>
         /// The verdict's window, the last readings at least <paramref name="quiet"/> apart: the container's CPU time
@@ -118,8 +157,10 @@ public class CpuQuietTests
             var from = Readings.Last(r => to.Before - r.After >= quiet);
             var window = to.Before - from.After;
             var used = to.Ns - from.Ns;
-            Assert.True(used < busyShare * 1e9 * window.TotalSeconds,
-                $"called quiet while the container used {used / 1e6:0.000} ms of CPU in {window.TotalMilliseconds:0.0} ms");
+            Assert.True(
+                used < busyShare * 1e9 * window.TotalSeconds,
+                $"called quiet while the container used {used / 1e6:0.000} ms of CPU in {window.TotalMilliseconds:0.0} ms"
+            );
             return $"{used / 1e6:0.000} ms in {window.TotalMilliseconds:0.0} ms";
         }
     }

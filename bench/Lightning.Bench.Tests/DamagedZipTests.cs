@@ -31,15 +31,23 @@ public class DamagedZipTests : IDisposable
         Assert.EndsWith($"): give the run's folder instead ({run})", error.Message);
         Assert.DoesNotContain('\n', error.Message);
         // What is not a zip at all is still said to be none.
-        Assert.Equal($"{Path.Combine(run, "summary.json")} is not a zip: give a run's zip or folder (results/RUN.zip)",
-            Assert.Throws<InvalidDataException>(() => RunArchive.ReadText(Path.Combine(run, "summary.json"), RunSummary.FileName)).Message);
+        Assert.Equal(
+            $"{Path.Combine(run, "summary.json")} is not a zip: give a run's zip or folder (results/RUN.zip)",
+            Assert
+                .Throws<InvalidDataException>(() =>
+                    RunArchive.ReadText(Path.Combine(run, "summary.json"), RunSummary.FileName)
+                )
+                .Message
+        );
     }
 
     [Theory]
     [InlineData("--compare")]
     [InlineData("--replay")]
     [InlineData("--publish")]
-    public async Task Compare_replay_and_publish_of_a_truncated_zip_say_it_is_damaged_in_one_line_and_exit_2(string command)
+    public async Task Compare_replay_and_publish_of_a_truncated_zip_say_it_is_damaged_in_one_line_and_exit_2(
+        string command
+    )
     {
         var a = WriteRun("run-a");
         var b = WriteRun("run-b");
@@ -60,14 +68,22 @@ public class DamagedZipTests : IDisposable
         Assert.StartsWith($"lnbench: error: '{zip}' is a damaged zip (", line);
         Assert.EndsWith($"give the run's folder instead ({b})", line.TrimEnd());
         Assert.False(Directory.Exists(Path.Combine(site, HistorySite.RunsFolder, "run-b")));
-        Assert.Empty(Directory.GetFileSystemEntries(directory, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories));
+        Assert.Empty(
+            Directory.GetFileSystemEntries(directory, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories)
+        );
 
         if (command == "--compare")
         {
             // The folder instead: the comparison runs.
-            var instead = await HarnessProcess.RunAsync(["--compare", a, b, "--results", directory], TimeSpan.FromMinutes(2));
+            var instead = await HarnessProcess.RunAsync(
+                ["--compare", a, b, "--results", directory],
+                TimeSpan.FromMinutes(2)
+            );
             Assert.True(instead.Succeeded, instead.Tail());
-            Assert.Contains("run run-b against run run-a", File.ReadAllText(Path.Combine(directory, "compare-run-a-vs-run-b", ReportHtml.FileName)));
+            Assert.Contains(
+                "run run-b against run run-a",
+                File.ReadAllText(Path.Combine(directory, "compare-run-a-vs-run-b", ReportHtml.FileName))
+            );
         }
     }
 
@@ -75,14 +91,39 @@ public class DamagedZipTests : IDisposable
     private string WriteRun(string id)
     {
         var run = Directory.CreateDirectory(Path.Combine(directory, $"{id}-AlicePaysBob")).FullName;
-        static CaseSummary Case(int topology, double[] iterations) => new(
-            $"Build=a, Concurrency=1, Topology={topology}, Traces=on",
-            new Dictionary<string, string> { ["Build"] = "a", ["Concurrency"] = "1", ["Topology"] = $"{topology}", ["Traces"] = "on" },
-            iterations.Average(), 1, iterations, 1, 1000 / iterations.Average(), iterations.Min(), iterations.Max(), 10, 0, true);
-        new RunSummary(id, "AlicePaysBob", "in payment", [Case(1, [50, 51]), Case(2, [52, 53]), Case(3, [49, 50])]).Write(run);
+        static CaseSummary Case(int topology, double[] iterations) =>
+            new(
+                $"Build=a, Concurrency=1, Topology={topology}, Traces=on",
+                new Dictionary<string, string>
+                {
+                    ["Build"] = "a",
+                    ["Concurrency"] = "1",
+                    ["Topology"] = $"{topology}",
+                    ["Traces"] = "on",
+                },
+                iterations.Average(),
+                1,
+                iterations,
+                1,
+                1000 / iterations.Average(),
+                iterations.Min(),
+                iterations.Max(),
+                10,
+                0,
+                true
+            );
+        new RunSummary(
+            id,
+            "AlicePaysBob",
+            "in payment",
+            [Case(1, [50, 51]), Case(2, [52, 53]), Case(3, [49, 50])]
+        ).Write(run);
         (ArtifactTests.SampleManifest(["AlicePaysBob"]) with { RunId = id }).Write(run);
         // Enough to zip into more than a few blocks, so a cut falls inside the entries.
-        File.WriteAllText(Path.Combine(run, "console.log"), string.Concat(Enumerable.Range(0, 5000).Select(i => $"// lnbench [{i,7} s] line {i * 7919 % 10007}\n")));
+        File.WriteAllText(
+            Path.Combine(run, "console.log"),
+            string.Concat(Enumerable.Range(0, 5000).Select(i => $"// lnbench [{i, 7} s] line {i * 7919 % 10007}\n"))
+        );
         return run;
     }
 

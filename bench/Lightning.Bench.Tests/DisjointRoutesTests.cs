@@ -7,10 +7,16 @@ namespace Lightning.Bench.Tests;
 public class DisjointRoutesTests
 {
     /// <summary>Two paths to the payee, through carol-1 and carol-2, each carrying <paramref name="perPathMsat"/>; null when none is left.</summary>
-    private static Func<long, IReadOnlyList<string>, Task<IReadOnlyList<string>?>> TwoPaths(long perPathMsat, bool secondKnown = true) =>
+    private static Func<long, IReadOnlyList<string>, Task<IReadOnlyList<string>?>> TwoPaths(
+        long perPathMsat,
+        bool secondKnown = true
+    ) =>
         (amount, avoided) =>
         {
-            var open = new[] { "carol-1", "carol-2" }.Take(secondKnown ? 2 : 1).Where(c => !avoided.Contains(c) && amount <= perPathMsat).ToList();
+            var open = new[] { "carol-1", "carol-2" }
+                .Take(secondKnown ? 2 : 1)
+                .Where(c => !avoided.Contains(c) && amount <= perPathMsat)
+                .ToList();
             return Task.FromResult<IReadOnlyList<string>?>(open.Count == 0 ? null : [open[0]]);
         };
 

@@ -19,10 +19,24 @@ public class DockerEndpointTests : IDisposable
 
     private void Context(string name, string host)
     {
-        var meta = Path.Combine(config, "contexts", "meta", Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(name))));
+        var meta = Path.Combine(
+            config,
+            "contexts",
+            "meta",
+            Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(name)))
+        );
         Directory.CreateDirectory(meta);
-        File.WriteAllText(Path.Combine(meta, "meta.json"),
-            System.Text.Json.JsonSerializer.Serialize(new { Name = name, Metadata = new { }, Endpoints = new { docker = new { Host = host, SkipTLSVerify = false } } }));
+        File.WriteAllText(
+            Path.Combine(meta, "meta.json"),
+            System.Text.Json.JsonSerializer.Serialize(
+                new
+                {
+                    Name = name,
+                    Metadata = new { },
+                    Endpoints = new { docker = new { Host = host, SkipTLSVerify = false } },
+                }
+            )
+        );
     }
 
     [Fact]
@@ -55,7 +69,9 @@ public class DockerEndpointTests : IDisposable
         File.WriteAllText(Path.Combine(config, "config.json"), """{"currentContext":"a"}""");
 
         Assert.Equal("tcp://10.0.0.2:2375", DockerEndpoint.Resolve(Environment(("DOCKER_CONTEXT", "b"))).Host);
-        var fromHost = DockerEndpoint.Resolve(Environment(("DOCKER_CONTEXT", "b"), ("DOCKER_HOST", "unix:///tmp/d.sock")));
+        var fromHost = DockerEndpoint.Resolve(
+            Environment(("DOCKER_CONTEXT", "b"), ("DOCKER_HOST", "unix:///tmp/d.sock"))
+        );
         Assert.Equal("unix:///tmp/d.sock", fromHost.Host);
         Assert.Equal("DOCKER_HOST", fromHost.Source);
         Assert.False(DockerEndpoint.Resolve(Environment(("DOCKER_CONTEXT", "a"))).IsLocal);
@@ -64,14 +80,20 @@ public class DockerEndpointTests : IDisposable
     [Fact]
     public void An_unknown_context_or_an_unsupported_host_gets_one_line_that_says_what_to_do()
     {
-        var unknown = Assert.Throws<DockerUnavailableException>(() => DockerEndpoint.Resolve(Environment(("DOCKER_CONTEXT", "nope"))));
+        var unknown = Assert.Throws<DockerUnavailableException>(() =>
+            DockerEndpoint.Resolve(Environment(("DOCKER_CONTEXT", "nope")))
+        );
         Assert.Contains("docker context 'nope' is not defined", unknown.Message);
         Assert.Contains("docker context use", unknown.Message);
 
-        var ssh = Assert.Throws<DockerUnavailableException>(() => DockerEndpoint.Resolve(Environment(("DOCKER_HOST", "ssh://me@box"))));
+        var ssh = Assert.Throws<DockerUnavailableException>(() =>
+            DockerEndpoint.Resolve(Environment(("DOCKER_HOST", "ssh://me@box")))
+        );
         Assert.Contains("use unix:///path/to/docker.sock or tcp://host:port", ssh.Message);
 
-        var tls = Assert.Throws<DockerUnavailableException>(() => DockerEndpoint.Resolve(Environment(("DOCKER_HOST", "tcp://box:2376"), ("DOCKER_TLS_VERIFY", "1"))));
+        var tls = Assert.Throws<DockerUnavailableException>(() =>
+            DockerEndpoint.Resolve(Environment(("DOCKER_HOST", "tcp://box:2376"), ("DOCKER_TLS_VERIFY", "1")))
+        );
         Assert.Contains("needs TLS", tls.Message);
     }
 

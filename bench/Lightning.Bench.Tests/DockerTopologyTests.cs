@@ -32,7 +32,9 @@ public class DockerTopologyTests : IAsyncLifetime
     private async Task ReadyAsync(string? composeVersion = null)
     {
         Requirements.Docker();
-        compose = composeVersion is null ? await ComposeCli.DetectAsync(engine.Endpoint) : await Requirements.ComposeAsync(composeVersion);
+        compose = composeVersion is null
+            ? await ComposeCli.DetectAsync(engine.Endpoint)
+            : await Requirements.ComposeAsync(composeVersion);
         await FakeNodeImage.EnsureBuiltAsync();
     }
 
@@ -50,14 +52,38 @@ public class DockerTopologyTests : IAsyncLifetime
     /// <param name="runner">"engine" (the default runner) or the compose that brings the topology up ("v1", "v2": --with-compose).</param>
     private LightningNetwork Network(string project, string runner = "engine")
     {
-        var topology = new TopologySpec(FakeNodeImage.FakeNode,
+        var topology = new TopologySpec(
+            FakeNodeImage.FakeNode,
             [new NodeSpec("alice", FakeNodeImage.FakeNode), new NodeSpec("bob", FakeNodeImage.FakeNode)],
             [new ChannelSpec("alice", "bob", 1_000_000)],
-            [new PaymentFlow("alice", "bob")]);
-        var options = new NetworkOptions(runId, project, work, results, HostUser.ContainerUser, TraceSockets: true, CollectTraces: true, DevTraceFile: false, TimeSpan.FromSeconds(20));
+            [new PaymentFlow("alice", "bob")]
+        );
+        var options = new NetworkOptions(
+            runId,
+            project,
+            work,
+            results,
+            HostUser.ContainerUser,
+            TraceSockets: true,
+            CollectTraces: true,
+            DevTraceFile: false,
+            TimeSpan.FromSeconds(20)
+        );
         var progress = new RunProgress(TextWriter.Null);
-        var platform = new SingleHostPlatform(engine, runner == "engine" ? new EngineComposeRunner(engine) : compose!, NodeKindCatalog.Default, progress);
-        return LightningNetwork.Create(topology, options, platform.Place(topology, options, 1), engine, NodeKindCatalog.Default, progress);
+        var platform = new SingleHostPlatform(
+            engine,
+            runner == "engine" ? new EngineComposeRunner(engine) : compose!,
+            NodeKindCatalog.Default,
+            progress
+        );
+        return LightningNetwork.Create(
+            topology,
+            options,
+            platform.Place(topology, options, 1),
+            engine,
+            NodeKindCatalog.Default,
+            progress
+        );
     }
 
     [SkippableTheory]
@@ -72,7 +98,10 @@ public class DockerTopologyTests : IAsyncLifetime
         await network.UpAsync(NodeKindCatalog.Default.LoadFragments(), RunCredentials.Generate());
 
         var containers = await Run.ContainersAsync();
-        Assert.Equal(["alice", "bitcoind", "bob"], containers.Select(c => c.Labels[ComposeGenerator.NodeLabel]).Order());
+        Assert.Equal(
+            ["alice", "bitcoind", "bob"],
+            containers.Select(c => c.Labels[ComposeGenerator.NodeLabel]).Order()
+        );
         Assert.All(containers, c => Assert.Equal(project, c.Labels[RunLabels.ComposeProject]));
         // No network of the topology's own: bitcoind is on the default bridge and the nodes in its namespace.
         Assert.Empty(await Run.NetworksAsync());
@@ -85,10 +114,18 @@ public class DockerTopologyTests : IAsyncLifetime
         Assert.Contains("--lightning-dir=/lnb", lines);
         Assert.Contains("--alias=alice", lines);
         await WaitForFileAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"));
-        Assert.Equal(HostUser.ContainerUser!.Split(':')[0], (await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"))).Trim());
-        Assert.Contains("bitcoin-rpcpassword=", await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "config")));
+        Assert.Equal(
+            HostUser.ContainerUser!.Split(':')[0],
+            (await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "uid"))).Trim()
+        );
+        Assert.Contains(
+            "bitcoin-rpcpassword=",
+            await File.ReadAllTextAsync(Path.Combine(network.Layout.NodeDirectory("alice"), "config"))
+        );
         // The bitcoind RPC port is published on loopback only.
-        var bitcoind = await engine.InspectContainerAsync(containers.Single(c => c.Labels[ComposeGenerator.NodeLabel] == "bitcoind").Id);
+        var bitcoind = await engine.InspectContainerAsync(
+            containers.Single(c => c.Labels[ComposeGenerator.NodeLabel] == "bitcoind").Id
+        );
         Assert.True(bitcoind!.HostPorts.ContainsKey("18443/tcp"));
 
         await network.DisposeAsync();
@@ -108,11 +145,18 @@ public class DockerTopologyTests : IAsyncLifetime
         {
             File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, fragment), Path.Combine(fragmentsDir, fragment));
         }
-        var bitcoind = await File.ReadAllTextAsync(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile));
-        await File.WriteAllTextAsync(Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile), bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest"));
+        var bitcoind = await File.ReadAllTextAsync(
+            Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile)
+        );
+        await File.WriteAllTextAsync(
+            Path.Combine(fragmentsDir, ComposeFragments.BitcoindFile),
+            bitcoind.Replace("      - -regtest", "      - -fake-exit=3\n      - -regtest")
+        );
 
         var network = Network($"lnbench-{runId}-2");
-        var error = await Assert.ThrowsAsync<NodeDiedException>(() => network.StartAsync(NodeKindCatalog.Default.LoadFragments(fragmentsDir)));
+        var error = await Assert.ThrowsAsync<NodeDiedException>(() =>
+            network.StartAsync(NodeKindCatalog.Default.LoadFragments(fragmentsDir))
+        );
         Assert.Equal("bitcoind", error.Node);
         Assert.Equal(3, error.ExitCode);
         Assert.Contains("failing on purpose", error.Message);
@@ -126,9 +170,23 @@ public class DockerTopologyTests : IAsyncLifetime
     {
         await ReadyAsync();
         // A container labelled as if a harness with a pid that does not exist had left it behind.
-        var created = await ProcessRunner.RunAsync("docker",
-            ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
-             "--label", Scope, FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+        var created = await ProcessRunner.RunAsync(
+            "docker",
+            [
+                "run",
+                "--detach",
+                "--label",
+                $"{RunLabels.Run}={runId}",
+                "--label",
+                $"{RunLabels.OwnerPid}=2147483646",
+                "--label",
+                Scope,
+                FakeNodeImage.Busybox,
+                "sleep",
+                "3600",
+            ],
+            TimeSpan.FromMinutes(1)
+        );
         Assert.True(created.Succeeded, created.Tail());
 
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
@@ -141,9 +199,25 @@ public class DockerTopologyTests : IAsyncLifetime
     public async Task Another_machines_run_on_a_shared_engine_is_never_swept_by_a_local_pid_check()
     {
         await ReadyAsync();
-        var created = await ProcessRunner.RunAsync("docker",
-            ["run", "--detach", "--label", $"{RunLabels.Run}={runId}", "--label", $"{RunLabels.OwnerPid}=2147483646",
-             "--label", $"{RunLabels.OwnerHost}=another-machine", "--label", Scope, FakeNodeImage.Busybox, "sleep", "3600"], TimeSpan.FromMinutes(1));
+        var created = await ProcessRunner.RunAsync(
+            "docker",
+            [
+                "run",
+                "--detach",
+                "--label",
+                $"{RunLabels.Run}={runId}",
+                "--label",
+                $"{RunLabels.OwnerPid}=2147483646",
+                "--label",
+                $"{RunLabels.OwnerHost}=another-machine",
+                "--label",
+                Scope,
+                FakeNodeImage.Busybox,
+                "sleep",
+                "3600",
+            ],
+            TimeSpan.FromMinutes(1)
+        );
         Assert.True(created.Succeeded, created.Tail());
 
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync(scope: Scope);
@@ -158,10 +232,20 @@ public class DockerTopologyTests : IAsyncLifetime
     public async Task Compose_talks_to_the_engine_the_api_client_talks_to(string version)
     {
         await ReadyAsync(version);
-        await using var stand = new StandInEngine(work, "1.41", "1.12", (_, path) => path.StartsWith("/containers/json", StringComparison.Ordinal)
-            || path.StartsWith("/networks", StringComparison.Ordinal) || path.StartsWith("/volumes", StringComparison.Ordinal)
-            ? new StandInResponse(200, path.StartsWith("/volumes", StringComparison.Ordinal) ? "{\"Volumes\":[]}" : "[]")
-            : null);
+        await using var stand = new StandInEngine(
+            work,
+            "1.41",
+            "1.12",
+            (_, path) =>
+                path.StartsWith("/containers/json", StringComparison.Ordinal)
+                || path.StartsWith("/networks", StringComparison.Ordinal)
+                || path.StartsWith("/volumes", StringComparison.Ordinal)
+                    ? new StandInResponse(
+                        200,
+                        path.StartsWith("/volumes", StringComparison.Ordinal) ? "{\"Volumes\":[]}" : "[]"
+                    )
+                    : null
+        );
         var endpoint = new DockerEndpoint(stand.Host, "test");
         var standCompose = await ComposeCli.DetectAsync(endpoint, ComposeCli.CandidatesFor(version));
         var file = Path.Combine(work, "docker-compose.yml");
@@ -170,7 +254,12 @@ public class DockerTopologyTests : IAsyncLifetime
         await standCompose.DownAsync("lnbench-standin", file);
 
         // Whatever compose asked, it asked the stand-in (the real engine never heard of this project).
-        Assert.Contains(stand.Requests, r => r.Contains("/containers/json", StringComparison.Ordinal) || r.StartsWith("GET /version", StringComparison.Ordinal));
+        Assert.Contains(
+            stand.Requests,
+            r =>
+                r.Contains("/containers/json", StringComparison.Ordinal)
+                || r.StartsWith("GET /version", StringComparison.Ordinal)
+        );
     }
 
     [SkippableFact]
@@ -178,18 +267,34 @@ public class DockerTopologyTests : IAsyncLifetime
     {
         await ReadyAsync();
         var images = new ImageProvisioner(engine, new RunProgress(TextWriter.Null), RunLabels.For(runId));
-        var noLightningd = await Assert.ThrowsAsync<ImageUnavailableException>(() => images.EnsureAsync(FakeNodeImage.Busybox, "--cln-image",
-            new Dictionary<string, string> { ["lightningd"] = "--version" }, pull: false));
+        var noLightningd = await Assert.ThrowsAsync<ImageUnavailableException>(() =>
+            images.EnsureAsync(
+                FakeNodeImage.Busybox,
+                "--cln-image",
+                new Dictionary<string, string> { ["lightningd"] = "--version" },
+                pull: false
+            )
+        );
         Assert.Contains("lightningd", noLightningd.Message);
         Assert.Contains("--cln-image", noLightningd.Message);
 
-        var missing = await Assert.ThrowsAsync<ImageUnavailableException>(() => images.EnsureAsync("lnbench-test/does-not-exist:1", "--cln-image",
-            new Dictionary<string, string> { ["lightningd"] = "--version" }, pull: true));
+        var missing = await Assert.ThrowsAsync<ImageUnavailableException>(() =>
+            images.EnsureAsync(
+                "lnbench-test/does-not-exist:1",
+                "--cln-image",
+                new Dictionary<string, string> { ["lightningd"] = "--version" },
+                pull: true
+            )
+        );
         Assert.Contains("lnbench-test/does-not-exist:1", missing.Message);
         Assert.Contains("pulling it failed", missing.Message);
 
-        var (details, versions) = await images.EnsureAsync(FakeNodeImage.FakeNode, "--cln-image",
-            new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" }, pull: false);
+        var (details, versions) = await images.EnsureAsync(
+            FakeNodeImage.FakeNode,
+            "--cln-image",
+            new Dictionary<string, string> { ["lightningd"] = "--version", ["bitcoin-cli"] = "-version" },
+            pull: false
+        );
         Assert.Equal("fake lightningd v0.0", versions["lightningd"]);
         Assert.StartsWith("sha256:", details.Id);
         await Run.AssertNoneLeftAsync();

@@ -18,11 +18,25 @@ public sealed class ExecToFilesTests : IDisposable
     {
         var (stdout, stderr) = (Path.Combine(folder, "out"), Path.Combine(folder, "err"));
         var result = await HarnessProcess.RunAsync(
-            [ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/bin/sh", "-c", "seq 1 100000; echo broken >&2; exit 3"],
-            TimeSpan.FromMinutes(2));
+            [
+                ExecToFiles.Command,
+                "--stdout",
+                stdout,
+                "--stderr",
+                stderr,
+                "--",
+                "/bin/sh",
+                "-c",
+                "seq 1 100000; echo broken >&2; exit 3",
+            ],
+            TimeSpan.FromMinutes(2)
+        );
 
         Assert.Equal(3, result.ExitCode);
-        Assert.Equal(Enumerable.Range(1, 100000).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)), await File.ReadAllLinesAsync(stdout));
+        Assert.Equal(
+            Enumerable.Range(1, 100000).Select(i => i.ToString(System.Globalization.CultureInfo.InvariantCulture)),
+            await File.ReadAllLinesAsync(stdout)
+        );
         Assert.Equal("broken", (await File.ReadAllTextAsync(stderr)).Trim());
         Assert.Equal("", result.StandardOutput);
     }
@@ -32,8 +46,19 @@ public sealed class ExecToFilesTests : IDisposable
     {
         var (stdout, stderr) = (Path.Combine(folder, "out"), Path.Combine(folder, "err"));
         // Disposed (killed with its tree) if the test fails before it exits.
-        using (var wrapper = HarnessProcess.Start(ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/bin/sh", "-c",
-            "trap 'echo got TERM >&2; exit 7' TERM; echo ready >&2; while :; do sleep 0.1; done"))
+        using (
+            var wrapper = HarnessProcess.Start(
+                ExecToFiles.Command,
+                "--stdout",
+                stdout,
+                "--stderr",
+                stderr,
+                "--",
+                "/bin/sh",
+                "-c",
+                "trap 'echo got TERM >&2; exit 7' TERM; echo ready >&2; while :; do sleep 0.1; done"
+            )
+        )
         {
             var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(1);
             while (!File.Exists(stderr) || !ReadShared(stderr).Contains("ready", StringComparison.Ordinal))
@@ -46,10 +71,16 @@ public sealed class ExecToFilesTests : IDisposable
             Assert.Contains("got TERM", await File.ReadAllTextAsync(stderr));
         }
 
-        var missing = await HarnessProcess.RunAsync([ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/no/such/program"], TimeSpan.FromMinutes(1));
+        var missing = await HarnessProcess.RunAsync(
+            [ExecToFiles.Command, "--stdout", stdout, "--stderr", stderr, "--", "/no/such/program"],
+            TimeSpan.FromMinutes(1)
+        );
         Assert.Equal(127, missing.ExitCode);
         Assert.Contains("cannot start /no/such/program", await File.ReadAllTextAsync(stderr));
-        var usage = await HarnessProcess.RunAsync([ExecToFiles.Command, "--stdout", stdout, "--", "true"], TimeSpan.FromMinutes(1));
+        var usage = await HarnessProcess.RunAsync(
+            [ExecToFiles.Command, "--stdout", stdout, "--", "true"],
+            TimeSpan.FromMinutes(1)
+        );
         Assert.Equal(2, usage.ExitCode);
         Assert.Contains("exec-to-files needs --stdout, --stderr and a program after --", usage.StandardError);
     }

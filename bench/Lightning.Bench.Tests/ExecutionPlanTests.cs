@@ -7,7 +7,10 @@ public class ExecutionPlanTests
 {
     /// <summary>The build that runs first on each topology, per concurrency: "ABBA… BAAB…".</summary>
     private static string FirstBuilds(IReadOnlyList<Dictionary<string, string>> order) =>
-        string.Join(' ', order.GroupBy(p => p["Concurrency"]).Select(cell => string.Concat(cell.Chunk(2).Select(b => b[0]["Build"]))));
+        string.Join(
+            ' ',
+            order.GroupBy(p => p["Concurrency"]).Select(cell => string.Concat(cell.Chunk(2).Select(b => b[0]["Build"])))
+        );
 
     [Fact]
     public void Builds_alternate_in_balanced_shuffled_pairs_topology_by_topology()
@@ -24,7 +27,10 @@ public class ExecutionPlanTests
             var cell = order.Where(p => p["Concurrency"] == concurrency).ToList();
             // Topology by topology, each block holds both builds next to each other.
             var blocks = cell.Chunk(2).ToList();
-            Assert.All(blocks.Select((b, i) => (b, i)), x => Assert.All(x.b, p => Assert.Equal($"{x.i + 1}", p["Topology"])));
+            Assert.All(
+                blocks.Select((b, i) => (b, i)),
+                x => Assert.All(x.b, p => Assert.Equal($"{x.i + 1}", p["Topology"]))
+            );
             Assert.All(blocks, b => Assert.Equal(["A", "B"], b.Select(p => p["Build"]).Order()));
             // Balanced: in every two topologies, one AB and one BA, in a shuffled order.
             var firsts = blocks.Select(b => b[0]["Build"]).ToList();
@@ -32,7 +38,10 @@ public class ExecutionPlanTests
         }
         // Seeded: the same seed, the same order. Pinned for seed 42: a run's manifest keeps its seed for --replay, so a change
         // to the shuffle (or to .NET's seeded Random) that would replay an old run in another order fails here.
-        Assert.Equal(order.Select(DeclaredCases.Key), new ExecutionPlan(42).Arrange(declared, p => p, DeclaredCases.Key).Select(DeclaredCases.Key));
+        Assert.Equal(
+            order.Select(DeclaredCases.Key),
+            new ExecutionPlan(42).Arrange(declared, p => p, DeclaredCases.Key).Select(DeclaredCases.Key)
+        );
         Assert.Equal("BAABABBA BAABBABA", FirstBuilds(order));
     }
 
@@ -81,7 +90,10 @@ public class ExecutionPlanTests
         // by cell; the rounds list a round's cells together, so compare per cell).
         foreach (var concurrency in new[] { "/1/", "/10/" })
         {
-            Assert.Equal(fixedRun.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal)), plan.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal)));
+            Assert.Equal(
+                fixedRun.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal)),
+                plan.Order.Where(k => k.Contains(concurrency, StringComparison.Ordinal))
+            );
         }
         Assert.Equal(16 * 2, plan.Order.Count);
     }
@@ -91,7 +103,10 @@ public class ExecutionPlanTests
     {
         var declared = DeclaredCases.Of(8, "A", "B");
 
-        var orders = Enumerable.Range(1, 200).Select(seed => FirstBuilds(new ExecutionPlan(seed).Arrange(declared, p => p, DeclaredCases.Key))).ToList();
+        var orders = Enumerable
+            .Range(1, 200)
+            .Select(seed => FirstBuilds(new ExecutionPlan(seed).Arrange(declared, p => p, DeclaredCases.Key)))
+            .ToList();
 
         // 2 cells × 4 pairs of topologies, each pair AB-BA or BA-AB: 256 orders; a plan that ignored its seed would give one.
         Assert.True(orders.Distinct().Count() > 100, $"{orders.Distinct().Count()} distinct orders from 200 seeds");

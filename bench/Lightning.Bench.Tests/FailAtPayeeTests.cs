@@ -19,8 +19,16 @@ public class FailAtPayeeTests
     public FailAtPayeeTests()
     {
         results = run.StartCase("case", new Dictionary<string, string>(), 3);
-        workload = new FailAtPayeeKind().Create(new WorkloadSetup(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
-            [new PaymentFlow("alice", "bob")], 1_000, "lnbench-test", new OperationLog(run, results), MadeAhead: false));
+        workload = new FailAtPayeeKind().Create(
+            new WorkloadSetup(
+                new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
+                [new PaymentFlow("alice", "bob")],
+                1_000,
+                "lnbench-test",
+                new OperationLog(run, results),
+                MadeAhead: false
+            )
+        );
     }
 
     [Fact]
@@ -33,13 +41,26 @@ public class FailAtPayeeTests
         Assert.Empty(alice.Paid);
 
         var calls = 0;
-        alice.Pay = (_, _) => Interlocked.Increment(ref calls) switch
-        {
-            1 => throw new NodeCallException("alice", "xpay", NodeCallFailure.Refused, "alice: xpay failed with 203: Destination said it doesn't know invoice: WIRE_INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS")
-            { PaymentFailure = PaymentFailure.UnknownPaymentDetails },
-            2 => throw new NodeCallException("alice", "xpay", NodeCallFailure.Refused, "alice: xpay failed with 205: no route"),
-            _ => Task.CompletedTask,
-        };
+        alice.Pay = (_, _) =>
+            Interlocked.Increment(ref calls) switch
+            {
+                1 => throw new NodeCallException(
+                    "alice",
+                    "xpay",
+                    NodeCallFailure.Refused,
+                    "alice: xpay failed with 203: Destination said it doesn't know invoice: WIRE_INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS"
+                )
+                {
+                    PaymentFailure = PaymentFailure.UnknownPaymentDetails,
+                },
+                2 => throw new NodeCallException(
+                    "alice",
+                    "xpay",
+                    NodeCallFailure.Refused,
+                    "alice: xpay failed with 205: no route"
+                ),
+                _ => Task.CompletedTask,
+            };
         await workload.RunAsync(1, 3);
 
         // No invoice call in the invocation: the three made ahead were used.
@@ -47,16 +68,35 @@ public class FailAtPayeeTests
         var records = results.Records.OrderBy(r => r.PaymentId).ToList();
         Assert.Equal(3, records.Count);
         Assert.Equal(bob.Invoices.Select(i => i.Tag.PaymentId).Order(), records.Select(r => r.PaymentId));
-        Assert.Single(records, r => r.AsExpected && r.Outcome == OperationOutcome.Failed && r.Error!.Contains("INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS"));
-        Assert.Single(records, r => !r.AsExpected && r.Outcome == OperationOutcome.Failed && r.Error!.Contains("no route"));
-        Assert.Single(records, r => !r.AsExpected && r.Outcome == OperationOutcome.Succeeded && r.Error!.Contains("accepted a payment of its deleted invoice"));
+        Assert.Single(
+            records,
+            r =>
+                r.AsExpected
+                && r.Outcome == OperationOutcome.Failed
+                && r.Error!.Contains("INCORRECT_OR_UNKNOWN_PAYMENT_DETAILS")
+        );
+        Assert.Single(
+            records,
+            r => !r.AsExpected && r.Outcome == OperationOutcome.Failed && r.Error!.Contains("no route")
+        );
+        Assert.Single(
+            records,
+            r =>
+                !r.AsExpected
+                && r.Outcome == OperationOutcome.Succeeded
+                && r.Error!.Contains("accepted a payment of its deleted invoice")
+        );
         Assert.All(records, r => Assert.Equal(r.Start, r.InvoiceDone));
     }
 
     [Fact]
     public async Task Figures_count_expected_failures_as_operations_and_errors_apart()
     {
-        alice.Pay = (_, _) => throw new NodeCallException("alice", "xpay", NodeCallFailure.Refused, "unknown") { PaymentFailure = PaymentFailure.UnknownPaymentDetails };
+        alice.Pay = (_, _) =>
+            throw new NodeCallException("alice", "xpay", NodeCallFailure.Refused, "unknown")
+            {
+                PaymentFailure = PaymentFailure.UnknownPaymentDetails,
+            };
         await workload.BeforeInvocationAsync(3);
         await workload.RunAsync(1, 3);
         results.CompleteInvocation(1, TimeSpan.FromMilliseconds(30));

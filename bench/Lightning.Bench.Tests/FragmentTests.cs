@@ -1,8 +1,8 @@
-using Lightning.Bench.Progress;
 using Lightning.Bench.Compose;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.CoreLightning;
 using Lightning.Bench.NodeKinds.Lnd;
-using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Tests;
 
@@ -16,7 +16,10 @@ public class FragmentTests : IDisposable
     [InlineData("    privileged: true\n", "privileged: true")]
     [InlineData("    cap_add: [SYS_ADMIN]\n", "cap_add: SYS_ADMIN")]
     [InlineData("    security_opt: [\"seccomp=unconfined\"]\n", "security_opt: seccomp=unconfined")]
-    public void A_fragment_that_gives_containers_privileges_is_refused_unless_the_user_allows_it(string privilege, string named)
+    public void A_fragment_that_gives_containers_privileges_is_refused_unless_the_user_allows_it(
+        string privilege,
+        string named
+    )
     {
         WriteFragments(cln => cln.Replace("    init: true\n", "    init: true\n" + privilege));
 
@@ -40,20 +43,31 @@ public class FragmentTests : IDisposable
 
     [Theory]
     [InlineData("      - --alias=cost 5$\n", "a lone '$'")]
-    [InlineData("      - --addr=${LNBENCH_TEST_SURELY_UNSET:?set the address}\n", "variable LNBENCH_TEST_SURELY_UNSET is required by the compose fragments: set the address")]
+    [InlineData(
+        "      - --addr=${LNBENCH_TEST_SURELY_UNSET:?set the address}\n",
+        "variable LNBENCH_TEST_SURELY_UNSET is required by the compose fragments: set the address"
+    )]
     [InlineData("", "stop_grace_period \"soon\"")]
-    public void A_fragment_the_engine_cannot_read_is_bad_input_before_any_container_unless_compose_reads_it(string argument, string message)
+    public void A_fragment_the_engine_cannot_read_is_bad_input_before_any_container_unless_compose_reads_it(
+        string argument,
+        string message
+    )
     {
-        WriteFragments(cln => argument.Length > 0
-            ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument)
-            : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon"));
+        WriteFragments(cln =>
+            argument.Length > 0
+                ? cln.Replace("      - --network=regtest\n", "      - --network=regtest\n" + argument)
+                : cln.Replace("stop_grace_period: 5s", "stop_grace_period: soon")
+        );
         var fragments = NodeKindCatalog.Default.LoadFragments(directory);
 
         var error = Assert.Throws<InvalidDataException>(() => EngineComposeRunner.CheckFragments(fragments, _ => null));
         Assert.StartsWith($"compose fragment {CoreLightningKind.Fragment}: ", error.Message);
         Assert.Contains(message, error.Message);
         // From the command line: exit code 2 (bad input), before any engine is asked anything.
-        Assert.Equal(HarnessExit.Usage, Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory));
+        Assert.Equal(
+            HarnessExit.Usage,
+            Program.Run(["AlicePaysBob", "--results", directory], NodeKindCatalog.Default, directory)
+        );
     }
 
     [Fact]
@@ -65,8 +79,14 @@ public class FragmentTests : IDisposable
     /// <summary>The shipped fragments in <see cref="directory"/>, Core Lightning's edited.</summary>
     private void WriteFragments(Func<string, string> editCoreLightning)
     {
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(directory, ComposeFragments.BitcoindFile));
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, LndKind.Fragment), Path.Combine(directory, LndKind.Fragment));
+        File.Copy(
+            Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile),
+            Path.Combine(directory, ComposeFragments.BitcoindFile)
+        );
+        File.Copy(
+            Path.Combine(ComposeFragments.DefaultDirectory, LndKind.Fragment),
+            Path.Combine(directory, LndKind.Fragment)
+        );
         var cln = File.ReadAllText(Path.Combine(ComposeFragments.DefaultDirectory, CoreLightningKind.Fragment));
         File.WriteAllText(Path.Combine(directory, CoreLightningKind.Fragment), editCoreLightning(cln));
     }

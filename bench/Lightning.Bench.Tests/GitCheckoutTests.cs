@@ -42,7 +42,9 @@ public class GitCheckoutTests
             var error = await Assert.ThrowsAsync<UsageException>(() => GitCheckout.OpenAsync(folder));
             Assert.Contains($"--source {folder} is not a git checkout", error.Message);
             Assert.DoesNotContain('\n', error.Message);
-            var missing = await Assert.ThrowsAsync<UsageException>(() => GitCheckout.OpenAsync(Path.Combine(folder, "nowhere")));
+            var missing = await Assert.ThrowsAsync<UsageException>(() =>
+                GitCheckout.OpenAsync(Path.Combine(folder, "nowhere"))
+            );
             Assert.Contains("no such folder", missing.Message);
         }
         finally
@@ -59,7 +61,10 @@ public class GitCheckoutTests
         var mainline = repository.Commit("mainline", new Dictionary<string, string?> { ["b.txt"] = "1\n" });
         repository.Git("checkout", "-q", "-b", "topic", good);
         var topicOne = repository.Commit("topic one", new Dictionary<string, string?> { ["c.txt"] = "1\n2\n" });
-        var topicTwo = repository.Commit("topic two", new Dictionary<string, string?> { ["c.txt"] = "1\n", ["d.bin"] = "\0\x01" });
+        var topicTwo = repository.Commit(
+            "topic two",
+            new Dictionary<string, string?> { ["c.txt"] = "1\n", ["d.bin"] = "\0\x01" }
+        );
         repository.Git("checkout", "-q", "main");
         repository.Git("merge", "-q", "--no-ff", "-m", "merge topic", "topic");
         var merge = repository.Head;
@@ -76,10 +81,16 @@ public class GitCheckoutTests
         Assert.True(mergeInfo.IsMerge);
         // Against its first parent, a merge touched what the topic brought: c.txt (net one line added) and a binary file.
         var files = await checkout.FilesAsync(mergeInfo);
-        Assert.Equal([("c.txt", (int?)1, (int?)0), ("d.bin", null, null)], files.Select(f => (f.Path, f.Added, f.Deleted)).OrderBy(f => f.Path));
+        Assert.Equal(
+            [("c.txt", (int?)1, (int?)0), ("d.bin", null, null)],
+            files.Select(f => (f.Path, f.Added, f.Deleted)).OrderBy(f => f.Path)
+        );
         Assert.Equal([topicTwo, topicOne], (await checkout.MergedAsync(mergeInfo)).Select(c => c.Hash));
         Assert.Empty(await checkout.MergedAsync(range[2]));
-        Assert.Equal([("a.txt", (int?)1, (int?)1)], (await checkout.FilesAsync(range[2])).Select(f => (f.Path, f.Added, f.Deleted)));
+        Assert.Equal(
+            [("a.txt", (int?)1, (int?)1)],
+            (await checkout.FilesAsync(range[2])).Select(f => (f.Path, f.Added, f.Deleted))
+        );
     }
 
     [Fact]
@@ -110,5 +121,6 @@ public class GitCheckoutTests
     [InlineData("/home/me/lightning", "lightning")]
     [InlineData("/src/My.Repo_2/", "my-repo-2")]
     [InlineData("/src/---", "source")]
-    public void A_checkout_is_named_as_an_image_repository_may_hold_it(string path, string name) => Assert.Equal(name, GitCheckout.NameOf(path));
+    public void A_checkout_is_named_as_an_image_repository_may_hold_it(string path, string name) =>
+        Assert.Equal(name, GitCheckout.NameOf(path));
 }

@@ -43,7 +43,10 @@ public class GossipStoreWriterTests : IDisposable
     public void Records_append_in_the_stores_version_with_the_completed_flag_from_15_the_dying_flag_and_checksums_that_hold()
     {
         var snapshot = GossmapSnapshot.Read(Requirements.GraphData().Snapshot);
-        var writer = new GossipStoreWriter(snapshot, new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]>()));
+        var writer = new GossipStoreWriter(
+            snapshot,
+            new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]>())
+        );
         foreach (var version in new byte[] { 14, 15, 16 })
         {
             using var store = new MemoryStream();
@@ -51,16 +54,32 @@ public class GossipStoreWriterTests : IDisposable
             var records = Records(store.ToArray(), 0);
 
             Assert.Equal(store.Length, written);
-            Assert.Equal([256, 4101, 258, 258, 256, 4101, 258, 258, 256, 4101, 258, 258], records.Select(r => (int)r.Type));
+            Assert.Equal(
+                [256, 4101, 258, 258, 256, 4101, 258, 258, 256, 4101, 258, 258],
+                records.Select(r => (int)r.Type)
+            );
             // Dying: not streamed to the payer's peers, which would throttle it for the unsigned flood.
-            Assert.All(records, r => Assert.Equal((version >= 15 ? GossipStoreWriter.CompletedBit : 0) | GossipStoreWriter.DyingBit, r.Flags));
+            Assert.All(
+                records,
+                r =>
+                    Assert.Equal(
+                        (version >= 15 ? GossipStoreWriter.CompletedBit : 0) | GossipStoreWriter.DyingBit,
+                        r.Flags
+                    )
+            );
             Assert.All(records, r => Assert.True(r.CrcHolds, $"record {r.Type}"));
         }
         Assert.Throws<InvalidDataException>(() => writer.Append(new MemoryStream(), 13, [0]));
         // A regtest chain of this harness stays below block 1,000, its funding transactions among a block's first 10 and
         // their outputs below 100: no channel of the graph takes a real channel's id.
-        Assert.DoesNotContain(Enumerable.Range(0, snapshot.Channels.Count), i => writer.ShortChannelId(i) is var id
-            && id >> 40 < 1_000 && ((id >> 16) & 0xFFFFFF) < 10 && (id & 0xFFFF) < 100);
+        Assert.DoesNotContain(
+            Enumerable.Range(0, snapshot.Channels.Count),
+            i =>
+                writer.ShortChannelId(i) is var id
+                && id >> 40 < 1_000
+                && ((id >> 16) & 0xFFFFFF) < 10
+                && (id & 0xFFFF) < 100
+        );
     }
 
     [SkippableFact]
@@ -80,8 +99,12 @@ public class GossipStoreWriterTests : IDisposable
         Assert.NotEqual(tenth, other);
         Assert.Equal(snapshot.Channels.Count, Subgraph.Around(snapshot, 2134, 100, seed: 7).Length);
         // Every channel of the mapped node is in (the search starts there), and the share is one piece around it.
-        Assert.All(Enumerable.Range(0, snapshot.Channels.Count).Where(i => snapshot.Channels[i].Node1 == 2134 || snapshot.Channels[i].Node2 == 2134),
-            i => Assert.Contains(i, tenth));
+        Assert.All(
+            Enumerable
+                .Range(0, snapshot.Channels.Count)
+                .Where(i => snapshot.Channels[i].Node1 == 2134 || snapshot.Channels[i].Node2 == 2134),
+            i => Assert.Contains(i, tenth)
+        );
         Assert.Equal(tenth.Length, Reachable(snapshot, tenth, 2134));
     }
 
@@ -94,12 +117,18 @@ public class GossipStoreWriterTests : IDisposable
 
         var queries = GraphQueries.Make(snapshot, all, source: 2134, seed: 3);
 
-        Assert.Equal((GraphQueries.TopNodes + GraphQueries.SampledNodes) * GraphQueries.AmountsSat.Count, queries.Count);
+        Assert.Equal(
+            (GraphQueries.TopNodes + GraphQueries.SampledNodes) * GraphQueries.AmountsSat.Count,
+            queries.Count
+        );
         Assert.Equal(queries, GraphQueries.Make(snapshot, all, 2134, 3));
         Assert.NotEqual(queries, GraphQueries.Make(snapshot, all, 2134, 4));
         Assert.Contains(queries, q => q.Destination == 0 && q.Top);
         Assert.DoesNotContain(queries, q => q.Destination == 2134);
-        Assert.All(queries.GroupBy(q => q.Destination), g => Assert.Equal(GraphQueries.AmountsSat, g.Select(q => q.AmountSat).Order()));
+        Assert.All(
+            queries.GroupBy(q => q.Destination),
+            g => Assert.Equal(GraphQueries.AmountsSat, g.Select(q => q.AmountSat).Order())
+        );
     }
 
     [SkippableFact]
@@ -114,10 +143,16 @@ public class GossipStoreWriterTests : IDisposable
         Assert.Equal(mapPath, GraphNodeMap.BesidePath(snapshotPath));
         Assert.Equal("BLUEIRON", map.Alias(2134));
         Assert.Equal("024b9a1fa8e006f1e3937f65f66c408e6da8e1ca728ea43222a7381df1cc449605", map.RealId(2134));
-        Assert.Contains("a map of another snapshot", Assert.Throws<InvalidDataException>(() => GraphNodeMap.Read(mapPath, 17_000)).Message);
+        Assert.Contains(
+            "a map of another snapshot",
+            Assert.Throws<InvalidDataException>(() => GraphNodeMap.Read(mapPath, 17_000)).Message
+        );
         var text = Path.Combine(directory, "map.xz");
         File.WriteAllText(text, "0:abc:ALIAS\n");
-        Assert.Contains("not an xz file", Assert.Throws<InvalidDataException>(() => GraphNodeMap.Read(text, 1)).Message);
+        Assert.Contains(
+            "not an xz file",
+            Assert.Throws<InvalidDataException>(() => GraphNodeMap.Read(text, 1)).Message
+        );
     }
 
     [SkippableFact]
@@ -127,19 +162,40 @@ public class GossipStoreWriterTests : IDisposable
         var (cln, _) = Requirements.NodeImages();
         var (snapshotPath, _) = Requirements.GraphData();
         File.Copy(snapshotPath, Path.Combine(directory, "graph.compressed"));
-        var (exit, output) = await Docker("run", "--rm", "--user", $"{HostUser()}", "-v", $"{directory}:/d", "--entrypoint", "sh", cln, "-c",
-            $"command -v gossmap-compress >/dev/null || exit 42; gossmap-compress decompress --node-map=2134={UpstreamMapped} /d/graph.compressed /d/tool.store > /d/ids.txt");
+        var (exit, output) = await Docker(
+            "run",
+            "--rm",
+            "--user",
+            $"{HostUser()}",
+            "-v",
+            $"{directory}:/d",
+            "--entrypoint",
+            "sh",
+            cln,
+            "-c",
+            $"command -v gossmap-compress >/dev/null || exit 42; gossmap-compress decompress --node-map=2134={UpstreamMapped} /d/graph.compressed /d/tool.store > /d/ids.txt"
+        );
         Skip.If(exit == 42, $"{cln} has no devtools/gossmap-compress to compare with");
         Assert.True(exit == 0, output);
         var tool = await File.ReadAllBytesAsync(Path.Combine(directory, "tool.store"));
         var snapshot = GossmapSnapshot.Read(snapshotPath);
-        var ids = new GraphNodeIds(snapshot.NodeCount, new Dictionary<int, byte[]> { [2134] = Convert.FromHexString(UpstreamMapped) });
+        var ids = new GraphNodeIds(
+            snapshot.NodeCount,
+            new Dictionary<int, byte[]> { [2134] = Convert.FromHexString(UpstreamMapped) }
+        );
         using var ours = new MemoryStream();
 
-        new GossipStoreWriter(snapshot, ids) { AsDecompressWrites = true }.WriteStore(ours, tool[0], Enumerable.Range(0, snapshot.Channels.Count));
+        new GossipStoreWriter(snapshot, ids) { AsDecompressWrites = true }.WriteStore(
+            ours,
+            tool[0],
+            Enumerable.Range(0, snapshot.Channels.Count)
+        );
 
         Assert.Equal(tool.Length, ours.Length);
-        Assert.True(tool.AsSpan().SequenceEqual(ours.ToArray()), $"first difference at byte {tool.AsSpan().CommonPrefixLength(ours.ToArray())}");
+        Assert.True(
+            tool.AsSpan().SequenceEqual(ours.ToArray()),
+            $"first difference at byte {tool.AsSpan().CommonPrefixLength(ours.ToArray())}"
+        );
         var printed = await File.ReadAllLinesAsync(Path.Combine(directory, "ids.txt"));
         Assert.Equal(Enumerable.Range(0, snapshot.NodeCount).Select(ids.Hex), printed);
     }
@@ -166,7 +222,7 @@ public class GossipStoreWriterTests : IDisposable
     {
         var reached = new HashSet<int> { from };
         var taken = new HashSet<int>();
-        for (var grew = true; grew;)
+        for (var grew = true; grew; )
         {
             grew = false;
             foreach (var i in channels)
@@ -197,7 +253,13 @@ public class GossipStoreWriterTests : IDisposable
             var crc = System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(span[4..]);
             var timestamp = System.Buffers.Binary.BinaryPrimitives.ReadUInt32BigEndian(span[8..]);
             var msg = span.Slice(12, length);
-            records.Add(new StoreRecord(flags, System.Buffers.Binary.BinaryPrimitives.ReadUInt16BigEndian(msg), Crc32c.Compute(timestamp, msg) == crc));
+            records.Add(
+                new StoreRecord(
+                    flags,
+                    System.Buffers.Binary.BinaryPrimitives.ReadUInt16BigEndian(msg),
+                    Crc32c.Compute(timestamp, msg) == crc
+                )
+            );
             offset += 12 + length;
         }
         return records;

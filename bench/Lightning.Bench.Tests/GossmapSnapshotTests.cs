@@ -24,11 +24,22 @@ public class GossmapSnapshotTests : IDisposable
         Assert.Equal(17_324, graph.NodeCount);
         Assert.All(graph.Channels, c => Assert.True(c.Node1 != c.Node2 && c.CapacitySat > 0, $"{c}"));
         var directions = graph.Channels.SelectMany(c => new[] { (c, c.Forward), (c, c.Backward) }).ToList();
-        Assert.All(directions, d => Assert.True(d.Item2.HtlcMaxMsat <= d.c.CapacitySat * 1000 && d.Item2.HtlcMinMsat <= d.Item2.HtlcMaxMsat, $"{d}"));
+        Assert.All(
+            directions,
+            d =>
+                Assert.True(
+                    d.Item2.HtlcMaxMsat <= d.c.CapacitySat * 1000 && d.Item2.HtlcMinMsat <= d.Item2.HtlcMaxMsat,
+                    $"{d}"
+                )
+        );
         // 35 % of directions are disabled: gossmap-compress counts a direction with no update as disabled. The largest
         // node (index 0, ACINQ in the node map) has the most channels.
         Assert.Equal(35_806, directions.Count(d => d.Item2.Disabled));
-        var degree = graph.Channels.SelectMany(c => new[] { c.Node1, c.Node2 }).GroupBy(n => n).OrderByDescending(g => g.Count()).First();
+        var degree = graph
+            .Channels.SelectMany(c => new[] { c.Node1, c.Node2 })
+            .GroupBy(n => n)
+            .OrderByDescending(g => g.Count())
+            .First();
         Assert.Equal(0, degree.Key);
     }
 
@@ -38,14 +49,20 @@ public class GossmapSnapshotTests : IDisposable
         var path = SnapshotPath();
         var plain = Path.Combine(directory, "plain.txt");
         File.WriteAllText(plain, "not a snapshot");
-        Assert.Contains("is not a gzip file", Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(plain)).Message);
+        Assert.Contains(
+            "is not a gzip file",
+            Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(plain)).Message
+        );
 
         var otherHeader = Path.Combine(directory, "other.gz");
         using (var gzip = new GZipStream(File.Create(otherHeader), CompressionLevel.Fastest))
         {
             gzip.Write("GOSSMAP_COMPRESSv9\0"u8);
         }
-        Assert.Contains("header is not GOSSMAP_COMPRESSv1", Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(otherHeader)).Message);
+        Assert.Contains(
+            "header is not GOSSMAP_COMPRESSv1",
+            Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(otherHeader)).Message
+        );
 
         // The real snapshot cut short.
         byte[] data;
@@ -60,7 +77,10 @@ public class GossmapSnapshotTests : IDisposable
         {
             gzip.Write(data.AsSpan(0, data.Length / 2));
         }
-        Assert.Contains("ends in the middle of its data", Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(truncated)).Message);
+        Assert.Contains(
+            "ends in the middle of its data",
+            Assert.Throws<InvalidDataException>(() => GossmapSnapshot.Read(truncated)).Message
+        );
     }
 
     [Fact]

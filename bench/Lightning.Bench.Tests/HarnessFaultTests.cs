@@ -15,10 +15,25 @@ public class HarnessFaultTests : IDisposable
     private readonly DockerEngine engine = new();
 
     private string[] FakeRun(params string[] extra) =>
-    [
-        "AlicePaysBob", "--concurrency", "1", "--iterations", "1", "--topologies", "1", "--cln-image", FakeNodeImage.FakeNode,
-        "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results, "--setup-timeout", "300", .. extra,
-    ];
+        [
+            "AlicePaysBob",
+            "--concurrency",
+            "1",
+            "--iterations",
+            "1",
+            "--topologies",
+            "1",
+            "--cln-image",
+            FakeNodeImage.FakeNode,
+            "--bitcoind-image",
+            FakeNodeImage.FakeNode,
+            "--no-pull",
+            "--results",
+            results,
+            "--setup-timeout",
+            "300",
+            .. extra,
+        ];
 
     [SkippableTheory]
     [InlineData("INT")]
@@ -32,7 +47,11 @@ public class HarnessFaultTests : IDisposable
         await FakeNodeImage.EnsureBuiltAsync();
         // "lifeline": a side-by-side share whose starting run died (kill -9): its standard input ends, and no signal comes.
         using var harness = HarnessProcess.Start(
-            signal == "lifeline" ? new Dictionary<string, string> { [Run.RunInterrupt.Lifeline] = "stdin" } : new Dictionary<string, string>(), FakeRun());
+            signal == "lifeline"
+                ? new Dictionary<string, string> { [Run.RunInterrupt.Lifeline] = "stdin" }
+                : new Dictionary<string, string>(),
+            FakeRun()
+        );
         // The stand-in bitcoind never answers RPC, so the harness waits there until it is stopped.
         await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
         var run = RunResources.Of(engine, harness.RunId!);
@@ -49,7 +68,10 @@ public class HarnessFaultTests : IDisposable
         var exitCode = await harness.WaitForExitAsync(TimeSpan.FromSeconds(30));
         if (signal == "lifeline")
         {
-            Assert.Contains("the side-by-side run that started this share is gone (its standard input ended): stopping", harness.Output);
+            Assert.Contains(
+                "the side-by-side run that started this share is gone (its standard input ended): stopping",
+                harness.Output
+            );
         }
 
         Assert.Equal(130, exitCode);
@@ -67,7 +89,10 @@ public class HarnessFaultTests : IDisposable
     {
         var compose = await Requirements.ComposeAsync(version);
         await FakeNodeImage.EnsureBuiltAsync();
-        using var harness = HarnessProcess.Start(new Dictionary<string, string> { [ComposeCli.ChoiceVariable] = version }, FakeRun("--with-compose"));
+        using var harness = HarnessProcess.Start(
+            new Dictionary<string, string> { [ComposeCli.ChoiceVariable] = version },
+            FakeRun("--with-compose")
+        );
         await harness.WaitForOutputAsync("bitcoind: waiting for RPC", TimeSpan.FromMinutes(2));
         var run = RunResources.Of(engine, harness.RunId!);
 
@@ -75,7 +100,10 @@ public class HarnessFaultTests : IDisposable
         Assert.Contains($"), {compose.Version}", harness.Output);
         var containers = await run.ContainersAsync();
         Assert.NotEmpty(containers);
-        Assert.All(containers, c => Assert.StartsWith(c.Labels["com.docker.compose.version"], compose.Version.Split(' ')[^1]));
+        Assert.All(
+            containers,
+            c => Assert.StartsWith(c.Labels["com.docker.compose.version"], compose.Version.Split(' ')[^1])
+        );
 
         // Taken down by `compose down` (compose v1 alone takes seconds to start): this is no test of promptness.
         await harness.SignalAsync("INT");
@@ -106,12 +134,24 @@ public class HarnessFaultTests : IDisposable
         // bitcoind mining it, whose configuration holds this run's RPC credentials, are left.
         var leftFolders = Directory.GetDirectories(work, $"lnbench-{runId}-*").Order().ToList();
         Assert.Equal([$"lnbench-{runId}-1", $"lnbench-{runId}-seed"], leftFolders.Select(Path.GetFileName));
-        Assert.Contains("rpcauth=", await File.ReadAllTextAsync(Path.Combine(leftFolders[0], "bitcoind", "bitcoin.conf")));
+        Assert.Contains(
+            "rpcauth=",
+            await File.ReadAllTextAsync(Path.Combine(leftFolders[0], "bitcoind", "bitcoin.conf"))
+        );
 
         // The next run cleans up first, then fails on its own bad image before starting anything.
         using var next = HarnessProcess.Start(
-            "AlicePaysBob", "--cln-image", "lnbench-test/does-not-exist:1", "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results,
-            "--work-dir", work);
+            "AlicePaysBob",
+            "--cln-image",
+            "lnbench-test/does-not-exist:1",
+            "--bitcoind-image",
+            FakeNodeImage.FakeNode,
+            "--no-pull",
+            "--results",
+            results,
+            "--work-dir",
+            work
+        );
         var exitCode = await next.WaitForExitAsync(TimeSpan.FromMinutes(1));
 
         Assert.Equal(1, exitCode);
@@ -121,7 +161,10 @@ public class HarnessFaultTests : IDisposable
         Assert.Equal(queueBefore, DatagramQueueLimit.Current);
         if (queueBefore < DatagramQueueLimit.Wanted && Environment.UserName == "root")
         {
-            Assert.Contains($"restored net.unix.max_dgram_qlen to {queueBefore} (an earlier run whose harness is gone left it at {DatagramQueueLimit.Wanted})", next.Output);
+            Assert.Contains(
+                $"restored net.unix.max_dgram_qlen to {queueBefore} (an earlier run whose harness is gone left it at {DatagramQueueLimit.Wanted})",
+                next.Output
+            );
         }
         await killedRun.AssertNoneLeftAsync();
         Assert.Contains($"removed 2 node folder(s) with RPC credentials", next.Output);
@@ -137,18 +180,26 @@ public class HarnessFaultTests : IDisposable
         // Every run's containers, this test's or another's: none may start.
         var anyRun = new RunResources(engine, RunLabels.Run);
         var before = (await anyRun.ContainersAsync()).Count;
-        foreach (var (args, expected) in new (string[], string)[]
-        {
-            (["--concurrency", "0"], "--concurrency 0 is out of range"),
-            (["--work-dir", "/tmp/" + new string('w', 90)], "Unix socket limit"),
-            (["--results", "/proc/lnbench"], "cannot write to /proc/lnbench"),
-            (["--cln-image", FakeNodeImage.Busybox, "--no-pull", "--results", results], "cannot run 'lightningd --version'"),
-        })
+        foreach (
+            var (args, expected) in new (string[], string)[]
+            {
+                (["--concurrency", "0"], "--concurrency 0 is out of range"),
+                (["--work-dir", "/tmp/" + new string('w', 90)], "Unix socket limit"),
+                (["--results", "/proc/lnbench"], "cannot write to /proc/lnbench"),
+                (
+                    ["--cln-image", FakeNodeImage.Busybox, "--no-pull", "--results", results],
+                    "cannot run 'lightningd --version'"
+                ),
+            }
+        )
         {
             using var harness = HarnessProcess.Start(args);
             var exitCode = await harness.WaitForExitAsync(TimeSpan.FromMinutes(1));
             Assert.NotEqual(0, exitCode);
-            var errors = harness.Output.Split('\n').Where(l => l.StartsWith("lnbench: error:", StringComparison.Ordinal)).ToList();
+            var errors = harness
+                .Output.Split('\n')
+                .Where(l => l.StartsWith("lnbench: error:", StringComparison.Ordinal))
+                .ToList();
             Assert.Contains(expected, Assert.Single(errors));
         }
         Assert.Equal(before, (await anyRun.ContainersAsync()).Count);
@@ -159,9 +210,16 @@ public class HarnessFaultTests : IDisposable
     {
         Requirements.Docker();
         var missing = Path.Combine(results, "no-docker.sock");
-        using var harness = HarnessProcess.Start(new Dictionary<string, string> { ["DOCKER_HOST"] = $"unix://{missing}" }, "--results", results);
+        using var harness = HarnessProcess.Start(
+            new Dictionary<string, string> { ["DOCKER_HOST"] = $"unix://{missing}" },
+            "--results",
+            results
+        );
         Assert.Equal(1, await harness.WaitForExitAsync(TimeSpan.FromMinutes(1)));
-        var error = Assert.Single(harness.Output.Split('\n'), l => l.StartsWith("lnbench: error:", StringComparison.Ordinal));
+        var error = Assert.Single(
+            harness.Output.Split('\n'),
+            l => l.StartsWith("lnbench: error:", StringComparison.Ordinal)
+        );
         Assert.Contains($"no Docker engine answers at unix://{missing}", error);
         Assert.Contains("start it", error);
     }

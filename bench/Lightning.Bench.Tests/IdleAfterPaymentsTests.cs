@@ -111,7 +111,10 @@ public class IdleAfterPaymentsTests
         var byNode = json.RootElement.GetProperty("cpu_ms_per_payment_by_node");
         Assert.Equal(JsonValueKind.Null, byNode.GetProperty("bob").ValueKind);
         Assert.Equal(25.0, byNode.GetProperty("alice").GetDouble(), 6);
-        Assert.Equal(["bob"], json.RootElement.GetProperty("cpu_within_idle_noise").EnumerateArray().Select(n => n.GetString()));
+        Assert.Equal(
+            ["bob"],
+            json.RootElement.GetProperty("cpu_within_idle_noise").EnumerateArray().Select(n => n.GetString())
+        );
     }
 
     [Fact]
@@ -123,7 +126,11 @@ public class IdleAfterPaymentsTests
         Assert.Empty(results.Figures!.Cpu!.WithinIdleNoise);
         using var json = JsonDocument.Parse(JsonSerializer.Serialize(SummaryJson.Of(results), RunSummary.Json));
         Assert.Equal(JsonValueKind.Null, json.RootElement.GetProperty("cpu_within_idle_noise").ValueKind);
-        Assert.Equal(20.0, json.RootElement.GetProperty("cpu_ms_per_payment_by_node").GetProperty("bob").GetDouble(), 6);
+        Assert.Equal(
+            20.0,
+            json.RootElement.GetProperty("cpu_ms_per_payment_by_node").GetProperty("bob").GetDouble(),
+            6
+        );
     }
 
     /// <summary>Two measured invocations of one payment, 0.5 s each; alice used 30 ms of CPU and bob 20 ms in each.</summary>
@@ -131,16 +138,38 @@ public class IdleAfterPaymentsTests
     {
         var results = new CaseResults(Key, 1)
         {
-            Parameters = new Dictionary<string, string> { ["Build"] = "base", ["Concurrency"] = "1", ["Topology"] = "1", ["Traces"] = "on" },
+            Parameters = new Dictionary<string, string>
+            {
+                ["Build"] = "base",
+                ["Concurrency"] = "1",
+                ["Topology"] = "1",
+                ["Traces"] = "on",
+            },
         };
         foreach (var id in new long[] { 1, 2 })
         {
             var invocation = results.StartInvocation();
             var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
-            results.Add(new OperationRecord(Key, invocation, id, "alice", "bob", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
-                OperationOutcome.Succeeded, null));
+            results.Add(
+                new OperationRecord(
+                    Key,
+                    invocation,
+                    id,
+                    "alice",
+                    "bob",
+                    start,
+                    start.AddMilliseconds(2),
+                    start.AddMilliseconds(500),
+                    $"hash{id}",
+                    OperationOutcome.Succeeded,
+                    null
+                )
+            );
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500));
-            results.RecordCpu(invocation, new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 });
+            results.RecordCpu(
+                invocation,
+                new Dictionary<string, long> { ["alice"] = 30_000_000, ["bob"] = 20_000_000 }
+            );
         }
         results.Complete(warmups: 0, iterations: 2);
         return results;

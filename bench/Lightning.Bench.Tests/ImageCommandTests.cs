@@ -14,23 +14,40 @@ public class ImageCommandTests : IDisposable
     {
         var tree = Path.Combine(folder, "a tree's $HOME `x`");
         Directory.CreateDirectory(tree);
-        var command = new ImageCommand("set -- {source} {image} {commit}; echo \"$#\"; printf '[%s]\\n' \"$@\"", "test");
+        var command = new ImageCommand(
+            "set -- {source} {image} {commit}; echo \"$#\"; printf '[%s]\\n' \"$@\"",
+            "test"
+        );
 
         var (exit, lines) = await RunAsync(command, tree);
 
         Assert.Equal(0, exit);
-        Assert.Equal(["3", $"[{tree}]", "[lnbench-built/x:0123456789ab]", "[0123456789abcdef0123456789abcdef01234567]"], lines);
+        Assert.Equal(
+            ["3", $"[{tree}]", "[lnbench-built/x:0123456789ab]", "[0123456789abcdef0123456789abcdef01234567]"],
+            lines
+        );
     }
 
     [Fact]
     public async Task The_command_runs_in_the_tree_with_its_inputs_in_its_environment_and_its_errors_in_the_log_in_order()
     {
-        var command = new ImageCommand("echo building; echo 'cc: error' >&2; echo \"$LNBENCH_COMMIT $LNBENCH_IMAGE $LNBENCH_REF\"; pwd; exit 7", "test");
+        var command = new ImageCommand(
+            "echo building; echo 'cc: error' >&2; echo \"$LNBENCH_COMMIT $LNBENCH_IMAGE $LNBENCH_REF\"; pwd; exit 7",
+            "test"
+        );
 
         var (exit, lines) = await RunAsync(command, folder);
 
         Assert.Equal(7, exit);
-        Assert.Equal(["building", "cc: error", "0123456789abcdef0123456789abcdef01234567 lnbench-built/x:0123456789ab v1.0", folder], lines);
+        Assert.Equal(
+            [
+                "building",
+                "cc: error",
+                "0123456789abcdef0123456789abcdef01234567 lnbench-built/x:0123456789ab v1.0",
+                folder,
+            ],
+            lines
+        );
     }
 
     [Fact]
@@ -49,13 +66,21 @@ public class ImageCommandTests : IDisposable
         Assert.Equal("true", Of("true").Text);
     }
 
-    private (string Text, string From) Of(string? option) => ImageCommand.Of(option, folder) is var c ? (c.Text, c.From) : default;
+    private (string Text, string From) Of(string? option) =>
+        ImageCommand.Of(option, folder) is var c ? (c.Text, c.From) : default;
 
     private static async Task<(int Exit, List<string> Lines)> RunAsync(ImageCommand command, string tree)
     {
         var log = new StringWriter();
         var heard = new List<string>();
-        var exit = await command.RunAsync("0123456789abcdef0123456789abcdef01234567", tree, "lnbench-built/x:0123456789ab", "v1.0", log, heard.Add);
+        var exit = await command.RunAsync(
+            "0123456789abcdef0123456789abcdef01234567",
+            tree,
+            "lnbench-built/x:0123456789ab",
+            "v1.0",
+            log,
+            heard.Add
+        );
         var logged = log.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries).ToList();
         Assert.Equal(logged, heard);
         return (exit, logged);

@@ -17,8 +17,21 @@ public class ImageProgramOutputTests
         // 400 lines, as lightningd --help prints 367: the option sought is near the middle.
         string[] script = ["-c", "i=1; while [ $i -le 400 ]; do echo \"--option-$i\"; i=$((i+1)); done"];
 
-        var (exitCode, whole) = await engine.RunToCompletionAsync(FakeNodeImage.Busybox, ["sh"], script, labels, TimeSpan.FromSeconds(60), outputLines: 100_000);
-        var (_, tail) = await engine.RunToCompletionAsync(FakeNodeImage.Busybox, ["sh"], script, labels, TimeSpan.FromSeconds(60));
+        var (exitCode, whole) = await engine.RunToCompletionAsync(
+            FakeNodeImage.Busybox,
+            ["sh"],
+            script,
+            labels,
+            TimeSpan.FromSeconds(60),
+            outputLines: 100_000
+        );
+        var (_, tail) = await engine.RunToCompletionAsync(
+            FakeNodeImage.Busybox,
+            ["sh"],
+            script,
+            labels,
+            TimeSpan.FromSeconds(60)
+        );
 
         Assert.Equal(0, exitCode);
         Assert.Equal(400, whole.Split('\n', StringSplitOptions.RemoveEmptyEntries).Length);

@@ -10,7 +10,9 @@ public class InProcessToolchainTests
     [Fact]
     public void The_case_job_runs_in_process_with_the_case_timeout_not_the_five_minute_default()
     {
-        var toolchain = Assert.IsType<InProcessEmitToolchain>(BenchConfig.CaseJob(warmups: 0, iterations: 1).Infrastructure.Toolchain);
+        var toolchain = Assert.IsType<InProcessEmitToolchain>(
+            BenchConfig.CaseJob(warmups: 0, iterations: 1).Infrastructure.Toolchain
+        );
 
         var executor = Assert.IsType<InProcessEmitExecutor>(toolchain.Executor);
         Assert.Equal(BenchConfig.CaseTimeout, executor.ExecutionTimeout);
@@ -44,12 +46,18 @@ public class InProcessToolchainTests
 
         var iterations = GcCountingBenchmark.Steps.Chunk(3).ToList();
         Assert.True(iterations.Count >= 6, string.Join(", ", GcCountingBenchmark.Steps));
-        Assert.All(iterations, i =>
-        {
-            Assert.Equal(["setup", "invocation", "cleanup"], i.Select(s => s.Step));
-            Assert.Equal(i[0].FullCollections, i[1].FullCollections);
-        });
+        Assert.All(
+            iterations,
+            i =>
+            {
+                Assert.Equal(["setup", "invocation", "cleanup"], i.Select(s => s.Step));
+                Assert.Equal(i[0].FullCollections, i[1].FullCollections);
+            }
+        );
         // Nor between one iteration's cleanup and the next one's setup.
-        Assert.All(iterations.Zip(iterations.Skip(1)), p => Assert.Equal(p.First[2].FullCollections, p.Second[0].FullCollections));
+        Assert.All(
+            iterations.Zip(iterations.Skip(1)),
+            p => Assert.Equal(p.First[2].FullCollections, p.Second[0].FullCollections)
+        );
     }
 }

@@ -47,7 +47,13 @@ public class InstrumentTests
     public async Task Windows_nest_before_in_order_after_in_reverse_and_the_gc_window_counts_measured_invocations_only()
     {
         var order = new List<string>();
-        var instruments = new CaseInstrument[] { new Named("outer", order), new Named("middle", order), new HarnessGcWindow(results), new Named("inner", order) };
+        var instruments = new CaseInstrument[]
+        {
+            new Named("outer", order),
+            new Named("middle", order),
+            new HarnessGcWindow(results),
+            new Named("inner", order),
+        };
         foreach (var number in new[] { 1, 2 })
         {
             var invocation = new Invocation(number, measured: number > 1);
@@ -68,7 +74,10 @@ public class InstrumentTests
     public async Task The_timing_records_an_invocation_only_once_its_operations_all_ended()
     {
         var timing = new InvocationTiming(results);
-        await timing.AfterInvocationAsync(new Invocation(1, measured: true) { Elapsed = TimeSpan.FromMilliseconds(20) }, default);
+        await timing.AfterInvocationAsync(
+            new Invocation(1, measured: true) { Elapsed = TimeSpan.FromMilliseconds(20) },
+            default
+        );
         await timing.AfterInvocationAsync(new Invocation(2, measured: true), default);
         results.Complete(0, 2);
         Assert.Equal(1, results.CompletedMeasuredInvocations);
@@ -77,7 +86,22 @@ public class InstrumentTests
     private static OperationRecord Record(int invocation, long id, OperationOutcome outcome, bool expected)
     {
         var start = DateTimeOffset.UtcNow;
-        return new OperationRecord("case", invocation, id, "alice", "bob", start, start, start.AddMilliseconds(10), "h", outcome, null) { AsExpected = expected };
+        return new OperationRecord(
+            "case",
+            invocation,
+            id,
+            "alice",
+            "bob",
+            start,
+            start,
+            start.AddMilliseconds(10),
+            "h",
+            outcome,
+            null
+        )
+        {
+            AsExpected = expected,
+        };
     }
 
     private sealed class Named(string name, List<string> order) : CaseInstrument
@@ -105,13 +129,25 @@ public class InstrumentTests
         {
             events.Add("cpu");
             alice += 10;
-            return Task.FromResult<IReadOnlyDictionary<string, long>>(new Dictionary<string, long> { ["alice"] = alice });
+            return Task.FromResult<IReadOnlyDictionary<string, long>>(
+                new Dictionary<string, long> { ["alice"] = alice }
+            );
         }
 
-        public Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>
-            Task.FromResult<IReadOnlyDictionary<string, NodeResourceSample>>(new Dictionary<string, NodeResourceSample>());
+        public Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(
+            CancellationToken ct = default
+        ) =>
+            Task.FromResult<IReadOnlyDictionary<string, NodeResourceSample>>(
+                new Dictionary<string, NodeResourceSample>()
+            );
 
-        public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond, TimeSpan quiet, double busyShare, TimeSpan limit,
-            CancellationToken ct = default, TimeSpan? poll = null) => Task.FromResult((TimeSpan.Zero, true));
+        public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(
+            IReadOnlyDictionary<string, double>? idleNsPerSecond,
+            TimeSpan quiet,
+            double busyShare,
+            TimeSpan limit,
+            CancellationToken ct = default,
+            TimeSpan? poll = null
+        ) => Task.FromResult((TimeSpan.Zero, true));
     }
 }

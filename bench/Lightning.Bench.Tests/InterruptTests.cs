@@ -25,11 +25,31 @@ public class InterruptTests : IDisposable
     public InterruptTests() => results = Directory.CreateDirectory(Path.Combine(directory, "results")).FullName;
 
     private string[] StandInRun(int iterations, params string[] extra) =>
-    [
-        "AlicePaysBob", "--build", $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}", "--bitcoind-image", FakeNodeImage.StandIn,
-        "--no-pull", "--concurrency", "2", "--warmups", "1", "--iterations", $"{iterations}", "--topologies", "1", "--traces", "off",
-        "--results", results, "--work-dir", work, "--setup-timeout", "180", .. extra,
-    ];
+        [
+            "AlicePaysBob",
+            "--build",
+            $"standin={StandInKind.KindName}={FakeNodeImage.StandIn}",
+            "--bitcoind-image",
+            FakeNodeImage.StandIn,
+            "--no-pull",
+            "--concurrency",
+            "2",
+            "--warmups",
+            "1",
+            "--iterations",
+            $"{iterations}",
+            "--topologies",
+            "1",
+            "--traces",
+            "off",
+            "--results",
+            results,
+            "--work-dir",
+            work,
+            "--setup-timeout",
+            "180",
+            .. extra,
+        ];
 
     /// <summary>
     /// SIGHUP (a terminal closing, as kill sends it), SIGQUIT, and a real terminal closed under the run (its
@@ -41,7 +61,9 @@ public class InterruptTests : IDisposable
     [InlineData("HUP")]
     [InlineData("QUIT")]
     [InlineData("terminal")]
-    public async Task A_signal_mid_case_tears_everything_down_keeps_the_payments_and_writes_a_summary_that_says_interrupted(string how)
+    public async Task A_signal_mid_case_tears_everything_down_keeps_the_payments_and_writes_a_summary_that_says_interrupted(
+        string how
+    )
     {
         Requirements.Docker();
         await FakeNodeImage.EnsureBuiltAsync();
@@ -54,11 +76,20 @@ public class InterruptTests : IDisposable
             : HarnessProcess.StartStandIn(fragments, new Dictionary<string, string>(), StandInRun(400));
         await harness.WaitForOutputAsync(": results in ", TimeSpan.FromMinutes(3));
         var runId = harness.RunId!;
-        var runDir = Path.Combine(results, Assert.Single(Directory.GetDirectories(results), d => Path.GetFileName(d).StartsWith(runId, StringComparison.Ordinal)));
+        var runDir = Path.Combine(
+            results,
+            Assert.Single(
+                Directory.GetDirectories(results),
+                d => Path.GetFileName(d).StartsWith(runId, StringComparison.Ordinal)
+            )
+        );
         var consoleLog = Path.Combine(runDir, RunLog.FileName);
         // Mid-case: some measured invocations done (BenchmarkDotNet's log has them in console.log in both display modes).
         var measured = await WaitForMeasuredAsync(harness, consoleLog, 3, TimeSpan.FromMinutes(5));
-        var pid = (await RunResources.Of(engine, runId).ContainersAsync()).Select(c => int.Parse(c.Labels[Cleanup.RunLabels.OwnerPid])).Distinct().Single();
+        var pid = (await RunResources.Of(engine, runId).ContainersAsync())
+            .Select(c => int.Parse(c.Labels[Cleanup.RunLabels.OwnerPid]))
+            .Distinct()
+            .Single();
 
         if (terminal)
         {
@@ -75,18 +106,27 @@ public class InterruptTests : IDisposable
         Assert.Empty(Directory.GetFileSystemEntries(work));
         // One line in console.log names the signal.
         var log = await ReadSharedAsync(consoleLog);
-        var stopping = Assert.Single(log.Split('\n'), l => l.Contains(": stopping, tearing the topology down", StringComparison.Ordinal));
+        var stopping = Assert.Single(
+            log.Split('\n'),
+            l => l.Contains(": stopping, tearing the topology down", StringComparison.Ordinal)
+        );
         Assert.Contains($"] {signal} (", stopping);
         Assert.Contains($"results: {runDir}", log);
 
         // The payments so far: every one of the invocations seen; only the invocation in flight at the signal has any
         // that did not succeed, cancelled by the stop.
         var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.True(payments.Count >= (1 + measured) * 2, $"{payments.Count} payments kept, {measured} measured invocations were seen");
+        Assert.True(
+            payments.Count >= (1 + measured) * 2,
+            $"{payments.Count} payments kept, {measured} measured invocations were seen"
+        );
         Assert.True(payments.Count(p => p["phase"] == "measured" && p["outcome"] == "succeeded") >= measured * 2);
         var cancelled = payments.Where(p => p["outcome"] != "succeeded").ToList();
         Assert.All(cancelled, p => Assert.Equal(Workloads.Payments.PaymentAttempt.CancelledReason, p["error"]));
-        Assert.True(cancelled.Select(p => p["invocation"]).Distinct().Count() <= 1, string.Join("; ", cancelled.Select(p => p["invocation"])));
+        Assert.True(
+            cancelled.Select(p => p["invocation"]).Distinct().Count() <= 1,
+            string.Join("; ", cancelled.Select(p => p["invocation"]))
+        );
 
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
         Assert.Equal(signal, summary.RootElement.GetProperty("interrupted").GetString());
@@ -99,12 +139,17 @@ public class InterruptTests : IDisposable
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         Assert.True(manifest.RootElement.GetProperty("partial").GetBoolean());
         Assert.Equal(signal, manifest.RootElement.GetProperty("interrupted").GetString());
-        Assert.Contains($"{signal} stopped the run", await File.ReadAllTextAsync(Path.Combine(runDir, ReportHtml.FileName)));
+        Assert.Contains(
+            $"{signal} stopped the run",
+            await File.ReadAllTextAsync(Path.Combine(runDir, ReportHtml.FileName))
+        );
         using (var zip = ZipFile.OpenRead(runDir + ".zip"))
         {
             Assert.Contains(zip.Entries, e => e.FullName.EndsWith("/summary.json", StringComparison.Ordinal));
         }
-        Assert.Empty(Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories));
+        Assert.Empty(
+            Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories)
+        );
     }
 
     /// <summary>
@@ -123,7 +168,10 @@ public class InterruptTests : IDisposable
         var consoleLog = Path.Combine(runDir, RunLog.FileName);
         await WaitForMeasuredAsync(harness, consoleLog, 3, TimeSpan.FromMinutes(5));
         var runId = Path.GetFileName(runDir)[..20];
-        var pid = (await RunResources.Of(engine, runId).ContainersAsync()).Select(c => int.Parse(c.Labels[Cleanup.RunLabels.OwnerPid])).Distinct().Single();
+        var pid = (await RunResources.Of(engine, runId).ContainersAsync())
+            .Select(c => int.Parse(c.Labels[Cleanup.RunLabels.OwnerPid]))
+            .Distinct()
+            .Single();
 
         harness.CloseTerminal();
         await WaitForProcessEndAsync(pid, TimeSpan.FromMinutes(5));
@@ -134,8 +182,17 @@ public class InterruptTests : IDisposable
         Assert.Equal(60, log.Split('\n').Count(l => l.StartsWith("WorkloadActual", StringComparison.Ordinal)));
         Assert.Contains($"results: {runDir}", await File.ReadAllTextAsync(Path.Combine(directory, "nohup.out")));
         using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
-        Assert.False(summary.RootElement.TryGetProperty("interrupted", out var interrupted) && interrupted.ValueKind != JsonValueKind.Null);
-        Assert.Equal(60 * 2, Assert.Single(summary.RootElement.GetProperty("cases").EnumerateArray().ToList()).GetProperty("succeeded").GetInt32());
+        Assert.False(
+            summary.RootElement.TryGetProperty("interrupted", out var interrupted)
+                && interrupted.ValueKind != JsonValueKind.Null
+        );
+        Assert.Equal(
+            60 * 2,
+            Assert
+                .Single(summary.RootElement.GetProperty("cases").EnumerateArray().ToList())
+                .GetProperty("succeeded")
+                .GetInt32()
+        );
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         Assert.False(manifest.RootElement.GetProperty("partial").GetBoolean());
         Assert.True(File.Exists(runDir + ".zip"));
@@ -156,7 +213,11 @@ public class InterruptTests : IDisposable
         await FakeNodeImage.EnsureBuiltAsync();
         var fragments = StandInHarness.Fragments(directory);
         var marker = Path.Combine(directory, "release-zip");
-        using var harness = HarnessProcess.StartStandIn(fragments, new Dictionary<string, string> { [ArtifactZip.TestHoldVariable] = marker }, StandInRun(2));
+        using var harness = HarnessProcess.StartStandIn(
+            fragments,
+            new Dictionary<string, string> { [ArtifactZip.TestHoldVariable] = marker },
+            StandInRun(2)
+        );
         await harness.WaitForOutputAsync("zip: held for a test", TimeSpan.FromMinutes(6));
         var runDir = Assert.Single(Directory.GetDirectories(results));
         var zip = runDir + ".zip";
@@ -165,7 +226,10 @@ public class InterruptTests : IDisposable
         Assert.True(new FileInfo(Assert.Single(Directory.GetFiles(results, "*" + AtomicFile.Marker + "*"))).Length > 0);
 
         await harness.SignalAsync("HUP");
-        await harness.WaitForOutputAsync("SIGHUP (the terminal closed or the session ended): the run is ending, finishing its results", TimeSpan.FromMinutes(1));
+        await harness.WaitForOutputAsync(
+            "SIGHUP (the terminal closed or the session ended): the run is ending, finishing its results",
+            TimeSpan.FromMinutes(1)
+        );
         if (signals == "once")
         {
             File.WriteAllText(marker, "");
@@ -182,12 +246,18 @@ public class InterruptTests : IDisposable
             }
             // The run had ended: its summary is the whole run's, not an interrupted one.
             using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
-            Assert.False(summary.RootElement.TryGetProperty("interrupted", out var interrupted) && interrupted.ValueKind != JsonValueKind.Null);
+            Assert.False(
+                summary.RootElement.TryGetProperty("interrupted", out var interrupted)
+                    && interrupted.ValueKind != JsonValueKind.Null
+            );
 
             var cut = Path.Combine(directory, "cut.zip");
             var bytes = await File.ReadAllBytesAsync(zip);
             await File.WriteAllBytesAsync(cut, bytes[..(bytes.Length * 2 / 3)]);
-            var compare = await HarnessProcess.RunAsync(["--compare", zip, cut, "--results", directory], TimeSpan.FromMinutes(2));
+            var compare = await HarnessProcess.RunAsync(
+                ["--compare", zip, cut, "--results", directory],
+                TimeSpan.FromMinutes(2)
+            );
             Assert.Equal(HarnessExit.Usage, compare.ExitCode);
             var line = Assert.Single(compare.StandardError.Split('\n', StringSplitOptions.RemoveEmptyEntries));
             Assert.StartsWith($"lnbench: error: '{cut}' is a damaged zip (", line);
@@ -199,10 +269,17 @@ public class InterruptTests : IDisposable
             // Ended by the signal itself, as a process without a handler is: 128 + SIGHUP's 1.
             Assert.Equal(129, await harness.WaitForExitAsync(TimeSpan.FromSeconds(30)));
             Assert.False(File.Exists(zip));
-            Assert.Contains("removed", Assert.Single((await ReadSharedAsync(Path.Combine(runDir, RunLog.FileName))).Split('\n'),
-                l => l.Contains("SIGHUP again: exiting now", StringComparison.Ordinal)));
+            Assert.Contains(
+                "removed",
+                Assert.Single(
+                    (await ReadSharedAsync(Path.Combine(runDir, RunLog.FileName))).Split('\n'),
+                    l => l.Contains("SIGHUP again: exiting now", StringComparison.Ordinal)
+                )
+            );
         }
-        Assert.Empty(Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories));
+        Assert.Empty(
+            Directory.GetFileSystemEntries(results, "*" + AtomicFile.Marker + "*", SearchOption.AllDirectories)
+        );
         Assert.Empty(Directory.GetFileSystemEntries(work));
     }
 
@@ -210,28 +287,44 @@ public class InterruptTests : IDisposable
     private async Task<string> WaitForRunFolderAsync(HarnessProcess harness, TimeSpan timeout)
     {
         var deadline = DateTime.UtcNow + timeout;
-        while (Directory.GetDirectories(results).SingleOrDefault() is not { } runDir || !File.Exists(Path.Combine(runDir, RunLog.FileName)))
+        while (
+            Directory.GetDirectories(results).SingleOrDefault() is not { } runDir
+            || !File.Exists(Path.Combine(runDir, RunLog.FileName))
+        )
         {
-            Assert.True(DateTime.UtcNow < deadline, $"no run folder in {results} within {timeout.TotalMinutes} min:\n{harness.Output}");
+            Assert.True(
+                DateTime.UtcNow < deadline,
+                $"no run folder in {results} within {timeout.TotalMinutes} min:\n{harness.Output}"
+            );
             await Task.Delay(200);
         }
         return Directory.GetDirectories(results).Single();
     }
 
     /// <summary>Waits until BenchmarkDotNet's log shows <paramref name="count"/> measured invocations of the case; returns how many it shows then.</summary>
-    private static async Task<int> WaitForMeasuredAsync(HarnessProcess harness, string consoleLog, int count, TimeSpan timeout)
+    private static async Task<int> WaitForMeasuredAsync(
+        HarnessProcess harness,
+        string consoleLog,
+        int count,
+        TimeSpan timeout
+    )
     {
         var deadline = DateTime.UtcNow + timeout;
         while (true)
         {
             var measured = File.Exists(consoleLog)
-                ? (await ReadSharedAsync(consoleLog)).Split('\n').Count(l => l.StartsWith("WorkloadActual", StringComparison.Ordinal))
+                ? (await ReadSharedAsync(consoleLog))
+                    .Split('\n')
+                    .Count(l => l.StartsWith("WorkloadActual", StringComparison.Ordinal))
                 : 0;
             if (measured >= count)
             {
                 return measured;
             }
-            Assert.True(DateTime.UtcNow < deadline, $"{measured} measured invocations within {timeout.TotalMinutes} min:\n{harness.Output}");
+            Assert.True(
+                DateTime.UtcNow < deadline,
+                $"{measured} measured invocations within {timeout.TotalMinutes} min:\n{harness.Output}"
+            );
             await Task.Delay(200);
         }
     }
@@ -242,7 +335,10 @@ public class InterruptTests : IDisposable
         var deadline = DateTime.UtcNow + timeout;
         while (IsRunning(pid))
         {
-            Assert.True(DateTime.UtcNow < deadline, $"the harness (pid {pid}) did not end within {timeout.TotalMinutes} min of its terminal's closing");
+            Assert.True(
+                DateTime.UtcNow < deadline,
+                $"the harness (pid {pid}) did not end within {timeout.TotalMinutes} min of its terminal's closing"
+            );
             await Task.Delay(200);
         }
     }
@@ -263,7 +359,12 @@ public class InterruptTests : IDisposable
     /// <summary>A file the harness may still be writing.</summary>
     private static async Task<string> ReadSharedAsync(string path)
     {
-        await using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+        await using var file = new FileStream(
+            path,
+            FileMode.Open,
+            FileAccess.Read,
+            FileShare.ReadWrite | FileShare.Delete
+        );
         using var reader = new StreamReader(file);
         return await reader.ReadToEndAsync();
     }

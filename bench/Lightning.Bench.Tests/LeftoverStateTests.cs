@@ -39,7 +39,10 @@ public class LeftoverStateTests : IDisposable
         var marker = new FileInfo(limit.MarkerPath);
         Assert.Null(marker.LinkTarget);
         Assert.Equal($"10 {OwnerProcess.Current}", File.ReadAllText(marker.FullName));
-        Assert.Equal(UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute, new DirectoryInfo(state).UnixFileMode);
+        Assert.Equal(
+            UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute,
+            new DirectoryInfo(state).UnixFileMode
+        );
         limit.Restore();
         limit.Restore();
         Assert.Equal("10", File.ReadAllText(sysctl).Trim());
@@ -134,8 +137,21 @@ public class LeftoverStateTests : IDisposable
             for (var i = 0; i < 4; i++)
             {
                 var cut = invocation == 5 && i > 0;
-                results.Add(new OperationRecord("Concurrency=4", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
-                    "h", cut ? OperationOutcome.Failed : OperationOutcome.Succeeded, cut ? "cancelled" : null));
+                results.Add(
+                    new OperationRecord(
+                        "Concurrency=4",
+                        invocation,
+                        invocation * 10 + i,
+                        "alice",
+                        "bob",
+                        start,
+                        start,
+                        start.AddMilliseconds(80),
+                        "h",
+                        cut ? OperationOutcome.Failed : OperationOutcome.Succeeded,
+                        cut ? "cancelled" : null
+                    )
+                );
             }
             if (invocation < 5)
             {
@@ -170,15 +186,31 @@ public class LeftoverStateTests : IDisposable
             for (var i = 0; i < 2; i++)
             {
                 var failed = invocation == 3 && i == 1;
-                results.Add(new OperationRecord("Concurrency=2", invocation, invocation * 10 + i, "alice", "bob", start, start, start.AddMilliseconds(80),
-                    "h", failed ? OperationOutcome.Failed : OperationOutcome.Succeeded, failed ? "no route" : null));
+                results.Add(
+                    new OperationRecord(
+                        "Concurrency=2",
+                        invocation,
+                        invocation * 10 + i,
+                        "alice",
+                        "bob",
+                        start,
+                        start,
+                        start.AddMilliseconds(80),
+                        "h",
+                        failed ? OperationOutcome.Failed : OperationOutcome.Succeeded,
+                        failed ? "no route" : null
+                    )
+                );
             }
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(100));
-            results.RecordResources(invocation, new Dictionary<string, (long, NodeResourceSample)>
-            {
-                ["alice"] = (written[invocation - 1], Memory(peakMb: 60 + invocation, rssMb: 40 + invocation)),
-                ["bob"] = (written[invocation - 1] / 2, Memory(peakMb: 90 - invocation, rssMb: 30)),
-            });
+            results.RecordResources(
+                invocation,
+                new Dictionary<string, (long, NodeResourceSample)>
+                {
+                    ["alice"] = (written[invocation - 1], Memory(peakMb: 60 + invocation, rssMb: 40 + invocation)),
+                    ["bob"] = (written[invocation - 1] / 2, Memory(peakMb: 90 - invocation, rssMb: 30)),
+                }
+            );
         }
         results.Complete(warmups: 1, iterations: 2);
 
@@ -198,11 +230,17 @@ public class LeftoverStateTests : IDisposable
     public void A_log_tail_is_the_last_lines_of_the_file_even_when_it_is_large()
     {
         var log = Path.Combine(directory, "lightningd.log");
-        File.WriteAllLines(log, Enumerable.Range(1, 100_000).Select(i => $"2026-11-22T10:00:00.000Z INFO    lightningd: line {i}"));
+        File.WriteAllLines(
+            log,
+            Enumerable.Range(1, 100_000).Select(i => $"2026-11-22T10:00:00.000Z INFO    lightningd: line {i}")
+        );
 
         var tail = LogTail.Read(log, 3).Split(Environment.NewLine);
 
-        Assert.Equal(["line 99998", "line 99999", "line 100000"], tail.Select(l => l[(l.LastIndexOf("line", StringComparison.Ordinal))..]));
+        Assert.Equal(
+            ["line 99998", "line 99999", "line 100000"],
+            tail.Select(l => l[(l.LastIndexOf("line", StringComparison.Ordinal))..])
+        );
         Assert.Equal("", LogTail.Read(Path.Combine(directory, "missing.log"), 3));
     }
 

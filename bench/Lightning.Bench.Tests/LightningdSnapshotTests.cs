@@ -36,20 +36,41 @@ public class LightningdSnapshotTests : IDisposable
         var t = Place.Second;
         Assert.Equal(1_000L, Scalar(db, "SELECT count(*) FROM forwards"));
         // Every copy comes in on this topology's alice channel and leaves on its bob channel, by scid and by channel id.
-        Assert.Equal(1_000L, Scalar(db, $"""
-            SELECT count(*) FROM forwards f
-            JOIN channel_htlcs i ON i.channel_id = {t.AliceChannel} AND i.channel_htlc_id = f.in_htlc_id AND i.direction = 0
-            JOIN channel_htlcs o ON o.channel_id = {t.BobChannel} AND o.channel_htlc_id = f.out_htlc_id AND o.direction = 1
-            WHERE f.in_channel_scid = {t.AliceScid} AND f.out_channel_scid = {t.BobScid} AND o.origin_htlc = i.id AND o.payment_hash = i.payment_hash
-            """));
-        Assert.Equal(2_000L, Scalar(db, $"SELECT count(*) FROM channel_moves m JOIN channel_htlcs i ON i.payment_hash = m.payment_hash AND i.direction = 0 AND m.account_channel_id IN ({t.AliceChannel}, {t.BobChannel})"));
-        Assert.Equal(0L, Scalar(db, $"SELECT count(*) FROM channel_moves WHERE account_channel_id = {t.BobChannel} AND credit_or_debit > 0 AND tag_bitmap = 16"));
+        Assert.Equal(
+            1_000L,
+            Scalar(
+                db,
+                $"""
+                SELECT count(*) FROM forwards f
+                JOIN channel_htlcs i ON i.channel_id = {t.AliceChannel} AND i.channel_htlc_id = f.in_htlc_id AND i.direction = 0
+                JOIN channel_htlcs o ON o.channel_id = {t.BobChannel} AND o.channel_htlc_id = f.out_htlc_id AND o.direction = 1
+                WHERE f.in_channel_scid = {t.AliceScid} AND f.out_channel_scid = {t.BobScid} AND o.origin_htlc = i.id AND o.payment_hash = i.payment_hash
+                """
+            )
+        );
+        Assert.Equal(
+            2_000L,
+            Scalar(
+                db,
+                $"SELECT count(*) FROM channel_moves m JOIN channel_htlcs i ON i.payment_hash = m.payment_hash AND i.direction = 0 AND m.account_channel_id IN ({t.AliceChannel}, {t.BobChannel})"
+            )
+        );
+        Assert.Equal(
+            0L,
+            Scalar(
+                db,
+                $"SELECT count(*) FROM channel_moves WHERE account_channel_id = {t.BobChannel} AND credit_or_debit > 0 AND tag_bitmap = 16"
+            )
+        );
         // Ids follow this node's own, and its counters are past them.
         Assert.Equal(2_001L, Scalar(db, "SELECT max(id) FROM channel_htlcs"));
         Assert.Equal(2_001L, Scalar(db, "SELECT count(DISTINCT id) FROM channel_htlcs"));
         Assert.Equal(2_001L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_created_index'"));
         Assert.Equal(1_000L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_forwards_created_index'"));
-        Assert.Equal(Scalar(db, "SELECT max(updated_index) FROM channel_htlcs"), Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_updated_index'"));
+        Assert.Equal(
+            Scalar(db, "SELECT max(updated_index) FROM channel_htlcs"),
+            Scalar(db, "SELECT intval FROM vars WHERE name = 'last_htlcs_updated_index'")
+        );
         Assert.Equal(2_001L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_channelmoves_created_index'"));
     }
 
@@ -66,7 +87,13 @@ public class LightningdSnapshotTests : IDisposable
         Assert.Equal((499L, 500L), await kept.ApplyAsync(Second, File, Place.Second.Names, default));
         using var db = Open(Second);
         Assert.Equal(500L, Scalar(db, $"SELECT count(*) FROM payments WHERE destination = x'{Place.Second.Bob}'"));
-        Assert.Equal(500L, Scalar(db, $"SELECT count(*) FROM payments p JOIN channel_htlcs h ON h.payment_hash = p.payment_hash AND h.channel_id = {Place.Second.BobChannel}"));
+        Assert.Equal(
+            500L,
+            Scalar(
+                db,
+                $"SELECT count(*) FROM payments p JOIN channel_htlcs h ON h.payment_hash = p.payment_hash AND h.channel_id = {Place.Second.BobChannel}"
+            )
+        );
         Assert.Equal(500L, Scalar(db, "SELECT intval FROM vars WHERE name = 'last_sendpays_created_index'"));
     }
 
@@ -78,13 +105,19 @@ public class LightningdSnapshotTests : IDisposable
         await MakeAsync(kept);
 
         // Another build, size or history: its key is not this one.
-        Assert.Contains("made for forwards 1000 sha256:abc, not forwards 1000 sha256:def", await kept.ProblemAsync(File, "forwards 1000 sha256:def", default));
+        Assert.Contains(
+            "made for forwards 1000 sha256:abc, not forwards 1000 sha256:def",
+            await kept.ProblemAsync(File, "forwards 1000 sha256:def", default)
+        );
         // Rows lost: the counts it kept say so.
         using (var snap = OpenFile(File))
         {
             Execute(snap, "DELETE FROM channel_htlcs WHERE rowid % 7 = 0");
         }
-        Assert.Contains("damaged: channel_htlcs holds 1,713 rows, not the 1998 it counted", await kept.ProblemAsync(File, Key, default));
+        Assert.Contains(
+            "damaged: channel_htlcs holds 1,713 rows, not the 1998 it counted",
+            await kept.ProblemAsync(File, Key, default)
+        );
         // Cut short: never marked complete.
         await MakeAsync(kept);
         using (var snap = OpenFile(File))
@@ -115,8 +148,14 @@ public class LightningdSnapshotTests : IDisposable
     {
         var folder = Path.Combine(root, "kept");
         Directory.CreateDirectory(folder);
-        System.IO.File.WriteAllBytes(Path.Combine(folder, "moves-10-aa" + Setup.HistorySnapshotStore.Extension), new byte[1000]);
-        System.IO.File.WriteAllBytes(Path.Combine(folder, "moves-10-aa" + Setup.HistorySnapshotStore.Extension + ".0f.partial"), new byte[24]);
+        System.IO.File.WriteAllBytes(
+            Path.Combine(folder, "moves-10-aa" + Setup.HistorySnapshotStore.Extension),
+            new byte[1000]
+        );
+        System.IO.File.WriteAllBytes(
+            Path.Combine(folder, "moves-10-aa" + Setup.HistorySnapshotStore.Extension + ".0f.partial"),
+            new byte[24]
+        );
         System.IO.File.WriteAllText(Path.Combine(folder, "notes.txt"), "not a snapshot");
 
         Assert.Equal((2, 1024L), Setup.HistorySnapshotStore.DiskUse(folder));
@@ -142,7 +181,9 @@ public class LightningdSnapshotTests : IDisposable
 
     private static Microsoft.Data.Sqlite.SqliteConnection OpenFile(string path)
     {
-        var db = new Microsoft.Data.Sqlite.SqliteConnection(new Microsoft.Data.Sqlite.SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
+        var db = new Microsoft.Data.Sqlite.SqliteConnection(
+            new Microsoft.Data.Sqlite.SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString()
+        );
         db.Open();
         return db;
     }

@@ -15,9 +15,26 @@ public class LndEndToEndTests
     public async Task Lnd_pays_lnd_with_invoices_keysend_both_ways_and_payments_that_fail_at_the_payee_each_counted_once()
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
-        var (runDir, run) = await RunAsync("lnd-lnd",
-            ["AlicePaysBob", "--workload", "pay,keysend,fail-at-payee,both-ways", "--build", $"lnd={lnd}", "--concurrency", "1,4", "--iterations", "3",
-             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var (runDir, run) = await RunAsync(
+            "lnd-lnd",
+            [
+                "AlicePaysBob",
+                "--workload",
+                "pay,keysend,fail-at-payee,both-ways",
+                "--build",
+                $"lnd={lnd}",
+                "--concurrency",
+                "1,4",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
 
         // The kind was recognised from the image, and the run said LND sends no spans.
         Assert.Contains("recognised as lnd", run.StandardOutput);
@@ -32,13 +49,21 @@ public class LndEndToEndTests
         // 3 workloads × (1 warmup + 3 measured) × (1 + 4) operations, each once.
         Assert.Equal(3 * 4 * 5, rows.Count);
         Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
-        Assert.All(rows.Where(r => !r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)), r => Assert.Equal("succeeded", r["outcome"]));
-        Assert.All(rows.Where(r => r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)), r =>
-        {
-            Assert.Equal(("failed", "true"), (r["outcome"], r["expected"]));
-            Assert.Contains("FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", r["error"]);
-        });
-        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.All(
+            rows.Where(r => !r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)),
+            r => Assert.Equal("succeeded", r["outcome"])
+        );
+        Assert.All(
+            rows.Where(r => r["case"].EndsWith("Workload=fail-at-payee", StringComparison.Ordinal)),
+            r =>
+            {
+                Assert.Equal(("failed", "true"), (r["outcome"], r["expected"]));
+                Assert.Contains("FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", r["error"]);
+            }
+        );
+        var table = await File.ReadAllTextAsync(
+            Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single()
+        );
         Assert.Matches(@"(?m)^\| AddInvoice\+SendPaymentV2 +\|", table);
         await AssertNothingLeftAsync(runDir, "AlicePaysBob");
     }
@@ -48,16 +73,45 @@ public class LndEndToEndTests
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
         var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
-        Skip.If(string.IsNullOrEmpty(postgres), "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)");
-        var (runDir, _) = await RunAsync("lnd-postgres",
-            ["AlicePaysBob", "--build", $"bolt={lnd}", "--build", $"pg={lnd}", "--db", "pg:postgres", "--postgres-image", postgres!, "--concurrency", "2",
-             "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        Skip.If(
+            string.IsNullOrEmpty(postgres),
+            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
+        );
+        var (runDir, _) = await RunAsync(
+            "lnd-postgres",
+            [
+                "AlicePaysBob",
+                "--build",
+                $"bolt={lnd}",
+                "--build",
+                $"pg={lnd}",
+                "--db",
+                "pg:postgres",
+                "--postgres-image",
+                postgres!,
+                "--concurrency",
+                "2",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
 
         var payments = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.All(payments, p => Assert.Equal("succeeded", p["outcome"]));
-        Assert.Equal(payments.Count(p => p["case"].StartsWith("Build=bolt", StringComparison.Ordinal)), payments.Count(p => p["case"].StartsWith("Build=pg", StringComparison.Ordinal)));
+        Assert.Equal(
+            payments.Count(p => p["case"].StartsWith("Build=bolt", StringComparison.Ordinal)),
+            payments.Count(p => p["case"].StartsWith("Build=pg", StringComparison.Ordinal))
+        );
         // lnd on PostgreSQL (native SQL): the server writes what the nodes wrote to their own files in the other build.
-        var log = await File.ReadAllTextAsync(Path.Combine(runDir, "cases", "Build-pg-Concurrency-2-Topology-1-Traces-on", "logs", "alice.log"));
+        var log = await File.ReadAllTextAsync(
+            Path.Combine(runDir, "cases", "Build-pg-Concurrency-2-Topology-1-Traces-on", "logs", "alice.log")
+        );
         Assert.Contains("Using remote postgres database!", log);
         var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
         Assert.Matches(@"\| Build=pg, [^|]*\| postgres \| 1 \| [0-9.]+ \| [0-9.]+ \|", comparison);
@@ -68,28 +122,91 @@ public class LndEndToEndTests
     public async Task Core_lightning_pays_lnd_and_lnd_pays_core_lightning_on_one_channel_and_through_a_carol_of_the_other_kind()
     {
         var (lnd, cln, bitcoind) = Requirements.LndImages();
-        var (runDir, _) = await RunAsync("mixed",
-            ["AlicePaysBob", "--build", $"cln-to-lnd=cln={cln},bob=lnd={lnd}", "--build", $"lnd-to-cln=lnd={lnd},bob=cln={cln}",
-             "--concurrency", "1,4", "--iterations", "3", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var (runDir, _) = await RunAsync(
+            "mixed",
+            [
+                "AlicePaysBob",
+                "--build",
+                $"cln-to-lnd=cln={cln},bob=lnd={lnd}",
+                "--build",
+                $"lnd-to-cln=lnd={lnd},bob=cln={cln}",
+                "--concurrency",
+                "1,4",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         AssertEachInvocationCounted(rows);
-        Assert.Equal(["cln-to-lnd", "lnd-to-cln"], rows.Select(r => Regex.Match(r["case"], "Build=([^,]+)").Groups[1].Value).Distinct().Order());
+        Assert.Equal(
+            ["cln-to-lnd", "lnd-to-cln"],
+            rows.Select(r => Regex.Match(r["case"], "Build=([^,]+)").Groups[1].Value).Distinct().Order()
+        );
         Assert.All(rows, r => Assert.Equal("succeeded", r["outcome"]));
         // Core Lightning's payer still sends its spans, joined to its payments; LND's payer sends none (what joins there is
         // the Core Lightning payee's invoice call).
-        Assert.All(rows.Where(r => r["case"].Contains("Build=cln-to-lnd", StringComparison.Ordinal) && r["phase"] == "measured"),
-            r => Assert.Contains("jsonrpc:injectpaymentonion=", r["span_breakdown_ms"]));
-        Assert.All(rows.Where(r => r["case"].Contains("Build=lnd-to-cln", StringComparison.Ordinal)),
-            r => Assert.DoesNotContain("injectpaymentonion", r["span_breakdown_ms"]));
+        Assert.All(
+            rows.Where(r =>
+                r["case"].Contains("Build=cln-to-lnd", StringComparison.Ordinal) && r["phase"] == "measured"
+            ),
+            r => Assert.Contains("jsonrpc:injectpaymentonion=", r["span_breakdown_ms"])
+        );
+        Assert.All(
+            rows.Where(r => r["case"].Contains("Build=lnd-to-cln", StringComparison.Ordinal)),
+            r => Assert.DoesNotContain("injectpaymentonion", r["span_breakdown_ms"])
+        );
 
-        var (viaDir, _) = await RunAsync("via",
-            ["AlicePaysBobViaCarols", "--carols", "1", "--build", $"mixed=cln={cln},carol-1=lnd={lnd}", "--concurrency", "1", "--iterations", "3",
-             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
-        Assert.All(CsvReader.Read(Path.Combine(viaDir, PaymentCsv.FileName)), r => Assert.Equal("succeeded", r["outcome"]));
+        var (viaDir, _) = await RunAsync(
+            "via",
+            [
+                "AlicePaysBobViaCarols",
+                "--carols",
+                "1",
+                "--build",
+                $"mixed=cln={cln},carol-1=lnd={lnd}",
+                "--concurrency",
+                "1",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
+        Assert.All(
+            CsvReader.Read(Path.Combine(viaDir, PaymentCsv.FileName)),
+            r => Assert.Equal("succeeded", r["outcome"])
+        );
 
-        var (alicesDir, _) = await RunAsync("alices",
-            ["AlicesPayBob", "--alices", "2", "--build", $"lnd=lnd={lnd}", "--concurrency", "2", "--iterations", "3",
-             "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var (alicesDir, _) = await RunAsync(
+            "alices",
+            [
+                "AlicesPayBob",
+                "--alices",
+                "2",
+                "--build",
+                $"lnd=lnd={lnd}",
+                "--concurrency",
+                "2",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
         var alices = CsvReader.Read(Path.Combine(alicesDir, PaymentCsv.FileName));
         AssertEachInvocationCounted(alices, payers: 2);
         Assert.Equal(["alice-1", "alice-2"], alices.Select(r => r["payer"]).Distinct().Order());
@@ -104,18 +221,43 @@ public class LndEndToEndTests
         // carried, so every payment starts from the same balances and must split again. (Core Lightning paying through
         // LND Carols fails here, as an outcome: xpay sends 975,000 sat of the 1,500,000 over one path, more than an LND
         // Carol that funded its channel to Bob will forward; see docs/lnd.md.)
-        var (runDir, _) = await RunAsync("mpp",
-            ["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000", "--build", $"lnd=lnd={lnd}",
-             "--build", $"lnd-via-cln=lnd={lnd},carol-1=cln={cln},carol-2=cln={cln}",
-             "--concurrency", "1", "--iterations", "6", "--warmups", "1", "--topologies", "1", "--bitcoind-image", bitcoind]);
+        var (runDir, _) = await RunAsync(
+            "mpp",
+            [
+                "AlicePaysBobOverTwoPaths",
+                "--workload",
+                "mpp",
+                "--amount-msat",
+                "1500000000",
+                "--build",
+                $"lnd=lnd={lnd}",
+                "--build",
+                $"lnd-via-cln=lnd={lnd},carol-1=cln={cln},carol-2=cln={cln}",
+                "--concurrency",
+                "1",
+                "--iterations",
+                "6",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
         var rows = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.Equal(2 * 7, rows.Count);
-        Assert.All(rows, r =>
-        {
-            Assert.Equal("succeeded", r["outcome"]);
-            Assert.True(int.Parse(r["parts"]) >= 2, $"{r["case"]} payment {r["payment_id"]}: {r["parts"]} part(s)");
-        });
-        var table = await File.ReadAllTextAsync(Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single());
+        Assert.All(
+            rows,
+            r =>
+            {
+                Assert.Equal("succeeded", r["outcome"]);
+                Assert.True(int.Parse(r["parts"]) >= 2, $"{r["case"]} payment {r["payment_id"]}: {r["parts"]} part(s)");
+            }
+        );
+        var table = await File.ReadAllTextAsync(
+            Directory.GetFiles(Path.Combine(runDir, "results"), "*-report-github.md").Single()
+        );
         Assert.Matches(@"(?m)^\| AddInvoice\+SendPaymentV2 in parts +\|", table);
     }
 
@@ -126,7 +268,10 @@ public class LndEndToEndTests
         Assert.Equal(rows.Count, rows.Select(r => r["payment_id"]).Distinct().Count());
         foreach (var invocation in rows.GroupBy(r => (Case: r["case"], Invocation: r["invocation"])))
         {
-            Assert.Equal(payers * int.Parse(Regex.Match(invocation.Key.Case, "Concurrency=([0-9]+)").Groups[1].Value), invocation.Count());
+            Assert.Equal(
+                payers * int.Parse(Regex.Match(invocation.Key.Case, "Concurrency=([0-9]+)").Groups[1].Value),
+                invocation.Count()
+            );
         }
     }
 

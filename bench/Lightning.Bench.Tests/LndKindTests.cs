@@ -16,15 +16,31 @@ public class LndKindTests
     [Fact]
     public void An_lnd_node_listens_on_its_own_ports_in_the_topologys_namespace_and_bitcoind_publishes_zmq_for_it()
     {
-        var build = OptionParser.Parse(["AlicePaysBob", "--build", $"mixed=cln=lnbench-local/cln:v26.06.6-O2,bob=lnd={Image}"]).Builds[0];
+        var build = OptionParser
+            .Parse(["AlicePaysBob", "--build", $"mixed=cln=lnbench-local/cln:v26.06.6-O2,bob=lnd={Image}"])
+            .Builds[0];
         var topology = AlicePaysBob.TopologyFor(build, "bitcoind:x");
-        var file = ComposeGenerator.Generate(topology, new ComposeRunSettings("p", new RunLayout("/tmp/lnb/x"), null, new Dictionary<string, string>(), TraceSockets: true, DevTraceFile: false),
-            NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
+        var file = ComposeGenerator.Generate(
+            topology,
+            new ComposeRunSettings(
+                "p",
+                new RunLayout("/tmp/lnb/x"),
+                null,
+                new Dictionary<string, string>(),
+                TraceSockets: true,
+                DevTraceFile: false
+            ),
+            NodeKindCatalog.Default.LoadFragments(),
+            NodeKindCatalog.Default
+        );
 
         var bob = file.Services["bob"];
         var peer = ComposeGenerator.PeerAddressOf(topology, "bob").Port;
         // lnd starts once the harness says bitcoind is ready (its ZMQ refuses it before, and lnd then gives up).
-        Assert.Equal(["/bin/sh", "-c", "until [ -e /lnb/lnbench-chain-ready ]; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"], bob.Entrypoint);
+        Assert.Equal(
+            ["/bin/sh", "-c", "until [ -e /lnb/lnbench-chain-ready ]; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"],
+            bob.Entrypoint
+        );
         Assert.Contains($"--listen=0.0.0.0:{peer}", bob.Command!);
         Assert.Contains($"--restlisten=0.0.0.0:{peer + LndKind.RestPortOffset}", bob.Command!);
         Assert.Contains($"--rpclisten=127.0.0.1:{peer + LndKind.GrpcPortOffset}", bob.Command!);
@@ -36,18 +52,37 @@ public class LndKindTests
         // Its REST port is published on loopback by the namespace's owner, and bitcoind publishes ZMQ once.
         Assert.Null(bob.Ports);
         Assert.Contains($"127.0.0.1::{peer + LndKind.RestPortOffset}", file.Services[TopologySpec.BitcoindName].Ports!);
-        Assert.Single(file.Services[TopologySpec.BitcoindName].Command!, c => c == "-zmqpubrawblock=tcp://127.0.0.1:28332");
-        Assert.Single(file.Services[TopologySpec.BitcoindName].Command!, c => c == "-zmqpubrawtx=tcp://127.0.0.1:28333");
+        Assert.Single(
+            file.Services[TopologySpec.BitcoindName].Command!,
+            c => c == "-zmqpubrawblock=tcp://127.0.0.1:28332"
+        );
+        Assert.Single(
+            file.Services[TopologySpec.BitcoindName].Command!,
+            c => c == "-zmqpubrawtx=tcp://127.0.0.1:28333"
+        );
     }
 
     [Fact]
     public void A_topology_without_lnd_leaves_bitcoind_as_it_was()
     {
         var build = OptionParser.Parse(["AlicePaysBob", "--build", "a=cln=lnbench-local/cln:v26.06.6-O2"]).Builds[0];
-        var file = ComposeGenerator.Generate(AlicePaysBob.TopologyFor(build, "bitcoind:x"),
-            new ComposeRunSettings("p", new RunLayout("/tmp/lnb/x"), null, new Dictionary<string, string>(), TraceSockets: false, DevTraceFile: false),
-            NodeKindCatalog.Default.LoadFragments(), NodeKindCatalog.Default);
-        Assert.DoesNotContain(file.Services[TopologySpec.BitcoindName].Command!, c => c.Contains("zmq", StringComparison.Ordinal));
+        var file = ComposeGenerator.Generate(
+            AlicePaysBob.TopologyFor(build, "bitcoind:x"),
+            new ComposeRunSettings(
+                "p",
+                new RunLayout("/tmp/lnb/x"),
+                null,
+                new Dictionary<string, string>(),
+                TraceSockets: false,
+                DevTraceFile: false
+            ),
+            NodeKindCatalog.Default.LoadFragments(),
+            NodeKindCatalog.Default
+        );
+        Assert.DoesNotContain(
+            file.Services[TopologySpec.BitcoindName].Command!,
+            c => c.Contains("zmq", StringComparison.Ordinal)
+        );
     }
 
     [Theory]
@@ -64,7 +99,8 @@ public class LndKindTests
     [InlineData("--protocol.wumbo-channels")]
     [InlineData("--db.bolt.auto-compact")]
     [InlineData("--maxpendingchannels=5")]
-    public void Options_a_build_may_give_are_not_refused(string option) => Assert.Null(new LndKind().RefuseOption(option));
+    public void Options_a_build_may_give_are_not_refused(string option) =>
+        Assert.Null(new LndKind().RefuseOption(option));
 
     [Theory]
     [InlineData("FAILURE_REASON_INCORRECT_PAYMENT_DETAILS", true)]
@@ -72,7 +108,10 @@ public class LndKindTests
     [InlineData("FAILURE_REASON_TIMEOUT", false)]
     [InlineData("", false)]
     public void Lnds_failure_reasons_map_onto_the_harnesss(string reason, bool unknownToThePayee) =>
-        Assert.Equal(unknownToThePayee ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other, LndNode.FailureOf(reason));
+        Assert.Equal(
+            unknownToThePayee ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other,
+            LndNode.FailureOf(reason)
+        );
 
     [Fact]
     public void Bytes_travel_as_base64_and_64_bit_integers_as_strings()
@@ -80,13 +119,19 @@ public class LndKindTests
         const string key = "02c6047f9441ed7d6d3045406e95c07cd85c778e4b8cef3ca7abac09b95c709ee5";
         Assert.Equal(key, LndNode.Hex(LndNode.Bytes(key)));
         Assert.Equal("AsYEf5RB7X1tMEVAbpXAfNhcd45LjO88p6usCblccJ7l", LndNode.Bytes(key));
-        using var answer = System.Text.Json.JsonDocument.Parse("""{"confirmed_balance":"5000000000","block_height":101}""");
+        using var answer = System.Text.Json.JsonDocument.Parse(
+            """{"confirmed_balance":"5000000000","block_height":101}"""
+        );
         Assert.Equal(5_000_000_000, LndNode.Int64(answer.RootElement, "confirmed_balance"));
         Assert.Equal(101, LndNode.Int64(answer.RootElement, "block_height"));
     }
 
     [Theory]
-    [InlineData("""{"code":2,"message":"unable to find a path to destination","details":[]}""", 2, "unable to find a path to destination")]
+    [InlineData(
+        """{"code":2,"message":"unable to find a path to destination","details":[]}""",
+        2,
+        "unable to find a path to destination"
+    )]
     [InlineData("""{"code":12,"message":"unknown service routerrpc.Router"}""", 12, "unknown service routerrpc.Router")]
     [InlineData("Not Found\n", null, "Not Found")]
     public void Lnds_errors_are_read_in_its_own_words(string body, int? code, string message) =>
@@ -95,7 +140,13 @@ public class LndKindTests
     [Fact]
     public void A_build_that_names_no_kind_is_recognised_before_it_runs_and_one_that_does_is_not()
     {
-        var options = OptionParser.Parse(["AlicePaysBob", "--build", $"lnd={Image}", "--build", "cln=cln=elementsproject/lightningd:v26.06.6"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--build",
+            $"lnd={Image}",
+            "--build",
+            "cln=cln=elementsproject/lightningd:v26.06.6",
+        ]);
         Assert.False(options.Builds[0].KindKnown);
         Assert.True(options.Builds[1].KindKnown);
         // --cln-image names Core Lightning.

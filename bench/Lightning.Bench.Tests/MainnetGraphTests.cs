@@ -21,17 +21,40 @@ public class MainnetGraphTests : IDisposable
         var results = Results();
 
         var without = await HarnessProcess.RunAsync(["MainnetGraph", "--results", results], TimeSpan.FromMinutes(2));
-        var elsewhere = await HarnessProcess.RunAsync(["AlicePaysBob", "--graph", "x.compressed", "--results", results], TimeSpan.FromMinutes(2));
-        var routesElsewhere = await HarnessProcess.RunAsync(["AlicePaysBob", "--workload", "routes", "--results", results], TimeSpan.FromMinutes(2));
+        var elsewhere = await HarnessProcess.RunAsync(
+            ["AlicePaysBob", "--graph", "x.compressed", "--results", results],
+            TimeSpan.FromMinutes(2)
+        );
+        var routesElsewhere = await HarnessProcess.RunAsync(
+            ["AlicePaysBob", "--workload", "routes", "--results", results],
+            TimeSpan.FromMinutes(2)
+        );
 
-        Assert.Equal((2, "lnbench: error: MainnetGraph needs --graph PATH: Core Lightning's tests/data/gossip-store-2026-02-03.compressed (in its checkout)"),
-            (without.ExitCode, without.StandardError.Trim()));
+        Assert.Equal(
+            (
+                2,
+                "lnbench: error: MainnetGraph needs --graph PATH: Core Lightning's tests/data/gossip-store-2026-02-03.compressed (in its checkout)"
+            ),
+            (without.ExitCode, without.StandardError.Trim())
+        );
         Assert.Equal(2, elsewhere.ExitCode);
-        Assert.Contains("--graph gives MainnetGraph's payer the mainnet graph; AlicePaysBob takes none", elsewhere.StandardError);
+        Assert.Contains(
+            "--graph gives MainnetGraph's payer the mainnet graph; AlicePaysBob takes none",
+            elsewhere.StandardError
+        );
         Assert.Equal(2, routesElsewhere.ExitCode);
-        Assert.Contains("--graph writes into a stopped node's folder on this host: run it without --swarm",
-            Assert.Throws<Lightning.Bench.Progress.UsageException>(() => Lightning.Bench.Options.OptionParser.Parse(["MainnetGraph", "--graph", "g.compressed", "--swarm"])).Message);
-        Assert.Contains("--workload routes does not fit AlicePaysBob: routes asks routes into the mainnet graph: run it on MainnetGraph with --graph PATH", routesElsewhere.StandardError);
+        Assert.Contains(
+            "--graph writes into a stopped node's folder on this host: run it without --swarm",
+            Assert
+                .Throws<Lightning.Bench.Progress.UsageException>(() =>
+                    Lightning.Bench.Options.OptionParser.Parse(["MainnetGraph", "--graph", "g.compressed", "--swarm"])
+                )
+                .Message
+        );
+        Assert.Contains(
+            "--workload routes does not fit AlicePaysBob: routes asks routes into the mainnet graph: run it on MainnetGraph with --graph PATH",
+            routesElsewhere.StandardError
+        );
         Assert.Empty(Directory.GetDirectories(results));
     }
 
@@ -49,13 +72,44 @@ public class MainnetGraphTests : IDisposable
         await WriteXzAsync(map, Path.Combine(mismatched, "gossip-store-2026-02-03-node-map.xz"), lines: 100);
 
         var notGraph = await RefusedAsync(["MainnetGraph", "--graph", text, "--results", results]);
-        var wrongMap = await RefusedAsync(["MainnetGraph", "--graph", Path.Combine(mismatched, "gossip-store-2026-02-03.compressed"), "--results", results]);
-        var noIndex = await RefusedAsync(["MainnetGraph", "--graph", snapshot, "--graph-node", "17324", "--results", results]);
-        var noFile = await RefusedAsync(["MainnetGraph", "--graph", Path.Combine(directory, "absent.compressed"), "--results", results]);
+        var wrongMap = await RefusedAsync([
+            "MainnetGraph",
+            "--graph",
+            Path.Combine(mismatched, "gossip-store-2026-02-03.compressed"),
+            "--results",
+            results,
+        ]);
+        var noIndex = await RefusedAsync([
+            "MainnetGraph",
+            "--graph",
+            snapshot,
+            "--graph-node",
+            "17324",
+            "--results",
+            results,
+        ]);
+        var noFile = await RefusedAsync([
+            "MainnetGraph",
+            "--graph",
+            Path.Combine(directory, "absent.compressed"),
+            "--results",
+            results,
+        ]);
 
-        Assert.Matches("^lnbench: error: --graph .*notes.compressed is not a gzip file: .*; give a GOSSMAP_COMPRESSv1 snapshot", notGraph);
-        Assert.Matches("^lnbench: error: --graph: the node map .* does not match gossip-store-2026-02-03.compressed: it names 100 nodes and the snapshot has 17,324: a map of another snapshot", wrongMap);
-        Assert.Equal("lnbench: error: --graph-node 17324: " + snapshot + " has nodes 0 to 17323; give one of them (default 2134)", noIndex);
+        Assert.Matches(
+            "^lnbench: error: --graph .*notes.compressed is not a gzip file: .*; give a GOSSMAP_COMPRESSv1 snapshot",
+            notGraph
+        );
+        Assert.Matches(
+            "^lnbench: error: --graph: the node map .* does not match gossip-store-2026-02-03.compressed: it names 100 nodes and the snapshot has 17,324: a map of another snapshot",
+            wrongMap
+        );
+        Assert.Equal(
+            "lnbench: error: --graph-node 17324: "
+                + snapshot
+                + " has nodes 0 to 17323; give one of them (default 2134)",
+            noIndex
+        );
         Assert.Contains("no such file", noFile);
         Assert.Empty(Directory.GetDirectories(results));
     }
@@ -66,27 +120,60 @@ public class MainnetGraphTests : IDisposable
     {
         var (cln, bitcoind) = Requirements.NodeImages();
         var (snapshot, _) = Requirements.GraphData();
-        var (runDir, run) = await HarnessProcess.RunToResultsAsync("graph",
-        [
-            "MainnetGraph", "--graph", snapshot, "--graph-percent", "5", "--workload", "routes,pay", "--concurrency", "3",
-            "--iterations", "4", "--warmups", "1", "--topologies", "1", "--seed", "41", "--cln-image", cln, "--bitcoind-image", bitcoind,
-        ]);
+        var (runDir, run) = await HarnessProcess.RunToResultsAsync(
+            "graph",
+            [
+                "MainnetGraph",
+                "--graph",
+                snapshot,
+                "--graph-percent",
+                "5",
+                "--workload",
+                "routes,pay",
+                "--concurrency",
+                "3",
+                "--iterations",
+                "4",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--seed",
+                "41",
+                "--cln-image",
+                cln,
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
         Assert.Contains("alice: 2,541 channels of the graph", run.StandardOutput);
         var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         var queries = operations.Where(o => o["case"].Contains("Workload=routes", StringComparison.Ordinal)).ToList();
         // Every query is counted once, as asked (warmup included): routes found with their parts and fee, or the pathfinder's reason.
         Assert.Equal(5 * 3, queries.Count);
         Assert.All(queries, q => Assert.Equal("true", q["expected"]));
-        Assert.Contains(queries, q => q["outcome"] == "succeeded" && int.Parse(q["parts"]) >= 1 && long.Parse(q["fee_msat"]) >= 0);
+        Assert.Contains(
+            queries,
+            q => q["outcome"] == "succeeded" && int.Parse(q["parts"]) >= 1 && long.Parse(q["fee_msat"]) >= 0
+        );
         Assert.All(queries.Where(q => q["outcome"] == "failed"), q => Assert.Contains("getroutes", q["error"]));
         Assert.All(queries, q => Assert.StartsWith("graph-", q["payee"]));
         // The queries are the manifest's, in its order; the payments to bob crossed the mapped node and all succeeded.
         using var manifest = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json")));
         var share = manifest.RootElement.GetProperty("graph").GetProperty("shares")[0];
         Assert.Equal(2_541, share.GetProperty("channels").GetInt32());
-        var asked = share.GetProperty("queries").EnumerateArray().Take(queries.Count).Select(q => q.GetString()!.Split(':')).ToList();
-        Assert.Equal(asked.Select(q => (q[0], long.Parse(q[1]) * 1000)),
-            queries.OrderBy(q => long.Parse(q["payment_id"])).Select(q => (q["payee"].Split(' ')[0]["graph-".Length..], long.Parse(q["amount_msat"]))));
+        var asked = share
+            .GetProperty("queries")
+            .EnumerateArray()
+            .Take(queries.Count)
+            .Select(q => q.GetString()!.Split(':'))
+            .ToList();
+        Assert.Equal(
+            asked.Select(q => (q[0], long.Parse(q[1]) * 1000)),
+            queries
+                .OrderBy(q => long.Parse(q["payment_id"]))
+                .Select(q => (q["payee"].Split(' ')[0]["graph-".Length..], long.Parse(q["amount_msat"])))
+        );
         var payments = operations.Except(queries).ToList();
         Assert.Equal(5 * 3, payments.Count);
         Assert.All(payments, p => Assert.Equal(("bob", "succeeded"), (p["payee"], p["outcome"])));
@@ -96,7 +183,8 @@ public class MainnetGraphTests : IDisposable
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 
-    private string Results() => Directory.CreateDirectory(Path.Combine(directory, $"results-{Guid.NewGuid():N}")).FullName;
+    private string Results() =>
+        Directory.CreateDirectory(Path.Combine(directory, $"results-{Guid.NewGuid():N}")).FullName;
 
     private static async Task<string> RefusedAsync(IReadOnlyList<string> arguments)
     {

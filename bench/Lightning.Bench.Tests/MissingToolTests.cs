@@ -15,16 +15,25 @@ public class MissingToolTests
     public async Task Without_r_the_plots_are_skipped_with_how_to_install_it()
     {
         var output = new StringWriter();
-        var plots = await new PlotRenderer(new RunProgress(output), "/nonexistent/Rscript").RenderAsync(Path.GetTempPath());
+        var plots = await new PlotRenderer(new RunProgress(output), "/nonexistent/Rscript").RenderAsync(
+            Path.GetTempPath()
+        );
         Assert.Empty(plots);
-        Assert.Contains("plots skipped: R is not installed (Rscript not on PATH): install r-base-core and r-cran-ggplot2", output.ToString());
+        Assert.Contains(
+            "plots skipped: R is not installed (Rscript not on PATH): install r-base-core and r-cran-ggplot2",
+            output.ToString()
+        );
     }
 
     [Fact]
     public async Task Without_any_compose_the_error_says_what_to_install()
     {
         var error = await Assert.ThrowsAsync<DockerUnavailableException>(() =>
-            ComposeCli.DetectAsync(DockerEndpoint.Resolve(), [("/nonexistent/docker", ["compose"]), ("/nonexistent/docker-compose", [])]));
+            ComposeCli.DetectAsync(
+                DockerEndpoint.Resolve(),
+                [("/nonexistent/docker", ["compose"]), ("/nonexistent/docker-compose", [])]
+            )
+        );
         Assert.Contains("neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install", error.Message);
     }
 
@@ -34,9 +43,14 @@ public class MissingToolTests
         Assert.Equal([ComposeCli.V2, ComposeCli.V1], ComposeCli.CandidatesFor(null));
         Assert.Equal([ComposeCli.V2], ComposeCli.CandidatesFor("v2"));
         Assert.Equal([ComposeCli.V1], ComposeCli.CandidatesFor("v1"));
-        Assert.Contains("give v2 (docker compose) or v1 (docker-compose)", Assert.Throws<DockerUnavailableException>(() => ComposeCli.CandidatesFor("2")).Message);
+        Assert.Contains(
+            "give v2 (docker compose) or v1 (docker-compose)",
+            Assert.Throws<DockerUnavailableException>(() => ComposeCli.CandidatesFor("2")).Message
+        );
 
-        var error = await Assert.ThrowsAsync<DockerUnavailableException>(() => ComposeCli.DetectAsync(DockerEndpoint.Resolve(), [("/nonexistent/docker", ["compose"])]));
+        var error = await Assert.ThrowsAsync<DockerUnavailableException>(() =>
+            ComposeCli.DetectAsync(DockerEndpoint.Resolve(), [("/nonexistent/docker", ["compose"])])
+        );
         Assert.Equal("'/nonexistent/docker compose' was not found or did not answer 'version --short'", error.Message);
     }
 
@@ -44,7 +58,9 @@ public class MissingToolTests
     public void A_results_folder_without_enough_space_is_refused_before_anything_starts()
     {
         var results = Directory.CreateTempSubdirectory("lnbench-space-").FullName;
-        var error = Assert.Throws<UsageException>(() => Preflight.Check(new HarnessOptions { ResultsRoot = results }, minimumFreeBytes: long.MaxValue));
+        var error = Assert.Throws<UsageException>(() =>
+            Preflight.Check(new HarnessOptions { ResultsRoot = results }, minimumFreeBytes: long.MaxValue)
+        );
         Assert.Contains("MB free; a run needs at least", error.Message);
         Assert.Contains("--", error.Message);
     }

@@ -16,14 +16,25 @@ public class MixedTopologyTraceTests
     public void Each_nodes_spans_join_payments_by_its_own_kinds_join_whichever_kind_comes_first()
     {
         // bob (tagged) comes first, so a join taken from the first traced kind would read alice's spans the tagged way.
-        var topology = new TopologySpec("bitcoind:test",
-            [new NodeSpec("bob", "tagged:1", TaggedSpansKind.KindName), new NodeSpec("alice", "cln:1", CoreLightningKind.KindName)],
+        var topology = new TopologySpec(
+            "bitcoind:test",
+            [
+                new NodeSpec("bob", "tagged:1", TaggedSpansKind.KindName),
+                new NodeSpec("alice", "cln:1", CoreLightningKind.KindName),
+            ],
             [new ChannelSpec("alice", "bob", 1_000_000)],
-            [new PaymentFlow("alice", "bob")]);
+            [new PaymentFlow("alice", "bob")]
+        );
         var join = TopologyTraceJoin.Of(topology, Kinds)!;
-        var alicePays = Parse("alice", SpanPayloads.Valid("jsonrpc", 1_000, 4_000, tags: ("id", "lnbench:xpay#7/cln:xpay#2/cln-xpay:getroutes#3")));
+        var alicePays = Parse(
+            "alice",
+            SpanPayloads.Valid("jsonrpc", 1_000, 4_000, tags: ("id", "lnbench:xpay#7/cln:xpay#2/cln-xpay:getroutes#3"))
+        );
         var bobInvoices = Parse("bob", SpanPayloads.Valid("pay", 500, 2_000, tags: ("payment", "7")));
-        var bobWithAnIdChain = Parse("bob", SpanPayloads.Valid("jsonrpc", 600, 100, tags: ("id", "lnbench:xpay#8/cln:xpay#2/cln-xpay:getroutes#3")));
+        var bobWithAnIdChain = Parse(
+            "bob",
+            SpanPayloads.Valid("jsonrpc", 600, 100, tags: ("id", "lnbench:xpay#8/cln:xpay#2/cln-xpay:getroutes#3"))
+        );
 
         Assert.Equal(7, join.PaymentOf(alicePays, new Dictionary<string, long>()));
         Assert.Equal(7, join.PaymentOf(bobInvoices, new Dictionary<string, long>()));
@@ -46,14 +57,20 @@ public class MixedTopologyTraceTests
     public void A_topology_whose_kinds_send_no_spans_has_no_join()
     {
         var kinds = NodeKindCatalog.Default.With(new Support.StandIn.StandInKind());
-        var topology = new TopologySpec("bitcoind:test",
-            [new NodeSpec("alice", "s:1", Support.StandIn.StandInKind.KindName), new NodeSpec("bob", "s:1", Support.StandIn.StandInKind.KindName)],
+        var topology = new TopologySpec(
+            "bitcoind:test",
+            [
+                new NodeSpec("alice", "s:1", Support.StandIn.StandInKind.KindName),
+                new NodeSpec("bob", "s:1", Support.StandIn.StandInKind.KindName),
+            ],
             [new ChannelSpec("alice", "bob", 1_000_000)],
-            [new PaymentFlow("alice", "bob")]);
+            [new PaymentFlow("alice", "bob")]
+        );
 
         Assert.Null(TopologyTraceJoin.Of(topology, kinds));
     }
 
     private static Span Parse(string node, string payload) =>
-        SpanParser.Parse(node, Encoding.UTF8.GetBytes(payload), out var problem) ?? throw new InvalidOperationException(problem);
+        SpanParser.Parse(node, Encoding.UTF8.GetBytes(payload), out var problem)
+        ?? throw new InvalidOperationException(problem);
 }

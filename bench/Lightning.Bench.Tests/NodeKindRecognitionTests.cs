@@ -14,8 +14,19 @@ public class NodeKindRecognitionTests
         await FakeNodeImage.EnsureBuiltAsync();
         var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
 
-        var run = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.Busybox}", "--bitcoind-image", FakeNodeImage.FakeNode,
-            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var run = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--build",
+                $"x={FakeNodeImage.Busybox}",
+                "--bitcoind-image",
+                FakeNodeImage.FakeNode,
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains($"image '{FakeNodeImage.Busybox}' has none of lightningd, lnd on PATH", run.StandardError);
@@ -31,12 +42,26 @@ public class NodeKindRecognitionTests
         await FakeNodeImage.EnsureFakeLndAsync();
         var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
 
-        var run = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.FakeLnd}", "--bitcoind-image", FakeNodeImage.FakeLnd,
-            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var run = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--build",
+                $"x={FakeNodeImage.FakeLnd}",
+                "--bitcoind-image",
+                FakeNodeImage.FakeLnd,
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
 
         Assert.Equal(2, run.ExitCode);
         Assert.Contains($"{FakeNodeImage.FakeLnd}: recognised as lnd", run.StandardOutput);
-        Assert.Contains($"--bitcoind-image {FakeNodeImage.FakeLnd}: its bitcoind has no -zmqpubrawblock (built without it), which lnd nodes need", run.StandardError);
+        Assert.Contains(
+            $"--bitcoind-image {FakeNodeImage.FakeLnd}: its bitcoind has no -zmqpubrawblock (built without it), which lnd nodes need",
+            run.StandardError
+        );
         Assert.Empty(Directory.GetDirectories(results));
     }
 
@@ -49,14 +74,40 @@ public class NodeKindRecognitionTests
         var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
 
         // Named lnd: refused before its image is even looked for.
-        var refused = await HarnessProcess.RunAsync(["AlicePaysBob", "--instructions", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
-            "--bitcoind-image", FakeNodeImage.FakeNode, "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var refused = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--instructions",
+                "--build",
+                "x=lnd=lnbench-test/no-such-lnd:1",
+                "--bitcoind-image",
+                FakeNodeImage.FakeNode,
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
         Assert.Equal(2, refused.ExitCode);
-        Assert.Contains("--instructions needs counting instructions under Valgrind (instructions): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --instructions or the build", refused.StandardError);
+        Assert.Contains(
+            "--instructions needs counting instructions under Valgrind (instructions): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --instructions or the build",
+            refused.StandardError
+        );
 
         // The fake node answers lightningd --version: recognised as Core Lightning (the run then stops at the missing bitcoind image).
-        var recognised = await HarnessProcess.RunAsync(["AlicePaysBob", "--build", $"x={FakeNodeImage.FakeNode}", "--bitcoind-image", "lnbench-test/no-such-bitcoind:1",
-            "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var recognised = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--build",
+                $"x={FakeNodeImage.FakeNode}",
+                "--bitcoind-image",
+                "lnbench-test/no-such-bitcoind:1",
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
         Assert.Contains($"{FakeNodeImage.FakeNode}: recognised as cln", recognised.StandardOutput);
         Assert.Contains("lnbench-test/no-such-bitcoind:1' is not present locally", recognised.StandardError);
     }
@@ -67,20 +118,70 @@ public class NodeKindRecognitionTests
         Requirements.Docker();
         var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
 
-        var history = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
-            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var history = await HarnessProcess.RunAsync(
+            [
+                "LargeNode",
+                "--history",
+                "1000",
+                "--build",
+                "x=lnd=lnbench-test/no-such-lnd:1",
+                "--bitcoind-image",
+                "lnbench-test/no-such-bitcoind:1",
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
         Assert.Equal(2, history.ExitCode);
-        Assert.Contains("--history needs a history of moves written into its database (history of moves): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it", history.StandardError);
+        Assert.Contains(
+            "--history needs a history of moves written into its database (history of moves): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
+            history.StandardError
+        );
 
-        var invoices = await HarnessProcess.RunAsync(["LargeNode", "--history", "1000", "--history-of", "invoices", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
-            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var invoices = await HarnessProcess.RunAsync(
+            [
+                "LargeNode",
+                "--history",
+                "1000",
+                "--history-of",
+                "invoices",
+                "--build",
+                "x=lnd=lnbench-test/no-such-lnd:1",
+                "--bitcoind-image",
+                "lnbench-test/no-such-bitcoind:1",
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
         Assert.Equal(2, invoices.ExitCode);
-        Assert.Contains("--history needs a history of invoices written into its database (history of invoices): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it", invoices.StandardError);
+        Assert.Contains(
+            "--history needs a history of invoices written into its database (history of invoices): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
+            invoices.StandardError
+        );
 
-        var balances = await HarnessProcess.RunAsync(["AlicePaysBob", "--workload", "balances", "--build", "x=lnd=lnbench-test/no-such-lnd:1",
-            "--bitcoind-image", "lnbench-test/no-such-bitcoind:1", "--no-pull", "--results", results], TimeSpan.FromMinutes(3));
+        var balances = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--workload",
+                "balances",
+                "--build",
+                "x=lnd=lnbench-test/no-such-lnd:1",
+                "--bitcoind-image",
+                "lnbench-test/no-such-bitcoind:1",
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(3)
+        );
         Assert.Equal(2, balances.ExitCode);
-        Assert.Contains("--workload balances needs a bookkeeper of its balances the harness can ask (bookkeeper): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --workload balances or the build", balances.StandardError);
+        Assert.Contains(
+            "--workload balances needs a bookkeeper of its balances the harness can ask (bookkeeper): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it; drop --workload balances or the build",
+            balances.StandardError
+        );
         Assert.Empty(Directory.GetDirectories(results));
     }
 }

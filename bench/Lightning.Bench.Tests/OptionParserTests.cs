@@ -17,17 +17,30 @@ public class OptionParserTests
         Assert.Equal("elementsproject/lightningd:v26.06.6", options.ClnImage);
         Assert.Equal(HarnessOptions.DefaultBitcoindImage, options.BitcoindImage);
         Assert.Empty(options.Sweeps);
-        Assert.Equal([1, 4, 10], ScenarioCatalog.Default.Parameters.Single(p => p.Name == "Concurrency").ValuesFrom(options.Sweeps));
+        Assert.Equal(
+            [1, 4, 10],
+            ScenarioCatalog.Default.Parameters.Single(p => p.Name == "Concurrency").ValuesFrom(options.Sweeps)
+        );
         Assert.Equal("lightningd:v26.06.6", Assert.Single(options.Builds).Name);
     }
 
     [Fact]
     public void Parameters_images_and_benchmarkdotnet_arguments_are_taken_from_the_command_line()
     {
-        var options = OptionParser.Parse(
-        [
-            "alicepaysbob", "--concurrency", "1,4,7,10", "--iterations=10", "--cln-image", "mycln:dev",
-            "--bitcoind-image", "lnbench-local/bitcoind:31.99", "--no-pull", "--", "--memory", "--filter", "*",
+        var options = OptionParser.Parse([
+            "alicepaysbob",
+            "--concurrency",
+            "1,4,7,10",
+            "--iterations=10",
+            "--cln-image",
+            "mycln:dev",
+            "--bitcoind-image",
+            "lnbench-local/bitcoind:31.99",
+            "--no-pull",
+            "--",
+            "--memory",
+            "--filter",
+            "*",
         ]);
         Assert.Equal("AlicePaysBob", options.Scenario);
         Assert.Equal([1, 4, 7, 10], options.Sweeps["Concurrency"]);
@@ -40,7 +53,10 @@ public class OptionParserTests
 
     [Theory]
     [InlineData(new[] { "NoSuchScenario" }, "unknown scenario 'NoSuchScenario'")]
-    [InlineData(new[] { "--publish", "site", "--order", "version", "a.zip", "b.zip" }, "'a.zip' looks like a run, not a scenario: runs go right after --publish SITE")]
+    [InlineData(
+        new[] { "--publish", "site", "--order", "version", "a.zip", "b.zip" },
+        "'a.zip' looks like a run, not a scenario: runs go right after --publish SITE"
+    )]
     [InlineData(new[] { "--concurrency", "0" }, "--concurrency 0 is out of range")]
     [InlineData(new[] { "--concurrency", "-3" }, "--concurrency -3 is out of range")]
     [InlineData(new[] { "--concurrency", "four" }, "--concurrency 'four' is not a whole number")]
@@ -56,13 +72,28 @@ public class OptionParserTests
     [InlineData(new[] { "--concurency", "4" }, "unknown option '--concurency'")]
     [InlineData(new[] { "AlicePaysBob", "Extra" }, "unexpected argument 'Extra'")]
     [InlineData(new[] { "--list=yes" }, "--list takes no value")]
-    [InlineData(new[] { "--instructions", "--soak", "5m" }, "--instructions counts a benchmark's measured invocations, not a soak")]
+    [InlineData(
+        new[] { "--instructions", "--soak", "5m" },
+        "--instructions counts a benchmark's measured invocations, not a soak"
+    )]
     [InlineData(new[] { "--instructions", "--profile" }, "--profile under Valgrind would sample Valgrind")]
-    [InlineData(new[] { "--instructions-threshold", "0.3" }, "--instructions-threshold applies to instruction runs: add --instructions")]
+    [InlineData(
+        new[] { "--instructions-threshold", "0.3" },
+        "--instructions-threshold applies to instruction runs: add --instructions"
+    )]
     [InlineData(new[] { "--instructions", "--instructions-threshold", "x" }, "--instructions-threshold")]
-    [InlineData(new[] { "--pairing", "together" }, "--pairing is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not 'together'")]
-    [InlineData(new[] { "--order", "version" }, "--order says how --publish orders a site's runs: add --publish SITE RUN")]
-    [InlineData(new[] { "--publish", "site", "run", "--order", "release" }, "--order is date (runs as they ran) or version (by the build's node version), not 'release'")]
+    [InlineData(
+        new[] { "--pairing", "together" },
+        "--pairing is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not 'together'"
+    )]
+    [InlineData(
+        new[] { "--order", "version" },
+        "--order says how --publish orders a site's runs: add --publish SITE RUN"
+    )]
+    [InlineData(
+        new[] { "--publish", "site", "run", "--order", "release" },
+        "--order is date (runs as they ran) or version (by the build's node version), not 'release'"
+    )]
     public void Bad_input_gets_one_line_that_says_what_was_wrong(string[] args, string expected)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(args));
@@ -87,9 +118,22 @@ public class OptionParserTests
         var carols = OptionParser.Parse(["AlicePaysBobViaCarols", "--carols", "1,2,4", "--pregenerate-invoices"]);
         Assert.Equal([1, 2, 4], carols.Sweeps["CarolsCount"]);
         Assert.True(carols.PregenerateInvoices);
-        Assert.Equal([4, 7, 10], ScenarioCatalog.Get("AlicesPayBob").Parameters.Single(p => p.Name == "AliceCount").ValuesFrom(OptionParser.Parse(["AlicesPayBob"]).Sweeps));
+        Assert.Equal(
+            [4, 7, 10],
+            ScenarioCatalog
+                .Get("AlicesPayBob")
+                .Parameters.Single(p => p.Name == "AliceCount")
+                .ValuesFrom(OptionParser.Parse(["AlicesPayBob"]).Sweeps)
+        );
 
-        var builds = OptionParser.Parse(["--build", "v26.06=elementsproject/lightningd:v26.06.6", "--build", "mine=mycln:dev,carol-1=other:1", "--traces", "on,off"]);
+        var builds = OptionParser.Parse([
+            "--build",
+            "v26.06=elementsproject/lightningd:v26.06.6",
+            "--build",
+            "mine=mycln:dev,carol-1=other:1",
+            "--traces",
+            "on,off",
+        ]);
         Assert.Equal(["v26.06", "mine"], builds.Builds.Select(b => b.Name));
         Assert.Equal("elementsproject/lightningd:v26.06.6", builds.Builds[0].ImageFor("alice"));
         Assert.Equal("other:1", builds.Builds[1].ImageFor("carol-1"));
@@ -99,13 +143,23 @@ public class OptionParserTests
 
         var comparison = OptionParser.Parse(["--topologies", "12", "--seed", "7", "--threshold", "1.5%"]);
         Assert.Equal((12, 7, 1.5), (comparison.Topologies, comparison.Seed, comparison.ThresholdPercent));
-        Assert.Equal((HarnessOptions.DefaultTopologies, (int?)null, 2.0), (new HarnessOptions().Topologies, new HarnessOptions().Seed, new HarnessOptions().ThresholdPercent));
+        Assert.Equal(
+            (HarnessOptions.DefaultTopologies, (int?)null, 2.0),
+            (new HarnessOptions().Topologies, new HarnessOptions().Seed, new HarnessOptions().ThresholdPercent)
+        );
     }
 
     [Fact]
     public void A_build_may_name_the_node_kind_of_all_its_nodes_or_of_one()
     {
-        var builds = OptionParser.Parse(["--build", "base=registry.local:5000/cln:v1", "--build", "other=lnd=lightninglabs/lnd:v0.18,bob=cln=mycln:dev,carol-1=img:2"]).Builds;
+        var builds = OptionParser
+            .Parse([
+                "--build",
+                "base=registry.local:5000/cln:v1",
+                "--build",
+                "other=lnd=lightninglabs/lnd:v0.18,bob=cln=mycln:dev,carol-1=img:2",
+            ])
+            .Builds;
         Assert.Equal(new NodeSpec("alice", "registry.local:5000/cln:v1", "cln"), builds[0].Node("alice"));
         Assert.Equal(new NodeSpec("alice", "lightninglabs/lnd:v0.18", "lnd"), builds[1].Node("alice"));
         Assert.Equal(new NodeSpec("bob", "mycln:dev", "cln"), builds[1].Node("bob"));
@@ -118,7 +172,10 @@ public class OptionParserTests
         Assert.Equal("other=lnd=lightninglabs/lnd:v0.18,bob=mycln:dev,carol-1=lnd=img:2", builds[1].ToString());
 
         var unknown = Assert.Throws<UsageException>(() => NodeKindCatalog.Default.Get("eclair"));
-        Assert.Equal("node kind 'eclair' is unknown: use one of cln, lnd (as --build NAME=KIND=IMAGE)", unknown.Message);
+        Assert.Equal(
+            "node kind 'eclair' is unknown: use one of cln, lnd (as --build NAME=KIND=IMAGE)",
+            unknown.Message
+        );
         Assert.Throws<UsageException>(() => OptionParser.Parse(["--build", "x=CLN=img"]));
     }
 
@@ -136,15 +193,36 @@ public class OptionParserTests
     [InlineData(new[] { "--traces", "maybe" }, "is not a list of on, off and unread")]
     [InlineData(new[] { "--replay", "run.zip", "--iterations", "3" }, "give only --replay RUN.zip")]
     [InlineData(new[] { "--compare", "a.zip" }, "--compare needs two runs")]
-    [InlineData(new[] { "--max-time", "10m" }, "--max-time adds topology pairs until the builds' verdicts decide: give two builds or more")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "600" }, "--max-time takes a duration (10m, 90s, 2h, 1h30m): '600' is not one (a number needs its unit: 600s, 600m or 600h)")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "5s" }, "--max-time 5s: give a duration from 10s to 30 days (720h)")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "30s" }, "--max-time 30s is shorter than one round of topologies")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "10m", "--instructions" }, "--max-time budgets a timed comparison: drop --instructions")]
+    [InlineData(
+        new[] { "--max-time", "10m" },
+        "--max-time adds topology pairs until the builds' verdicts decide: give two builds or more"
+    )]
+    [InlineData(
+        new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "600" },
+        "--max-time takes a duration (10m, 90s, 2h, 1h30m): '600' is not one (a number needs its unit: 600s, 600m or 600h)"
+    )]
+    [InlineData(
+        new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "5s" },
+        "--max-time 5s: give a duration from 10s to 30 days (720h)"
+    )]
+    [InlineData(
+        new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "30s" },
+        "--max-time 30s is shorter than one round of topologies"
+    )]
+    [InlineData(
+        new[] { "--build", "a=x:1", "--build", "b=x:1", "--max-time", "10m", "--instructions" },
+        "--max-time budgets a timed comparison: drop --instructions"
+    )]
     [InlineData(new[] { "--build", "a=x:1", "--max-time", "10m", "--soak", "1h" }, "--max-time adds topology pairs")]
-    [InlineData(new[] { "--swarm", "--instructions" }, "--swarm does not run --instructions yet (Valgrind is brought from this host into each node's container): drop --instructions or --swarm")]
+    [InlineData(
+        new[] { "--swarm", "--instructions" },
+        "--swarm does not run --instructions yet (Valgrind is brought from this host into each node's container): drop --instructions or --swarm"
+    )]
     [InlineData(new[] { "--swarm", "--trace-check" }, "--swarm does not run --trace-check yet")]
-    [InlineData(new[] { "--swarm", "--traces", "on,unread" }, "--swarm does not run --traces unread yet (the agent reads every socket it binds)")]
+    [InlineData(
+        new[] { "--swarm", "--traces", "on,unread" },
+        "--swarm does not run --traces unread yet (the agent reads every socket it binds)"
+    )]
     [InlineData(new[] { "--swarm", "--soak", "1h" }, "--swarm does not run --soak yet")]
     public void Bad_scenario_parameters_and_builds_are_refused(string[] args, string expected)
     {
@@ -154,9 +232,17 @@ public class OptionParserTests
     [Theory]
     [InlineData("--max-time", "10x", "--max-time takes a duration (10m, 90s, 2h, 1h30m): '10x' is not one")]
     [InlineData("--profile-every", "5mins", "--profile-every takes a duration (30s, 5m, 1h): '5mins' is not one")]
-    public void A_duration_option_refuses_what_is_not_a_duration_in_its_own_words_not_the_soaks(string option, string value, string expected)
+    public void A_duration_option_refuses_what_is_not_a_duration_in_its_own_words_not_the_soaks(
+        string option,
+        string value,
+        string expected
+    )
     {
-        var message = Assert.Throws<UsageException>(() => OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:1", "--profile", "--soak", "1h", option, value])).Message;
+        var message = Assert
+            .Throws<UsageException>(() =>
+                OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:1", "--profile", "--soak", "1h", option, value])
+            )
+            .Message;
         Assert.Equal(expected, message);
         Assert.DoesNotContain("payments", message);
     }
@@ -165,7 +251,17 @@ public class OptionParserTests
     public void A_swarm_run_is_off_by_default_and_goes_with_builds_and_a_budget()
     {
         Assert.False(OptionParser.Parse([]).Swarm);
-        var swarm = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "10m", "--swarm", "--traces", "on,off"]);
+        var swarm = OptionParser.Parse([
+            "--build",
+            "a=x:1",
+            "--build",
+            "b=x:2",
+            "--max-time",
+            "10m",
+            "--swarm",
+            "--traces",
+            "on,off",
+        ]);
         Assert.True(swarm.Swarm);
         // Profiles are recorded by the agents (perf in helper containers on each host).
         Assert.NotNull(OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--swarm", "--profile"]).Profile);
@@ -176,7 +272,16 @@ public class OptionParserTests
     {
         var budgeted = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "10m"]);
         Assert.Equal((TimeSpan.FromMinutes(10), 4), (budgeted.MaxTime, budgeted.Topologies));
-        var told = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2", "--max-time", "1h30m", "--topologies", "6"]);
+        var told = OptionParser.Parse([
+            "--build",
+            "a=x:1",
+            "--build",
+            "b=x:2",
+            "--max-time",
+            "1h30m",
+            "--topologies",
+            "6",
+        ]);
         Assert.Equal((TimeSpan.FromMinutes(90), 6), (told.MaxTime, told.Topologies));
         var fixedRun = OptionParser.Parse(["--build", "a=x:1", "--build", "b=x:2"]);
         Assert.Equal((null, 8), (fixedRun.MaxTime, fixedRun.Topologies));

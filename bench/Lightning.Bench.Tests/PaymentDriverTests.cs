@@ -1,7 +1,7 @@
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Workloads.Payments;
 using Lightning.Bench.Results;
 using Lightning.Bench.Topology;
+using Lightning.Bench.Workloads.Payments;
 
 namespace Lightning.Bench.Tests;
 
@@ -23,8 +23,16 @@ public class PaymentDriverTests
     public PaymentDriverTests()
     {
         results = run.StartCase("case", new Dictionary<string, string>(), 2);
-        driver = new PaymentDriver(new Lightning.Bench.Workloads.WorkloadSetup(new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
-            [flow], AmountMsat, "lnbench-test", new Lightning.Bench.Workloads.OperationLog(run, results), MadeAhead: false));
+        driver = new PaymentDriver(
+            new Lightning.Bench.Workloads.WorkloadSetup(
+                new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
+                [flow],
+                AmountMsat,
+                "lnbench-test",
+                new Lightning.Bench.Workloads.OperationLog(run, results),
+                MadeAhead: false
+            )
+        );
     }
 
     [Fact]
@@ -42,7 +50,8 @@ public class PaymentDriverTests
         Assert.Equal((AmountMsat, "lnbench-test-7", tag), Assert.Single(bob.Invoices));
         Assert.Equal(tag, Assert.Single(alice.Paid));
 
-        alice.Pay = (_, _) => throw new NodeCallException("alice", "xpay", NodeCallFailure.ConnectionLost, "alice's RPC socket closed");
+        alice.Pay = (_, _) =>
+            throw new NodeCallException("alice", "xpay", NodeCallFailure.ConnectionLost, "alice's RPC socket closed");
         await driver.PayAsync(flow, new PaymentTag(8), AmountMsat, attempts.Add);
 
         var lost = attempts[1];
@@ -93,13 +102,19 @@ public class PaymentDriverTests
         await driver.RunAsync(1, 2);
         Assert.Equal(3, bob.Invoices.Count);
         Assert.Equal(2, results.Records.Count);
-        Assert.All(results.Records, r =>
-        {
-            Assert.Equal(OperationOutcome.Succeeded, r.Outcome);
-            Assert.Equal(1, r.Invocation);
-            Assert.Equal(r.Start, r.InvoiceDone); // the invoice was there before the payment started
-            Assert.Equal(("alice", "bob"), (r.Payer, r.Payee));
-        });
-        Assert.Equal(bob.Invoices.Take(2).Select(i => $"hash-{i.Tag.PaymentId}").Order(), results.Records.Select(r => r.PaymentHash).Order());
+        Assert.All(
+            results.Records,
+            r =>
+            {
+                Assert.Equal(OperationOutcome.Succeeded, r.Outcome);
+                Assert.Equal(1, r.Invocation);
+                Assert.Equal(r.Start, r.InvoiceDone); // the invoice was there before the payment started
+                Assert.Equal(("alice", "bob"), (r.Payer, r.Payee));
+            }
+        );
+        Assert.Equal(
+            bob.Invoices.Take(2).Select(i => $"hash-{i.Tag.PaymentId}").Order(),
+            results.Records.Select(r => r.PaymentHash).Order()
+        );
     }
 }

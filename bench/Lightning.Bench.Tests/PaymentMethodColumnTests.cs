@@ -20,19 +20,34 @@ public class PaymentMethodColumnTests
             BuildList =
             [
                 BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"),
-                new BuildSpec("standin", FakeNodeImage.StandIn, new Dictionary<string, string>()) { Kind = StandInKind.KindName },
+                new BuildSpec("standin", FakeNodeImage.StandIn, new Dictionary<string, string>())
+                {
+                    Kind = StandInKind.KindName,
+                },
             ],
         };
         var column = new PaymentMethodColumn(options, NodeKindCatalog.Default.With(new StandInKind()));
         var cases = BenchmarkConverter.TypeToBenchmarks(typeof(DescribedBenchmark)).BenchmarksCases;
 
         Assert.Equal(2, cases.Length);
-        Assert.All(cases, c => Assert.Equal(DescribedBenchmark.OldDescription, TargetMethodColumn.Method.GetValue(null!, c)));
+        Assert.All(
+            cases,
+            c => Assert.Equal(DescribedBenchmark.OldDescription, TargetMethodColumn.Method.GetValue(null!, c))
+        );
         Assert.Equal(["invoice+xpay", "invoice+pay"], cases.Select(c => column.GetValue(null!, c)));
         // Where BenchmarkDotNet's column stood, as it stood: same name, category, priority, no legend, always shown.
         var own = TargetMethodColumn.Method;
-        Assert.Equal((own.ColumnName, own.Category, own.PriorityInCategory, own.Legend, own.AlwaysShow, own.IsNumeric),
-            (column.ColumnName, column.Category, column.PriorityInCategory, column.Legend, column.AlwaysShow, column.IsNumeric));
+        Assert.Equal(
+            (own.ColumnName, own.Category, own.PriorityInCategory, own.Legend, own.AlwaysShow, own.IsNumeric),
+            (
+                column.ColumnName,
+                column.Category,
+                column.PriorityInCategory,
+                column.Legend,
+                column.AlwaysShow,
+                column.IsNumeric
+            )
+        );
     }
 
     [Fact]
@@ -43,6 +58,9 @@ public class PaymentMethodColumnTests
             NodeKinds = new Dictionary<string, string> { ["bob"] = StandInKind.KindName },
         };
 
-        Assert.Equal("invoice+xpay, invoice+pay", PaymentMethodColumn.Of(build, NodeKindCatalog.Default.With(new StandInKind())));
+        Assert.Equal(
+            "invoice+xpay, invoice+pay",
+            PaymentMethodColumn.Of(build, NodeKindCatalog.Default.With(new StandInKind()))
+        );
     }
 }

@@ -6,11 +6,28 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class PaymentReportingTests
 {
-    private static OperationRecord Payment(int invocation, long id, double latencyMs, OperationOutcome outcome = OperationOutcome.Succeeded, string? error = null)
+    private static OperationRecord Payment(
+        int invocation,
+        long id,
+        double latencyMs,
+        OperationOutcome outcome = OperationOutcome.Succeeded,
+        string? error = null
+    )
     {
         var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
-        return new OperationRecord("Concurrency=2", invocation, id, "alice", "bob", start, start.AddMilliseconds(2),
-            start.AddMilliseconds(latencyMs), "hash", outcome, error);
+        return new OperationRecord(
+            "Concurrency=2",
+            invocation,
+            id,
+            "alice",
+            "bob",
+            start,
+            start.AddMilliseconds(2),
+            start.AddMilliseconds(latencyMs),
+            "hash",
+            outcome,
+            error
+        );
     }
 
     [Fact]

@@ -33,11 +33,40 @@ public class PlotTests : IDisposable
                     var id = (concurrency * 100) + (invocation * 10) + i;
                     var start = t0.AddMilliseconds(invocation * 80);
                     var end = start.AddMilliseconds(50 + (5 * i) + invocation);
-                    results.Add(new OperationRecord(caseKey, invocation, id, "alice", "bob", start, start.AddMilliseconds(3), end, $"h{id}",
-                        i == 3 ? OperationOutcome.Failed : OperationOutcome.Succeeded, i == 3 ? "xpay failed" : null));
+                    results.Add(
+                        new OperationRecord(
+                            caseKey,
+                            invocation,
+                            id,
+                            "alice",
+                            "bob",
+                            start,
+                            start.AddMilliseconds(3),
+                            end,
+                            $"h{id}",
+                            i == 3 ? OperationOutcome.Failed : OperationOutcome.Succeeded,
+                            i == 3 ? "xpay failed" : null
+                        )
+                    );
                     var us = (start - DateTimeOffset.UnixEpoch).Ticks / 10;
-                    spans.Add(Span("alice", "jsonrpc", us + 4000, 40_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:injectpaymentonion#2")));
-                    spans.Add(Span("alice", "jsonrpc", us + 3000, 4_000, ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:getroutes#3")));
+                    spans.Add(
+                        Span(
+                            "alice",
+                            "jsonrpc",
+                            us + 4000,
+                            40_000,
+                            ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:injectpaymentonion#2")
+                        )
+                    );
+                    spans.Add(
+                        Span(
+                            "alice",
+                            "jsonrpc",
+                            us + 3000,
+                            4_000,
+                            ("id", $"lnbench:xpay#{id}/cln:xpay#1/cln-xpay:getroutes#3")
+                        )
+                    );
                     spans.Add(Span("bob", "lightningd/jsonrpc", us + 100, 900, ("method", "invoice")));
                     spans.Add(Span("bob", "db_exec_prepared", us + 500, 40, ("query", "UPDATE invoices")));
                     for (var carol = 1; carol <= nodes - 2; carol++)
@@ -62,9 +91,15 @@ public class PlotTests : IDisposable
         }
 
         var output = new StringWriter();
-        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(directory, new CoreLightningKind().PaymentCalls.Phrase);
+        var plots = await new PlotRenderer(new RunProgress(output)).RenderAsync(
+            directory,
+            new CoreLightningKind().PaymentCalls.Phrase
+        );
 
-        Assert.Equal(["payments-timeline.png", "span-breakdown.png", "spans-timeline.png"], plots.Select(Path.GetFileName).Order());
+        Assert.Equal(
+            ["payments-timeline.png", "span-breakdown.png", "spans-timeline.png"],
+            plots.Select(Path.GetFileName).Order()
+        );
         foreach (var plot in plots)
         {
             var bytes = await File.ReadAllBytesAsync(plot);
@@ -95,15 +130,21 @@ public class PlotTests : IDisposable
         for (var i = 0; i < 40; i++)
         {
             // carol freezes for 3 s once; one call of bob's got no answer.
-            probes.Append($"Concurrency=1,carol,{i / 10},{(i < 10 ? "between" : "measured")},{t0 + i * 100_000},{(i == 25 ? 3000 : 2.5)},\n");
-            probes.Append($"Concurrency=1,bob,{i / 10},measured,{t0 + i * 100_000},{(i == 30 ? 60000 : 1.5)},{(i == 30 ? "no answer in 60 s" : "")}\n");
+            probes.Append(
+                $"Concurrency=1,carol,{i / 10},{(i < 10 ? "between" : "measured")},{t0 + i * 100_000},{(i == 25 ? 3000 : 2.5)},\n"
+            );
+            probes.Append(
+                $"Concurrency=1,bob,{i / 10},measured,{t0 + i * 100_000},{(i == 30 ? 60000 : 1.5)},{(i == 30 ? "no answer in 60 s" : "")}\n"
+            );
         }
         await File.WriteAllTextAsync(Path.Combine(directory, ProbeCsv.FileName), probes.ToString());
 
         var plots = await new PlotRenderer(new RunProgress(TextWriter.Null)).RenderAsync(directory);
 
         Assert.Equal(["payments-timeline.png", "probes-timeline.png"], plots.Select(Path.GetFileName).Order());
-        Assert.True(new FileInfo(plots.Single(p => p.EndsWith("probes-timeline.png", StringComparison.Ordinal))).Length > 10_000);
+        Assert.True(
+            new FileInfo(plots.Single(p => p.EndsWith("probes-timeline.png", StringComparison.Ordinal))).Length > 10_000
+        );
     }
 
     [SkippableFact]
@@ -118,7 +159,21 @@ public class PlotTests : IDisposable
             var start = DateTimeOffset.UtcNow;
             for (var i = 0; i < 5; i++)
             {
-                results.Add(new OperationRecord(key, 1, peers * 100 + concurrency * 10 + i, "alice-1", "bob-1", start, start, start.AddMilliseconds(peers * 10 + i), "h", OperationOutcome.Succeeded, null));
+                results.Add(
+                    new OperationRecord(
+                        key,
+                        1,
+                        peers * 100 + concurrency * 10 + i,
+                        "alice-1",
+                        "bob-1",
+                        start,
+                        start,
+                        start.AddMilliseconds(peers * 10 + i),
+                        "h",
+                        OperationOutcome.Succeeded,
+                        null
+                    )
+                );
             }
             results.Complete(warmups: 0, iterations: 1);
             PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
@@ -136,11 +191,34 @@ public class PlotTests : IDisposable
     {
         var results = new CaseResults(caseKey, concurrency);
         results.StartInvocation();
-        results.Add(new OperationRecord(caseKey, 1, 1, "alice", "bob", start, start, start.AddMilliseconds(60), "h", OperationOutcome.Succeeded, null));
+        results.Add(
+            new OperationRecord(
+                caseKey,
+                1,
+                1,
+                "alice",
+                "bob",
+                start,
+                start,
+                start.AddMilliseconds(60),
+                "h",
+                OperationOutcome.Succeeded,
+                null
+            )
+        );
         results.Complete(warmups: 0, iterations: 1);
         PaymentCsv.Append(Path.Combine(directory, PaymentCsv.FileName), results.Records);
     }
 
     private static Span Span(string node, string name, long startUs, long durationUs, (string, string) tag) =>
-        new(node, Random.Shared.NextInt64().ToString("x16"), null, "t", name, startUs, durationUs, new Dictionary<string, string> { [tag.Item1] = tag.Item2 });
+        new(
+            node,
+            Random.Shared.NextInt64().ToString("x16"),
+            null,
+            "t",
+            name,
+            startUs,
+            durationUs,
+            new Dictionary<string, string> { [tag.Item1] = tag.Item2 }
+        );
 }

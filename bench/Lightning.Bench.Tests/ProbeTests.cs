@@ -18,7 +18,11 @@ public class ProbeTests
             var t = 0L;
             for (var i = 0; i < 30; i++)
             {
-                var invocation = i < 5 ? 0 : i < 15 ? 1 : i < 25 ? 2 : 3;
+                var invocation =
+                    i < 5 ? 0
+                    : i < 15 ? 1
+                    : i < 25 ? 2
+                    : 3;
                 var latency = node == "bob" && i == 18 ? 1500 : 2;
                 samples.Add(new ProbeSample(node, invocation, invocation > 0, 1_000_000_000 + t * 1000, latency, null));
                 t += Math.Max(100, latency);
@@ -55,13 +59,48 @@ public class ProbeTests
     public void Rpc_wait_is_judged_against_its_own_threshold_so_a_slow_answer_less_is_no_verdict_and_a_freeze_gone_is()
     {
         // Four pairs whose candidate answers 15 % faster at worst, every pair alike: clear of 2 %, not of RPC wait's 25 %.
-        static CaseSummary Case(string build, int topology, double worst) => new(
-            $"Build={build}, Concurrency=1, Topology={topology}",
-            new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1", ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture), ["Traces"] = TraceModes.On },
-            50, 0, [50, 50.5, 49.5], 1, 20, 50, 50.5, 3, 0, true) { ProbeWorstMsIterations = [worst, worst * 1.01, worst * 0.99] };
-        RunComparisons Compare(double ratio) => ArmComparer.Of(
-            [.. Enumerable.Range(1, 4).SelectMany(t => new[] { Case("a", t, 100 + (10 * t)), Case("b", t, (100 + (10 * t)) * ratio * (t % 2 == 0 ? 1.01 : 0.99)) })],
-            ["a", "b"], [TraceModes.On], 2, seed: 5);
+        static CaseSummary Case(string build, int topology, double worst) =>
+            new(
+                $"Build={build}, Concurrency=1, Topology={topology}",
+                new Dictionary<string, string>
+                {
+                    ["Build"] = build,
+                    ["Concurrency"] = "1",
+                    ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    ["Traces"] = TraceModes.On,
+                },
+                50,
+                0,
+                [50, 50.5, 49.5],
+                1,
+                20,
+                50,
+                50.5,
+                3,
+                0,
+                true
+            )
+            {
+                ProbeWorstMsIterations = [worst, worst * 1.01, worst * 0.99],
+            };
+        RunComparisons Compare(double ratio) =>
+            ArmComparer.Of(
+                [
+                    .. Enumerable
+                        .Range(1, 4)
+                        .SelectMany(t =>
+                            new[]
+                            {
+                                Case("a", t, 100 + (10 * t)),
+                                Case("b", t, (100 + (10 * t)) * ratio * (t % 2 == 0 ? 1.01 : 0.99)),
+                            }
+                        ),
+                ],
+                ["a", "b"],
+                [TraceModes.On],
+                2,
+                seed: 5
+            );
 
         var jitter = Assert.Single(Compare(0.85).Comparisons, c => c.Metric == "RPC wait");
         Assert.Equal(ComparisonMetric.RpcWaitThresholdPercent, jitter.ThresholdPercent);
@@ -76,12 +115,18 @@ public class ProbeTests
     [Fact]
     public void A_nodes_restart_is_compared_from_its_setup_steps_when_every_topology_restarted_one()
     {
-        var withRestart = new SetupTimes([new("containers", 1), new("history", 2), new("restart rpc", 0.4), new("restart pay", 0.1)]);
+        var withRestart = new SetupTimes([
+            new("containers", 1),
+            new("history", 2),
+            new("restart rpc", 0.4),
+            new("restart pay", 0.1),
+        ]);
         Assert.Equal([0.5], TopologySample.RestartOf(withRestart));
         Assert.Empty(TopologySample.RestartOf(new SetupTimes([new("containers", 1)])));
         Assert.Empty(TopologySample.RestartOf(null));
 
-        TopologySample Sample(IReadOnlyList<double> restart) => new([100, 110], 1, 1, [5, 5]) { RestartSeconds = restart };
+        TopologySample Sample(IReadOnlyList<double> restart) =>
+            new([100, 110], 1, 1, [5, 5]) { RestartSeconds = restart };
         Assert.Contains(ComparisonMetric.Restart, ComparisonMetric.For([Sample([0.5]), Sample([0.6])]));
         Assert.DoesNotContain(ComparisonMetric.Restart, ComparisonMetric.For([Sample([0.5]), Sample([])]));
     }

@@ -23,7 +23,8 @@ public class ProfileFoldingTests
     private static FoldedStacks Profile(params (string Stack, long Count)[] stacks) =>
         new(stacks.ToDictionary(s => s.Stack, s => s.Count));
 
-    private static IEnumerable<string[]> FramesOf(FoldedStacks stacks) => stacks.Counts.Keys.Select(FoldedStacks.Frames);
+    private static IEnumerable<string[]> FramesOf(FoldedStacks stacks) =>
+        stacks.Counts.Keys.Select(FoldedStacks.Frames);
 
     [Fact]
     public void The_captured_perf_script_folds_one_count_per_sample_under_untruncated_process_names()
@@ -60,16 +61,31 @@ public class ProfileFoldingTests
         Assert.Contains("anon_pipe_write_[k]", frames);
         Assert.DoesNotContain("[unknown]", frames);
         Assert.DoesNotContain("pvm_irq_enable", frames);
-        Assert.DoesNotContain(stacks, f => f.Zip(f.Skip(1)).Any(pair => pair.First == "[libsqlite3.so.0.8.6]" && pair.Second == pair.First));
+        Assert.DoesNotContain(
+            stacks,
+            f => f.Zip(f.Skip(1)).Any(pair => pair.First == "[libsqlite3.so.0.8.6]" && pair.Second == pair.First)
+        );
 
-        var lightningd = stacks.Where(f => f[0] == "lightningd" && f.Contains("main") && f.Contains("io_loop")).ToList();
+        var lightningd = stacks
+            .Where(f => f[0] == "lightningd" && f.Contains("main") && f.Contains("io_loop"))
+            .ToList();
         Assert.NotEmpty(lightningd);
-        Assert.All(lightningd, f => Assert.True(Array.IndexOf(f, "main") < Array.IndexOf(f, "io_loop"), string.Join(';', f)));
+        Assert.All(
+            lightningd,
+            f => Assert.True(Array.IndexOf(f, "main") < Array.IndexOf(f, "io_loop"), string.Join(';', f))
+        );
         var started = stacks.Where(f => f.Contains("_start")).ToList();
         Assert.NotEmpty(started);
         Assert.All(started, f => Assert.Equal("_start", f[1]));
         // The kernel frames of a user-space sample are its innermost ones: the sample was taken in a system call.
-        Assert.Contains(stacks, f => f[0] == "lightningd" && f[1] == "_start" && f[^1] == "pvm_irq_enable_[k]" && f.Contains("anon_pipe_write_[k]"));
+        Assert.Contains(
+            stacks,
+            f =>
+                f[0] == "lightningd"
+                && f[1] == "_start"
+                && f[^1] == "pvm_irq_enable_[k]"
+                && f.Contains("anon_pipe_write_[k]")
+        );
     }
 
     [Fact]
@@ -101,7 +117,12 @@ public class ProfileFoldingTests
 
         Assert.Equal(5, folded.Total);
         Assert.Equal(1, folded.Counts[PerfScriptFolder.UnnamedProcess + ";_Fork"]);
-        Assert.Equal(1, folded.Counts["Web Content;[kernel.kallsyms]_[k];a:b;[libxul.so];std::function<void ()>::operator()() const;foo"]);
+        Assert.Equal(
+            1,
+            folded.Counts[
+                "Web Content;[kernel.kallsyms]_[k];a:b;[libxul.so];std::function<void ()>::operator()() const;foo"
+            ]
+        );
         Assert.Equal(1, folded.Counts["lightning_chann;" + PerfScriptFolder.NoStackFrame]);
         Assert.Equal(1, folded.Counts["lightning_channeld;clone3;daemon_poll;poll"]);
         Assert.Equal(1, folded.Counts["lightning_other;poll"]);
@@ -110,7 +131,9 @@ public class ProfileFoldingTests
     [Fact]
     public void A_frame_before_any_sample_header_is_rejected_with_its_line()
     {
-        var error = Assert.Throws<InvalidDataException>(() => PerfScriptFolder.Fold(new StringReader("\n\t 1a2b foo (/bin/x)\n")));
+        var error = Assert.Throws<InvalidDataException>(() =>
+            PerfScriptFolder.Fold(new StringReader("\n\t 1a2b foo (/bin/x)\n"))
+        );
         Assert.Contains("Line 2", error.Message);
     }
 
@@ -124,14 +147,20 @@ public class ProfileFoldingTests
         var parsed = FoldedStacks.Parse(new StringReader(text.ToString()));
 
         Assert.Equal("p;main;alpha beta(int) 5\np;main;zeta 3\nq;run 1\n", text.ToString());
-        Assert.Equal(profile.Counts.OrderBy(c => c.Key, StringComparer.Ordinal), parsed.Counts.OrderBy(c => c.Key, StringComparer.Ordinal));
+        Assert.Equal(
+            profile.Counts.OrderBy(c => c.Key, StringComparer.Ordinal),
+            parsed.Counts.OrderBy(c => c.Key, StringComparer.Ordinal)
+        );
         Assert.Equal(9, parsed.Total);
 
         var path = Path.Combine(Path.GetTempPath(), $"folded-{Guid.NewGuid():N}.txt");
         try
         {
             profile.WriteFile(path);
-            Assert.Equal(profile.Counts.OrderBy(c => c.Key, StringComparer.Ordinal), FoldedStacks.Read(path).Counts.OrderBy(c => c.Key, StringComparer.Ordinal));
+            Assert.Equal(
+                profile.Counts.OrderBy(c => c.Key, StringComparer.Ordinal),
+                FoldedStacks.Read(path).Counts.OrderBy(c => c.Key, StringComparer.Ordinal)
+            );
         }
         finally
         {
@@ -147,7 +176,9 @@ public class ProfileFoldingTests
 
         var noCount = Assert.Throws<InvalidDataException>(() => FoldedStacks.Parse(new StringReader("p;a 2\n\np;b\n")));
         Assert.Contains("Line 3", noCount.Message);
-        var badCount = Assert.Throws<InvalidDataException>(() => FoldedStacks.Parse(new StringReader("p;a 2\np;b x1\n")));
+        var badCount = Assert.Throws<InvalidDataException>(() =>
+            FoldedStacks.Parse(new StringReader("p;a 2\np;b x1\n"))
+        );
         Assert.Contains("Line 2", badCount.Message);
         var emptyFrame = Assert.Throws<InvalidDataException>(() => FoldedStacks.Parse(new StringReader("p;;a 2\n")));
         Assert.Contains("Line 1", emptyFrame.Message);
@@ -156,7 +187,11 @@ public class ProfileFoldingTests
     [Fact]
     public void Merge_sums_profiles_stack_by_stack()
     {
-        var merged = FoldedStacks.Merge([Profile(("p;a", 2), ("p;b", 1)), Profile(("p;a", 3), ("q;c", 4)), FoldedStacks.Empty]);
+        var merged = FoldedStacks.Merge([
+            Profile(("p;a", 2), ("p;b", 1)),
+            Profile(("p;a", 3), ("q;c", 4)),
+            FoldedStacks.Empty,
+        ]);
 
         Assert.Equal(5, merged.Counts["p;a"]);
         Assert.Equal(1, merged.Counts["p;b"]);
@@ -167,7 +202,15 @@ public class ProfileFoldingTests
     [Fact]
     public void Bounded_merges_the_rarest_stacks_per_process_keeping_each_process_total()
     {
-        var profile = Profile(("p1;a", 50), ("p2;x", 40), ("p1;b", 30), ("p1;c", 5), ("p1;d", 3), ("p2;y", 2), ("p3;z", 1));
+        var profile = Profile(
+            ("p1;a", 50),
+            ("p2;x", 40),
+            ("p1;b", 30),
+            ("p1;c", 5),
+            ("p1;d", 3),
+            ("p2;y", 2),
+            ("p3;z", 1)
+        );
 
         var bounded = profile.Bounded(5);
 
@@ -254,20 +297,31 @@ public class ProfileFoldingTests
     private static (XDocument Svg, List<DrawnFrame> Frames) Drawn(string svg)
     {
         var document = XDocument.Parse(svg);
-        var frames = document.Descendants(Svg + "g")
+        var frames = document
+            .Descendants(Svg + "g")
             .Where(g => g.Element(Svg + "title") is not null)
             .Select(g =>
             {
                 var rect = g.Element(Svg + "rect")!;
-                return new DrawnFrame(g.Element(Svg + "title")!.Value, double.Parse((string)rect.Attribute("x")!, System.Globalization.CultureInfo.InvariantCulture),
+                return new DrawnFrame(
+                    g.Element(Svg + "title")!.Value,
+                    double.Parse((string)rect.Attribute("x")!, System.Globalization.CultureInfo.InvariantCulture),
                     double.Parse((string)rect.Attribute("width")!, System.Globalization.CultureInfo.InvariantCulture),
-                    (string)rect.Attribute("fill")!, g.Element(Svg + "text")?.Value);
+                    (string)rect.Attribute("fill")!,
+                    g.Element(Svg + "text")?.Value
+                );
             })
             .ToList();
         return (document, frames);
     }
 
-    private static DrawnFrame Frame(List<DrawnFrame> frames, string name) => Assert.Single(frames, f => f.Title.StartsWith(name + " (", StringComparison.Ordinal) || f.Title.StartsWith(name + ":", StringComparison.Ordinal));
+    private static DrawnFrame Frame(List<DrawnFrame> frames, string name) =>
+        Assert.Single(
+            frames,
+            f =>
+                f.Title.StartsWith(name + " (", StringComparison.Ordinal)
+                || f.Title.StartsWith(name + ":", StringComparison.Ordinal)
+        );
 
     private static (int R, int G, int B) Rgb(string fill)
     {
@@ -275,7 +329,8 @@ public class ProfileFoldingTests
         return (channels[0], channels[1], channels[2]);
     }
 
-    private static string Subtitles(XDocument svg) => string.Join('\n', svg.Root!.Elements(Svg + "text").Skip(1).Select(t => t.Value));
+    private static string Subtitles(XDocument svg) =>
+        string.Join('\n', svg.Root!.Elements(Svg + "text").Skip(1).Select(t => t.Value));
 
     [Fact]
     public void A_flame_graph_draws_each_frame_with_its_samples_and_a_width_in_proportion()
@@ -292,8 +347,14 @@ public class ProfileFoldingTests
         Assert.StartsWith("0 0 1200 ", (string?)document.Root.Attribute("viewBox"));
         Assert.Equal("CPU of p", document.Root.Elements(Svg + "text").First().Value);
         Assert.Equal(
-            ["all (100 samples, 100.00 %)", "p (100 samples, 100.00 %)", "a (75 samples, 75.00 %)", $"{longName} (25 samples, 25.00 %)"],
-            frames.Select(f => f.Title));
+            [
+                "all (100 samples, 100.00 %)",
+                "p (100 samples, 100.00 %)",
+                "a (75 samples, 75.00 %)",
+                $"{longName} (25 samples, 25.00 %)",
+            ],
+            frames.Select(f => f.Title)
+        );
         var all = Frame(frames, "all");
         var a = Frame(frames, "a");
         var b = Frame(frames, longName);
@@ -326,7 +387,13 @@ public class ProfileFoldingTests
     [Fact]
     public void A_flame_graph_colours_kernel_frames_orange_unknown_ones_grey()
     {
-        var (_, frames) = Drawn(FlameGraphSvg.Render(Profile(("p;main;[libsqlite3.so.0.8.6]", 5), ("p;main;write;ksys_write_[k]", 5)), "t", ""));
+        var (_, frames) = Drawn(
+            FlameGraphSvg.Render(
+                Profile(("p;main;[libsqlite3.so.0.8.6]", 5), ("p;main;write;ksys_write_[k]", 5)),
+                "t",
+                ""
+            )
+        );
 
         var (r, g, b) = Rgb(Frame(frames, "ksys_write_[k]").Fill);
         Assert.True(r > g && g > b && b == 0, $"kernel frame rgb({r},{g},{b})");
@@ -364,8 +431,14 @@ public class ProfileFoldingTests
         Assert.True(same.R >= 250 && same.G >= 250 && same.B >= 250, $"same {same}");
         Assert.Equal(1180, Frame(frames, "all").Width, 0.1);
         // One sample per second is 10 ms at 100 Hz.
-        Assert.Equal("grow: baseline 10.0 ms → candidate 30.0 ms per payment total (self Δ +20.0 ms, +200.0 %)", Frame(frames, "grow").Title);
-        Assert.Equal("shrink: baseline 30.0 ms → candidate 10.0 ms per payment total (self Δ -20.0 ms, -66.7 %)", Frame(frames, "shrink").Title);
+        Assert.Equal(
+            "grow: baseline 10.0 ms → candidate 30.0 ms per payment total (self Δ +20.0 ms, +200.0 %)",
+            Frame(frames, "grow").Title
+        );
+        Assert.Equal(
+            "shrink: baseline 30.0 ms → candidate 10.0 ms per payment total (self Δ -20.0 ms, -66.7 %)",
+            Frame(frames, "shrink").Title
+        );
         Assert.Contains("per payment", Subtitles(document));
         Assert.DoesNotContain("absent from the candidate", Subtitles(document));
     }
@@ -382,7 +455,10 @@ public class ProfileFoldingTests
 
         Assert.Equal(590, Frame(frames, "all").Width, 0.1);
         Assert.Equal(Frame(frames, "all").Width, Frame(frames, "work").Width, 0.1);
-        Assert.Contains("50.0 % of the baseline's samples per payment are on stacks the candidate has no sample of", Subtitles(document));
+        Assert.Contains(
+            "50.0 % of the baseline's samples per payment are on stacks the candidate has no sample of",
+            Subtitles(document)
+        );
         Assert.DoesNotContain(frames, f => f.Title.StartsWith("gone", StringComparison.Ordinal));
         var work = Rgb(Frame(frames, "work").Fill);
         Assert.True(work.R >= 250 && work.G >= 250 && work.B >= 250, $"work {work}");

@@ -13,7 +13,10 @@ public class ProfilingOptionTests
 {
     [Theory]
     [InlineData("--profile-frequency 199", "--profile-frequency applies to profiled runs: add --profile")]
-    [InlineData("--profile --profile-stacks lbr", "--profile-stacks is dwarf (any build; 16 KB of stack copied per sample) or fp")]
+    [InlineData(
+        "--profile --profile-stacks lbr",
+        "--profile-stacks is dwarf (any build; 16 KB of stack copied per sample) or fp"
+    )]
     [InlineData("--profile-every 5m --soak 1h", "--profile-every applies to profiled runs: add --profile")]
     [InlineData("--profile --profile-every 5m", "--profile-every spaces a soak's profile windows: add --soak")]
     [InlineData("--profile --soak 2m --profile-every 2m", "leaves no profile window in a soak of 120s")]
@@ -31,10 +34,15 @@ public class ProfilingOptionTests
     public void Profile_options_make_the_settings_perf_is_run_with()
     {
         Assert.Null(OptionParser.Parse(["AlicePaysBob"]).Profile);
-        var settings = OptionParser.Parse(["AlicePaysBob", "--profile-if-available", "--profile-frequency", "499", "--profile-stacks", "fp"]).Profile!;
+        var settings = OptionParser
+            .Parse(["AlicePaysBob", "--profile-if-available", "--profile-frequency", "499", "--profile-stacks", "fp"])
+            .Profile!;
         Assert.False(settings.Required);
         Assert.Equal(["-e", "cpu-clock", "-F", "499", "--call-graph", "fp"], settings.RecordArguments);
-        Assert.Equal(["-e", "cpu-clock", "-F", "99", "--call-graph", "dwarf,16384"], OptionParser.Parse(["AlicePaysBob", "--profile"]).Profile!.RecordArguments);
+        Assert.Equal(
+            ["-e", "cpu-clock", "-F", "99", "--call-graph", "dwarf,16384"],
+            OptionParser.Parse(["AlicePaysBob", "--profile"]).Profile!.RecordArguments
+        );
     }
 
     [Fact]
@@ -42,9 +50,14 @@ public class ProfilingOptionTests
     {
         var (version, problem) = await PerfSupport.CheckAsync(new ProfileSettings(PerfPath: "/nonexistent/perf"));
         Assert.Null(version);
-        Assert.Equal("--profile needs Linux perf, and '/nonexistent/perf' was not found: install it (Debian: apt-get install linux-perf; " +
-            "Ubuntu: apt-get install linux-tools-$(uname -r)); or run without --profile (--profile-if-available runs on without profiles)", problem);
-        var (_, optional) = await PerfSupport.CheckAsync(new ProfileSettings(Required: false, PerfPath: "/nonexistent/perf"));
+        Assert.Equal(
+            "--profile needs Linux perf, and '/nonexistent/perf' was not found: install it (Debian: apt-get install linux-perf; "
+                + "Ubuntu: apt-get install linux-tools-$(uname -r)); or run without --profile (--profile-if-available runs on without profiles)",
+            problem
+        );
+        var (_, optional) = await PerfSupport.CheckAsync(
+            new ProfileSettings(Required: false, PerfPath: "/nonexistent/perf")
+        );
         Assert.DoesNotContain("--profile-if-available", optional);
     }
 
@@ -53,12 +66,18 @@ public class ProfilingOptionTests
     {
         // Captured from this machine: perf record -a as an unprivileged user with kernel.perf_event_paranoid = 2.
         var stderr = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "Profiles", "perf-paranoid-stderr.txt"));
-        var message = PerfSupport.Explain(new ProcessResult("perf", ["record"], 255, "", stderr), new ProfileSettings());
+        var message = PerfSupport.Explain(
+            new ProcessResult("perf", ["record"], 255, "", stderr),
+            new ProfileSettings()
+        );
         Assert.StartsWith("perf may not sample the whole machine (kernel.perf_event_paranoid is ", message);
         Assert.Contains("run 'sudo sysctl kernel.perf_event_paranoid=-1' or run as root", message);
         Assert.DoesNotContain("\n", message);
 
-        var dwarf = PerfSupport.Explain(new ProcessResult("perf", ["record"], 129, "", "Error: unsupported call graph mode 'dwarf'\n"), new ProfileSettings());
+        var dwarf = PerfSupport.Explain(
+            new ProcessResult("perf", ["record"], 129, "", "Error: unsupported call graph mode 'dwarf'\n"),
+            new ProfileSettings()
+        );
         Assert.Contains("--profile-stacks fp", dwarf);
     }
 
@@ -67,7 +86,11 @@ public class ProfilingOptionTests
     [InlineData("4:memory:/docker/abc\n0::/docker/abc", false, "docker/abc")] // hybrid without a v1 perf_event mount (this machine)
     [InlineData("0::/system.slice/docker-abc.scope", false, "system.slice/docker-abc.scope")] // cgroup v2 with systemd
     [InlineData("12:perf_event:/docker/abc\n0::/", false, null)] // perf_event listed but not mounted, unified root
-    public void The_cgroup_perf_scopes_to_follows_the_hierarchy_that_has_perf_events(string lines, bool v1Mounted, string? expected)
+    public void The_cgroup_perf_scopes_to_follows_the_hierarchy_that_has_perf_events(
+        string lines,
+        bool v1Mounted,
+        string? expected
+    )
     {
         var (cgroup, problem) = PerfCgroup.Of(ProcessCgroups.Parse(42, lines.Split('\n')), v1Mounted);
         Assert.Equal(expected, cgroup);
@@ -79,31 +102,52 @@ public class ProfilingOptionTests
     {
         Assert.Equal([2, 4, 6], Enumerable.Range(1, 7).Where(i => CaseProfiler.Samples(i, warmups: 1)).ToList());
 
-        var cases = Enumerable.Range(1, 4).Select(topology =>
-        {
-            var results = new CaseResults($"Build=a, Concurrency=1, Topology={topology}", 1)
+        var cases = Enumerable
+            .Range(1, 4)
+            .Select(topology =>
             {
-                Parameters = new Dictionary<string, string> { ["Build"] = "a", ["Concurrency"] = "1", ["Topology"] = $"{topology}" },
-            };
-            for (var invocation = 1; invocation <= 7; invocation++)
-            {
-                var started = results.StartInvocation();
-                var sampled = CaseProfiler.Samples(started, warmups: 1);
-                if (sampled)
+                var results = new CaseResults($"Build=a, Concurrency=1, Topology={topology}", 1)
                 {
-                    results.MarkProfiled(started);
+                    Parameters = new Dictionary<string, string>
+                    {
+                        ["Build"] = "a",
+                        ["Concurrency"] = "1",
+                        ["Topology"] = $"{topology}",
+                    },
+                };
+                for (var invocation = 1; invocation <= 7; invocation++)
+                {
+                    var started = results.StartInvocation();
+                    var sampled = CaseProfiler.Samples(started, warmups: 1);
+                    if (sampled)
+                    {
+                        results.MarkProfiled(started);
+                    }
+                    // Topologies differ by 10 % each; sampling adds 5 % in every one.
+                    var ms = 100 * (1 + 0.1 * topology) * (sampled ? 1.05 : 1);
+                    results.CompleteInvocation(started, TimeSpan.FromMilliseconds(ms));
+                    results.RecordCpu(started, new Dictionary<string, long> { ["alice"] = (long)(ms * 1e5) });
+                    results.Add(
+                        new OperationRecord(
+                            results.CaseKey,
+                            started,
+                            started,
+                            "alice",
+                            "bob",
+                            DateTimeOffset.UnixEpoch,
+                            DateTimeOffset.UnixEpoch,
+                            DateTimeOffset.UnixEpoch,
+                            null,
+                            OperationOutcome.Succeeded,
+                            null
+                        )
+                    );
                 }
-                // Topologies differ by 10 % each; sampling adds 5 % in every one.
-                var ms = 100 * (1 + 0.1 * topology) * (sampled ? 1.05 : 1);
-                results.CompleteInvocation(started, TimeSpan.FromMilliseconds(ms));
-                results.RecordCpu(started, new Dictionary<string, long> { ["alice"] = (long)(ms * 1e5) });
-                results.Add(new OperationRecord(results.CaseKey, started, started, "alice", "bob", DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch, null,
-                    OperationOutcome.Succeeded, null));
-            }
-            results.Complete(warmups: 1, iterations: 6);
-            results.Profiles = [new ProfileRecord("alice", "profiles/x/alice.folded", 10, 3, 0.3, 1, 1, 0, 0)];
-            return results;
-        }).ToList();
+                results.Complete(warmups: 1, iterations: 6);
+                results.Profiles = [new ProfileRecord("alice", "profiles/x/alice.folded", 10, 3, 0.3, 1, 1, 0, 0)];
+                return results;
+            })
+            .ToList();
 
         Assert.Equal(3, cases[0].ProfiledPayments());
         var report = ProfilingCostReport.Markdown(cases, seed: 1);
@@ -119,14 +163,29 @@ public class ProfilingOptionTests
         int Poisson(double mean) => PoissonSample(random, mean);
         ProfileReport.Group Build(string build, double hotSpotPerPayment)
         {
-            var topologies = Enumerable.Range(1, 8).Select(t =>
-            {
-                var counts = Enumerable.Range(0, 30).ToDictionary(f => $"lightningd;main;io_loop;f{f:00}", f => (long)Poisson(40 * (0.2 + f * 0.05)));
-                counts["lightningd;main;io_loop;json_invoice;hot_spot"] = Poisson(40 * (0.1 + hotSpotPerPayment));
-                return ($"{t}", new FoldedStacks(counts), 40);
-            }).ToList();
+            var topologies = Enumerable
+                .Range(1, 8)
+                .Select(t =>
+                {
+                    var counts = Enumerable
+                        .Range(0, 30)
+                        .ToDictionary(
+                            f => $"lightningd;main;io_loop;f{f:00}",
+                            f => (long)Poisson(40 * (0.2 + f * 0.05))
+                        );
+                    counts["lightningd;main;io_loop;json_invoice;hot_spot"] = Poisson(40 * (0.1 + hotSpotPerPayment));
+                    return ($"{t}", new FoldedStacks(counts), 40);
+                })
+                .ToList();
             var parameters = new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1" };
-            return new ProfileReport.Group("c", parameters, "bob", FoldedStacks.Merge(topologies.Select(t => t.Item2)), 320, topologies);
+            return new ProfileReport.Group(
+                "c",
+                parameters,
+                "bob",
+                FoldedStacks.Merge(topologies.Select(t => t.Item2)),
+                320,
+                topologies
+            );
         }
         var baseline = Build("a", 0);
 
@@ -138,28 +197,67 @@ public class ProfilingOptionTests
         Assert.Matches(@"widened for the [0-9]+ functions? heavy enough to change that much, excludes 0", aa);
 
         var called = new List<string>();
-        var injected = ProfileReport.Changes("injected", baseline, Build("b", 3), 99, thresholdPercent: 2, called: called);
+        var injected = ProfileReport.Changes(
+            "injected",
+            baseline,
+            Build("b", 3),
+            99,
+            thresholdPercent: 2,
+            called: called
+        );
         Assert.StartsWith("hot_spot grew +", Assert.Single(called));
         Assert.EndsWith("called from lightningd: main › io_loop › json_invoice", called[0]);
-        Assert.Matches(@"\| `hot_spot` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ \| [^|]+ \(8\) \| grew \|", injected);
+        Assert.Matches(
+            @"\| `hot_spot` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ \| [^|]+ \(8\) \| grew \|",
+            injected
+        );
         Assert.Single(System.Text.RegularExpressions.Regex.Matches(injected, @"\| grew \||\| shrank \|"));
 
         // Three topologies whose candidate has exactly one more sample of a function each: the differences agree, so
         // their spread is 0, but one sample is all the evidence each holds; the interval keeps sampling's width.
         ProfileReport.Group Sparse(string build, long extra)
         {
-            var topologies = Enumerable.Range(1, 3).Select(t => ($"{t}", new FoldedStacks(new Dictionary<string, long>
-            {
-                ["lightningd;main;io_loop"] = 40,
-                ["cln-askrene;main;do_getroutes"] = extra,
-            }.Where(c => c.Value > 0).ToDictionary(c => c.Key, c => c.Value)), 12)).ToList();
-            return new ProfileReport.Group("c", new Dictionary<string, string> { ["Build"] = build }, "alice",
-                FoldedStacks.Merge(topologies.Select(t => t.Item2)), 36, topologies);
+            var topologies = Enumerable
+                .Range(1, 3)
+                .Select(t =>
+                    (
+                        $"{t}",
+                        new FoldedStacks(
+                            new Dictionary<string, long>
+                            {
+                                ["lightningd;main;io_loop"] = 40,
+                                ["cln-askrene;main;do_getroutes"] = extra,
+                            }
+                                .Where(c => c.Value > 0)
+                                .ToDictionary(c => c.Key, c => c.Value)
+                        ),
+                        12
+                    )
+                )
+                .ToList();
+            return new ProfileReport.Group(
+                "c",
+                new Dictionary<string, string> { ["Build"] = build },
+                "alice",
+                FoldedStacks.Merge(topologies.Select(t => t.Item2)),
+                36,
+                topologies
+            );
         }
         var sparse = new List<string>();
-        var table = ProfileReport.Changes("sparse", Sparse("a", 0), Sparse("b", 1), 99, thresholdPercent: 2, called: sparse);
+        var table = ProfileReport.Changes(
+            "sparse",
+            Sparse("a", 0),
+            Sparse("b", 1),
+            99,
+            thresholdPercent: 2,
+            called: sparse
+        );
         Assert.Empty(sparse);
-        Assert.Matches(@"\| `do_getroutes` \| [^|]+ \| 0\.00 \| 0\.84 \| \+0\.84 \| -[0-9.]+ … \+[0-9.]+ \(3\) \|  \|", table);
+        Assert.Matches(
+            @"\| `do_getroutes` \| [^|]+ \| 0\.00 \| 0\.84 \| \+0\.84 \| -[0-9.]+ … \+[0-9.]+ \(3\) \|  \|",
+            table
+        );
     }
 
     [Fact]
@@ -168,9 +266,18 @@ public class ProfilingOptionTests
         var hour = OptionParser.Parse(["AlicePaysBob", "--soak", "1h", "--profile"]);
         Assert.Null(hour.ProfileEvery);
         Assert.Equal(TimeSpan.FromMinutes(3), Soak.SoakProfiler.DefaultEvery(hour.Soak!));
-        Assert.Equal(TimeSpan.FromMinutes(1), Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile"]).Soak!));
-        Assert.Equal(TimeSpan.FromMinutes(5), Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "50000", "--profile"]).Soak!));
-        Assert.Equal(TimeSpan.FromSeconds(30), OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile", "--profile-every", "30s"]).ProfileEvery);
+        Assert.Equal(
+            TimeSpan.FromMinutes(1),
+            Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile"]).Soak!)
+        );
+        Assert.Equal(
+            TimeSpan.FromMinutes(5),
+            Soak.SoakProfiler.DefaultEvery(OptionParser.Parse(["AlicePaysBob", "--soak", "50000", "--profile"]).Soak!)
+        );
+        Assert.Equal(
+            TimeSpan.FromSeconds(30),
+            OptionParser.Parse(["AlicePaysBob", "--soak", "10m", "--profile", "--profile-every", "30s"]).ProfileEvery
+        );
     }
 
     [Fact]
@@ -183,34 +290,74 @@ public class ProfilingOptionTests
         {
             var random = new Random(9);
             int Poisson(double mean) => PoissonSample(random, mean);
-            var windows = Enumerable.Range(1, 20).Select(n =>
-            {
-                var counts = Enumerable.Range(0, 20).ToDictionary(f => $"lightningd;main;io_loop;f{f:00}", f => (long)Poisson(200 * (0.1 + f * 0.02)));
-                counts["lightningd;main;io_loop;json_invoice;grows"] = Poisson(200 * 0.1 * n);
-                var file = $"profiles/soak-window-{n:000}/bob.folded";
-                Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(run, file))!);
-                new FoldedStacks(counts).WriteFile(Path.Combine(run, file));
-                return new Results.SoakProfileWindow(n, n * 30, n * 1000, [new ProfileRecord("bob", file, counts.Values.Sum(), 200, 10, 1, counts.Count, 0, 0)]);
-            }).ToList();
+            var windows = Enumerable
+                .Range(1, 20)
+                .Select(n =>
+                {
+                    var counts = Enumerable
+                        .Range(0, 20)
+                        .ToDictionary(
+                            f => $"lightningd;main;io_loop;f{f:00}",
+                            f => (long)Poisson(200 * (0.1 + f * 0.02))
+                        );
+                    counts["lightningd;main;io_loop;json_invoice;grows"] = Poisson(200 * 0.1 * n);
+                    var file = $"profiles/soak-window-{n:000}/bob.folded";
+                    Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(run, file))!);
+                    new FoldedStacks(counts).WriteFile(Path.Combine(run, file));
+                    return new Results.SoakProfileWindow(
+                        n,
+                        n * 30,
+                        n * 1000,
+                        [new ProfileRecord("bob", file, counts.Values.Sum(), 200, 10, 1, counts.Count, 0, 0)]
+                    );
+                })
+                .ToList();
 
-            var lines = Soak.SoakProfileReport.Write(run, windows, new ProfileSettings(), "perf 6.1", 2, TimeSpan.FromSeconds(30), (100, 120), (1000, 110));
+            var lines = Soak.SoakProfileReport.Write(
+                run,
+                windows,
+                new ProfileSettings(),
+                "perf 6.1",
+                2,
+                TimeSpan.FromSeconds(30),
+                (100, 120),
+                (1000, 110)
+            );
             var report = File.ReadAllText(Path.Combine(run, "profiles", "profiles.md"));
 
             Assert.Contains(lines, l => l.StartsWith("bob: grows growing", StringComparison.Ordinal));
             Assert.Contains(lines, l => l.StartsWith("bob: CPU per payment growing", StringComparison.Ordinal));
             Assert.Equal(2, lines.Count);
-            Assert.Matches(@"\| `grows` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ % [^|]+\| growing \|", report);
+            Assert.Matches(
+                @"\| `grows` \| lightningd: main › io_loop › json_invoice \| [0-9.]+ \| [0-9.]+ \| \+[0-9.]+ % [^|]+\| growing \|",
+                report
+            );
             Assert.DoesNotContain("| shrinking |", report);
-            Assert.Contains("payments that ended inside windows took 120.0 ms on average (100 payments), outside them 110.0 ms (1000)", report);
+            Assert.Contains(
+                "payments that ended inside windows took 120.0 ms on average (100 payments), outside them 110.0 ms (1000)",
+                report
+            );
             foreach (var svg in new[] { "bob-first.svg", "bob-last.svg", "bob-last-vs-first.svg" })
             {
                 Assert.NotNull(System.Xml.Linq.XDocument.Load(Path.Combine(run, "profiles", "soak", svg)).Root);
             }
 
             // The same soak cut to its first five windows: slopes, but no verdicts.
-            var few = Soak.SoakProfileReport.Write(run, windows.Take(5).ToList(), new ProfileSettings(), "perf 6.1", 2, TimeSpan.FromSeconds(30), (1, 1), (1, 1));
+            var few = Soak.SoakProfileReport.Write(
+                run,
+                windows.Take(5).ToList(),
+                new ProfileSettings(),
+                "perf 6.1",
+                2,
+                TimeSpan.FromSeconds(30),
+                (1, 1),
+                (1, 1)
+            );
             Assert.Empty(few);
-            Assert.Contains("unknown: 5 windows, 8 needed", File.ReadAllText(Path.Combine(run, "profiles", "profiles.md")));
+            Assert.Contains(
+                "unknown: 5 windows, 8 needed",
+                File.ReadAllText(Path.Combine(run, "profiles", "profiles.md"))
+            );
         }
         finally
         {
@@ -221,7 +368,10 @@ public class ProfilingOptionTests
     [Theory]
     [InlineData(5, 300)] // Concurrency=1: 5 sampled payments per topology, a long tail of light functions
     [InlineData(40, 30)] // fewer, heavier functions, where the widening has the fewest rows to spread over
-    public void Over_simulated_runs_the_beyond_noise_column_rarely_calls_an_a_a_change_and_finds_an_injected_one(int payments, int functions)
+    public void Over_simulated_runs_the_beyond_noise_column_rarely_calls_an_a_a_change_and_finds_an_injected_one(
+        int payments,
+        int functions
+    )
     {
         // 8 topology pairs; each topology's CPU drifts ±10 % (all its functions together), samples are Poisson; function
         // f costs 2 ÷ (1 + f) samples per payment. Power: a new function costing 1 sample (10 ms at 99 Hz) per payment.
@@ -231,15 +381,33 @@ public class ProfilingOptionTests
             var random = new Random(seed);
             ProfileReport.Group Build(string build, double injected)
             {
-                var topologies = Enumerable.Range(1, 8).Select(t =>
-                {
-                    var drift = 1 + (random.NextDouble() - 0.5) * 0.2;
-                    var counts = Enumerable.Range(0, functions).ToDictionary(f => $"lightningd;main;f{f:000}", f => (long)PoissonSample(random, payments * 2.0 / (1 + f) * drift));
-                    counts["lightningd;main;hot"] = PoissonSample(random, payments * injected);
-                    return ($"{t}", new FoldedStacks(counts.Where(c => c.Value > 0).ToDictionary(c => c.Key, c => c.Value)), payments);
-                }).ToList();
-                return new ProfileReport.Group("c", new Dictionary<string, string> { ["Build"] = build }, "bob",
-                    FoldedStacks.Merge(topologies.Select(t => t.Item2)), payments * 8, topologies);
+                var topologies = Enumerable
+                    .Range(1, 8)
+                    .Select(t =>
+                    {
+                        var drift = 1 + (random.NextDouble() - 0.5) * 0.2;
+                        var counts = Enumerable
+                            .Range(0, functions)
+                            .ToDictionary(
+                                f => $"lightningd;main;f{f:000}",
+                                f => (long)PoissonSample(random, payments * 2.0 / (1 + f) * drift)
+                            );
+                        counts["lightningd;main;hot"] = PoissonSample(random, payments * injected);
+                        return (
+                            $"{t}",
+                            new FoldedStacks(counts.Where(c => c.Value > 0).ToDictionary(c => c.Key, c => c.Value)),
+                            payments
+                        );
+                    })
+                    .ToList();
+                return new ProfileReport.Group(
+                    "c",
+                    new Dictionary<string, string> { ["Build"] = build },
+                    "bob",
+                    FoldedStacks.Merge(topologies.Select(t => t.Item2)),
+                    payments * 8,
+                    topologies
+                );
             }
             var calledInAa = new List<string>();
             ProfileReport.Changes("A/A", Build("a", 0), Build("b", 0), 99, thresholdPercent: 2, called: calledInAa);
@@ -280,15 +448,40 @@ public class ProfilingFallbackTests
         try
         {
             var environment = new Dictionary<string, string> { ["LNBENCH_PERF"] = "/nonexistent/perf" };
-            using (var harness = HarnessProcess.Start(environment, "AlicePaysBob", "--profile", "--results", Path.Combine(folder, "results"), "--work-dir", Path.Combine(folder, "w")))
+            using (
+                var harness = HarnessProcess.Start(
+                    environment,
+                    "AlicePaysBob",
+                    "--profile",
+                    "--results",
+                    Path.Combine(folder, "results"),
+                    "--work-dir",
+                    Path.Combine(folder, "w")
+                )
+            )
             {
                 Assert.Equal(1, await harness.WaitForExitAsync(TimeSpan.FromMinutes(1)));
-                Assert.Contains("lnbench: error: --profile needs Linux perf, and '/nonexistent/perf' was not found: install it", harness.Output);
+                Assert.Contains(
+                    "lnbench: error: --profile needs Linux perf, and '/nonexistent/perf' was not found: install it",
+                    harness.Output
+                );
                 Assert.DoesNotContain("Docker engine", harness.Output);
                 Assert.Empty(Directory.GetFileSystemEntries(Path.Combine(folder, "results")));
             }
-            using (var harness = HarnessProcess.Start(environment, "AlicePaysBob", "--profile-if-available", "--cln-image", "lnbench-test/absent:0", "--no-pull",
-                "--results", Path.Combine(folder, "results"), "--work-dir", Path.Combine(folder, "w")))
+            using (
+                var harness = HarnessProcess.Start(
+                    environment,
+                    "AlicePaysBob",
+                    "--profile-if-available",
+                    "--cln-image",
+                    "lnbench-test/absent:0",
+                    "--no-pull",
+                    "--results",
+                    Path.Combine(folder, "results"),
+                    "--work-dir",
+                    Path.Combine(folder, "w")
+                )
+            )
             {
                 await harness.WaitForExitAsync(TimeSpan.FromMinutes(2));
                 Assert.Contains("running without profiles: --profile needs Linux perf", harness.Output);

@@ -42,7 +42,11 @@ public class ProfilingTests : IDisposable
             var (version, problem) = await PerfSupport.CheckAsync(settings);
             Assert.Null(problem);
             await using var profiling = RunProfiling.Create(settings, version!, work, runId);
-            var profiler = await profiling.StartCaseAsync(engine, new Dictionary<string, string> { ["burner"] = burner }, "case");
+            var profiler = await profiling.StartCaseAsync(
+                engine,
+                new Dictionary<string, string> { ["burner"] = burner },
+                "case"
+            );
 
             await Task.Delay(TimeSpan.FromSeconds(1.5)); // switched off: nothing may be recorded
             await profiler.EnableAsync();
@@ -54,10 +58,19 @@ public class ProfilingTests : IDisposable
             var (stacks, sampled, rawBytes) = (await profiler.StopAndFoldAsync())["burner"];
 
             // DWARF unwinding through a -fomit-frame-pointer build, symbols read from the image through the container.
-            Assert.Contains(stacks.Counts, s => s.Key.StartsWith("lnbench-burn;", StringComparison.Ordinal)
-                && s.Key.Contains(";main;lnbench_spin_outer;lnbench_spin_inner", StringComparison.Ordinal));
-            Assert.True(stacks.Counts.Where(s => s.Key.EndsWith(";lnbench_spin_inner", StringComparison.Ordinal)).Sum(s => s.Value) > stacks.Total / 2,
-                string.Join("\n", stacks.Counts.Select(s => $"{s.Key} {s.Value}")));
+            Assert.Contains(
+                stacks.Counts,
+                s =>
+                    s.Key.StartsWith("lnbench-burn;", StringComparison.Ordinal)
+                    && s.Key.Contains(";main;lnbench_spin_outer;lnbench_spin_inner", StringComparison.Ordinal)
+            );
+            Assert.True(
+                stacks
+                    .Counts.Where(s => s.Key.EndsWith(";lnbench_spin_inner", StringComparison.Ordinal))
+                    .Sum(s => s.Value)
+                    > stacks.Total / 2,
+                string.Join("\n", stacks.Counts.Select(s => $"{s.Key} {s.Value}"))
+            );
             // The busy neighbour (busybox sh) is in another cgroup: none of its samples.
             Assert.All(stacks.Counts.Keys, s => Assert.StartsWith("lnbench-burn;", s));
             // One busy thread fills at most one CPU: while switched on, at most 99 samples a second (+ half a second of slack).
@@ -72,15 +85,24 @@ public class ProfilingTests : IDisposable
         Assert.Empty(Directory.GetDirectories(work, "lnbench-*-perf"));
     }
 
-    internal static async Task<string> StartAsync(DockerEngine engine, string runId, string name, string image, IReadOnlyList<string> command)
+    internal static async Task<string> StartAsync(
+        DockerEngine engine,
+        string runId,
+        string name,
+        string image,
+        IReadOnlyList<string> command
+    )
     {
-        var id = await engine.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters
-        {
-            Image = image,
-            Entrypoint = [.. command],
-            Labels = RunLabels.For(runId).ToDictionary(),
-            HostConfig = new HostConfig { NetworkMode = "none" },
-        });
+        var id = await engine.CreateContainerAsync(
+            $"{runId}-{name}",
+            new CreateContainerParameters
+            {
+                Image = image,
+                Entrypoint = [.. command],
+                Labels = RunLabels.For(runId).ToDictionary(),
+                HostConfig = new HostConfig { NetworkMode = "none" },
+            }
+        );
         await engine.StartContainerAsync(id);
         return id;
     }
@@ -96,10 +118,17 @@ public class ProfilingTests : IDisposable
         var source = Path.Combine(work, "burn.c");
         var binary = Path.Combine(work, "lnbench-burn");
         await File.WriteAllTextAsync(source, BurnerProgram);
-        var gcc = await ProcessRunner.RunAsync("gcc", ["-O2", "-static", "-fomit-frame-pointer", "-Wl,--eh-frame-hdr", "-o", binary, source], TimeSpan.FromMinutes(2));
+        var gcc = await ProcessRunner.RunAsync(
+            "gcc",
+            ["-O2", "-static", "-fomit-frame-pointer", "-Wl,--eh-frame-hdr", "-o", binary, source],
+            TimeSpan.FromMinutes(2)
+        );
         Assert.True(gcc.Succeeded, gcc.Tail());
         await FakeNodeImage.EnsureBuiltAsync();
-        await FakeNodeImage.ImportProgramsAsync(BurnerImage, new Dictionary<string, string> { ["usr/local/bin/lnbench-burn"] = binary });
+        await FakeNodeImage.ImportProgramsAsync(
+            BurnerImage,
+            new Dictionary<string, string> { ["usr/local/bin/lnbench-burn"] = binary }
+        );
     }
 
     public void Dispose() => Directory.Delete(work, recursive: true);

@@ -24,7 +24,14 @@ public class QuietWaitTests
             return ns;
         }
 
-        var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, 0, TimeSpan.FromMilliseconds(10), 0.1, TimeSpan.FromMilliseconds(500), TimeSpan.FromMilliseconds(1));
+        var (waited, quiet) = await QuietWait.UntilQuietAsync(
+            Read,
+            0,
+            TimeSpan.FromMilliseconds(10),
+            0.1,
+            TimeSpan.FromMilliseconds(500),
+            TimeSpan.FromMilliseconds(1)
+        );
 
         // A window timed by the clock alone took the hold-up for idle time: 1–2 ms of CPU over 26 ms read as quiet.
         Assert.False(quiet, $"called quiet after {waited.TotalMilliseconds:0} ms, {reads} readings");
@@ -38,9 +45,19 @@ public class QuietWaitTests
         var stopAt = TimeSpan.FromMilliseconds(100);
         long? Read() => Math.Min(node.Elapsed.Ticks, stopAt.Ticks) * 100;
 
-        var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, 0, TimeSpan.FromMilliseconds(10), 0.1, TimeSpan.FromSeconds(30), TimeSpan.FromMilliseconds(1));
+        var (waited, quiet) = await QuietWait.UntilQuietAsync(
+            Read,
+            0,
+            TimeSpan.FromMilliseconds(10),
+            0.1,
+            TimeSpan.FromSeconds(30),
+            TimeSpan.FromMilliseconds(1)
+        );
 
         Assert.True(quiet);
-        Assert.True(node.Elapsed >= stopAt + TimeSpan.FromMilliseconds(10), $"quiet at {node.Elapsed.TotalMilliseconds:0} ms");
+        Assert.True(
+            node.Elapsed >= stopAt + TimeSpan.FromMilliseconds(10),
+            $"quiet at {node.Elapsed.TotalMilliseconds:0} ms"
+        );
     }
 }

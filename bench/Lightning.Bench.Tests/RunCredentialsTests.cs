@@ -12,7 +12,8 @@ public class RunCredentialsTests
         var credentials = new RunCredentials("lnbench", "secretpassword");
         Assert.Equal(
             "lnbench:00112233445566778899aabbccddeeff$33375ce7f4bb598570f8aaf6c9a7a383dbba5610c5bfbc7a076d90dbe26ee6fd",
-            credentials.RpcAuth("00112233445566778899aabbccddeeff"));
+            credentials.RpcAuth("00112233445566778899aabbccddeeff")
+        );
     }
 
     [Fact]

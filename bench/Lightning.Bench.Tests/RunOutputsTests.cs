@@ -17,17 +17,30 @@ public sealed class RunOutputsTests : IDisposable
         Directory.CreateDirectory(Path.Combine(directory, "zipkin.json"));
         var error = new StringWriter();
         IReadOnlyList<string> Files(string name) => [name];
-        Func<CancellationToken, Task> Write(string name) => ct => File.WriteAllTextAsync(Path.Combine(directory, name), "{}", ct);
+        Func<CancellationToken, Task> Write(string name) =>
+            ct => File.WriteAllTextAsync(Path.Combine(directory, name), "{}", ct);
 
         var failed = await RunOutputs.WriteEachAsync(
-            [(Files("summary.json"), Write("summary.json")), (Files("zipkin.json"), Write("zipkin.json")), (Files("manifest.json"), Write("manifest.json"))],
-            directory, error);
+            [
+                (Files("summary.json"), Write("summary.json")),
+                (Files("zipkin.json"), Write("zipkin.json")),
+                (Files("manifest.json"), Write("manifest.json")),
+            ],
+            directory,
+            error
+        );
 
         Assert.Equal(1, failed);
         Assert.True(File.Exists(Path.Combine(directory, "summary.json")));
         Assert.True(File.Exists(Path.Combine(directory, "manifest.json")));
         var line = Assert.Single(error.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries));
-        Assert.StartsWith("lnbench: error: could not write zipkin.json (what was written of it may be cut short): ", line);
-        Assert.EndsWith($"the other results are written in {directory} (free some space or choose --results elsewhere)", line.TrimEnd('\r'));
+        Assert.StartsWith(
+            "lnbench: error: could not write zipkin.json (what was written of it may be cut short): ",
+            line
+        );
+        Assert.EndsWith(
+            $"the other results are written in {directory} (free some space or choose --results elsewhere)",
+            line.TrimEnd('\r')
+        );
     }
 }

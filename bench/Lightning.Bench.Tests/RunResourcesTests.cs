@@ -44,14 +44,21 @@ public sealed class RunResourcesTests : IAsyncLifetime
         var run = RunResources.Of(engine, runId);
         var other = RunResources.Of(engine, Other);
         await run.AssertNoneLeftAsync();
-        await engine.CreateContainerAsync($"{runId}-node", new CreateContainerParameters
-        {
-            Image = FakeNodeImage.Busybox,
-            Cmd = ["true"],
-            Labels = RunLabels.For(runId).ToDictionary(),
-        });
+        await engine.CreateContainerAsync(
+            $"{runId}-node",
+            new CreateContainerParameters
+            {
+                Image = FakeNodeImage.Busybox,
+                Cmd = ["true"],
+                Labels = RunLabels.For(runId).ToDictionary(),
+            }
+        );
         var network = await engine.CreateNetworkAsync($"{runId}-net", RunLabels.For(runId));
-        var volume = await ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={runId}", $"{runId}-vol"], TimeSpan.FromSeconds(30));
+        var volume = await ProcessRunner.RunAsync(
+            "docker",
+            ["volume", "create", "--label", $"{RunLabels.Run}={runId}", $"{runId}-vol"],
+            TimeSpan.FromSeconds(30)
+        );
         Assert.True(volume.Succeeded, volume.Tail());
         await engine.CreateNetworkAsync($"{Other}-net", RunLabels.For(Other));
 

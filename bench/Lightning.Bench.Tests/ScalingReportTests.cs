@@ -13,8 +13,10 @@ public class ScalingReportTests
         // The hub's CPU per payment doubles with its peers; the payers' stays.
         CaseResults[] cases =
         [
-            Case(10, 1, hubCpuMs: 20), Case(10, 2, hubCpuMs: 22),
-            Case(20, 1, hubCpuMs: 40), Case(20, 2, hubCpuMs: 44),
+            Case(10, 1, hubCpuMs: 20),
+            Case(10, 2, hubCpuMs: 22),
+            Case(20, 1, hubCpuMs: 40),
+            Case(20, 2, hubCpuMs: 44),
         ];
 
         var table = ScalingReport.Markdown(cases);
@@ -34,17 +36,37 @@ public class ScalingReportTests
         {
             Parameters = new Dictionary<string, string>
             {
-                ["Build"] = "a", ["Concurrency"] = "1", ["PeerCount"] = $"{peers}", ["Topology"] = $"{topology}", ["Traces"] = "on",
+                ["Build"] = "a",
+                ["Concurrency"] = "1",
+                ["PeerCount"] = $"{peers}",
+                ["Topology"] = $"{topology}",
+                ["Traces"] = "on",
             },
         };
         foreach (var id in new long[] { 1, 2 })
         {
             var invocation = results.StartInvocation();
             var start = DateTimeOffset.UnixEpoch.AddSeconds(id);
-            results.Add(new OperationRecord(key, invocation, id, "alice-1", "bob-1", start, start.AddMilliseconds(2), start.AddMilliseconds(500), $"hash{id}",
-                OperationOutcome.Succeeded, null));
+            results.Add(
+                new OperationRecord(
+                    key,
+                    invocation,
+                    id,
+                    "alice-1",
+                    "bob-1",
+                    start,
+                    start.AddMilliseconds(2),
+                    start.AddMilliseconds(500),
+                    $"hash{id}",
+                    OperationOutcome.Succeeded,
+                    null
+                )
+            );
             results.CompleteInvocation(invocation, TimeSpan.FromMilliseconds(500));
-            results.RecordCpu(invocation, new Dictionary<string, long> { ["hub"] = (long)(hubCpuMs * 1e6), ["alice-1"] = 5_000_000 });
+            results.RecordCpu(
+                invocation,
+                new Dictionary<string, long> { ["hub"] = (long)(hubCpuMs * 1e6), ["alice-1"] = 5_000_000 }
+            );
         }
         results.Complete(warmups: 0, iterations: 2);
         results.Finish(500e6, 1e6, [500e6, 500e6]);

@@ -55,10 +55,19 @@ public sealed class SecondHostTests : IAsyncLifetime
             Assert.Contains(manager.Hosts, h => h.Id == worker!.Id);
 
             var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
-                SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox, only], new ImageJobProbe(engine, Labels, SwarmRun.ProbeTimeout)));
+                SwarmImageCheck.RequireSameAsync(
+                    engine,
+                    manager,
+                    [FakeNodeImage.Busybox, only],
+                    new ImageJobProbe(engine, Labels, SwarmRun.ProbeTimeout)
+                )
+            );
 
             var id = SwarmImageCheck.Short((await engine.InspectImageAsync(only))!.Id);
-            Assert.StartsWith($"host {worker!.Hostname} lacks image {only} as {id} (the manager's): load the same image on every host", error.Message);
+            Assert.StartsWith(
+                $"host {worker!.Hostname} lacks image {only} as {id} (the manager's): load the same image on every host",
+                error.Message
+            );
             Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
             // The probes ran on the host asked only, and each host's job container goes with the run's sweep there.
             var here = new RunResources(engine, Scope);
@@ -80,8 +89,21 @@ public sealed class SecondHostTests : IAsyncLifetime
         var (dead, single) = ($"{runId}d", $"{runId}s");
         // On the other host: a dead run's work volume and the container of its job there (never started), and a
         // single-host run's container, which no swarm sweep may touch.
-        var made = await ProcessRunner.RunAsync("docker", ["-H", second!.Host, "volume", "create", "--label", $"{RunLabels.Run}={dead}", "--label", Scope,
-            SwarmNames.WorkVolume(dead)], TimeSpan.FromSeconds(30));
+        var made = await ProcessRunner.RunAsync(
+            "docker",
+            [
+                "-H",
+                second!.Host,
+                "volume",
+                "create",
+                "--label",
+                $"{RunLabels.Run}={dead}",
+                "--label",
+                Scope,
+                SwarmNames.WorkVolume(dead),
+            ],
+            TimeSpan.FromSeconds(30)
+        );
         Assert.True(made.Succeeded, made.Tail());
         foreach (var (name, run, task) in new[] { ("dead-job", dead, true), ("single-host-node", single, false) })
         {
@@ -90,20 +112,41 @@ public sealed class SecondHostTests : IAsyncLifetime
             {
                 labels["com.docker.swarm.task.id"] = $"task-{name}";
             }
-            await second.CreateContainerAsync($"{runId}-{name}", new CreateContainerParameters { Image = FakeNodeImage.Busybox, Cmd = ["true"], Labels = labels });
+            await second.CreateContainerAsync(
+                $"{runId}-{name}",
+                new CreateContainerParameters
+                {
+                    Image = FakeNodeImage.Busybox,
+                    Cmd = ["true"],
+                    Labels = labels,
+                }
+            );
         }
 
-        var failed = await WorkVolumeSweep.OnEveryHostAsync(engine!, image, new HashSet<string>(), Labels, TimeSpan.FromSeconds(120), scope: Scope);
+        var failed = await WorkVolumeSweep.OnEveryHostAsync(
+            engine!,
+            image,
+            new HashSet<string>(),
+            Labels,
+            TimeSpan.FromSeconds(120),
+            scope: Scope
+        );
 
         Assert.Empty(failed);
         var there = new RunResources(second, Scope);
         Assert.Empty(await there.VolumesAsync());
         // The job's container there is removed once it has exited, by a container that then removes itself.
-        await Wait.UntilAsync("only the single-host run's container to be left on the other host", async c =>
-        {
-            var left = (await there.ContainersAsync(c)).Select(x => x.Name).ToList();
-            return left.SequenceEqual([$"{runId}-single-host-node"]) ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
-        }, TimeSpan.FromSeconds(60));
+        await Wait.UntilAsync(
+            "only the single-host run's container to be left on the other host",
+            async c =>
+            {
+                var left = (await there.ContainersAsync(c)).Select(x => x.Name).ToList();
+                return left.SequenceEqual([$"{runId}-single-host-node"])
+                    ? WaitState.Met()
+                    : WaitState.NotYet(string.Join(", ", left));
+            },
+            TimeSpan.FromSeconds(60)
+        );
         Assert.Empty(await new RunResources(engine!, Scope).ContainersAsync());
     }
 
@@ -134,14 +177,22 @@ public sealed class SecondHostTests : IAsyncLifetime
 
     private async Task AvailabilityAsync(string availability)
     {
-        var result = await ProcessRunner.RunAsync("docker", ["node", "update", "--availability", availability, worker!.Id], TimeSpan.FromSeconds(30));
+        var result = await ProcessRunner.RunAsync(
+            "docker",
+            ["node", "update", "--availability", availability, worker!.Id],
+            TimeSpan.FromSeconds(30)
+        );
         Assert.True(result.Succeeded, result.Tail());
     }
 
     /// <summary>docker save here | docker load there, as a user loads an image on each host.</summary>
     private async Task CopyToSecondAsync(string image)
     {
-        var copied = await ProcessRunner.RunAsync("sh", ["-c", "docker save \"$1\" | docker -H \"$2\" load -q", "copy", image, second!.Host], TimeSpan.FromMinutes(5));
+        var copied = await ProcessRunner.RunAsync(
+            "sh",
+            ["-c", "docker save \"$1\" | docker -H \"$2\" load -q", "copy", image, second!.Host],
+            TimeSpan.FromMinutes(5)
+        );
         Assert.True(copied.Succeeded, copied.Tail());
     }
 

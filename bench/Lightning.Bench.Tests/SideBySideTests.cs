@@ -17,12 +17,18 @@ public sealed class SideBySideTests
     [InlineData(8, 3)]
     [InlineData(5, 4)]
     [InlineData(16, 4)]
-    public void Shares_cover_every_topology_once_in_contiguous_runs_that_differ_by_one_at_most(int topologies, int shares)
+    public void Shares_cover_every_topology_once_in_contiguous_runs_that_differ_by_one_at_most(
+        int topologies,
+        int shares
+    )
     {
         var ranges = SideBySideRun.Ranges(topologies, shares);
 
         Assert.Equal(shares, ranges.Count);
-        Assert.Equal(Enumerable.Range(1, topologies), ranges.SelectMany(r => Enumerable.Range(r.First, r.Last - r.First + 1)));
+        Assert.Equal(
+            Enumerable.Range(1, topologies),
+            ranges.SelectMany(r => Enumerable.Range(r.First, r.Last - r.First + 1))
+        );
         var sizes = ranges.Select(r => r.Last - r.First + 1).ToList();
         Assert.InRange(sizes.Max() - sizes.Min(), 0, 1);
     }
@@ -36,8 +42,24 @@ public sealed class SideBySideTests
     [Fact]
     public void A_share_runs_the_users_command_on_its_host_and_topologies_with_the_runs_seed_into_its_own_folder()
     {
-        string[] user = ["AlicePaysBob", "--swarm", "--side-by-side", "3", "--build", "a=x:1", "--build", "b=x:2", "--results", "out", "--seed=7",
-            "--topologies", "6", "--concurrency", "1,10"];
+        string[] user =
+        [
+            "AlicePaysBob",
+            "--swarm",
+            "--side-by-side",
+            "3",
+            "--build",
+            "a=x:1",
+            "--build",
+            "b=x:2",
+            "--results",
+            "out",
+            "--seed=7",
+            "--topologies",
+            "6",
+            "--concurrency",
+            "1,10",
+        ];
 
         var args = SideBySideRun.ShareArguments(user, "node-2", (3, 4), 41, "/r/shares/2-node-2");
         var share = OptionParser.Parse([.. args]);
@@ -56,9 +78,18 @@ public sealed class SideBySideTests
     [Theory]
     [InlineData(new[] { "--side-by-side", "2" }, "--side-by-side places topologies on a swarm's hosts: add --swarm")]
     [InlineData(new[] { "--swarm-host", "vm" }, "--swarm-host places topologies on a swarm's hosts: add --swarm")]
-    [InlineData(new[] { "--swarm", "--side-by-side", "2", "--swarm-host", "vm" }, "--side-by-side gives each share its host and topologies itself: drop --swarm-host")]
-    [InlineData(new[] { "--build", "a=x:1", "--build", "b=x:1", "--swarm", "--side-by-side", "2", "--max-time", "10m" }, "--side-by-side does not take --max-time yet")]
-    [InlineData(new[] { "--topologies", "4", "--topology-range", "3-5" }, "--topology-range 3-5 goes past --topologies 4")]
+    [InlineData(
+        new[] { "--swarm", "--side-by-side", "2", "--swarm-host", "vm" },
+        "--side-by-side gives each share its host and topologies itself: drop --swarm-host"
+    )]
+    [InlineData(
+        new[] { "--build", "a=x:1", "--build", "b=x:1", "--swarm", "--side-by-side", "2", "--max-time", "10m" },
+        "--side-by-side does not take --max-time yet"
+    )]
+    [InlineData(
+        new[] { "--topologies", "4", "--topology-range", "3-5" },
+        "--topology-range 3-5 goes past --topologies 4"
+    )]
     [InlineData(new[] { "--topology-range", "4-2" }, "--topology-range '4-2' is not FIRST-LAST")]
     public void Side_by_side_options_that_do_not_fit_are_refused_in_one_line(string[] args, string expected)
     {
@@ -69,10 +100,22 @@ public sealed class SideBySideTests
     [InlineData(new[] { "--place", "bob=far" }, "--place places topologies on a swarm's hosts: add --swarm")]
     [InlineData(new[] { "--swarm", "--place", "bob" }, "--place 'bob' is not NODE=VALUE")]
     [InlineData(new[] { "--swarm", "--place", "bob=Far" }, "--place 'bob=Far' is not NODE=VALUE")]
-    [InlineData(new[] { "--swarm", "--place", "bob=far", "--place", "bob=near" }, "--place: node bob is placed twice (bob=far and bob=near): give it once")]
-    [InlineData(new[] { "--swarm", "--place", "carol-1=far" }, "--place carol-1=far: AlicePaysBob has no node carol-1 at the parameters given (its nodes: alice, bob)")]
-    [InlineData(new[] { "AlicePaysBobViaCarols", "--carols", "1", "--swarm", "--place", "carol-2=far" }, "AlicePaysBobViaCarols has no node carol-2 at the parameters given (its nodes: alice, carol-1, bob)")]
-    [InlineData(new[] { "--swarm", "--place", "bob=far", "--place", "alice=far" }, "--place puts every node of a topology (alice, bob) apart from its bitcoind")]
+    [InlineData(
+        new[] { "--swarm", "--place", "bob=far", "--place", "bob=near" },
+        "--place: node bob is placed twice (bob=far and bob=near): give it once"
+    )]
+    [InlineData(
+        new[] { "--swarm", "--place", "carol-1=far" },
+        "--place carol-1=far: AlicePaysBob has no node carol-1 at the parameters given (its nodes: alice, bob)"
+    )]
+    [InlineData(
+        new[] { "AlicePaysBobViaCarols", "--carols", "1", "--swarm", "--place", "carol-2=far" },
+        "AlicePaysBobViaCarols has no node carol-2 at the parameters given (its nodes: alice, carol-1, bob)"
+    )]
+    [InlineData(
+        new[] { "--swarm", "--place", "bob=far", "--place", "alice=far" },
+        "--place puts every node of a topology (alice, bob) apart from its bitcoind"
+    )]
     public void Placements_that_do_not_fit_are_refused_in_one_line(string[] args, string expected)
     {
         Assert.Contains(expected, Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message);
@@ -81,17 +124,38 @@ public sealed class SideBySideTests
     [Fact]
     public void Placed_nodes_reach_every_topology_and_every_share()
     {
-        var options = OptionParser.Parse(["AlicePaysBobViaCarols", "--carols", "1,4", "--swarm", "--place", "carol-4=far", "--place", "bob=near"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBobViaCarols",
+            "--carols",
+            "1,4",
+            "--swarm",
+            "--place",
+            "carol-4=far",
+            "--place",
+            "bob=near",
+        ]);
         Assert.Equal(new Dictionary<string, string> { ["carol-4"] = "far", ["bob"] = "near" }, options.Placements);
 
-        var four = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 4).Placed(options.Placements);
+        var four = AlicePaysBobViaCarols
+            .TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 4)
+            .Placed(options.Placements);
         Assert.Equal(["far", "near"], four.Nodes.Where(n => n.Placement is not null).Select(n => n.Placement));
         Assert.Equal(["carol-4", "bob"], four.Nodes.Where(n => n.Placement is not null).Select(n => n.Name));
         // carol-4 is not in the topology with one Carol: it is placed where it exists.
-        var one = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 1).Placed(options.Placements);
+        var one = AlicePaysBobViaCarols
+            .TopologyFor(BuildSpec.FromImage("cln:dev"), "btc", 1)
+            .Placed(options.Placements);
         Assert.Equal(["bob"], one.Nodes.Where(n => n.Placement is not null).Select(n => n.Name));
 
-        var share = OptionParser.Parse([.. SideBySideRun.ShareArguments(["AlicePaysBob", "--swarm", "--place", "bob=far"], "node-2", (1, 4), 7, "/r")]);
+        var share = OptionParser.Parse([
+            .. SideBySideRun.ShareArguments(
+                ["AlicePaysBob", "--swarm", "--place", "bob=far"],
+                "node-2",
+                (1, 4),
+                7,
+                "/r"
+            ),
+        ]);
         Assert.Equal(new Dictionary<string, string> { ["bob"] = "far" }, share.Placements);
     }
 
@@ -127,12 +191,37 @@ public sealed class SideBySideTests
         // Without the shares' timelines there is no precision advice; the verdict is the same method's.
         Assert.Null(time.Precision);
         // One share alone (two pairs) says less: its interval is wider.
-        var alone = Assert.Single(ArmComparer.Of(share1, ["a", "b"], [TraceModes.On], 3, seed: 5).Comparisons, c => c.Metric == "mean time").Interval;
-        Assert.True(alone.High - alone.Low > time.Interval.High - time.Interval.Low, $"{alone.Low}–{alone.High} against {time.Interval.Low}–{time.Interval.High}");
+        var alone = Assert
+            .Single(
+                ArmComparer.Of(share1, ["a", "b"], [TraceModes.On], 3, seed: 5).Comparisons,
+                c => c.Metric == "mean time"
+            )
+            .Interval;
+        Assert.True(
+            alone.High - alone.Low > time.Interval.High - time.Interval.Low,
+            $"{alone.Low}–{alone.High} against {time.Interval.Low}–{time.Interval.High}"
+        );
     }
 
-    private static CaseSummary Case(string build, int topology, double[] iterations) => new(
-        $"Build={build}, Concurrency=1, Topology={topology}",
-        new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = "1", ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture), ["Traces"] = TraceModes.On },
-        iterations.Average(), 0, iterations, 1, 1000 / iterations.Average(), iterations.Average(), iterations.Max(), iterations.Length, 0, true);
+    private static CaseSummary Case(string build, int topology, double[] iterations) =>
+        new(
+            $"Build={build}, Concurrency=1, Topology={topology}",
+            new Dictionary<string, string>
+            {
+                ["Build"] = build,
+                ["Concurrency"] = "1",
+                ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                ["Traces"] = TraceModes.On,
+            },
+            iterations.Average(),
+            0,
+            iterations,
+            1,
+            1000 / iterations.Average(),
+            iterations.Average(),
+            iterations.Max(),
+            iterations.Length,
+            0,
+            true
+        );
 }

@@ -24,10 +24,14 @@ public class SoakTests : IDisposable
 
         // A flat series whose last fifth is wild (a slow patch at the end): least squares sees a steep rise, Theil–Sen almost none.
         var random = new Random(3);
-        var flat = Enumerable.Range(0, 100).Select(i => ((double)i, 100 + random.NextDouble() - 0.5 + (i >= 80 ? 400 : 0))).ToList();
+        var flat = Enumerable
+            .Range(0, 100)
+            .Select(i => ((double)i, 100 + random.NextDouble() - 0.5 + (i >= 80 ? 400 : 0)))
+            .ToList();
         var meanX = flat.Average(p => p.Item1);
         var meanY = flat.Average(p => p.Item2);
-        var leastSquares = flat.Sum(p => (p.Item1 - meanX) * (p.Item2 - meanY)) / flat.Sum(p => (p.Item1 - meanX) * (p.Item1 - meanX));
+        var leastSquares =
+            flat.Sum(p => (p.Item1 - meanX) * (p.Item2 - meanY)) / flat.Sum(p => (p.Item1 - meanX) * (p.Item1 - meanX));
         Assert.True(leastSquares > 3, $"least squares {leastSquares}");
         Assert.True(Math.Abs(TrendEstimate.TheilSen(flat)) < 0.3, $"Theil–Sen {TrendEstimate.TheilSen(flat)}");
     }
@@ -45,12 +49,22 @@ public class SoakTests : IDisposable
         Assert.InRange(flat.RelativeHigh, 0, 0.02);
 
         // 10 % per hour of a series around 100 (its median is about 110 over two hours: about 9 % of the median).
-        var growing = TrendEstimate.Of(hours, hours.Select(h => 100 + 10 * h + Noise()).ToList(), per: 1, thresholdPercent: 2);
+        var growing = TrendEstimate.Of(
+            hours,
+            hours.Select(h => 100 + 10 * h + Noise()).ToList(),
+            per: 1,
+            thresholdPercent: 2
+        );
         Assert.Equal(TrendEstimate.Growing, growing.Verdict);
         Assert.Equal(10, growing.Slope, 0);
         Assert.InRange(10 / growing.Median, growing.RelativeLow, growing.RelativeHigh);
 
-        var shrinking = TrendEstimate.Of(hours, hours.Select(h => 100 - 10 * h + Noise()).ToList(), per: 1, thresholdPercent: 2);
+        var shrinking = TrendEstimate.Of(
+            hours,
+            hours.Select(h => 100 - 10 * h + Noise()).ToList(),
+            per: 1,
+            thresholdPercent: 2
+        );
         Assert.Equal(TrendEstimate.Shrinking, shrinking.Verdict);
 
         var shortRun = TrendEstimate.Of([0, 0.01, 0.02, 0.03], [100, 140, 90, 120], per: 1, thresholdPercent: 2);
@@ -63,7 +77,9 @@ public class SoakTests : IDisposable
         // Core Lightning issue 1506's shape: latency rising with the number of payments made, 5 % per 10,000, noisy.
         var random = new Random(11);
         var payments = Enumerable.Range(1, 500).Select(i => i * 200.0).ToList(); // 100,000 payments in 500 windows
-        var latency = payments.Select(n => 100 * (1 + 0.05 * n / 10_000) * (1 + (random.NextDouble() - 0.5) * 0.2)).ToList();
+        var latency = payments
+            .Select(n => 100 * (1 + 0.05 * n / 10_000) * (1 + (random.NextDouble() - 0.5) * 0.2))
+            .ToList();
         var trend = TrendEstimate.Of(payments, latency, SoakReport.PaymentsPerTrendUnit, thresholdPercent: 2);
         Assert.Equal(TrendEstimate.Growing, trend.Verdict);
         Assert.InRange(5.0 / trend.Median * 100 / 100, trend.RelativeLow, trend.RelativeHigh);
@@ -76,16 +92,33 @@ public class SoakTests : IDisposable
         // One hour, a window every 10 s, 100 payments per window: alice keeps 16 KB of every payment (a leak), bob's
         // memory is level, both databases grow by 20 KB per payment (what they record).
         var random = new Random(5);
-        WriteSoak(361, 10, 100, random, (total, _) => 50 + total * 16.0 / 1024 + (random.NextDouble() - 0.5), (_, _) => 50 + (random.NextDouble() - 0.5),
-            total => 1 + total * 20.0 / 1024);
+        WriteSoak(
+            361,
+            10,
+            100,
+            random,
+            (total, _) => 50 + total * 16.0 / 1024 + (random.NextDouble() - 0.5),
+            (_, _) => 50 + (random.NextDouble() - 0.5),
+            total => 1 + total * 20.0 / 1024
+        );
         var histogram = new LatencyHistogram();
         for (var i = 0; i < 7200; i++)
         {
             histogram.Add(90 + i % 20);
         }
-        var facts = new SoakFacts("AlicePaysBob", "1 h", TimeSpan.FromHours(1), 36_000, 3, histogram,
+        var facts = new SoakFacts(
+            "AlicePaysBob",
+            "1 h",
+            TimeSpan.FromHours(1),
+            36_000,
+            3,
+            histogram,
             new Dictionary<string, double> { ["alice"] = 1e7, ["bob"] = 1e7 },
-            SoakBudget.ParseList("--budget", "p95<250ms,rss<60MB,failures<1"), 2, null, TimeSpan.FromSeconds(10));
+            SoakBudget.ParseList("--budget", "p95<250ms,rss<60MB,failures<1"),
+            2,
+            null,
+            TimeSpan.FromSeconds(10)
+        );
 
         var result = SoakReport.Write(directory, facts);
 
@@ -110,33 +143,66 @@ public class SoakTests : IDisposable
         Assert.Contains("| bob database | payment |", markdown);
         Assert.Contains("grows with its history", markdown);
         Assert.Contains("**FAIL**", markdown);
-        Assert.Contains(SoakReport.Lines(result), l => l.StartsWith("alice RSS: +16.", StringComparison.Ordinal) && l.EndsWith("KB): growing", StringComparison.Ordinal));
+        Assert.Contains(
+            SoakReport.Lines(result),
+            l =>
+                l.StartsWith("alice RSS: +16.", StringComparison.Ordinal)
+                && l.EndsWith("KB): growing", StringComparison.Ordinal)
+        );
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(directory, SoakJson.FileName)));
         Assert.Equal(36_000, json.RootElement.GetProperty("payments").GetInt64());
-        Assert.Contains(json.RootElement.GetProperty("trends").EnumerateArray(), t => t.GetProperty("series").GetString() == "alice RSS"
-            && t.GetProperty("verdict").GetString() == "growing" && t.GetProperty("unit").GetString() == "KB" && Math.Abs(t.GetProperty("change").GetDouble() - 16) < 1);
+        Assert.Contains(
+            json.RootElement.GetProperty("trends").EnumerateArray(),
+            t =>
+                t.GetProperty("series").GetString() == "alice RSS"
+                && t.GetProperty("verdict").GetString() == "growing"
+                && t.GetProperty("unit").GetString() == "KB"
+                && Math.Abs(t.GetProperty("change").GetDouble() - 16) < 1
+        );
     }
 
     [Theory]
     [InlineData(3)]
     [InlineData(10)]
     [InlineData(30)]
-    public void Memory_that_fills_and_levels_off_is_not_called_growing_in_a_short_soak_and_a_leak_of_16_KB_per_payment_is(int minutes)
+    public void Memory_that_fills_and_levels_off_is_not_called_growing_in_a_short_soak_and_a_leak_of_16_KB_per_payment_is(
+        int minutes
+    )
     {
         // As a healthy node's memory was seen here: +1.8 MB over the first minute, at 28 payments/s, then level (a
         // saturating curve, time constant 40 s), with 0.3 MB of noise; the leaking node the same plus 16 KB per payment.
         var random = new Random(minutes);
-        WriteSoak(minutes * 12 + 1, 5, 140, random,
-            (total, s) => 50.5 + 1.8 * (1 - Math.Exp(-s / 40)) + total * 16.0 / 1024 + (random.NextDouble() - 0.5) * 0.3,
+        WriteSoak(
+            minutes * 12 + 1,
+            5,
+            140,
+            random,
+            (total, s) =>
+                50.5 + 1.8 * (1 - Math.Exp(-s / 40)) + total * 16.0 / 1024 + (random.NextDouble() - 0.5) * 0.3,
             (_, s) => 50.5 + 1.8 * (1 - Math.Exp(-s / 40)) + (random.NextDouble() - 0.5) * 0.3,
-            total => 1 + total * 2.0 / 1024);
-        var facts = new SoakFacts("AlicePaysBob", $"{minutes}m", TimeSpan.FromMinutes(minutes), minutes * 60 * 28, 0, new LatencyHistogram(),
-            null, [], 2, null, TimeSpan.FromSeconds(5));
+            total => 1 + total * 2.0 / 1024
+        );
+        var facts = new SoakFacts(
+            "AlicePaysBob",
+            $"{minutes}m",
+            TimeSpan.FromMinutes(minutes),
+            minutes * 60 * 28,
+            0,
+            new LatencyHistogram(),
+            null,
+            [],
+            2,
+            null,
+            TimeSpan.FromSeconds(5)
+        );
 
         var result = SoakReport.Analyse(directory, facts);
 
         var healthy = result.Trends.Single(t => t.Series == "bob RSS");
-        Assert.True(healthy.Verdict is TrendEstimate.Flat or GrowthJudgement.WarmingUp, $"{minutes} min: bob RSS {SoakReport.Change(healthy)}: {healthy.Verdict}");
+        Assert.True(
+            healthy.Verdict is TrendEstimate.Flat or GrowthJudgement.WarmingUp,
+            $"{minutes} min: bob RSS {SoakReport.Change(healthy)}: {healthy.Verdict}"
+        );
         Assert.Equal(TrendEstimate.Growing, result.Trends.Single(t => t.Series == "alice RSS").Verdict);
     }
 
@@ -146,7 +212,19 @@ public class SoakTests : IDisposable
         // Each payment writes in proportion to the payments kept (a table rewritten whole, say): 20 KB per payment by the end.
         var random = new Random(7);
         WriteSoak(241, 5, 100, random, (_, _) => 50, (_, _) => 50, total => 1 + 10.0 * total * total / 24_000 / 1024);
-        var facts = new SoakFacts("AlicePaysBob", "20m", TimeSpan.FromMinutes(20), 24_000, 0, new LatencyHistogram(), null, [], 2, null, TimeSpan.FromSeconds(5));
+        var facts = new SoakFacts(
+            "AlicePaysBob",
+            "20m",
+            TimeSpan.FromMinutes(20),
+            24_000,
+            0,
+            new LatencyHistogram(),
+            null,
+            [],
+            2,
+            null,
+            TimeSpan.FromSeconds(5)
+        );
 
         var result = SoakReport.Analyse(directory, facts);
 
@@ -154,29 +232,66 @@ public class SoakTests : IDisposable
     }
 
     /// <summary>soak.csv and soak-nodes.csv of a soak with alice's and bob's memory (MB) and both databases (MB) as given, by payments so far and seconds.</summary>
-    private void WriteSoak(int windows, double secondsPerWindow, int paymentsPerWindow, Random random,
-        Func<double, double, double> aliceRss, Func<double, double, double> bobRss, Func<double, double> database)
+    private void WriteSoak(
+        int windows,
+        double secondsPerWindow,
+        int paymentsPerWindow,
+        Random random,
+        Func<double, double, double> aliceRss,
+        Func<double, double, double> bobRss,
+        Func<double, double> database
+    )
     {
         using var windowsFile = new StreamWriter(Path.Combine(directory, SoakWindowsCsv.FileName));
         using var nodes = new StreamWriter(Path.Combine(directory, SoakNodesCsv.FileName));
-        windowsFile.WriteLine("elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb");
-        nodes.WriteLine("elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes");
+        windowsFile.WriteLine(
+            "elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb"
+        );
+        nodes.WriteLine(
+            "elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes"
+        );
         for (var i = 0; i < windows; i++)
         {
             var s = i * secondsPerWindow;
             var total = i * paymentsPerWindow;
             var mean = 100 + (random.NextDouble() - 0.5) * 10;
-            windowsFile.WriteLine(Row(s, total, i == 0 ? 0 : paymentsPerWindow, 0, 0, paymentsPerWindow / secondsPerWindow, mean, mean, mean * 1.5, mean * 2, 80 + (random.NextDouble() - 0.5)));
-            nodes.WriteLine(Row(s, total, "alice", 40, 20, aliceRss(total, s), 60, 70, total * 0.01, database(total), 200, 27));
-            nodes.WriteLine(Row(s, total, "bob", 30, 15, bobRss(total, s), 55, 60, total * 0.01, database(total), 200, 27));
+            windowsFile.WriteLine(
+                Row(
+                    s,
+                    total,
+                    i == 0 ? 0 : paymentsPerWindow,
+                    0,
+                    0,
+                    paymentsPerWindow / secondsPerWindow,
+                    mean,
+                    mean,
+                    mean * 1.5,
+                    mean * 2,
+                    80 + (random.NextDouble() - 0.5)
+                )
+            );
+            nodes.WriteLine(
+                Row(s, total, "alice", 40, 20, aliceRss(total, s), 60, 70, total * 0.01, database(total), 200, 27)
+            );
+            nodes.WriteLine(
+                Row(s, total, "bob", 30, 15, bobRss(total, s), 55, 60, total * 0.01, database(total), 200, 27)
+            );
         }
     }
 
     [Fact]
     public async Task The_soaks_writers_keep_their_columns_write_unknown_figures_empty_and_read_back_without_a_line_cut_short()
     {
-        var sample = new NodeResourceSample(CpuNanoseconds: 0, MemoryBytes: 64 << 20, RssBytes: 3 << 19, PeakBytes: 100 << 20,
-            WrittenBytes: 5 << 19, OpenFiles: 12, Processes: 3, DataBytes: 1 << 19);
+        var sample = new NodeResourceSample(
+            CpuNanoseconds: 0,
+            MemoryBytes: 64 << 20,
+            RssBytes: 3 << 19,
+            PeakBytes: 100 << 20,
+            WrittenBytes: 5 << 19,
+            OpenFiles: 12,
+            Processes: 3,
+            DataBytes: 1 << 19
+        );
         await using (var windows = new SoakWindowsCsv(directory))
         await using (var nodes = new SoakNodesCsv(directory))
         {
@@ -187,17 +302,21 @@ public class SoakTests : IDisposable
         }
 
         Assert.Equal(
-        [
-            "elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb",
-            "0,0,0,0,0,0,,,,,80.123",
-            "10,4,4,1,2,0.4,25,25,38.5,39.7,81",
-        ], File.ReadAllLines(Path.Combine(directory, SoakWindowsCsv.FileName)));
+            [
+                "elapsed_s,payments_total,payments,failed,rebalances,payments_per_s,mean_ms,p50_ms,p95_ms,p99_ms,harness_rss_mb",
+                "0,0,0,0,0,0,,,,,80.123",
+                "10,4,4,1,2,0.4,25,25,38.5,39.7,81",
+            ],
+            File.ReadAllLines(Path.Combine(directory, SoakWindowsCsv.FileName))
+        );
         Assert.Equal(
-        [
-            "elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes",
-            "0,0,alice,,,1.5,64,100,2.5,0.5,12,3",
-            "10,4,alice,12.5,0.333,1.5,64,100,2.5,0.5,12,3",
-        ], File.ReadAllLines(Path.Combine(directory, SoakNodesCsv.FileName)));
+            [
+                "elapsed_s,payments_total,node,cpu_percent,cpu_ms_per_payment,rss_mb,memory_mb,peak_mb,written_mb,data_mb,open_files,processes",
+                "0,0,alice,,,1.5,64,100,2.5,0.5,12,3",
+                "10,4,alice,12.5,0.333,1.5,64,100,2.5,0.5,12,3",
+            ],
+            File.ReadAllLines(Path.Combine(directory, SoakNodesCsv.FileName))
+        );
 
         // A soak stopped mid-write leaves a line cut short: the reader leaves it out.
         File.AppendAllText(Path.Combine(directory, SoakNodesCsv.FileName), "20,8,alice,12");
@@ -233,35 +352,68 @@ public class SoakTests : IDisposable
         Assert.True(budgets[2].Holds(20));
         Assert.False(budgets[0].Holds(250));
         Assert.False(budgets[0].Holds(double.NaN));
-        Assert.Contains("unknown figure 'latency'", Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "latency<3ms")).Message);
-        Assert.Contains("'MB' is not a unit of p95", Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "p95<3MB")).Message);
-        Assert.Contains("is not FIGURE<LIMIT", Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "p95=3ms")).Message);
+        Assert.Contains(
+            "unknown figure 'latency'",
+            Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "latency<3ms")).Message
+        );
+        Assert.Contains(
+            "'MB' is not a unit of p95",
+            Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "p95<3MB")).Message
+        );
+        Assert.Contains(
+            "is not FIGURE<LIMIT",
+            Assert.Throws<UsageException>(() => SoakBudget.ParseList("--budget", "p95=3ms")).Message
+        );
 
         Assert.Equal(TimeSpan.FromHours(2), SoakLimit.Parse("--soak", "2h").Duration);
         Assert.Equal(TimeSpan.FromMinutes(90), SoakLimit.Parse("--soak", "1h30m").Duration);
         Assert.Equal(50_000, SoakLimit.Parse("--soak", "50000").Payments);
         Assert.Contains("from 10s", Assert.Throws<UsageException>(() => SoakLimit.Parse("--soak", "5s")).Message);
-        Assert.Contains("neither a number of payments", Assert.Throws<UsageException>(() => SoakLimit.Parse("--soak", "2d")).Message);
+        Assert.Contains(
+            "neither a number of payments",
+            Assert.Throws<UsageException>(() => SoakLimit.Parse("--soak", "2d")).Message
+        );
     }
 
     [Fact]
     public void A_soak_runs_one_case_without_traces_and_its_options_apply_only_to_it()
     {
-        var options = OptionParser.Parse(["AlicePaysBob", "--soak", "30m", "--concurrency", "10", "--budget", "p95<250ms"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--soak",
+            "30m",
+            "--concurrency",
+            "10",
+            "--budget",
+            "p95<250ms",
+        ]);
         Assert.Equal(TimeSpan.FromMinutes(30), options.Soak!.Duration);
         Assert.Equal([TraceModes.Off], options.Traces);
         Assert.Single(options.Budgets);
 
         string Error(params string[] args) => Assert.Throws<UsageException>(() => OptionParser.Parse(args)).Message;
-        Assert.Contains("give one value of --concurrency", Error("AlicePaysBob", "--soak", "30m", "--concurrency", "1,10"));
-        Assert.Contains("at most one --build", Error("AlicePaysBob", "--soak", "30m", "--build", "a=x:1", "--build", "b=x:2"));
+        Assert.Contains(
+            "give one value of --concurrency",
+            Error("AlicePaysBob", "--soak", "30m", "--concurrency", "1,10")
+        );
+        Assert.Contains(
+            "at most one --build",
+            Error("AlicePaysBob", "--soak", "30m", "--build", "a=x:1", "--build", "b=x:2")
+        );
         Assert.Contains("traces off", Error("AlicePaysBob", "--soak", "30m", "--traces", "on"));
         Assert.Contains("do not apply", Error("AlicePaysBob", "--soak", "30m", "--topologies", "3"));
         Assert.Contains("add --soak", Error("AlicePaysBob", "--budget", "p95<250ms"));
     }
 
     private static string Row(params object[] values) =>
-        string.Join(",", values.Select(v => v is double d ? d.ToString("0.###", CultureInfo.InvariantCulture) : Convert.ToString(v, CultureInfo.InvariantCulture)));
+        string.Join(
+            ",",
+            values.Select(v =>
+                v is double d
+                    ? d.ToString("0.###", CultureInfo.InvariantCulture)
+                    : Convert.ToString(v, CultureInfo.InvariantCulture)
+            )
+        );
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

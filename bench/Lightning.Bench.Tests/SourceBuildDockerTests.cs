@@ -43,13 +43,43 @@ public sealed class SourceBuildDockerTests : IDisposable
         }
         File.Copy(StandInKind.FragmentSource, Path.Combine(fragments, StandInKind.Fragment));
         commits.Add(StandInSource.CommitNode(repository));
-        commits.Add(repository.Commit("docs: say what the node is", new Dictionary<string, string?> { ["README"] = "a stand-in node\n" }));
-        commits.Add(repository.Commit("docs: say how it pays", new Dictionary<string, string?> { ["README"] = "a stand-in node that pays\n" }));
-        commits.Add(repository.Commit("build: half of a change", new Dictionary<string, string?> { ["BROKEN"] = "the other half is missing\n" }));
+        commits.Add(
+            repository.Commit(
+                "docs: say what the node is",
+                new Dictionary<string, string?> { ["README"] = "a stand-in node\n" }
+            )
+        );
+        commits.Add(
+            repository.Commit(
+                "docs: say how it pays",
+                new Dictionary<string, string?> { ["README"] = "a stand-in node that pays\n" }
+            )
+        );
+        commits.Add(
+            repository.Commit(
+                "build: half of a change",
+                new Dictionary<string, string?> { ["BROKEN"] = "the other half is missing\n" }
+            )
+        );
         commits.Add(repository.Commit("build: the other half", new Dictionary<string, string?> { ["BROKEN"] = null }));
-        commits.Add(repository.Commit("pay: wait a second before each payment", new Dictionary<string, string?> { ["etc/standin/delay"] = "1\n" }));
-        commits.Add(repository.Commit("docs: a typo", new Dictionary<string, string?> { ["README"] = "a stand-in node that pays.\n" }));
-        commits.Add(repository.Commit("docs: another", new Dictionary<string, string?> { ["README"] = "A stand-in node that pays.\n" }));
+        commits.Add(
+            repository.Commit(
+                "pay: wait a second before each payment",
+                new Dictionary<string, string?> { ["etc/standin/delay"] = "1\n" }
+            )
+        );
+        commits.Add(
+            repository.Commit(
+                "docs: a typo",
+                new Dictionary<string, string?> { ["README"] = "a stand-in node that pays.\n" }
+            )
+        );
+        commits.Add(
+            repository.Commit(
+                "docs: another",
+                new Dictionary<string, string?> { ["README"] = "A stand-in node that pays.\n" }
+            )
+        );
     }
 
     /// <summary>
@@ -58,11 +88,35 @@ public sealed class SourceBuildDockerTests : IDisposable
     /// threshold within a round or two, however busy the machine), within a budget far beyond that.
     /// </summary>
     private string[] Measure() =>
-    [
-        "AlicePaysBob", "--source", repository.Path, "--image-command", StandInSource.ImageCommand, "--bitcoind-image", FakeNodeImage.StandIn, "--no-pull",
-        "--concurrency", "1", "--warmups", "1", "--iterations", "4", "--max-time", "5m", "--traces", "off", "--threshold", "90",
-        "--results", results, "--work-dir", work, "--setup-timeout", "60", "--no-zip",
-    ];
+        [
+            "AlicePaysBob",
+            "--source",
+            repository.Path,
+            "--image-command",
+            StandInSource.ImageCommand,
+            "--bitcoind-image",
+            FakeNodeImage.StandIn,
+            "--no-pull",
+            "--concurrency",
+            "1",
+            "--warmups",
+            "1",
+            "--iterations",
+            "4",
+            "--max-time",
+            "5m",
+            "--traces",
+            "off",
+            "--threshold",
+            "90",
+            "--results",
+            results,
+            "--work-dir",
+            work,
+            "--setup-timeout",
+            "60",
+            "--no-zip",
+        ];
 
     /// <summary>
     /// The harness in this process with the stand-in kind (which its steps and runs need), on the thread pool; its
@@ -101,13 +155,25 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Equal("slower", record.Direction);
         Assert.Equal(commits, record.Commits.Select(c => c.Hash));
         var culprit = record.Culprit!;
-        Assert.Equal((commits[Culprit], "pay: wait a second before each payment", "A Developer"), (culprit.Commit.Hash, culprit.Commit.Subject, culprit.Commit.Author));
-        Assert.Equal([("etc/standin/delay", (int?)1, (int?)1)], culprit.Files.Select(f => (f.Path, f.Added, f.Deleted)));
+        Assert.Equal(
+            (commits[Culprit], "pay: wait a second before each payment", "A Developer"),
+            (culprit.Commit.Hash, culprit.Commit.Subject, culprit.Commit.Author)
+        );
+        Assert.Equal(
+            [("etc/standin/delay", (int?)1, (int?)1)],
+            culprit.Files.Select(f => (f.Path, f.Added, f.Deleted))
+        );
         // BAD first, then 3 (the middle: it does not build, so skipped), 4 (as near: good), 5 (bad).
         Assert.Equal([7, 3, 4, 5], record.Steps.Select(s => s.Index));
-        Assert.Equal([StepOutcome.Bad, StepOutcome.Skip, StepOutcome.Good, StepOutcome.Bad], record.Steps.Select(s => s.Outcome));
+        Assert.Equal(
+            [StepOutcome.Bad, StepOutcome.Skip, StepOutcome.Good, StepOutcome.Bad],
+            record.Steps.Select(s => s.Outcome)
+        );
         Assert.Contains("this commit does not build: the other half is missing", record.Steps[1].Measurement.Skipped);
-        Assert.All(new[] { record.Steps[0], record.Steps[3] }, s => Assert.True(s.Measurement.Low > 1.9, $"{s.Measurement.Low}"));
+        Assert.All(
+            new[] { record.Steps[0], record.Steps[3] },
+            s => Assert.True(s.Measurement.Low > 1.9, $"{s.Measurement.Low}")
+        );
         Assert.Equal("same", record.Steps[2].Measurement.Verdict);
 
         // The page, the chain and the plot; each step's run in its folder with its verdicts and its builds' logs.
@@ -116,13 +182,23 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Contains("| `etc/standin/delay` | 1 | 1 |", markdown);
         var page = File.ReadAllText(Path.Combine(folder, BisectReport.PageFile));
         Assert.Contains("<svg", page);
-        Assert.Equal(4, System.Text.RegularExpressions.Regex.Matches(File.ReadAllText(Path.Combine(folder, BisectReport.PlotFile)), "class=\"step ").Count);
+        Assert.Equal(
+            4,
+            System
+                .Text.RegularExpressions.Regex.Matches(
+                    File.ReadAllText(Path.Combine(folder, BisectReport.PlotFile)),
+                    "class=\"step "
+                )
+                .Count
+        );
         var culpritStep = Path.Combine(folder, record.Steps[3].Measurement.Folder!);
         var run = Assert.Single(Directory.GetDirectories(culpritStep));
         var verdicts = VerdictsFile.Read(File.ReadAllText(Path.Combine(run, VerdictsFile.FileName)));
         Assert.Equal(commits[Culprit], verdicts.Builds.Single(b => b.Name == "candidate").Commit);
         Assert.True(File.Exists(Path.Combine(run, BuildLogs.Folder, $"{commits[Culprit][..12]}.log")));
-        Assert.True(File.Exists(Path.Combine(folder, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[3][..12]}.log")));
+        Assert.True(
+            File.Exists(Path.Combine(folder, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[3][..12]}.log"))
+        );
         // The commit that did not build left nothing but its log: no image, no worktree.
         using (var engine = new DockerEngine())
         {
@@ -132,7 +208,15 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Single((await GitCheckout.OpenAsync(repository.Path)).WorktreesAsync().Result);
 
         // Stopped after its third step: it goes on from bisect.json, and the fourth step, whose step.json is there, is neither built nor measured again.
-        (record with { Steps = record.Steps.Take(3).ToList(), Status = BisectRecord.Measuring, Culprit = null, Conclusion = null }).Write(folder);
+        (
+            record with
+            {
+                Steps = record.Steps.Take(3).ToList(),
+                Status = BisectRecord.Measuring,
+                Culprit = null,
+                Conclusion = null,
+            }
+        ).Write(folder);
         var untouched = Path.Combine(culpritStep, "untouched");
         File.WriteAllText(untouched, "a step measured again would be made afresh");
         var log = Path.Combine(folder, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[Culprit][..12]}.log");
@@ -146,19 +230,47 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Equal(record.Steps.Select(s => (s.Index, s.Outcome)), resumed.Steps.Select(s => (s.Index, s.Outcome)));
 
         // A second run with refs whose images are made builds nothing, and says so in one line before anything else.
-        var again = await HarnessProcess.RunAsync(["AlicePaysBob", "--source", repository.Path, "--build", $"good=git:{commits[0]}", "--build", "slow=git:main~2",
-            "--image-command", "exit 1", "--results", results, "--no-pull"], TimeSpan.FromMinutes(5));
+        var again = await HarnessProcess.RunAsync(
+            [
+                "AlicePaysBob",
+                "--source",
+                repository.Path,
+                "--build",
+                $"good=git:{commits[0]}",
+                "--build",
+                "slow=git:main~2",
+                "--image-command",
+                "exit 1",
+                "--results",
+                results,
+                "--no-pull",
+            ],
+            TimeSpan.FromMinutes(5)
+        );
         var lines = again.StandardOutput.Split('\n');
-        Assert.Contains(lines, l => l.Contains($"built nothing: git:{commits[0]} is {BuiltImageName.For(CheckoutName, commits[0])}, git:main~2 is {BuiltImageName.For(CheckoutName, commits[Culprit])}, made earlier", StringComparison.Ordinal));
+        Assert.Contains(
+            lines,
+            l =>
+                l.Contains(
+                    $"built nothing: git:{commits[0]} is {BuiltImageName.For(CheckoutName, commits[0])}, git:main~2 is {BuiltImageName.For(CheckoutName, commits[Culprit])}, made earlier",
+                    StringComparison.Ordinal
+                )
+        );
         Assert.DoesNotContain(lines, l => l.Contains("building ", StringComparison.Ordinal));
 
         // The cache, listed with each image's commit and subject, and pruned: this checkout's images and their records go.
-        var listed = await HarnessProcess.RunAsync(["--built-images", "--source", repository.Path], TimeSpan.FromMinutes(2));
+        var listed = await HarnessProcess.RunAsync(
+            ["--built-images", "--source", repository.Path],
+            TimeSpan.FromMinutes(2)
+        );
         Assert.True(listed.Succeeded, listed.Tail());
         Assert.Contains($"4 image(s) made from source refs from {repository.Path}", listed.StandardOutput);
         Assert.Contains($"{BuiltImageName.For(CheckoutName, commits[Culprit])}  ", listed.StandardOutput);
         Assert.Contains($"{commits[Culprit]} \"pay: wait a second before each payment\"", listed.StandardOutput);
-        var pruned = await HarnessProcess.RunAsync(["--prune-built", "--source", repository.Path], TimeSpan.FromMinutes(2));
+        var pruned = await HarnessProcess.RunAsync(
+            ["--prune-built", "--source", repository.Path],
+            TimeSpan.FromMinutes(2)
+        );
         Assert.True(pruned.Succeeded, pruned.Tail());
         Assert.Contains($"built images from {repository.Path}: removed 4", pruned.StandardOutput);
         using var after = new DockerEngine();
@@ -170,12 +282,28 @@ public sealed class SourceBuildDockerTests : IDisposable
     public async Task Ctrl_C_during_a_build_stops_the_command_and_leaves_nothing_but_its_log()
     {
         await ReadyAsync();
-        using var harness = HarnessProcess.Start("AlicePaysBob", "--source", repository.Path, "--build", $"a=git:{commits[1]}", "--build", $"b=git:{commits[2]}",
-            "--image-command", "echo compiling; touch {source}/started; sleep 60; echo never", "--results", results, "--no-pull");
+        using var harness = HarnessProcess.Start(
+            "AlicePaysBob",
+            "--source",
+            repository.Path,
+            "--build",
+            $"a=git:{commits[1]}",
+            "--build",
+            $"b=git:{commits[2]}",
+            "--image-command",
+            "echo compiling; touch {source}/started; sleep 60; echo never",
+            "--results",
+            results,
+            "--no-pull"
+        );
         await harness.WaitForOutputAsync("building ", TimeSpan.FromMinutes(2));
         // The command has started in its tree when its file is there.
         var deadline = DateTime.UtcNow + TimeSpan.FromMinutes(1);
-        while (!Directory.GetDirectories(Path.GetTempPath(), $"lnbench-src-{CheckoutName}-*").Any(d => File.Exists(Path.Combine(d, "started"))))
+        while (
+            !Directory
+                .GetDirectories(Path.GetTempPath(), $"lnbench-src-{CheckoutName}-*")
+                .Any(d => File.Exists(Path.Combine(d, "started")))
+        )
         {
             Assert.True(DateTime.UtcNow < deadline, $"the image command did not start:\n{harness.Output}");
             await Task.Delay(100);
@@ -189,12 +317,22 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Equal([repository.Path], await (await GitCheckout.OpenAsync(repository.Path)).WorktreesAsync());
         using var engine = new DockerEngine();
         Assert.Null(await engine.InspectImageAsync(BuiltImageName.For(CheckoutName, commits[1])));
-        var log = File.ReadAllText(Path.Combine(results, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[1][..12]}.log"));
+        var log = File.ReadAllText(
+            Path.Combine(results, SourceBuilds.LogFolder, $"{CheckoutName}-{commits[1][..12]}.log")
+        );
         // The command's own words (not the harness's lines about it): what it said before it was stopped, nothing after.
-        Assert.Equal(["compiling"], log.Split('\n', StringSplitOptions.RemoveEmptyEntries).Where(l => !l.StartsWith("# lnbench:", StringComparison.Ordinal)));
+        Assert.Equal(
+            ["compiling"],
+            log.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Where(l => !l.StartsWith("# lnbench:", StringComparison.Ordinal))
+        );
         Assert.Contains("# lnbench: stopped (Ctrl+C or SIGTERM)", log);
         // No sleep of the command outlives it.
-        var left = await Lightning.Bench.Processes.ProcessRunner.RunAsync("pgrep", ["-f", "sleep 60; echo never"], TimeSpan.FromSeconds(10));
+        var left = await Lightning.Bench.Processes.ProcessRunner.RunAsync(
+            "pgrep",
+            ["-f", "sleep 60; echo never"],
+            TimeSpan.FromSeconds(10)
+        );
         Assert.Equal("", left.StandardOutput.Trim());
     }
 
@@ -203,7 +341,15 @@ public sealed class SourceBuildDockerTests : IDisposable
     {
         await ReadyAsync();
 
-        var exit = await RunAsync([.. Measure(), "--build", $"base=git:{commits[4][..12]}", "--build", "slow=git:HEAD~2", "--fail-on", "slower"]);
+        var exit = await RunAsync([
+            .. Measure(),
+            "--build",
+            $"base=git:{commits[4][..12]}",
+            "--build",
+            "slow=git:HEAD~2",
+            "--fail-on",
+            "slower",
+        ]);
 
         Assert.True(exit == HarnessExit.Gate, $"exit {exit}: {Errors}");
         var run = Assert.Single(Directory.GetDirectories(results, "*-AlicePaysBob"));
@@ -214,17 +360,35 @@ public sealed class SourceBuildDockerTests : IDisposable
         // Both primary verdicts tripped it: mean time and payments/s.
         Assert.Equal((2, true), (verdicts.Gate!.Tripped, verdicts.Gate.Failed));
         Assert.Equal(["slower"], verdicts.Gate.FailOn);
-        Assert.Equal([(commits[4], "build: the other half"), (commits[Culprit], "pay: wait a second before each payment")], verdicts.Builds.Select(b => (b.Commit!, b.Subject!)));
+        Assert.Equal(
+            [(commits[4], "build: the other half"), (commits[Culprit], "pay: wait a second before each payment")],
+            verdicts.Builds.Select(b => (b.Commit!, b.Subject!))
+        );
         var meanTime = verdicts.Verdicts.Single(v => v.Primary && v.Metric == "mean time");
         Assert.Equal(("slower", "Concurrency=1", "slow"), (meanTime.Verdict, meanTime.Case, meanTime.Candidate));
-        Assert.Contains("**`--fail-on slower`: failed**", File.ReadAllText(Path.Combine(run, VerdictsReport.MarkdownFile)));
+        Assert.Contains(
+            "**`--fail-on slower`: failed**",
+            File.ReadAllText(Path.Combine(run, VerdictsReport.MarkdownFile))
+        );
 
         // The manifest and the page say which commit each image was made from.
         using var manifest = JsonDocument.Parse(File.ReadAllText(Path.Combine(run, Manifest.FileName)));
-        var slow = manifest.RootElement.GetProperty("images").EnumerateArray().Single(i => i.GetProperty("name").GetString() == BuiltImageName.For(CheckoutName, commits[Culprit]));
-        Assert.Equal(("HEAD~2", commits[Culprit], "pay: wait a second before each payment"),
-            (slow.GetProperty("source").GetProperty("ref").GetString(), slow.GetProperty("source").GetProperty("commit").GetString(), slow.GetProperty("source").GetProperty("subject").GetString()));
-        Assert.Equal(slow.GetProperty("id").GetString(), slow.GetProperty("source").GetProperty("image_id").GetString());
+        var slow = manifest
+            .RootElement.GetProperty("images")
+            .EnumerateArray()
+            .Single(i => i.GetProperty("name").GetString() == BuiltImageName.For(CheckoutName, commits[Culprit]));
+        Assert.Equal(
+            ("HEAD~2", commits[Culprit], "pay: wait a second before each payment"),
+            (
+                slow.GetProperty("source").GetProperty("ref").GetString(),
+                slow.GetProperty("source").GetProperty("commit").GetString(),
+                slow.GetProperty("source").GetProperty("subject").GetString()
+            )
+        );
+        Assert.Equal(
+            slow.GetProperty("id").GetString(),
+            slow.GetProperty("source").GetProperty("image_id").GetString()
+        );
         Assert.True(File.Exists(Path.Combine(run, BuildLogs.Folder, $"{commits[Culprit][..12]}.log")));
     }
 
@@ -237,8 +401,20 @@ public sealed class SourceBuildDockerTests : IDisposable
         {
             async Task<string> RefusedAsync(string command, params string[] builds)
             {
-                var run = await HarnessProcess.RunAsync(["AlicePaysBob", "--source", builds[0] == "not-git" ? notGit : repository.Path, "--image-command", command,
-                    .. builds.Skip(1).SelectMany(b => new[] { "--build", b }), "--results", results, "--no-pull"], TimeSpan.FromMinutes(5));
+                var run = await HarnessProcess.RunAsync(
+                    [
+                        "AlicePaysBob",
+                        "--source",
+                        builds[0] == "not-git" ? notGit : repository.Path,
+                        "--image-command",
+                        command,
+                        .. builds.Skip(1).SelectMany(b => new[] { "--build", b }),
+                        "--results",
+                        results,
+                        "--no-pull",
+                    ],
+                    TimeSpan.FromMinutes(5)
+                );
                 Assert.Equal(HarnessExit.Usage, run.ExitCode);
                 var error = Assert.Single(run.StandardError.Split('\n', StringSplitOptions.RemoveEmptyEntries));
                 Assert.StartsWith("lnbench: error: ", error);
@@ -248,10 +424,24 @@ public sealed class SourceBuildDockerTests : IDisposable
                 return error;
             }
 
-            Assert.Contains("'v9.9' names no commit in", await RefusedAsync(StandInSource.ImageCommand, "repo", "a=git:v9.9", $"b=git:{commits[0]}"));
-            Assert.Contains($"--source {notGit} is not a git checkout", await RefusedAsync(StandInSource.ImageCommand, "not-git", "a=git:HEAD", "b=git:HEAD~1"));
-            var failed = await RefusedAsync(StandInSource.ImageCommand, "repo", $"a=git:{commits[0]}", $"b=git:{commits[3]}");
-            Assert.Contains($"git:{commits[3]} ({commits[3][..12]} \"build: half of a change\"): the image command (--image-command) failed (exit 1): this commit does not build: the other half is missing", failed);
+            Assert.Contains(
+                "'v9.9' names no commit in",
+                await RefusedAsync(StandInSource.ImageCommand, "repo", "a=git:v9.9", $"b=git:{commits[0]}")
+            );
+            Assert.Contains(
+                $"--source {notGit} is not a git checkout",
+                await RefusedAsync(StandInSource.ImageCommand, "not-git", "a=git:HEAD", "b=git:HEAD~1")
+            );
+            var failed = await RefusedAsync(
+                StandInSource.ImageCommand,
+                "repo",
+                $"a=git:{commits[0]}",
+                $"b=git:{commits[3]}"
+            );
+            Assert.Contains(
+                $"git:{commits[3]} ({commits[3][..12]} \"build: half of a change\"): the image command (--image-command) failed (exit 1): this commit does not build: the other half is missing",
+                failed
+            );
             var noImage = await RefusedAsync("echo made nothing", "repo", $"a=git:{commits[1]}", $"b=git:{commits[2]}");
             Assert.Contains($"exited 0 but left no image {BuiltImageName.For(CheckoutName, commits[1])}", noImage);
 
@@ -260,7 +450,9 @@ public sealed class SourceBuildDockerTests : IDisposable
             foreach (var commit in new[] { commits[1], commits[3] })
             {
                 Assert.Null(await engine.InspectImageAsync(BuiltImageName.For(CheckoutName, commit)));
-                Assert.True(File.Exists(Path.Combine(results, SourceBuilds.LogFolder, $"{CheckoutName}-{commit[..12]}.log")));
+                Assert.True(
+                    File.Exists(Path.Combine(results, SourceBuilds.LogFolder, $"{CheckoutName}-{commit[..12]}.log"))
+                );
             }
             Assert.Equal([repository.Path], await (await GitCheckout.OpenAsync(repository.Path)).WorktreesAsync());
             Assert.Empty(Directory.GetDirectories(Path.GetTempPath(), $"lnbench-src-{CheckoutName}-*"));

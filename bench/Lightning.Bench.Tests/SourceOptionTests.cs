@@ -12,20 +12,54 @@ public class SourceOptionTests
     [Fact]
     public void A_git_ref_is_a_build_made_from_the_source_checkout_and_keeps_its_name_and_options()
     {
-        var options = OptionParser.Parse(["AlicePaysBob", "--source", "/src/lightning", "--build", "base=git:v26.06.6", "--build", "mine=git:HEAD,carol-1=mycln:dev",
-            "--image-command", "docker build -t {image} {source}"]);
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--source",
+            "/src/lightning",
+            "--build",
+            "base=git:v26.06.6",
+            "--build",
+            "mine=git:HEAD,carol-1=mycln:dev",
+            "--image-command",
+            "docker build -t {image} {source}",
+        ]);
 
         Assert.Equal("/src/lightning", options.SourceDirectory);
         Assert.Equal("docker build -t {image} {source}", options.ImageCommand);
         Assert.Equal(["git:v26.06.6", "git:HEAD"], options.Builds.Select(b => b.Image));
 
         // Once made, the images stand in the refs; the node given by name keeps its own.
-        var made = SourceBuilds.WithImages(options,
-        [
-            new SourceCommit("v26.06.6", new string('a', 40), "release", DateTimeOffset.UnixEpoch, "lnbench-built/lightning:aaaaaaaaaaaa", "sha256:1", "/src/lightning", true, null),
-            new SourceCommit("HEAD", new string('b', 40), "mine", DateTimeOffset.UnixEpoch, "lnbench-built/lightning:bbbbbbbbbbbb", "sha256:2", "/src/lightning", false, null),
-        ]);
-        Assert.Equal(["lnbench-built/lightning:aaaaaaaaaaaa", "lnbench-built/lightning:bbbbbbbbbbbb"], made.Builds.Select(b => b.Image));
+        var made = SourceBuilds.WithImages(
+            options,
+            [
+                new SourceCommit(
+                    "v26.06.6",
+                    new string('a', 40),
+                    "release",
+                    DateTimeOffset.UnixEpoch,
+                    "lnbench-built/lightning:aaaaaaaaaaaa",
+                    "sha256:1",
+                    "/src/lightning",
+                    true,
+                    null
+                ),
+                new SourceCommit(
+                    "HEAD",
+                    new string('b', 40),
+                    "mine",
+                    DateTimeOffset.UnixEpoch,
+                    "lnbench-built/lightning:bbbbbbbbbbbb",
+                    "sha256:2",
+                    "/src/lightning",
+                    false,
+                    null
+                ),
+            ]
+        );
+        Assert.Equal(
+            ["lnbench-built/lightning:aaaaaaaaaaaa", "lnbench-built/lightning:bbbbbbbbbbbb"],
+            made.Builds.Select(b => b.Image)
+        );
         Assert.Equal("mycln:dev", made.Builds[1].NodeImages["carol-1"]);
         Assert.Equal(["base", "mine"], made.Builds.Select(b => b.Name));
         Assert.Equal(2, made.Sources.Count);
@@ -33,10 +67,18 @@ public class SourceOptionTests
 
     [Theory]
     [InlineData("a build given as git:REF is made from a checkout's commits: add --source DIR", "--build", "a=git:v1")]
-    [InlineData("a build given as git:REF is made from a checkout's commits: add --source DIR", "--cln-image", "git:main")]
+    [InlineData(
+        "a build given as git:REF is made from a checkout's commits: add --source DIR",
+        "--cln-image",
+        "git:main"
+    )]
     [InlineData("'git:' is not git:REF", "--source", "/src", "--build", "a=git:")]
     [InlineData("'git:-x' is not git:REF", "--source", "/src", "--build", "a=git:-x")]
-    [InlineData("--image-command makes git:REF builds from --source's commits: add --source DIR", "--image-command", "true")]
+    [InlineData(
+        "--image-command makes git:REF builds from --source's commits: add --source DIR",
+        "--image-command",
+        "true"
+    )]
     [InlineData("--source is the checkout that git:REF builds are made from", "--source", "/src", "--build", "a=img:1")]
     public void What_a_build_from_source_lacks_is_said_in_one_line(string said, params string[] args)
     {
@@ -55,7 +97,11 @@ public class SourceOptionTests
     }
 
     [Theory]
-    [InlineData("/home/me/lightning", "0123456789abcdef0123456789abcdef01234567", "lnbench-built/lightning:0123456789ab")]
+    [InlineData(
+        "/home/me/lightning",
+        "0123456789abcdef0123456789abcdef01234567",
+        "lnbench-built/lightning:0123456789ab"
+    )]
     public void A_commits_image_is_named_after_its_checkout_and_commit(string checkout, string commit, string image)
     {
         Assert.Equal(image, BuiltImageName.For(GitCheckout.NameOf(checkout), commit));

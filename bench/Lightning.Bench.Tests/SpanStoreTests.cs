@@ -16,15 +16,21 @@ public class SpanStoreTests
     private static readonly string Samples = Path.Combine(AppContext.BaseDirectory, "SpanSamples");
 
     public static IReadOnlyList<(string Folder, byte[] Spans)> SampleCases() =>
-        Directory.GetDirectories(Samples).Order(StringComparer.Ordinal)
-            .Select(d => (Path.GetFileName(d), File.ReadAllBytes(Path.Combine(d, SpanJsonLines.FileName)))).ToList();
+        Directory
+            .GetDirectories(Samples)
+            .Order(StringComparer.Ordinal)
+            .Select(d => (Path.GetFileName(d), File.ReadAllBytes(Path.Combine(d, SpanJsonLines.FileName))))
+            .ToList();
 
     [Theory]
     [InlineData(SpanBlockEncoder.MaxLines, "Brotli")]
     [InlineData(7, "Brotli")]
     [InlineData(1, "Deflate")]
     [InlineData(50, "Stored")]
-    public void Real_spans_of_three_cases_come_back_byte_for_byte_every_line_as_columns(int blockLines, string codecName)
+    public void Real_spans_of_three_cases_come_back_byte_for_byte_every_line_as_columns(
+        int blockLines,
+        string codecName
+    )
     {
         var codec = Enum.Parse<ColumnCodec>(codecName);
         var cases = SampleCases();
@@ -37,13 +43,19 @@ public class SpanStoreTests
         Assert.All(decoded, d => Assert.Equal(StoredCaseFlags.Views, d.Case.Flags));
         for (var i = 0; i < cases.Count; i++)
         {
-            Assert.True(cases[i].Spans.AsSpan().SequenceEqual(decoded[i].Spans), $"{cases[i].Folder} did not come back byte for byte");
+            Assert.True(
+                cases[i].Spans.AsSpan().SequenceEqual(decoded[i].Spans),
+                $"{cases[i].Folder} did not come back byte for byte"
+            );
         }
         Assert.Equal(new StoreContents(3, 345, 0, 0), contents);
         if (codec == ColumnCodec.Brotli && blockLines == SpanBlockEncoder.MaxLines)
         {
             // Random span and trace ids are most of what is left: 24 bytes a root span.
-            Assert.True(store.Length * 4 < cases.Sum(c => c.Spans.Length), $"{store.Length} bytes for {cases.Sum(c => c.Spans.Length)}");
+            Assert.True(
+                store.Length * 4 < cases.Sum(c => c.Spans.Length),
+                $"{store.Length} bytes for {cases.Sum(c => c.Spans.Length)}"
+            );
         }
     }
 
@@ -82,7 +94,8 @@ public class SpanStoreTests
             """{"node":"alice","recv_us":1,"payload":"x","more":1}""",
             real + "\r",
         ];
-        var lines = payloads.Select((p, i) => Line("alice", 1000 + i, Encoding.UTF8.GetBytes(p)))
+        var lines = payloads
+            .Select((p, i) => Line("alice", 1000 + i, Encoding.UTF8.GetBytes(p)))
             .Concat(columnar.Select((p, i) => Line("bob", -5 - i, Encoding.UTF8.GetBytes(p))))
             .Append(Line("alice", 7, SpanPayloads.InvalidUtf8()))
             .Select(l => Encoding.UTF8.GetString(l))
@@ -102,7 +115,14 @@ public class SpanStoreTests
     {
         var real = SampleCases()[1].Spans;
         var cut = real.AsSpan(0, real.Length - 100).ToArray();
-        (string, byte[])[] cases = [("empty", []), ("one-newline", "\n"u8.ToArray()), ("no-newline", "abc"u8.ToArray()), ("cut", cut), ("empty-again", [])];
+        (string, byte[])[] cases =
+        [
+            ("empty", []),
+            ("one-newline", "\n"u8.ToArray()),
+            ("no-newline", "abc"u8.ToArray()),
+            ("cut", cut),
+            ("empty-again", []),
+        ];
 
         var (store, contents) = Encode(cases, blockLines: 10);
         var decoded = Decode(store);
@@ -122,12 +142,21 @@ public class SpanStoreTests
         var (store, _) = Encode(SampleCases().Take(1).ToList());
         InvalidDataException Refused(byte[] bytes) => Assert.Throws<InvalidDataException>(() => Decode(bytes));
 
-        Assert.Equal("run.zip: spans.lnspans is not a span store (it does not start as spans.lnspans does)", Refused("{\"node\":\"alice\"}"u8.ToArray()).Message);
+        Assert.Equal(
+            "run.zip: spans.lnspans is not a span store (it does not start as spans.lnspans does)",
+            Refused("{\"node\":\"alice\"}"u8.ToArray()).Message
+        );
         Assert.Contains("is not a span store", Refused([]).Message);
         var newer = store.ToArray();
         newer[SpanStore.Magic.Length] = (byte)(SpanStore.Version + 1);
-        Assert.Equal("run.zip: spans.lnspans is span store format 2, newer than this harness reads (1): use a newer harness", Refused(newer).Message);
-        Assert.Equal("run.zip: spans.lnspans ends early: the span store is cut short (copy it again)", Refused(store[..(store.Length / 2)]).Message);
+        Assert.Equal(
+            "run.zip: spans.lnspans is span store format 2, newer than this harness reads (1): use a newer harness",
+            Refused(newer).Message
+        );
+        Assert.Equal(
+            "run.zip: spans.lnspans ends early: the span store is cut short (copy it again)",
+            Refused(store[..(store.Length / 2)]).Message
+        );
         Assert.Contains("bytes follow its end", Refused([.. store, 0]).Message);
     }
 
@@ -135,8 +164,12 @@ public class SpanStoreTests
     public void Every_cut_and_every_changed_byte_is_refused_or_changes_nothing()
     {
         // A small store of real and malformed lines over several blocks; no damage may come back as other lines.
-        var lines = Encoding.UTF8.GetString(SampleCases()[2].Spans).Split('\n').Take(12)
-            .Append(Encoding.UTF8.GetString(Line("alice", 1, SpanPayloads.Truncated()))).Append("garbage");
+        var lines = Encoding
+            .UTF8.GetString(SampleCases()[2].Spans)
+            .Split('\n')
+            .Take(12)
+            .Append(Encoding.UTF8.GetString(Line("alice", 1, SpanPayloads.Truncated())))
+            .Append("garbage");
         var file = Encoding.UTF8.GetBytes(string.Join('\n', lines) + "\n");
         var (store, _) = Encode([("a", file), ("b", file[..200])], blockLines: 5);
 
@@ -151,8 +184,14 @@ public class SpanStoreTests
             try
             {
                 var decoded = Decode(damaged);
-                Assert.True(decoded.Count == 2 && decoded[0].Case.Folder == "a" && decoded[1].Case.Folder == "b" && decoded[0].Spans.AsSpan().SequenceEqual(file) && decoded[1].Spans.AsSpan().SequenceEqual(file.AsSpan(0, 200)),
-                    $"a change at byte {at} decoded to other lines");
+                Assert.True(
+                    decoded.Count == 2
+                        && decoded[0].Case.Folder == "a"
+                        && decoded[1].Case.Folder == "b"
+                        && decoded[0].Spans.AsSpan().SequenceEqual(file)
+                        && decoded[1].Spans.AsSpan().SequenceEqual(file.AsSpan(0, 200)),
+                    $"a change at byte {at} decoded to other lines"
+                );
             }
             catch (InvalidDataException e)
             {
@@ -170,8 +209,11 @@ public class SpanStoreTests
         return buffer.WrittenSpan.ToArray();
     }
 
-    private static (byte[] Store, StoreContents Contents) Encode(IReadOnlyList<(string Folder, byte[] Spans)> cases, int blockLines = SpanBlockEncoder.MaxLines,
-        ColumnCodec codec = ColumnCodec.Brotli)
+    private static (byte[] Store, StoreContents Contents) Encode(
+        IReadOnlyList<(string Folder, byte[] Spans)> cases,
+        int blockLines = SpanBlockEncoder.MaxLines,
+        ColumnCodec codec = ColumnCodec.Brotli
+    )
     {
         using var output = new MemoryStream();
         var writer = new SpanStoreWriter(output, codec, blockLines);
@@ -186,12 +228,16 @@ public class SpanStoreTests
     private static List<(StoredCase Case, byte[] Spans)> Decode(byte[] store)
     {
         var streams = new List<MemoryStream>();
-        var cases = SpanStoreReader.Read(new MemoryStream(store), "run.zip: spans.lnspans", _ =>
-        {
-            var stream = new MemoryStream();
-            streams.Add(stream);
-            return stream;
-        });
+        var cases = SpanStoreReader.Read(
+            new MemoryStream(store),
+            "run.zip: spans.lnspans",
+            _ =>
+            {
+                var stream = new MemoryStream();
+                streams.Add(stream);
+                return stream;
+            }
+        );
         return cases.Zip(streams, (c, s) => (c, s.ToArray())).ToList();
     }
 }

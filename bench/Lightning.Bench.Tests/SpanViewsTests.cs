@@ -1,7 +1,7 @@
-using Lightning.Bench.Progress;
 using System.IO.Compression;
 using System.Text.RegularExpressions;
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Tracing;
@@ -42,12 +42,22 @@ public partial class SpanViewsTests : IDisposable
         {
             var names = archive.Entries.Select(e => e.FullName).ToList();
             Assert.Contains($"{Path.GetFileName(run)}/{SpanStore.FileName}", names);
-            Assert.DoesNotContain(names, n => n.EndsWith($"/{SpanJsonLines.FileName}", StringComparison.Ordinal) || n.EndsWith($"/{ZipkinExport.FileName}", StringComparison.Ordinal)
-                || n.EndsWith($"/{SpansCsv.FileName}", StringComparison.Ordinal));
+            Assert.DoesNotContain(
+                names,
+                n =>
+                    n.EndsWith($"/{SpanJsonLines.FileName}", StringComparison.Ordinal)
+                    || n.EndsWith($"/{ZipkinExport.FileName}", StringComparison.Ordinal)
+                    || n.EndsWith($"/{SpansCsv.FileName}", StringComparison.Ordinal)
+            );
             // Everything else stays, each file once.
-            var kept = RunFiles(run).Where(f => !IsSpanFile(f)).Select(f => $"{Path.GetFileName(run)}/{f}").Append($"{Path.GetFileName(run)}/{SpanStore.FileName}");
+            var kept = RunFiles(run)
+                .Where(f => !IsSpanFile(f))
+                .Select(f => $"{Path.GetFileName(run)}/{f}")
+                .Append($"{Path.GetFileName(run)}/{SpanStore.FileName}");
             Assert.Equal(kept.Order(StringComparer.Ordinal), names.Order(StringComparer.Ordinal));
-            using var page = new StreamReader(archive.GetEntry($"{Path.GetFileName(run)}/{ReportHtml.FileName}")!.Open());
+            using var page = new StreamReader(
+                archive.GetEntry($"{Path.GetFileName(run)}/{ReportHtml.FileName}")!.Open()
+            );
             var html = page.ReadToEnd();
             Assert.Contains("./run.sh --spans RUN.zip", html);
             Assert.DoesNotContain($"href=\"{SpansCsv.FileName}\"", html);
@@ -58,7 +68,10 @@ public partial class SpanViewsTests : IDisposable
         Assert.Equal(0, Program.Run(["--spans", zip, "--out", output], NodeKindCatalog.Default));
 
         AssertSameSpanFiles(run, output);
-        Assert.False(File.Exists(Path.Combine(output, "cases", CaseFolder.Of(CaseKeys[2]), ZipkinExport.FileName)), "the case cut off by a signal had no views");
+        Assert.False(
+            File.Exists(Path.Combine(output, "cases", CaseFolder.Of(CaseKeys[2]), ZipkinExport.FileName)),
+            "the case cut off by a signal had no views"
+        );
     }
 
     [Fact]
@@ -67,7 +80,10 @@ public partial class SpanViewsTests : IDisposable
         var run = WriteRun();
         var older = Path.Combine(directory, "older.zip");
         ZipFile.CreateFromDirectory(run, older, CompressionLevel.Fastest, includeBaseDirectory: true);
-        Assert.Equal(0, Program.Run(["--spans", older, "--out", Path.Combine(directory, "from-older")], NodeKindCatalog.Default));
+        Assert.Equal(
+            0,
+            Program.Run(["--spans", older, "--out", Path.Combine(directory, "from-older")], NodeKindCatalog.Default)
+        );
         AssertSameSpanFiles(run, Path.Combine(directory, "from-older"));
 
         var unzipped = Path.Combine(directory, "unzipped");
@@ -83,7 +99,10 @@ public partial class SpanViewsTests : IDisposable
         {
             Assert.Single(archive.Entries, e => e.FullName.EndsWith(SpanStore.FileName, StringComparison.Ordinal));
         }
-        Assert.Equal(0, Program.Run(["--spans", again, "--out", Path.Combine(directory, "from-again")], NodeKindCatalog.Default));
+        Assert.Equal(
+            0,
+            Program.Run(["--spans", again, "--out", Path.Combine(directory, "from-again")], NodeKindCatalog.Default)
+        );
         AssertSameSpanFiles(run, Path.Combine(directory, "from-again"));
     }
 
@@ -92,15 +111,28 @@ public partial class SpanViewsTests : IDisposable
     {
         var run = WriteRun();
         var zip = ArtifactZip.Create(run);
-        string Refused<T>(string path, string? output = null) where T : Exception =>
+        string Refused<T>(string path, string? output = null)
+            where T : Exception =>
             Assert.Throws<T>(() => SpanViews.Write(path, output, NodeKindCatalog.Default)).Message;
 
-        Assert.Equal($"{run}/missing.zip does not exist: give a run's zip or folder (results/RUN.zip)", Refused<FileNotFoundException>(Path.Combine(run, "missing.zip")));
-        Assert.Equal($"{run}/manifest.json is not a zip: give a run's zip or folder (results/RUN.zip)", Refused<InvalidDataException>(Path.Combine(run, Manifest.FileName)));
+        Assert.Equal(
+            $"{run}/missing.zip does not exist: give a run's zip or folder (results/RUN.zip)",
+            Refused<FileNotFoundException>(Path.Combine(run, "missing.zip"))
+        );
+        Assert.Equal(
+            $"{run}/manifest.json is not a zip: give a run's zip or folder (results/RUN.zip)",
+            Refused<InvalidDataException>(Path.Combine(run, Manifest.FileName))
+        );
         var empty = Directory.CreateDirectory(Path.Combine(directory, "empty")).FullName;
-        Assert.StartsWith($"{empty} has no spans: neither spans.lnspans nor cases/CASE/spans.jsonl", Refused<InvalidDataException>(empty));
+        Assert.StartsWith(
+            $"{empty} has no spans: neither spans.lnspans nor cases/CASE/spans.jsonl",
+            Refused<InvalidDataException>(empty)
+        );
         // The run folder has every file --spans writes: it is never written over.
-        Assert.Equal($"{run}/{ZipkinExport.FileName} already exists: give --out an empty folder (the files are never overwritten)", Refused<IOException>(zip, run));
+        Assert.Equal(
+            $"{run}/{ZipkinExport.FileName} already exists: give --out an empty folder (the files are never overwritten)",
+            Refused<IOException>(zip, run)
+        );
 
         // A store cut short: nothing of it stays in the folder it was to go to.
         var unzipped = Path.Combine(directory, "unzipped");
@@ -109,7 +141,10 @@ public partial class SpanViewsTests : IDisposable
         var store = Path.Combine(folder, SpanStore.FileName);
         File.WriteAllBytes(store, File.ReadAllBytes(store)[..^40]);
         var before = RunFiles(folder);
-        Assert.Equal($"{store} ends early: the span store is cut short (copy it again)", Refused<InvalidDataException>(folder));
+        Assert.Equal(
+            $"{store} ends early: the span store is cut short (copy it again)",
+            Refused<InvalidDataException>(folder)
+        );
         Assert.Equal(before, RunFiles(folder));
         Assert.Equal(HarnessExit.Usage, Program.Run(["--spans", folder], NodeKindCatalog.Default));
         Assert.Equal(HarnessExit.Failure, Program.Run(["--spans", zip, "--out", run], NodeKindCatalog.Default));
@@ -121,15 +156,28 @@ public partial class SpanViewsTests : IDisposable
         using var harness = HarnessProcess.Start("--spans", Path.Combine(directory, "missing.zip"));
 
         Assert.Equal(HarnessExit.Usage, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
-        Assert.Equal($"lnbench: error: {directory}/missing.zip does not exist: give a run's zip or folder (results/RUN.zip)", harness.Output);
+        Assert.Equal(
+            $"lnbench: error: {directory}/missing.zip does not exist: give a run's zip or folder (results/RUN.zip)",
+            harness.Output
+        );
     }
 
     [Fact]
     public void Out_needs_spans()
     {
-        Assert.Equal("--out says where --spans writes: add --spans RUN.zip (or drop --out)",
-            Assert.Throws<Lightning.Bench.Progress.UsageException>(() => Options.OptionParser.Parse(["--out", "x"])).Message);
-        Assert.Equal(("run.zip", "x"), (Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).Spans, Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).SpansOut));
+        Assert.Equal(
+            "--out says where --spans writes: add --spans RUN.zip (or drop --out)",
+            Assert
+                .Throws<Lightning.Bench.Progress.UsageException>(() => Options.OptionParser.Parse(["--out", "x"]))
+                .Message
+        );
+        Assert.Equal(
+            ("run.zip", "x"),
+            (
+                Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).Spans,
+                Options.OptionParser.Parse(["--spans", "run.zip", "--out", "x"]).SpansOut
+            )
+        );
     }
 
     /// <summary>
@@ -149,16 +197,37 @@ public partial class SpanViewsTests : IDisposable
             var spansFile = Path.Combine(caseDirectory, SpanJsonLines.FileName);
             var spans = samples.TryGetValue(folder, out var sample) ? sample : samples.Values.First()[..2000];
             File.WriteAllBytes(spansFile, spans);
-            var payments = XpayId().Matches(System.Text.Encoding.UTF8.GetString(spans)).Select(m => long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture))
-                .Distinct().Select(id => Payment(key, id, $"{id:x64}")).ToList();
+            var payments = XpayId()
+                .Matches(System.Text.Encoding.UTF8.GetString(spans))
+                .Select(m => long.Parse(m.Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture))
+                .Distinct()
+                .Select(id => Payment(key, id, $"{id:x64}"))
+                .ToList();
             if (key == CaseKeys[1])
             {
                 // A span that names its payment by hash (xpay/* of later Core Lightning), and a payload that is no span.
                 payments.Add(Payment(key, 9999, new string('e', 64)));
-                File.AppendAllText(spansFile, "{\"node\":\"alice\",\"recv_us\":1795488550300000,\"payload\":\""
-                    + SpanPayloads.Valid("xpay/pay", 1795488550200000, 1000, "00000000000000aa", null, ("payment_hash", new string('e', 64))).Replace("\"", "\\\"", StringComparison.Ordinal) + "\"}\n");
-                File.AppendAllText(spansFile, "{\"node\":\"bob\",\"recv_us\":1795488550300001,\"payload\":\""
-                    + SpanPayloads.UnescapedQuote().Replace("\"", "\\\"", StringComparison.Ordinal) + "\"}\n");
+                File.AppendAllText(
+                    spansFile,
+                    "{\"node\":\"alice\",\"recv_us\":1795488550300000,\"payload\":\""
+                        + SpanPayloads
+                            .Valid(
+                                "xpay/pay",
+                                1795488550200000,
+                                1000,
+                                "00000000000000aa",
+                                null,
+                                ("payment_hash", new string('e', 64))
+                            )
+                            .Replace("\"", "\\\"", StringComparison.Ordinal)
+                        + "\"}\n"
+                );
+                File.AppendAllText(
+                    spansFile,
+                    "{\"node\":\"bob\",\"recv_us\":1795488550300001,\"payload\":\""
+                        + SpanPayloads.UnescapedQuote().Replace("\"", "\\\"", StringComparison.Ordinal)
+                        + "\"}\n"
+                );
             }
             if (key != CaseKeys[2])
             {
@@ -181,52 +250,97 @@ public partial class SpanViewsTests : IDisposable
             results.Add(payment);
         }
         results.Complete(warmups: 0, iterations: payments.Count);
-        var join = TopologyTraceJoin.Of([("alice", NodeKindCatalog.DefaultKind), ("bob", NodeKindCatalog.DefaultKind)], NodeKindCatalog.Default)!;
+        var join = TopologyTraceJoin.Of(
+            [("alice", NodeKindCatalog.DefaultKind), ("bob", NodeKindCatalog.DefaultKind)],
+            NodeKindCatalog.Default
+        )!;
         var byHash = PaymentSteps.ByHash(results.Records);
         var steps = new PaymentSteps(join, byHash);
         var writers = RunOutputs.Spans.Select(o => o.Open(run, key, join)).ToList();
-        var analysis = TraceAnalysis.Scan(spansFile, span =>
-        {
-            var payment = steps.Add(span);
-            writers.ForEach(w => w.Write(span, payment));
-        });
+        var analysis = TraceAnalysis.Scan(
+            spansFile,
+            span =>
+            {
+                var payment = steps.Add(span);
+                writers.ForEach(w => w.Write(span, payment));
+            }
+        );
         writers.ForEach(w => w.Dispose());
-        var spans = new CaseSpans(Path.GetDirectoryName(spansFile)!, spansFile, join, byHash, steps, [], [], double.NaN, [], analysis.MalformedSamples);
+        var spans = new CaseSpans(
+            Path.GetDirectoryName(spansFile)!,
+            spansFile,
+            join,
+            byHash,
+            steps,
+            [],
+            [],
+            double.NaN,
+            [],
+            analysis.MalformedSamples
+        );
         RunOutputs.WriteCase(new CaseOutputContext(RunId, run, results, spans));
     }
 
     private static OperationRecord Payment(string key, long id, string hash)
     {
         var start = DateTimeOffset.UnixEpoch.AddSeconds(1_795_488_550 + id);
-        return new OperationRecord(key, 1, id, "alice", "bob", start, start.AddMilliseconds(3), start.AddMilliseconds(50), hash, OperationOutcome.Succeeded, null);
+        return new OperationRecord(
+            key,
+            1,
+            id,
+            "alice",
+            "bob",
+            start,
+            start.AddMilliseconds(3),
+            start.AddMilliseconds(50),
+            hash,
+            OperationOutcome.Succeeded,
+            null
+        );
     }
 
-    private static void WriteManifest(string run) => new Manifest
-    {
-        RunId = RunId,
-        HarnessVersion = "1.0.0",
-        Arguments = ["AlicePaysBob"],
-        CommandLine = "./run.sh AlicePaysBob",
-        Scenario = "AlicePaysBob",
-        Parameters = new Dictionary<string, IReadOnlyList<int>> { ["Concurrency"] = [1, 4, 10] },
-        Iterations = 10,
-        Warmups = 1,
-        AmountMsat = 1000,
-        Traces = ["on"],
-        Invoices = "in payment",
-        Builds = [new BuildRecord("cln:v26.06.6-O2", "lnbench-local/cln:v26.06.6-O2", new Dictionary<string, string>())],
-        BitcoindImage = "lnbench-local/bitcoind:31.99",
-        Images = [],
-        Cases = CaseKeys.Select(key => new CaseRecord(key, "lnbench-1", new Dictionary<string, string> { ["alice"] = "x", ["bob"] = "x" },
-            new Dictionary<string, string>(), DateTimeOffset.UnixEpoch, DateTimeOffset.UnixEpoch)
+    private static void WriteManifest(string run) =>
+        new Manifest
         {
-            NodeKinds = new Dictionary<string, string> { ["alice"] = NodeKindCatalog.DefaultKind, ["bob"] = NodeKindCatalog.DefaultKind },
-        }).ToList(),
-        Machine = MachineRecord.Collect("29.0", "1.51", "docker compose 2.40"),
-        Started = DateTimeOffset.UnixEpoch,
-        Ended = DateTimeOffset.UnixEpoch,
-        Partial = false,
-    }.Write(run);
+            RunId = RunId,
+            HarnessVersion = "1.0.0",
+            Arguments = ["AlicePaysBob"],
+            CommandLine = "./run.sh AlicePaysBob",
+            Scenario = "AlicePaysBob",
+            Parameters = new Dictionary<string, IReadOnlyList<int>> { ["Concurrency"] = [1, 4, 10] },
+            Iterations = 10,
+            Warmups = 1,
+            AmountMsat = 1000,
+            Traces = ["on"],
+            Invoices = "in payment",
+            Builds =
+            [
+                new BuildRecord("cln:v26.06.6-O2", "lnbench-local/cln:v26.06.6-O2", new Dictionary<string, string>()),
+            ],
+            BitcoindImage = "lnbench-local/bitcoind:31.99",
+            Images = [],
+            Cases = CaseKeys
+                .Select(key => new CaseRecord(
+                    key,
+                    "lnbench-1",
+                    new Dictionary<string, string> { ["alice"] = "x", ["bob"] = "x" },
+                    new Dictionary<string, string>(),
+                    DateTimeOffset.UnixEpoch,
+                    DateTimeOffset.UnixEpoch
+                )
+                {
+                    NodeKinds = new Dictionary<string, string>
+                    {
+                        ["alice"] = NodeKindCatalog.DefaultKind,
+                        ["bob"] = NodeKindCatalog.DefaultKind,
+                    },
+                })
+                .ToList(),
+            Machine = MachineRecord.Collect("29.0", "1.51", "docker compose 2.40"),
+            Started = DateTimeOffset.UnixEpoch,
+            Ended = DateTimeOffset.UnixEpoch,
+            Partial = false,
+        }.Write(run);
 
     /// <summary>Every span file and view of <paramref name="expected"/> is in <paramref name="actual"/> with the same bytes, and no other.</summary>
     private static void AssertSameSpanFiles(string expected, string actual)
@@ -236,7 +350,12 @@ public partial class SpanViewsTests : IDisposable
         Assert.Equal(files, RunFiles(actual).Where(IsSpanFile));
         foreach (var file in files)
         {
-            Assert.True(File.ReadAllBytes(Path.Combine(expected, file)).AsSpan().SequenceEqual(File.ReadAllBytes(Path.Combine(actual, file))), $"{file} differs");
+            Assert.True(
+                File.ReadAllBytes(Path.Combine(expected, file))
+                    .AsSpan()
+                    .SequenceEqual(File.ReadAllBytes(Path.Combine(actual, file))),
+                $"{file} differs"
+            );
         }
     }
 
@@ -244,7 +363,11 @@ public partial class SpanViewsTests : IDisposable
         ViewFiles.Contains(path) || path.Split('/') is ["cases", _, SpanJsonLines.FileName or ZipkinExport.FileName];
 
     private static List<string> RunFiles(string folder) =>
-        Directory.GetFiles(folder, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/')).Order(StringComparer.Ordinal).ToList();
+        Directory
+            .GetFiles(folder, "*", SearchOption.AllDirectories)
+            .Select(f => Path.GetRelativePath(folder, f).Replace('\\', '/'))
+            .Order(StringComparer.Ordinal)
+            .ToList();
 
     [GeneratedRegex(@"lnbench:xpay#(\d+)/")]
     private static partial Regex XpayId();

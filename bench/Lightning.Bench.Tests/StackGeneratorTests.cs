@@ -16,13 +16,18 @@ public class StackGeneratorTests
 
     private static readonly ComposeFragments Fragments = NodeKindCatalog.Default.LoadFragments();
 
-    private static readonly IReadOnlyDictionary<string, string> Labels =
-        new Dictionary<string, string> { [RunLabels.Run] = RunId, [RunLabels.OwnerPid] = "42", [RunLabels.OwnerHost] = "manager" };
-
-    private static StackSettings Settings(bool traces = true) => new(RunId, Stack, "1000:1000", Labels, "host-2", traces)
+    private static readonly IReadOnlyDictionary<string, string> Labels = new Dictionary<string, string>
     {
-        NodeHosts = new Dictionary<string, string> { ["carol-1"] = "host-5" },
+        [RunLabels.Run] = RunId,
+        [RunLabels.OwnerPid] = "42",
+        [RunLabels.OwnerHost] = "manager",
     };
+
+    private static StackSettings Settings(bool traces = true) =>
+        new(RunId, Stack, "1000:1000", Labels, "host-2", traces)
+        {
+            NodeHosts = new Dictionary<string, string> { ["carol-1"] = "host-5" },
+        };
 
     private static TopologySpec AlicePaysBobTopology() =>
         AlicePaysBob.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2");
@@ -30,9 +35,17 @@ public class StackGeneratorTests
     /// <summary>carol-1 on a host labelled lnbench.placement=far, the rest on the topology's host.</summary>
     private static TopologySpec SpreadTopology()
     {
-        var topology = AlicePaysBobViaCarols.TopologyFor(BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"), "bitcoin/bitcoin:30.2", 1);
-        return new TopologySpec(topology.BitcoindImage,
-            topology.Nodes.Select(n => n.Name == "carol-1" ? n with { Placement = "far" } : n).ToList(), topology.Channels, topology.Flows);
+        var topology = AlicePaysBobViaCarols.TopologyFor(
+            BuildSpec.FromImage("elementsproject/lightningd:v26.06.6"),
+            "bitcoin/bitcoin:30.2",
+            1
+        );
+        return new TopologySpec(
+            topology.BitcoindImage,
+            topology.Nodes.Select(n => n.Name == "carol-1" ? n with { Placement = "far" } : n).ToList(),
+            topology.Channels,
+            topology.Flows
+        );
     }
 
     [Fact]
@@ -52,7 +65,13 @@ public class StackGeneratorTests
     [Fact]
     public void The_agent_stack_matches_the_golden_file()
     {
-        var settings = new AgentStackSettings(RunId, "lnbench-agent:dev", ["dotnet", "/lnbench/Lightning.Bench.dll"], "1000:1000", Labels);
+        var settings = new AgentStackSettings(
+            RunId,
+            "lnbench-agent:dev",
+            ["dotnet", "/lnbench/Lightning.Bench.dll"],
+            "1000:1000",
+            Labels
+        );
         Golden.AssertMatches("stack-agents.yml", ComposeYaml.Serialize(AgentStackGenerator.Generate(settings)));
     }
 
@@ -75,8 +94,12 @@ public class StackGeneratorTests
             Assert.Equal(1, service.Deploy.Replicas);
             Assert.Equal([$"{StackGenerator.WorkVolumeKey}:/lnb"], service.Volumes);
             // A node placed apart goes to the host the run chose among those labelled (its agent binds its socket there first).
-            Assert.Equal(name == "carol-1" ? ["node.labels.lnbench.placement == far", "node.hostname == host-5"] : ["node.hostname == host-2"],
-                service.Deploy.Placement!.Constraints!);
+            Assert.Equal(
+                name == "carol-1"
+                    ? ["node.labels.lnbench.placement == far", "node.hostname == host-5"]
+                    : ["node.hostname == host-2"],
+                service.Deploy.Placement!.Constraints!
+            );
         }
         Assert.True(file.Networks![StackGenerator.RunNetworkKey].External);
         Assert.Equal($"lnbench-{RunId}", file.Networks[StackGenerator.RunNetworkKey].Name);
@@ -95,7 +118,12 @@ public class StackGeneratorTests
         Assert.Contains($"--lightning-dir=/lnb/{Stack}/alice", alice);
         Assert.Equal(new NodeKinds.PeerAddress($"{Stack}-bob", 9735), StackGenerator.PeerAddressOf(Stack, "bob"));
         Assert.Equal($"/lnb/{Stack}/alice/trace.sock", file.Services["alice"].Environment!["CLN_TRACE_SOCKET"]);
-        Assert.Null(StackGenerator.Generate(AlicePaysBobTopology(), Settings(traces: false), Fragments).Services["alice"].Environment);
+        Assert.Null(
+            StackGenerator
+                .Generate(AlicePaysBobTopology(), Settings(traces: false), Fragments)
+                .Services["alice"]
+                .Environment
+        );
     }
 
     [Fact]
@@ -121,19 +149,26 @@ public class StackGeneratorTests
     [Fact]
     public void Every_network_and_secret_the_run_creates_carries_the_run_labels()
     {
-        var resources = SwarmResources.ForRun(RunId, Labels).Concat(SwarmResources.ForTopology(AlicePaysBobTopology(), Stack, Labels)).ToList();
+        var resources = SwarmResources
+            .ForRun(RunId, Labels)
+            .Concat(SwarmResources.ForTopology(AlicePaysBobTopology(), Stack, Labels))
+            .ToList();
         Assert.Equal(5, resources.Count);
         Assert.All(resources, r => Assert.Equal(RunId, r.Labels[RunLabels.Run]));
         Assert.All(resources, r => Assert.InRange(r.Name.Length, 1, 63));
-        var secrets = StackGenerator.Generate(AlicePaysBobTopology(), Settings(), Fragments).Secrets!.Keys
-            .Append(SwarmNames.AgentTokenSecret(RunId)).Order();
+        var secrets = StackGenerator
+            .Generate(AlicePaysBobTopology(), Settings(), Fragments)
+            .Secrets!.Keys.Append(SwarmNames.AgentTokenSecret(RunId))
+            .Order();
         Assert.Equal(secrets, resources.Where(r => r.Kind == SwarmResource.SecretKind).Select(r => r.Name).Order());
     }
 
     [Fact]
     public void The_agent_runs_on_every_host_on_the_overlay_only_with_the_token_as_a_secret()
     {
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, "img", ["dotnet", "/x.dll"], null, Labels));
+        var file = AgentStackGenerator.Generate(
+            new AgentStackSettings(RunId, "img", ["dotnet", "/x.dll"], null, Labels)
+        );
         var agent = file.Services[SwarmNames.AgentService];
         Assert.Equal("global", agent.Deploy!.Mode);
         Assert.Null(agent.Ports);
@@ -150,7 +185,9 @@ public class StackGeneratorTests
     [Fact]
     public void A_profiling_runs_agent_makes_its_perf_helpers_through_its_hosts_engine_with_the_runs_image_volume_and_labels()
     {
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, "lnbench/harness:abc", ["dotnet", "/x.dll"], null, Labels, Profiles: true));
+        var file = AgentStackGenerator.Generate(
+            new AgentStackSettings(RunId, "lnbench/harness:abc", ["dotnet", "/x.dll"], null, Labels, Profiles: true)
+        );
         var agent = file.Services[SwarmNames.AgentService];
         var command = agent.Command!;
         Assert.Equal("lnbench/harness:abc", command[command.IndexOf("--perf-image") + 1]);
@@ -162,8 +199,15 @@ public class StackGeneratorTests
         try
         {
             File.WriteAllText(tokenFile, new string('t', 32));
-            var args = command.Select(a => a.Replace($"/run/secrets/{SwarmNames.AgentTokenTarget}", tokenFile, StringComparison.Ordinal)).Skip(1).ToList();
-            var perf = Lightning.Bench.Swarm.AgentCommand.Settings(Lightning.Bench.Swarm.Relay.AgentOptionCatalog.Parse(args)).PerfContainer!;
+            var args = command
+                .Select(a =>
+                    a.Replace($"/run/secrets/{SwarmNames.AgentTokenTarget}", tokenFile, StringComparison.Ordinal)
+                )
+                .Skip(1)
+                .ToList();
+            var perf = Lightning
+                .Bench.Swarm.AgentCommand.Settings(Lightning.Bench.Swarm.Relay.AgentOptionCatalog.Parse(args))
+                .PerfContainer!;
             Assert.Equal("lnbench/harness:abc", perf.Image);
             Assert.Equal(SwarmNames.WorkVolume(RunId), perf.WorkVolume);
             Assert.Equal(SwarmNames.WorkMount, perf.WorkMount);
@@ -180,7 +224,10 @@ public class StackGeneratorTests
     {
         var before = ComposeYaml.Serialize(ComposeGenerator.Generate(AlicePaysBobTopology(), SingleHost(), Fragments));
         StackGenerator.Generate(SpreadTopology(), Settings(), Fragments);
-        Assert.Equal(before, ComposeYaml.Serialize(ComposeGenerator.Generate(AlicePaysBobTopology(), SingleHost(), Fragments)));
+        Assert.Equal(
+            before,
+            ComposeYaml.Serialize(ComposeGenerator.Generate(AlicePaysBobTopology(), SingleHost(), Fragments))
+        );
         Assert.DoesNotContain("version:", before);
         Assert.DoesNotContain("deploy:", before);
     }
@@ -194,15 +241,29 @@ public class StackGeneratorTests
         // Swarm ANDs constraints: two hosts of four are the two others left out.
         Assert.Equal(["node.hostname != a", "node.hostname != d"], AgentStackSettings.ForHosts(["b", "c"], swarm));
 
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, "img", ["dotnet", "/x.dll"], null, Labels, Placement: AgentStackSettings.ForHosts(["b", "c"], swarm)));
-        Assert.Equal(["node.hostname != a", "node.hostname != d"], file.Services[SwarmNames.AgentService].Deploy!.Placement!.Constraints!);
+        var file = AgentStackGenerator.Generate(
+            new AgentStackSettings(
+                RunId,
+                "img",
+                ["dotnet", "/x.dll"],
+                null,
+                Labels,
+                Placement: AgentStackSettings.ForHosts(["b", "c"], swarm)
+            )
+        );
+        Assert.Equal(
+            ["node.hostname != a", "node.hostname != d"],
+            file.Services[SwarmNames.AgentService].Deploy!.Placement!.Constraints!
+        );
         Assert.Equal("global", file.Services[SwarmNames.AgentService].Deploy!.Mode);
     }
 
     [Fact]
     public void A_placement_that_is_not_a_label_value_is_refused_with_the_node_named()
     {
-        var error = Assert.Throws<ArgumentException>(() => new TopologySpec("btc", [new NodeSpec("alice", "cln", Placement: "Far Away")], [], []));
+        var error = Assert.Throws<ArgumentException>(() =>
+            new TopologySpec("btc", [new NodeSpec("alice", "cln", Placement: "Far Away")], [], [])
+        );
         Assert.Contains("node 'alice' has placement 'Far Away'", error.Message);
     }
 

@@ -17,7 +17,9 @@ namespace Lightning.Bench.Tests;
 /// </summary>
 [Trait("Category", "Docker")]
 [Collection(DockerCollection.Name)]
-public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output) : IClassFixture<SingleNodeSwarm>, IAsyncLifetime
+public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output)
+    : IClassFixture<SingleNodeSwarm>,
+        IAsyncLifetime
 {
     private const string ScopeLabel = "lnbench.test-scope";
     private const int GonePid = 2147483646;
@@ -33,11 +35,14 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
     /// <summary>What a stack's removal takes: the resources labelled with its namespace.</summary>
     private RunResources Stack(string name) => new(engine, $"{StackServices.NamespaceLabel}={name}");
 
-    private Dictionary<string, string> Labels(int? pid = null) => new(RunLabels.For(runId))
-    {
-        [ScopeLabel] = runId,
-        [RunLabels.OwnerPid] = (pid ?? Environment.ProcessId).ToString(System.Globalization.CultureInfo.InvariantCulture),
-    };
+    private Dictionary<string, string> Labels(int? pid = null) =>
+        new(RunLabels.For(runId))
+        {
+            [ScopeLabel] = runId,
+            [RunLabels.OwnerPid] = (pid ?? Environment.ProcessId).ToString(
+                System.Globalization.CultureInfo.InvariantCulture
+            ),
+        };
 
     public Task InitializeAsync() => Task.CompletedTask;
 
@@ -81,13 +86,23 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var stack = $"lnbench-{runId}-1";
         var topology = TwoServiceTopology();
         var resources = new SwarmRunResources(engine);
-        foreach (var resource in SwarmResources.ForRun(runId, labels).Concat(SwarmResources.ForTopology(topology, stack, labels)))
+        foreach (
+            var resource in SwarmResources
+                .ForRun(runId, labels)
+                .Concat(SwarmResources.ForTopology(topology, stack, labels))
+        )
         {
-            await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? "not a real credential"u8.ToArray() : null);
+            await resources.CreateAsync(
+                resource,
+                resource.Kind == SwarmResource.SecretKind ? "not a real credential"u8.ToArray() : null
+            );
         }
         var images = await SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.FakeNode]);
-        var file = StackGenerator.Generate(topology, new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
-            NodeKindCatalog.Default.LoadFragments());
+        var file = StackGenerator.Generate(
+            topology,
+            new StackSettings(runId, stack, null, labels, manager.Node.Hostname, TraceSockets: false),
+            NodeKindCatalog.Default.LoadFragments()
+        );
 
         var clock = System.Diagnostics.Stopwatch.StartNew();
         var deployed = await SwarmStack.DeployAsync(engine, stack, file, images);
@@ -134,7 +149,10 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var resources = new SwarmRunResources(engine);
         foreach (var resource in SwarmResources.ForRun(runId, gone))
         {
-            await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? "token"u8.ToArray() : null);
+            await resources.CreateAsync(
+                resource,
+                resource.Kind == SwarmResource.SecretKind ? "token"u8.ToArray() : null
+            );
         }
         var file = new ComposeFile
         {
@@ -147,15 +165,46 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
                     Labels = new(gone),
                     Volumes = [$"{StackGenerator.WorkVolumeKey}:/lnb"],
                     Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork() },
-                    Secrets = [new ComposeServiceSecret { Source = SwarmNames.AgentTokenSecret(runId), Target = "token" }],
-                    Deploy = new ComposeDeploy { Labels = new(gone), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
+                    Secrets =
+                    [
+                        new ComposeServiceSecret { Source = SwarmNames.AgentTokenSecret(runId), Target = "token" },
+                    ],
+                    Deploy = new ComposeDeploy
+                    {
+                        Labels = new(gone),
+                        RestartPolicy = new ComposeRestartPolicy { Condition = "none" },
+                    },
                 },
             },
-            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(runId) } },
-            Volumes = new() { [StackGenerator.WorkVolumeKey] = new ComposeVolume { Name = SwarmNames.WorkVolume(runId), Labels = new(gone) } },
-            Secrets = new() { [SwarmNames.AgentTokenSecret(runId)] = new ComposeSecret { External = true, Name = SwarmNames.AgentTokenSecret(runId) } },
+            Networks = new()
+            {
+                [StackGenerator.RunNetworkKey] = new ComposeNetwork
+                {
+                    External = true,
+                    Name = SwarmNames.Network(runId),
+                },
+            },
+            Volumes = new()
+            {
+                [StackGenerator.WorkVolumeKey] = new ComposeVolume
+                {
+                    Name = SwarmNames.WorkVolume(runId),
+                    Labels = new(gone),
+                },
+            },
+            Secrets = new()
+            {
+                [SwarmNames.AgentTokenSecret(runId)] = new ComposeSecret
+                {
+                    External = true,
+                    Name = SwarmNames.AgentTokenSecret(runId),
+                },
+            },
         };
-        var images = new Dictionary<string, string> { [FakeNodeImage.Busybox] = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id };
+        var images = new Dictionary<string, string>
+        {
+            [FakeNodeImage.Busybox] = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id,
+        };
         // Deployed and never disposed: the harness that made it was killed with -9.
         var left = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-agents", file, images);
         await left.WaitRunningAsync(TimeSpan.FromSeconds(90));
@@ -180,7 +229,9 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var manager = await ReadyAsync();
         const string absent = "lnbench-test/absent:0";
 
-        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox, absent]));
+        var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
+            SwarmImageCheck.RequireSameAsync(engine, manager, [FakeNodeImage.Busybox, absent])
+        );
 
         Assert.StartsWith($"host {manager.Node.Hostname} lacks image {absent}: ", error.Message);
         Assert.DoesNotContain(FakeNodeImage.Busybox, error.Message);
@@ -188,7 +239,8 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
 
         // A run checks before it creates anything.
         var refused = await Assert.ThrowsAsync<SwarmUnavailableException>(() =>
-            SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.Busybox, absent], "token"u8.ToArray()));
+            SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.Busybox, absent], "token"u8.ToArray())
+        );
         Assert.Equal(error.Message, refused.Message);
         await AssertNothingLeftAsync();
     }
@@ -198,9 +250,16 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
     {
         var manager = await ReadyAsync();
         var present = (await engine.InspectImageAsync(FakeNodeImage.Busybox))!.Id;
-        var ids = new Dictionary<string, string> { [FakeNodeImage.Busybox] = present, ["lnbench-test/elsewhere:1"] = $"sha256:{new string('0', 64)}" };
+        var ids = new Dictionary<string, string>
+        {
+            [FakeNodeImage.Busybox] = present,
+            ["lnbench-test/elsewhere:1"] = $"sha256:{new string('0', 64)}",
+        };
 
-        var missing = await new ImageJobProbe(engine, Labels(), TimeSpan.FromSeconds(60)).MissingAsync([manager.Node], ids);
+        var missing = await new ImageJobProbe(engine, Labels(), TimeSpan.FromSeconds(60)).MissingAsync(
+            [manager.Node],
+            ids
+        );
 
         var (host, image) = Assert.Single(missing);
         Assert.Equal(manager.Node.Hostname, host.Hostname);
@@ -220,17 +279,29 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var run = await SwarmRun.StartAsync(engine, runId, Labels(), [FakeNodeImage.FakeNode], "token"u8.ToArray());
         await using (run)
         {
-            var (first, _) = await run.DeployTopologyAsync(topology, Settings(run, 1), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            var (first, _) = await run.DeployTopologyAsync(
+                topology,
+                Settings(run, 1),
+                fragments,
+                service => System.Text.Encoding.UTF8.GetBytes($"{service} conf")
+            );
             Assert.Equal(2, (await first.WaitRunningAsync(TimeSpan.FromSeconds(90))).Count);
             await run.RemoveTopologyAsync(first.Name);
             Assert.Empty(await Stack(first.Name).ServicesAsync());
             Assert.Empty(await Stack(first.Name).SecretsAsync());
             Assert.Equal([SwarmNames.AgentTokenSecret(runId)], (await Scoped.SecretsAsync()).Select(s => s.Name));
 
-            var (second, _) = await run.DeployTopologyAsync(topology, Settings(run, 2), fragments, service => System.Text.Encoding.UTF8.GetBytes($"{service} conf"));
+            var (second, _) = await run.DeployTopologyAsync(
+                topology,
+                Settings(run, 2),
+                fragments,
+                service => System.Text.Encoding.UTF8.GetBytes($"{service} conf")
+            );
             using var ctrlC = new CancellationTokenSource();
             ctrlC.Cancel();
-            await Assert.ThrowsAnyAsync<OperationCanceledException>(() => second.WaitRunningAsync(TimeSpan.FromSeconds(90), ctrlC.Token));
+            await Assert.ThrowsAnyAsync<OperationCanceledException>(() =>
+                second.WaitRunningAsync(TimeSpan.FromSeconds(90), ctrlC.Token)
+            );
         }
 
         await AssertNothingLeftAsync();
@@ -245,13 +316,23 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         {
             Services = new()
             {
-                ["ok"] = new ComposeService { Image = FakeNodeImage.Busybox, Command = ["sleep", "3600"], Labels = new(labels), Deploy = new ComposeDeploy { Labels = new(labels) } },
+                ["ok"] = new ComposeService
+                {
+                    Image = FakeNodeImage.Busybox,
+                    Command = ["sleep", "3600"],
+                    Labels = new(labels),
+                    Deploy = new ComposeDeploy { Labels = new(labels) },
+                },
                 ["broken"] = new ComposeService
                 {
                     Image = FakeNodeImage.Busybox,
                     Entrypoint = ["/bin/no-such-program"],
                     Labels = new(labels),
-                    Deploy = new ComposeDeploy { Labels = new(labels), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
+                    Deploy = new ComposeDeploy
+                    {
+                        Labels = new(labels),
+                        RestartPolicy = new ComposeRestartPolicy { Condition = "none" },
+                    },
                 },
             },
         };
@@ -259,7 +340,9 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         await using var deployed = await SwarmStack.DeployAsync(engine, $"lnbench-{runId}-1", file, images);
         var started = DateTime.UtcNow;
 
-        var error = await Assert.ThrowsAsync<Lightning.Bench.Waiting.WaitAbortedException>(() => deployed.WaitRunningAsync(TimeSpan.FromSeconds(90)));
+        var error = await Assert.ThrowsAsync<Lightning.Bench.Waiting.WaitAbortedException>(() =>
+            deployed.WaitRunningAsync(TimeSpan.FromSeconds(90))
+        );
 
         Assert.Contains("service broken's task", error.Message);
         Assert.Contains("no-such-program", error.Message);
@@ -275,13 +358,18 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
     {
         var manager = await ReadyAsync();
         var labels = Labels();
-        ComposeService Service(params string[] script) => new()
-        {
-            Image = FakeNodeImage.Busybox,
-            Entrypoint = ["sh", "-c", string.Join(' ', script)],
-            Labels = new(labels),
-            Deploy = new ComposeDeploy { Labels = new(labels), RestartPolicy = new ComposeRestartPolicy { Condition = "none" } },
-        };
+        ComposeService Service(params string[] script) =>
+            new()
+            {
+                Image = FakeNodeImage.Busybox,
+                Entrypoint = ["sh", "-c", string.Join(' ', script)],
+                Labels = new(labels),
+                Deploy = new ComposeDeploy
+                {
+                    Labels = new(labels),
+                    RestartPolicy = new ComposeRestartPolicy { Condition = "none" },
+                },
+            };
         var file = new ComposeFile
         {
             Services = new()
@@ -296,11 +384,21 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var tasks = await deployed.WaitRunningAsync(TimeSpan.FromSeconds(120));
         var hosts = (await engine.Swarm.ListNodesAsync()).ToDictionary(n => n.Id, n => n.Hostname);
         var progress = new StringWriter();
-        await using var watch = SwarmDeathWatch.Start(engine, deployed, id => hosts.GetValueOrDefault(id, id), new Lightning.Bench.Progress.RunProgress(progress));
+        await using var watch = SwarmDeathWatch.Start(
+            engine,
+            deployed,
+            id => hosts.GetValueOrDefault(id, id),
+            new Lightning.Bench.Progress.RunProgress(progress)
+        );
         Assert.False(watch.Died.IsCancellationRequested);
 
         var bob = tasks.Single(t => t.Service == "bob");
-        Assert.Equal(0, (await engine.ExecAsync(bob.ContainerId, ["sh", "-c", ": > /tmp/die"], null, TimeSpan.FromSeconds(30))).ExitCode);
+        Assert.Equal(
+            0,
+            (
+                await engine.ExecAsync(bob.ContainerId, ["sh", "-c", ": > /tmp/die"], null, TimeSpan.FromSeconds(30))
+            ).ExitCode
+        );
         await Task.Delay(TimeSpan.FromSeconds(120), watch.Died).ContinueWith(_ => { }, TaskScheduler.Default);
 
         Assert.True(watch.Died.IsCancellationRequested, $"no death seen in 120 s: {progress}");
@@ -318,7 +416,11 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
 
         // A killed run's work volume (its overlay network gone), which the run's end takes from every host with a job.
         var stale = SwarmNames.WorkVolume($"{runId}s");
-        var made = await Processes.ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={runId}s", "--label", Scope, stale], TimeSpan.FromSeconds(30));
+        var made = await Processes.ProcessRunner.RunAsync(
+            "docker",
+            ["volume", "create", "--label", $"{RunLabels.Run}={runId}s", "--label", Scope, stale],
+            TimeSpan.FromSeconds(30)
+        );
         Assert.True(made.Succeeded, made.Tail());
 
         await using (var run = await SwarmRun.StartAsync(engine, runId, labels, [image], AgentToken, sweepScope: Scope))
@@ -333,9 +435,17 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
             var (found, said) = await ProbeFromOverlayAsync(image, labels, service, AgentToken);
             Assert.True(found == 0, said);
             // The agent says its host from the task's template ({{.Node.Hostname}}), found by `tasks.SERVICE` on the overlay.
-            Assert.Matches($@"(?m)^host {System.Text.RegularExpressions.Regex.Escape(task.Host)} at \d+\.\d+\.\d+\.\d+:{SwarmNames.AgentPort}, session \d+$", said);
+            Assert.Matches(
+                $@"(?m)^host {System.Text.RegularExpressions.Regex.Escape(task.Host)} at \d+\.\d+\.\d+\.\d+:{SwarmNames.AgentPort}, session \d+$",
+                said
+            );
 
-            var (refused, why) = await ProbeFromOverlayAsync(image, labels, service, "not-the-run-token-at-all"u8.ToArray());
+            var (refused, why) = await ProbeFromOverlayAsync(
+                image,
+                labels,
+                service,
+                "not-the-run-token-at-all"u8.ToArray()
+            );
             Assert.Equal(1, refused);
             Assert.Contains("refused the connection: wrong token", why);
         }
@@ -345,7 +455,10 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         Assert.Empty(await Scoped.ServicesAsync());
         Assert.Empty(await Scoped.SecretsAsync());
         Assert.Empty(await Scoped.NetworksAsync());
-        Assert.DoesNotContain(await Scoped.ContainersAsync(), c => c.Labels.GetValueOrDefault(Network.ComposeGenerator.NodeLabel) == SwarmNames.AgentService);
+        Assert.DoesNotContain(
+            await Scoped.ContainersAsync(),
+            c => c.Labels.GetValueOrDefault(Network.ComposeGenerator.NodeLabel) == SwarmNames.AgentService
+        );
     }
 
     [SkippableFact]
@@ -355,44 +468,82 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var image = await HarnessImage.EnsureAsync(engine);
         var (stale, live) = ($"{runId}s", $"{runId}l");
         // A killed run's work volume, a live run's, and a volume of the killed run that is not a work volume (as a single-host run makes).
-        foreach (var (name, run) in new[] { (SwarmNames.WorkVolume(stale), stale), (SwarmNames.WorkVolume(live), live), ($"lnbench-{stale}-chain", stale) })
+        foreach (
+            var (name, run) in new[]
+            {
+                (SwarmNames.WorkVolume(stale), stale),
+                (SwarmNames.WorkVolume(live), live),
+                ($"lnbench-{stale}-chain", stale),
+            }
+        )
         {
-            var made = await Processes.ProcessRunner.RunAsync("docker", ["volume", "create", "--label", $"{RunLabels.Run}={run}", "--label", Scope, name], TimeSpan.FromSeconds(30));
+            var made = await Processes.ProcessRunner.RunAsync(
+                "docker",
+                ["volume", "create", "--label", $"{RunLabels.Run}={run}", "--label", Scope, name],
+                TimeSpan.FromSeconds(30)
+            );
             Assert.True(made.Succeeded, made.Tail());
         }
         // Containers a host keeps of a killed run (a job's task, never started) and of a live run's, and a container of the
         // killed run that no swarm made (a single-host run's node).
         await FakeNodeImage.EnsureBuiltAsync();
         var containers = new Dictionary<string, string>();
-        foreach (var (name, run, task) in new[] { ("stale-task", stale, true), ("live-task", live, true), ("stale-single-host", stale, false) })
+        foreach (
+            var (name, run, task) in new[]
+            {
+                ("stale-task", stale, true),
+                ("live-task", live, true),
+                ("stale-single-host", stale, false),
+            }
+        )
         {
             var containerLabels = new Dictionary<string, string> { [RunLabels.Run] = run, [ScopeLabel] = runId };
             if (task)
             {
                 containerLabels["com.docker.swarm.task.id"] = $"task-{name}";
             }
-            containers[name] = await engine.CreateContainerAsync($"{runId}-{name}", new global::Docker.DotNet.Models.CreateContainerParameters
-            {
-                Image = FakeNodeImage.Busybox,
-                Cmd = ["true"],
-                Labels = containerLabels,
-            });
+            containers[name] = await engine.CreateContainerAsync(
+                $"{runId}-{name}",
+                new global::Docker.DotNet.Models.CreateContainerParameters
+                {
+                    Image = FakeNodeImage.Busybox,
+                    Cmd = ["true"],
+                    Labels = containerLabels,
+                }
+            );
         }
         var labels = new Dictionary<string, string> { [ScopeLabel] = runId };
 
-        var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, image, new HashSet<string> { live }, labels, TimeSpan.FromSeconds(120), scope: Scope);
+        var failed = await WorkVolumeSweep.OnEveryHostAsync(
+            engine,
+            image,
+            new HashSet<string> { live },
+            labels,
+            TimeSpan.FromSeconds(120),
+            scope: Scope
+        );
 
         Assert.Empty(failed);
-        Assert.Equal(new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal), (await Scoped.VolumesAsync()).Order(StringComparer.Ordinal));
+        Assert.Equal(
+            new[] { $"lnbench-{stale}-chain", SwarmNames.WorkVolume(live) }.Order(StringComparer.Ordinal),
+            (await Scoped.VolumesAsync()).Order(StringComparer.Ordinal)
+        );
         Assert.Empty(await Scoped.ServicesAsync());
         // The killed run's task container went; the live run's and the single-host one stayed. The job's own container
         // and the one that removes it once it has exited go too (on this host the harness also removes it at once).
-        await Wait.UntilAsync("the sweep's own containers to be gone", async c =>
-        {
-            var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).Order(StringComparer.Ordinal).ToList();
-            return left.SequenceEqual(new[] { $"{runId}-live-task", $"{runId}-stale-single-host" }.Order(StringComparer.Ordinal))
-                ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
-        }, TimeSpan.FromSeconds(60));
+        await Wait.UntilAsync(
+            "the sweep's own containers to be gone",
+            async c =>
+            {
+                var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).Order(StringComparer.Ordinal).ToList();
+                return left.SequenceEqual(
+                    new[] { $"{runId}-live-task", $"{runId}-stale-single-host" }.Order(StringComparer.Ordinal)
+                )
+                    ? WaitState.Met()
+                    : WaitState.NotYet(string.Join(", ", left));
+            },
+            TimeSpan.FromSeconds(60)
+        );
     }
 
     [SkippableFact]
@@ -402,48 +553,91 @@ public class SwarmLifecycleTests(SingleNodeSwarm swarm, ITestOutputHelper output
         var image = await HarnessImage.EnsureAsync(engine);
         await FakeNodeImage.EnsureBuiltAsync();
         var scoped = new Dictionary<string, string> { [ScopeLabel] = runId };
-        var target = await engine.CreateContainerAsync($"{runId}-target", new global::Docker.DotNet.Models.CreateContainerParameters
-        {
-            Image = FakeNodeImage.Busybox,
-            Cmd = ["sleep", "600"],
-            Labels = scoped,
-        });
+        var target = await engine.CreateContainerAsync(
+            $"{runId}-target",
+            new global::Docker.DotNet.Models.CreateContainerParameters
+            {
+                Image = FakeNodeImage.Busybox,
+                Cmd = ["sleep", "600"],
+                Labels = scoped,
+            }
+        );
         await engine.StartContainerAsync(target);
-        var remover = await engine.CreateContainerAsync($"{runId}-remover", new global::Docker.DotNet.Models.CreateContainerParameters
-        {
-            Image = image,
-            Cmd = [WorkVolumeSweep.RemoveWhenExitedCommand, target],
-            Labels = scoped,
-            HostConfig = new global::Docker.DotNet.Models.HostConfig { AutoRemove = true, Binds = [$"{WorkVolumeSweep.DockerSocket}:{WorkVolumeSweep.DockerSocket}"] },
-        });
+        var remover = await engine.CreateContainerAsync(
+            $"{runId}-remover",
+            new global::Docker.DotNet.Models.CreateContainerParameters
+            {
+                Image = image,
+                Cmd = [WorkVolumeSweep.RemoveWhenExitedCommand, target],
+                Labels = scoped,
+                HostConfig = new global::Docker.DotNet.Models.HostConfig
+                {
+                    AutoRemove = true,
+                    Binds = [$"{WorkVolumeSweep.DockerSocket}:{WorkVolumeSweep.DockerSocket}"],
+                },
+            }
+        );
         await engine.StartContainerAsync(remover);
 
         // While the target runs, it stays (the remover waits: running, with the target still there); once it exits, both go.
-        await Wait.UntilAsync("the remover to run", async c => await engine.InspectContainerAsync(remover, c) is { Running: true }
-            ? WaitState.Met() : WaitState.NotYet("not running yet"), TimeSpan.FromSeconds(60));
+        await Wait.UntilAsync(
+            "the remover to run",
+            async c =>
+                await engine.InspectContainerAsync(remover, c) is { Running: true }
+                    ? WaitState.Met()
+                    : WaitState.NotYet("not running yet"),
+            TimeSpan.FromSeconds(60)
+        );
         await Task.Delay(TimeSpan.FromSeconds(2));
         Assert.True((await engine.InspectContainerAsync(target))?.Running, "the target was removed while it ran");
         var stopped = await Processes.ProcessRunner.RunAsync("docker", ["kill", target], TimeSpan.FromSeconds(30));
         Assert.True(stopped.Succeeded, stopped.Tail());
-        await Wait.UntilAsync("the target and the remover to be gone", async c =>
-        {
-            var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).ToList();
-            return left.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
-        }, TimeSpan.FromSeconds(60));
+        await Wait.UntilAsync(
+            "the target and the remover to be gone",
+            async c =>
+            {
+                var left = (await Scoped.ContainersAsync(c)).Select(x => x.Name).ToList();
+                return left.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join(", ", left));
+            },
+            TimeSpan.FromSeconds(60)
+        );
     }
 
     /// <summary>`agents` in a one-shot container of the harness image attached to the run's overlay: its exit code and output.</summary>
-    private async Task<(long ExitCode, string Output)> ProbeFromOverlayAsync(string image, IReadOnlyDictionary<string, string> labels, string service, byte[] token)
+    private async Task<(long ExitCode, string Output)> ProbeFromOverlayAsync(
+        string image,
+        IReadOnlyDictionary<string, string> labels,
+        string service,
+        byte[] token
+    )
     {
         var tokenFile = Path.Combine(Directory.CreateTempSubdirectory("lnbench-agents-").FullName, "token");
         await File.WriteAllBytesAsync(tokenFile, token);
-        var id = await engine.CreateContainerAsync($"{runId}-probe-{Guid.NewGuid():N}"[..40], new global::Docker.DotNet.Models.CreateContainerParameters
-        {
-            Image = image,
-            Cmd = ["agents", "--service", service, "--token-file", "/run/token", "--expect", "1", "--timeout", "30"],
-            Labels = new Dictionary<string, string>(labels),
-            HostConfig = new global::Docker.DotNet.Models.HostConfig { NetworkMode = SwarmNames.Network(runId), Binds = [$"{tokenFile}:/run/token:ro"] },
-        });
+        var id = await engine.CreateContainerAsync(
+            $"{runId}-probe-{Guid.NewGuid():N}"[..40],
+            new global::Docker.DotNet.Models.CreateContainerParameters
+            {
+                Image = image,
+                Cmd =
+                [
+                    "agents",
+                    "--service",
+                    service,
+                    "--token-file",
+                    "/run/token",
+                    "--expect",
+                    "1",
+                    "--timeout",
+                    "30",
+                ],
+                Labels = new Dictionary<string, string>(labels),
+                HostConfig = new global::Docker.DotNet.Models.HostConfig
+                {
+                    NetworkMode = SwarmNames.Network(runId),
+                    Binds = [$"{tokenFile}:/run/token:ro"],
+                },
+            }
+        );
         try
         {
             await engine.StartContainerAsync(id);

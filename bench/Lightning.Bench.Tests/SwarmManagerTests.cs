@@ -12,30 +12,53 @@ public class SwarmManagerTests : IDisposable
     private readonly string directory = Directory.CreateTempSubdirectory("lnbench-swarm-").FullName;
 
     private StandInEngine Engine(string state, bool manager, string nodesJson = "[]", string servicesStatus = "503") =>
-        new(directory, "1.41", "1.12", (_, path) =>
-            path.StartsWith("/info", StringComparison.Ordinal)
-                ? new StandInResponse(200, $"{{\"Name\":\"vm\",\"Swarm\":{{\"NodeID\":\"{(state == "inactive" ? "" : "n1")}\",\"LocalNodeState\":\"{state}\",\"ControlAvailable\":{(manager ? "true" : "false")}}}}}")
-            : path.StartsWith("/nodes", StringComparison.Ordinal) ? new StandInResponse(200, nodesJson)
-            : path.StartsWith("/services", StringComparison.Ordinal) || path.StartsWith("/secrets", StringComparison.Ordinal)
-                ? (servicesStatus == "503"
-                    ? new StandInResponse(503, "{\"message\":\"This node is not a swarm manager. Use \\\"docker swarm init\\\" or \\\"docker swarm join\\\" to connect this node to swarm and try again.\"}")
-                    : new StandInResponse(200, "[]"))
-            : path.StartsWith("/containers/json", StringComparison.Ordinal) || path.StartsWith("/networks", StringComparison.Ordinal) ? new StandInResponse(200, "[]")
-            : path.StartsWith("/volumes", StringComparison.Ordinal) ? new StandInResponse(200, "{\"Volumes\":[]}")
-            : null);
+        new(
+            directory,
+            "1.41",
+            "1.12",
+            (_, path) =>
+                path.StartsWith("/info", StringComparison.Ordinal)
+                    ? new StandInResponse(
+                        200,
+                        $"{{\"Name\":\"vm\",\"Swarm\":{{\"NodeID\":\"{(state == "inactive" ? "" : "n1")}\",\"LocalNodeState\":\"{state}\",\"ControlAvailable\":{(manager ? "true" : "false")}}}}}"
+                    )
+                : path.StartsWith("/nodes", StringComparison.Ordinal) ? new StandInResponse(200, nodesJson)
+                : path.StartsWith("/services", StringComparison.Ordinal)
+                || path.StartsWith("/secrets", StringComparison.Ordinal)
+                    ? (
+                        servicesStatus == "503"
+                            ? new StandInResponse(
+                                503,
+                                "{\"message\":\"This node is not a swarm manager. Use \\\"docker swarm init\\\" or \\\"docker swarm join\\\" to connect this node to swarm and try again.\"}"
+                            )
+                            : new StandInResponse(200, "[]")
+                    )
+                : path.StartsWith("/containers/json", StringComparison.Ordinal)
+                || path.StartsWith("/networks", StringComparison.Ordinal)
+                    ? new StandInResponse(200, "[]")
+                : path.StartsWith("/volumes", StringComparison.Ordinal) ? new StandInResponse(200, "{\"Volumes\":[]}")
+                : null
+        );
 
     [Theory]
     [InlineData("inactive", false, "is not in a swarm: make it a manager with 'docker swarm init'")]
     [InlineData("active", false, "is a swarm worker, not a manager: run on a manager")]
     [InlineData("locked", false, "is in a swarm that is locked: unlock it with 'docker swarm unlock'")]
-    public async Task An_engine_that_is_no_manager_is_refused_in_one_line_that_says_what_to_do(string state, bool manager, string expected)
+    public async Task An_engine_that_is_no_manager_is_refused_in_one_line_that_says_what_to_do(
+        string state,
+        bool manager,
+        string expected
+    )
     {
         await using var stand = Engine(state, manager);
         using var engine = new DockerEngine(stand.Host);
 
         var error = await Assert.ThrowsAsync<SwarmUnavailableException>(() => SwarmManager.RequireAsync(engine));
 
-        Assert.Equal($"the Docker engine at {stand.Host} {expected}", error.Message[..$"the Docker engine at {stand.Host} {expected}".Length]);
+        Assert.Equal(
+            $"the Docker engine at {stand.Host} {expected}",
+            error.Message[..$"the Docker engine at {stand.Host} {expected}".Length]
+        );
         Assert.DoesNotContain('\n', error.Message);
     }
 
@@ -68,7 +91,9 @@ public class SwarmManagerTests : IDisposable
         await using var stand = Engine("active", true, nodes);
         using var engine = new DockerEngine(stand.Host);
         var swarm = await SwarmManager.RequireAsync(engine);
-        var topology = Scenarios.AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc").Placed(new Dictionary<string, string> { ["bob"] = "far" });
+        var topology = Scenarios
+            .AlicePaysBob.TopologyFor(BuildSpec.FromImage("cln:dev"), "btc")
+            .Placed(new Dictionary<string, string> { ["bob"] = "far" });
 
         var placed = swarm.Placing(["far"]);
 
@@ -89,8 +114,11 @@ public class SwarmManagerTests : IDisposable
         Assert.Equal(["far-2"], all.PairHosts.Select(h => h.Hostname));
 
         var error = Assert.Throws<SwarmUnavailableException>(() => swarm.Placing(["near"]));
-        Assert.Equal("--place …=near: no host of the swarm that may run tasks is labelled lnbench.placement=near: label one with "
-            + "'docker node update --label-add lnbench.placement=near HOST' (hosts: far-1, far-2, manager, worker-1)", error.Message);
+        Assert.Equal(
+            "--place …=near: no host of the swarm that may run tasks is labelled lnbench.placement=near: label one with "
+                + "'docker node update --label-add lnbench.placement=near HOST' (hosts: far-1, far-2, manager, worker-1)",
+            error.Message
+        );
     }
 
     [Fact]

@@ -34,11 +34,17 @@ public partial class TestCategoryTests
                 var name = $"{type.FullName}.{test.Name}";
                 if (categories.Count != 1)
                 {
-                    wrong.Add(categories.Count == 0 ? $"{name}: no [Trait(\"{Category}\", …)]" : $"{name}: in {string.Join(" and ", categories)}");
+                    wrong.Add(
+                        categories.Count == 0
+                            ? $"{name}: no [Trait(\"{Category}\", …)]"
+                            : $"{name}: in {string.Join(" and ", categories)}"
+                    );
                 }
                 else if (!documented.Contains(categories[0]))
                 {
-                    wrong.Add($"{name}: category {categories[0]} is not in docs/tests.md ({string.Join(", ", documented)})");
+                    wrong.Add(
+                        $"{name}: category {categories[0]} is not in docs/tests.md ({string.Join(", ", documented)})"
+                    );
                 }
             }
         }
@@ -50,24 +56,53 @@ public partial class TestCategoryTests
     {
         var documented = DocumentedCategories();
         var said = CategoryCount().Match(File.ReadAllText(TestsPage));
-        Assert.True(said.Success, "docs/tests.md does not say how many categories the tests are in (\"in N categories\")");
+        Assert.True(
+            said.Success,
+            "docs/tests.md does not say how many categories the tests are in (\"in N categories\")"
+        );
         Assert.Equal(documented.Count, Array.IndexOf(NumberWords, said.Groups["count"].Value.ToLowerInvariant()));
 
-        var used = TestClasses().SelectMany(c => c.Tests.SelectMany(Categories).Concat(Categories(c.Type))).ToHashSet(StringComparer.Ordinal);
+        var used = TestClasses()
+            .SelectMany(c => c.Tests.SelectMany(Categories).Concat(Categories(c.Type)))
+            .ToHashSet(StringComparer.Ordinal);
         var unused = documented.Where(c => !used.Contains(c)).ToList();
         Assert.True(unused.Count == 0, $"docs/tests.md lists categories no test is in: {string.Join(", ", unused)}");
     }
 
-    private static readonly string[] NumberWords = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    private static readonly string[] NumberWords =
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+    ];
 
     /// <summary>Classes of this assembly with test methods ([Fact], [Theory] and the skippable ones derive from FactAttribute).</summary>
     private static IEnumerable<(Type Type, IReadOnlyList<MethodInfo> Tests)> TestClasses() =>
-        typeof(TestCategoryTests).Assembly.GetTypes()
+        typeof(TestCategoryTests)
+            .Assembly.GetTypes()
             .Where(t => t.IsClass && !t.IsAbstract)
-            .Select(t => (Type: t, Tests: (IReadOnlyList<MethodInfo>)t
-                .GetMethods(BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static)
-                .Where(m => m.IsDefined(typeof(FactAttribute), inherit: true))
-                .ToList()))
+            .Select(t =>
+                (
+                    Type: t,
+                    Tests: (IReadOnlyList<MethodInfo>)
+                        t.GetMethods(
+                                BindingFlags.Public
+                                    | BindingFlags.NonPublic
+                                    | BindingFlags.Instance
+                                    | BindingFlags.Static
+                            )
+                            .Where(m => m.IsDefined(typeof(FactAttribute), inherit: true))
+                            .ToList()
+                )
+            )
             .Where(c => c.Tests.Count > 0);
 
     /// <summary>The Category traits on a method, or on a class and the classes it derives from.</summary>
@@ -79,7 +114,9 @@ public partial class TestCategoryTests
             traits.AddRange(type.GetCustomAttributesData());
         }
         return traits
-            .Where(a => a.AttributeType == typeof(TraitAttribute) && (string?)a.ConstructorArguments[0].Value == Category)
+            .Where(a =>
+                a.AttributeType == typeof(TraitAttribute) && (string?)a.ConstructorArguments[0].Value == Category
+            )
             .Select(a => (string)a.ConstructorArguments[1].Value!);
     }
 
@@ -93,7 +130,10 @@ public partial class TestCategoryTests
         foreach (var row in lines.Skip(header + 2).TakeWhile(l => l.StartsWith('|')))
         {
             var match = TableRow().Match(row);
-            Assert.True(match.Success, $"docs/tests.md: a row of the categories table names no `category`: {row[..Math.Min(row.Length, 60)]}");
+            Assert.True(
+                match.Success,
+                $"docs/tests.md: a row of the categories table names no `category`: {row[..Math.Min(row.Length, 60)]}"
+            );
             categories.Add(match.Groups["category"].Value);
         }
         return categories;

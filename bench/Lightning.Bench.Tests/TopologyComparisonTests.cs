@@ -17,14 +17,24 @@ public class TopologyComparisonTests
     public void Paired_and_unpaired_intervals_match_r_t_test_on_log_topology_means()
     {
         // Reference: R, exp(t.test(log(c/b))$conf.int) and exp(t.test(log(c), log(b))$conf.int) (Welch).
-        var paired = TopologyComparison.Compare(AsTopologies(BaselineMeans), AsTopologies(CandidateMeans), paired: true, seed: 1);
+        var paired = TopologyComparison.Compare(
+            AsTopologies(BaselineMeans),
+            AsTopologies(CandidateMeans),
+            paired: true,
+            seed: 1
+        );
         Assert.True(paired.Paired);
         Assert.Equal(1.0358270852, paired.Ratio, 8);
         Assert.Equal(1.0157835542, paired.Low, 8);
         Assert.Equal(1.0562661168, paired.High, 8);
         Assert.Equal(0.0074818112, paired.PValue, 8);
 
-        var unpaired = TopologyComparison.Compare(AsTopologies(BaselineMeans), AsTopologies(CandidateMeans), paired: false, seed: 1);
+        var unpaired = TopologyComparison.Compare(
+            AsTopologies(BaselineMeans),
+            AsTopologies(CandidateMeans),
+            paired: false,
+            seed: 1
+        );
         Assert.False(unpaired.Paired);
         Assert.Equal(1.0358270852, unpaired.Ratio, 8);
         Assert.Equal(0.9573708057, unpaired.Low, 8);
@@ -39,13 +49,34 @@ public class TopologyComparisonTests
     [InlineData(0.99, 1.015, true, Verdict.Same)]
     [InlineData(1.01, 1.05, true, Verdict.Unknown)]
     [InlineData(0.95, 1.05, false, Verdict.Unknown)]
-    public void A_verdict_reads_the_interval_against_the_threshold(double low, double high, bool higherIsWorse, string expected) =>
-        Assert.Equal(expected, Verdict.Of(new RatioInterval(Math.Sqrt(low * high), low, high, 5, 5, true, 0.01, low, high), 2, higherIsWorse));
+    public void A_verdict_reads_the_interval_against_the_threshold(
+        double low,
+        double high,
+        bool higherIsWorse,
+        string expected
+    ) =>
+        Assert.Equal(
+            expected,
+            Verdict.Of(
+                new RatioInterval(Math.Sqrt(low * high), low, high, 5, 5, true, 0.01, low, high),
+                2,
+                higherIsWorse
+            )
+        );
 
     [Fact]
     public void One_topology_per_arm_gives_no_interval_and_no_verdict()
     {
-        var one = TopologyComparison.Compare([[100, 101, 99]], [[130, 131, 129]], paired: true, seed: 1);
+        var one = TopologyComparison.Compare(
+            [
+                [100, 101, 99],
+            ],
+            [
+                [130, 131, 129],
+            ],
+            paired: true,
+            seed: 1
+        );
         Assert.False(one.HasInterval);
         Assert.Equal(Verdict.Unknown, Verdict.Of(one, 2, higherIsWorse: true));
     }
@@ -60,18 +91,31 @@ public class TopologyComparisonTests
     {
         var random = new Random(20261122);
         const int comparisons = 400;
-        int iterationLevelFalse = 0, topologyLevelFalse = 0, regressionsFound = 0, covered = 0;
+        int iterationLevelFalse = 0,
+            topologyLevelFalse = 0,
+            regressionsFound = 0,
+            covered = 0;
         for (var i = 0; i < comparisons; i++)
         {
             var drift = Enumerable.Range(0, 8).Select(r => 1 + 0.02 * r).ToArray(); // the machine slows over the run
             var a = Arm(random, drift, 1.0);
             var b = Arm(random, drift, 1.0);
-            if (WelchTest.Instance.GetPValue(new Sample(a.SelectMany(t => t).ToArray()), new Sample(b.SelectMany(t => t).ToArray()),
-                    AlternativeHypothesis.TwoSides, Threshold.Zero) < 0.05)
+            if (
+                WelchTest.Instance.GetPValue(
+                    new Sample(a.SelectMany(t => t).ToArray()),
+                    new Sample(b.SelectMany(t => t).ToArray()),
+                    AlternativeHypothesis.TwoSides,
+                    Threshold.Zero
+                ) < 0.05
+            )
             {
                 iterationLevelFalse++;
             }
-            if (Verdict.Of(TopologyComparison.Compare(a, b, paired: true, seed: i), 2, true) is Verdict.Slower or Verdict.Faster)
+            if (
+                Verdict.Of(TopologyComparison.Compare(a, b, paired: true, seed: i), 2, true)
+                is Verdict.Slower
+                    or Verdict.Faster
+            )
             {
                 topologyLevelFalse++;
             }
@@ -79,22 +123,35 @@ public class TopologyComparisonTests
             regressionsFound += Verdict.Of(slow, 2, true) == Verdict.Slower ? 1 : 0;
             covered += slow.Low <= 1.30 && 1.30 <= slow.High ? 1 : 0;
         }
-        Assert.True(iterationLevelFalse > comparisons / 2, $"pooled iterations: {iterationLevelFalse} of {comparisons} A/A called different");
-        Assert.True(topologyLevelFalse <= comparisons * 0.05, $"topologies: {topologyLevelFalse} of {comparisons} A/A called slower or faster");
-        Assert.True(regressionsFound >= comparisons * 0.8, $"a 30 % regression found in {regressionsFound} of {comparisons}");
+        Assert.True(
+            iterationLevelFalse > comparisons / 2,
+            $"pooled iterations: {iterationLevelFalse} of {comparisons} A/A called different"
+        );
+        Assert.True(
+            topologyLevelFalse <= comparisons * 0.05,
+            $"topologies: {topologyLevelFalse} of {comparisons} A/A called slower or faster"
+        );
+        Assert.True(
+            regressionsFound >= comparisons * 0.8,
+            $"a 30 % regression found in {regressionsFound} of {comparisons}"
+        );
         Assert.InRange(covered, comparisons * 0.92, comparisons);
     }
 
     /// <summary>8 topologies: each with its own level (13 % SD) times the machine's drift, 10 iterations around it (3 % SD).</summary>
     private static IReadOnlyList<IReadOnlyList<double>> Arm(Random random, double[] drift, double effect) =>
-        drift.Select(d =>
-        {
-            var level = 100 * effect * d * Math.Exp(0.13 * Normal(random));
-            return (IReadOnlyList<double>)Enumerable.Range(0, 10).Select(_ => level * (1 + 0.03 * Normal(random))).ToList();
-        }).ToList();
+        drift
+            .Select(d =>
+            {
+                var level = 100 * effect * d * Math.Exp(0.13 * Normal(random));
+                return (IReadOnlyList<double>)
+                    Enumerable.Range(0, 10).Select(_ => level * (1 + 0.03 * Normal(random))).ToList();
+            })
+            .ToList();
 
     private static double Normal(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
 
-    private static IReadOnlyList<IReadOnlyList<double>> AsTopologies(double[] means) => means.Select(m => (IReadOnlyList<double>)[m]).ToList();
+    private static IReadOnlyList<IReadOnlyList<double>> AsTopologies(double[] means) =>
+        means.Select(m => (IReadOnlyList<double>)[m]).ToList();
 }

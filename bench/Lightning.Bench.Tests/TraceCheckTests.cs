@@ -15,13 +15,17 @@ public class TraceCheckTests
     {
         string[] lines =
         [
-            Line("00000000000000a1", 1_000, 10),   // arrived
-            Line("00000000000000a2", 2_000, 10),   // lost
+            Line("00000000000000a1", 1_000, 10), // arrived
+            Line("00000000000000a2", 2_000, 10), // lost
             "some other line the file may hold",
-            Line("00000000000000a3", 4_995, 5),    // ends exactly at the stop: counted, arrived
-            Line("00000000000000a4", 4_999, 2),    // ends after the stop (teardown): not counted
+            Line("00000000000000a3", 4_995, 5), // ends exactly at the stop: counted, arrived
+            Line("00000000000000a4", 4_999, 2), // ends after the stop (teardown): not counted
         ];
-        var (emitted, arrived) = new CoreLightningTraceSource().CountEmitted(lines, stoppedUnixMicros: 5_000, new HashSet<string> { "00000000000000a1", "00000000000000a3", "00000000000000a4" });
+        var (emitted, arrived) = new CoreLightningTraceSource().CountEmitted(
+            lines,
+            stoppedUnixMicros: 5_000,
+            new HashSet<string> { "00000000000000a1", "00000000000000a3", "00000000000000a4" }
+        );
         Assert.Equal(3, emitted);
         Assert.Equal(2, arrived);
         Assert.Equal(1, new TraceNodeStats("alice", 3, 0, 0, 0, 0, emitted, arrived).Lost);

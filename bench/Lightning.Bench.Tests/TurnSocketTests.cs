@@ -42,7 +42,9 @@ public class TurnSocketTests
             Assert.False(first.IsCompleted);
             answer.SetResult();
             await first.WaitAsync(TimeSpan.FromSeconds(30));
-            await turns.TakeTurnAsync("Build=a, Concurrency=1, Topology=1", 4, 1, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30));
+            await turns
+                .TakeTurnAsync("Build=a, Concurrency=1, Topology=1", 4, 1, CancellationToken.None)
+                .WaitAsync(TimeSpan.FromSeconds(30));
             await serving.WaitAsync(TimeSpan.FromSeconds(30));
 
             using var line = JsonDocument.Parse(seen[0]);
@@ -63,7 +65,9 @@ public class TurnSocketTests
         var path = Path.Combine(Path.GetTempPath(), $"lnb-turns-{Guid.NewGuid():N}.sock");
         using (var turns = new TurnSocket(path))
         {
-            var e = await Assert.ThrowsAsync<InvalidOperationException>(() => turns.TakeTurnAsync("c", 1, 1, CancellationToken.None));
+            var e = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+                turns.TakeTurnAsync("c", 1, 1, CancellationToken.None)
+            );
             Assert.Contains("LNBENCH_TURN_SOCKET=" + path + ": cannot connect", e.Message);
         }
         using var server = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
@@ -78,7 +82,9 @@ public class TurnSocketTests
                 await connection.ReceiveAsync(buffer);
             });
             using var turns = new TurnSocket(path);
-            var e = await Assert.ThrowsAsync<InvalidOperationException>(() => turns.TakeTurnAsync("c", 1, 1, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30)));
+            var e = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+                turns.TakeTurnAsync("c", 1, 1, CancellationToken.None).WaitAsync(TimeSpan.FromSeconds(30))
+            );
             Assert.Contains("closed the socket", e.Message);
             await closing;
         }

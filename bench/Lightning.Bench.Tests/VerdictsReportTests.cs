@@ -11,24 +11,55 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class VerdictsReportTests
 {
-    private static ArmComparison Comparison(string cell, string metric, double low, double high, string verdict, string candidate = "mine", string kind = "build") =>
-        new(kind, cell, metric, metric == "mean time" ? "ms" : "", "base", candidate, 50, 50 * Math.Sqrt(low * high),
-            new RatioInterval(Math.Sqrt(low * high), low, high, 6, 6, true, 0.01, low, high, Sequential: true), verdict,
-            new ComparisonPrecision(3, 0.5, 10, 20, 4.2)) { ThresholdPercent = 2 };
+    private static ArmComparison Comparison(
+        string cell,
+        string metric,
+        double low,
+        double high,
+        string verdict,
+        string candidate = "mine",
+        string kind = "build"
+    ) =>
+        new(
+            kind,
+            cell,
+            metric,
+            metric == "mean time" ? "ms" : "",
+            "base",
+            candidate,
+            50,
+            50 * Math.Sqrt(low * high),
+            new RatioInterval(Math.Sqrt(low * high), low, high, 6, 6, true, 0.01, low, high, Sequential: true),
+            verdict,
+            new ComparisonPrecision(3, 0.5, 10, 20, 4.2)
+        )
+        {
+            ThresholdPercent = 2,
+        };
 
     private static readonly RunComparisons Run = new(
-    [
-        Comparison("Concurrency=1", "mean time", 1.05, 1.11, Verdict.Slower),
-        Comparison("Concurrency=1", "payments/s", 0.90, 0.95, Verdict.Slower),
-        Comparison("Concurrency=1", "CPU/payment", 0.97, 1.04, Verdict.Unknown),
-        Comparison("Concurrency=1", "storage/payment", 1.08, 1.20, Verdict.Slower),
-        Comparison("Concurrency=10", "mean time", 0.99, 1.01, Verdict.Same),
-        Comparison("Concurrency=10", "payments/s", 0.97, 1.02, Verdict.Unknown),
-        Comparison("Concurrency=10", "mean time", 0.80, 0.90, Verdict.Faster, "on", "traces"),
-    ], [], 2);
+        [
+            Comparison("Concurrency=1", "mean time", 1.05, 1.11, Verdict.Slower),
+            Comparison("Concurrency=1", "payments/s", 0.90, 0.95, Verdict.Slower),
+            Comparison("Concurrency=1", "CPU/payment", 0.97, 1.04, Verdict.Unknown),
+            Comparison("Concurrency=1", "storage/payment", 1.08, 1.20, Verdict.Slower),
+            Comparison("Concurrency=10", "mean time", 0.99, 1.01, Verdict.Same),
+            Comparison("Concurrency=10", "payments/s", 0.97, 1.02, Verdict.Unknown),
+            Comparison("Concurrency=10", "mean time", 0.80, 0.90, Verdict.Faster, "on", "traces"),
+        ],
+        [],
+        2
+    );
 
     private static HarnessOptions Options(params string[] failOn) =>
-        OptionParser.Parse(["AlicePaysBob", "--build", "base=img:1", "--build", "mine=img:2", .. failOn.Length > 0 ? new[] { "--fail-on", string.Join(',', failOn) } : []]);
+        OptionParser.Parse([
+            "AlicePaysBob",
+            "--build",
+            "base=img:1",
+            "--build",
+            "mine=img:2",
+            .. failOn.Length > 0 ? new[] { "--fail-on", string.Join(',', failOn) } : [],
+        ]);
 
     [Fact]
     public void Every_comparison_is_a_row_with_one_word_and_only_builds_mean_time_and_rates_are_primary()
@@ -36,10 +67,24 @@ public class VerdictsReportTests
         var verdicts = VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: true, Options(), Run);
 
         Assert.Equal(7, verdicts.Verdicts.Count);
-        Assert.Equal(["slower", "slower", "unknown", "slower", "same", "unknown", "faster"], verdicts.Verdicts.Select(v => v.Verdict));
+        Assert.Equal(
+            ["slower", "slower", "unknown", "slower", "same", "unknown", "faster"],
+            verdicts.Verdicts.Select(v => v.Verdict)
+        );
         Assert.Equal([true, true, false, false, true, true, false], verdicts.Verdicts.Select(v => v.Primary));
         var first = verdicts.Verdicts[0];
-        Assert.Equal((1.05, 1.11, 0.95, true, true, 6, 4.2), (first.Interval!.Low, first.Interval.High, first.Interval.Confidence, first.Interval.Paired, first.Interval.Sequential, first.Pairs, first.DetectsPercent!.Value));
+        Assert.Equal(
+            (1.05, 1.11, 0.95, true, true, 6, 4.2),
+            (
+                first.Interval!.Low,
+                first.Interval.High,
+                first.Interval.Confidence,
+                first.Interval.Paired,
+                first.Interval.Sequential,
+                first.Pairs,
+                first.DetectsPercent!.Value
+            )
+        );
         Assert.Equal(Verdict.Unknown, verdicts.Verdicts[2].VerdictText);
         Assert.Null(verdicts.Gate);
         Assert.Equal(["base", "mine"], verdicts.Builds.Select(b => b.Name));
@@ -53,11 +98,21 @@ public class VerdictsReportTests
     [InlineData("faster,unknown", 1)]
     public void The_gate_counts_the_primary_verdicts_it_lists_and_only_those(string failOn, int tripped)
     {
-        var verdicts = VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: true, Options(failOn.Split(',')), Run);
+        var verdicts = VerdictsReport.Of(
+            "20260101-120000-abcd",
+            "AlicePaysBob",
+            complete: true,
+            Options(failOn.Split(',')),
+            Run
+        );
         Assert.Equal(tripped, verdicts.Gate!.Tripped);
         Assert.Equal(tripped > 0, verdicts.Gate.Failed);
         // A run that did not end as asked fails for that, never for the gate.
-        Assert.False(VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: false, Options(failOn.Split(',')), Run).Gate!.Failed);
+        Assert.False(
+            VerdictsReport
+                .Of("20260101-120000-abcd", "AlicePaysBob", complete: false, Options(failOn.Split(',')), Run)
+                .Gate!.Failed
+        );
     }
 
     [Fact]
@@ -75,7 +130,13 @@ public class VerdictsReportTests
     [Fact]
     public void Verdicts_md_says_the_gate_then_the_verdicts_that_moved_first_and_links_the_page()
     {
-        var verdicts = VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: true, Options("slower"), Run);
+        var verdicts = VerdictsReport.Of(
+            "20260101-120000-abcd",
+            "AlicePaysBob",
+            complete: true,
+            Options("slower"),
+            Run
+        );
         var markdown = VerdictsReport.Markdown(verdicts, "20260101-120000-abcd-AlicePaysBob");
         var lines = markdown.Split('\n');
 
@@ -83,7 +144,10 @@ public class VerdictsReportTests
         Assert.Contains("2 slower, 0 faster, 1 same, 1 unknown, of 4", markdown);
         var rows = lines.Where(l => l.StartsWith("| Concurrency=", StringComparison.Ordinal)).ToList();
         // Moved first (primary before the others), then the primary ones that did not move; CPU's unknown is left to comparison.md.
-        Assert.Equal(["mean time", "payments/s", "storage/payment", "mean time", "mean time", "payments/s"], rows.Select(r => r.Split('|')[2].Trim()));
+        Assert.Equal(
+            ["mean time", "payments/s", "storage/payment", "mean time", "mean time", "payments/s"],
+            rows.Select(r => r.Split('|')[2].Trim())
+        );
         Assert.Contains("| Concurrency=1 | mean time | `mine` | 1.080 (1.050–1.110) | **slower** | 4.2 % |", rows);
         Assert.Contains("1 more verdict(s)", markdown);
         Assert.Contains("[`report.html`](20260101-120000-abcd-AlicePaysBob/report.html)", markdown);
@@ -96,12 +160,16 @@ public class VerdictsReportTests
         var folder = Directory.CreateTempSubdirectory("lnbench-verdicts-").FullName;
         try
         {
-            VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: true, Options("slower"), Run).Write(folder);
+            VerdictsReport
+                .Of("20260101-120000-abcd", "AlicePaysBob", complete: true, Options("slower"), Run)
+                .Write(folder);
             var json = File.ReadAllText(Path.Combine(folder, VerdictsFile.FileName));
             Assert.Empty(VerdictsSchema.Errors(json));
             Assert.Equal(7, VerdictsFile.Read(json).Verdicts.Count);
             // With no verdicts and no gate, as a run of one build writes it.
-            VerdictsReport.Of("20260101-120000-abcd", "AlicePaysBob", complete: false, OptionParser.Parse(["AlicePaysBob"]), null).Write(folder);
+            VerdictsReport
+                .Of("20260101-120000-abcd", "AlicePaysBob", complete: false, OptionParser.Parse(["AlicePaysBob"]), null)
+                .Write(folder);
             Assert.Empty(VerdictsSchema.Errors(File.ReadAllText(Path.Combine(folder, VerdictsFile.FileName))));
 
             // The schema is no rubber stamp: a verdict word it does not know, a missing field and a field too many are each refused.

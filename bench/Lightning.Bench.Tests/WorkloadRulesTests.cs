@@ -28,8 +28,13 @@ public class WorkloadRulesTests
     [InlineData("both-ways")]
     public void A_single_part_amount_a_channel_cannot_carry_is_refused_before_anything_starts(string workload)
     {
-        var e = Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", workload, "--amount-msat", "9950000000"]));
-        Assert.Contains($"--amount-msat 9950000000 is more than one channel of AlicePaysBob can carry for --workload {workload}", e.Message);
+        var e = Assert.Throws<UsageException>(() =>
+            OptionParser.Parse(["AlicePaysBob", "--workload", workload, "--amount-msat", "9950000000"])
+        );
+        Assert.Contains(
+            $"--amount-msat 9950000000 is more than one channel of AlicePaysBob can carry for --workload {workload}",
+            e.Message
+        );
     }
 
     [Fact]
@@ -40,14 +45,44 @@ public class WorkloadRulesTests
         foreach (var scenario in ScenarioCatalog.All)
         {
             var graph = scenario.Name == nameof(MainnetGraph) ? new[] { "--graph", "g.compressed" } : [];
-            OptionParser.Parse([scenario.Name, .. graph, "--workload", string.Join(',', WorkloadCatalog.All.Where(w => !w.SplitsPayments && w.Name != "routes").Select(w => w.Name))]);
+            OptionParser.Parse([
+                scenario.Name,
+                .. graph,
+                "--workload",
+                string.Join(
+                    ',',
+                    WorkloadCatalog.All.Where(w => !w.SplitsPayments && w.Name != "routes").Select(w => w.Name)
+                ),
+            ]);
         }
         OptionParser.Parse(["MainnetGraph", "--graph", "g.compressed", "--workload", "routes"]);
         // A payment that splits needs a payer with several channels, and an amount one of them cannot carry.
         OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "1500000000"]);
-        Assert.Contains("alice has one channel", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", "mpp", "--amount-msat", "1500000000"])).Message);
-        Assert.Contains("give --amount-msat above 980000000", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp"])).Message);
-        Assert.Contains("together carry 1960000000 msat", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "2500000000"])).Message);
-        Assert.Contains("is not a workload", Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", "teleport"])).Message);
+        Assert.Contains(
+            "alice has one channel",
+            Assert
+                .Throws<UsageException>(() =>
+                    OptionParser.Parse(["AlicePaysBob", "--workload", "mpp", "--amount-msat", "1500000000"])
+                )
+                .Message
+        );
+        Assert.Contains(
+            "give --amount-msat above 980000000",
+            Assert
+                .Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp"]))
+                .Message
+        );
+        Assert.Contains(
+            "together carry 1960000000 msat",
+            Assert
+                .Throws<UsageException>(() =>
+                    OptionParser.Parse(["AlicePaysBobOverTwoPaths", "--workload", "mpp", "--amount-msat", "2500000000"])
+                )
+                .Message
+        );
+        Assert.Contains(
+            "is not a workload",
+            Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", "--workload", "teleport"])).Message
+        );
     }
 }

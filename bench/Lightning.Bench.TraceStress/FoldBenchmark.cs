@@ -20,8 +20,12 @@ public static class FoldBenchmark
         var folded = PerfScriptFolder.Fold(reader);
         var seconds = clock.Elapsed.TotalSeconds;
         var megabytes = (double)text.Length * repeat / 1048576;
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"folded {folded.Total} samples ({megabytes:0} MB of perf script) into {folded.Counts.Count} stacks in {seconds:0.0} s: {megabytes / seconds:0} MB/s, {folded.Total / seconds:0} samples/s; peak RSS {PeakRss.Megabytes():0} MB"));
+        Console.WriteLine(
+            string.Create(
+                CultureInfo.InvariantCulture,
+                $"folded {folded.Total} samples ({megabytes:0} MB of perf script) into {folded.Counts.Count} stacks in {seconds:0.0} s: {megabytes / seconds:0} MB/s, {folded.Total / seconds:0} samples/s; peak RSS {PeakRss.Megabytes():0} MB"
+            )
+        );
         return 0;
     }
 
@@ -52,10 +56,18 @@ public static class FoldBenchmark
         public override bool CanSeek => false;
         public override bool CanWrite => false;
         public override long Length => throw new NotSupportedException();
-        public override long Position { get => throw new NotSupportedException(); set => throw new NotSupportedException(); }
+        public override long Position
+        {
+            get => throw new NotSupportedException();
+            set => throw new NotSupportedException();
+        }
+
         public override void Flush() { }
+
         public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
         public override void SetLength(long value) => throw new NotSupportedException();
+
         public override void Write(byte[] buffer, int offset, int count) => throw new NotSupportedException();
     }
 }

@@ -26,7 +26,10 @@ public static class Program
         }
         if (args.Length >= 2 && args[0] == "--fold")
         {
-            return FoldBenchmark.Run(args[1], args.Length >= 3 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1000);
+            return FoldBenchmark.Run(
+                args[1],
+                args.Length >= 3 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 1000
+            );
         }
         string? socket = null;
         string? output = null;
@@ -35,11 +38,19 @@ public static class Program
         {
             switch (args[i])
             {
-                case "--socket": socket = args[++i]; break;
-                case "--out": output = args[++i]; break;
-                case "--idle-ms": idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture)); break;
+                case "--socket":
+                    socket = args[++i];
+                    break;
+                case "--out":
+                    output = args[++i];
+                    break;
+                case "--idle-ms":
+                    idle = TimeSpan.FromMilliseconds(int.Parse(args[++i], CultureInfo.InvariantCulture));
+                    break;
                 default:
-                    Console.Error.WriteLine($"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N] | --fuzz [COUNT] [SEED] | --fold PERF-SCRIPT-FILE [REPEAT] | --store RUN_FOLDER [--codec brotli|deflate|stored] [--zip FILE]");
+                    Console.Error.WriteLine(
+                        $"trace-stress: unknown argument '{args[i]}'; usage: --socket PATH [--out FILE] [--idle-ms N] | --fuzz [COUNT] [SEED] | --fold PERF-SCRIPT-FILE [REPEAT] | --store RUN_FOLDER [--codec brotli|deflate|stored] [--zip FILE]"
+                    );
                     return 2;
             }
         }
@@ -73,8 +84,11 @@ public static class Program
         var written = recorder.Written;
         await recorder.DisposeAsync();
         var seconds = lastChange.TotalSeconds;
-        Console.WriteLine(FormattableString.Invariant(
-            $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRss.Megabytes():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"));
+        Console.WriteLine(
+            FormattableString.Invariant(
+                $"received {stats.Received} dropped_by_harness {stats.DroppedByHarness} written {written} bytes {stats.Bytes} seconds {seconds:0.000} rate_per_s {stats.Received / Math.Max(seconds, 1e-9):0} peak_rss_mb {PeakRss.Megabytes():0.0} kernel_rcvbuf {stats.KernelBufferBytes}"
+            )
+        );
         return 0;
     }
 }

@@ -41,11 +41,14 @@ public static class SpanFuzzer
                 problems[key] = problems.GetValueOrDefault(key) + 1;
             }
         }
-        Console.WriteLine(FormattableString.Invariant(
-            $"fuzzed {count} datagrams in {clock.Elapsed.TotalSeconds:0.0} s: {parsed} parsed, {count - parsed} rejected; peak_rss_mb {PeakRss.Megabytes():0.0}"));
+        Console.WriteLine(
+            FormattableString.Invariant(
+                $"fuzzed {count} datagrams in {clock.Elapsed.TotalSeconds:0.0} s: {parsed} parsed, {count - parsed} rejected; peak_rss_mb {PeakRss.Megabytes():0.0}"
+            )
+        );
         foreach (var (problem, n) in problems.OrderByDescending(p => p.Value))
         {
-            Console.WriteLine($"  {n,9} {problem}");
+            Console.WriteLine($"  {n, 9} {problem}");
         }
         return problems.ContainsKey("null without a reason") ? 1 : 0;
     }
@@ -72,10 +75,25 @@ public static class SpanFuzzer
                 var depth = random.Next(1, 100_000);
                 return Encoding.UTF8.GetBytes(new string('[', depth) + new string(']', random.Next(0, depth)));
             case 4: // huge and odd numbers
-                var number = random.Next(4) switch { 0 => "1e999", 1 => new string('9', random.Next(20, 5000)), 2 => "-0.5", _ => "NaN" };
-                return Encoding.UTF8.GetBytes(Templates[0].Replace("1795229247272442", number, StringComparison.Ordinal));
+                var number = random.Next(4) switch
+                {
+                    0 => "1e999",
+                    1 => new string('9', random.Next(20, 5000)),
+                    2 => "-0.5",
+                    _ => "NaN",
+                };
+                return Encoding.UTF8.GetBytes(
+                    Templates[0].Replace("1795229247272442", number, StringComparison.Ordinal)
+                );
             case 5: // oversized tag value
-                return Encoding.UTF8.GetBytes(Templates[0].Replace("injectpaymentonion", new string('x', random.Next(2048, 65536)), StringComparison.Ordinal));
+                return Encoding.UTF8.GetBytes(
+                    Templates[0]
+                        .Replace(
+                            "injectpaymentonion",
+                            new string('x', random.Next(2048, 65536)),
+                            StringComparison.Ordinal
+                        )
+                );
             case 6: // invalid UTF-8 inside a string
                 var invalid = template.ToArray();
                 invalid[random.Next(10, invalid.Length - 10)] = 0xC3;

@@ -17,7 +17,9 @@ public static class StoreBenchmark
     {
         if (!Directory.Exists(Path.Combine(runDirectory, "cases")))
         {
-            Console.Error.WriteLine($"trace-stress: {runDirectory} has no cases/ folder: give a run's folder (results/RUN-SCENARIO)");
+            Console.Error.WriteLine(
+                $"trace-stress: {runDirectory} has no cases/ folder: give a run's folder (results/RUN-SCENARIO)"
+            );
             return 2;
         }
         ColumnCodec? chosen = codecName switch
@@ -58,7 +60,11 @@ public static class StoreBenchmark
             var decodedDirectory = Directory.CreateDirectory(Path.Combine(scratch, "decoded")).FullName;
             using (var input = File.OpenRead(storePath))
             {
-                SpanStoreReader.Read(input, storePath, stored => File.Create(Path.Combine(decodedDirectory, stored.Folder + ".jsonl")));
+                SpanStoreReader.Read(
+                    input,
+                    storePath,
+                    stored => File.Create(Path.Combine(decodedDirectory, stored.Folder + ".jsonl"))
+                );
             }
             var decodeSeconds = clock.Elapsed.TotalSeconds;
             var differing = new List<string>();
@@ -66,7 +72,11 @@ public static class StoreBenchmark
             foreach (var stored in cases)
             {
                 var original = SpanStore.SpansFile(runDirectory, stored.Folder);
-                if (File.ReadAllBytes(Path.Combine(decodedDirectory, stored.Folder + ".jsonl")).AsSpan().SequenceEqual(File.ReadAllBytes(original)))
+                if (
+                    File.ReadAllBytes(Path.Combine(decodedDirectory, stored.Folder + ".jsonl"))
+                        .AsSpan()
+                        .SequenceEqual(File.ReadAllBytes(original))
+                )
                 {
                     exactLines += File.ReadLines(original).LongCount();
                 }
@@ -77,24 +87,47 @@ public static class StoreBenchmark
             }
 
             clock.Restart();
-            var zip = ArtifactZip.Create(runDirectory, zipPath ?? Path.Combine(scratch, Path.GetFileName(Path.GetFullPath(runDirectory).TrimEnd('/')) + ".zip"));
+            var zip = ArtifactZip.Create(
+                runDirectory,
+                zipPath ?? Path.Combine(scratch, Path.GetFileName(Path.GetFullPath(runDirectory).TrimEnd('/')) + ".zip")
+            );
             var zipSeconds = clock.Elapsed.TotalSeconds;
             // The zip as it was before the store: every file of the folder, spans three times.
             var everything = Path.Combine(scratch, "everything.zip");
             clock.Restart();
-            System.IO.Compression.ZipFile.CreateFromDirectory(runDirectory, everything, System.IO.Compression.CompressionLevel.Optimal, includeBaseDirectory: true);
+            System.IO.Compression.ZipFile.CreateFromDirectory(
+                runDirectory,
+                everything,
+                System.IO.Compression.CompressionLevel.Optimal,
+                includeBaseDirectory: true
+            );
             var everythingSeconds = clock.Elapsed.TotalSeconds;
             var storeBytes = new FileInfo(storePath).Length;
             static string Mb(long bytes) => (bytes / 1e6).ToString("0.00", CultureInfo.InvariantCulture);
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"""
-                run: {runDirectory}
-                cases: {contents.Cases}; lines: {contents.Lines} ({contents.SpanLines} as span columns, {contents.PayloadLines} with their payload verbatim, {contents.VerbatimLines} verbatim)
-                spans.jsonl: {Mb(raw)} MB; store ({codecName}): {Mb(storeBytes)} MB ({(double)raw / storeBytes:0.0}x)
-                encode: {encodeSeconds:0.0} s; decode: {decodeSeconds:0.0} s
-                decoded byte for byte: {exactLines} of {contents.Lines} lines; cases that differ: {(differing.Count == 0 ? "none" : string.Join(", ", differing))}
-                zip: {Mb(new FileInfo(zip).Length)} MB in {zipSeconds:0.0} s (its store, brotli, and the other files); every file zipped as before: {Mb(new FileInfo(everything).Length)} MB in {everythingSeconds:0.0} s
-                columns (MB): {string.Join(", ", Enum.GetValues<SpanColumn>().Select(c => $"{c} {Mb(columnBytes[(int)c])}"))}
-                """));
+            Console.WriteLine(
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"""
+                    run: {runDirectory}
+                    cases: {contents.Cases}; lines: {contents.Lines} ({contents.SpanLines} as span columns, {contents.PayloadLines} with their payload verbatim, {contents.VerbatimLines} verbatim)
+                    spans.jsonl: {Mb(raw)} MB; store ({codecName}): {Mb(storeBytes)} MB ({(double)raw
+                        / storeBytes:0.0}x)
+                    encode: {encodeSeconds:0.0} s; decode: {decodeSeconds:0.0} s
+                    decoded byte for byte: {exactLines} of {contents.Lines} lines; cases that differ: {(
+                        differing.Count == 0 ? "none" : string.Join(", ", differing)
+                    )}
+                    zip: {Mb(
+                        new FileInfo(zip).Length
+                    )} MB in {zipSeconds:0.0} s (its store, brotli, and the other files); every file zipped as before: {Mb(
+                        new FileInfo(everything).Length
+                    )} MB in {everythingSeconds:0.0} s
+                    columns (MB): {string.Join(
+                        ", ",
+                        Enum.GetValues<SpanColumn>().Select(c => $"{c} {Mb(columnBytes[(int)c])}")
+                    )}
+                    """
+                )
+            );
             return differing.Count == 0 && exactLines == contents.Lines ? 0 : 1;
         }
         finally

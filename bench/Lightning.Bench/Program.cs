@@ -15,7 +15,10 @@ internal static class Program
     public static int Main(string[] args) => Run(args, NodeKindCatalog.Default);
 
     /// <summary>Commands that are no benchmark run: the swarm's agents and sweeps, the overlay's gate, a program run to files.</summary>
-    private static readonly IReadOnlyDictionary<string, Func<string[], int>> Commands = new Dictionary<string, Func<string[], int>>
+    private static readonly IReadOnlyDictionary<string, Func<string[], int>> Commands = new Dictionary<
+        string,
+        Func<string[], int>
+    >
     {
         [Swarm.Relay.AgentOptionCatalog.Command] = Swarm.AgentCommand.Run,
         [Swarm.WorkVolumeSweep.Command] = Swarm.WorkVolumeSweep.Run,
@@ -75,7 +78,9 @@ internal static class Program
         {
             var directory = options.SnapshotDirectory ?? HarnessOptions.DefaultSnapshotDirectory;
             var (files, bytes) = Setup.HistorySnapshotStore.Clean(directory);
-            Console.WriteLine(FormattableString.Invariant($"snapshots: removed {files} from {directory} ({bytes / 1e6:0.#} MB)"));
+            Console.WriteLine(
+                FormattableString.Invariant($"snapshots: removed {files} from {directory} ({bytes / 1e6:0.#} MB)")
+            );
             return 0;
         }
         if (options.List)
@@ -95,16 +100,24 @@ internal static class Program
         {
             if (options.Publish.Count < 2)
             {
-                return HarnessExit.Fail(HarnessExit.Usage, "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…");
+                return HarnessExit.Fail(
+                    HarnessExit.Usage,
+                    "--publish needs a site folder and at least one run: --publish SITE results/RUN.zip…"
+                );
             }
-            Console.WriteLine($"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}");
+            Console.WriteLine(
+                $"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}"
+            );
             return 0;
         }
         if (options.Report is { } folder)
         {
             if (!File.Exists(Path.Combine(folder, "manifest.json")))
             {
-                return HarnessExit.Fail(HarnessExit.Usage, $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped");
+                return HarnessExit.Fail(
+                    HarnessExit.Usage,
+                    $"--report {folder}: no manifest.json there; give a run's folder (results/RUN-SCENARIO), unzipped"
+                );
             }
             Console.WriteLine($"the run's page: {Reports.ReportHtml.Write(folder)}");
             return 0;
@@ -118,8 +131,11 @@ internal static class Program
     /// A run's options made final (a replay's own; builds given as git:REF made into images), checked before any
     /// container, and the compose fragments of the kinds it may use; or the exit code of a build from source that failed.
     /// </summary>
-    private static (HarnessOptions Options, ComposeFragments Fragments, ReplayPlan? Replayed, int? Exit) Prepare(HarnessOptions options,
-        NodeKindCatalog kinds, string? fragmentsDirectory)
+    private static (HarnessOptions Options, ComposeFragments Fragments, ReplayPlan? Replayed, int? Exit) Prepare(
+        HarnessOptions options,
+        NodeKindCatalog kinds,
+        string? fragmentsDirectory
+    )
     {
         ReplayPlan? replayed = null;
         if (options.Replay is not null)
@@ -139,8 +155,11 @@ internal static class Program
         var used = options.BuildList.Any(b => !b.KindKnown || b.NodesToRecognise.Count > 0)
             ? kinds.All
             : options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct().ToList();
-        var fragments = ComposeFragments.Load(fragmentsDirectory, options.AllowPrivilegedFragments,
-            used.Select(k => k.FragmentFile).Concat(options.UsesPostgres ? [ComposeFragments.PostgresFile] : []));
+        var fragments = ComposeFragments.Load(
+            fragmentsDirectory,
+            options.AllowPrivilegedFragments,
+            used.Select(k => k.FragmentFile).Concat(options.UsesPostgres ? [ComposeFragments.PostgresFile] : [])
+        );
         if (!options.WithCompose)
         {
             EngineComposeRunner.CheckFragments(fragments);
@@ -165,11 +184,27 @@ internal static class Program
     {
         var summaryA = RunSummary.Read(RunArchive.ReadText(a, RunSummary.FileName));
         var summaryB = RunSummary.Read(RunArchive.ReadText(b, RunSummary.FileName));
-        if (RunComparison.Refusal(summaryA, Manifest.Read(RunArchive.ReadText(a, Manifest.FileName)), summaryB, Manifest.Read(RunArchive.ReadText(b, Manifest.FileName))) is { } refusal)
+        if (
+            RunComparison.Refusal(
+                summaryA,
+                Manifest.Read(RunArchive.ReadText(a, Manifest.FileName)),
+                summaryB,
+                Manifest.Read(RunArchive.ReadText(b, Manifest.FileName))
+            ) is
+            { } refusal
+        )
         {
             return HarnessExit.Fail(HarnessExit.Usage, refusal);
         }
-        var text = RunComparison.Render(a, summaryA, b, summaryB, options.ThresholdPercent, options.Seed ?? 1, options.InstructionsThresholdPercent);
+        var text = RunComparison.Render(
+            a,
+            summaryA,
+            b,
+            summaryB,
+            options.ThresholdPercent,
+            options.Seed ?? 1,
+            options.InstructionsThresholdPercent
+        );
         Console.WriteLine(text);
         var profiles = ProfileComparison.Write(a, b, options.ResultsRoot, options.ThresholdPercent);
         if (profiles.Length > 0)
@@ -177,11 +212,18 @@ internal static class Program
             Console.WriteLine(profiles);
         }
         // The comparison's page, beside its profiles (results/compare-A-vs-B/).
-        var folder = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"compare-{summaryA.RunId}-vs-{summaryB.RunId}"));
+        var folder = Path.GetFullPath(
+            Path.Combine(options.ResultsRoot, $"compare-{summaryA.RunId}-vs-{summaryB.RunId}")
+        );
         Directory.CreateDirectory(folder);
         var page = Path.Combine(folder, Reports.ReportHtml.FileName);
-        AtomicFile.WriteAllText(page, Reports.ReportHtml.Page($"Lightning.Bench: run {summaryB.RunId} against run {summaryA.RunId}",
-            Reports.MarkdownHtml.Convert(text + "\n" + profiles)));
+        AtomicFile.WriteAllText(
+            page,
+            Reports.ReportHtml.Page(
+                $"Lightning.Bench: run {summaryB.RunId} against run {summaryA.RunId}",
+                Reports.MarkdownHtml.Convert(text + "\n" + profiles)
+            )
+        );
         Console.WriteLine($"the comparison's page: {page}");
         return 0;
     }

@@ -10,7 +10,8 @@ namespace Lightning.Bench.Tests.Instructions;
 [Trait("Category", "Unit")]
 public class CallgrindDumpTests
 {
-    internal static CallgrindDump Load(string name) => CallgrindDump.Read(Path.Combine(AppContext.BaseDirectory, "Instructions", name));
+    internal static CallgrindDump Load(string name) =>
+        CallgrindDump.Read(Path.Combine(AppContext.BaseDirectory, "Instructions", name));
 
     internal static CallgrindDump Parse(string text) => CallgrindDump.Parse(new StringReader(text));
 
@@ -33,20 +34,39 @@ public class CallgrindDumpTests
         // (libc's strcmp, dl-lookup-direct.c's static check_match): their rows are the ld.so / dl-lookup.c ones only.
         var expectedSelf = new (string Key, long Self)[]
         {
-            ("do_lookup_x", 102_560), ("_dl_lookup_symbol_x", 68_874), ("_dl_relocate_object", 54_437),
-            ("__GI___tunables_init", 32_283), ("strcmp [ld-linux-x86-64.so.2]", 16_461),
-            ("check_match [ld-linux-x86-64.so.2 dl-lookup.c]", 15_694), ("_dl_check_map_versions", 9_145),
-            ("_dl_map_object_from_fd", 6_408), ("intel_check_word.constprop.0", 5_248), ("_dl_cache_libcmp", 3_218),
+            ("do_lookup_x", 102_560),
+            ("_dl_lookup_symbol_x", 68_874),
+            ("_dl_relocate_object", 54_437),
+            ("__GI___tunables_init", 32_283),
+            ("strcmp [ld-linux-x86-64.so.2]", 16_461),
+            ("check_match [ld-linux-x86-64.so.2 dl-lookup.c]", 15_694),
+            ("_dl_check_map_versions", 9_145),
+            ("_dl_map_object_from_fd", 6_408),
+            ("intel_check_word.constprop.0", 5_248),
+            ("_dl_cache_libcmp", 3_218),
         };
-        Assert.Equal(expectedSelf, dump.Functions.Values.OrderByDescending(f => f.SelfIr).Take(10).Select(f => (f.Key, f.SelfIr)));
+        Assert.Equal(
+            expectedSelf,
+            dump.Functions.Values.OrderByDescending(f => f.SelfIr).Take(10).Select(f => (f.Key, f.SelfIr))
+        );
         // callgrind_annotate --inclusive=yes --threshold=100 callgrind-channeld-version.txt, its first ten rows.
         var expectedInclusive = new (string Key, long Inclusive)[]
         {
-            ("0x000000000001ab70", 355_199), ("_dl_start", 341_782), ("_dl_sysdep_start", 341_107), ("dl_main", 301_289),
-            ("_dl_relocate_object", 242_659), ("_dl_lookup_symbol_x", 194_210), ("do_lookup_x", 125_336),
-            ("__GI___tunables_init", 32_283), ("_dl_map_object_deps", 27_652), ("_dl_catch_exception", 26_489),
+            ("0x000000000001ab70", 355_199),
+            ("_dl_start", 341_782),
+            ("_dl_sysdep_start", 341_107),
+            ("dl_main", 301_289),
+            ("_dl_relocate_object", 242_659),
+            ("_dl_lookup_symbol_x", 194_210),
+            ("do_lookup_x", 125_336),
+            ("__GI___tunables_init", 32_283),
+            ("_dl_map_object_deps", 27_652),
+            ("_dl_catch_exception", 26_489),
         };
-        Assert.Equal(expectedInclusive, dump.Functions.Values.OrderByDescending(f => f.InclusiveIr).Take(10).Select(f => (f.Key, f.InclusiveIr)));
+        Assert.Equal(
+            expectedInclusive,
+            dump.Functions.Values.OrderByDescending(f => f.InclusiveIr).Take(10).Select(f => (f.Key, f.InclusiveIr))
+        );
     }
 
     [Fact]
@@ -65,20 +85,42 @@ public class CallgrindDumpTests
         // it counts as self cost; they are calls, so those functions have next to no self cost here.
         var expectedSelf = new (string Key, long Self)[]
         {
-            ("__strftime_internal'2", 1_763), ("__vfprintf_internal", 1_338), ("logv", 954), ("_IO_default_xsputn", 926),
-            ("_int_malloc", 705), ("__strftime_internal", 401), ("to_tal_hdr", 381), ("__strlen_avx2", 302),
-            ("_int_free", 252), ("realloc", 219),
+            ("__strftime_internal'2", 1_763),
+            ("__vfprintf_internal", 1_338),
+            ("logv", 954),
+            ("_IO_default_xsputn", 926),
+            ("_int_malloc", 705),
+            ("__strftime_internal", 401),
+            ("to_tal_hdr", 381),
+            ("__strlen_avx2", 302),
+            ("_int_free", 252),
+            ("realloc", 219),
         };
-        Assert.Equal(expectedSelf, dump.Functions.Values.OrderByDescending(f => f.SelfIr).Take(10).Select(f => (f.Key, f.SelfIr)));
+        Assert.Equal(
+            expectedSelf,
+            dump.Functions.Values.OrderByDescending(f => f.SelfIr).Take(10).Select(f => (f.Key, f.SelfIr))
+        );
         Assert.True(dump.Functions["main"].SelfIr < 100);
         // callgrind_annotate --inclusive=yes --threshold=100 callgrind-lightningd-dump.txt, the rows after the six at 12,091.
         var expectedInclusive = new (string Key, long Inclusive)[]
         {
-            ("log_", 8_561), ("logv", 8_540), ("log_to_files", 5_898), ("__vfprintf_internal", 2_681), ("snprintf", 2_588),
-            ("__vsnprintf_internal", 2_542), ("strftime", 2_296), ("strftime_l", 2_293), ("__strftime_internal", 2_277),
+            ("log_", 8_561),
+            ("logv", 8_540),
+            ("log_to_files", 5_898),
+            ("__vfprintf_internal", 2_681),
+            ("snprintf", 2_588),
+            ("__vsnprintf_internal", 2_542),
+            ("strftime", 2_296),
+            ("strftime_l", 2_293),
+            ("__strftime_internal", 2_277),
         };
-        Assert.Equal(expectedInclusive, dump.Functions.Values.Where(f => f.InclusiveIr < dump.TotalIr)
-            .OrderByDescending(f => f.InclusiveIr).Take(9).Select(f => (f.Key, f.InclusiveIr)));
+        Assert.Equal(
+            expectedInclusive,
+            dump.Functions.Values.Where(f => f.InclusiveIr < dump.TotalIr)
+                .OrderByDescending(f => f.InclusiveIr)
+                .Take(9)
+                .Select(f => (f.Key, f.InclusiveIr))
+        );
         Assert.Equal(6, dump.Functions.Values.Count(f => f.InclusiveIr == dump.TotalIr));
         Assert.Contains("(below main) [lightningd]", dump.Functions.Keys);
         Assert.Contains("(below main) [libc.so.6]", dump.Functions.Keys);
@@ -89,7 +131,8 @@ public class CallgrindDumpTests
     {
         // known-calls.c: main calls a() 3 times and b() once, a() calls c() once per call, b() calls c() twice.
         var dump = Load("callgrind-known-calls.txt");
-        CallgrindCall Call(string caller, string callee) => Assert.Single(dump.Calls, c => c.Caller == caller && c.Callee == callee);
+        CallgrindCall Call(string caller, string callee) =>
+            Assert.Single(dump.Calls, c => c.Caller == caller && c.Callee == callee);
 
         Assert.Equal("known-calls", dump.ProcessName);
         Assert.Equal(180_749, dump.TotalIr);
@@ -98,7 +141,10 @@ public class CallgrindDumpTests
         Assert.Equal(3, Call("a", "c").Calls);
         Assert.Equal(2, Call("b", "c").Calls);
         Assert.Equal(2, dump.Calls.Count(c => c.Callee == "c"));
-        Assert.Equal(new[] { "a", "b" }, dump.Calls.Where(c => c.Caller == "main" && c.Callee is "a" or "b").Select(c => c.Callee).Order());
+        Assert.Equal(
+            new[] { "a", "b" },
+            dump.Calls.Where(c => c.Caller == "main" && c.Callee is "a" or "b").Select(c => c.Callee).Order()
+        );
         // c's 5 calls of 602 instructions each, counted once in c and once in its callers' calls.
         Assert.Equal(3_010, dump.Functions["c"].SelfIr);
         Assert.Equal(3_010, dump.Functions["c"].InclusiveIr);
@@ -116,7 +162,8 @@ public class CallgrindDumpTests
     [Fact]
     public void Compressed_names_relative_positions_several_events_and_short_cost_lines_are_read()
     {
-        var dump = Parse("""
+        var dump = Parse(
+            """
             # callgrind format
             version: 1
             cmd: /usr/bin/prog --flag
@@ -144,7 +191,8 @@ public class CallgrindDumpTests
             calls=1 0x40 2
             0x31 2 0 50
             totals: 99 90 99
-            """);
+            """
+        );
 
         Assert.Equal("prog", dump.ProcessName);
         Assert.Null(dump.Pid);
@@ -165,7 +213,8 @@ public class CallgrindDumpTests
     [Fact]
     public void Recursion_never_makes_a_function_cost_more_than_the_dump()
     {
-        var dump = Parse("""
+        var dump = Parse(
+            """
             events: Ir
             fn=(1) f
             1 10
@@ -177,7 +226,8 @@ public class CallgrindDumpTests
             cfn=(1)
             calls=1 1
             1 12
-            """);
+            """
+        );
 
         Assert.Equal(15, dump.TotalIr);
         Assert.Equal(15, dump.Functions["f"].InclusiveIr);

@@ -16,15 +16,15 @@ public class ForkedChildrenTests : IDisposable
     [Fact]
     public void Only_an_ended_child_zeroed_at_its_work_is_counted()
     {
-        Write("cg.100", "fn=(1) main\nfn=(2) run_child\n");               // zeroed with the window: counted its own way
-        Write("cg.200", "fn=(1) main\nfn=(7) run_child\n");               // forked since, zeroed at run_child: counted
-        Write("cg.201", "fn=(1) main\nfn=(3) do_getroutes\n");            // forked since, its parent's counts: left
-        Write("cg.202", "fn=run_child\n");                                // forked, still running: next window's
+        Write("cg.100", "fn=(1) main\nfn=(2) run_child\n"); // zeroed with the window: counted its own way
+        Write("cg.200", "fn=(1) main\nfn=(7) run_child\n"); // forked since, zeroed at run_child: counted
+        Write("cg.201", "fn=(1) main\nfn=(3) do_getroutes\n"); // forked since, its parent's counts: left
+        Write("cg.202", "fn=run_child\n"); // forked, still running: next window's
         Write("vgdb-from-vgdb-to-202-by-lnbench-on-host", "");
-        Write("cg.203", "fn=run_child\n");                                // uncompressed names
-        Write("cg.300.1", "fn=(7) run_child\n");                          // a mid-run dump of a process
-        Write("cg.204", "fn=(7) run_child_helper\n");                     // another function of a similar name
-        Write("cg.205", "fn=(1) do_getroutes\ncfn=(9) run_child\ncalls=1 0\n0 5\nfn=(9)\n0 3\n");   // named first as a callee
+        Write("cg.203", "fn=run_child\n"); // uncompressed names
+        Write("cg.300.1", "fn=(7) run_child\n"); // a mid-run dump of a process
+        Write("cg.204", "fn=(7) run_child_helper\n"); // another function of a similar name
+        Write("cg.205", "fn=(1) do_getroutes\ncfn=(9) run_child\ncalls=1 0\n0 5\nfn=(9)\n0 3\n"); // named first as a callee
         var callgrind = new NodeCallgrind(new DockerEngine(), "alice", "container", folder, null, ["run_child"]);
 
         var counted = callgrind.ForkedAndEnded([100]).Select(c => c.Pid).Order();
@@ -38,7 +38,17 @@ public class ForkedChildrenTests : IDisposable
     {
         var node = Directory.CreateDirectory(Path.Combine(folder, "alice")).FullName;
         var callgrind = Directory.CreateDirectory(Path.Combine(node, ValgrindWrapping.Folder)).FullName;
-        foreach (var name in new[] { "vgdb-from-vgdb-to-23-by-x-on-y", "vgdb-to-vgdb-from-23-by-x-on-y", "vgdb-shared-mem-vgdb-23-by-x-on-y", "cg.23", "cg.23.1", "keep.txt" })
+        foreach (
+            var name in new[]
+            {
+                "vgdb-from-vgdb-to-23-by-x-on-y",
+                "vgdb-to-vgdb-from-23-by-x-on-y",
+                "vgdb-shared-mem-vgdb-23-by-x-on-y",
+                "cg.23",
+                "cg.23.1",
+                "keep.txt",
+            }
+        )
         {
             File.WriteAllText(Path.Combine(callgrind, name), "");
         }

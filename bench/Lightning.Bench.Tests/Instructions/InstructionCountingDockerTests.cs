@@ -36,27 +36,49 @@ public class InstructionCountingDockerTests : IAsyncLifetime
         await File.WriteAllBytesAsync(program, UnitWorkProgram.Bytes());
         if (!OperatingSystem.IsWindows())
         {
-            File.SetUnixFileMode(program, UnixFileMode.UserRead | UnixFileMode.UserExecute | UnixFileMode.GroupRead | UnixFileMode.GroupExecute);
+            File.SetUnixFileMode(
+                program,
+                UnixFileMode.UserRead | UnixFileMode.UserExecute | UnixFileMode.GroupRead | UnixFileMode.GroupExecute
+            );
         }
         var input = Path.Combine(folder, "in");
         Assert.Equal(0, (await ProcessRunner.RunAsync("mkfifo", [input], TimeSpan.FromSeconds(10))).ExitCode);
         // Opened read-write, a FIFO does not wait for its reader; the program blocks reading it until a byte comes.
         await using var feed = new FileStream(input, FileMode.Open, FileAccess.ReadWrite);
 
-        var node = ValgrindWrapping.Wrap(new ComposeService { Entrypoint = [RunLayout.ContainerPath("unitwork")], Command = [] },
-            new InstructionCounting(["*bitcoin-cli*"], [], new Dictionary<string, string>()), valgrind);
-        var command = string.Join(' ', node.Entrypoint!.Select(a => $"'{a}'")) + $" < {RunLayout.ContainerPath("in")} > {RunLayout.ContainerPath("out")}";
-        container = await engine.CreateContainerAsync($"lnbench-test-ir-{Guid.NewGuid():N}"[..28], new CreateContainerParameters
-        {
-            Image = image,
-            User = HostUser.ContainerUser!,
-            Entrypoint = ["/bin/sh", "-c", $"exec {command}"],
-            Env = node.Environment!.Select(e => $"{e.Key}={e.Value}").ToList(),
-            Labels = new Dictionary<string, string> { ["lnbench.test"] = "instructions" },
-            HostConfig = new HostConfig { NetworkMode = "none", Init = node.Init, Binds = [.. node.Volumes!, $"{folder}:{RunLayout.ContainerMount}"] },
-        });
+        var node = ValgrindWrapping.Wrap(
+            new ComposeService { Entrypoint = [RunLayout.ContainerPath("unitwork")], Command = [] },
+            new InstructionCounting(["*bitcoin-cli*"], [], new Dictionary<string, string>()),
+            valgrind
+        );
+        var command =
+            string.Join(' ', node.Entrypoint!.Select(a => $"'{a}'"))
+            + $" < {RunLayout.ContainerPath("in")} > {RunLayout.ContainerPath("out")}";
+        container = await engine.CreateContainerAsync(
+            $"lnbench-test-ir-{Guid.NewGuid():N}"[..28],
+            new CreateContainerParameters
+            {
+                Image = image,
+                User = HostUser.ContainerUser!,
+                Entrypoint = ["/bin/sh", "-c", $"exec {command}"],
+                Env = node.Environment!.Select(e => $"{e.Key}={e.Value}").ToList(),
+                Labels = new Dictionary<string, string> { ["lnbench.test"] = "instructions" },
+                HostConfig = new HostConfig
+                {
+                    NetworkMode = "none",
+                    Init = node.Init,
+                    Binds = [.. node.Volumes!, $"{folder}:{RunLayout.ContainerMount}"],
+                },
+            }
+        );
         await engine.StartContainerAsync(container);
-        var callgrind = new NodeCallgrind(engine, "unitwork", container, Path.Combine(folder, ValgrindWrapping.Folder), HostUser.ContainerUser);
+        var callgrind = new NodeCallgrind(
+            engine,
+            "unitwork",
+            container,
+            Path.Combine(folder, ValgrindWrapping.Folder),
+            HostUser.ContainerUser
+        );
         await Until(() => callgrind.Pids().Count == 1, "the program's vgdb FIFOs");
 
         // One unit before any window: what happened before a zeroing is never counted.
@@ -82,12 +104,25 @@ public class InstructionCountingDockerTests : IAsyncLifetime
         var valgrind = Requirements.Valgrind();
         await FakeNodeImage.EnsureBuiltAsync();
 
-        var error = await Assert.ThrowsAsync<InstructionsUnavailableException>(() => InstructionsPreflight.CheckAsync(engine, valgrind,
-            [(FakeNodeImage.FakeNode, new Lightning.Bench.NodeKinds.CoreLightning.CoreLightningKind())],
-            new Dictionary<string, string> { ["lnbench.test"] = "instructions" }, HostUser.ContainerUser, new Lightning.Bench.Progress.RunProgress(TextWriter.Null)));
+        var error = await Assert.ThrowsAsync<InstructionsUnavailableException>(() =>
+            InstructionsPreflight.CheckAsync(
+                engine,
+                valgrind,
+                [(FakeNodeImage.FakeNode, new Lightning.Bench.NodeKinds.CoreLightning.CoreLightningKind())],
+                new Dictionary<string, string> { ["lnbench.test"] = "instructions" },
+                HostUser.ContainerUser,
+                new Lightning.Bench.Progress.RunProgress(TextWriter.Null)
+            )
+        );
 
-        Assert.StartsWith($"--instructions: lightningd does not run under the host's Valgrind ({valgrind.Version}) in {FakeNodeImage.FakeNode} (exit ", error.Message);
-        Assert.EndsWith("the image needs a C library at least as new as the host's, since Valgrind is brought from the host: use a newer image or run on an older host", error.Message);
+        Assert.StartsWith(
+            $"--instructions: lightningd does not run under the host's Valgrind ({valgrind.Version}) in {FakeNodeImage.FakeNode} (exit ",
+            error.Message
+        );
+        Assert.EndsWith(
+            "the image needs a C library at least as new as the host's, since Valgrind is brought from the host: use a newer image or run on an older host",
+            error.Message
+        );
         Assert.DoesNotContain('\n', error.Message);
     }
 
@@ -99,10 +134,14 @@ public class InstructionCountingDockerTests : IAsyncLifetime
     /// </summary>
     private static async Task<string> WithHostCLibraryAsync()
     {
-        var libraries = new[] { "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2" }
-            .ToDictionary(p => p.TrimStart('/'), p => new FileInfo(p).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? p);
+        var libraries = new[] { "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2" }.ToDictionary(
+            p => p.TrimStart('/'),
+            p => new FileInfo(p).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? p
+        );
         Skip.IfNot(libraries.Values.All(File.Exists), "the instruction test image copies the host's x86-64 glibc");
-        var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(await File.ReadAllBytesAsync(libraries.First().Value)))[..12];
+        var hash = Convert.ToHexStringLower(
+            System.Security.Cryptography.SHA256.HashData(await File.ReadAllBytesAsync(libraries.First().Value))
+        )[..12];
         var tag = $"lnbench-test/glibc:{hash}";
         await FakeNodeImage.ImportProgramsAsync(tag, libraries);
         return tag;

@@ -16,16 +16,31 @@ public class InstructionFunctionChangesTests
     private static InstructionProfile Topology(Random random, double noise, long invoiceSelf)
     {
         long Noisy(long level) => (long)Math.Round(level * (1 + noise * (2 * random.NextDouble() - 1)));
-        var functions = Enumerable.Range(0, 20).Select(i => ($"fn{i:D2}", Noisy(1_000_000 + 10_000 * i) * Payments)).ToList();
+        var functions = Enumerable
+            .Range(0, 20)
+            .Select(i => ($"fn{i:D2}", Noisy(1_000_000 + 10_000 * i) * Payments))
+            .ToList();
         var invoice = (Noisy(1_234) + invoiceSelf) * Payments;
         functions.Add(("json_invoice", invoice));
         functions.Add(("json_dispatch", 500 * Payments));
-        var lightningd = SyntheticDumps.Dump("/usr/local/bin/lightningd --network=regtest", functions, [("json_dispatch", "json_invoice", Payments, invoice)]);
-        var hsmd = SyntheticDumps.Dump("/usr/local/libexec/c-lightning/lightning_hsmd", [("sign", Noisy(15_000_000) * Payments)]);
+        var lightningd = SyntheticDumps.Dump(
+            "/usr/local/bin/lightningd --network=regtest",
+            functions,
+            [("json_dispatch", "json_invoice", Payments, invoice)]
+        );
+        var hsmd = SyntheticDumps.Dump(
+            "/usr/local/libexec/c-lightning/lightning_hsmd",
+            [("sign", Noisy(15_000_000) * Payments)]
+        );
         return InstructionProfile.FromDumps([lightningd, hsmd]).PerPayment(Payments);
     }
 
-    private static (List<InstructionProfile> Baseline, List<InstructionProfile> Candidate) Pairs(int seed, int pairs, double noise, long added)
+    private static (List<InstructionProfile> Baseline, List<InstructionProfile> Candidate) Pairs(
+        int seed,
+        int pairs,
+        double noise,
+        long added
+    )
     {
         var random = new Random(seed);
         var baseline = new List<InstructionProfile>();
@@ -44,21 +59,40 @@ public class InstructionFunctionChangesTests
         static InstructionProfile Node(bool patched)
         {
             // The candidate's json_invoice calls a new fixed_work, which spends its instructions in sha256's Transform.
-            List<(string, long)> functions = [("json_invoice", 1_000 * Payments), ("Transform", (patched ? 1_900_000 : 10_000) * Payments), ("main", 30_000_000L * Payments)];
+            List<(string, long)> functions =
+            [
+                ("json_invoice", 1_000 * Payments),
+                ("Transform", (patched ? 1_900_000 : 10_000) * Payments),
+                ("main", 30_000_000L * Payments),
+            ];
             List<(string, string, long, long)> calls = [("json_invoice", "Transform", Payments, 10_000 * Payments)];
             if (patched)
             {
                 functions.Add(("fixed_work", 26 * Payments));
-                calls = [("json_invoice", "fixed_work", Payments, 1_890_026L * Payments), ("fixed_work", "Transform", Payments, 1_890_000L * Payments), ("json_invoice", "Transform", Payments, 10_000 * Payments)];
+                calls =
+                [
+                    ("json_invoice", "fixed_work", Payments, 1_890_026L * Payments),
+                    ("fixed_work", "Transform", Payments, 1_890_000L * Payments),
+                    ("json_invoice", "Transform", Payments, 10_000 * Payments),
+                ];
             }
-            return InstructionProfile.FromDumps([SyntheticDumps.Dump("/usr/local/bin/lightningd", functions, calls)]).PerPayment(Payments);
+            return InstructionProfile
+                .FromDumps([SyntheticDumps.Dump("/usr/local/bin/lightningd", functions, calls)])
+                .PerPayment(Payments);
         }
 
-        var changes = InstructionFunctionChanges.Compare([Node(false), Node(false)], [Node(true), Node(true)], thresholdPercent: 0.5);
+        var changes = InstructionFunctionChanges.Compare(
+            [Node(false), Node(false)],
+            [Node(true), Node(true)],
+            thresholdPercent: 0.5
+        );
         var markdown = changes.Markdown("bob");
 
         Assert.Equal("Transform (lightningd)", changes.Changes[0].Label);
-        Assert.Contains("Functions only one build has, by inclusive change: `fixed_work (lightningd)` +1,890,026", markdown);
+        Assert.Contains(
+            "Functions only one build has, by inclusive change: `fixed_work (lightningd)` +1,890,026",
+            markdown
+        );
         Assert.Contains("(candidate only), called from `json_invoice (lightningd)`", markdown);
     }
 
@@ -84,7 +118,10 @@ public class InstructionFunctionChangesTests
         Assert.Equal(22, changes.Judged);
         var markdown = changes.Markdown("alice: instructions per payment by function", count: 5);
         var row = Assert.Single(markdown.Split('\n'), l => l.Contains("json_invoice", StringComparison.Ordinal));
-        Assert.Matches(@"^\| `json_invoice \(lightningd\)` \| 1,2\d\d \| 42,4\d\d \| \+41,\d{3} \(\+41,\d{3} … \+41,\d{3}\) \| \+41,\d{3} \(\+41,\d{3} … \+41,\d{3}\) \| `json_dispatch \(lightningd\)` \(\+41,\d{3}\) \| grew \|$", row);
+        Assert.Matches(
+            @"^\| `json_invoice \(lightningd\)` \| 1,2\d\d \| 42,4\d\d \| \+41,\d{3} \(\+41,\d{3} … \+41,\d{3}\) \| \+41,\d{3} \(\+41,\d{3} … \+41,\d{3}\) \| `json_dispatch \(lightningd\)` \(\+41,\d{3}\) \| grew \|$",
+            row
+        );
         Assert.Equal(5, markdown.Split('\n').Count(l => l.StartsWith("| `", StringComparison.Ordinal)));
     }
 
@@ -105,10 +142,18 @@ public class InstructionFunctionChangesTests
     [Fact]
     public void The_same_real_dumps_in_both_arms_make_no_call()
     {
-        var profile = InstructionProfile.FromDumps([
-            CallgrindDumpTests.Load("callgrind-channeld-version.txt"), CallgrindDumpTests.Load("callgrind-lightningd-dump.txt")]).PerPayment(30);
+        var profile = InstructionProfile
+            .FromDumps([
+                CallgrindDumpTests.Load("callgrind-channeld-version.txt"),
+                CallgrindDumpTests.Load("callgrind-lightningd-dump.txt"),
+            ])
+            .PerPayment(30);
 
-        var changes = InstructionFunctionChanges.Compare([profile, profile, profile], [profile, profile, profile], thresholdPercent: 0.5);
+        var changes = InstructionFunctionChanges.Compare(
+            [profile, profile, profile],
+            [profile, profile, profile],
+            thresholdPercent: 0.5
+        );
 
         Assert.All(changes.Changes, c => Assert.Equal(FunctionCall.None, c.Call));
         Assert.All(changes.Changes, c => Assert.Equal(0, c.SelfChange));
@@ -116,11 +161,14 @@ public class InstructionFunctionChangesTests
         Assert.Equal(10, markdown.Split('\n').Count(l => l.StartsWith("| `", StringComparison.Ordinal)));
         Assert.DoesNotContain("| grew |", markdown, StringComparison.Ordinal);
         Assert.DoesNotContain("| shrank |", markdown, StringComparison.Ordinal);
-        Assert.All(markdown.Split('\n').Where(l => l.StartsWith("| `", StringComparison.Ordinal)), l =>
-        {
-            Assert.Contains(" | 0 (0 … 0) | 0 (0 … 0) | ", l, StringComparison.Ordinal);
-            Assert.EndsWith(" | – |", l, StringComparison.Ordinal);
-        });
+        Assert.All(
+            markdown.Split('\n').Where(l => l.StartsWith("| `", StringComparison.Ordinal)),
+            l =>
+            {
+                Assert.Contains(" | 0 (0 … 0) | 0 (0 … 0) | ", l, StringComparison.Ordinal);
+                Assert.EndsWith(" | – |", l, StringComparison.Ordinal);
+            }
+        );
         // libc's strlen and ld.so's in one process are named with their objects.
         Assert.Contains(changes.Changes, c => c.Label == "strlen [libc.so.6] (lightning_channeld)");
     }
@@ -146,7 +194,9 @@ public class InstructionFunctionChangesTests
     {
         var (baseline, candidate) = Pairs(seed: 1, pairs: 2, noise: 0, 0);
 
-        Assert.Throws<ArgumentException>(() => InstructionFunctionChanges.Compare(baseline, candidate.Take(1).ToList(), 0.5));
+        Assert.Throws<ArgumentException>(() =>
+            InstructionFunctionChanges.Compare(baseline, candidate.Take(1).ToList(), 0.5)
+        );
         Assert.Throws<ArgumentOutOfRangeException>(() => InstructionFunctionChanges.Compare(baseline, candidate, 0));
     }
 }

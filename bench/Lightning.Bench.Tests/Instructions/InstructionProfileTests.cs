@@ -22,7 +22,10 @@ public class InstructionProfileTests
         // The executable's own (below main) and libc's stay apart, in each process.
         Assert.Contains(new InstructionFunction("lightningd", "(below main)", "lightningd"), profile.Functions.Keys);
         Assert.Contains(new InstructionFunction("lightningd", "(below main)", "libc.so.6"), profile.Functions.Keys);
-        Assert.Contains(new InstructionFunction("lightning_channeld", "(below main)", "libc.so.6"), profile.Functions.Keys);
+        Assert.Contains(
+            new InstructionFunction("lightning_channeld", "(below main)", "libc.so.6"),
+            profile.Functions.Keys
+        );
         Assert.Equal(profile.Total, profile.Functions.Values.Sum(f => f.Self));
         Assert.Equal("do_lookup_x (lightning_channeld)", doLookup.ToString());
     }
@@ -31,7 +34,9 @@ public class InstructionProfileTests
     public void A_window_less_its_scaled_idle_background_per_payment_is_what_the_payments_added()
     {
         // 30 payments of 1,000 instructions in handler over a 10 s window; idle: 60 instructions per second in timer.
-        var window = InstructionProfile.FromDumps([SyntheticDumps.Dump("/bin/lightningd", [("handler", 30_000), ("timer", 600)])]);
+        var window = InstructionProfile.FromDumps([
+            SyntheticDumps.Dump("/bin/lightningd", [("handler", 30_000), ("timer", 600)]),
+        ]);
         var idle = InstructionProfile.FromDumps([SyntheticDumps.Dump("/bin/lightningd", [("timer", 1_200)])]);
         var handler = new InstructionFunction("lightningd", "handler", "x");
         var timer = new InstructionFunction("lightningd", "timer", "x");

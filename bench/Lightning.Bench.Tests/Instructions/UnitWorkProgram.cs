@@ -18,7 +18,27 @@ internal static class UnitWorkProgram
         const ulong Base = 0x400000;
         var code = new List<byte>();
         var top = code.Count;
-        code.AddRange([0x31, 0xc0, 0x31, 0xff, 0x48, 0x8d, 0x74, 0x24, 0xf8, 0xba, 1, 0, 0, 0, 0x0f, 0x05, 0x48, 0x85, 0xc0]); // read(0, rsp-8, 1); test rax
+        code.AddRange([
+            0x31,
+            0xc0,
+            0x31,
+            0xff,
+            0x48,
+            0x8d,
+            0x74,
+            0x24,
+            0xf8,
+            0xba,
+            1,
+            0,
+            0,
+            0,
+            0x0f,
+            0x05,
+            0x48,
+            0x85,
+            0xc0,
+        ]); // read(0, rsp-8, 1); test rax
         var jumpToExit = code.Count;
         code.AddRange([0x7e, 0]); // jle exit
         code.Add(0xb9);

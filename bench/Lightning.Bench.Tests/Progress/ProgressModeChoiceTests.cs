@@ -7,7 +7,12 @@ namespace Lightning.Bench.Tests.Progress;
 [Trait("Category", "Unit")]
 public class ProgressModeChoiceTests
 {
-    private static ProgressMode Choose(bool plain = false, bool redirected = false, bool ansi = true, params string[] variables)
+    private static ProgressMode Choose(
+        bool plain = false,
+        bool redirected = false,
+        bool ansi = true,
+        params string[] variables
+    )
     {
         var environment = variables.Select(v => v.Split('=', 2)).ToDictionary(v => v[0], v => v[1]);
         return ProgressModeChoice.Choose(plain, redirected, name => environment.GetValueOrDefault(name), () => ansi);
@@ -28,7 +33,16 @@ public class ProgressModeChoiceTests
     [InlineData("LNBENCH_PLAIN=true")]
     [InlineData("TERM=dumb")]
     public void CI_a_dumb_terminal_or_LNBENCH_PLAIN_get_plain_lines_in_a_terminal_too(string variable) =>
-        Assert.Equal(ProgressMode.Plain, Choose(variables: [variable, .. variable.StartsWith("TERM=", StringComparison.Ordinal) ? Array.Empty<string>() : ["TERM=xterm"]]));
+        Assert.Equal(
+            ProgressMode.Plain,
+            Choose(
+                variables:
+                [
+                    variable,
+                    .. variable.StartsWith("TERM=", StringComparison.Ordinal) ? Array.Empty<string>() : ["TERM=xterm"],
+                ]
+            )
+        );
 
     [Theory]
     [InlineData("CI=false")]
@@ -47,7 +61,10 @@ public class ProgressModeChoiceTests
 
     [Fact]
     public void The_terminal_is_not_probed_when_the_output_goes_elsewhere() =>
-        Assert.Equal(ProgressMode.Plain, ProgressModeChoice.Choose(false, true, _ => null, () => throw new InvalidOperationException("probed")));
+        Assert.Equal(
+            ProgressMode.Plain,
+            ProgressModeChoice.Choose(false, true, _ => null, () => throw new InvalidOperationException("probed"))
+        );
 
     [Fact]
     public void Plain_is_an_option_of_its_own_and_a_replay_takes_it_from_the_command_line_not_the_replayed_run()

@@ -58,7 +58,10 @@ public class ProgressModelTests
         Assert.Equal(TimeSpan.FromSeconds(60), running.MeanCaseTime);
         // Two cases still to start at 60 s each, and 40 s of the running one's 60.
         Assert.Equal(TimeSpan.FromSeconds(2 * 60 + 40), running.Eta);
-        Assert.Equal((Case("a", 1).Key, true, TimeSpan.FromMilliseconds(812.4)), (running.LastCase, running.LastCaseSucceeded, running.LastCaseMean));
+        Assert.Equal(
+            (Case("a", 1).Key, true, TimeSpan.FromMilliseconds(812.4)),
+            (running.LastCase, running.LastCaseSucceeded, running.LastCaseMean)
+        );
         Assert.Equal(0, running.PairsDone);
         Assert.Equal(TimeSpan.FromSeconds(80), running.Elapsed);
         Assert.Equal(TimeSpan.FromMinutes(30) - TimeSpan.FromSeconds(80), running.BudgetLeft);
@@ -119,14 +122,26 @@ public class ProgressModelTests
     [InlineData(60, 3, 90, 120)]
     [InlineData(60, 1, 59, 1)]
     [InlineData(60, 0, null, 0)]
-    public void The_ETA_counts_the_running_case_as_what_it_lacks_of_the_mean_and_never_less_than_nothing(int meanSeconds, int remaining, int? runningSeconds, int expectedSeconds) =>
-        Assert.Equal(TimeSpan.FromSeconds(expectedSeconds),
-            ProgressModel.Eta(TimeSpan.FromSeconds(meanSeconds), remaining, runningSeconds is { } s ? TimeSpan.FromSeconds(s) : null));
+    public void The_ETA_counts_the_running_case_as_what_it_lacks_of_the_mean_and_never_less_than_nothing(
+        int meanSeconds,
+        int remaining,
+        int? runningSeconds,
+        int expectedSeconds
+    ) =>
+        Assert.Equal(
+            TimeSpan.FromSeconds(expectedSeconds),
+            ProgressModel.Eta(
+                TimeSpan.FromSeconds(meanSeconds),
+                remaining,
+                runningSeconds is { } s ? TimeSpan.FromSeconds(s) : null
+            )
+        );
 
     [Theory]
     [InlineData(0, "0s")]
     [InlineData(45.9, "45s")]
     [InlineData(842, "14m 02s")]
     [InlineData(7500, "2h 05m")]
-    public void Durations_read_at_a_glance(double seconds, string expected) => Assert.Equal(expected, ProgressFormat.Duration(TimeSpan.FromSeconds(seconds)));
+    public void Durations_read_at_a_glance(double seconds, string expected) =>
+        Assert.Equal(expected, ProgressFormat.Duration(TimeSpan.FromSeconds(seconds)));
 }

@@ -62,7 +62,10 @@ public class RunLogTests
                 logger.WriteLine(LogKind.Default, "812400000.00 ns");
             }
 
-            Assert.Equal($"// Found 24 benchmarks:{Environment.NewLine}WorkloadActual   1: 1 op, 812400000.00 ns{Environment.NewLine}", console.GetLog());
+            Assert.Equal(
+                $"// Found 24 benchmarks:{Environment.NewLine}WorkloadActual   1: 1 op, 812400000.00 ns{Environment.NewLine}",
+                console.GetLog()
+            );
             plainLog.Dispose();
             liveLog.Dispose();
             Assert.Equal(console.GetLog(), File.ReadAllText(Path.Combine(folder.FullName, "plain.log")));
@@ -83,7 +86,8 @@ public class RunLogTests
             var model = new ProgressModel();
             using var log = new RunLog();
             log.Open(Path.Combine(folder.FullName, RunLog.FileName));
-            var config = ManualConfig.CreateEmpty()
+            var config = ManualConfig
+                .CreateEmpty()
                 .AddJob(BenchConfig.CaseJob(warmups: 0, iterations: 2))
                 .AddLogger(new BenchmarkOutput(new RunLogLogger(log, console: null)))
                 .AddEventProcessor(new ProgressEventProcessor(model))

@@ -9,34 +9,43 @@ public class SpectreProgressRendererTests
 {
     private static readonly DateTime Noon = new(2026, 1, 1, 12, 0, 0);
 
-    private static ProgressSnapshot Running => new()
-    {
-        Scenario = "AlicePaysBob",
-        RunId = "20260101-120000-ab12",
-        Elapsed = TimeSpan.FromSeconds(842),
-        CasesTotal = 24,
-        CasesDone = 7,
-        Round = 1,
-        CurrentCase = "Build=a, Concurrency=10, Topology=3, Traces=on",
-        CurrentCaseElapsed = TimeSpan.FromSeconds(72),
-        Topology = 3,
-        Topologies = 8,
-        LastCase = "Build=b, Concurrency=10, Topology=2, Traces=on",
-        LastCaseSucceeded = true,
-        LastCaseMean = TimeSpan.FromMilliseconds(812.4),
-        PairsDone = 3,
-        PairsTotal = 12,
-        MeanCaseTime = TimeSpan.FromSeconds(120),
-        Eta = TimeSpan.FromSeconds(34 * 60 + 10),
-    };
+    private static ProgressSnapshot Running =>
+        new()
+        {
+            Scenario = "AlicePaysBob",
+            RunId = "20260101-120000-ab12",
+            Elapsed = TimeSpan.FromSeconds(842),
+            CasesTotal = 24,
+            CasesDone = 7,
+            Round = 1,
+            CurrentCase = "Build=a, Concurrency=10, Topology=3, Traces=on",
+            CurrentCaseElapsed = TimeSpan.FromSeconds(72),
+            Topology = 3,
+            Topologies = 8,
+            LastCase = "Build=b, Concurrency=10, Topology=2, Traces=on",
+            LastCaseSucceeded = true,
+            LastCaseMean = TimeSpan.FromMilliseconds(812.4),
+            PairsDone = 3,
+            PairsTotal = 12,
+            MeanCaseTime = TimeSpan.FromSeconds(120),
+            Eta = TimeSpan.FromSeconds(34 * 60 + 10),
+        };
 
     [Fact]
     public void A_frame_shows_cases_done_of_all_the_running_case_topology_pairs_and_the_ETA()
     {
         var console = new TestConsole().Width(120);
 
-        console.Write(SpectreProgressRenderer.Frame(Running, ["// lnbench [ 812.3 s] case Build=a, Concurrency=10, Topology=3, Traces=on: topology ready, benchmarking"],
-            "/work/results/20260101-120000-ab12-AlicePaysBob/console.log", Noon));
+        console.Write(
+            SpectreProgressRenderer.Frame(
+                Running,
+                [
+                    "// lnbench [ 812.3 s] case Build=a, Concurrency=10, Topology=3, Traces=on: topology ready, benchmarking",
+                ],
+                "/work/results/20260101-120000-ab12-AlicePaysBob/console.log",
+                Noon
+            )
+        );
 
         var frame = console.Output;
         Assert.Contains("lnbench AlicePaysBob · run 20260101-120000-ab12", frame);
@@ -55,7 +64,8 @@ public class SpectreProgressRendererTests
     public void A_line_wider_than_the_terminal_takes_one_line_cut_short()
     {
         var console = new TestConsole().Width(60);
-        var line = "// lnbench [  12.3 s] case Build=a, Concurrency=10, Topology=3, Traces=on: topology ready in 1.3 s (containers 0.8)";
+        var line =
+            "// lnbench [  12.3 s] case Build=a, Concurrency=10, Topology=3, Traces=on: topology ready in 1.3 s (containers 0.8)";
 
         console.Write(SpectreProgressRenderer.Frame(Running, [line, "// lnbench [  12.4 s] next"], null, Noon));
 
@@ -71,7 +81,20 @@ public class SpectreProgressRendererTests
     {
         var console = new TestConsole().Width(120);
 
-        console.Write(SpectreProgressRenderer.Frame(Running with { CasesDone = 24, CurrentCase = null, Eta = TimeSpan.Zero, Activity = "ending the last topologies" }, [], null, Noon));
+        console.Write(
+            SpectreProgressRenderer.Frame(
+                Running with
+                {
+                    CasesDone = 24,
+                    CurrentCase = null,
+                    Eta = TimeSpan.Zero,
+                    Activity = "ending the last topologies",
+                },
+                [],
+                null,
+                Noon
+            )
+        );
 
         Assert.Contains("24 of 24 (100 %) done", console.Output);
         Assert.Contains("all 24 cases ended", console.Output);
@@ -84,7 +107,19 @@ public class SpectreProgressRendererTests
     {
         var console = new TestConsole().Width(120);
 
-        console.Write(SpectreProgressRenderer.Frame(Running with { Budget = TimeSpan.FromMinutes(30), Round = 2, CasesFailed = 1 }, [], logPath: null, Noon));
+        console.Write(
+            SpectreProgressRenderer.Frame(
+                Running with
+                {
+                    Budget = TimeSpan.FromMinutes(30),
+                    Round = 2,
+                    CasesFailed = 1,
+                },
+                [],
+                logPath: null,
+                Noon
+            )
+        );
 
         var frame = console.Output;
         Assert.Contains("Budget", frame);
@@ -99,7 +134,20 @@ public class SpectreProgressRendererTests
     {
         var console = new TestConsole().Width(120);
 
-        console.Write(SpectreProgressRenderer.Frame(new ProgressSnapshot { Scenario = "AlicePaysBob", CasesTotal = 6, Activity = "seeding the run's chain", Topologies = 3 }, [], null, Noon));
+        console.Write(
+            SpectreProgressRenderer.Frame(
+                new ProgressSnapshot
+                {
+                    Scenario = "AlicePaysBob",
+                    CasesTotal = 6,
+                    Activity = "seeding the run's chain",
+                    Topologies = 3,
+                },
+                [],
+                null,
+                Noon
+            )
+        );
 
         Assert.Contains("0 of 6 (0 %) done", console.Output);
         Assert.Contains("seeding the run's chain", console.Output);

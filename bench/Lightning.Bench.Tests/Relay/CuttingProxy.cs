@@ -100,9 +100,7 @@ internal sealed class CuttingProxy : IAsyncDisposable
                 }
             }
         }
-        catch (Exception)
-        {
-        }
+        catch (Exception) { }
         from.Dispose();
         to.Dispose();
     }

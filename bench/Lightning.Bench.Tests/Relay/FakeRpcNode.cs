@@ -87,13 +87,22 @@ internal sealed class FakeRpcNode : IAsyncDisposable
                     using var request = JsonDocument.Parse(buffer.AsMemory(0, consumed));
                     var id = request.RootElement.GetProperty("id").GetString()!;
                     IdsSeen.Enqueue(id);
-                    var pad = request.RootElement.GetProperty("params").TryGetProperty("pad", out var p) ? p.GetInt32() : 0;
-                    var answer = JsonSerializer.SerializeToUtf8Bytes(new
-                    {
-                        jsonrpc = "2.0",
-                        id,
-                        result = new { method = request.RootElement.GetProperty("method").GetString(), id, pad = new string('x', pad) },
-                    });
+                    var pad = request.RootElement.GetProperty("params").TryGetProperty("pad", out var p)
+                        ? p.GetInt32()
+                        : 0;
+                    var answer = JsonSerializer.SerializeToUtf8Bytes(
+                        new
+                        {
+                            jsonrpc = "2.0",
+                            id,
+                            result = new
+                            {
+                                method = request.RootElement.GetProperty("method").GetString(),
+                                id,
+                                pad = new string('x', pad),
+                            },
+                        }
+                    );
                     await connection.SendAsync(answer, SocketFlags.None, stopping.Token);
                     Buffer.BlockCopy(buffer, consumed, buffer, 0, length - consumed);
                     length -= consumed;
@@ -105,9 +114,7 @@ internal sealed class FakeRpcNode : IAsyncDisposable
                 }
             }
         }
-        catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException)
-        {
-        }
+        catch (Exception e) when (e is OperationCanceledException or SocketException or ObjectDisposedException) { }
     }
 
     /// <summary>The length of the first whole JSON value in the buffer, or null while it is still arriving.</summary>

@@ -3,8 +3,8 @@ using System.Net.Sockets;
 using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
-using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Swarm;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Tests.Relay;
 
@@ -36,47 +36,107 @@ public sealed class HarnessImageTests : IAsyncLifetime
 
         // A build makes its own image and removes those of earlier builds: an earlier one stands in as another tag of it.
         var earlier = $"{HarnessImage.Repository}:0000000000000000";
-        Assert.True((await Processes.ProcessRunner.RunAsync("docker", ["tag", image, earlier], TimeSpan.FromSeconds(30))).Succeeded);
+        Assert.True(
+            (
+                await Processes.ProcessRunner.RunAsync("docker", ["tag", image, earlier], TimeSpan.FromSeconds(30))
+            ).Succeeded
+        );
         Assert.True(await engine.TryRemoveImageAsync(image));
         Assert.Equal(image, await HarnessImage.EnsureAsync(engine));
         Assert.Null(await engine.InspectImageAsync(earlier));
         Assert.NotNull(await engine.InspectImageAsync(image));
 
-        var help = await engine.RunToCompletionAsync(image, HarnessImage.Entrypoint, ["agent", "--help"], RunLabels.For(runId).ToDictionary(), TimeSpan.FromMinutes(2));
+        var help = await engine.RunToCompletionAsync(
+            image,
+            HarnessImage.Entrypoint,
+            ["agent", "--help"],
+            RunLabels.For(runId).ToDictionary(),
+            TimeSpan.FromMinutes(2)
+        );
         Assert.True(help.ExitCode == 0, help.Output);
         Assert.Contains("--listen", help.Output);
 
         var tokenFile = Path.Combine(secrets, "token");
         await File.WriteAllBytesAsync(tokenFile, RelayHarness.Token);
         var port = FreePort();
-        var agent = await engine.CreateContainerAsync($"{runId}-agent", new CreateContainerParameters
-        {
-            Image = image,
-            Cmd = ["agent", "--listen", "0.0.0.0:9736", "--token-file", "/run/token", "--work-dir", "/lnb", "--proc-root", "/host/proc"],
-            Labels = RunLabels.For(runId).ToDictionary(),
-            ExposedPorts = new Dictionary<string, EmptyStruct> { ["9736/tcp"] = default },
-            HostConfig = new HostConfig
+        var agent = await engine.CreateContainerAsync(
+            $"{runId}-agent",
+            new CreateContainerParameters
             {
-                Binds = [$"{harness.Work}:/lnb", $"{tokenFile}:/run/token:ro", "/proc:/host/proc:ro", "/sys/fs/cgroup:/sys/fs/cgroup:ro"],
-                PortBindings = new Dictionary<string, IList<PortBinding>> { ["9736/tcp"] = [new PortBinding { HostIP = "127.0.0.1", HostPort = port.ToString(System.Globalization.CultureInfo.InvariantCulture) }] },
-            },
-        });
+                Image = image,
+                Cmd =
+                [
+                    "agent",
+                    "--listen",
+                    "0.0.0.0:9736",
+                    "--token-file",
+                    "/run/token",
+                    "--work-dir",
+                    "/lnb",
+                    "--proc-root",
+                    "/host/proc",
+                ],
+                Labels = RunLabels.For(runId).ToDictionary(),
+                ExposedPorts = new Dictionary<string, EmptyStruct> { ["9736/tcp"] = default },
+                HostConfig = new HostConfig
+                {
+                    Binds =
+                    [
+                        $"{harness.Work}:/lnb",
+                        $"{tokenFile}:/run/token:ro",
+                        "/proc:/host/proc:ro",
+                        "/sys/fs/cgroup:/sys/fs/cgroup:ro",
+                    ],
+                    PortBindings = new Dictionary<string, IList<PortBinding>>
+                    {
+                        ["9736/tcp"] =
+                        [
+                            new PortBinding
+                            {
+                                HostIP = "127.0.0.1",
+                                HostPort = port.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                            },
+                        ],
+                    },
+                },
+            }
+        );
         await engine.StartContainerAsync(agent);
-        var busy = await ProfilingTests.StartAsync(engine, runId, "busy", FakeNodeImage.Busybox, ["sh", "-c", "while :; do :; done"]);
+        var busy = await ProfilingTests.StartAsync(
+            engine,
+            runId,
+            "busy",
+            FakeNodeImage.Busybox,
+            ["sh", "-c", "while :; do :; done"]
+        );
 
         await using var client = RelayClient.Start(new IPEndPoint(IPAddress.Loopback, port), RelayHarness.Token);
         var welcome = await client.ConnectedAsync(RelayHarness.Patience);
         Assert.NotEqual(Environment.MachineName, welcome.Host); // the container's
 
         // Spans: the agent binds in the shared folder; a sender outside its container reaches it there.
-        await using (var recorder = await client.BindAsync("topo-1", ["alice", "bob"], harness.SpansFile("topo-1"), RelayHarness.Patience))
+        await using (
+            var recorder = await client.BindAsync(
+                "topo-1",
+                ["alice", "bob"],
+                harness.SpansFile("topo-1"),
+                RelayHarness.Patience
+            )
+        )
         {
             Assert.All(recorder.Bound!.Sockets, s => Assert.Equal("", s.Problem));
             Assert.Equal(400, harness.Send("topo-1", "alice", 0, 400));
             Assert.Equal(100, harness.Send("topo-1", "bob", 0, 100));
-            await RelayHarness.Until("500 spans through the containerized agent", () => recorder.Arrived == 500, () => $"{recorder.Arrived} arrived");
+            await RelayHarness.Until(
+                "500 spans through the containerized agent",
+                () => recorder.Arrived == 500,
+                () => $"{recorder.Arrived} arrived"
+            );
             var stats = await recorder.StopAsync(RelayHarness.Patience);
-            Assert.Equal([("alice", 400L, 0L), ("bob", 100L, 0L)], stats.Select(s => (s.Node, s.Received, s.DroppedByHarness)));
+            Assert.Equal(
+                [("alice", 400L, 0L), ("bob", 100L, 0L)],
+                stats.Select(s => (s.Node, s.Received, s.DroppedByHarness))
+            );
             Assert.All(recorder.Relay, r => Assert.True(r.Exact && r.LostInRelay == 0));
         }
 
@@ -86,11 +146,23 @@ public sealed class HarnessImageTests : IAsyncLifetime
         Assert.Equal("", first.Problem);
         await Task.Delay(TimeSpan.FromSeconds(1));
         var second = Assert.Single(await client.ReadCostsAsync([new CostTarget("busy", pid)], RelayHarness.Patience));
-        Assert.True(second.CpuNanoseconds > first.CpuNanoseconds, $"{first.CpuNanoseconds} then {second.CpuNanoseconds}");
+        Assert.True(
+            second.CpuNanoseconds > first.CpuNanoseconds,
+            $"{first.CpuNanoseconds} then {second.CpuNanoseconds}"
+        );
 
         // RPC: a node's JSON-RPC socket in the shared folder, piped by the agent in its container.
         await using (var node = new FakeRpcNode(Path.Combine(harness.Work, "topo-1", "carol")))
-        await using (var rpc = await Support.RelayClnRpc.ConnectAsync(new IPEndPoint(IPAddress.Loopback, port), RelayHarness.Token, "topo-1", "carol", "regtest", RelayHarness.Patience))
+        await using (
+            var rpc = await Support.RelayClnRpc.ConnectAsync(
+                new IPEndPoint(IPAddress.Loopback, port),
+                RelayHarness.Token,
+                "topo-1",
+                "carol",
+                "regtest",
+                RelayHarness.Patience
+            )
+        )
         {
             var answer = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
             Assert.Equal("lnbench:getinfo#1", answer.GetProperty("id").GetString());

@@ -2,8 +2,8 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using Lightning.Bench.Chain;
-using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.Swarm.Relay;
 using NBitcoin.RPC;
 
 namespace Lightning.Bench.Tests.Relay;
@@ -90,10 +90,14 @@ public sealed class OverlayGateTests : IAsyncLifetime
         probe.Start();
         var closed = ((IPEndPoint)probe.LocalEndpoint).Port;
         probe.Stop();
-        var refused = await Assert.ThrowsAsync<SocketException>(() => OverlayGate.ConnectAsync(Gate, "127.0.0.1", closed));
+        var refused = await Assert.ThrowsAsync<SocketException>(() =>
+            OverlayGate.ConnectAsync(Gate, "127.0.0.1", closed)
+        );
         Assert.Contains($"127.0.0.1:{closed} through the run's gate", refused.Message);
 
-        var unknown = await Assert.ThrowsAsync<SocketException>(() => OverlayGate.ResolveAsync(Gate, "no-such-service.invalid"));
+        var unknown = await Assert.ThrowsAsync<SocketException>(() =>
+            OverlayGate.ResolveAsync(Gate, "no-such-service.invalid")
+        );
         Assert.Contains("no-such-service.invalid through the run's gate", unknown.Message);
     }
 
@@ -102,11 +106,21 @@ public sealed class OverlayGateTests : IAsyncLifetime
     {
         await using var bitcoind = new CannedHttpServer(request => CannedHttpServer.Result(request, "101"));
         // SwarmTopologyLauncher.BitcoindRpc's connect callback, against this gate.
-        Func<string, int, CancellationToken, ValueTask<Stream>> throughGate =
-            async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(Gate, host, port, ct), ownsSocket: true);
-        using (var rpc = new BitcoinRpcClient(new Uri($"http://localhost:{bitcoind.Port}/"), "lnbench", "secret", throughGate))
+        Func<string, int, CancellationToken, ValueTask<Stream>> throughGate = async (host, port, ct) =>
+            new NetworkStream(await OverlayGate.ConnectAsync(Gate, host, port, ct), ownsSocket: true);
+        using (
+            var rpc = new BitcoinRpcClient(
+                new Uri($"http://localhost:{bitcoind.Port}/"),
+                "lnbench",
+                "secret",
+                throughGate
+            )
+        )
         {
-            Assert.Equal(101, await rpc.CallAsync(RPCOperations.getblockcount, (client, c) => client.GetBlockCountAsync(c)));
+            Assert.Equal(
+                101,
+                await rpc.CallAsync(RPCOperations.getblockcount, (client, c) => client.GetBlockCountAsync(c))
+            );
         }
         Assert.Equal("getblockcount", Assert.Single(bitcoind.Requests).RpcMethod);
 
@@ -114,9 +128,19 @@ public sealed class OverlayGateTests : IAsyncLifetime
         probe.Start();
         var closed = ((IPEndPoint)probe.LocalEndpoint).Port;
         probe.Stop();
-        using var refused = new BitcoinRpcClient(new Uri($"http://127.0.0.1:{closed}/"), "lnbench", "secret", throughGate);
-        var error = await Assert.ThrowsAsync<RpcConnectionException>(() => refused.CallAsync(RPCOperations.getblockchaininfo, []));
-        Assert.StartsWith($"bitcoind: cannot reach RPC at http://127.0.0.1:{closed}/ for getblockchaininfo", error.Message);
+        using var refused = new BitcoinRpcClient(
+            new Uri($"http://127.0.0.1:{closed}/"),
+            "lnbench",
+            "secret",
+            throughGate
+        );
+        var error = await Assert.ThrowsAsync<RpcConnectionException>(() =>
+            refused.CallAsync(RPCOperations.getblockchaininfo, [])
+        );
+        Assert.StartsWith(
+            $"bitcoind: cannot reach RPC at http://127.0.0.1:{closed}/ for getblockchaininfo",
+            error.Message
+        );
         Assert.Contains("through the run's gate", error.Message);
     }
 
@@ -132,7 +156,10 @@ public sealed class OverlayGateTests : IAsyncLifetime
             var read = await socket.ReceiveAsync(answer, SocketFlags.None);
             var text = Encoding.ASCII.GetString(answer, 0, read);
             Assert.StartsWith("ERR ", text);
-            Assert.Contains(line.Length > 512 ? "longer than 512 bytes" : "neither CONNECT HOST PORT nor RESOLVE NAME", text);
+            Assert.Contains(
+                line.Length > 512 ? "longer than 512 bytes" : "neither CONNECT HOST PORT nor RESOLVE NAME",
+                text
+            );
         }
         Assert.Contains(await OverlayGate.ResolveAsync(Gate, "localhost"), IPAddress.IsLoopback);
     }

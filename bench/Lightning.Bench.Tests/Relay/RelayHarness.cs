@@ -23,9 +23,18 @@ internal sealed class RelayHarness : IDisposable
     public string SpansFile(string topology) => Path.Combine(Work, $"{topology}.jsonl");
 
     public RelayAgent StartAgent(int port = 0) =>
-        RelayAgent.Start(new AgentSettings(new IPEndPoint(IPAddress.Loopback, port), Token, Work, Host: "host-1", CountersInterval: TimeSpan.FromMilliseconds(100)));
+        RelayAgent.Start(
+            new AgentSettings(
+                new IPEndPoint(IPAddress.Loopback, port),
+                Token,
+                Work,
+                Host: "host-1",
+                CountersInterval: TimeSpan.FromMilliseconds(100)
+            )
+        );
 
-    public static string Payload(string node, int i) => $"[{{\"id\":\"{i:x16}\",\"name\":\"{node}/test\",\"traceId\":\"{i:x32}\",\"timestamp\":{1_700_000_000_000_000 + i},\"duration\":5}}]";
+    public static string Payload(string node, int i) =>
+        $"[{{\"id\":\"{i:x16}\",\"name\":\"{node}/test\",\"traceId\":\"{i:x32}\",\"timestamp\":{1_700_000_000_000_000 + i},\"duration\":5}}]";
 
     /// <summary>Sends datagrams to a node's trace socket; false for one the socket did not take (no agent bound).</summary>
     public int Send(string topology, string node, int from, int count)
@@ -49,11 +58,18 @@ internal sealed class RelayHarness : IDisposable
     }
 
     public static Task Until(string condition, Func<bool> check, Func<string> observed) =>
-        Wait.UntilAsync(condition, _ => Task.FromResult(check() ? WaitState.Met() : WaitState.NotYet(observed())), Patience, interval: TimeSpan.FromMilliseconds(20));
+        Wait.UntilAsync(
+            condition,
+            _ => Task.FromResult(check() ? WaitState.Met() : WaitState.NotYet(observed())),
+            Patience,
+            interval: TimeSpan.FromMilliseconds(20)
+        );
 
     public static IReadOnlyDictionary<string, int> LinesPerNode(string spansFile) =>
-        File.ReadLines(spansFile).Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("node").GetString()!)
-            .GroupBy(n => n).ToDictionary(g => g.Key, g => g.Count());
+        File.ReadLines(spansFile)
+            .Select(l => System.Text.Json.JsonDocument.Parse(l).RootElement.GetProperty("node").GetString()!)
+            .GroupBy(n => n)
+            .ToDictionary(g => g.Key, g => g.Count());
 
     public void Dispose()
     {
@@ -61,8 +77,6 @@ internal sealed class RelayHarness : IDisposable
         {
             Directory.Delete(Work, recursive: true);
         }
-        catch (IOException)
-        {
-        }
+        catch (IOException) { }
     }
 }

@@ -31,8 +31,16 @@ public sealed class RelayQuietTests : IDisposable
         await client.ConnectedAsync(RelayHarness.Patience);
         var costs = await client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience);
         Skip.If(costs[0].Problem.Length > 0, $"cgroup CPU time is not readable here: {costs[0].Problem}");
-        await RelayHarness.Until("the busy container to use 100 ms of CPU", () =>
-            client.ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience).GetAwaiter().GetResult()[0].CpuNanoseconds > 100_000_000, () => "less");
+        await RelayHarness.Until(
+            "the busy container to use 100 ms of CPU",
+            () =>
+                client
+                    .ReadCostsAsync([new CostTarget("busy", (int)busyPid)], RelayHarness.Patience)
+                    .GetAwaiter()
+                    .GetResult()[0]
+                    .CpuNanoseconds > 100_000_000,
+            () => "less"
+        );
 
         // The test reads the busy container's CPU time itself, every millisecond, while the agent waits: a quiet verdict
         // is right only if, between the request and the answer, there was a whole window in which it got (almost) no CPU.
@@ -44,7 +52,11 @@ public sealed class RelayQuietTests : IDisposable
         for (var attempt = 0; attempt < 10; attempt++)
         {
             var clock = System.Diagnostics.Stopwatch.StartNew();
-            var readings = new System.Collections.Concurrent.ConcurrentQueue<(TimeSpan Before, TimeSpan After, long Ns)>();
+            var readings = new System.Collections.Concurrent.ConcurrentQueue<(
+                TimeSpan Before,
+                TimeSpan After,
+                long Ns
+            )>();
             using var stop = new CancellationTokenSource();
             var sampler = Task.Run(async () =>
             {
@@ -56,8 +68,15 @@ public sealed class RelayQuietTests : IDisposable
                     await Task.Delay(1);
                 }
             });
-            var (waited, quiet) = await client.WaitQuietAsync([new CostTarget("busy", (int)busyPid)], window, share, TimeSpan.FromSeconds(1),
-                Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience);
+            var (waited, quiet) = await client.WaitQuietAsync(
+                [new CostTarget("busy", (int)busyPid)],
+                window,
+                share,
+                TimeSpan.FromSeconds(1),
+                Lightning.Bench.Cases.TimedSettle.Poll,
+                0,
+                RelayHarness.Patience
+            );
             await stop.CancelAsync();
             await sampler;
             if (!quiet)
@@ -69,17 +88,48 @@ public sealed class RelayQuietTests : IDisposable
             // Two readings a whole window apart for certain, with less CPU between them than the allowance over the
             // longest time they can be apart: the agent saw the container starved, and quiet is what that is.
             var taken = readings.ToList();
-            var starved = taken.SelectMany((from, i) => taken.Skip(i + 1).Where(to => to.Before - from.After >= window)
-                .Take(1).Select(to => (to.Ns - from.Ns) < share * 1e9 * (to.After - from.Before).TotalSeconds)).Any(s => s);
-            Assert.True(starved, $"the agent called the busy container quiet after {waited.TotalMilliseconds:0} ms, though it used CPU in every window the test read ({taken.Count} readings)");
+            var starved = taken
+                .SelectMany(
+                    (from, i) =>
+                        taken
+                            .Skip(i + 1)
+                            .Where(to => to.Before - from.After >= window)
+                            .Take(1)
+                            .Select(to => (to.Ns - from.Ns) < share * 1e9 * (to.After - from.Before).TotalSeconds)
+                )
+                .Any(s => s);
+            Assert.True(
+                starved,
+                $"the agent called the busy container quiet after {waited.TotalMilliseconds:0} ms, though it used CPU in every window the test read ({taken.Count} readings)"
+            );
             verdicts.Add($"quiet after {waited.TotalMilliseconds:0} ms, starved");
         }
         Assert.NotEmpty(verdicts);
-        Assert.True((await client.WaitQuietAsync([new CostTarget("idle", (int)idlePid)], Lightning.Bench.Cases.TimedSettle.Quiet,
-            Lightning.Bench.Cases.TimedSettle.BusyShare, TimeSpan.FromSeconds(30), Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience)).Quiet);
+        Assert.True(
+            (
+                await client.WaitQuietAsync(
+                    [new CostTarget("idle", (int)idlePid)],
+                    Lightning.Bench.Cases.TimedSettle.Quiet,
+                    Lightning.Bench.Cases.TimedSettle.BusyShare,
+                    TimeSpan.FromSeconds(30),
+                    Lightning.Bench.Cases.TimedSettle.Poll,
+                    0,
+                    RelayHarness.Patience
+                )
+            ).Quiet
+        );
 
-        var e = await Assert.ThrowsAsync<IOException>(() => client.WaitQuietAsync([new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
-            Lightning.Bench.Cases.TimedSettle.Quiet, 0.1, TimeSpan.FromSeconds(1), Lightning.Bench.Cases.TimedSettle.Poll, 0, RelayHarness.Patience));
+        var e = await Assert.ThrowsAsync<IOException>(() =>
+            client.WaitQuietAsync(
+                [new CostTarget("idle", (int)idlePid), new CostTarget("gone", int.MaxValue - 1)],
+                Lightning.Bench.Cases.TimedSettle.Quiet,
+                0.1,
+                TimeSpan.FromSeconds(1),
+                Lightning.Bench.Cases.TimedSettle.Poll,
+                0,
+                RelayHarness.Patience
+            )
+        );
         Assert.Contains("gone:", e.Message);
     }
 

@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using System.Text.Json.Nodes;
-using Lightning.Bench.Swarm.Relay;
 using Lightning.Bench.Rpc;
+using Lightning.Bench.Swarm.Relay;
 
 namespace Lightning.Bench.Tests.Relay;
 
@@ -21,24 +21,57 @@ public sealed class RelayRpcTests : IDisposable
         await using var node = new FakeRpcNode(NodeFolder("topo-1", "alice"));
         await using var agent = harness.StartAgent();
         await using var spans = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
-        await using var recorder = await spans.BindAsync("topo-1", ["alice"], harness.SpansFile("topo-1"), RelayHarness.Patience);
+        await using var recorder = await spans.BindAsync(
+            "topo-1",
+            ["alice"],
+            harness.SpansFile("topo-1"),
+            RelayHarness.Patience
+        );
 
-        await using (var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-1", "alice", "regtest", RelayHarness.Patience))
+        await using (
+            var rpc = await Support.RelayClnRpc.ConnectAsync(
+                agent.Endpoint,
+                RelayHarness.Token,
+                "topo-1",
+                "alice",
+                "regtest",
+                RelayHarness.Patience
+            )
+        )
         {
             // Many calls in flight on the one pipe, one answer far larger than any buffer on the way, spans flowing beside them.
-            var calls = Enumerable.Range(0, 40).Select(i => rpc.CallAsync(i == 7 ? "listpays" : "xpay",
-                new JsonObject { ["pad"] = i == 7 ? 3 * 1024 * 1024 : 10 }, $"lnbench:xpay#{i}")).ToList();
+            var calls = Enumerable
+                .Range(0, 40)
+                .Select(i =>
+                    rpc.CallAsync(
+                        i == 7 ? "listpays" : "xpay",
+                        new JsonObject { ["pad"] = i == 7 ? 3 * 1024 * 1024 : 10 },
+                        $"lnbench:xpay#{i}"
+                    )
+                )
+                .ToList();
             Assert.Equal(200, harness.Send("topo-1", "alice", 0, 200));
             var answers = await Task.WhenAll(calls).WaitAsync(RelayHarness.Patience);
 
-            Assert.Equal(Enumerable.Range(0, 40).Select(i => $"lnbench:xpay#{i}"), answers.Select(a => a.GetProperty("id").GetString()));
+            Assert.Equal(
+                Enumerable.Range(0, 40).Select(i => $"lnbench:xpay#{i}"),
+                answers.Select(a => a.GetProperty("id").GetString())
+            );
             Assert.Equal(3 * 1024 * 1024, answers[7].GetProperty("pad").GetString()!.Length);
             Assert.Equal("listpays", answers[7].GetProperty("method").GetString());
             Assert.Equal(Enumerable.Range(0, 40).Select(i => $"lnbench:xpay#{i}").Order(), node.IdsSeen.Order());
         }
 
-        await RelayHarness.Until("the node sees the pipe end when the harness closes it", () => node.Ended == 1, () => $"{node.Ended} ended");
-        await RelayHarness.Until("200 spans beside the RPC", () => recorder.Arrived == 200, () => $"{recorder.Arrived} arrived");
+        await RelayHarness.Until(
+            "the node sees the pipe end when the harness closes it",
+            () => node.Ended == 1,
+            () => $"{node.Ended} ended"
+        );
+        await RelayHarness.Until(
+            "200 spans beside the RPC",
+            () => recorder.Arrived == 200,
+            () => $"{recorder.Arrived} arrived"
+        );
         // The pipe neither replaced nor disturbed the span connection.
         Assert.Equal((1L, 1L), (spans.Stats.Connections, spans.Stats.Sessions));
         Assert.Equal((2L, 1L, 1), (agent.Stats.Accepted, agent.Stats.RpcPipes, node.Connections));
@@ -52,35 +85,63 @@ public sealed class RelayRpcTests : IDisposable
         await using var agent = harness.StartAgent();
 
         var refused = await Assert.ThrowsAsync<RelayRefusedException>(() =>
-            RelayRpc.OpenAsync(agent.Endpoint, "not-the-token"u8.ToArray(), "topo-2", "bob", "regtest", RelayHarness.Patience));
+            RelayRpc.OpenAsync(
+                agent.Endpoint,
+                "not-the-token"u8.ToArray(),
+                "topo-2",
+                "bob",
+                "regtest",
+                RelayHarness.Patience
+            )
+        );
         Assert.Equal("wrong token", refused.Reason);
 
         var missing = await Assert.ThrowsAsync<RpcConnectionException>(() =>
-            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "carol", "regtest", RelayHarness.Patience));
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "carol", "regtest", RelayHarness.Patience)
+        );
         Assert.Contains("topo-2/carol: cannot connect to", missing.Message);
         Assert.Contains("is the node running?", missing.Message);
 
         var climbing = await Assert.ThrowsAsync<RpcConnectionException>(() =>
-            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "..", "bob", "regtest", RelayHarness.Patience));
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "..", "bob", "regtest", RelayHarness.Patience)
+        );
         Assert.Contains("is not a topology, node and network name", climbing.Message);
         var network = await Assert.ThrowsAsync<RpcConnectionException>(() =>
-            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "../../etc", RelayHarness.Patience));
+            RelayRpc.OpenAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "../../etc", RelayHarness.Patience)
+        );
         Assert.Contains("is not a topology, node and network name", network.Message);
         Assert.Equal(0, node.Connections);
 
         // An RpcOpen cut short is bad input, counted; the agent serves the next pipe.
-        var open = new RpcOpenMessage(HelloMessage.CurrentVersion, RelayHarness.Token, "topo-2", "bob", "regtest").Encode();
+        var open = new RpcOpenMessage(
+            HelloMessage.CurrentVersion,
+            RelayHarness.Token,
+            "topo-2",
+            "bob",
+            "regtest"
+        ).Encode();
         using (var raw = new TcpClient())
         {
             await raw.ConnectAsync(agent.Endpoint);
             open[3] -= 4;
             await raw.GetStream().WriteAsync(open.AsMemory(0, open.Length - 4));
             raw.Client.Shutdown(SocketShutdown.Send);
-            await RelayHarness.Until("the malformed RpcOpen counted", () => agent.Stats.BadFrames.Values.Sum() == 1, () => string.Join(", ", agent.Stats.BadFrames));
+            await RelayHarness.Until(
+                "the malformed RpcOpen counted",
+                () => agent.Stats.BadFrames.Values.Sum() == 1,
+                () => string.Join(", ", agent.Stats.BadFrames)
+            );
         }
         Assert.Equal(RelayProblem.Malformed, Assert.Single(agent.Stats.BadFrames).Key);
 
-        await using var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-2", "bob", "regtest", RelayHarness.Patience);
+        await using var rpc = await Support.RelayClnRpc.ConnectAsync(
+            agent.Endpoint,
+            RelayHarness.Token,
+            "topo-2",
+            "bob",
+            "regtest",
+            RelayHarness.Patience
+        );
         var answer = await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
         Assert.Equal("getinfo", answer.GetProperty("method").GetString());
         Assert.Equal((1L, 1L), (agent.Stats.Refused, agent.Stats.RpcPipes));
@@ -91,7 +152,14 @@ public sealed class RelayRpcTests : IDisposable
     {
         await using var node = new FakeRpcNode(NodeFolder("topo-3", "alice"), closeAfter: 1);
         await using var agent = harness.StartAgent();
-        await using var rpc = await Support.RelayClnRpc.ConnectAsync(agent.Endpoint, RelayHarness.Token, "topo-3", "alice", "regtest", RelayHarness.Patience);
+        await using var rpc = await Support.RelayClnRpc.ConnectAsync(
+            agent.Endpoint,
+            RelayHarness.Token,
+            "topo-3",
+            "alice",
+            "regtest",
+            RelayHarness.Patience
+        );
 
         await rpc.CallAsync("getinfo", null, "lnbench:getinfo#1").WaitAsync(RelayHarness.Patience);
         var failed = await Assert.ThrowsAsync<RpcConnectionException>(async () =>
@@ -112,7 +180,13 @@ public sealed class RelayRpcTests : IDisposable
     {
         await using var agent = harness.StartAgent();
         var kind = new NodeKinds.CoreLightning.CoreLightningKind();
-        var container = new NodeKinds.NodeContainer("alice", "task-1", "/not/on/this/host", new Dictionary<string, int>(), new NodeKinds.PeerAddress("topo-5-alice", 9735))
+        var container = new NodeKinds.NodeContainer(
+            "alice",
+            "task-1",
+            "/not/on/this/host",
+            new Dictionary<string, int>(),
+            new NodeKinds.PeerAddress("topo-5-alice", 9735)
+        )
         {
             Relay = new NodeRelay(agent.Endpoint, RelayHarness.Token, "topo-5"),
         };
@@ -142,15 +216,26 @@ public sealed class RelayRpcTests : IDisposable
     {
         await using var agent = harness.StartAgent();
         await using var spans = RelayClient.Start(agent.Endpoint, RelayHarness.Token);
-        await using var recorder = await spans.BindAsync("topo-6", ["alice"], harness.SpansFile("topo-6"), RelayHarness.Patience);
+        await using var recorder = await spans.BindAsync(
+            "topo-6",
+            ["alice"],
+            harness.SpansFile("topo-6"),
+            RelayHarness.Patience
+        );
 
         var welcome = await AgentDirectory.ProbeAsync(agent.Endpoint, RelayHarness.Token, RelayHarness.Patience);
         Assert.Equal(("host-1", agent.Session), (welcome.Host, welcome.Session));
-        var refused = await Assert.ThrowsAsync<RelayRefusedException>(() => AgentDirectory.ProbeAsync(agent.Endpoint, "not-the-token"u8.ToArray(), RelayHarness.Patience));
+        var refused = await Assert.ThrowsAsync<RelayRefusedException>(() =>
+            AgentDirectory.ProbeAsync(agent.Endpoint, "not-the-token"u8.ToArray(), RelayHarness.Patience)
+        );
         Assert.Equal("wrong token", refused.Reason);
 
         harness.Send("topo-6", "alice", 0, 50);
-        await RelayHarness.Until("50 spans after the probes", () => recorder.Arrived == 50, () => $"{recorder.Arrived}");
+        await RelayHarness.Until(
+            "50 spans after the probes",
+            () => recorder.Arrived == 50,
+            () => $"{recorder.Arrived}"
+        );
         Assert.Equal(1L, spans.Stats.Connections);
     }
 
@@ -158,8 +243,21 @@ public sealed class RelayRpcTests : IDisposable
     public async Task Agents_that_cannot_be_found_are_named_with_what_was_found_and_where_to_look()
     {
         var missing = await Assert.ThrowsAsync<TimeoutException>(() =>
-            AgentDirectory.DiscoverAsync("lnbench-nothing-agents_agent.invalid", 9736, RelayHarness.Token, 2, TimeSpan.FromSeconds(1)));
-        Assert.StartsWith("0 of 2 agents of lnbench-nothing-agents_agent.invalid answered within 1 s (found: none); tasks.lnbench-nothing-agents_agent.invalid does not resolve", missing.Message);
-        Assert.EndsWith("see `docker service ps lnbench-nothing-agents_agent.invalid` for the hosts without one", missing.Message);
+            AgentDirectory.DiscoverAsync(
+                "lnbench-nothing-agents_agent.invalid",
+                9736,
+                RelayHarness.Token,
+                2,
+                TimeSpan.FromSeconds(1)
+            )
+        );
+        Assert.StartsWith(
+            "0 of 2 agents of lnbench-nothing-agents_agent.invalid answered within 1 s (found: none); tasks.lnbench-nothing-agents_agent.invalid does not resolve",
+            missing.Message
+        );
+        Assert.EndsWith(
+            "see `docker service ps lnbench-nothing-agents_agent.invalid` for the hosts without one",
+            missing.Message
+        );
     }
 }

@@ -29,7 +29,12 @@ public class HistorySiteTests : IDisposable
         var index = HistorySite.Publish(Site, [.. runs.Take(6)]);
         // One run given as its zip (entries RUN_FOLDER/PATH, as the harness makes them).
         var zip = runs[7] + ".zip";
-        System.IO.Compression.ZipFile.CreateFromDirectory(runs[7], zip, System.IO.Compression.CompressionLevel.Fastest, includeBaseDirectory: true);
+        System.IO.Compression.ZipFile.CreateFromDirectory(
+            runs[7],
+            zip,
+            System.IO.Compression.CompressionLevel.Fastest,
+            includeBaseDirectory: true
+        );
         HistorySite.Publish(Site, [runs[6], zip, elsewhere, runs[0]]);
 
         var html = File.ReadAllText(index);
@@ -39,7 +44,16 @@ public class HistorySiteTests : IDisposable
         {
             Assert.True(File.Exists(Path.Combine(published, ReportHtml.FileName)));
             // The raw spans and logs stay in the run's zip; its page, summaries and compose files are published.
-            Assert.True(File.Exists(Path.Combine(published, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on", "docker-compose.yml")));
+            Assert.True(
+                File.Exists(
+                    Path.Combine(
+                        published,
+                        "cases",
+                        "Build-base-Concurrency-1-Topology-1-Traces-on",
+                        "docker-compose.yml"
+                    )
+                )
+            );
             Assert.Empty(Directory.GetFiles(published, "spans.*", SearchOption.AllDirectories));
             Assert.Empty(Directory.GetFiles(published, "*.log", SearchOption.AllDirectories));
             Assert.Empty(Directory.GetFiles(published, "*.folded", SearchOption.AllDirectories));
@@ -48,13 +62,26 @@ public class HistorySiteTests : IDisposable
         // One section per machine: the other machine's run is a series of its own, with no step.
         Assert.Contains("<h2>AMD EPYC &#215; 2, 24 GiB, Debian</h2>", html);
         Assert.Contains("<h2>Intel Xeon &#215; 2, 24 GiB, Debian</h2>", html);
-        var epyc = html[html.IndexOf("<h2>AMD EPYC", StringComparison.Ordinal)..html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)];
-        var meanTime = epyc[epyc.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        var epyc = html[
+            html.IndexOf("<h2>AMD EPYC", StringComparison.Ordinal)..html.IndexOf(
+                "<h2>Intel Xeon",
+                StringComparison.Ordinal
+            )
+        ];
+        var meanTime = epyc[
+            epyc.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..
+        ];
         meanTime = meanTime[..meanTime.IndexOf("</div>", StringComparison.Ordinal)];
         Assert.Equal(8, Regex.Matches(meanTime, "<circle class=\"run\"").Count);
         Assert.Single(Regex.Matches(meanTime, "class=\"change-point\""));
-        Assert.Matches("<tr><td>run-3 \\(v26.06-3\\)</td><td>run-4 \\(v26.06-4\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+(9|10|11)\\.\\d %</td>", meanTime);
-        Assert.DoesNotContain("class=\"change-point\"", html[html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)..]);
+        Assert.Matches(
+            "<tr><td>run-3 \\(v26.06-3\\)</td><td>run-4 \\(v26.06-4\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+(9|10|11)\\.\\d %</td>",
+            meanTime
+        );
+        Assert.DoesNotContain(
+            "class=\"change-point\"",
+            html[html.IndexOf("<h2>Intel Xeon", StringComparison.Ordinal)..]
+        );
     }
 
     [Fact]
@@ -65,7 +92,18 @@ public class HistorySiteTests : IDisposable
         // Six releases, measured newest first except v24.05, which was measured again last; from v25.05 on a third faster.
         string[] releases = ["v24.05", "v24.08.2", "v24.11.2", "v25.05", "v25.09.3", "v26.06.6"];
         var ran = new[] { 5, 4, 3, 2, 1, 0 };
-        var runs = ran.Select((r, i) => WriteRun(i, releases[r].CompareTo("v25.05") >= 0 ? 40 : 60, "AMD EPYC", random, version: releases[r], noun: "attempt")).ToList();
+        var runs = ran.Select(
+                (r, i) =>
+                    WriteRun(
+                        i,
+                        releases[r].CompareTo("v25.05") >= 0 ? 40 : 60,
+                        "AMD EPYC",
+                        random,
+                        version: releases[r],
+                        noun: "attempt"
+                    )
+            )
+            .ToList();
 
         var byDate = File.ReadAllText(HistorySite.Publish(Site, runs));
         var byVersion = File.ReadAllText(HistorySite.Publish(Site, [], HistoryOrder.Version));
@@ -75,11 +113,22 @@ public class HistorySiteTests : IDisposable
             var chart = html[html.IndexOf(title, StringComparison.Ordinal)..];
             return chart[..chart.IndexOf("</div>", StringComparison.Ordinal)];
         }
-        var labels = Regex.Matches(Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)"), "<text class=\"run-label\"[^>]*>([^<]+)</text>").Select(m => m.Groups[1].Value);
+        var labels = Regex
+            .Matches(
+                Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)"),
+                "<text class=\"run-label\"[^>]*>([^<]+)</text>"
+            )
+            .Select(m => m.Groups[1].Value);
         Assert.Equal(releases, labels);
         // The step falls between the releases, with each side named; by date the same runs step the other way, between other neighbours.
-        Assert.Matches("<tr><td>run-3 \\(v24.11.2\\)</td><td>run-2 \\(v25.05\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>-3\\d\\.\\d %</td>", Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)"));
-        Assert.Matches("<tr><td>run-2 \\(v25.05\\)</td><td>run-3 \\(v24.11.2\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+[45]\\d\\.\\d %</td>", Chart(byDate, "Concurrency=1, build base, traces on: mean time (ms)"));
+        Assert.Matches(
+            "<tr><td>run-3 \\(v24.11.2\\)</td><td>run-2 \\(v25.05\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>-3\\d\\.\\d %</td>",
+            Chart(byVersion, "Concurrency=1, build base, traces on: mean time (ms)")
+        );
+        Assert.Matches(
+            "<tr><td>run-2 \\(v25.05\\)</td><td>run-3 \\(v24.11.2\\)</td><td>[0-9.]+</td><td>[0-9.]+</td><td>\\+[45]\\d\\.\\d %</td>",
+            Chart(byDate, "Concurrency=1, build base, traces on: mean time (ms)")
+        );
         // The metrics are named with what the workload counts.
         Assert.Contains("Concurrency=1, build base, traces on: attempts/s", byVersion);
         Assert.Contains("Concurrency=1, build base, traces on: storage/attempt (KB)", byVersion);
@@ -91,7 +140,10 @@ public class HistorySiteTests : IDisposable
     {
         var chromium = Requirements.Chromium();
         var random = new Random(9);
-        var index = HistorySite.Publish(Site, Enumerable.Range(0, 8).Select(i => WriteRun(i, i < 4 ? 50 : 55, "AMD EPYC", random)).ToList());
+        var index = HistorySite.Publish(
+            Site,
+            Enumerable.Range(0, 8).Select(i => WriteRun(i, i < 4 ? 50 : 55, "AMD EPYC", random)).ToList()
+        );
 
         var (dom, console, requests) = await ReportPageTests.RenderAsync(chromium, index);
 
@@ -109,14 +161,24 @@ public class HistorySiteTests : IDisposable
         var random = new Random(7);
         var plain = Enumerable.Range(0, 6).Select(i => WriteRun(i, 50, "AMD EPYC", random)).ToList();
         // The same image and case under Valgrind (--instructions): ten times the time, which is no regression.
-        var counted = Enumerable.Range(6, 2).Select(i => WriteRun(i, 550, "AMD EPYC", random, new MeasurementConditions { UnderValgrind = true })).ToList();
+        var counted = Enumerable
+            .Range(6, 2)
+            .Select(i => WriteRun(i, 550, "AMD EPYC", random, new MeasurementConditions { UnderValgrind = true }))
+            .ToList();
 
         var html = File.ReadAllText(HistorySite.Publish(Site, [.. plain, .. counted]));
 
         Assert.Contains("<h3>AlicePaysBob</h3>", html);
         Assert.Contains("<h3>AlicePaysBob: one host; nodes under Valgrind (--instructions)</h3>", html);
-        var plainPart = html[html.IndexOf("<h3>AlicePaysBob</h3>", StringComparison.Ordinal)..html.IndexOf("<h3>AlicePaysBob: one host; nodes under Valgrind", StringComparison.Ordinal)];
-        var meanTime = plainPart[plainPart.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        var plainPart = html[
+            html.IndexOf("<h3>AlicePaysBob</h3>", StringComparison.Ordinal)..html.IndexOf(
+                "<h3>AlicePaysBob: one host; nodes under Valgrind",
+                StringComparison.Ordinal
+            )
+        ];
+        var meanTime = plainPart[
+            plainPart.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..
+        ];
         meanTime = meanTime[..meanTime.IndexOf("</div>", StringComparison.Ordinal)];
         Assert.Equal(6, Regex.Matches(meanTime, "<circle class=\"run\"").Count);
         Assert.DoesNotContain("class=\"change-point\"", plainPart);
@@ -132,31 +194,63 @@ public class HistorySiteTests : IDisposable
 
         var html = File.ReadAllText(HistorySite.Publish(Site, runs));
 
-        var chart = html[html.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..];
+        var chart = html[
+            html.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..
+        ];
         chart = chart[..chart.IndexOf("</div>", StringComparison.Ordinal)];
-        Assert.Equal(commits.Select(c => c[..12]), Regex.Matches(chart, "<text class=\"run-label\"[^>]*>([^<]+)</text>").Select(m => m.Groups[1].Value));
+        Assert.Equal(
+            commits.Select(c => c[..12]),
+            Regex.Matches(chart, "<text class=\"run-label\"[^>]*>([^<]+)</text>").Select(m => m.Groups[1].Value)
+        );
         Assert.Contains($"run-2 (v26.06-2) {commits[2][..12]} subject 2: ", chart);
         Assert.Contains($"base=lnbench-built/lightning:{commits[3][..12]} ({commits[3][..12]} subject 3)", html);
 
         // The run's page has a commit column for its builds.
         var page = ReportHtml.Render(runs[1]);
         Assert.Contains("<th>commit</th>", page);
-        Assert.Contains($"<td class=\"commit\"><code>{commits[1][..12]}</code> subject 1 (git:HEAD~1, 2026-01-02)</td>", page);
+        Assert.Contains(
+            $"<td class=\"commit\"><code>{commits[1][..12]}</code> subject 1 (git:HEAD~1, 2026-01-02)</td>",
+            page
+        );
     }
 
-    private string WriteRun(int i, double meanMs, string cpu, Random random, MeasurementConditions? conditions = null, string? version = null, string noun = "payment",
-        string? commit = null)
+    private string WriteRun(
+        int i,
+        double meanMs,
+        string cpu,
+        Random random,
+        MeasurementConditions? conditions = null,
+        string? version = null,
+        string noun = "payment",
+        string? commit = null
+    )
     {
         var image = commit is null ? "cln:main" : $"lnbench-built/lightning:{commit[..12]}";
         Dictionary<string, object> Image()
         {
-            var record = new Dictionary<string, object> { ["name"] = image, ["id"] = $"sha256:{i}", ["versions"] = new Dictionary<string, string> { ["lightningd"] = version ?? $"v26.06-{i}", ["bitcoin-cli"] = "v31.99.0" } };
+            var record = new Dictionary<string, object>
+            {
+                ["name"] = image,
+                ["id"] = $"sha256:{i}",
+                ["versions"] = new Dictionary<string, string>
+                {
+                    ["lightningd"] = version ?? $"v26.06-{i}",
+                    ["bitcoin-cli"] = "v31.99.0",
+                },
+            };
             if (commit is not null)
             {
                 record["source"] = new Dictionary<string, object>
                 {
-                    ["ref"] = "HEAD~1", ["commit"] = commit, ["subject"] = $"subject {i}", ["author_date"] = $"2026-01-0{i + 1}T12:00:00+00:00", ["image"] = image,
-                    ["image_id"] = $"sha256:{i}", ["repository"] = "/src/lightning", ["built"] = true, ["log"] = null!,
+                    ["ref"] = "HEAD~1",
+                    ["commit"] = commit,
+                    ["subject"] = $"subject {i}",
+                    ["author_date"] = $"2026-01-0{i + 1}T12:00:00+00:00",
+                    ["image"] = image,
+                    ["image_id"] = $"sha256:{i}",
+                    ["repository"] = "/src/lightning",
+                    ["built"] = true,
+                    ["log"] = null!,
                 };
             }
             return record;
@@ -164,36 +258,62 @@ public class HistorySiteTests : IDisposable
         var folder = Path.Combine(root, $"results-{i}", $"run-{i}-AlicePaysBob");
         Directory.CreateDirectory(folder);
         var started = new DateTimeOffset(2026, 11, 1, 2, 0, 0, TimeSpan.Zero).AddDays(i);
-        File.WriteAllText(Path.Combine(folder, "manifest.json"), JsonSerializer.Serialize(new Dictionary<string, object>
-        {
-            ["run_id"] = $"run-{i}",
-            ["scenario"] = "AlicePaysBob",
-            ["command_line"] = "./run.sh AlicePaysBob",
-            ["started"] = started.ToString("O", CultureInfo.InvariantCulture),
-            ["harness_version"] = "1.0.0",
-            ["harness_commit"] = $"c{i}",
-            ["builds"] = new[] { new Dictionary<string, string> { ["name"] = "base", ["image"] = image } },
-            ["images"] = new[] { Image() },
-            ["machine"] = new Dictionary<string, object> { ["cpu_model"] = cpu, ["cpu_count"] = 2, ["memory_bytes"] = 24L << 30, ["os"] = "Debian" },
-        }));
-        var cases = Enumerable.Range(1, 3).Select(t =>
-        {
-            var mean = meanMs * Math.Exp(0.01 * (random.NextDouble() - 0.5));
-            return new Dictionary<string, object>
+        File.WriteAllText(
+            Path.Combine(folder, "manifest.json"),
+            JsonSerializer.Serialize(
+                new Dictionary<string, object>
+                {
+                    ["run_id"] = $"run-{i}",
+                    ["scenario"] = "AlicePaysBob",
+                    ["command_line"] = "./run.sh AlicePaysBob",
+                    ["started"] = started.ToString("O", CultureInfo.InvariantCulture),
+                    ["harness_version"] = "1.0.0",
+                    ["harness_commit"] = $"c{i}",
+                    ["builds"] = new[]
+                    {
+                        new Dictionary<string, string> { ["name"] = "base", ["image"] = image },
+                    },
+                    ["images"] = new[] { Image() },
+                    ["machine"] = new Dictionary<string, object>
+                    {
+                        ["cpu_model"] = cpu,
+                        ["cpu_count"] = 2,
+                        ["memory_bytes"] = 24L << 30,
+                        ["os"] = "Debian",
+                    },
+                }
+            )
+        );
+        var cases = Enumerable
+            .Range(1, 3)
+            .Select(t =>
             {
-                ["case"] = $"Build=base, Concurrency=1, Topology={t}, Traces=on",
-                ["parameters"] = new Dictionary<string, string> { ["Build"] = "base", ["Concurrency"] = "1", ["Topology"] = $"{t}", ["Traces"] = "on" },
-                ["mean_ms"] = mean,
-                ["payments_per_second"] = 1000 / mean,
-                ["cpu_ms_per_payment"] = 30.0,
-                ["written_kb_per_payment"] = 1500.0,
-                ["noun"] = noun,
-            };
-        });
+                var mean = meanMs * Math.Exp(0.01 * (random.NextDouble() - 0.5));
+                return new Dictionary<string, object>
+                {
+                    ["case"] = $"Build=base, Concurrency=1, Topology={t}, Traces=on",
+                    ["parameters"] = new Dictionary<string, string>
+                    {
+                        ["Build"] = "base",
+                        ["Concurrency"] = "1",
+                        ["Topology"] = $"{t}",
+                        ["Traces"] = "on",
+                    },
+                    ["mean_ms"] = mean,
+                    ["payments_per_second"] = 1000 / mean,
+                    ["cpu_ms_per_payment"] = 30.0,
+                    ["written_kb_per_payment"] = 1500.0,
+                    ["noun"] = noun,
+                };
+            });
         var summary = new Dictionary<string, object> { ["cases"] = cases.ToList() };
         if (conditions is not null)
         {
-            summary["conditions"] = new Dictionary<string, object> { ["platform"] = conditions.Platform, ["under_valgrind"] = conditions.UnderValgrind };
+            summary["conditions"] = new Dictionary<string, object>
+            {
+                ["platform"] = conditions.Platform,
+                ["under_valgrind"] = conditions.UnderValgrind,
+            };
         }
         File.WriteAllText(Path.Combine(folder, "summary.json"), JsonSerializer.Serialize(summary));
         var caseFolder = Path.Combine(folder, "cases", "Build-base-Concurrency-1-Topology-1-Traces-on");

@@ -32,7 +32,11 @@ public class ReportPageTests : IDisposable
     [Trait("Category", "Unit")]
     public void Markdown_becomes_html_with_verdict_classes_escaped_text_and_inlined_images()
     {
-        var html = MarkdownHtml.Convert(Comparison, (path, alt) => path == "profiles/flame.svg" ? $"<img alt=\"{alt}\" src=\"data:image/svg+xml;base64,AAAA\">" : null);
+        var html = MarkdownHtml.Convert(
+            Comparison,
+            (path, alt) =>
+                path == "profiles/flame.svg" ? $"<img alt=\"{alt}\" src=\"data:image/svg+xml;base64,AAAA\">" : null
+        );
 
         Assert.Contains("<h2 id=\"comparisons-fresh-topologies-as-the-unit-95--intervals-threshold-2-\">", html);
         Assert.Contains("<td class=\"verdict-slower\">slower</td>", html);
@@ -49,7 +53,10 @@ public class ReportPageTests : IDisposable
         Assert.Contains("<li><strong>two</strong></li>", html);
         Assert.Contains("<img alt=\"flame\" src=\"data:image/svg+xml;base64,AAAA\">", html);
         // An image the resolver does not inline stays a link to the file.
-        Assert.Contains("<a href=\"profiles/flame.svg\">flame</a>", MarkdownHtml.Convert("![flame](profiles/flame.svg)"));
+        Assert.Contains(
+            "<a href=\"profiles/flame.svg\">flame</a>",
+            MarkdownHtml.Convert("![flame](profiles/flame.svg)")
+        );
     }
 
     /// <summary>
@@ -81,17 +88,29 @@ public class ReportPageTests : IDisposable
         // graph, keeps its caller at full width and hides the frame beside it.
         var (zoomed, zoomConsole, _) = await RenderAsync(chromium, page, "#search=json_inv&zoom=json_invoice");
         Assert.Empty(zoomConsole);
-        Assert.Contains("<g class=\"match\"><title>json_invoice (60 samples)</title><rect x=\"10.0\" y=\"20\" width=\"100.0\"", zoomed);
+        Assert.Contains(
+            "<g class=\"match\"><title>json_invoice (60 samples)</title><rect x=\"10.0\" y=\"20\" width=\"100.0\"",
+            zoomed
+        );
         Assert.Contains("<g class=\"hidden\"><title>json_pay (40 samples)</title>", zoomed);
-        Assert.Matches("<g( class=\"\")?><title>main \\(100 samples\\)</title><rect x=\"10.0\" y=\"40\" width=\"100.0\"", zoomed);
+        Assert.Matches(
+            "<g( class=\"\")?><title>main \\(100 samples\\)</title><rect x=\"10.0\" y=\"40\" width=\"100.0\"",
+            zoomed
+        );
         Assert.Contains("1 frames match", zoomed);
         Assert.Contains("<dt>command line</dt><dd>./run.sh AlicePaysBob --build base=a:1 --build mine=b:2</dd>", dom);
         // What a build runs without, as the run said before it started.
-        Assert.Contains("<li><code>b:2</code>: LND (lnd version 0.21.1-beta) has no trace socket: its payments have no steps and no spans</li>", dom);
+        Assert.Contains(
+            "<li><code>b:2</code>: LND (lnd version 0.21.1-beta) has no trace socket: its payments have no steps and no spans</li>",
+            dom
+        );
         Assert.Contains("<a href=\"comparisons.csv\">comparisons.csv</a>", dom);
 
         var bad = Path.Combine(run, "bad.html");
-        File.WriteAllText(bad, "<html><body><script>console.error('boom'); fetch('http://example.invalid/x').catch(() => {});</script></body></html>");
+        File.WriteAllText(
+            bad,
+            "<html><body><script>console.error('boom'); fetch('http://example.invalid/x').catch(() => {});</script></body></html>"
+        );
         var (_, badConsole, badRequests) = await RenderAsync(chromium, bad);
         Assert.Contains(badConsole, line => line.Contains("boom", StringComparison.Ordinal));
         Assert.Contains(badRequests, url => url.StartsWith("http://example.invalid/", StringComparison.Ordinal));
@@ -99,44 +118,66 @@ public class ReportPageTests : IDisposable
 
     private void WriteRun()
     {
-        File.WriteAllText(Path.Combine(run, "manifest.json"), """
+        File.WriteAllText(
+            Path.Combine(run, "manifest.json"),
+            """
             { "run_id": "20261124-000000-abcd", "scenario": "AlicePaysBob", "command_line": "./run.sh AlicePaysBob --build base=a:1 --build mine=b:2",
               "seed": 7, "builds": [ { "name": "base", "image": "a:1" }, { "name": "mine", "image": "b:2" } ],
               "images": [ { "name": "a:1", "id": "sha256:0123456789abcdef0123", "versions": { "lightningd": "v26.06.6" } },
                           { "name": "b:2", "id": "sha256:abcdef", "versions": { "lnd": "lnd version 0.21.1-beta" }, "kind": "lnd",
                             "notes": [ "LND (lnd version 0.21.1-beta) has no trace socket: its payments have no steps and no spans" ] } ],
               "machine": { "os": "Debian", "cpu_count": 2 } }
-            """);
+            """
+        );
         File.WriteAllText(Path.Combine(run, ComparisonReport.MarkdownFile), Comparison);
         File.WriteAllText(Path.Combine(run, "comparisons.csv"), "kind,case\n");
         Directory.CreateDirectory(Path.Combine(run, "profiles"));
-        File.WriteAllText(Path.Combine(run, "profiles", "flame.svg"),
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"60\">" +
-            "<g><title>main (100 samples)</title><rect x=\"10\" y=\"40\" width=\"100\" height=\"15\" fill=\"#e55\"/><text x=\"13\" y=\"50\">main</text></g>" +
-            "<g><title>json_invoice (60 samples)</title><rect x=\"10\" y=\"20\" width=\"60\" height=\"15\" fill=\"#e95\"/><text x=\"13\" y=\"30\">json_invoice</text></g>" +
-            "<g><title>json_pay (40 samples)</title><rect x=\"70\" y=\"20\" width=\"40\" height=\"15\" fill=\"#ea5\"/><text x=\"73\" y=\"30\">json_pay</text></g></svg>");
+        File.WriteAllText(
+            Path.Combine(run, "profiles", "flame.svg"),
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"120\" height=\"60\">"
+                + "<g><title>main (100 samples)</title><rect x=\"10\" y=\"40\" width=\"100\" height=\"15\" fill=\"#e55\"/><text x=\"13\" y=\"50\">main</text></g>"
+                + "<g><title>json_invoice (60 samples)</title><rect x=\"10\" y=\"20\" width=\"60\" height=\"15\" fill=\"#e95\"/><text x=\"13\" y=\"30\">json_invoice</text></g>"
+                + "<g><title>json_pay (40 samples)</title><rect x=\"70\" y=\"20\" width=\"40\" height=\"15\" fill=\"#ea5\"/><text x=\"73\" y=\"30\">json_pay</text></g></svg>"
+        );
         File.WriteAllText(Path.Combine(run, "profiles", "profiles.md"), "## Flame graphs\n\n![flame](flame.svg)\n");
-        File.Copy(Path.Combine(RepositoryRoot(), "images", "instructions-diff-work3.png"), Path.Combine(run, "payments-timeline.png"));
+        File.Copy(
+            Path.Combine(RepositoryRoot(), "images", "instructions-diff-work3.png"),
+            Path.Combine(run, "payments-timeline.png")
+        );
     }
 
     /// <summary>The rendered DOM, the console's messages and the page's own requests (net log, Blink's loader only: the browser's background requests are not the page's).</summary>
-    internal static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(string chromium, string page, string fragment = "")
+    internal static async Task<(string Dom, List<string> Console, List<string> Requests)> RenderAsync(
+        string chromium,
+        string page,
+        string fragment = ""
+    )
     {
         var netLog = Path.Combine(Path.GetDirectoryName(page)!, $"netlog-{Guid.NewGuid():N}.json");
         var profile = Directory.CreateTempSubdirectory("lnbench-chromium-").FullName;
         try
         {
-            var start = new ProcessStartInfo(chromium)
-            {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-            };
-            foreach (var argument in new[]
-            {
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-default-apps", $"--user-data-dir={profile}", $"--log-net-log={netLog}", "--enable-logging=stderr", "--v=0",
-                "--virtual-time-budget=3000", "--dump-dom", new Uri(page).AbsoluteUri + fragment,
-            })
+            var start = new ProcessStartInfo(chromium) { RedirectStandardOutput = true, RedirectStandardError = true };
+            foreach (
+                var argument in new[]
+                {
+                    "--headless",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-default-apps",
+                    $"--user-data-dir={profile}",
+                    $"--log-net-log={netLog}",
+                    "--enable-logging=stderr",
+                    "--v=0",
+                    "--virtual-time-budget=3000",
+                    "--dump-dom",
+                    new Uri(page).AbsoluteUri + fragment,
+                }
+            )
             {
                 start.ArgumentList.Add(argument);
             }
@@ -144,11 +185,22 @@ public class ReportPageTests : IDisposable
             var stdout = process.StandardOutput.ReadToEndAsync();
             var stderr = process.StandardError.ReadToEndAsync();
             await process.WaitForExitAsync().WaitAsync(TimeSpan.FromMinutes(2));
-            var console = (await stderr).Split('\n').Where(l => l.Contains(":CONSOLE", StringComparison.Ordinal)).ToList();
+            var console = (await stderr)
+                .Split('\n')
+                .Where(l => l.Contains(":CONSOLE", StringComparison.Ordinal))
+                .ToList();
             // Blink's resource loader (traffic annotation 101845102) is what a page's own requests go through.
-            var requests = Regex.Matches(File.Exists(netLog) ? await File.ReadAllTextAsync(netLog) : "", "\"traffic_annotation\":101845102,\"url\":\"([^\"]+)\"")
-                .Select(m => m.Groups[1].Value).Where(u => !u.StartsWith("file:", StringComparison.Ordinal) && !u.StartsWith("data:", StringComparison.Ordinal))
-                .Distinct().ToList();
+            var requests = Regex
+                .Matches(
+                    File.Exists(netLog) ? await File.ReadAllTextAsync(netLog) : "",
+                    "\"traffic_annotation\":101845102,\"url\":\"([^\"]+)\""
+                )
+                .Select(m => m.Groups[1].Value)
+                .Where(u =>
+                    !u.StartsWith("file:", StringComparison.Ordinal) && !u.StartsWith("data:", StringComparison.Ordinal)
+                )
+                .Distinct()
+                .ToList();
             return (await stdout, console, requests);
         }
         finally
@@ -159,7 +211,10 @@ public class ReportPageTests : IDisposable
     }
 
     private static string RepositoryRoot() =>
-        typeof(ReportPageTests).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>().Single(a => a.Key == "RepositoryRoot").Value!;
+        typeof(ReportPageTests)
+            .Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+            .Single(a => a.Key == "RepositoryRoot")
+            .Value!;
 
     public void Dispose() => Directory.Delete(run, recursive: true);
 }

@@ -49,7 +49,10 @@ internal sealed class CannedHttpServer : IAsyncDisposable
 
     /// <summary>A JSON-RPC result for a request (bitcoind's form: error null, the request's id).</summary>
     public static string Result(CannedHttpRequest request, string resultJson) =>
-        Json(200, $$"""{"result":{{resultJson}},"error":null,"id":{{request.Json?["id"]?.ToJsonString() ?? "null"}}}""");
+        Json(
+            200,
+            $$"""{"result":{{resultJson}},"error":null,"id":{{request.Json?["id"]?.ToJsonString() ?? "null"}}}"""
+        );
 
     private async Task AcceptAsync()
     {
@@ -113,7 +116,10 @@ internal sealed class CannedHttpServer : IAsyncDisposable
             head.Add(one[0]);
         }
         var lines = Encoding.ASCII.GetString(head.ToArray()).Split("\r\n", StringSplitOptions.RemoveEmptyEntries);
-        var headers = lines.Skip(1).Select(l => l.Split(':', 2)).ToDictionary(p => p[0].Trim(), p => p[1].Trim(), StringComparer.OrdinalIgnoreCase);
+        var headers = lines
+            .Skip(1)
+            .Select(l => l.Split(':', 2))
+            .ToDictionary(p => p[0].Trim(), p => p[1].Trim(), StringComparer.OrdinalIgnoreCase);
         var body = "";
         if (headers.TryGetValue("Content-Length", out var length))
         {

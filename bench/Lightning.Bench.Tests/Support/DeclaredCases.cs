@@ -4,10 +4,18 @@ namespace Lightning.Bench.Tests.Support;
 internal static class DeclaredCases
 {
     public static IReadOnlyList<Dictionary<string, string>> Of(int topologies, params string[] builds) =>
-        (from build in builds
-         from concurrency in new[] { "1", "10" }
-         from topology in Enumerable.Range(1, topologies)
-         select new Dictionary<string, string> { ["Build"] = build, ["Concurrency"] = concurrency, ["Topology"] = $"{topology}", ["Traces"] = "on" }).ToList();
+        (
+            from build in builds
+            from concurrency in new[] { "1", "10" }
+            from topology in Enumerable.Range(1, topologies)
+            select new Dictionary<string, string>
+            {
+                ["Build"] = build,
+                ["Concurrency"] = concurrency,
+                ["Topology"] = $"{topology}",
+                ["Traces"] = "on",
+            }
+        ).ToList();
 
     public static string Key(Dictionary<string, string> p) => $"{p["Build"]}/{p["Concurrency"]}/{p["Topology"]}";
 }

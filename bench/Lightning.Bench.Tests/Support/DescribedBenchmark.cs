@@ -14,7 +14,5 @@ public class DescribedBenchmark
     public static IEnumerable<BuildName> Builds => [new(0, "cln"), new(1, "standin")];
 
     [Benchmark(Description = OldDescription)]
-    public void Pay()
-    {
-    }
+    public void Pay() { }
 }

@@ -47,12 +47,22 @@ internal static class FakeNodeImage
             }
             if (!File.Exists(BusyboxPath))
             {
-                throw new InvalidOperationException($"Docker tests build their images from a static {BusyboxPath}: apt-get install busybox-static");
+                throw new InvalidOperationException(
+                    $"Docker tests build their images from a static {BusyboxPath}: apt-get install busybox-static"
+                );
             }
             var script = NodeScript.Replace("\r", "") + "\n";
             await ImportAsync(Busybox, BasicApplets, new Dictionary<string, string>());
-            await ImportAsync(FakeNode, BasicApplets, new[] { "lightningd", "bitcoind", "bitcoin-cli" }.ToDictionary(p => $"usr/local/bin/{p}", _ => script));
-            await ImportAsync(StandIn, StandInScripts.Applets, StandInScripts.Files.ToDictionary(f => f.Key, f => f.Value.Replace("\r", "") + "\n"));
+            await ImportAsync(
+                FakeNode,
+                BasicApplets,
+                new[] { "lightningd", "bitcoind", "bitcoin-cli" }.ToDictionary(p => $"usr/local/bin/{p}", _ => script)
+            );
+            await ImportAsync(
+                StandIn,
+                StandInScripts.Applets,
+                StandInScripts.Files.ToDictionary(f => f.Key, f => f.Value.Replace("\r", "") + "\n")
+            );
             built = true;
         }
         finally
@@ -64,11 +74,17 @@ internal static class FakeNodeImage
     /// <summary>An image with a stand-in lnd and a bitcoind built without ZMQ, both answering only their version and help flags.</summary>
     public const string FakeLnd = "lnbench-test/fakelnd:1";
 
-    public static Task EnsureFakeLndAsync() => ImportAsync(FakeLnd, BasicApplets, new Dictionary<string, string>
-    {
-        ["usr/local/bin/lnd"] = "#!/bin/sh\necho 'lnd version 0.0.0-fake commit=fake'\n",
-        ["usr/local/bin/bitcoind"] = "#!/bin/sh\ncase \"$1\" in -version) echo 'Bitcoin Core daemon version v0.0.0-fake';; *) echo 'Options:'; echo '  -server'; echo '  -rpcauth=<userpw>';; esac\n",
-    });
+    public static Task EnsureFakeLndAsync() =>
+        ImportAsync(
+            FakeLnd,
+            BasicApplets,
+            new Dictionary<string, string>
+            {
+                ["usr/local/bin/lnd"] = "#!/bin/sh\necho 'lnd version 0.0.0-fake commit=fake'\n",
+                ["usr/local/bin/bitcoind"] =
+                    "#!/bin/sh\ncase \"$1\" in -version) echo 'Bitcoin Core daemon version v0.0.0-fake';; *) echo 'Options:'; echo '  -server'; echo '  -rpcauth=<userpw>';; esac\n",
+            }
+        );
 
     private static IEnumerable<string> ParentsOf(string path)
     {
@@ -80,14 +96,22 @@ internal static class FakeNodeImage
 
     /// <summary>Imports the image unless a tag of that name exists (change the tag when the image's content changes).</summary>
     /// <param name="files">Path in the image → content; scripts (content starting with #!) are executable.</param>
-    private static Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files) =>
-        ImportAsync(tag, applets, files, new Dictionary<string, string>());
+    private static Task ImportAsync(
+        string tag,
+        IReadOnlyList<string> applets,
+        IReadOnlyDictionary<string, string> files
+    ) => ImportAsync(tag, applets, files, new Dictionary<string, string>());
 
     /// <summary>An image of busybox and programs copied from the host (path in the image → host path), imported unless the tag exists.</summary>
     public static Task ImportProgramsAsync(string tag, IReadOnlyDictionary<string, string> programs) =>
         ImportAsync(tag, BasicApplets, new Dictionary<string, string>(), programs);
 
-    private static async Task ImportAsync(string tag, IReadOnlyList<string> applets, IReadOnlyDictionary<string, string> files, IReadOnlyDictionary<string, string> programs)
+    private static async Task ImportAsync(
+        string tag,
+        IReadOnlyList<string> applets,
+        IReadOnlyDictionary<string, string> files,
+        IReadOnlyDictionary<string, string> programs
+    )
     {
         using (var engine = new Lightning.Bench.Docker.DockerEngine())
         {
@@ -103,32 +127,51 @@ internal static class FakeNodeImage
             await using (var tar = new TarWriter(file, TarEntryFormat.Pax))
             {
                 var dirs = new[] { "bin/", "tmp/", "usr/", "usr/local/", "usr/local/bin/" }
-                    .Concat(files.Keys.Concat(programs.Keys).SelectMany(ParentsOf)).Distinct().OrderBy(d => d.Length);
+                    .Concat(files.Keys.Concat(programs.Keys).SelectMany(ParentsOf))
+                    .Distinct()
+                    .OrderBy(d => d.Length);
                 foreach (var dir in dirs)
                 {
-                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.Directory, dir) { Mode = (UnixFileMode)0b111_111_111 });
+                    await tar.WriteEntryAsync(
+                        new PaxTarEntry(TarEntryType.Directory, dir) { Mode = (UnixFileMode)0b111_111_111 }
+                    );
                 }
                 await tar.WriteEntryAsync(BusyboxPath, "bin/busybox");
                 foreach (var applet in applets)
                 {
-                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.SymbolicLink, $"bin/{applet}") { LinkName = "busybox" });
+                    await tar.WriteEntryAsync(
+                        new PaxTarEntry(TarEntryType.SymbolicLink, $"bin/{applet}") { LinkName = "busybox" }
+                    );
                 }
                 foreach (var (path, hostPath) in programs)
                 {
                     await using var data = File.OpenRead(hostPath);
-                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.RegularFile, path) { Mode = (UnixFileMode)0b111_101_101, DataStream = data });
+                    await tar.WriteEntryAsync(
+                        new PaxTarEntry(TarEntryType.RegularFile, path)
+                        {
+                            Mode = (UnixFileMode)0b111_101_101,
+                            DataStream = data,
+                        }
+                    );
                 }
                 foreach (var (path, content) in files)
                 {
-                    await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.RegularFile, path)
-                    {
-                        Mode = content.StartsWith("#!", StringComparison.Ordinal) ? (UnixFileMode)0b111_101_101 : (UnixFileMode)0b110_100_100,
-                        DataStream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(content)),
-                    });
+                    await tar.WriteEntryAsync(
+                        new PaxTarEntry(TarEntryType.RegularFile, path)
+                        {
+                            Mode = content.StartsWith("#!", StringComparison.Ordinal)
+                                ? (UnixFileMode)0b111_101_101
+                                : (UnixFileMode)0b110_100_100,
+                            DataStream = new MemoryStream(System.Text.Encoding.UTF8.GetBytes(content)),
+                        }
+                    );
                 }
             }
-            var result = await ProcessRunner.RunAsync("docker",
-                ["import", "--change", "ENV PATH=/usr/local/bin:/bin", tarPath, tag], TimeSpan.FromMinutes(2));
+            var result = await ProcessRunner.RunAsync(
+                "docker",
+                ["import", "--change", "ENV PATH=/usr/local/bin:/bin", tarPath, tag],
+                TimeSpan.FromMinutes(2)
+            );
             if (!result.Succeeded)
             {
                 throw new InvalidOperationException($"docker import {tag} failed: {result.Tail()}");

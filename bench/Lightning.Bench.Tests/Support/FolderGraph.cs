@@ -12,7 +12,10 @@ internal sealed class FolderGraph
 {
     private const string Root = "Lightning.Bench";
 
-    private FolderGraph(IReadOnlyDictionary<string, IReadOnlyDictionary<string, IReadOnlyList<string>>> edges, IReadOnlyDictionary<string, int> types)
+    private FolderGraph(
+        IReadOnlyDictionary<string, IReadOnlyDictionary<string, IReadOnlyList<string>>> edges,
+        IReadOnlyDictionary<string, int> types
+    )
     {
         Edges = edges;
         TypesPerFolder = types;
@@ -29,7 +32,11 @@ internal sealed class FolderGraph
 
     /// <summary>Pairs of folders that use each other.</summary>
     public IReadOnlyList<(string A, string B)> MutualPairs() =>
-        Edges.SelectMany(e => e.Value.Keys.Where(t => string.CompareOrdinal(e.Key, t) < 0 && Uses(t, e.Key)).Select(t => (e.Key, t))).ToList();
+        Edges
+            .SelectMany(e =>
+                e.Value.Keys.Where(t => string.CompareOrdinal(e.Key, t) < 0 && Uses(t, e.Key)).Select(t => (e.Key, t))
+            )
+            .ToList();
 
     /// <summary>The strongly connected components of more than one folder (cycles), largest first (Tarjan).</summary>
     public IReadOnlyList<IReadOnlyList<string>> Cycles()
@@ -77,8 +84,7 @@ internal sealed class FolderGraph
                 x = stack.Pop();
                 onStack.Remove(x);
                 component.Add(x);
-            }
-            while (x != v);
+            } while (x != v);
             if (component.Count > 1)
             {
                 found.Add(component.OrderBy(c => c, StringComparer.Ordinal).ToList());
@@ -137,8 +143,14 @@ internal sealed class FolderGraph
             }
         }
         return new FolderGraph(
-            edges.ToDictionary(e => e.Key, e => (IReadOnlyDictionary<string, IReadOnlyList<string>>)e.Value.ToDictionary(t => t.Key, t => (IReadOnlyList<string>)t.Value)),
-            types);
+            edges.ToDictionary(
+                e => e.Key,
+                e =>
+                    (IReadOnlyDictionary<string, IReadOnlyList<string>>)
+                        e.Value.ToDictionary(t => t.Key, t => (IReadOnlyList<string>)t.Value)
+            ),
+            types
+        );
     }
 
     private static TypeReference Outermost(TypeReference type)

@@ -20,7 +20,10 @@ internal sealed partial class HarnessProcess : IDisposable
     /// Runs the harness with <paramref name="arguments"/> into a fresh results folder (no pulls), asserts it succeeded,
     /// and returns its one run folder and what it printed.
     /// </summary>
-    public static async Task<(string RunDir, ProcessResult Run)> RunToResultsAsync(string name, IReadOnlyList<string> arguments)
+    public static async Task<(string RunDir, ProcessResult Run)> RunToResultsAsync(
+        string name,
+        IReadOnlyList<string> arguments
+    )
     {
         var results = Directory.CreateTempSubdirectory($"lnbench-e2e-{name}-").FullName;
         var run = await RunAsync([.. arguments, "--no-pull", "--results", results], TimeSpan.FromMinutes(20));
@@ -40,8 +43,11 @@ internal sealed partial class HarnessProcess : IDisposable
         StartCommand("dotnet", [Program, .. arguments], environment);
 
     /// <summary>The harness with the stand-in kind and the fragments folder <paramref name="fragments"/> (<see cref="StandIn.StandInHarness.Fragments"/>).</summary>
-    public static HarnessProcess StartStandIn(string fragments, IReadOnlyDictionary<string, string> environment, params string[] arguments) =>
-        StartCommand("dotnet", [StandInProgram, fragments, .. arguments], environment);
+    public static HarnessProcess StartStandIn(
+        string fragments,
+        IReadOnlyDictionary<string, string> environment,
+        params string[] arguments
+    ) => StartCommand("dotnet", [StandInProgram, fragments, .. arguments], environment);
 
     /// <summary>
     /// The stand-in harness in a terminal of its own, as a user at a terminal runs it: util-linux's script gives it a
@@ -51,22 +57,49 @@ internal sealed partial class HarnessProcess : IDisposable
     /// </summary>
     /// <param name="prefix">A command the harness is started through ("nohup"), or "".</param>
     /// <param name="workingDirectory">Where it runs (nohup writes nohup.out there).</param>
-    public static HarnessProcess StartStandInInTerminal(string fragments, string prefix, string workingDirectory, params string[] arguments)
+    public static HarnessProcess StartStandInInTerminal(
+        string fragments,
+        string prefix,
+        string workingDirectory,
+        params string[] arguments
+    )
     {
-        var command = string.Join(' ', new[] { "exec", prefix, "dotnet", StandInProgram, fragments }.Concat(arguments).Where(a => a.Length > 0).Select(Quote));
-        return StartCommand("script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
-            new Dictionary<string, string> { ["SHELL"] = "/bin/sh", ["TERM"] = "xterm-256color" }, workingDirectory);
+        var command = string.Join(
+            ' ',
+            new[] { "exec", prefix, "dotnet", StandInProgram, fragments }
+                .Concat(arguments)
+                .Where(a => a.Length > 0)
+                .Select(Quote)
+        );
+        return StartCommand(
+            "script",
+            ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
+            new Dictionary<string, string> { ["SHELL"] = "/bin/sh", ["TERM"] = "xterm-256color" },
+            workingDirectory
+        );
     }
 
-    private static string Quote(string word) => word == "exec" || word.All(c => char.IsAsciiLetterOrDigit(c) || "-_./=:,".Contains(c)) ? word : $"'{word.Replace("'", "'\''")}'";
+    private static string Quote(string word) =>
+        word == "exec" || word.All(c => char.IsAsciiLetterOrDigit(c) || "-_./=:,".Contains(c))
+            ? word
+            : $"'{word.Replace("'", "'\''")}'";
 
     /// <summary>Ends the terminal the harness runs in (<see cref="StartStandInInTerminal"/>): script, which holds its other end, is killed.</summary>
     public void CloseTerminal() => process.Kill();
 
-    private static HarnessProcess StartCommand(string fileName, IReadOnlyList<string> arguments, IReadOnlyDictionary<string, string> environment,
-        string? workingDirectory = null)
+    private static HarnessProcess StartCommand(
+        string fileName,
+        IReadOnlyList<string> arguments,
+        IReadOnlyDictionary<string, string> environment,
+        string? workingDirectory = null
+    )
     {
-        var startInfo = ProcessRunner.StartInfo(fileName, arguments, environment.ToDictionary(e => e.Key, e => (string?)e.Value), workingDirectory);
+        var startInfo = ProcessRunner.StartInfo(
+            fileName,
+            arguments,
+            environment.ToDictionary(e => e.Key, e => (string?)e.Value),
+            workingDirectory
+        );
         var harness = new HarnessProcess(new Process { StartInfo = startInfo });
         harness.process.OutputDataReceived += (_, e) => harness.Add(e.Data);
         harness.process.ErrorDataReceived += (_, e) => harness.Add(e.Data);
@@ -81,9 +114,12 @@ internal sealed partial class HarnessProcess : IDisposable
     /// Runs the harness to its exit with standard input closed, as a script does; standard output and error are kept
     /// apart. Past <paramref name="timeout"/> it is killed and a <see cref="TimeoutException"/> thrown.
     /// </summary>
-    public static Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout,
-        IReadOnlyDictionary<string, string?>? environment = null, CancellationToken ct = default) =>
-        ProcessRunner.RunAsync("dotnet", [Program, .. arguments], timeout, environment, ct: ct);
+    public static Task<ProcessResult> RunAsync(
+        IReadOnlyList<string> arguments,
+        TimeSpan timeout,
+        IReadOnlyDictionary<string, string?>? environment = null,
+        CancellationToken ct = default
+    ) => ProcessRunner.RunAsync("dotnet", [Program, .. arguments], timeout, environment, ct: ct);
 
     public int Pid => process.Id;
 
@@ -111,7 +147,10 @@ internal sealed partial class HarnessProcess : IDisposable
             {
                 Assert.Fail($"the harness exited ({process.ExitCode}) before printing '{text}':\n{Output}");
             }
-            Assert.True(DateTime.UtcNow < deadline, $"the harness did not print '{text}' within {timeout.TotalSeconds} s:\n{Output}");
+            Assert.True(
+                DateTime.UtcNow < deadline,
+                $"the harness did not print '{text}' within {timeout.TotalSeconds} s:\n{Output}"
+            );
             await Task.Delay(100);
         }
     }
@@ -122,7 +161,11 @@ internal sealed partial class HarnessProcess : IDisposable
     /// <summary>Sends a signal by name ("INT", "TERM", "KILL"), as a user's kill does.</summary>
     public async Task SignalAsync(string signal)
     {
-        var result = await ProcessRunner.RunAsync("kill", [$"-{signal}", Pid.ToString(System.Globalization.CultureInfo.InvariantCulture)], TimeSpan.FromSeconds(10));
+        var result = await ProcessRunner.RunAsync(
+            "kill",
+            [$"-{signal}", Pid.ToString(System.Globalization.CultureInfo.InvariantCulture)],
+            TimeSpan.FromSeconds(10)
+        );
         Assert.True(result.Succeeded, result.Tail());
     }
 

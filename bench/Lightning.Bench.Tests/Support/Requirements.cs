@@ -55,10 +55,15 @@ internal static class Requirements
         }
         catch (DockerUnavailableException e)
         {
-            var required = (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_COMPOSE") ?? "").Split(',', StringSplitOptions.TrimEntries);
+            var required = (Environment.GetEnvironmentVariable("LNBENCH_REQUIRE_COMPOSE") ?? "").Split(
+                ',',
+                StringSplitOptions.TrimEntries
+            );
             if (required.Contains(version))
             {
-                throw new InvalidOperationException($"LNBENCH_REQUIRE_COMPOSE={string.Join(',', required)} but compose {version} is not usable: {e.Message}");
+                throw new InvalidOperationException(
+                    $"LNBENCH_REQUIRE_COMPOSE={string.Join(',', required)} but compose {version} is not usable: {e.Message}"
+                );
             }
             Skip.If(true, $"needs compose {version}: {e.Message}");
             throw;
@@ -86,13 +91,18 @@ internal static class Requirements
             {
                 var state = await second.Swarm.GetStateAsync();
                 var nodes = await manager.Swarm.ListNodesAsync();
-                if (nodes.FirstOrDefault(n => n.Id == state.NodeId && n.Role == "worker" && n.State == "ready") is { } worker)
+                if (
+                    nodes.FirstOrDefault(n => n.Id == state.NodeId && n.Role == "worker" && n.State == "ready") is
+                    { } worker
+                )
                 {
                     return (manager, second, worker);
                 }
-                problem = $"the engine at {socket} is no ready worker of this engine's swarm (its swarm state: {state.LocalNodeState})";
+                problem =
+                    $"the engine at {socket} is no ready worker of this engine's swarm (its swarm state: {state.LocalNodeState})";
             }
-            catch (Exception e) when (e is DockerUnavailableException or DockerApiException or HttpRequestException or IOException)
+            catch (Exception e)
+                when (e is DockerUnavailableException or DockerApiException or HttpRequestException or IOException)
             {
                 problem = $"the engine at {socket} does not answer: {e.Message}";
             }
@@ -126,7 +136,10 @@ internal static class Requirements
     public static (string Lnd, string Cln, string Bitcoind) LndImages()
     {
         var lnd = Environment.GetEnvironmentVariable("LNBENCH_E2E_LND_IMAGE");
-        Skip.If(string.IsNullOrEmpty(lnd), "end-to-end runs with LND need an LND image: set LNBENCH_E2E_LND_IMAGE (e.g. lightninglabs/lnd:v0.21.1-beta)");
+        Skip.If(
+            string.IsNullOrEmpty(lnd),
+            "end-to-end runs with LND need an LND image: set LNBENCH_E2E_LND_IMAGE (e.g. lightninglabs/lnd:v0.21.1-beta)"
+        );
         var (cln, bitcoind) = NodeImages();
         return (lnd!, cln, bitcoind);
     }
@@ -135,9 +148,14 @@ internal static class Requirements
     public static (string Snapshot, string NodeMap) GraphData()
     {
         const string snapshot = "gossip-store-2026-02-03.compressed";
-        var folder = Environment.GetEnvironmentVariable("LNBENCH_GRAPH_DATA") ?? Path.Combine(DocumentationTests.Root, "..", "shared", "data");
+        var folder =
+            Environment.GetEnvironmentVariable("LNBENCH_GRAPH_DATA")
+            ?? Path.Combine(DocumentationTests.Root, "..", "shared", "data");
         var path = Path.GetFullPath(Path.Combine(folder, snapshot));
-        Skip.IfNot(File.Exists(path), $"no {snapshot} in {folder}: set LNBENCH_GRAPH_DATA to the folder with Core Lightning's tests/data snapshot");
+        Skip.IfNot(
+            File.Exists(path),
+            $"no {snapshot} in {folder}: set LNBENCH_GRAPH_DATA to the folder with Core Lightning's tests/data snapshot"
+        );
         return (path, Path.Combine(Path.GetDirectoryName(path)!, "gossip-store-2026-02-03-node-map.xz"));
     }
 
@@ -146,8 +164,10 @@ internal static class Requirements
     {
         var cln = Environment.GetEnvironmentVariable("LNBENCH_E2E_CLN_IMAGE");
         var bitcoind = Environment.GetEnvironmentVariable("LNBENCH_E2E_BITCOIND_IMAGE");
-        Skip.If(string.IsNullOrEmpty(cln) || string.IsNullOrEmpty(bitcoind),
-            "end-to-end runs need real node images: set LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE");
+        Skip.If(
+            string.IsNullOrEmpty(cln) || string.IsNullOrEmpty(bitcoind),
+            "end-to-end runs need real node images: set LNBENCH_E2E_CLN_IMAGE and LNBENCH_E2E_BITCOIND_IMAGE"
+        );
         Docker();
         return (cln!, bitcoind!);
     }
@@ -158,7 +178,10 @@ internal static class Requirements
     /// </summary>
     public static void Perf()
     {
-        var (_, problem) = Lightning.Bench.Profiling.PerfSupport.CheckAsync(new Lightning.Bench.Options.ProfileSettings()).GetAwaiter().GetResult();
+        var (_, problem) = Lightning
+            .Bench.Profiling.PerfSupport.CheckAsync(new Lightning.Bench.Options.ProfileSettings())
+            .GetAwaiter()
+            .GetResult();
         if (problem is null && !File.Exists("/usr/bin/gcc"))
         {
             problem = "the profiled test program is built with gcc: apt-get install gcc libc6-dev";
@@ -196,7 +219,9 @@ internal static class Requirements
     public static string Chromium()
     {
         var found = new[] { "chromium", "chromium-browser", "google-chrome" }
-            .SelectMany(name => (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(dir => Path.Combine(dir, name)))
+            .SelectMany(name =>
+                (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':').Select(dir => Path.Combine(dir, name))
+            )
             .FirstOrDefault(File.Exists);
         if (found is not null)
         {

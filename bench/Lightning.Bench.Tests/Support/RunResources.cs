@@ -17,11 +17,14 @@ internal sealed class RunResources(DockerEngine engine, string labelFilter)
     public static RunResources Of(DockerEngine engine, string runId) => new(engine, $"{RunLabels.Run}={runId}");
 
     /// <summary>Containers, running or not.</summary>
-    public Task<IReadOnlyList<ContainerSummary>> ContainersAsync(CancellationToken ct = default) => engine.ListContainersAsync(LabelFilter, ct);
+    public Task<IReadOnlyList<ContainerSummary>> ContainersAsync(CancellationToken ct = default) =>
+        engine.ListContainersAsync(LabelFilter, ct);
 
-    public Task<IReadOnlyList<string>> NetworksAsync(CancellationToken ct = default) => engine.ListNetworksAsync(LabelFilter, ct);
+    public Task<IReadOnlyList<string>> NetworksAsync(CancellationToken ct = default) =>
+        engine.ListNetworksAsync(LabelFilter, ct);
 
-    public Task<IReadOnlyList<string>> VolumesAsync(CancellationToken ct = default) => engine.ListVolumesAsync(LabelFilter, ct);
+    public Task<IReadOnlyList<string>> VolumesAsync(CancellationToken ct = default) =>
+        engine.ListVolumesAsync(LabelFilter, ct);
 
     /// <summary>Swarm services; an engine that is no swarm manager has none (it answers 503 to the question).</summary>
     public Task<IReadOnlyList<ServiceSummary>> ServicesAsync(CancellationToken ct = default) =>
@@ -44,7 +47,8 @@ internal sealed class RunResources(DockerEngine engine, string labelFilter)
     }
 
     /// <summary>Removes everything with the label, as the harness's sweep does; returns how many resources it removed.</summary>
-    public Task<int> RemoveAsync(CancellationToken ct = default) => new ResourceSweeper(engine).RemoveAsync(LabelFilter, ct);
+    public Task<int> RemoveAsync(CancellationToken ct = default) =>
+        new ResourceSweeper(engine).RemoveAsync(LabelFilter, ct);
 
     private static void Add(List<string> left, string kind, IEnumerable<string> names)
     {

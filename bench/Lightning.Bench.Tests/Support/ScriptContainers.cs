@@ -16,9 +16,7 @@ internal sealed class ScriptContainers : IAsyncDisposable
     /// </summary>
     public const string Busy = "while :; do :; done & while :; do :; done & while :; do :; done";
 
-    private ScriptContainers()
-    {
-    }
+    private ScriptContainers() { }
 
     public DockerEngine Engine { get; } = new();
 
@@ -35,13 +33,16 @@ internal sealed class ScriptContainers : IAsyncDisposable
     /// <summary>Starts a container running <paramref name="script"/>; returns its id.</summary>
     public async Task<string> StartAsync(string name, string script)
     {
-        var id = await Engine.CreateContainerAsync($"{RunId}-{name}", new CreateContainerParameters
-        {
-            Image = FakeNodeImage.Busybox,
-            Entrypoint = ["sh", "-c", script],
-            Labels = RunLabels.For(RunId).ToDictionary(),
-            HostConfig = new HostConfig { NetworkMode = "none" },
-        });
+        var id = await Engine.CreateContainerAsync(
+            $"{RunId}-{name}",
+            new CreateContainerParameters
+            {
+                Image = FakeNodeImage.Busybox,
+                Entrypoint = ["sh", "-c", script],
+                Labels = RunLabels.For(RunId).ToDictionary(),
+                HostConfig = new HostConfig { NetworkMode = "none" },
+            }
+        );
         await Engine.StartContainerAsync(id);
         return id;
     }

@@ -44,7 +44,13 @@ internal sealed class ScriptedNode(string name) : ILightningNode
         }
     }
 
-    public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
+    public Task<NodeInvoice> CreateInvoiceAsync(
+        long amountMsat,
+        string label,
+        string description,
+        PaymentTag tag,
+        CancellationToken ct = default
+    )
     {
         lock (invoices)
         {
@@ -81,13 +87,23 @@ internal sealed class ScriptedNode(string name) : ILightningNode
 
     public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) => throw new NotSupportedException();
 
-    public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) => throw new NotSupportedException();
+    public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
+        throw new NotSupportedException();
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) => throw new NotSupportedException();
+    public Task OpenChannelAsync(
+        ILightningNode peer,
+        long capacitySat,
+        long pushMsat,
+        CancellationToken ct = default
+    ) => throw new NotSupportedException();
 
-    public Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default) => throw new NotSupportedException();
+    public Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(
+        ILightningNode peer,
+        CancellationToken ct = default
+    ) => throw new NotSupportedException();
 
-    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) => throw new NotSupportedException();
+    public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
+        throw new NotSupportedException();
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
 }

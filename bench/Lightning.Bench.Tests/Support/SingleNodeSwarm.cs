@@ -10,6 +10,7 @@ namespace Lightning.Bench.Tests.Support;
 public sealed class SingleNodeSwarm : IAsyncLifetime
 {
     private readonly SemaphoreSlim gate = new(1, 1);
+
     /// <summary>The bridge swarm init makes for the hosts' gateways, which leaving keeps: removed too when the init made it.</summary>
     private const string GatewayBridge = "docker_gwbridge";
     private bool created;
@@ -29,7 +30,10 @@ public sealed class SingleNodeSwarm : IAsyncLifetime
                 created = true;
                 state = await engine.Swarm.GetStateAsync();
             }
-            Skip.IfNot(state is { IsActive: true, IsManager: true }, $"the engine is in a swarm but not its manager ({state.LocalNodeState}): the swarm tests need a manager");
+            Skip.IfNot(
+                state is { IsActive: true, IsManager: true },
+                $"the engine is in a swarm but not its manager ({state.LocalNodeState}): the swarm tests need a manager"
+            );
         }
         finally
         {

@@ -6,7 +6,14 @@ namespace Lightning.Bench.Tests.Support;
 /// <summary>Datagrams shaped like Core Lightning's trace_emit(), good and bad.</summary>
 internal static class SpanPayloads
 {
-    public static string Valid(string name, long timestampUs, long durationUs, string? id = null, string? parentId = null, params (string Key, string Value)[] tags)
+    public static string Valid(
+        string name,
+        long timestampUs,
+        long durationUs,
+        string? id = null,
+        string? parentId = null,
+        params (string Key, string Value)[] tags
+    )
     {
         var tagText = string.Join(", ", tags.Select(t => $"\"{t.Key}\":\"{t.Value}\""));
         var parent = parentId is null ? "" : $"\"parentId\":\"{parentId}\",";
@@ -26,7 +33,8 @@ internal static class SpanPayloads
     /// <summary>A tag value with a quote in it, sent unescaped as Core Lightning does.</summary>
     public static string UnescapedQuote() => Valid("db_query_prepared", 1, 2, tags: ("query", "SELECT \"x\" FROM t"));
 
-    public static byte[] Oversized() => Encoding.UTF8.GetBytes(Valid("jsonrpc", 1, 2, tags: ("id", new string('y', 5000))));
+    public static byte[] Oversized() =>
+        Encoding.UTF8.GetBytes(Valid("jsonrpc", 1, 2, tags: ("id", new string('y', 5000))));
 
     public static byte[] InvalidUtf8() => [0x5b, 0x7b, 0xff, 0xfe, 0x22, 0x7d, 0x5d];
 

@@ -20,7 +20,12 @@ internal sealed class StandInEngine : IAsyncDisposable
     private readonly Func<string, string, StandInResponse?> handler;
 
     /// <param name="handler">(method, path without the version prefix) → the answer, or null for 404.</param>
-    public StandInEngine(string directory, string apiVersion, string minApiVersion, Func<string, string, StandInResponse?>? handler = null)
+    public StandInEngine(
+        string directory,
+        string apiVersion,
+        string minApiVersion,
+        Func<string, string, StandInResponse?>? handler = null
+    )
     {
         SocketPath = Path.Combine(directory, $"engine-{Guid.NewGuid():N}"[..15] + ".sock");
         newest = Version.Parse(apiVersion);
@@ -47,9 +52,7 @@ internal sealed class StandInEngine : IAsyncDisposable
         {
             await accepting;
         }
-        catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException)
-        {
-        }
+        catch (Exception e) when (e is OperationCanceledException or ObjectDisposedException or SocketException) { }
         File.Delete(SocketPath);
     }
 
@@ -79,25 +82,45 @@ internal sealed class StandInEngine : IAsyncDisposable
             var (method, target) = await ReadRequestAsync(stream);
             Requests.Enqueue($"{method} {target}");
             var path = target;
-            if (target.StartsWith("/v", StringComparison.Ordinal) && target.IndexOf('/', 1) is var slash and > 0
-                && Version.TryParse(target[2..slash], out var asked))
+            if (
+                target.StartsWith("/v", StringComparison.Ordinal)
+                && target.IndexOf('/', 1) is var slash and > 0
+                && Version.TryParse(target[2..slash], out var asked)
+            )
             {
                 path = target[slash..];
                 if (asked < oldest)
                 {
-                    await WriteAsync(stream, new StandInResponse(400, $"{{\"message\":\"client version {asked} is too old. Minimum supported API version is {oldest}, please upgrade your client to a newer version\"}}"));
+                    await WriteAsync(
+                        stream,
+                        new StandInResponse(
+                            400,
+                            $"{{\"message\":\"client version {asked} is too old. Minimum supported API version is {oldest}, please upgrade your client to a newer version\"}}"
+                        )
+                    );
                     return;
                 }
                 if (asked > newest)
                 {
-                    await WriteAsync(stream, new StandInResponse(400, $"{{\"message\":\"client version {asked} is too new. Maximum supported API version is {newest}\"}}"));
+                    await WriteAsync(
+                        stream,
+                        new StandInResponse(
+                            400,
+                            $"{{\"message\":\"client version {asked} is too new. Maximum supported API version is {newest}\"}}"
+                        )
+                    );
                     return;
                 }
             }
             else if (path == "/version" || path == "/_ping")
             {
-                await WriteAsync(stream, new StandInResponse(200,
-                    $"{{\"Version\":\"stand-in\",\"ApiVersion\":\"{newest}\",\"MinAPIVersion\":\"{oldest}\",\"Os\":\"linux\"}}"));
+                await WriteAsync(
+                    stream,
+                    new StandInResponse(
+                        200,
+                        $"{{\"Version\":\"stand-in\",\"ApiVersion\":\"{newest}\",\"MinAPIVersion\":\"{oldest}\",\"Os\":\"linux\"}}"
+                    )
+                );
                 return;
             }
             else
@@ -106,11 +129,13 @@ internal sealed class StandInEngine : IAsyncDisposable
                 await WriteAsync(stream, new StandInResponse(400, "{\"message\":\"unversioned path\"}"));
                 return;
             }
-            await WriteAsync(stream, handler(method, path) ?? new StandInResponse(404, "{\"message\":\"no such thing\"}"));
+            await WriteAsync(
+                stream,
+                handler(method, path) ?? new StandInResponse(404, "{\"message\":\"no such thing\"}")
+            );
         }
-        catch (Exception e) when (e is IOException or SocketException or ObjectDisposedException or OperationCanceledException)
-        {
-        }
+        catch (Exception e)
+            when (e is IOException or SocketException or ObjectDisposedException or OperationCanceledException) { }
     }
 
     private async Task WriteAsync(NetworkStream stream, StandInResponse response)
@@ -122,12 +147,18 @@ internal sealed class StandInEngine : IAsyncDisposable
         if (response.Lines is null)
         {
             var body = Encoding.UTF8.GetBytes(response.Body);
-            var head = $"HTTP/1.1 {response.Status} X\r\nContent-Type: application/json\r\nContent-Length: {body.Length.ToString(CultureInfo.InvariantCulture)}\r\nConnection: close\r\n\r\n";
+            var head =
+                $"HTTP/1.1 {response.Status} X\r\nContent-Type: application/json\r\nContent-Length: {body.Length.ToString(CultureInfo.InvariantCulture)}\r\nConnection: close\r\n\r\n";
             await stream.WriteAsync(Encoding.ASCII.GetBytes(head).Concat(body).ToArray(), stop.Token);
             return;
         }
         // A stream of lines (events, pull progress): no length, the body ends when the connection closes.
-        await stream.WriteAsync(Encoding.ASCII.GetBytes($"HTTP/1.1 {response.Status} X\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"), stop.Token);
+        await stream.WriteAsync(
+            Encoding.ASCII.GetBytes(
+                $"HTTP/1.1 {response.Status} X\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
+            ),
+            stop.Token
+        );
         foreach (var line in response.Lines)
         {
             await stream.WriteAsync(Encoding.UTF8.GetBytes(line + "\n"), stop.Token);
@@ -153,8 +184,11 @@ internal sealed class StandInEngine : IAsyncDisposable
             header.Append((char)one[0]);
         }
         var lines = header.ToString().Split("\r\n");
-        var length = lines.Select(l => l.Split(':', 2)).Where(p => p.Length == 2 && p[0].Trim().Equals("Content-Length", StringComparison.OrdinalIgnoreCase))
-            .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture)).FirstOrDefault();
+        var length = lines
+            .Select(l => l.Split(':', 2))
+            .Where(p => p.Length == 2 && p[0].Trim().Equals("Content-Length", StringComparison.OrdinalIgnoreCase))
+            .Select(p => int.Parse(p[1].Trim(), CultureInfo.InvariantCulture))
+            .FirstOrDefault();
         var body = new byte[length];
         await stream.ReadExactlyAsync(body);
         var parts = lines[0].Split(' ');
@@ -163,7 +197,12 @@ internal sealed class StandInEngine : IAsyncDisposable
 }
 
 /// <summary>An answer of the stand-in engine: a JSON body, or a stream of lines that may be held open.</summary>
-internal sealed record StandInResponse(int Status, string Body = "", IReadOnlyList<string>? Lines = null, bool HoldOpen = false)
+internal sealed record StandInResponse(
+    int Status,
+    string Body = "",
+    IReadOnlyList<string>? Lines = null,
+    bool HoldOpen = false
+)
 {
     /// <summary>Wait this long before answering (a hung engine).</summary>
     public TimeSpan Delay { get; init; }

@@ -13,10 +13,11 @@ internal static class StandInSource
 {
     /// <summary>Makes an image of the commit's tree, or fails (exit 1) for a commit with BROKEN.</summary>
     public const string ImageCommand =
-        "if [ -e {source}/BROKEN ]; then echo \"this commit does not build: $(cat {source}/BROKEN)\"; exit 1; fi\n" +
-        "chmod 1777 {source}/tmp && tar -C {source} --exclude=.git -cf - . | docker import --change 'ENV PATH=/usr/local/bin:/bin' - {image}";
+        "if [ -e {source}/BROKEN ]; then echo \"this commit does not build: $(cat {source}/BROKEN)\"; exit 1; fi\n"
+        + "chmod 1777 {source}/tmp && tar -C {source} --exclude=.git -cf - . | docker import --change 'ENV PATH=/usr/local/bin:/bin' - {image}";
 
-    private const string Wait = "d=$(cat /etc/standin/delay 2>/dev/null); [ -z \"$d\" ] || [ \"$d\" = 0 ] || sleep \"$d\"\n";
+    private const string Wait =
+        "d=$(cat /etc/standin/delay 2>/dev/null); [ -z \"$d\" ] || [ \"$d\" = 0 ] || sleep \"$d\"\n";
 
     /// <summary>The first commit: a stand-in node that pays at once.</summary>
     public static string CommitNode(ThrowawayRepository repository)
@@ -33,7 +34,11 @@ internal static class StandInSource
             File.CreateSymbolicLink(Path.Combine(root, "bin", applet), "busybox");
         }
         var files = StandInScripts.Files.ToDictionary(f => f.Key, f => (string?)(f.Value.Replace("\r", "") + "\n"));
-        files["www/node/cgi-bin/pay"] = files["www/node/cgi-bin/pay"]!.Replace(". /www/lib.sh; log pay\n", ". /www/lib.sh; log pay\n" + Wait, StringComparison.Ordinal);
+        files["www/node/cgi-bin/pay"] = files["www/node/cgi-bin/pay"]!.Replace(
+            ". /www/lib.sh; log pay\n",
+            ". /www/lib.sh; log pay\n" + Wait,
+            StringComparison.Ordinal
+        );
         files["etc/standin/delay"] = "0\n";
         files["tmp/.keep"] = "";
         files["usr/local/.keep"] = "";

@@ -35,8 +35,11 @@ internal sealed class TaggedSpansKind : INodeKind, ITraceSource
 
     public bool IsTopLevelStep(Span span) => span.Name == "pay";
 
-    public (long Emitted, long Arrived) CountEmitted(IEnumerable<string> lines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds) =>
-        throw new NotSupportedException("the tagged kind keeps no record of its spans");
+    public (long Emitted, long Arrived) CountEmitted(
+        IEnumerable<string> lines,
+        long stoppedUnixMicros,
+        IReadOnlySet<string> receivedIds
+    ) => throw new NotSupportedException("the tagged kind keeps no record of its spans");
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings) => throw NotStarted();
 
@@ -44,7 +47,10 @@ internal sealed class TaggedSpansKind : INodeKind, ITraceSource
 
     public string LogFile(string nodeDirectory) => throw NotStarted();
 
-    public Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default) => throw NotStarted();
+    public Task<(ILightningNode? Node, string Observed)> TryConnectAsync(
+        NodeContainer container,
+        CancellationToken ct = default
+    ) => throw NotStarted();
 
     private static NotSupportedException NotStarted() => new("the tagged kind's nodes are never started");
 }

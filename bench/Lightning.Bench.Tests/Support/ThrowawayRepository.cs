@@ -44,8 +44,17 @@ internal sealed class ThrowawayRepository : IDisposable
     public string CommitStaged(string subject)
     {
         commits++;
-        var date = new DateTimeOffset(2026, 1, 1, 12, 0, 0, TimeSpan.Zero).AddMinutes(commits).ToString("yyyy-MM-ddTHH:mm:ssK", CultureInfo.InvariantCulture);
-        Git(new Dictionary<string, string?> { ["GIT_AUTHOR_DATE"] = date, ["GIT_COMMITTER_DATE"] = date }, "commit", "-q", "--allow-empty", "-m", subject);
+        var date = new DateTimeOffset(2026, 1, 1, 12, 0, 0, TimeSpan.Zero)
+            .AddMinutes(commits)
+            .ToString("yyyy-MM-ddTHH:mm:ssK", CultureInfo.InvariantCulture);
+        Git(
+            new Dictionary<string, string?> { ["GIT_AUTHOR_DATE"] = date, ["GIT_COMMITTER_DATE"] = date },
+            "commit",
+            "-q",
+            "--allow-empty",
+            "-m",
+            subject
+        );
         return Head;
     }
 
@@ -55,14 +64,20 @@ internal sealed class ThrowawayRepository : IDisposable
 
     private string Git(IReadOnlyDictionary<string, string?>? environment, params string[] arguments)
     {
-        var result = ProcessRunner.RunAsync("git", ["-C", Path, .. arguments], TimeSpan.FromMinutes(1), environment).GetAwaiter().GetResult();
+        var result = ProcessRunner
+            .RunAsync("git", ["-C", Path, .. arguments], TimeSpan.FromMinutes(1), environment)
+            .GetAwaiter()
+            .GetResult();
         Assert.True(result.Succeeded, $"git {string.Join(' ', arguments)}: {result.Tail()}");
         return result.StandardOutput;
     }
 
     public void Dispose()
     {
-        ProcessRunner.RunAsync("git", ["-C", Path, "worktree", "prune"], TimeSpan.FromMinutes(1)).GetAwaiter().GetResult();
+        ProcessRunner
+            .RunAsync("git", ["-C", Path, "worktree", "prune"], TimeSpan.FromMinutes(1))
+            .GetAwaiter()
+            .GetResult();
         Directory.Delete(Path, recursive: true);
     }
 }

@@ -14,7 +14,12 @@ internal static class VerdictsSchema
         var schema = JsonSchema.FromText(System.IO.File.ReadAllText(File));
         using var document = JsonDocument.Parse(json);
         var results = schema.Evaluate(document.RootElement, new EvaluationOptions { OutputFormat = OutputFormat.List });
-        return results.IsValid ? [] : (results.Details ?? []).Where(d => d.Errors is { Count: > 0 })
-            .SelectMany(d => d.Errors!.Select(e => $"{d.InstanceLocation}: {e.Key}: {e.Value}")).DefaultIfEmpty("invalid").ToList();
+        return results.IsValid
+            ? []
+            : (results.Details ?? [])
+                .Where(d => d.Errors is { Count: > 0 })
+                .SelectMany(d => d.Errors!.Select(e => $"{d.InstanceLocation}: {e.Key}: {e.Value}"))
+                .DefaultIfEmpty("invalid")
+                .ToList();
     }
 }

@@ -30,13 +30,23 @@ internal static class BisectCommand
         var folder = new StrongBox<string?>();
         try
         {
-            return RunAsync(options, runStep, progress ?? RunProgress.Console, folder, stop.Token).GetAwaiter().GetResult();
+            return RunAsync(options, runStep, progress ?? RunProgress.Console, folder, stop.Token)
+                .GetAwaiter()
+                .GetResult();
         }
         catch (UsageException e)
         {
             return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        catch (Exception e) when (e is SourceUnavailableException or DockerUnavailableException or DockerApiException or IOException or UnauthorizedAccessException or InvalidDataException)
+        catch (Exception e)
+            when (e
+                    is SourceUnavailableException
+                        or DockerUnavailableException
+                        or DockerApiException
+                        or IOException
+                        or UnauthorizedAccessException
+                        or InvalidDataException
+            )
         {
             return HarnessExit.Fail(HarnessExit.Failure, e.Message + Resume(folder.Value));
         }
@@ -50,9 +60,16 @@ internal static class BisectCommand
         }
     }
 
-    private static string Resume(string? folder) => folder is null ? "" : $"; ./run.sh bisect --resume {folder} goes on from the steps done";
+    private static string Resume(string? folder) =>
+        folder is null ? "" : $"; ./run.sh bisect --resume {folder} goes on from the steps done";
 
-    private static async Task<int> RunAsync(HarnessOptions options, Func<string[], int> runStep, RunProgress progress, StrongBox<string?> folderOut, CancellationToken ct)
+    private static async Task<int> RunAsync(
+        HarnessOptions options,
+        Func<string[], int> runStep,
+        RunProgress progress,
+        StrongBox<string?> folderOut,
+        CancellationToken ct
+    )
     {
         BisectRecord record;
         string folder;
@@ -62,7 +79,9 @@ internal static class BisectCommand
             var file = Path.Combine(folder, BisectRecord.FileName);
             if (!File.Exists(file))
             {
-                throw new UsageException($"--resume {resume}: no {BisectRecord.FileName} there; give the folder a bisection made (results/bisect-…)");
+                throw new UsageException(
+                    $"--resume {resume}: no {BisectRecord.FileName} there; give the folder a bisection made (results/bisect-…)"
+                );
             }
             record = BisectRecord.Read(file);
             options = OptionParser.Parse(record.Arguments);
@@ -81,15 +100,25 @@ internal static class BisectCommand
         {
             search.Record(done.Index, done.Measurement);
         }
-        progress.Info($"bisect {options.BisectMetric}: {commits.Count - 1} commit(s) after GOOD {commits[0].Short} up to BAD {commits[^1].Short} on BAD's first-parent line; " +
-            $"about {StepsLeft(commits.Count - 1) + (search.Direction is null ? 1 : 0)} step(s), each a run of GOOD against one commit; " +
-            $"the bisection's folder: {folder} (./run.sh bisect --resume {folder} goes on if it stops)");
+        progress.Info(
+            $"bisect {options.BisectMetric}: {commits.Count - 1} commit(s) after GOOD {commits[0].Short} up to BAD {commits[^1].Short} on BAD's first-parent line; "
+                + $"about {StepsLeft(commits.Count - 1) + (search.Direction is null ? 1 : 0)} step(s), each a run of GOOD against one commit; "
+                + $"the bisection's folder: {folder} (./run.sh bisect --resume {folder} goes on if it stops)"
+        );
         using var engine = new DockerEngine(DockerEndpoint.Resolve());
-        var images = new SourceImages(checkout, options.ImageCommand, engine, Path.Combine(folder, SourceBuilds.LogFolder), progress);
+        var images = new SourceImages(
+            checkout,
+            options.ImageCommand,
+            engine,
+            Path.Combine(folder, SourceBuilds.LogFolder),
+            progress
+        );
         var (good, goodFailed) = await images.EnsureAsync(ToCommit(commits[0]), record.Good, ct);
         if (good is null)
         {
-            throw new UsageException($"GOOD ({commits[0].Short} \"{commits[0].Subject}\") must build, as every step's baseline: {goodFailed!.Describe(images.Command.From)}");
+            throw new UsageException(
+                $"GOOD ({commits[0].Short} \"{commits[0].Subject}\") must build, as every step's baseline: {goodFailed!.Describe(images.Command.From)}"
+            );
         }
         var arguments = WithOptions(StepArguments(options.CommandLine), ["--source", record.Source]);
         await search.RunAsync(
@@ -99,7 +128,9 @@ internal static class BisectCommand
                 record = record with { Steps = search.Steps, Direction = search.Direction };
                 record.Write(folder);
                 progress.Info(StepLine(step, search, commits));
-            }, ct);
+            },
+            ct
+        );
         record = await ConcludeAsync(record, search, checkout, ct);
         record.Write(folder);
         BisectReport.Write(folder, record);
@@ -112,30 +143,46 @@ internal static class BisectCommand
     }
 
     /// <summary>A new bisection: GOOD and BAD resolved and checked, the range listed, its folder made.</summary>
-    private static async Task<(BisectRecord Record, string Folder)> StartAsync(HarnessOptions options, CancellationToken ct)
+    private static async Task<(BisectRecord Record, string Folder)> StartAsync(
+        HarnessOptions options,
+        CancellationToken ct
+    )
     {
         var refs = options.Bisect!;
         var checkout = await GitCheckout.OpenAsync(options.SourceDirectory!, ct);
         async Task<CommitInfo> ResolveAsync(string name, string reference) =>
-            await checkout.CommitAsync(await checkout.ResolveAsync(reference, ct)
-                ?? throw new UsageException($"bisect {name} '{reference}' names no commit in {checkout.Path}: give a tag, branch or commit of that checkout"), ct);
+            await checkout.CommitAsync(
+                await checkout.ResolveAsync(reference, ct)
+                    ?? throw new UsageException(
+                        $"bisect {name} '{reference}' names no commit in {checkout.Path}: give a tag, branch or commit of that checkout"
+                    ),
+                ct
+            );
         var good = await ResolveAsync("GOOD", refs.Good);
         var bad = await ResolveAsync("BAD", refs.Bad);
         if (good.Hash == bad.Hash)
         {
-            throw new UsageException($"bisect GOOD and BAD are the same commit ({good.Short}): give BAD a later commit");
+            throw new UsageException(
+                $"bisect GOOD and BAD are the same commit ({good.Short}): give BAD a later commit"
+            );
         }
         if (!await checkout.IsAncestorAsync(good.Hash, bad.Hash, ct))
         {
-            throw new UsageException($"bisect GOOD {good.Short} is not an ancestor of BAD {bad.Short}: give GOOD an older commit of BAD's history (git merge-base --is-ancestor GOOD BAD)");
+            throw new UsageException(
+                $"bisect GOOD {good.Short} is not an ancestor of BAD {bad.Short}: give GOOD an older commit of BAD's history (git merge-base --is-ancestor GOOD BAD)"
+            );
         }
         var range = await checkout.FirstParentRangeAsync(good.Hash, bad.Hash, ct);
         if (range.Count == 0 || range[^1].Hash != bad.Hash)
         {
-            throw new SourceUnavailableException($"git log --ancestry-path --first-parent {good.Short}..{bad.Short} did not end at BAD in {checkout.Path}");
+            throw new SourceUnavailableException(
+                $"git log --ancestry-path --first-parent {good.Short}..{bad.Short} did not end at BAD in {checkout.Path}"
+            );
         }
         var started = DateTimeOffset.Now;
-        var folder = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"bisect-{started:yyyyMMdd-HHmmss}-{good.Short[..8]}-{bad.Short[..8]}"));
+        var folder = Path.GetFullPath(
+            Path.Combine(options.ResultsRoot, $"bisect-{started:yyyyMMdd-HHmmss}-{good.Short[..8]}-{bad.Short[..8]}")
+        );
         Directory.CreateDirectory(folder);
         var record = new BisectRecord
         {
@@ -153,18 +200,35 @@ internal static class BisectCommand
     }
 
     /// <summary>One step: the commit's image (made unless there; a build that fails is a skip), then GOOD against it, read from the step's verdicts.json.</summary>
-    private static async Task<StepMeasurement> MeasureAsync(int index, BisectSearch search, BisectRecord record, string folder, IReadOnlyList<string> arguments,
-        SourceImages images, Func<string[], int> runStep, RunProgress progress, CancellationToken ct)
+    private static async Task<StepMeasurement> MeasureAsync(
+        int index,
+        BisectSearch search,
+        BisectRecord record,
+        string folder,
+        IReadOnlyList<string> arguments,
+        SourceImages images,
+        Func<string[], int> runStep,
+        RunProgress progress,
+        CancellationToken ct
+    )
     {
         var commit = record.Commits[index];
         var width = (record.Commits.Count - 1).ToString(CultureInfo.InvariantCulture).Length;
-        var relative = Path.Combine("steps", $"{index.ToString(CultureInfo.InvariantCulture).PadLeft(width, '0')}-{commit.Short}");
+        var relative = Path.Combine(
+            "steps",
+            $"{index.ToString(CultureInfo.InvariantCulture).PadLeft(width, '0')}-{commit.Short}"
+        );
         var stepFolder = Path.Combine(folder, relative);
         var done = Path.Combine(stepFolder, StepFile);
         if (File.Exists(done))
         {
-            progress.Info($"step {search.Steps.Count + 1}: {commit.Short} was measured before (its {StepFile}): not again");
-            return System.Text.Json.JsonSerializer.Deserialize<StepMeasurement>(File.ReadAllText(done), BisectRecord.Json)!;
+            progress.Info(
+                $"step {search.Steps.Count + 1}: {commit.Short} was measured before (its {StepFile}): not again"
+            );
+            return System.Text.Json.JsonSerializer.Deserialize<StepMeasurement>(
+                File.ReadAllText(done),
+                BisectRecord.Json
+            )!;
         }
         if (Directory.Exists(stepFolder))
         {
@@ -172,7 +236,9 @@ internal static class BisectCommand
             Directory.Delete(stepFolder, recursive: true);
         }
         var isBad = index == record.Commits.Count - 1;
-        progress.Info($"step {search.Steps.Count + 1}: {(isBad ? "BAD " : "")}{commit.Short} \"{commit.Subject}\" ({commit.AuthorDate:yyyy-MM-dd}), commit {index} of {record.Commits.Count - 1} after GOOD");
+        progress.Info(
+            $"step {search.Steps.Count + 1}: {(isBad ? "BAD " : "")}{commit.Short} \"{commit.Subject}\" ({commit.AuthorDate:yyyy-MM-dd}), commit {index} of {record.Commits.Count - 1} after GOOD"
+        );
         var (image, failed) = await images.EnsureAsync(ToCommit(commit), commit.Hash, ct);
         StepMeasurement measurement;
         if (image is null)
@@ -186,52 +252,101 @@ internal static class BisectCommand
         else
         {
             Directory.CreateDirectory(stepFolder);
-            var step = WithOptions(arguments, ["--build", $"{BisectRefs.GoodBuild}=git:{record.Commits[0].Hash}", "--build", $"{BisectRefs.CandidateBuild}=git:{commit.Hash}",
-                "--results", stepFolder, "--no-zip"]).ToArray();
+            var step = WithOptions(
+                    arguments,
+                    [
+                        "--build",
+                        $"{BisectRefs.GoodBuild}=git:{record.Commits[0].Hash}",
+                        "--build",
+                        $"{BisectRefs.CandidateBuild}=git:{commit.Hash}",
+                        "--results",
+                        stepFolder,
+                        "--no-zip",
+                    ]
+                )
+                .ToArray();
             progress.Info($"step {search.Steps.Count + 1}: ./run.sh {string.Join(' ', step.Select(Quote))}");
             var exitCode = runStep(step);
             measurement = Read(exitCode, stepFolder, relative, record, isBad);
         }
         Directory.CreateDirectory(stepFolder);
-        await File.WriteAllTextAsync(done, System.Text.Json.JsonSerializer.Serialize(measurement, BisectRecord.Json), ct);
+        await File.WriteAllTextAsync(
+            done,
+            System.Text.Json.JsonSerializer.Serialize(measurement, BisectRecord.Json),
+            ct
+        );
         return measurement;
     }
 
     /// <summary>The metric's verdict in the step's verdicts.json, or why the step has none.</summary>
-    internal static StepMeasurement Read(int exitCode, string stepFolder, string relative, BisectRecord record, bool isBad)
+    internal static StepMeasurement Read(
+        int exitCode,
+        string stepFolder,
+        string relative,
+        BisectRecord record,
+        bool isBad
+    )
     {
         if (exitCode == HarnessExit.Interrupted)
         {
             throw new StepInterruptedException();
         }
-        var file = Directory.Exists(stepFolder) ? Directory.GetFiles(stepFolder, VerdictsFile.FileName, SearchOption.AllDirectories).FirstOrDefault() : null;
+        var file = Directory.Exists(stepFolder)
+            ? Directory.GetFiles(stepFolder, VerdictsFile.FileName, SearchOption.AllDirectories).FirstOrDefault()
+            : null;
         if (exitCode != 0 || file is null)
         {
-            var log = Directory.Exists(stepFolder) ? Directory.GetFiles(stepFolder, "console.log", SearchOption.AllDirectories).FirstOrDefault() : null;
-            var where = log is null ? "its line above" : Path.GetRelativePath(Path.GetDirectoryName(Path.GetDirectoryName(stepFolder)!)!, log);
-            return StepMeasurement.Skip(exitCode switch
-            {
-                HarnessExit.Usage => $"the step refused this commit's build as bad input (exit 2; see {where})",
-                HarnessExit.Failure => $"the workload could not run on this commit (exit 1: a case failed; see {where})",
-                _ => $"the step ended with exit {exitCode} (see {where})",
-            }, relative);
+            var log = Directory.Exists(stepFolder)
+                ? Directory.GetFiles(stepFolder, "console.log", SearchOption.AllDirectories).FirstOrDefault()
+                : null;
+            var where = log is null
+                ? "its line above"
+                : Path.GetRelativePath(Path.GetDirectoryName(Path.GetDirectoryName(stepFolder)!)!, log);
+            return StepMeasurement.Skip(
+                exitCode switch
+                {
+                    HarnessExit.Usage => $"the step refused this commit's build as bad input (exit 2; see {where})",
+                    HarnessExit.Failure =>
+                        $"the workload could not run on this commit (exit 1: a case failed; see {where})",
+                    _ => $"the step ended with exit {exitCode} (see {where})",
+                },
+                relative
+            );
         }
         var verdicts = VerdictsFile.Read(File.ReadAllText(file));
-        var rows = verdicts.Verdicts.Where(v => v.Kind == "build" && v.Candidate == BisectRefs.CandidateBuild && v.Metric == record.Metric
-            && (record.Case is null || v.Case == record.Case)).ToList();
+        var rows = verdicts
+            .Verdicts.Where(v =>
+                v.Kind == "build"
+                && v.Candidate == BisectRefs.CandidateBuild
+                && v.Metric == record.Metric
+                && (record.Case is null || v.Case == record.Case)
+            )
+            .ToList();
         if (rows.Count == 0)
         {
             var metrics = verdicts.Verdicts.Where(v => v.Kind == "build").Select(v => v.Metric).Distinct().ToList();
             var cases = verdicts.Verdicts.Select(v => v.Case).Distinct().ToList();
-            var message = $"--metric {record.Metric}{(record.Case is null ? "" : $" --case {record.Case}")}: the step has no such verdict (its metrics: {string.Join(", ", metrics)}; its cases: {string.Join("; ", cases)})";
+            var message =
+                $"--metric {record.Metric}{(record.Case is null ? "" : $" --case {record.Case}")}: the step has no such verdict (its metrics: {string.Join(", ", metrics)}; its cases: {string.Join("; ", cases)})";
             return isBad ? throw new UsageException(message) : StepMeasurement.Skip(message, relative);
         }
         if (rows.Count > 1)
         {
-            throw new UsageException($"--metric {record.Metric} has a verdict in {rows.Count} cases of a step ({string.Join("; ", rows.Select(r => r.Case))}): give --case with one of them");
+            throw new UsageException(
+                $"--metric {record.Metric} has a verdict in {rows.Count} cases of a step ({string.Join("; ", rows.Select(r => r.Case))}): give --case with one of them"
+            );
         }
         var row = rows[0];
-        return new StepMeasurement(row.Verdict, row.Ratio, row.Interval?.Low, row.Interval?.High, row.DetectsPercent, null, relative, row.ThresholdPercent);
+        return new StepMeasurement(
+            row.Verdict,
+            row.Ratio,
+            row.Interval?.Low,
+            row.Interval?.High,
+            row.DetectsPercent,
+            null,
+            relative,
+            row.ThresholdPercent
+        );
     }
 
     /// <summary>The bisection's command line without "bisect GOOD BAD" and its own options: what every step runs, with its two builds added.</summary>
@@ -261,10 +376,17 @@ internal static class BisectCommand
     internal static IReadOnlyList<string> WithOptions(IReadOnlyList<string> commandLine, IReadOnlyList<string> options)
     {
         var dashes = commandLine.ToList().IndexOf("--");
-        return dashes < 0 ? [.. commandLine, .. options] : [.. commandLine.Take(dashes), .. options, .. commandLine.Skip(dashes)];
+        return dashes < 0
+            ? [.. commandLine, .. options]
+            : [.. commandLine.Take(dashes), .. options, .. commandLine.Skip(dashes)];
     }
 
-    private static async Task<BisectRecord> ConcludeAsync(BisectRecord record, BisectSearch search, GitCheckout checkout, CancellationToken ct)
+    private static async Task<BisectRecord> ConcludeAsync(
+        BisectRecord record,
+        BisectSearch search,
+        GitCheckout checkout,
+        CancellationToken ct
+    )
     {
         var end = search.End!;
         record = record with { Steps = search.Steps, Direction = search.Direction };
@@ -276,46 +398,66 @@ internal static class BisectCommand
         if (end.Culprit is { } index)
         {
             var commit = await checkout.CommitAsync(commits[index].Hash, ct);
-            var culprit = new BisectCulprit(commits[index], await checkout.FilesAsync(commit, ct), (await checkout.MergedAsync(commit, ct)).Select(BisectCommit.Of).ToList());
+            var culprit = new BisectCulprit(
+                commits[index],
+                await checkout.FilesAsync(commit, ct),
+                (await checkout.MergedAsync(commit, ct)).Select(BisectCommit.Of).ToList()
+            );
             return record with
             {
                 Status = BisectRecord.Found,
                 Culprit = culprit,
                 CandidateCommits = [commits[index].Hash],
-                Conclusion = $"{commits[index].Short} \"{commits[index].Subject}\" is the first commit whose {record.Metric} is {search.Direction} than GOOD's" +
-                    (commit.IsMerge ? $" (a merge of {culprit.Merged.Count} commit(s): the step is in one of them or in the merge)" : ""),
+                Conclusion =
+                    $"{commits[index].Short} \"{commits[index].Subject}\" is the first commit whose {record.Metric} is {search.Direction} than GOOD's"
+                    + (
+                        commit.IsMerge
+                            ? $" (a merge of {culprit.Merged.Count} commit(s): the step is in one of them or in the merge)"
+                            : ""
+                    ),
             };
         }
-        var passed = end.Candidates.Take(end.Candidates.Count - 1).Select(i => $"{commits[i].Short} ({search.Steps.First(s => s.Index == i).Outcome.ToString().ToLowerInvariant()})");
+        var passed = end
+            .Candidates.Take(end.Candidates.Count - 1)
+            .Select(i =>
+                $"{commits[i].Short} ({search.Steps.First(s => s.Index == i).Outcome.ToString().ToLowerInvariant()})"
+            );
         return record with
         {
             Status = BisectRecord.Candidates,
             CandidateCommits = end.Candidates.Select(i => commits[i].Hash).ToList(),
-            Conclusion = $"the first commit whose {record.Metric} is {search.Direction} than GOOD's is one of {end.Candidates.Count}: {commits[end.Candidates[^1]].Short} " +
-                $"(bad) or a commit before it that could not be judged: {string.Join(", ", passed)}",
+            Conclusion =
+                $"the first commit whose {record.Metric} is {search.Direction} than GOOD's is one of {end.Candidates.Count}: {commits[end.Candidates[^1]].Short} "
+                + $"(bad) or a commit before it that could not be judged: {string.Join(", ", passed)}",
         };
     }
 
     private static string StepLine(BisectStep step, BisectSearch search, IReadOnlyList<BisectCommit> commits)
     {
         var m = step.Measurement;
-        var what = m.Skipped is { } why ? $"skipped: {why}"
+        var what = m.Skipped is { } why
+            ? $"skipped: {why}"
             : $"{m.Verdict} {F(m.Ratio)}{(m.Low is { } low && m.High is { } high ? $" ({F(low)}–{F(high)})" : "")}{(m.DetectsPercent is { } d ? $", detects ≥ {d:0.#} %" : "")}";
         var open = search.Open.Count;
-        var next = search.End is not null || search.Direction is null ? "" :
-            open == 0 ? "; nothing open" : $"; {open} commit(s) open between {commits[search.GoodIndex].Short} (good) and {commits[search.BadIndex].Short} (bad), about {StepsLeft(open + 1)} step(s) more";
+        var next =
+            search.End is not null || search.Direction is null ? ""
+            : open == 0 ? "; nothing open"
+            : $"; {open} commit(s) open between {commits[search.GoodIndex].Short} (good) and {commits[search.BadIndex].Short} (bad), about {StepsLeft(open + 1)} step(s) more";
         return $"step {step.Number}: {commits[step.Index].Short}: {what}: {step.Outcome.ToString().ToLowerInvariant()}{next}";
     }
 
     /// <summary>The steps a search over <paramref name="commits"/> commits takes when none is skipped: log2, rounded up.</summary>
     private static int StepsLeft(int commits) => commits <= 1 ? 0 : (int)Math.Ceiling(Math.Log2(commits));
 
-    private static CommitInfo ToCommit(BisectCommit commit) => new(commit.Hash, [], commit.Subject, commit.Author, commit.AuthorDate);
+    private static CommitInfo ToCommit(BisectCommit commit) =>
+        new(commit.Hash, [], commit.Subject, commit.Author, commit.AuthorDate);
 
     private static string F(double? value) => value is { } v ? v.ToString("0.000", CultureInfo.InvariantCulture) : "-";
 
     private static string Quote(string argument) =>
-        argument.Length > 0 && argument.All(c => char.IsLetterOrDigit(c) || "-_=.,:/@+".Contains(c)) ? argument : ImageCommand.Quote(argument);
+        argument.Length > 0 && argument.All(c => char.IsLetterOrDigit(c) || "-_=.,:/@+".Contains(c))
+            ? argument
+            : ImageCommand.Quote(argument);
 
     /// <summary>A step's run was stopped by Ctrl+C or SIGTERM (it exited 130).</summary>
     private sealed class StepInterruptedException : Exception;

@@ -64,10 +64,14 @@ internal sealed record BisectRecord
     public DateTimeOffset Updated { get; init; }
 
     public void Write(string folder) =>
-        File.WriteAllText(Path.Combine(folder, FileName), JsonSerializer.Serialize(this with { Updated = DateTimeOffset.UtcNow }, Json));
+        File.WriteAllText(
+            Path.Combine(folder, FileName),
+            JsonSerializer.Serialize(this with { Updated = DateTimeOffset.UtcNow }, Json)
+        );
 
     public static BisectRecord Read(string file) =>
-        JsonSerializer.Deserialize<BisectRecord>(File.ReadAllText(file), Json) ?? throw new InvalidDataException($"{file} is empty");
+        JsonSerializer.Deserialize<BisectRecord>(File.ReadAllText(file), Json)
+        ?? throw new InvalidDataException($"{file} is empty");
 }
 
 /// <summary>A commit of the range: hash, subject, author and author date.</summary>
@@ -75,8 +79,13 @@ internal sealed record BisectCommit(string Hash, string Subject, string Author, 
 {
     public string Short => Hash[..Math.Min(12, Hash.Length)];
 
-    public static BisectCommit Of(CommitInfo commit) => new(commit.Hash, commit.Subject, commit.Author, commit.AuthorDate);
+    public static BisectCommit Of(CommitInfo commit) =>
+        new(commit.Hash, commit.Subject, commit.Author, commit.AuthorDate);
 }
 
 /// <summary>The first commit whose verdict is BAD's: what it is, the files it touched against its first parent, and for a merge the commits it brought in.</summary>
-internal sealed record BisectCulprit(BisectCommit Commit, IReadOnlyList<FileChange> Files, IReadOnlyList<BisectCommit> Merged);
+internal sealed record BisectCulprit(
+    BisectCommit Commit,
+    IReadOnlyList<FileChange> Files,
+    IReadOnlyList<BisectCommit> Merged
+);

@@ -44,9 +44,13 @@ internal sealed class BisectSearch
     public BisectEnd? End { get; private set; }
 
     /// <summary>The commits still open: neither measured nor outside (last good, first bad).</summary>
-    public IReadOnlyList<int> Open => Direction is null
-        ? []
-        : Enumerable.Range(GoodIndex + 1, Math.Max(0, BadIndex - GoodIndex - 1)).Where(i => !byIndex.ContainsKey(i)).ToList();
+    public IReadOnlyList<int> Open =>
+        Direction is null
+            ? []
+            : Enumerable
+                .Range(GoodIndex + 1, Math.Max(0, BadIndex - GoodIndex - 1))
+                .Where(i => !byIndex.ContainsKey(i))
+                .ToList();
 
     /// <summary>The commit to measure next (its index), or null when the search is over.</summary>
     public int? Next()
@@ -91,12 +95,16 @@ internal sealed class BisectSearch
             }
             else
             {
-                End = BisectEnd.Nothing(outcome switch
-                {
-                    StepOutcome.Skip => $"BAD could not be measured ({measurement.Skipped}): a bisection needs BAD's verdict against GOOD",
-                    StepOutcome.Unknown => "BAD's verdict against GOOD stayed unknown within its budget: no step to look for yet (give each step more time with --max-time, or a larger --threshold)",
-                    _ => $"BAD is {measurement.Verdict} against GOOD: no step to look for",
-                });
+                End = BisectEnd.Nothing(
+                    outcome switch
+                    {
+                        StepOutcome.Skip =>
+                            $"BAD could not be measured ({measurement.Skipped}): a bisection needs BAD's verdict against GOOD",
+                        StepOutcome.Unknown =>
+                            "BAD's verdict against GOOD stayed unknown within its budget: no step to look for yet (give each step more time with --max-time, or a larger --threshold)",
+                        _ => $"BAD is {measurement.Verdict} against GOOD: no step to look for",
+                    }
+                );
             }
             return step;
         }
@@ -112,7 +120,11 @@ internal sealed class BisectSearch
     }
 
     /// <summary>Measures commits with <paramref name="measure"/> until the search is over; <paramref name="recorded"/> hears of each step.</summary>
-    public async Task<BisectEnd> RunAsync(Func<int, CancellationToken, Task<StepMeasurement>> measure, Action<BisectStep>? recorded = null, CancellationToken ct = default)
+    public async Task<BisectEnd> RunAsync(
+        Func<int, CancellationToken, Task<StepMeasurement>> measure,
+        Action<BisectStep>? recorded = null,
+        CancellationToken ct = default
+    )
     {
         while (Next() is { } index)
         {
@@ -123,14 +135,16 @@ internal sealed class BisectSearch
     }
 
     /// <summary>bad: the direction's verdict; good: same, or the other way; at BAD (no direction yet) any move is bad.</summary>
-    private static StepOutcome Classify(StepMeasurement measurement, string? direction) => measurement switch
-    {
-        { Skipped: not null } or { Verdict: null } => StepOutcome.Skip,
-        { Verdict: "slower" or "faster" } when direction is null || measurement.Verdict == direction => StepOutcome.Bad,
-        { Verdict: "slower" or "faster" or "same" } => StepOutcome.Good,
-        { Verdict: "unknown" } => StepOutcome.Unknown,
-        _ => StepOutcome.Skip,
-    };
+    private static StepOutcome Classify(StepMeasurement measurement, string? direction) =>
+        measurement switch
+        {
+            { Skipped: not null } or { Verdict: null } => StepOutcome.Skip,
+            { Verdict: "slower" or "faster" } when direction is null || measurement.Verdict == direction =>
+                StepOutcome.Bad,
+            { Verdict: "slower" or "faster" or "same" } => StepOutcome.Good,
+            { Verdict: "unknown" } => StepOutcome.Unknown,
+            _ => StepOutcome.Skip,
+        };
 
     /// <summary>The first bad commit, or it and the passed-over commits just before it that it may be instead.</summary>
     private BisectEnd Conclude()

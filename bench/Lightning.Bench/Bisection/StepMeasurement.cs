@@ -7,8 +7,17 @@ namespace Lightning.Bench.Bisection;
 /// </summary>
 /// <param name="Folder">The step's folder, relative to the bisection's.</param>
 /// <param name="ThresholdPercent">The threshold the verdict was read against, in %.</param>
-internal sealed record StepMeasurement(string? Verdict, double? Ratio, double? Low, double? High, double? DetectsPercent, string? Skipped, string? Folder = null,
-    double? ThresholdPercent = null)
+internal sealed record StepMeasurement(
+    string? Verdict,
+    double? Ratio,
+    double? Low,
+    double? High,
+    double? DetectsPercent,
+    string? Skipped,
+    string? Folder = null,
+    double? ThresholdPercent = null
+)
 {
-    public static StepMeasurement Skip(string why, string? folder = null) => new(null, null, null, null, null, why, folder);
+    public static StepMeasurement Skip(string why, string? folder = null) =>
+        new(null, null, null, null, null, why, folder);
 }

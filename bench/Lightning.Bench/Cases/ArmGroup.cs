@@ -36,8 +36,11 @@ internal sealed class ArmGroup
     /// plan did not arrange, or whose group could not be set up, starts alone.
     /// </summary>
     /// <param name="definitionOf">A partner's definition from its parameters (the case's, with another Build or Traces).</param>
-    public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition,
-        Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf)
+    public static async Task<CaseLifecycle> StartAsync(
+        RunContext run,
+        CaseDefinition definition,
+        Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf
+    )
     {
         if (run.LiveGroup is { } live && live.Keys.Contains(definition.Key))
         {
@@ -58,7 +61,13 @@ internal sealed class ArmGroup
         {
             foreach (var (key, parameters) in group)
             {
-                started.Add(await CaseLifecycle.StartAsync(run, key == definition.Key ? definition : definitionOf(parameters), awaitEndBehind: false));
+                started.Add(
+                    await CaseLifecycle.StartAsync(
+                        run,
+                        key == definition.Key ? definition : definitionOf(parameters),
+                        awaitEndBehind: false
+                    )
+                );
             }
             // The previous group's end (idle windows, reports, teardowns) ran beside these setups; none of it beside a payment.
             await run.EndBehindAsync();
@@ -81,7 +90,9 @@ internal sealed class ArmGroup
             arm.Group = armGroup;
         }
         run.LiveGroup = armGroup;
-        run.Progress.Info($"{started.Count} topologies live, invocations alternated: {string.Join(" | ", armGroup.Keys)}");
+        run.Progress.Info(
+            $"{started.Count} topologies live, invocations alternated: {string.Join(" | ", armGroup.Keys)}"
+        );
         for (var w = 0; w < run.Options.Warmups; w++)
         {
             foreach (var arm in armGroup.Alive())
@@ -97,7 +108,9 @@ internal sealed class ArmGroup
         var arm = arms.Single(a => a.Key == key);
         if (!arm.Alive)
         {
-            throw new InvalidOperationException($"case {key}: its topology ended while it was measured beside another arm ({arm.StoppedBy ?? "no reason recorded"})");
+            throw new InvalidOperationException(
+                $"case {key}: its topology ended while it was measured beside another arm ({arm.StoppedBy ?? "no reason recorded"})"
+            );
         }
         return arm;
     }

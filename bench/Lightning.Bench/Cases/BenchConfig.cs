@@ -30,22 +30,27 @@ internal static class BenchConfig
     /// docs/how-it-works.md). The harness's collections inside measured invocations are counted instead (summary.json
     /// <c>harness_gc</c>).
     /// </summary>
-    public static Job CaseJob(int warmups, int iterations) => Job.Default
-        .WithStrategy(RunStrategy.Monitoring)
-        .WithLaunchCount(1)
-        .WithWarmupCount(warmups)
-        .WithIterationCount(iterations)
-        .WithInvocationCount(1)
-        .WithUnrollFactor(1)
-        .WithGcForce(false)
-        .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
-        .WithId("lnbench");
+    public static Job CaseJob(int warmups, int iterations) =>
+        Job
+            .Default.WithStrategy(RunStrategy.Monitoring)
+            .WithLaunchCount(1)
+            .WithWarmupCount(warmups)
+            .WithIterationCount(iterations)
+            .WithInvocationCount(1)
+            .WithUnrollFactor(1)
+            .WithGcForce(false)
+            .WithToolchain(new InProcessEmitToolchain(CaseTimeout, logOutput: true))
+            .WithId("lnbench");
 
     /// <summary>
     /// One job per iteration count the cases need, and the filter that runs each case under its own: BenchmarkDotNet
     /// runs every case under every job otherwise. With one count, the one job of <see cref="CaseJob"/>.
     /// </summary>
-    public static (Job[] Jobs, IFilter? Filter) CaseJobs(int warmups, int iterations, IReadOnlyDictionary<int, int> byConcurrency)
+    public static (Job[] Jobs, IFilter? Filter) CaseJobs(
+        int warmups,
+        int iterations,
+        IReadOnlyDictionary<int, int> byConcurrency
+    )
     {
         int For(int concurrency) => byConcurrency.TryGetValue(concurrency, out var n) ? n : iterations;
         var counts = byConcurrency.Values.Append(iterations).Distinct().Order().ToList();
@@ -62,14 +67,22 @@ internal static class BenchConfig
     /// iteration makes one invocation of each arm and the warmups are made when the group starts (<see cref="ArmGroup"/>),
     /// so a case makes no warmups and as many iterations as give each topology its measured invocations (rounded up).
     /// </summary>
-    public static (Job[] Jobs, IFilter? Filter) CaseJobs(int warmups, int iterations, IReadOnlyDictionary<int, int> byConcurrency, int alternatingArms)
+    public static (Job[] Jobs, IFilter? Filter) CaseJobs(
+        int warmups,
+        int iterations,
+        IReadOnlyDictionary<int, int> byConcurrency,
+        int alternatingArms
+    )
     {
         if (alternatingArms <= 1)
         {
             return CaseJobs(warmups, iterations, byConcurrency);
         }
-        return CaseJobs(0, IterationsPerCase(iterations, alternatingArms),
-            byConcurrency.ToDictionary(i => i.Key, i => IterationsPerCase(i.Value, alternatingArms)));
+        return CaseJobs(
+            0,
+            IterationsPerCase(iterations, alternatingArms),
+            byConcurrency.ToDictionary(i => i.Key, i => IterationsPerCase(i.Value, alternatingArms))
+        );
     }
 
     /// <summary>A case's BenchmarkDotNet iterations when each makes one invocation of every one of <paramref name="arms"/> arms: a topology's measured invocations, split and rounded up.</summary>
@@ -80,33 +93,60 @@ internal static class BenchConfig
     /// after the first: the open cells that get a pair, each its next), besides what <paramref name="filter"/> keeps;
     /// every case when null.
     /// </summary>
-    public static IFilter? OnlyCells(IFilter? filter, IReadOnlyDictionary<string, int>? topologyOf) => topologyOf is null ? filter
-        : new SimpleFilter(c =>
-        {
-            var id = CaseKey.IdOf(c);
-            return (filter is null || filter.Predicate(c)) && topologyOf.TryGetValue(id.Cell.Label, out var topology) && id.Topology == topology;
-        });
+    public static IFilter? OnlyCells(IFilter? filter, IReadOnlyDictionary<string, int>? topologyOf) =>
+        topologyOf is null
+            ? filter
+            : new SimpleFilter(c =>
+            {
+                var id = CaseKey.IdOf(c);
+                return (filter is null || filter.Predicate(c))
+                    && topologyOf.TryGetValue(id.Cell.Label, out var topology)
+                    && id.Topology == topology;
+            });
 
     /// <summary>A case's Concurrency parameter (every scenario has one).</summary>
     private static int ConcurrencyOf(BenchmarkDotNet.Running.BenchmarkCase c) =>
         c.Parameters.Items.FirstOrDefault(p => p.Name == "Concurrency")?.Value is int n ? n : 0;
 
     /// <param name="progress">Told each case's start and end, for the progress display; null for none.</param>
-    public static IConfig Create(HarnessOptions options, NodeKindCatalog kinds, string artifactsPath, Results.RunResults results, ExecutionPlan plan, ILogger? logger = null,
-        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null, int alternatingArms = 1, IReadOnlyDictionary<string, int>? cells = null,
-        Progress.ProgressModel? progress = null)
+    public static IConfig Create(
+        HarnessOptions options,
+        NodeKindCatalog kinds,
+        string artifactsPath,
+        Results.RunResults results,
+        ExecutionPlan plan,
+        ILogger? logger = null,
+        IReadOnlyDictionary<int, int>? iterationsByConcurrency = null,
+        int alternatingArms = 1,
+        IReadOnlyDictionary<string, int>? cells = null,
+        Progress.ProgressModel? progress = null
+    )
     {
-        var (jobs, caseFilter) = CaseJobs(options.Warmups, options.Iterations, iterationsByConcurrency ?? new Dictionary<int, int>(), alternatingArms);
+        var (jobs, caseFilter) = CaseJobs(
+            options.Warmups,
+            options.Iterations,
+            iterationsByConcurrency ?? new Dictionary<int, int>(),
+            alternatingArms
+        );
         var filter = OnlyCells(caseFilter, cells);
-        var config = ManualConfig.CreateEmpty()
+        var config = ManualConfig
+            .CreateEmpty()
             .AddJob(jobs)
             .AddLogger(logger ?? ConsoleLogger.Default)
             // BenchmarkDotNet's default columns, with the Method column named by the node kind (a run has one scenario
             // type, so BenchmarkDotNet's own descriptor columns would be the Method column alone).
             .AddColumn(new PaymentMethodColumn(options, kinds, results))
-            .AddColumnProvider(options.Instructions
-                ? [DefaultColumnProviders.Job, DefaultColumnProviders.Params]
-                : [DefaultColumnProviders.Job, DefaultColumnProviders.Statistics, DefaultColumnProviders.Params, DefaultColumnProviders.Metrics])
+            .AddColumnProvider(
+                options.Instructions
+                    ? [DefaultColumnProviders.Job, DefaultColumnProviders.Params]
+                    :
+                    [
+                        DefaultColumnProviders.Job,
+                        DefaultColumnProviders.Statistics,
+                        DefaultColumnProviders.Params,
+                        DefaultColumnProviders.Metrics,
+                    ]
+            )
             .AddColumn(HarnessColumns.For(results, options, results.Noun).ToArray())
             .AddEventProcessor(new ResultsEventProcessor(results))
             .AddExporter(RunOutputs.BenchmarkDotNet.ToArray())

@@ -53,7 +53,9 @@ internal sealed class BenchmarkOutput(ILogger inner) : ILogger
         var start = text.IndexOf(InnerMarker, StringComparison.Ordinal);
         if (start < 0)
         {
-            return text.StartsWith(NodeDiedException.CaseStoppedPrefix, StringComparison.Ordinal) ? text[NodeDiedException.CaseStoppedPrefix.Length..] : text;
+            return text.StartsWith(NodeDiedException.CaseStoppedPrefix, StringComparison.Ordinal)
+                ? text[NodeDiedException.CaseStoppedPrefix.Length..]
+                : text;
         }
         start += InnerMarker.Length;
         var end = text.IndexOf(EndOfInner, start, StringComparison.Ordinal);

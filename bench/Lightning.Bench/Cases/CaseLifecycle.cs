@@ -43,7 +43,12 @@ internal sealed class CaseLifecycle : IRunningCase
     {
         this.run = run;
         this.definition = definition;
-        results = run.Results.StartCase(definition.Key, definition.Parameters, definition.PaymentsPerInvocation, definition.Workload.Noun);
+        results = run.Results.StartCase(
+            definition.Key,
+            definition.Parameters,
+            definition.PaymentsPerInvocation,
+            definition.Workload.Noun
+        );
         log = new OperationLog(run.Results, results);
         idleAfterOperations = run.Valgrind is null && run.Profiling is null && run.Options.Soak is null;
         // Alternating arms: an arm's measured invocations are timed by the harness, in its own case and in the others'.
@@ -64,7 +69,11 @@ internal sealed class CaseLifecycle : IRunningCase
 
     /// <summary>Builds the case's topology up to the first invocation; on failure it is torn down before the exception leaves.</summary>
     /// <param name="awaitEndBehind">Wait for the previous case's end after the setup (false: the caller waits, after setting up more).</param>
-    public static async Task<CaseLifecycle> StartAsync(RunContext run, CaseDefinition definition, bool awaitEndBehind = true)
+    public static async Task<CaseLifecycle> StartAsync(
+        RunContext run,
+        CaseDefinition definition,
+        bool awaitEndBehind = true
+    )
     {
         var lifecycle = new CaseLifecycle(run, definition);
         try
@@ -105,10 +114,14 @@ internal sealed class CaseLifecycle : IRunningCase
         var started = DateTimeOffset.UtcNow;
         var clock = new SetupTimes.Clock();
         await network.StartAsync(run.Fragments, clock, ct);
-        results.Topology = new CaseRecord(definition.Key, network.Options.ProjectName,
+        results.Topology = new CaseRecord(
+            definition.Key,
+            network.Options.ProjectName,
             topology.Nodes.ToDictionary(n => n.Name, n => n.Image),
             network.Nodes.ToDictionary(n => n.Key, n => n.Value.Version),
-            started, null)
+            started,
+            null
+        )
         {
             NodeKinds = topology.Nodes.ToDictionary(n => n.Name, n => n.Kind),
             Host = network.Host.HostName,
@@ -118,7 +131,11 @@ internal sealed class CaseLifecycle : IRunningCase
         // 2. Fund the channel openers that pay from their wallets (the miner pays for the others' channels), 3. open the
         // channels, 4. wait until every payer has a route.
         var opener = new ChannelOpener(network, run.Progress);
-        await new WalletFunder(network, run.Progress).FundAsync(opener.WalletFunders(topology.Channels), FundingBtc, ct);
+        await new WalletFunder(network, run.Progress).FundAsync(
+            opener.WalletFunders(topology.Channels),
+            FundingBtc,
+            ct
+        );
         clock.Lap("fund");
         await opener.OpenAsync(topology.Channels, ct);
         clock.Lap("channels");
@@ -127,13 +144,22 @@ internal sealed class CaseLifecycle : IRunningCase
         // A node with a history size gets its past now, and is restarted (the restart's times are setup steps).
         if (topology.Nodes.Any(n => n.HistoryRows > 0))
         {
-            await new HistoryMaker(network, run.Kinds, run.Progress, run.Snapshots).MakeAsync(topology, run.Options.HistoryOf, clock, ct);
+            await new HistoryMaker(network, run.Kinds, run.Progress, run.Snapshots).MakeAsync(
+                topology,
+                run.Options.HistoryOf,
+                clock,
+                ct
+            );
         }
         // A node with a graph share gets the run's graph in its gossip store now, and is restarted (its load a setup step).
         if (topology.Nodes.Any(n => n.GraphPercent > 0))
         {
-            await new GraphLoader(network, run.Kinds, run.Graph ?? throw new InvalidOperationException("a topology with a graph share needs --graph"), run.Progress)
-                .LoadAsync(topology, clock, ct);
+            await new GraphLoader(
+                network,
+                run.Kinds,
+                run.Graph ?? throw new InvalidOperationException("a topology with a graph share needs --graph"),
+                run.Progress
+            ).LoadAsync(topology, clock, ct);
         }
         var setup = clock.Times;
         run.Progress.Info($"case {definition.Key}: topology ready in {setup}");
@@ -148,7 +174,11 @@ internal sealed class CaseLifecycle : IRunningCase
         }
         else
         {
-            setup = setup with { IdleWindowSeconds = NodeCpuWindow.IdleWindow.TotalSeconds, IdleAfterPayments = idleAfterOperations };
+            setup = setup with
+            {
+                IdleWindowSeconds = NodeCpuWindow.IdleWindow.TotalSeconds,
+                IdleAfterPayments = idleAfterOperations,
+            };
             if (idleAfterOperations)
             {
                 results.AwaitIdleAfterPayments();
@@ -165,22 +195,37 @@ internal sealed class CaseLifecycle : IRunningCase
 
         // What an operation calls on this build's payer (a release may call another payment command).
         var payer = network.Nodes[topology.Flows[0].Payer];
-        results.Method = definition.Workload.MethodOf(payer.Calls ?? run.Kinds.Get(topology.Node(payer.Name).Kind).PaymentCalls);
+        results.Method = definition.Workload.MethodOf(
+            payer.Calls ?? run.Kinds.Get(topology.Node(payer.Name).Kind).PaymentCalls
+        );
 
         // 6. The workload, ready for its first invocation (with --pregenerate-invoices, every invoice made ahead).
         var ahead = (run.Options.Warmups + definition.Iterations) * definition.PaymentsPerInvocation;
-        workload = definition.Workload.Create(new WorkloadSetup(network.Nodes, topology.Flows, run.Options.AmountMsat,
-            $"lnbench-{run.RunId}", log, run.Options.PregenerateInvoices)
-        {
-            // Each topology asks the next queries of the seeded list (both builds of a pair the same ones), so more
-            // topologies sample more of the graph's destinations and amounts.
-            Routes = topology.Nodes.FirstOrDefault(n => n.GraphPercent > 0) is { } graphNode && run.Graph is { } graph
-                ? new Workloads.Routes.RouteQueries(graph.Queries(graphNode.GraphPercent), graph.Ids.Hex, graph.Name)
-                {
-                    First = (definition.Id.Topology - 1) * ahead,
-                }
-                : null,
-        });
+        workload = definition.Workload.Create(
+            new WorkloadSetup(
+                network.Nodes,
+                topology.Flows,
+                run.Options.AmountMsat,
+                $"lnbench-{run.RunId}",
+                log,
+                run.Options.PregenerateInvoices
+            )
+            {
+                // Each topology asks the next queries of the seeded list (both builds of a pair the same ones), so more
+                // topologies sample more of the graph's destinations and amounts.
+                Routes =
+                    topology.Nodes.FirstOrDefault(n => n.GraphPercent > 0) is { } graphNode && run.Graph is { } graph
+                        ? new Workloads.Routes.RouteQueries(
+                            graph.Queries(graphNode.GraphPercent),
+                            graph.Ids.Hex,
+                            graph.Name
+                        )
+                        {
+                            First = (definition.Id.Topology - 1) * ahead,
+                        }
+                        : null,
+            }
+        );
         using (run.Options.PregenerateInvoices ? run.Progress.Begin($"readying {ahead} operations ahead") : null)
         {
             await workload.PrepareAsync(ahead, ct);
@@ -195,10 +240,12 @@ internal sealed class CaseLifecycle : IRunningCase
     }
 
     /// <summary>The started topology (for a soak, which drives its payments itself).</summary>
-    public LightningNetwork Network => network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
+    public LightningNetwork Network =>
+        network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
 
     /// <summary>The case's workload (for a soak, which drives its payments itself).</summary>
-    public IWorkload Workload => workload ?? throw new InvalidOperationException($"case {definition.Key} is not set up");
+    public IWorkload Workload =>
+        workload ?? throw new InvalidOperationException($"case {definition.Key} is not set up");
 
     /// <summary>Each node's CPU nanoseconds per second at rest, measured before the first payment (null when unreadable).</summary>
     public IReadOnlyDictionary<string, double>? IdleCpu => results.IdleCpuNanosecondsPerSecond;
@@ -235,8 +282,16 @@ internal sealed class CaseLifecycle : IRunningCase
 
     /// <summary>Waits until this case's nodes are quiet (see <see cref="TimedSettle"/>); null without their CPU counters.</summary>
     public async Task<(TimeSpan Waited, bool Quiet)?> WaitQuietAsync() =>
-        cpuMeter is null || !Alive ? null
-            : await cpuMeter.WaitQuietAsync(null, TimedSettle.Quiet, TimedSettle.BusyShare, TimedSettle.Limit, run.Cancellation, TimedSettle.Poll);
+        cpuMeter is null || !Alive
+            ? null
+            : await cpuMeter.WaitQuietAsync(
+                null,
+                TimedSettle.Quiet,
+                TimedSettle.BusyShare,
+                TimedSettle.Limit,
+                run.Cancellation,
+                TimedSettle.Poll
+            );
 
     /// <summary>With alternating arms: one invocation of this case outside BenchmarkDotNet (in another arm's iteration, or a warmup), timed by the harness.</summary>
     public async Task InvokeAloneAsync()
@@ -278,14 +333,20 @@ internal sealed class CaseLifecycle : IRunningCase
     public async Task InvokeAsync()
     {
         var live = network ?? throw new InvalidOperationException($"case {definition.Key} has ended");
-        var invocation = current ?? throw new InvalidOperationException($"case {definition.Key}: an invocation ran without its setup");
+        var invocation =
+            current
+            ?? throw new InvalidOperationException($"case {definition.Key}: an invocation ran without its setup");
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(run.Cancellation, live.NodeDied);
         try
         {
             try
             {
                 var clock = System.Diagnostics.Stopwatch.StartNew();
-                await workload!.RunAsync(invocation.Number, invocation.SkipOperations ? 0 : definition.PaymentsPerInvocation, stop.Token);
+                await workload!.RunAsync(
+                    invocation.Number,
+                    invocation.SkipOperations ? 0 : definition.PaymentsPerInvocation,
+                    stop.Token
+                );
                 if (log.TakeConnectionLost())
                 {
                     // A node closed its RPC socket: if its container is gone, stop the case now instead of failing every operation.
@@ -395,8 +456,13 @@ internal sealed class CaseLifecycle : IRunningCase
             {
                 await instrument.EndAsync(run.Cancellation);
             }
-            results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress)
-                .ReportAsync(results, ending, run.Options.Warmups, definition.Iterations, run.Cancellation);
+            results.Steps = await new CaseReporter(run.RunId, run.ResultsDirectory, run.Progress).ReportAsync(
+                results,
+                ending,
+                run.Options.Warmups,
+                definition.Iterations,
+                run.Cancellation
+            );
         }
         finally
         {

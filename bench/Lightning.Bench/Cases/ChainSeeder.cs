@@ -20,12 +20,24 @@ internal sealed class ChainSeeder(string runId, string workRoot, string bitcoind
     public ChainSeed? Seed { get; private set; }
 
     /// <summary>Mines the chain on a topology of bitcoind alone, whose compose file and log go to <paramref name="resultsDirectory"/>.</summary>
-    public async Task MineAsync(RunTopologies topologies, string resultsDirectory, ComposeFragments fragments, CancellationToken ct = default)
+    public async Task MineAsync(
+        RunTopologies topologies,
+        string resultsDirectory,
+        ComposeFragments fragments,
+        CancellationToken ct = default
+    )
     {
-        using var step = progress.Begin($"mining the run's regtest chain ({BitcoindBootstrap.InitialBlocks} blocks) once, for every topology to start from");
+        using var step = progress.Begin(
+            $"mining the run's regtest chain ({BitcoindBootstrap.InitialBlocks} blocks) once, for every topology to start from"
+        );
         folder = PrivateFiles.CreateDirectory(Path.Combine(workRoot, $"lnbench-{runId}-seed".ToLowerInvariant()));
         NodeFolderSweeper.Claim(folder);
-        await using var network = topologies.Create(TopologySpec.ChainOnly(bitcoindImage), resultsDirectory, TraceModes.Off, seed: null);
+        await using var network = topologies.Create(
+            TopologySpec.ChainOnly(bitcoindImage),
+            resultsDirectory,
+            TraceModes.Off,
+            seed: null
+        );
         await network.StartAsync(fragments, ct: ct);
         Seed = await network.SaveChainAsync(folder, ct);
     }

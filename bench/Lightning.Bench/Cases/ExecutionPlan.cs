@@ -14,7 +14,10 @@ internal sealed class ExecutionPlan(int seed)
     private readonly Dictionary<string, Queue<int[]>> pending = [];
     private readonly List<string> order = [];
     private (string[] Keys, System.Collections.IList Arranged)? last;
-    private readonly Dictionary<string, IReadOnlyList<(string Key, IReadOnlyDictionary<string, string> Parameters)>> groups = [];
+    private readonly Dictionary<
+        string,
+        IReadOnlyList<(string Key, IReadOnlyDictionary<string, string> Parameters)>
+    > groups = [];
 
     public int Seed { get; } = seed;
 
@@ -34,18 +37,24 @@ internal sealed class ExecutionPlan(int seed)
     /// the plan gives the same order.
     /// </summary>
     /// <param name="parametersOf">A case's parameters as text (Build, Traces, Topology and the cell's).</param>
-    public IReadOnlyList<T> Arrange<T>(IReadOnlyList<T> declared, Func<T, IReadOnlyDictionary<string, string>> parametersOf, Func<T, string> keyOf)
+    public IReadOnlyList<T> Arrange<T>(
+        IReadOnlyList<T> declared,
+        Func<T, IReadOnlyDictionary<string, string>> parametersOf,
+        Func<T, string> keyOf
+    )
     {
         var keys = declared.Select(keyOf).Order(StringComparer.Ordinal).ToArray();
         if (last is { } previous && previous.Keys.SequenceEqual(keys) && previous.Arranged is List<T> same)
         {
             return same;
         }
-        var items = declared.Select(c =>
-        {
-            var id = CaseId.Of(parametersOf(c));
-            return (Case: c, Cell: id.Cell.Label, Replicate: id.Topology);
-        }).ToList();
+        var items = declared
+            .Select(c =>
+            {
+                var id = CaseId.Of(parametersOf(c));
+                return (Case: c, Cell: id.Cell.Label, Replicate: id.Topology);
+            })
+            .ToList();
         var cells = items.Select(i => i.Cell).Distinct().ToList();
         var replicates = items.Select(i => i.Replicate).Distinct().Order().ToList();
         var arranged = new List<T>();
@@ -69,7 +78,9 @@ internal sealed class ExecutionPlan(int seed)
                     var rotation = Enumerable.Range(0, block.Count).OrderBy(_ => random.Next()).ToArray();
                     foreach (var shift in Enumerable.Range(0, block.Count).OrderBy(_ => random.Next()))
                     {
-                        queue.Enqueue(Enumerable.Range(0, block.Count).Select(k => rotation[(k + shift) % block.Count]).ToArray());
+                        queue.Enqueue(
+                            Enumerable.Range(0, block.Count).Select(k => rotation[(k + shift) % block.Count]).ToArray()
+                        );
                     }
                 }
                 var ordered = queue.Dequeue().Select(k => block[k].Case).ToList();

@@ -15,8 +15,15 @@ namespace Lightning.Bench.Cases;
 /// </summary>
 internal static class InstrumentRegistry
 {
-    public static IReadOnlyList<CaseInstrument> For(RunContext run, CaseLifecycle lifecycle, CaseDefinition definition, CaseResults results,
-        LightningNetwork network, INodeMeter? meter, bool idleAfterOperations)
+    public static IReadOnlyList<CaseInstrument> For(
+        RunContext run,
+        CaseLifecycle lifecycle,
+        CaseDefinition definition,
+        CaseResults results,
+        LightningNetwork network,
+        INodeMeter? meter,
+        bool idleAfterOperations
+    )
     {
         var instruments = new List<CaseInstrument>();
         if (meter is not null)
@@ -25,27 +32,51 @@ internal static class InstrumentRegistry
         }
         if (run.Turns is { } turns)
         {
-            instruments.Add(new InvocationGate((i, ct) => turns.TakeTurnAsync(definition.Key, i.Number, definition.PaymentsPerInvocation, ct)));
+            instruments.Add(
+                new InvocationGate(
+                    (i, ct) => turns.TakeTurnAsync(definition.Key, i.Number, definition.PaymentsPerInvocation, ct)
+                )
+            );
         }
         if (run.Valgrind is null && !run.Options.BackToBack)
         {
-            instruments.Add(new InvocationGate(async (_, _) =>
-            {
-                if (await lifecycle.SettleBeforeInvocationAsync() is { } wait)
-                {
-                    results.InvocationSettleWaits.Add(wait);
-                }
-            }));
+            instruments.Add(
+                new InvocationGate(
+                    async (_, _) =>
+                    {
+                        if (await lifecycle.SettleBeforeInvocationAsync() is { } wait)
+                        {
+                            results.InvocationSettleWaits.Add(wait);
+                        }
+                    }
+                )
+            );
         }
         if (run.Valgrind is not null)
         {
             var topology = definition.Topology;
-            var counting = CaseInstructions.For(run.Engine, topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]),
-                network.Layout.NodeDirectory, HostUser.ContainerUser,
+            var counting = CaseInstructions.For(
+                run.Engine,
+                topology.Nodes.ToDictionary(n => n.Name, n => network.Containers[n.Name]),
+                network.Layout.NodeDirectory,
+                HostUser.ContainerUser,
                 topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.RetryLoops ?? []),
-                topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.ForkedWork ?? []));
-            instruments.Add(new InstructionWindow(counting, network.WaitSyncedAsync, meter, results, run.InstructionProfiles, run.ResultsDirectory,
-                run.Options.Warmups, definition.Iterations, definition.PaymentsPerInvocation, run.Progress));
+                topology.Nodes.ToDictionary(n => n.Name, n => run.Kinds.Get(n.Kind).Instructions?.ForkedWork ?? [])
+            );
+            instruments.Add(
+                new InstructionWindow(
+                    counting,
+                    network.WaitSyncedAsync,
+                    meter,
+                    results,
+                    run.InstructionProfiles,
+                    run.ResultsDirectory,
+                    run.Options.Warmups,
+                    definition.Iterations,
+                    definition.PaymentsPerInvocation,
+                    run.Progress
+                )
+            );
         }
         if (meter is not null)
         {
@@ -54,10 +85,22 @@ internal static class InstrumentRegistry
         if (run.Profiling is { } profiling && run.Options.Soak is null)
         {
             // A soak profiles in windows of its own.
-            instruments.Add(new ProfileWindow(profiling, ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct), results, run.ResultsDirectory, run.Options.Warmups, run.Progress));
+            instruments.Add(
+                new ProfileWindow(
+                    profiling,
+                    ct => network.Host.StartProfileAsync(profiling, CaseFolder.Of(definition.Key), ct),
+                    results,
+                    run.ResultsDirectory,
+                    run.Options.Warmups,
+                    run.Progress
+                )
+            );
         }
-        if (run.Options.ProbeInterval is { } probe && run.Valgrind is null
-            && (run.Options.ProbeBuild is null || run.Options.ProbeBuild == definition.Id.Build))
+        if (
+            run.Options.ProbeInterval is { } probe
+            && run.Valgrind is null
+            && (run.Options.ProbeBuild is null || run.Options.ProbeBuild == definition.Id.Build)
+        )
         {
             // Runs beside the invocations (its calls are its own tasks): where it sits in the nesting does not matter.
             instruments.Add(new ResponsivenessProbe(network.Nodes, probe, results));

@@ -14,8 +14,10 @@ internal sealed class InterleavedOrderer(ExecutionPlan plan) : IOrderer
 
     public bool SeparateLogicalGroups => declared.SeparateLogicalGroups;
 
-    public IEnumerable<BenchmarkCase> GetExecutionOrder(ImmutableArray<BenchmarkCase> benchmarksCase, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
-        plan.Arrange(declared.GetExecutionOrder(benchmarksCase, order).ToList(), CaseKey.TextsOf, CaseKey.Of);
+    public IEnumerable<BenchmarkCase> GetExecutionOrder(
+        ImmutableArray<BenchmarkCase> benchmarksCase,
+        IEnumerable<BenchmarkLogicalGroupRule>? order = null
+    ) => plan.Arrange(declared.GetExecutionOrder(benchmarksCase, order).ToList(), CaseKey.TextsOf, CaseKey.Of);
 
     public IEnumerable<BenchmarkCase> GetSummaryOrder(ImmutableArray<BenchmarkCase> benchmarksCases, Summary summary) =>
         declared.GetExecutionOrder(benchmarksCases);
@@ -26,6 +28,7 @@ internal sealed class InterleavedOrderer(ExecutionPlan plan) : IOrderer
         declared.GetLogicalGroupKey(allBenchmarksCases, benchmarkCase) ?? "";
 
     public IEnumerable<IGrouping<string, BenchmarkCase>> GetLogicalGroupOrder(
-        IEnumerable<IGrouping<string, BenchmarkCase>> logicalGroups, IEnumerable<BenchmarkLogicalGroupRule>? order = null) =>
-        declared.GetLogicalGroupOrder(logicalGroups, order);
+        IEnumerable<IGrouping<string, BenchmarkCase>> logicalGroups,
+        IEnumerable<BenchmarkLogicalGroupRule>? order = null
+    ) => declared.GetLogicalGroupOrder(logicalGroups, order);
 }

@@ -13,15 +13,21 @@ namespace Lightning.Bench.Cases;
 internal sealed class ProgressEventProcessor(ProgressModel model) : EventProcessor
 {
     public override void OnStartRunBenchmarksInType(Type type, IReadOnlyList<BenchmarkCase> benchmarks) =>
-        model.Declare(benchmarks.Select(c =>
-        {
-            var id = CaseKey.IdOf(c);
-            return new ProgressCase(CaseKey.Of(c), id.Cell.Label, id.Topology);
-        }));
+        model.Declare(
+            benchmarks.Select(c =>
+            {
+                var id = CaseKey.IdOf(c);
+                return new ProgressCase(CaseKey.Of(c), id.Cell.Label, id.Topology);
+            })
+        );
 
-    public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase) => model.CaseStarted(CaseKey.Of(benchmarkCase));
+    public override void OnStartRunBenchmark(BenchmarkCase benchmarkCase) =>
+        model.CaseStarted(CaseKey.Of(benchmarkCase));
 
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report) =>
-        model.CaseEnded(CaseKey.Of(benchmarkCase), report.Success,
-            report.ResultStatistics?.Mean is { } nanoseconds ? TimeSpan.FromTicks((long)(nanoseconds / 100)) : null);
+        model.CaseEnded(
+            CaseKey.Of(benchmarkCase),
+            report.Success,
+            report.ResultStatistics?.Mean is { } nanoseconds ? TimeSpan.FromTicks((long)(nanoseconds / 100)) : null
+        );
 }

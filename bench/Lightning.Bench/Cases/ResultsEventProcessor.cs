@@ -15,6 +15,8 @@ internal sealed class ResultsEventProcessor(RunResults results) : EventProcessor
     public override void OnEndRunBenchmark(BenchmarkCase benchmarkCase, BenchmarkReport report)
     {
         var statistics = report.ResultStatistics;
-        results.Find(CaseKey.Of(benchmarkCase))?.Finish(statistics?.Mean, statistics?.StandardDeviation, statistics?.OriginalValues);
+        results
+            .Find(CaseKey.Of(benchmarkCase))
+            ?.Finish(statistics?.Mean, statistics?.StandardDeviation, statistics?.OriginalValues);
     }
 }

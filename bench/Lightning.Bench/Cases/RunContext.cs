@@ -20,8 +20,17 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     private readonly RunTopologies topologies;
     private readonly ChainSeeder chain;
 
-    public RunContext(HarnessOptions options, ScenarioInfo scenario, DockerEngine engine, IComposeRunner compose, ComposeFragments fragments,
-        NodeKindCatalog kinds, RunProgress progress, Func<string, Profiling.RunProfiling?>? profiling = null, Instructions.HostValgrind? valgrind = null)
+    public RunContext(
+        HarnessOptions options,
+        ScenarioInfo scenario,
+        DockerEngine engine,
+        IComposeRunner compose,
+        ComposeFragments fragments,
+        NodeKindCatalog kinds,
+        RunProgress progress,
+        Func<string, Profiling.RunProfiling?>? profiling = null,
+        Instructions.HostValgrind? valgrind = null
+    )
     {
         Options = options;
         Scenario = scenario;
@@ -29,7 +38,10 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
         Compose = compose;
         Fragments = fragments;
         Kinds = kinds;
-        Snapshots = options.GivesHistory && options.SnapshotDirectory is { } snapshots ? new Setup.HistorySnapshotStore(snapshots, engine) : null;
+        Snapshots =
+            options.GivesHistory && options.SnapshotDirectory is { } snapshots
+                ? new Setup.HistorySnapshotStore(snapshots, engine)
+                : null;
         Progress = progress;
         Started = DateTimeOffset.UtcNow;
         RunId = $"{Started:yyyyMMdd-HHmmss}-{Guid.NewGuid().ToString("N")[..4]}";
@@ -112,9 +124,13 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     public IReadOnlyDictionary<string, string> Placements => Options.Placements;
 
     /// <summary>BenchmarkDotNet's case started: alone, or with alternating arms as its group's arm (<see cref="ArmGroup"/>).</summary>
-    public async Task<IRunningCase> StartCaseAsync(CaseDefinition definition, Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf) => Alternating
-        ? await ArmGroup.StartAsync(this, definition, definitionOf)
-        : await CaseLifecycle.StartAsync(this, definition);
+    public async Task<IRunningCase> StartCaseAsync(
+        CaseDefinition definition,
+        Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf
+    ) =>
+        Alternating
+            ? await ArmGroup.StartAsync(this, definition, definitionOf)
+            : await CaseLifecycle.StartAsync(this, definition);
 
     /// <summary>The workloads of this run's cases: --workload, else the scenario's own.</summary>
     public IReadOnlyList<string> WorkloadNames => Options.Workloads.Count > 0 ? Options.Workloads : [Scenario.Workload];
@@ -131,7 +147,8 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     public IReadOnlyDictionary<int, int> IterationsByConcurrency { get; set; } = new Dictionary<int, int>();
 
     /// <summary>The measured invocations per topology asked for at <paramref name="concurrency"/> (--iterations or the budget's plan).</summary>
-    public int IterationsFor(int concurrency) => IterationsByConcurrency.TryGetValue(concurrency, out var n) ? n : Options.Iterations;
+    public int IterationsFor(int concurrency) =>
+        IterationsByConcurrency.TryGetValue(concurrency, out var n) ? n : Options.Iterations;
 
     /// <summary>Whether the arms of a pair are live at once and alternate their invocations (<see cref="HarnessOptions.AlternatesArms"/>).</summary>
     public bool Alternating => Options.AlternatesArms;
@@ -143,10 +160,12 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     /// BenchmarkDotNet's iterations per case: with alternating arms, each arm's BenchmarkDotNet case makes one invocation
     /// of every arm per iteration, so a topology's measured invocations spread over its group's cases.
     /// </summary>
-    public int CaseIterationsFor(int concurrency) => Alternating ? BenchConfig.IterationsPerCase(IterationsFor(concurrency), Arms) : IterationsFor(concurrency);
+    public int CaseIterationsFor(int concurrency) =>
+        Alternating ? BenchConfig.IterationsPerCase(IterationsFor(concurrency), Arms) : IterationsFor(concurrency);
 
     /// <summary>A topology's measured invocations at <paramref name="concurrency"/>: what it measured in its own case and as a partner.</summary>
-    public int MeasuredFor(int concurrency) => Alternating ? CaseIterationsFor(concurrency) * Arms : IterationsFor(concurrency);
+    public int MeasuredFor(int concurrency) =>
+        Alternating ? CaseIterationsFor(concurrency) * Arms : IterationsFor(concurrency);
 
     /// <summary>With alternating arms: the group of topologies live now (see <see cref="ArmGroup"/>), or null.</summary>
     public ArmGroup? LiveGroup { get; set; }
@@ -168,11 +187,20 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
     /// Mines the run's regtest chain once (<see cref="ChainSeeder"/>), so each topology starts from a copy at height 101
     /// instead of mining it. Its compose file and log go to RESULTS/chain.
     /// </summary>
-    public Task SeedChainAsync() => Platform.SeedsChain ? chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation) : Task.CompletedTask;
+    public Task SeedChainAsync() =>
+        Platform.SeedsChain
+            ? chain.MineAsync(topologies, Path.Combine(ResultsDirectory, "chain"), Fragments, Cancellation)
+            : Task.CompletedTask;
 
     /// <summary>A new topology's handle for a case, tracked until it is torn down; call StartAsync on it next.</summary>
     public LightningNetwork CreateNetwork(TopologySpec topology, string caseKey, string traceMode, int replicate = 1) =>
-        topologies.Create(topology, Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)), traceMode, chain.Seed, replicate);
+        topologies.Create(
+            topology,
+            Path.Combine(ResultsDirectory, "cases", CaseFolder.Of(caseKey)),
+            traceMode,
+            chain.Seed,
+            replicate
+        );
 
     /// <summary>Where the run's topologies live: this host, or (--swarm) the run's swarm once started. Its end follows the topologies' (<see cref="DisposeAsync"/>).</summary>
     public ITopologyPlatform Platform { get; set; }
@@ -229,7 +257,9 @@ internal sealed class RunContext : IBenchmarkRun, IAsyncDisposable
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            Progress.Info($"could not remove all of the run's {Platform.Name} resources ({e.Message}): the next run sweeps them by label");
+            Progress.Info(
+                $"could not remove all of the run's {Platform.Name} resources ({e.Message}): the next run sweeps them by label"
+            );
         }
         chain.Remove();
         Turns?.Dispose();

@@ -14,16 +14,28 @@ namespace Lightning.Bench.Cases;
 /// tracked while alive, so a stopped run can tear down what is still up; at the end, whatever the run left is removed
 /// by its label.
 /// </summary>
-internal sealed class RunTopologies(string runId, HarnessOptions options, DockerEngine engine, NodeKindCatalog kinds, RunProgress progress,
-    Func<ITopologyPlatform> platform, Instructions.HostValgrind? valgrind = null)
-    : IAsyncDisposable
+internal sealed class RunTopologies(
+    string runId,
+    HarnessOptions options,
+    DockerEngine engine,
+    NodeKindCatalog kinds,
+    RunProgress progress,
+    Func<ITopologyPlatform> platform,
+    Instructions.HostValgrind? valgrind = null
+) : IAsyncDisposable
 {
     private readonly List<LightningNetwork> alive = new();
     private int topologyNumber;
 
     /// <summary>A new topology's handle on the run's platform, tracked until it is torn down; call StartAsync on it next.</summary>
     /// <param name="replicate">Which topology of its case (the platform places both arms of a pair alike).</param>
-    public LightningNetwork Create(TopologySpec topology, string resultsDirectory, string traceMode, ChainSeed? seed, int replicate = 1)
+    public LightningNetwork Create(
+        TopologySpec topology,
+        string resultsDirectory,
+        string traceMode,
+        ChainSeed? seed,
+        int replicate = 1
+    )
     {
         var number = Interlocked.Increment(ref topologyNumber);
         var settings = new NetworkOptions(
@@ -37,11 +49,19 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             DevTraceFile: traceMode == TraceModes.On && options.TraceCheck,
             StepTimeout: options.StepTimeout,
             Seed: seed,
-            Valgrind: valgrind)
+            Valgrind: valgrind
+        )
         {
             PostgresImage = options.PostgresImage,
         };
-        var network = LightningNetwork.Create(topology, settings, platform().Place(topology, settings, replicate), engine, kinds, progress);
+        var network = LightningNetwork.Create(
+            topology,
+            settings,
+            platform().Place(topology, settings, replicate),
+            engine,
+            kinds,
+            progress
+        );
         lock (alive)
         {
             alive.Add(network);
@@ -66,7 +86,9 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
             }
             catch (Exception e)
             {
-                progress.Info($"{network.Options.ProjectName}: teardown failed ({e.Message}); removing the run's resources by label");
+                progress.Info(
+                    $"{network.Options.ProjectName}: teardown failed ({e.Message}); removing the run's resources by label"
+                );
             }
         }
         try
@@ -76,7 +98,9 @@ internal sealed class RunTopologies(string runId, HarnessOptions options, Docker
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            progress.Info($"could not remove the run's Docker resources by label ({e.Message}): remove containers labelled {RunLabels.Run}={runId} by hand");
+            progress.Info(
+                $"could not remove the run's Docker resources by label ({e.Message}): remove containers labelled {RunLabels.Run}={runId} by hand"
+            );
         }
     }
 }

@@ -1,4 +1,3 @@
-
 namespace Lightning.Bench.Cases;
 
 /// <summary>

@@ -40,12 +40,23 @@ internal sealed class TurnSocket(string path) : IDisposable
                 }
                 catch (SocketException e)
                 {
-                    throw new InvalidOperationException($"{Variable}={Path}: cannot connect ({e.SocketErrorCode}); start the program that takes turns first, or unset {Variable}", e);
+                    throw new InvalidOperationException(
+                        $"{Variable}={Path}: cannot connect ({e.SocketErrorCode}); start the program that takes turns first, or unset {Variable}",
+                        e
+                    );
                 }
                 stream = new NetworkStream(socket, ownsSocket: true);
                 reader = new StreamReader(stream, Encoding.UTF8);
             }
-            var line = JsonSerializer.Serialize(new { @case = caseKey, invocation, payments }) + "\n";
+            var line =
+                JsonSerializer.Serialize(
+                    new
+                    {
+                        @case = caseKey,
+                        invocation,
+                        payments,
+                    }
+                ) + "\n";
             await stream.WriteAsync(Encoding.UTF8.GetBytes(line), ct);
             if (await reader!.ReadLineAsync(ct) is null)
             {

@@ -17,7 +17,11 @@ internal sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinAddress address
 
     public static async Task<BitcoinMiner> CreateAsync(BitcoinRpcClient node, CancellationToken ct = default)
     {
-        await node.CallAsync(RPCOperations.createwallet, (rpc, c) => rpc.CreateWalletAsync(WalletName, cancellationToken: c), ct);
+        await node.CallAsync(
+            RPCOperations.createwallet,
+            (rpc, c) => rpc.CreateWalletAsync(WalletName, cancellationToken: c),
+            ct
+        );
         return await OpenAsync(node, ct);
     }
 
@@ -39,7 +43,10 @@ internal sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinAddress address
     /// Pays every address in one transaction, so N wallets are funded by one block. Untyped: NBitcoin has no sendmany,
     /// and the nodes' addresses stay the strings they gave (a stand-in node's is no address NBitcoin could read).
     /// </summary>
-    public async Task<string> SendManyAsync(IReadOnlyDictionary<string, decimal> amountsBtc, CancellationToken ct = default)
+    public async Task<string> SendManyAsync(
+        IReadOnlyDictionary<string, decimal> amountsBtc,
+        CancellationToken ct = default
+    )
     {
         var outputs = new JObject();
         foreach (var (address, amount) in amountsBtc)
@@ -55,14 +62,18 @@ internal sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinAddress address
     /// Untyped: NBitcoin's walletprocesspsbt takes no cancellation token and it has no finalizepsbt; untyped, the PSBT
     /// the nodes get is the one bitcoind wrote, not NBitcoin's re-serialisation of it.
     /// </summary>
-    public async Task<(string Psbt, string Transaction)> CreateFundingAsync(IReadOnlyDictionary<string, long> amountsSat, CancellationToken ct = default)
+    public async Task<(string Psbt, string Transaction)> CreateFundingAsync(
+        IReadOnlyDictionary<string, long> amountsSat,
+        CancellationToken ct = default
+    )
     {
         var outputs = new JObject();
         foreach (var (address, sat) in amountsSat)
         {
             outputs[address] = sat / 100_000_000m;
         }
-        var unsigned = (string)(await Node.CallAsync(RPCOperations.walletcreatefundedpsbt, [new JArray(), outputs], ct))["psbt"]!;
+        var unsigned = (string)
+            (await Node.CallAsync(RPCOperations.walletcreatefundedpsbt, [new JArray(), outputs], ct))["psbt"]!;
         var signed = await Node.CallAsync(RPCOperations.walletprocesspsbt, [unsigned], ct);
         if (!(bool)signed["complete"]!)
         {
@@ -75,7 +86,13 @@ internal sealed class BitcoinMiner(BitcoinRpcClient node, BitcoinAddress address
 
     /// <summary>Sends a raw transaction; returns its id.</summary>
     public async Task<string> BroadcastAsync(string transaction, CancellationToken ct = default) =>
-        (await Node.CallAsync(RPCOperations.sendrawtransaction, (rpc, c) => rpc.SendRawTransactionAsync(Convert.FromHexString(transaction), c), ct)).ToString();
+        (
+            await Node.CallAsync(
+                RPCOperations.sendrawtransaction,
+                (rpc, c) => rpc.SendRawTransactionAsync(Convert.FromHexString(transaction), c),
+                ct
+            )
+        ).ToString();
 
     public void Dispose() => Node.Dispose();
 }

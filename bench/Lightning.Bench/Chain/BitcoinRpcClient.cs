@@ -23,8 +23,13 @@ internal sealed class BitcoinRpcClient : IDisposable
 
     /// <param name="connect">How to reach the endpoint's host and port, when not directly (a swarm's bitcoind, through the run's gate).</param>
     /// <param name="callTimeout">How long one call may take, answer included; <see cref="DefaultCallTimeout"/> unless given.</param>
-    public BitcoinRpcClient(Uri endpoint, string user, string password, Func<string, int, CancellationToken, ValueTask<Stream>>? connect = null,
-        TimeSpan? callTimeout = null)
+    public BitcoinRpcClient(
+        Uri endpoint,
+        string user,
+        string password,
+        Func<string, int, CancellationToken, ValueTask<Stream>>? connect = null,
+        TimeSpan? callTimeout = null
+    )
     {
         var handler = new SocketsHttpHandler();
         if (connect is not null)
@@ -35,7 +40,11 @@ internal sealed class BitcoinRpcClient : IDisposable
         http = new HttpClient(handler) { Timeout = Timeout.InfiniteTimeSpan };
         // Regtest is the only chain the harness runs: the typed calls read their addresses for it. The credentials are
         // given whole (not as a "user:password" string to parse), and with them RPCClient never looks for a cookie file.
-        rpc = new RPCClient(new RPCCredentialString { UserPassword = new NetworkCredential(user, password) }, endpoint, NBitcoin.Network.RegTest)
+        rpc = new RPCClient(
+            new RPCCredentialString { UserPassword = new NetworkCredential(user, password) },
+            endpoint,
+            NBitcoin.Network.RegTest
+        )
         {
             HttpClient = http,
         };
@@ -46,7 +55,11 @@ internal sealed class BitcoinRpcClient : IDisposable
     public Uri Endpoint { get; }
 
     /// <summary>One call of NBitcoin's, typed: <paramref name="method"/> names it in errors.</summary>
-    public async Task<T> CallAsync<T>(RPCOperations method, Func<RPCClient, CancellationToken, Task<T>> call, CancellationToken ct = default)
+    public async Task<T> CallAsync<T>(
+        RPCOperations method,
+        Func<RPCClient, CancellationToken, Task<T>> call,
+        CancellationToken ct = default
+    )
     {
         using var bounded = CancellationTokenSource.CreateLinkedTokenSource(ct);
         bounded.CancelAfter(callTimeout);
@@ -56,21 +69,35 @@ internal sealed class BitcoinRpcClient : IDisposable
         }
         catch (OperationCanceledException e) when (!ct.IsCancellationRequested)
         {
-            throw new RpcConnectionException($"{NodeName}: {method} got no answer within {callTimeout.TotalSeconds:0.###} s", e);
+            throw new RpcConnectionException(
+                $"{NodeName}: {method} got no answer within {callTimeout.TotalSeconds:0.###} s",
+                e
+            );
         }
         catch (RPCException e)
         {
             // RPCException's own message is a stock text when bitcoind's is empty: the answer's is what bitcoind said.
-            throw new JsonRpcException(NodeName, method.ToString(), (long)e.RPCCode, e.RPCResult?.Error?.Message ?? e.Message);
+            throw new JsonRpcException(
+                NodeName,
+                method.ToString(),
+                (long)e.RPCCode,
+                e.RPCResult?.Error?.Message ?? e.Message
+            );
         }
         catch (HttpRequestException e) when (e.StatusCode is { } status)
         {
             // An HTTP error without a JSON-RPC body: bitcoind refused the login (401) or its HTTP server the request.
-            throw new RpcConnectionException($"{NodeName}: {method} answered HTTP {(int)status} without a JSON-RPC answer", e);
+            throw new RpcConnectionException(
+                $"{NodeName}: {method} answered HTTP {(int)status} without a JSON-RPC answer",
+                e
+            );
         }
         catch (HttpRequestException e)
         {
-            throw new RpcConnectionException($"{NodeName}: cannot reach RPC at {Endpoint} for {method} ({e.Message})", e);
+            throw new RpcConnectionException(
+                $"{NodeName}: cannot reach RPC at {Endpoint} for {method} ({e.Message})",
+                e
+            );
         }
         catch (Newtonsoft.Json.JsonException e)
         {
@@ -84,12 +111,20 @@ internal sealed class BitcoinRpcClient : IDisposable
     }
 
     /// <summary>One call of NBitcoin's that has no result to read.</summary>
-    public Task CallAsync(RPCOperations method, Func<RPCClient, CancellationToken, Task> call, CancellationToken ct = default) =>
-        CallAsync(method, async (client, c) =>
-        {
-            await call(client, c);
-            return true;
-        }, ct);
+    public Task CallAsync(
+        RPCOperations method,
+        Func<RPCClient, CancellationToken, Task> call,
+        CancellationToken ct = default
+    ) =>
+        CallAsync(
+            method,
+            async (client, c) =>
+            {
+                await call(client, c);
+                return true;
+            },
+            ct
+        );
 
     /// <summary>A call NBitcoin has no typed form for, or whose typed form does not fit: its result as bitcoind sent it.</summary>
     public async Task<JToken> CallAsync(RPCOperations method, object[] parameters, CancellationToken ct = default) =>

@@ -39,10 +39,14 @@ internal sealed class ChainSeed(string directory)
     {
         if (!System.IO.Directory.Exists(source))
         {
-            throw new InvalidDataException($"bitcoind left no {ChainFolder} folder in {Path.GetDirectoryName(source)}: is the bitcoind image's data directory -datadir?");
+            throw new InvalidDataException(
+                $"bitcoind left no {ChainFolder} folder in {Path.GetDirectoryName(source)}: is the bitcoind image's data directory -datadir?"
+            );
         }
         System.IO.Directory.CreateDirectory(target);
-        foreach (var file in System.IO.Directory.EnumerateFiles(source).Where(f => !NotCopied.Contains(Path.GetFileName(f))))
+        foreach (
+            var file in System.IO.Directory.EnumerateFiles(source).Where(f => !NotCopied.Contains(Path.GetFileName(f)))
+        )
         {
             File.Copy(file, Path.Combine(target, Path.GetFileName(file)));
         }

@@ -20,8 +20,12 @@ internal sealed record OwnerProcess(string Host, int Pid)
     public static OwnerProcess? Parse(string? text)
     {
         var parts = text?.Trim().Split(' ') ?? [];
-        return parts.Length == 2 && parts[0].Length > 0 && parts[0].All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '.' or '_')
-            && int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid) && pid > 0
+        return
+            parts.Length == 2
+            && parts[0].Length > 0
+            && parts[0].All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '.' or '_')
+            && int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
+            && pid > 0
             ? new OwnerProcess(parts[0], pid)
             : null;
     }
@@ -53,10 +57,10 @@ internal sealed record OwnerProcess(string Host, int Pid)
                 return id;
             }
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-        }
-        var name = new string(Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '.' or '_').ToArray());
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException) { }
+        var name = new string(
+            Environment.MachineName.Where(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '.' or '_').ToArray()
+        );
         return name.Length > 0 ? name : "localhost";
     }
 }

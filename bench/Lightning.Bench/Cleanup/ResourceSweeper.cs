@@ -22,7 +22,14 @@ internal sealed class ResourceSweeper(DockerEngine engine)
         // Services first (a swarm manager's; anywhere else the engine answers that it is none): their tasks' containers
         // are removed by the swarm, and the network, secrets and volume they use can only go after them.
         var services = await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(labelFilter, ct));
-        await ServiceRemoval.RemoveAsync(engine, services, labelFilter, $"the services labelled {labelFilter}", ServiceRemovalTimeout, ct);
+        await ServiceRemoval.RemoveAsync(
+            engine,
+            services,
+            labelFilter,
+            $"the services labelled {labelFilter}",
+            ServiceRemovalTimeout,
+            ct
+        );
         var removed = services.Count;
         // Containers all at once (each removal kills its container and waits for it); then what they were attached to.
         var containers = await engine.ListContainersAsync(labelFilter, ct);
@@ -40,15 +47,19 @@ internal sealed class ResourceSweeper(DockerEngine engine)
         {
             try
             {
-                await Wait.UntilAsync($"the networks labelled {labelFilter} to leave the engine's list", async t =>
-                {
-                    var left = await engine.ListNetworksAsync(labelFilter, t);
-                    return left.Count == 0 ? WaitState.Met() : WaitState.NotYet($"{left.Count} still listed");
-                }, NetworkRemovalTimeout, ct, TimeSpan.FromMilliseconds(100));
+                await Wait.UntilAsync(
+                    $"the networks labelled {labelFilter} to leave the engine's list",
+                    async t =>
+                    {
+                        var left = await engine.ListNetworksAsync(labelFilter, t);
+                        return left.Count == 0 ? WaitState.Met() : WaitState.NotYet($"{left.Count} still listed");
+                    },
+                    NetworkRemovalTimeout,
+                    ct,
+                    TimeSpan.FromMilliseconds(100)
+                );
             }
-            catch (WaitTimeoutException)
-            {
-            }
+            catch (WaitTimeoutException) { }
         }
         foreach (var secret in await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(labelFilter, ct)))
         {
@@ -70,20 +81,33 @@ internal sealed class ResourceSweeper(DockerEngine engine)
     /// owner machine on an engine that is not local.
     /// </summary>
     /// <param name="scope">Only resources with this label are looked at ("key" or "key=value"; every run's by default).</param>
-    public async Task<IReadOnlyList<string>> RemoveStaleRunsAsync(CancellationToken ct = default, string scope = RunLabels.Run)
+    public async Task<IReadOnlyList<string>> RemoveStaleRunsAsync(
+        CancellationToken ct = default,
+        string scope = RunLabels.Run
+    )
     {
         var labelled = new List<IReadOnlyDictionary<string, string>>();
         labelled.AddRange((await engine.ListContainersAsync(scope, ct)).Select(c => c.Labels));
-        labelled.AddRange((await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(scope, ct))).Select(s => s.Labels));
-        labelled.AddRange((await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(scope, ct))).Select(s => s.Labels));
+        labelled.AddRange(
+            (await ListIfManagerAsync(() => engine.Swarm.ListServicesAsync(scope, ct))).Select(s => s.Labels)
+        );
+        labelled.AddRange(
+            (await ListIfManagerAsync(() => engine.Swarm.ListSecretsAsync(scope, ct))).Select(s => s.Labels)
+        );
         labelled.AddRange((await engine.ListLabelledNetworksAsync(scope, ct)).Select(n => n.Labels));
         labelled.AddRange((await engine.ListLabelledVolumesAsync(scope, ct)).Select(v => v.Labels));
         var stale = new List<string>();
         foreach (var run in labelled.Where(l => l.ContainsKey(RunLabels.Run)).GroupBy(l => l[RunLabels.Run]))
         {
             var labels = run.FirstOrDefault(l => l.ContainsKey(RunLabels.OwnerPid)) ?? run.First();
-            var host = labels.GetValueOrDefault(RunLabels.OwnerHost) ?? (engine.Endpoint.IsLocal ? OwnerProcess.Current.Host : null);
-            if (host is null || !int.TryParse(labels.GetValueOrDefault(RunLabels.OwnerPid), out var pid) || !new OwnerProcess(host, pid).IsGone)
+            var host =
+                labels.GetValueOrDefault(RunLabels.OwnerHost)
+                ?? (engine.Endpoint.IsLocal ? OwnerProcess.Current.Host : null);
+            if (
+                host is null
+                || !int.TryParse(labels.GetValueOrDefault(RunLabels.OwnerPid), out var pid)
+                || !new OwnerProcess(host, pid).IsGone
+            )
             {
                 continue;
             }

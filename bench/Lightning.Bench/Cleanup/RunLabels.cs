@@ -13,10 +13,11 @@ internal static class RunLabels
 
     public const string ComposeProject = "com.docker.compose.project";
 
-    public static IReadOnlyDictionary<string, string> For(string runId) => new Dictionary<string, string>
-    {
-        [Run] = runId,
-        [OwnerPid] = OwnerProcess.Current.Pid.ToString(CultureInfo.InvariantCulture),
-        [OwnerHost] = OwnerProcess.Current.Host,
-    };
+    public static IReadOnlyDictionary<string, string> For(string runId) =>
+        new Dictionary<string, string>
+        {
+            [Run] = runId,
+            [OwnerPid] = OwnerProcess.Current.Pid.ToString(CultureInfo.InvariantCulture),
+            [OwnerHost] = OwnerProcess.Current.Host,
+        };
 }

@@ -1,7 +1,7 @@
+using System.Globalization;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using System.Globalization;
 using Lightning.Bench.Results;
 using Lightning.Bench.Scenarios;
 
@@ -31,9 +31,11 @@ internal abstract class CaseColumn(RunResults results) : IColumn
 
     public UnitType UnitType => UnitType.Dimensionless;
 
-    public string GetValue(Summary summary, BenchmarkCase benchmarkCase) => Value(CaseKey.Of(benchmarkCase), benchmarkCase);
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
+        Value(CaseKey.Of(benchmarkCase), benchmarkCase);
 
-    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
+    public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) =>
+        GetValue(summary, benchmarkCase);
 
     public virtual bool IsAvailable(Summary summary) => true;
 

@@ -7,9 +7,10 @@ internal sealed class FailedColumn(RunResults results, OperationNoun noun) : Cas
 {
     public override string ColumnName => noun.IsPayment ? "Failed" : "Errors";
 
-    public override string Legend => noun.IsPayment
-        ? "Payments that failed in measured iterations (see payments.csv for their errors)"
-        : $"Measured {noun.Plural} that did not end as their workload expects (see payments.csv for each one's reason)";
+    public override string Legend =>
+        noun.IsPayment
+            ? "Payments that failed in measured iterations (see payments.csv for their errors)"
+            : $"Measured {noun.Plural} that did not end as their workload expects (see payments.csv for each one's reason)";
 
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase) => Figure(caseKey, f => f.Errors, "0");
 }

@@ -13,7 +13,13 @@ internal static class HarnessColumns
         if (options.Instructions)
         {
             // Times under Valgrind are not comparable with any other run's: an instruction run's table shows none.
-            return [new InstructionsPerPaymentColumn(results, noun), new FailedColumn(results, noun), new StatusColumn(results), new InvoicesColumn(results, options.PregenerateInvoices)];
+            return
+            [
+                new InstructionsPerPaymentColumn(results, noun),
+                new FailedColumn(results, noun),
+                new StatusColumn(results),
+                new InvoicesColumn(results, options.PregenerateInvoices),
+            ];
         }
         var splits = options.Workloads.Any(w => Workloads.WorkloadCatalog.Find(w)?.SplitsPayments == true);
         IColumn[] parts = splits ? [new PartsColumn(results)] : [];

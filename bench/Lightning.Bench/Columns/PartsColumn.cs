@@ -8,7 +8,8 @@ internal sealed class PartsColumn(RunResults results) : CaseColumn(results)
 {
     public override string ColumnName => "Parts";
 
-    public override string Legend => "Parts per measured payment that reached the payee, and (in parentheses) part attempts that failed on the way, as the payer reported them";
+    public override string Legend =>
+        "Parts per measured payment that reached the payee, and (in parentheses) part attempts that failed on the way, as the payer reported them";
 
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
         Results.Find(caseKey)?.Figures is { PartsPerOperation: { } parts } figures

@@ -12,6 +12,8 @@ internal sealed class PeakMemoryColumn(RunResults results) : CaseColumn(results)
 
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
         Results.Find(caseKey)?.Figures?.Costs is { PeakMbByNode.Count: > 0 } costs
-            ? costs.PeakMbByNode.MaxBy(p => p.Value) is var (node, mb) ? $"{Format(mb, "0")} ({node})" : "-"
+            ? costs.PeakMbByNode.MaxBy(p => p.Value) is var (node, mb)
+                ? $"{Format(mb, "0")} ({node})"
+                : "-"
             : "-";
 }

@@ -13,7 +13,8 @@ internal sealed class RatioColumn(RunResults results, IReadOnlyList<string> buil
 {
     public override string ColumnName => "Ratio";
 
-    public override string Legend => $"Mean ÷ Mean of the same case and Topology index on the baseline build ({builds[0]}): one pair; the verdict over all topologies follows the table";
+    public override string Legend =>
+        $"Mean ÷ Mean of the same case and Topology index on the baseline build ({builds[0]}): one pair; the verdict over all topologies follows the table";
 
     public override bool IsAvailable(Summary summary) => builds.Count > 1;
 
@@ -26,6 +27,8 @@ internal sealed class RatioColumn(RunResults results, IReadOnlyList<string> buil
         }
         var figures = Results.Find(caseKey)?.Figures;
         var baselineFigures = baseline is null ? null : Results.Find(baseline)?.Figures;
-        return figures is null || baselineFigures is null ? "-" : Format(figures.MeanMs / baselineFigures.MeanMs, "0.00");
+        return figures is null || baselineFigures is null
+            ? "-"
+            : Format(figures.MeanMs / baselineFigures.MeanMs, "0.00");
     }
 }

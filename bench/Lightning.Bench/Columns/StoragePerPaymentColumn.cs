@@ -11,5 +11,7 @@ internal sealed class StoragePerPaymentColumn(RunResults results, OperationNoun 
         $"Bytes the Lightning nodes' processes wrote to storage per {noun.Singular} in measured iterations that ended as its workload expects (their database and logs), in KB";
 
     protected override string Value(string caseKey, BenchmarkCase benchmarkCase) =>
-        Results.Find(caseKey)?.Figures?.Costs is { WrittenKbByNode.Count: > 0 } costs ? Format(costs.WrittenKb, "0.0") : "-";
+        Results.Find(caseKey)?.Figures?.Costs is { WrittenKbByNode.Count: > 0 } costs
+            ? Format(costs.WrittenKb, "0.0")
+            : "-";
 }

@@ -27,6 +27,8 @@ internal sealed class VersusTracesOffColumn(RunResults results, IReadOnlyList<st
         }
         var figures = Results.Find(caseKey)?.Figures;
         var offFigures = off is null ? null : Results.Find(off)?.Figures;
-        return figures is null || offFigures is null ? "-" : Format(figures.PaymentsPerSecond / offFigures.PaymentsPerSecond, "0.00");
+        return figures is null || offFigures is null
+            ? "-"
+            : Format(figures.PaymentsPerSecond / offFigures.PaymentsPerSecond, "0.00");
     }
 }

@@ -35,13 +35,16 @@ internal sealed class ComposeCli : IComposeRunner
     public const string ChoiceVariable = "LNBENCH_COMPOSE";
 
     /// <summary>The commands to try for a choice ("v1", "v2", or none: v2, then v1).</summary>
-    public static IReadOnlyList<(string File, string[] Prefix)> CandidatesFor(string? choice) => choice switch
-    {
-        null or "" => Candidates,
-        "v2" => [V2],
-        "v1" => [V1],
-        _ => throw new DockerUnavailableException("give v2 (docker compose) or v1 (docker-compose), or leave it unset for the first found"),
-    };
+    public static IReadOnlyList<(string File, string[] Prefix)> CandidatesFor(string? choice) =>
+        choice switch
+        {
+            null or "" => Candidates,
+            "v2" => [V2],
+            "v1" => [V1],
+            _ => throw new DockerUnavailableException(
+                "give v2 (docker compose) or v1 (docker-compose), or leave it unset for the first found"
+            ),
+        };
 
     /// <summary>
     /// Finds compose (the one <see cref="ChoiceVariable"/> names, else the first found) and points it at
@@ -60,25 +63,40 @@ internal sealed class ComposeCli : IComposeRunner
         }
     }
 
-    public static async Task<ComposeCli> DetectAsync(DockerEndpoint endpoint, IReadOnlyList<(string File, string[] Prefix)> candidates, CancellationToken ct = default)
+    public static async Task<ComposeCli> DetectAsync(
+        DockerEndpoint endpoint,
+        IReadOnlyList<(string File, string[] Prefix)> candidates,
+        CancellationToken ct = default
+    )
     {
         foreach (var (file, prefix) in candidates)
         {
             try
             {
-                var result = await ProcessRunner.RunAsync(file, [.. prefix, "version", "--short"], TimeSpan.FromSeconds(30), endpoint.Environment, ct: ct);
+                var result = await ProcessRunner.RunAsync(
+                    file,
+                    [.. prefix, "version", "--short"],
+                    TimeSpan.FromSeconds(30),
+                    endpoint.Environment,
+                    ct: ct
+                );
                 if (result.Succeeded && result.StandardOutput.Trim().Length > 0)
                 {
-                    return new ComposeCli(file, prefix, $"{string.Join(' ', [file, .. prefix])} {result.StandardOutput.Trim()}", endpoint);
+                    return new ComposeCli(
+                        file,
+                        prefix,
+                        $"{string.Join(' ', [file, .. prefix])} {result.StandardOutput.Trim()}",
+                        endpoint
+                    );
                 }
             }
-            catch (ToolNotFoundException)
-            {
-            }
+            catch (ToolNotFoundException) { }
         }
-        throw new DockerUnavailableException(candidates.Count > 1
-            ? "neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install the Docker Compose plugin (or Debian's docker-compose package)"
-            : $"'{string.Join(' ', [candidates[0].File, .. candidates[0].Prefix])}' was not found or did not answer 'version --short'");
+        throw new DockerUnavailableException(
+            candidates.Count > 1
+                ? "neither 'docker compose' (v2) nor 'docker-compose' (v1) was found: install the Docker Compose plugin (or Debian's docker-compose package)"
+                : $"'{string.Join(' ', [candidates[0].File, .. candidates[0].Prefix])}' was not found or did not answer 'version --short'"
+        );
     }
 
     /// <summary>compose up on the written file (the model is what the file holds); throws with compose's last lines on failure.</summary>
@@ -109,6 +127,17 @@ internal sealed class ComposeCli : IComposeRunner
     public Task<ProcessResult> ConfigAsync(string project, string file, CancellationToken ct = default) =>
         RunAsync(project, file, ["config", "--quiet"], ct);
 
-    private Task<ProcessResult> RunAsync(string project, string file, IReadOnlyList<string> arguments, CancellationToken ct) =>
-        ProcessRunner.RunAsync(fileName, [.. prefix, "--project-name", project, "--file", file, .. arguments], DefaultTimeout, environment, ct: ct);
+    private Task<ProcessResult> RunAsync(
+        string project,
+        string file,
+        IReadOnlyList<string> arguments,
+        CancellationToken ct
+    ) =>
+        ProcessRunner.RunAsync(
+            fileName,
+            [.. prefix, "--project-name", project, "--file", file, .. arguments],
+            DefaultTimeout,
+            environment,
+            ct: ct
+        );
 }

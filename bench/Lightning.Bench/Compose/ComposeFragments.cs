@@ -19,9 +19,10 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
     public ComposeService Bitcoind => For(BitcoindFile);
 
     /// <summary>The service of one fragment file (a node kind names its own).</summary>
-    public ComposeService For(string file) => Services.TryGetValue(file, out var service)
-        ? service
-        : throw new InvalidOperationException($"compose fragment {file} was not loaded");
+    public ComposeService For(string file) =>
+        Services.TryGetValue(file, out var service)
+            ? service
+            : throw new InvalidOperationException($"compose fragment {file} was not loaded");
 
     /// <param name="files">The fragments to load besides bitcoind's: one per node kind the run may use (the caller knows
     /// the kinds: NodeKindCatalog.LoadFragments loads a catalog's).</param>
@@ -30,15 +31,22 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
     public static ComposeFragments Load(string? directory, bool allowPrivileged, IEnumerable<string> files)
     {
         directory ??= DefaultDirectory;
-        return new ComposeFragments(new[] { BitcoindFile }.Concat(files).Distinct()
-            .ToDictionary(f => f, f => LoadService(Path.Combine(directory, f), allowPrivileged)));
+        return new ComposeFragments(
+            new[] { BitcoindFile }
+                .Concat(files)
+                .Distinct()
+                .ToDictionary(f => f, f => LoadService(Path.Combine(directory, f), allowPrivileged))
+        );
     }
 
     private static ComposeService LoadService(string path, bool allowPrivileged)
     {
         if (!File.Exists(path))
         {
-            throw new FileNotFoundException($"compose fragment {path} is missing: rebuild the harness (the build copies docker-fragments/)", path);
+            throw new FileNotFoundException(
+                $"compose fragment {path} is missing: rebuild the harness (the build copies docker-fragments/)",
+                path
+            );
         }
         ComposeFile file;
         try
@@ -47,16 +55,23 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
         }
         catch (YamlException e)
         {
-            throw new InvalidDataException($"compose fragment {path} is not valid: {e.Message} {e.InnerException?.Message}", e);
+            throw new InvalidDataException(
+                $"compose fragment {path} is not valid: {e.Message} {e.InnerException?.Message}",
+                e
+            );
         }
         if (file.Services.Count != 1)
         {
-            throw new InvalidDataException($"compose fragment {path} must define exactly one service, found {file.Services.Count}");
+            throw new InvalidDataException(
+                $"compose fragment {path} must define exactly one service, found {file.Services.Count}"
+            );
         }
         var service = file.Services.Values.Single();
         if (service.Networks is not null || service.Secrets is not null || service.Deploy is not null)
         {
-            throw new InvalidDataException($"compose fragment {path}: networks, secrets and deploy are set by the harness (swarm stack files); remove them");
+            throw new InvalidDataException(
+                $"compose fragment {path}: networks, secrets and deploy are set by the harness (swarm stack files); remove them"
+            );
         }
         var privileges = new List<string>();
         if (service.Privileged == true)
@@ -74,7 +89,8 @@ internal sealed record ComposeFragments(IReadOnlyDictionary<string, ComposeServi
         if (privileges.Count > 0 && !allowPrivileged)
         {
             throw new InvalidDataException(
-                $"compose fragment {path} gives its containers privileges ({string.Join("; ", privileges)}): remove them, or pass --allow-privileged-fragments if you mean it");
+                $"compose fragment {path} gives its containers privileges ({string.Join("; ", privileges)}): remove them, or pass --allow-privileged-fragments if you mean it"
+            );
         }
         return service;
     }

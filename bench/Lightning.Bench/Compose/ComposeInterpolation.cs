@@ -34,7 +34,9 @@ internal static class ComposeInterpolation
                 var close = value.IndexOf('}', i + 2);
                 if (close < 0)
                 {
-                    throw new FormatException($"invalid interpolation in \"{value}\": '${{' without '}}' (write $$ for a literal dollar)");
+                    throw new FormatException(
+                        $"invalid interpolation in \"{value}\": '${{' without '}}' (write $$ for a literal dollar)"
+                    );
                 }
                 output.Append(Braced(value[(i + 2)..close], value, variable));
                 i = close;
@@ -47,7 +49,9 @@ internal static class ComposeInterpolation
             }
             if (end == i + 1)
             {
-                throw new FormatException($"invalid interpolation in \"{value}\": a lone '$' (write $$ for a literal dollar)");
+                throw new FormatException(
+                    $"invalid interpolation in \"{value}\": a lone '$' (write $$ for a literal dollar)"
+                );
             }
             output.Append(variable(value[(i + 1)..end]) ?? "");
             i = end - 1;
@@ -77,7 +81,9 @@ internal static class ComposeInterpolation
         var argument = op[1..];
         if (argument.Contains("${", StringComparison.Ordinal))
         {
-            throw new FormatException($"nested interpolation in \"{value}\" is not supported here: start the topology with --with-compose");
+            throw new FormatException(
+                $"nested interpolation in \"{value}\" is not supported here: start the topology with --with-compose"
+            );
         }
         // With a colon, an empty value counts as unset.
         var present = colon ? !string.IsNullOrEmpty(set) : set is not null;
@@ -85,8 +91,11 @@ internal static class ComposeInterpolation
         {
             '-' => present ? set! : argument,
             '+' => present ? argument : "",
-            '?' => present ? set! : throw new FormatException(
-                $"variable {name} is required by the compose fragments: {(argument.Length > 0 ? argument : "set it")}"),
+            '?' => present
+                ? set!
+                : throw new FormatException(
+                    $"variable {name} is required by the compose fragments: {(argument.Length > 0 ? argument : "set it")}"
+                ),
             _ => throw new FormatException($"invalid interpolation in \"{value}\": ${{{expression}}}"),
         };
     }

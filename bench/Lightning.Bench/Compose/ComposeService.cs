@@ -52,34 +52,57 @@ internal sealed class ComposeService
 
     public List<string>? SecurityOpt { get; set; }
 
-    public ComposeService Clone() => new()
-    {
-        Image = Image,
-        User = User,
-        Init = Init,
-        Entrypoint = Entrypoint?.ToList(),
-        Command = Command?.ToList(),
-        Environment = Environment is null ? null : new Dictionary<string, string>(Environment),
-        Labels = Labels is null ? null : new Dictionary<string, string>(Labels),
-        Volumes = Volumes?.ToList(),
-        Ports = Ports?.ToList(),
-        DependsOn = DependsOn?.ToList(),
-        NetworkMode = NetworkMode,
-        Networks = Networks?.ToDictionary(n => n.Key, n => new ComposeServiceNetwork { Aliases = n.Value.Aliases?.ToList() }),
-        Secrets = Secrets?.Select(s => new ComposeServiceSecret { Source = s.Source, Target = s.Target, Uid = s.Uid, Gid = s.Gid, Mode = s.Mode }).ToList(),
-        Deploy = Deploy is null ? null : new ComposeDeploy
+    public ComposeService Clone() =>
+        new()
         {
-            Mode = Deploy.Mode,
-            Replicas = Deploy.Replicas,
-            EndpointMode = Deploy.EndpointMode,
-            Labels = Deploy.Labels is null ? null : new Dictionary<string, string>(Deploy.Labels),
-            RestartPolicy = Deploy.RestartPolicy is null ? null : new ComposeRestartPolicy { Condition = Deploy.RestartPolicy.Condition, MaxAttempts = Deploy.RestartPolicy.MaxAttempts },
-            Placement = Deploy.Placement is null ? null : new ComposePlacement { Constraints = Deploy.Placement.Constraints?.ToList() },
-        },
-        StopGracePeriod = StopGracePeriod,
-        Privileged = Privileged,
-        CapAdd = CapAdd?.ToList(),
-        Sysctls = Sysctls is null ? null : new Dictionary<string, string>(Sysctls),
-        SecurityOpt = SecurityOpt?.ToList(),
-    };
+            Image = Image,
+            User = User,
+            Init = Init,
+            Entrypoint = Entrypoint?.ToList(),
+            Command = Command?.ToList(),
+            Environment = Environment is null ? null : new Dictionary<string, string>(Environment),
+            Labels = Labels is null ? null : new Dictionary<string, string>(Labels),
+            Volumes = Volumes?.ToList(),
+            Ports = Ports?.ToList(),
+            DependsOn = DependsOn?.ToList(),
+            NetworkMode = NetworkMode,
+            Networks = Networks?.ToDictionary(
+                n => n.Key,
+                n => new ComposeServiceNetwork { Aliases = n.Value.Aliases?.ToList() }
+            ),
+            Secrets = Secrets
+                ?.Select(s => new ComposeServiceSecret
+                {
+                    Source = s.Source,
+                    Target = s.Target,
+                    Uid = s.Uid,
+                    Gid = s.Gid,
+                    Mode = s.Mode,
+                })
+                .ToList(),
+            Deploy = Deploy is null
+                ? null
+                : new ComposeDeploy
+                {
+                    Mode = Deploy.Mode,
+                    Replicas = Deploy.Replicas,
+                    EndpointMode = Deploy.EndpointMode,
+                    Labels = Deploy.Labels is null ? null : new Dictionary<string, string>(Deploy.Labels),
+                    RestartPolicy = Deploy.RestartPolicy is null
+                        ? null
+                        : new ComposeRestartPolicy
+                        {
+                            Condition = Deploy.RestartPolicy.Condition,
+                            MaxAttempts = Deploy.RestartPolicy.MaxAttempts,
+                        },
+                    Placement = Deploy.Placement is null
+                        ? null
+                        : new ComposePlacement { Constraints = Deploy.Placement.Constraints?.ToList() },
+                },
+            StopGracePeriod = StopGracePeriod,
+            Privileged = Privileged,
+            CapAdd = CapAdd?.ToList(),
+            Sysctls = Sysctls is null ? null : new Dictionary<string, string>(Sysctls),
+            SecurityOpt = SecurityOpt?.ToList(),
+        };
 }

@@ -1,5 +1,5 @@
-using YamlDotNet.Serialization.NamingConventions;
 using YamlDotNet.Serialization;
+using YamlDotNet.Serialization.NamingConventions;
 
 namespace Lightning.Bench.Compose;
 
@@ -19,7 +19,8 @@ internal static class ComposeYaml
 
     public static string Serialize(ComposeFile file) => Serializer.Serialize(file);
 
-    public static ComposeFile Deserialize(string yaml) => Deserializer.Deserialize<ComposeFile>(yaml) ?? new ComposeFile();
+    public static ComposeFile Deserialize(string yaml) =>
+        Deserializer.Deserialize<ComposeFile>(yaml) ?? new ComposeFile();
 
     /// <summary>Compose interpolates $VAR everywhere in the file: a literal dollar must be written as $$.</summary>
     public static string Literal(string value) => value.Replace("$", "$$", StringComparison.Ordinal);

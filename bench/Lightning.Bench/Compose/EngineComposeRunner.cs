@@ -15,7 +15,8 @@ namespace Lightning.Bench.Compose;
 /// depends_on order. Down removes them by label, all at once. It covers every key <see cref="ComposeService"/> accepts
 /// (fragments cannot carry others), and interpolates variables as compose does (<see cref="ComposeInterpolation"/>).
 /// </summary>
-internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<string, string?>? variables = null) : IComposeRunner
+internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<string, string?>? variables = null)
+    : IComposeRunner
 {
     public const string ServiceLabel = "com.docker.compose.service";
     private readonly Func<string, string?> variables = variables ?? Environment.GetEnvironmentVariable;
@@ -33,7 +34,9 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         var order = StartOrder(model);
         if (model.Services.Values.Any(s => s.NetworkMode is null))
         {
-            var networkLabels = new Dictionary<string, string>(model.Networks?.GetValueOrDefault("default")?.Labels ?? new())
+            var networkLabels = new Dictionary<string, string>(
+                model.Networks?.GetValueOrDefault("default")?.Labels ?? new()
+            )
             {
                 [RunLabels.ComposeProject] = project,
                 ["com.docker.compose.network"] = "default",
@@ -42,7 +45,11 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         }
         var ids = new ConcurrentDictionary<string, string>();
         async Task CreateAsync(IEnumerable<string> services) =>
-            await Task.WhenAll(services.Select(async name => ids[name] = await engine.CreateContainerAsync(ContainerName(project, name), bodies[name], ct)));
+            await Task.WhenAll(
+                services.Select(async name =>
+                    ids[name] = await engine.CreateContainerAsync(ContainerName(project, name), bodies[name], ct)
+                )
+            );
         // Services that join another's network namespace are created once it exists (their create body names its
         // container by id), while the first layer starts: they never start before their namespace's owner.
         var joiners = model.Services.Where(s => OwnerOf(s.Value) is not null).Select(s => s.Key).ToList();
@@ -66,17 +73,22 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         }
 
         async Task StartAsync(IReadOnlyList<string> layer) =>
-            await Task.WhenAll(layer.Select(async name =>
-            {
-                try
+            await Task.WhenAll(
+                layer.Select(async name =>
                 {
-                    await engine.StartContainerAsync(ids[name], ct);
-                }
-                catch (DockerApiException e)
-                {
-                    throw new InvalidOperationException($"service {name} ({bodies[name].Image}) could not start: {e.Message}", e);
-                }
-            }));
+                    try
+                    {
+                        await engine.StartContainerAsync(ids[name], ct);
+                    }
+                    catch (DockerApiException e)
+                    {
+                        throw new InvalidOperationException(
+                            $"service {name} ({bodies[name].Image}) could not start: {e.Message}",
+                            e
+                        );
+                    }
+                })
+            );
     }
 
     public async Task DownAsync(string project, string file, CancellationToken ct = default) =>
@@ -85,28 +97,43 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
     /// <summary>The services in layers: each layer's services depend only on earlier layers'.</summary>
     public static IReadOnlyList<IReadOnlyList<string>> StartOrder(ComposeFile model)
     {
-        var remaining = model.Services.ToDictionary(s => s.Key, s => (s.Value.DependsOn ?? [])
-            .Concat(OwnerOf(s.Value) is { } owner ? [owner] : [])
-            .ToHashSet());
+        var remaining = model.Services.ToDictionary(
+            s => s.Key,
+            s => (s.Value.DependsOn ?? []).Concat(OwnerOf(s.Value) is { } owner ? [owner] : []).ToHashSet()
+        );
         foreach (var (name, needs) in remaining)
         {
             if (needs.FirstOrDefault(n => !model.Services.ContainsKey(n)) is { } unknown)
             {
-                throw new InvalidOperationException($"service {name} depends on {unknown}, which is not a service of the topology");
+                throw new InvalidOperationException(
+                    $"service {name} depends on {unknown}, which is not a service of the topology"
+                );
             }
-            if (OwnerOf(model.Services[name]) is { } owner && model.Services.GetValueOrDefault(owner) is { } joined && OwnerOf(joined) is not null)
+            if (
+                OwnerOf(model.Services[name]) is { } owner
+                && model.Services.GetValueOrDefault(owner) is { } joined
+                && OwnerOf(joined) is not null
+            )
             {
-                throw new InvalidOperationException($"service {name} joins the network namespace of a service that joins another's; join the owner directly");
+                throw new InvalidOperationException(
+                    $"service {name} joins the network namespace of a service that joins another's; join the owner directly"
+                );
             }
         }
         var layers = new List<IReadOnlyList<string>>();
         var started = new HashSet<string>();
         while (remaining.Count > 0)
         {
-            var layer = remaining.Where(s => s.Value.IsSubsetOf(started)).Select(s => s.Key).Order(StringComparer.Ordinal).ToList();
+            var layer = remaining
+                .Where(s => s.Value.IsSubsetOf(started))
+                .Select(s => s.Key)
+                .Order(StringComparer.Ordinal)
+                .ToList();
             if (layer.Count == 0)
             {
-                throw new InvalidOperationException($"the services' depends_on form a cycle: {string.Join(", ", remaining.Keys)}");
+                throw new InvalidOperationException(
+                    $"the services' depends_on form a cycle: {string.Join(", ", remaining.Keys)}"
+                );
             }
             layers.Add(layer);
             foreach (var name in layer)
@@ -128,14 +155,22 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         {
             if (service.NetworkMode is not null)
             {
-                throw new InvalidDataException($"compose fragment {file}: network_mode is set by the harness (every node shares bitcoind's network namespace); remove it");
+                throw new InvalidDataException(
+                    $"compose fragment {file}: network_mode is set by the harness (every node shares bitcoind's network namespace); remove it"
+                );
             }
             var probe = service.Clone();
             probe.Image ??= "image";
             probe.Volumes = null; // the generator sets the mounts
             try
             {
-                CreateBody("check", "/check/docker-compose.yml", "service", probe, variables ?? Environment.GetEnvironmentVariable);
+                CreateBody(
+                    "check",
+                    "/check/docker-compose.yml",
+                    "service",
+                    probe,
+                    variables ?? Environment.GetEnvironmentVariable
+                );
             }
             catch (Exception e) when (e is FormatException or InvalidOperationException)
             {
@@ -146,11 +181,22 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
 
     /// <summary>The Engine API create parameters of one service.</summary>
     /// <param name="containers">Containers created so far (service → id), for a network_mode "service:NAME".</param>
-    public CreateContainerParameters CreateBody(string project, string file, string name, ComposeService service, IReadOnlyDictionary<string, string>? containers = null) =>
-        CreateBody(project, file, name, service, variables, containers);
+    public CreateContainerParameters CreateBody(
+        string project,
+        string file,
+        string name,
+        ComposeService service,
+        IReadOnlyDictionary<string, string>? containers = null
+    ) => CreateBody(project, file, name, service, variables, containers);
 
-    private static CreateContainerParameters CreateBody(string project, string file, string name, ComposeService service, Func<string, string?> variables,
-        IReadOnlyDictionary<string, string>? containers = null)
+    private static CreateContainerParameters CreateBody(
+        string project,
+        string file,
+        string name,
+        ComposeService service,
+        Func<string, string?> variables,
+        IReadOnlyDictionary<string, string>? containers = null
+    )
     {
         string Text(string value) => ComposeInterpolation.Apply(value, variables);
         var image = Text(service.Image ?? throw new InvalidOperationException($"service {name} has no image"));
@@ -183,7 +229,9 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
             var owner = NetworkOwner(name, Text(joined));
             if (service.Ports is { Count: > 0 })
             {
-                throw new InvalidOperationException($"service {name} shares {owner}'s network namespace, so it cannot publish ports; publish them on {owner}");
+                throw new InvalidOperationException(
+                    $"service {name} shares {owner}'s network namespace, so it cannot publish ports; publish them on {owner}"
+                );
             }
             host.NetworkMode = $"container:{containers?.GetValueOrDefault(owner) ?? ContainerName(project, owner)}";
         }
@@ -191,7 +239,10 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         {
             body.NetworkingConfig = new NetworkingConfig
             {
-                EndpointsConfig = new Dictionary<string, EndpointSettings> { [network] = new EndpointSettings { Aliases = [name] } },
+                EndpointsConfig = new Dictionary<string, EndpointSettings>
+                {
+                    [network] = new EndpointSettings { Aliases = [name] },
+                },
             };
         }
         if (service.User is { } user)
@@ -217,9 +268,18 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         if (service.Ports is { Count: > 0 } ports)
         {
             var bindings = ports.Select(p => Port(name, Text(p))).ToList();
-            body.ExposedPorts = bindings.Select(b => b.ContainerPort).Distinct().ToDictionary(p => p, _ => default(EmptyStruct));
-            host.PortBindings = bindings.GroupBy(b => b.ContainerPort).ToDictionary(
-                g => g.Key, g => (IList<PortBinding>)g.Select(b => new PortBinding { HostIP = b.HostIp, HostPort = b.HostPort }).ToList());
+            body.ExposedPorts = bindings
+                .Select(b => b.ContainerPort)
+                .Distinct()
+                .ToDictionary(p => p, _ => default(EmptyStruct));
+            host.PortBindings = bindings
+                .GroupBy(b => b.ContainerPort)
+                .ToDictionary(
+                    g => g.Key,
+                    g =>
+                        (IList<PortBinding>)
+                            g.Select(b => new PortBinding { HostIP = b.HostIp, HostPort = b.HostPort }).ToList()
+                );
         }
         if (service.Init is { } init)
         {
@@ -240,18 +300,23 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         // Compose v2 lists (and so takes down) only containers with a config hash; compose hashes the service's
         // configuration, this the container's, which changes whenever the service does.
         labels["com.docker.compose.config-hash"] = Convert.ToHexStringLower(
-            System.Security.Cryptography.SHA256.HashData(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(body)));
+            System.Security.Cryptography.SHA256.HashData(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(body))
+        );
         return body;
     }
 
     private static string? OwnerOf(ComposeService service) =>
-        service.NetworkMode is { } mode && mode.StartsWith("service:", StringComparison.Ordinal) ? mode["service:".Length..] : null;
+        service.NetworkMode is { } mode && mode.StartsWith("service:", StringComparison.Ordinal)
+            ? mode["service:".Length..]
+            : null;
 
     /// <summary>The service named by network_mode "service:NAME".</summary>
     private static string NetworkOwner(string service, string mode) =>
         mode.StartsWith("service:", StringComparison.Ordinal) && mode.Length > "service:".Length
             ? mode["service:".Length..]
-            : throw new InvalidOperationException($"service {service}: network_mode \"{mode}\" is not supported; only \"bridge\" and \"service:NAME\" (share that service's network namespace)");
+            : throw new InvalidOperationException(
+                $"service {service}: network_mode \"{mode}\" is not supported; only \"bridge\" and \"service:NAME\" (share that service's network namespace)"
+            );
 
     /// <summary>A bind mount "HOST:CONTAINER[:MODE]" with an absolute host path (a named volume would outlive the run unlabelled).</summary>
     private static string Bind(string service, string volume)
@@ -259,7 +324,9 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         var source = volume.Split(':')[0];
         if (!Path.IsPathRooted(source))
         {
-            throw new InvalidOperationException($"service {service}: volume \"{volume}\" is not a bind mount of an absolute path; only those are supported");
+            throw new InvalidOperationException(
+                $"service {service}: volume \"{volume}\" is not a bind mount of an absolute path; only those are supported"
+            );
         }
         // Compose writes the default mode out; so does this, so both make the same container.
         return volume.Split(':').Length == 2 ? $"{volume}:rw" : volume;
@@ -271,10 +338,16 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         var match = PortPattern().Match(port);
         if (!match.Success)
         {
-            throw new InvalidOperationException($"service {service}: port \"{port}\" is not [IP:][HOST_PORT:]CONTAINER_PORT[/PROTOCOL]");
+            throw new InvalidOperationException(
+                $"service {service}: port \"{port}\" is not [IP:][HOST_PORT:]CONTAINER_PORT[/PROTOCOL]"
+            );
         }
         var protocol = match.Groups["proto"].Success ? match.Groups["proto"].Value : "tcp";
-        return ($"{match.Groups["container"].Value}/{protocol}", match.Groups["ip"].Value.Trim('[', ']'), match.Groups["host"].Value);
+        return (
+            $"{match.Groups["container"].Value}/{protocol}",
+            match.Groups["ip"].Value.Trim('[', ']'),
+            match.Groups["host"].Value
+        );
     }
 
     /// <summary>Compose durations: "5s", "1m30s", "500ms", "1h".</summary>
@@ -283,24 +356,32 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         var parts = DurationPattern().Matches(text);
         if (parts.Count == 0 || string.Concat(parts.Select(p => p.Value)) != text)
         {
-            throw new InvalidOperationException($"service {service}: stop_grace_period \"{text}\" is not a duration such as 5s or 1m30s");
+            throw new InvalidOperationException(
+                $"service {service}: stop_grace_period \"{text}\" is not a duration such as 5s or 1m30s"
+            );
         }
-        return parts.Aggregate(TimeSpan.Zero, (sum, p) =>
-        {
-            var value = double.Parse(p.Groups["n"].Value, CultureInfo.InvariantCulture);
-            return sum + p.Groups["unit"].Value switch
+        return parts.Aggregate(
+            TimeSpan.Zero,
+            (sum, p) =>
             {
-                "h" => TimeSpan.FromHours(value),
-                "m" => TimeSpan.FromMinutes(value),
-                "s" => TimeSpan.FromSeconds(value),
-                "ms" => TimeSpan.FromMilliseconds(value),
-                "us" => TimeSpan.FromMicroseconds(value),
-                _ => TimeSpan.FromTicks((long)(value / 100)),
-            };
-        });
+                var value = double.Parse(p.Groups["n"].Value, CultureInfo.InvariantCulture);
+                return sum
+                    + p.Groups["unit"].Value switch
+                    {
+                        "h" => TimeSpan.FromHours(value),
+                        "m" => TimeSpan.FromMinutes(value),
+                        "s" => TimeSpan.FromSeconds(value),
+                        "ms" => TimeSpan.FromMilliseconds(value),
+                        "us" => TimeSpan.FromMicroseconds(value),
+                        _ => TimeSpan.FromTicks((long)(value / 100)),
+                    };
+            }
+        );
     }
 
-    [GeneratedRegex(@"^(?:(?:(?<ip>[0-9.]+|\[[0-9a-fA-F:]+\]):)?(?<host>[0-9]*):)?(?<container>[0-9]+)(?:/(?<proto>tcp|udp|sctp))?$")]
+    [GeneratedRegex(
+        @"^(?:(?:(?<ip>[0-9.]+|\[[0-9a-fA-F:]+\]):)?(?<host>[0-9]*):)?(?<container>[0-9]+)(?:/(?<proto>tcp|udp|sctp))?$"
+    )]
     private static partial Regex PortPattern();
 
     [GeneratedRegex(@"(?<n>[0-9]+(?:\.[0-9]+)?)(?<unit>ms|us|ns|h|m|s)")]

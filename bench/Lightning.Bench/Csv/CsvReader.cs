@@ -21,7 +21,8 @@ internal static class CsvReader
             return [];
         }
         var header = records[0];
-        return records.Skip(1)
+        return records
+            .Skip(1)
             .Where(f => f.Count == header.Count && !(f.Count == 1 && f[0].Length == 0))
             .Select(f => new CsvRow(header.Zip(f).ToDictionary(p => p.First, p => p.Second)))
             .ToList();

@@ -9,5 +9,8 @@ internal sealed class CsvRow(IReadOnlyDictionary<string, string> values)
 
     /// <summary>The column's invariant-culture number; NaN when it is empty, missing or not a number.</summary>
     public double Number(string column) =>
-        values.TryGetValue(column, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : double.NaN;
+        values.TryGetValue(column, out var text)
+        && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+            ? value
+            : double.NaN;
 }

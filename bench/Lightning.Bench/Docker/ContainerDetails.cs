@@ -13,12 +13,15 @@ internal sealed record ContainerDetails(
     string Status,
     IReadOnlyDictionary<string, string> Labels,
     IReadOnlyDictionary<string, int> HostPorts,
-    int Pid = 0)
+    int Pid = 0
+)
 {
     public static ContainerDetails From(ContainerInspectResponse container)
     {
         var ports = new Dictionary<string, int>();
-        foreach (var (port, bindings) in container.NetworkSettings?.Ports ?? new Dictionary<string, IList<PortBinding>>())
+        foreach (
+            var (port, bindings) in container.NetworkSettings?.Ports ?? new Dictionary<string, IList<PortBinding>>()
+        )
         {
             if (bindings is { Count: > 0 })
             {
@@ -34,6 +37,7 @@ internal sealed record ContainerDetails(
             state?.Status ?? "",
             new Dictionary<string, string>(container.Config?.Labels ?? new Dictionary<string, string>()),
             ports,
-            (int)(state?.Pid ?? 0));
+            (int)(state?.Pid ?? 0)
+        );
     }
 }

@@ -16,15 +16,16 @@ internal sealed class DockerApiException(string operation, HttpStatusCode status
         try
         {
             using var error = JsonDocument.Parse(text);
-            if (error.RootElement.ValueKind == JsonValueKind.Object && error.RootElement.TryGetProperty("message", out var message)
-                && message.GetString() is { } words)
+            if (
+                error.RootElement.ValueKind == JsonValueKind.Object
+                && error.RootElement.TryGetProperty("message", out var message)
+                && message.GetString() is { } words
+            )
             {
                 text = words;
             }
         }
-        catch (JsonException)
-        {
-        }
+        catch (JsonException) { }
         return text.Length > 4096 ? text[..4096] : text;
     }
 }

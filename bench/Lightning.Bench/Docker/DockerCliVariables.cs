@@ -6,9 +6,13 @@ namespace Lightning.Bench.Docker;
 internal sealed class DockerCliVariables(Func<string, string?> variable) : IDockerCliSettings
 {
     /// <summary>$DOCKER_CONFIG, else ~/.docker of $HOME (the library would ask the OS for the home folder instead).</summary>
-    public string DockerConfig => variable("DOCKER_CONFIG") is { Length: > 0 } config
-        ? config
-        : Path.Combine(variable("HOME") ?? Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".docker");
+    public string DockerConfig =>
+        variable("DOCKER_CONFIG") is { Length: > 0 } config
+            ? config
+            : Path.Combine(
+                variable("HOME") ?? Environment.GetFolderPath(Environment.SpecialFolder.UserProfile),
+                ".docker"
+            );
 
     public string? DockerHost => variable("DOCKER_HOST");
 

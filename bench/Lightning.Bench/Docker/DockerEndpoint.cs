@@ -20,18 +20,21 @@ internal sealed record DockerEndpoint(string Host, string Source)
     public bool IsLocal => UnixSocketPath is not null;
 
     /// <summary>The socket of a unix:// host, else null.</summary>
-    public string? UnixSocketPath => Host.StartsWith("unix://", StringComparison.Ordinal) ? Host["unix://".Length..] : null;
+    public string? UnixSocketPath =>
+        Host.StartsWith("unix://", StringComparison.Ordinal) ? Host["unix://".Length..] : null;
 
     /// <summary>host:port of a tcp:// host, else null.</summary>
-    public string? TcpAddress => Host.StartsWith("tcp://", StringComparison.Ordinal) ? Host["tcp://".Length..].TrimEnd('/') : null;
+    public string? TcpAddress =>
+        Host.StartsWith("tcp://", StringComparison.Ordinal) ? Host["tcp://".Length..].TrimEnd('/') : null;
 
     /// <summary>The environment compose and the docker CLI get, so they reach this engine and no other.</summary>
-    public IReadOnlyDictionary<string, string?> Environment => new Dictionary<string, string?>
-    {
-        ["DOCKER_HOST"] = Host,
-        // DOCKER_HOST wins over a context anyway; removing it keeps the CLI from warning about both.
-        ["DOCKER_CONTEXT"] = null,
-    };
+    public IReadOnlyDictionary<string, string?> Environment =>
+        new Dictionary<string, string?>
+        {
+            ["DOCKER_HOST"] = Host,
+            // DOCKER_HOST wins over a context anyway; removing it keeps the CLI from warning about both.
+            ["DOCKER_CONTEXT"] = null,
+        };
 
     /// <summary>The engine of this process's environment.</summary>
     public static DockerEndpoint Resolve() => Resolve(System.Environment.GetEnvironmentVariable);
@@ -52,17 +55,23 @@ internal sealed record DockerEndpoint(string Host, string Source)
         }
         try
         {
-            return Checked(new DockerEndpoint(config.GetEndpoint(context).OriginalString, $"docker context '{context}'"), variable);
+            return Checked(
+                new DockerEndpoint(config.GetEndpoint(context).OriginalString, $"docker context '{context}'"),
+                variable
+            );
         }
-        catch (DockerConfigurationException e) when (e.InnerException is FileNotFoundException or DirectoryNotFoundException)
+        catch (DockerConfigurationException e)
+            when (e.InnerException is FileNotFoundException or DirectoryNotFoundException)
         {
             throw new DockerUnavailableException(
-                $"docker context '{context}' is not defined in {settings.DockerConfig}: run 'docker context ls' and 'docker context use NAME', or set DOCKER_HOST");
+                $"docker context '{context}' is not defined in {settings.DockerConfig}: run 'docker context ls' and 'docker context use NAME', or set DOCKER_HOST"
+            );
         }
         catch (DockerConfigurationException e)
         {
             throw new DockerUnavailableException(
-                $"docker context '{context}' could not be read ({e.Message} {e.InnerException?.Message}): repair it with 'docker context' or set DOCKER_HOST");
+                $"docker context '{context}' could not be read ({e.Message} {e.InnerException?.Message}): repair it with 'docker context' or set DOCKER_HOST"
+            );
         }
     }
 
@@ -76,13 +85,17 @@ internal sealed record DockerEndpoint(string Host, string Source)
         try
         {
             using var document = config.Parse();
-            return document.RootElement.TryGetProperty("currentContext", out var current) && current.ValueKind == JsonValueKind.String
+            return
+                document.RootElement.TryGetProperty("currentContext", out var current)
+                && current.ValueKind == JsonValueKind.String
                 ? current.GetString()
                 : null;
         }
         catch (JsonException e)
         {
-            throw new DockerUnavailableException($"{config.FullName} is not valid JSON ({e.Message}): repair it, or set DOCKER_HOST");
+            throw new DockerUnavailableException(
+                $"{config.FullName} is not valid JSON ({e.Message}): repair it, or set DOCKER_HOST"
+            );
         }
     }
 
@@ -91,12 +104,15 @@ internal sealed record DockerEndpoint(string Host, string Source)
         var host = endpoint.Host;
         if (endpoint.UnixSocketPath is null && endpoint.TcpAddress is null)
         {
-            throw new DockerUnavailableException($"Docker host '{host}' (from {endpoint.Source}) is not supported: {SupportedForms}");
+            throw new DockerUnavailableException(
+                $"Docker host '{host}' (from {endpoint.Source}) is not supported: {SupportedForms}"
+            );
         }
         if (endpoint.TcpAddress is not null && variable("DOCKER_TLS_VERIFY") is { Length: > 0 } tls && tls != "0")
         {
             throw new DockerUnavailableException(
-                $"Docker host '{host}' (from {endpoint.Source}) needs TLS (DOCKER_TLS_VERIFY is set), which this harness does not speak: use the engine's Unix socket");
+                $"Docker host '{host}' (from {endpoint.Source}) needs TLS (DOCKER_TLS_VERIFY is set), which this harness does not speak: use the engine's Unix socket"
+            );
         }
         return endpoint;
     }

@@ -26,12 +26,14 @@ internal static class EngineApiVersion
         if (agreed < oldest)
         {
             throw new DockerUnavailableException(
-                $"the Docker engine at {host} (Docker {engineVersion}) needs API {oldest} or newer; this harness speaks up to {Newest}: update Lightning.Bench");
+                $"the Docker engine at {host} (Docker {engineVersion}) needs API {oldest} or newer; this harness speaks up to {Newest}: update Lightning.Bench"
+            );
         }
         if (agreed < Oldest)
         {
             throw new DockerUnavailableException(
-                $"the Docker engine at {host} (Docker {engineVersion}) speaks API up to {newest}; this harness needs {Oldest} or newer (Docker 20.10+): update Docker");
+                $"the Docker engine at {host} (Docker {engineVersion}) speaks API up to {newest}; this harness needs {Oldest} or newer (Docker 20.10+): update Docker"
+            );
         }
         return agreed;
     }

@@ -21,7 +21,9 @@ internal sealed class EngineConnection : IDisposable
     {
         if (endpoint.UnixSocketPath is null && endpoint.TcpAddress is null)
         {
-            throw new DockerUnavailableException($"Docker host '{endpoint.Host}' is not supported: {DockerEndpoint.SupportedForms}");
+            throw new DockerUnavailableException(
+                $"Docker host '{endpoint.Host}' is not supported: {DockerEndpoint.SupportedForms}"
+            );
         }
         Endpoint = endpoint;
         this.requestTimeout = requestTimeout;
@@ -56,25 +58,38 @@ internal sealed class EngineConnection : IDisposable
 
     /// <summary>One call on the agreed version, within <paramref name="timeout"/> (default: the request timeout; infinite for streams).</summary>
     /// <param name="what">The call in words, for messages: "list networks", "start container ID".</param>
-    public async Task<T> CallAsync<T>(string what, Func<DockerClient, CancellationToken, Task<T>> call, CancellationToken ct, TimeSpan? timeout = null)
+    public async Task<T> CallAsync<T>(
+        string what,
+        Func<DockerClient, CancellationToken, Task<T>> call,
+        CancellationToken ct,
+        TimeSpan? timeout = null
+    )
     {
         var versioned = client ?? await NegotiatedAsync(ct);
         return await RunAsync(versioned, what, call, ct, timeout ?? requestTimeout);
     }
 
     /// <summary>A call about one object, where the engine's "no such object" is an answer: the default (null) instead of an error.</summary>
-    public Task<T?> CallIfPresentAsync<T>(string what, Func<DockerClient, CancellationToken, Task<T>> call, CancellationToken ct) =>
-        CallAsync<T?>(what, async (client, t) =>
-        {
-            try
+    public Task<T?> CallIfPresentAsync<T>(
+        string what,
+        Func<DockerClient, CancellationToken, Task<T>> call,
+        CancellationToken ct
+    ) =>
+        CallAsync<T?>(
+            what,
+            async (client, t) =>
             {
-                return await call(client, t);
-            }
-            catch (EngineApiException e) when (e.StatusCode == HttpStatusCode.NotFound)
-            {
-                return default;
-            }
-        }, ct);
+                try
+                {
+                    return await call(client, t);
+                }
+                catch (EngineApiException e) when (e.StatusCode == HttpStatusCode.NotFound)
+                {
+                    return default;
+                }
+            },
+            ct
+        );
 
     public void Dispose()
     {
@@ -103,7 +118,13 @@ internal sealed class EngineConnection : IDisposable
     {
         // Unversioned: GET /version must work whatever version the engine speaks.
         using var unversioned = Build(apiVersion: null);
-        var engine = await RunAsync(unversioned, "report its version", (c, t) => c.System.GetVersionAsync(t), ct, requestTimeout);
+        var engine = await RunAsync(
+            unversioned,
+            "report its version",
+            (c, t) => c.System.GetVersionAsync(t),
+            ct,
+            requestTimeout
+        );
         var agreed = EngineApiVersion.Agree(engine, Host);
         if (client is null)
         {
@@ -121,7 +142,13 @@ internal sealed class EngineConnection : IDisposable
             .WithTimeout(Timeout.InfiniteTimeSpan)
             .Build();
 
-    private async Task<T> RunAsync<T>(DockerClient on, string what, Func<DockerClient, CancellationToken, Task<T>> call, CancellationToken ct, TimeSpan limit)
+    private async Task<T> RunAsync<T>(
+        DockerClient on,
+        string what,
+        Func<DockerClient, CancellationToken, Task<T>> call,
+        CancellationToken ct,
+        TimeSpan limit
+    )
     {
         using var timeoutCts = CancellationTokenSource.CreateLinkedTokenSource(ct);
         if (limit != Timeout.InfiniteTimeSpan)
@@ -134,7 +161,9 @@ internal sealed class EngineConnection : IDisposable
         }
         catch (OperationCanceledException) when (!ct.IsCancellationRequested)
         {
-            throw new DockerUnavailableException($"the Docker engine at {Host} did not {what} within {limit.TotalSeconds:0} s");
+            throw new DockerUnavailableException(
+                $"the Docker engine at {Host} did not {what} within {limit.TotalSeconds:0} s"
+            );
         }
         catch (EngineApiException e)
         {
@@ -146,13 +175,17 @@ internal sealed class EngineConnection : IDisposable
         }
     }
 
-    private DockerUnavailableException Unreachable(HttpRequestException e) => (e.InnerException as SocketException)?.SocketErrorCode switch
-    {
-        SocketError.AccessDenied => new DockerUnavailableException(
-            $"permission denied on {Host}: add your user to the 'docker' group (then log in again) or run as a user that may use Docker"),
-        SocketError.AddressNotAvailable or SocketError.ConnectionRefused => new DockerUnavailableException(
-            $"no Docker engine answers at {Host} ({Endpoint.Source}): start it (e.g. 'sudo systemctl start docker' or 'sudo dockerd &')"),
-        _ => new DockerUnavailableException(
-            $"cannot reach the Docker engine at {Host} ({e.InnerException?.Message ?? e.Message}): is Docker installed and running?"),
-    };
+    private DockerUnavailableException Unreachable(HttpRequestException e) =>
+        (e.InnerException as SocketException)?.SocketErrorCode switch
+        {
+            SocketError.AccessDenied => new DockerUnavailableException(
+                $"permission denied on {Host}: add your user to the 'docker' group (then log in again) or run as a user that may use Docker"
+            ),
+            SocketError.AddressNotAvailable or SocketError.ConnectionRefused => new DockerUnavailableException(
+                $"no Docker engine answers at {Host} ({Endpoint.Source}): start it (e.g. 'sudo systemctl start docker' or 'sudo dockerd &')"
+            ),
+            _ => new DockerUnavailableException(
+                $"cannot reach the Docker engine at {Host} ({e.InnerException?.Message ?? e.Message}): is Docker installed and running?"
+            ),
+        };
 }

@@ -18,7 +18,12 @@ internal sealed class EngineEvents(EngineConnection connection)
             Filters = EngineFilters.Of(("type", "container"), ("event", "die"), ("label", labelFilter)),
         };
 #pragma warning disable CS0618 // The raw stream, on purpose: see above.
-        await using var stream = await connection.CallAsync("stream events", (client, t) => client.System.MonitorEventsAsync(parameters, t), ct, Timeout.InfiniteTimeSpan);
+        await using var stream = await connection.CallAsync(
+            "stream events",
+            (client, t) => client.System.MonitorEventsAsync(parameters, t),
+            ct,
+            Timeout.InfiniteTimeSpan
+        );
 #pragma warning restore CS0618
         using var reader = new StreamReader(stream);
         while (await reader.ReadLineAsync(ct) is { } line)
@@ -36,11 +41,14 @@ internal sealed class EngineEvents(EngineConnection connection)
         try
         {
             using var document = JsonDocument.Parse(line);
-            return document.RootElement.ValueKind == JsonValueKind.Object
-                && document.RootElement.TryGetProperty("Actor", out var actor) && actor.ValueKind == JsonValueKind.Object
-                && actor.TryGetProperty("ID", out var id) && id.ValueKind == JsonValueKind.String
-                    ? id.GetString()
-                    : null;
+            return
+                document.RootElement.ValueKind == JsonValueKind.Object
+                && document.RootElement.TryGetProperty("Actor", out var actor)
+                && actor.ValueKind == JsonValueKind.Object
+                && actor.TryGetProperty("ID", out var id)
+                && id.ValueKind == JsonValueKind.String
+                ? id.GetString()
+                : null;
         }
         catch (JsonException)
         {

@@ -8,8 +8,9 @@ internal sealed record ImageDetails(string Id, IReadOnlyList<string> RepoDigests
     /// <summary>Its entrypoint and default command, word by word (what it runs when told nothing).</summary>
     public IReadOnlyList<string> Command { get; init; } = [];
 
-    public static ImageDetails From(ImageInspectResponse image) => new(image.ID, [.. image.RepoDigests ?? []])
-    {
-        Command = [.. image.Config?.Entrypoint ?? [], .. image.Config?.Cmd ?? []],
-    };
+    public static ImageDetails From(ImageInspectResponse image) =>
+        new(image.ID, [.. image.RepoDigests ?? []])
+        {
+            Command = [.. image.Config?.Entrypoint ?? [], .. image.Config?.Cmd ?? []],
+        };
 }

@@ -12,6 +12,8 @@ internal sealed record ImageReference(string Repository, string Tag)
         }
         var lastSlash = image.LastIndexOf('/');
         var colon = image.LastIndexOf(':');
-        return colon > lastSlash ? new ImageReference(image[..colon], image[(colon + 1)..]) : new ImageReference(image, "latest");
+        return colon > lastSlash
+            ? new ImageReference(image[..colon], image[(colon + 1)..])
+            : new ImageReference(image, "latest");
     }
 }

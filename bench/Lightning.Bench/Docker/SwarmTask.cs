@@ -17,7 +17,8 @@ internal sealed record SwarmTask(
     string? ContainerId,
     long Pid,
     long ExitCode,
-    DateTime? Timestamp)
+    DateTime? Timestamp
+)
 {
     public bool IsRunning => State == "running";
 
@@ -27,21 +28,26 @@ internal sealed record SwarmTask(
     /// <summary>"running", "failed (task: non-zero exit (3))", "pending (no suitable node …)": for messages.</summary>
     public string Describe() =>
         Error is { Length: > 0 } error ? $"{State} ({error})"
-        : Message is { Length: > 0 } message && !string.Equals(message, State, StringComparison.OrdinalIgnoreCase) ? $"{State} ({message})"
+        : Message is { Length: > 0 } message && !string.Equals(message, State, StringComparison.OrdinalIgnoreCase)
+            ? $"{State} ({message})"
         : State;
 
-    public static SwarmTask From(TaskResponse task) => new(
-        task.ID,
-        task.ServiceID ?? "",
-        task.NodeID ?? "",
-        Lower(task.Status?.State),
-        Lower(task.DesiredState),
-        task.Status?.Message ?? "",
-        string.IsNullOrEmpty(task.Status?.Err) ? null : task.Status.Err,
-        string.IsNullOrEmpty(task.Status?.ContainerStatus?.ContainerID) ? null : task.Status.ContainerStatus.ContainerID,
-        task.Status?.ContainerStatus?.PID ?? 0,
-        task.Status?.ContainerStatus?.ExitCode ?? 0,
-        task.Status?.Timestamp);
+    public static SwarmTask From(TaskResponse task) =>
+        new(
+            task.ID,
+            task.ServiceID ?? "",
+            task.NodeID ?? "",
+            Lower(task.Status?.State),
+            Lower(task.DesiredState),
+            task.Status?.Message ?? "",
+            string.IsNullOrEmpty(task.Status?.Err) ? null : task.Status.Err,
+            string.IsNullOrEmpty(task.Status?.ContainerStatus?.ContainerID)
+                ? null
+                : task.Status.ContainerStatus.ContainerID,
+            task.Status?.ContainerStatus?.PID ?? 0,
+            task.Status?.ContainerStatus?.ExitCode ?? 0,
+            task.Status?.Timestamp
+        );
 
     private static string Lower(TaskState? state) => state?.ToString().ToLowerInvariant() ?? "unknown";
 }

@@ -54,7 +54,9 @@ internal sealed class GossipStoreWriter(GossmapSnapshot snapshot, GraphNodeIds i
     {
         if (!Versions.Contains(version))
         {
-            throw new InvalidDataException($"gossip_store version {version} is not one this harness writes ({string.Join(", ", Versions)})");
+            throw new InvalidDataException(
+                $"gossip_store version {version} is not one this harness writes ({string.Join(", ", Versions)})"
+            );
         }
         var written = 0L;
         foreach (var i in channels)
@@ -118,17 +120,27 @@ internal sealed class GossipStoreWriter(GossmapSnapshot snapshot, GraphNodeIds i
         return msg;
     }
 
-    private ulong HtlcMax(GossmapChannel c, GossmapDirection half) => !AsDecompressWrites
-        ? half.HtlcMaxMsat
-        : half.HtlcMaxAsWritten switch { 0 => c.CapacitySat, 1 => (ulong)(c.CapacitySat * 0.99), var v => v };
+    private ulong HtlcMax(GossmapChannel c, GossmapDirection half) =>
+        !AsDecompressWrites
+            ? half.HtlcMaxMsat
+            : half.HtlcMaxAsWritten switch
+            {
+                0 => c.CapacitySat,
+                1 => (ulong)(c.CapacitySat * 0.99),
+                var v => v,
+            };
 
     /// <summary>One record: flags, length, CRC-32C of the message (seeded with the timestamp, 0), timestamp 0, message.</summary>
-    private int Record(Stream output, byte version, byte[] msg) => Record(output, version, msg, dying: !AsDecompressWrites);
+    private int Record(Stream output, byte version, byte[] msg) =>
+        Record(output, version, msg, dying: !AsDecompressWrites);
 
     private static int Record(Stream output, byte version, byte[] msg, bool dying)
     {
         Span<byte> header = stackalloc byte[12];
-        BinaryPrimitives.WriteUInt16BigEndian(header, (ushort)((version >= 15 ? CompletedBit : 0) | (dying ? DyingBit : 0)));
+        BinaryPrimitives.WriteUInt16BigEndian(
+            header,
+            (ushort)((version >= 15 ? CompletedBit : 0) | (dying ? DyingBit : 0))
+        );
         BinaryPrimitives.WriteUInt16BigEndian(header[2..], (ushort)msg.Length);
         BinaryPrimitives.WriteUInt32BigEndian(header[4..], Crc32c.Compute(0, msg));
         BinaryPrimitives.WriteUInt32BigEndian(header[8..], 0);

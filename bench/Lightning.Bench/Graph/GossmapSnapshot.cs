@@ -32,7 +32,9 @@ internal sealed class GossmapSnapshot
         Span<byte> magic = stackalloc byte[2];
         if (file.Read(magic) != 2 || magic[0] != 0x1f || magic[1] != 0x8b)
         {
-            throw new InvalidDataException($"{path} is not a gzip file: a GOSSMAP_COMPRESSv1 snapshot is gzip-compressed (Core Lightning's tests/data/gossip-store-*.compressed)");
+            throw new InvalidDataException(
+                $"{path} is not a gzip file: a GOSSMAP_COMPRESSv1 snapshot is gzip-compressed (Core Lightning's tests/data/gossip-store-*.compressed)"
+            );
         }
         file.Position = 0;
         input = new GZipStream(file, CompressionMode.Decompress);
@@ -75,7 +77,7 @@ internal sealed class GossmapSnapshot
         }
         // Disabled directions: channel × 2 + direction, until an index past the last direction.
         var disabled = new bool[count * 2];
-        for (ulong index; (index = Bigsize.Read(input)) < (ulong)count * 2;)
+        for (ulong index; (index = Bigsize.Read(input)) < (ulong)count * 2; )
         {
             disabled[index] = true;
         }
@@ -93,8 +95,16 @@ internal sealed class GossmapSnapshot
             {
                 var j = i * 2 + d;
                 // 0 and 1 stand for the capacity and 99 % of it (the format's two common cases).
-                var max = htlcMax[j] switch { 0 => capacitySat * 1000, 1 => capacitySat * 990, var v => v };
-                return new GossmapDirection(disabled[j], htlcMin[j], max, baseFee[j], propFee[j], delay[j]) { HtlcMaxAsWritten = htlcMax[j] };
+                var max = htlcMax[j] switch
+                {
+                    0 => capacitySat * 1000,
+                    1 => capacitySat * 990,
+                    var v => v,
+                };
+                return new GossmapDirection(disabled[j], htlcMin[j], max, baseFee[j], propFee[j], delay[j])
+                {
+                    HtlcMaxAsWritten = htlcMax[j],
+                };
             }
             channels[i] = new GossmapChannel(node1[i], node2[i], capacitySat, Direction(0), Direction(1));
         }
@@ -113,9 +123,12 @@ internal sealed class GossmapSnapshot
         for (var i = 0; i < values.Length; i++)
         {
             var index = Bigsize.Read(input);
-            values[i] = index < (ulong)table.Length
-                ? table[index]
-                : throw new InvalidDataException($"a channel's index {index} into its {table.Length} {what} is out of range");
+            values[i] =
+                index < (ulong)table.Length
+                    ? table[index]
+                    : throw new InvalidDataException(
+                        $"a channel's index {index} into its {table.Length} {what} is out of range"
+                    );
         }
         return values;
     }
@@ -123,16 +136,31 @@ internal sealed class GossmapSnapshot
     private static int Count(Stream input, string what, long most)
     {
         var value = Bigsize.Read(input);
-        return value <= (ulong)most ? (int)value : throw new InvalidDataException($"{value} {what} is more than the format allows here");
+        return value <= (ulong)most
+            ? (int)value
+            : throw new InvalidDataException($"{value} {what} is more than the format allows here");
     }
 }
 
 /// <param name="Node1">The snapshot's index of one end (the node map names it).</param>
-internal sealed record GossmapChannel(int Node1, int Node2, ulong CapacitySat, GossmapDirection Forward, GossmapDirection Backward);
+internal sealed record GossmapChannel(
+    int Node1,
+    int Node2,
+    ulong CapacitySat,
+    GossmapDirection Forward,
+    GossmapDirection Backward
+);
 
 /// <param name="HtlcMaxMsat">The most one HTLC may carry (the format's "capacity" and "99 % of capacity" resolved, in msat).</param>
 /// <param name="FeePpm">Proportional fee, millionths.</param>
-internal readonly record struct GossmapDirection(bool Disabled, ulong HtlcMinMsat, ulong HtlcMaxMsat, ulong BaseFeeMsat, ulong FeePpm, ulong Delay)
+internal readonly record struct GossmapDirection(
+    bool Disabled,
+    ulong HtlcMinMsat,
+    ulong HtlcMaxMsat,
+    ulong BaseFeeMsat,
+    ulong FeePpm,
+    ulong Delay
+)
 {
     /// <summary>The HTLC maximum as the file has it: 0 and 1 for "the capacity" and "99 % of it", else msat.</summary>
     public ulong HtlcMaxAsWritten { get; init; }

@@ -14,9 +14,7 @@ internal sealed class GraphNodeIds
 
     /// <param name="mapped">Indexes mapped onto real nodes, with their 33-byte ids.</param>
     public GraphNodeIds(int nodeCount, IReadOnlyDictionary<int, byte[]> mapped)
-        : this(new byte[]?[nodeCount], mapped)
-    {
-    }
+        : this(new byte[]?[nodeCount], mapped) { }
 
     private GraphNodeIds(byte[]?[] ids, IReadOnlyDictionary<int, byte[]> mapped)
     {

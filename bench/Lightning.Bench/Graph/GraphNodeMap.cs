@@ -29,7 +29,9 @@ internal sealed class GraphNodeMap
     public static string? BesidePath(string snapshotPath)
     {
         var name = Path.GetFileName(snapshotPath);
-        var stem = name.EndsWith(".compressed", StringComparison.Ordinal) ? name[..^".compressed".Length] : Path.GetFileNameWithoutExtension(name);
+        var stem = name.EndsWith(".compressed", StringComparison.Ordinal)
+            ? name[..^".compressed".Length]
+            : Path.GetFileNameWithoutExtension(name);
         var path = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(snapshotPath))!, $"{stem}-node-map.xz");
         return File.Exists(path) ? path : null;
     }
@@ -44,20 +46,27 @@ internal sealed class GraphNodeMap
             using var file = File.OpenRead(path);
             using var xz = new XZStream(file);
             using var reader = new StreamReader(xz);
-            for (string? line; (line = reader.ReadLine()) is not null;)
+            for (string? line; (line = reader.ReadLine()) is not null; )
             {
                 if (line.Length == 0)
                 {
                     continue;
                 }
                 var fields = line.Split(':', 3);
-                if (fields.Length < 2 || !int.TryParse(fields[0], out var index) || fields[1].Length != 66 || !fields[1].All(char.IsAsciiHexDigit))
+                if (
+                    fields.Length < 2
+                    || !int.TryParse(fields[0], out var index)
+                    || fields[1].Length != 66
+                    || !fields[1].All(char.IsAsciiHexDigit)
+                )
                 {
                     throw new InvalidDataException($"line {ids.Count + 1} is not IDX:NODEID:ALIAS: {Shorten(line)}");
                 }
                 if (index != ids.Count)
                 {
-                    throw new InvalidDataException($"line {ids.Count + 1} gives index {index} where {ids.Count} was next");
+                    throw new InvalidDataException(
+                        $"line {ids.Count + 1} gives index {index} where {ids.Count} was next"
+                    );
                 }
                 ids.Add(fields[1]);
                 aliases.Add(fields.Length > 2 ? fields[2] : "");
@@ -69,7 +78,9 @@ internal sealed class GraphNodeMap
         }
         if (ids.Count != nodeCount)
         {
-            throw new InvalidDataException($"it names {ids.Count:N0} nodes and the snapshot has {nodeCount:N0}: a map of another snapshot");
+            throw new InvalidDataException(
+                $"it names {ids.Count:N0} nodes and the snapshot has {nodeCount:N0}: a map of another snapshot"
+            );
         }
         return new GraphNodeMap([.. ids], [.. aliases]);
     }

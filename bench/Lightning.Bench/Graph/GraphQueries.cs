@@ -18,7 +18,12 @@ internal static class GraphQueries
 
     public const int SampledNodes = 50;
 
-    public static IReadOnlyList<GraphQuery> Make(GossmapSnapshot snapshot, IReadOnlyList<int> channels, int source, int seed)
+    public static IReadOnlyList<GraphQuery> Make(
+        GossmapSnapshot snapshot,
+        IReadOnlyList<int> channels,
+        int source,
+        int seed
+    )
     {
         var degree = new int[snapshot.NodeCount];
         foreach (var i in channels)
@@ -31,8 +36,10 @@ internal static class GraphQueries
         var random = new Random(seed);
         var rest = nodes.Except(top).ToArray();
         random.Shuffle(rest);
-        var queries = top.Select(n => (n, Top: true)).Concat(rest.Take(SampledNodes).Select(n => (n, Top: false)))
-            .SelectMany(d => AmountsSat.Select(a => new GraphQuery(d.n, a, d.Top))).ToArray();
+        var queries = top.Select(n => (n, Top: true))
+            .Concat(rest.Take(SampledNodes).Select(n => (n, Top: false)))
+            .SelectMany(d => AmountsSat.Select(a => new GraphQuery(d.n, a, d.Top)))
+            .ToArray();
         random.Shuffle(queries);
         return queries;
     }

@@ -17,7 +17,15 @@ internal sealed class RunGraph
     private readonly ConcurrentDictionary<int, int[]> channels = new();
     private readonly ConcurrentDictionary<int, IReadOnlyList<GraphQuery>> queries = new();
 
-    private RunGraph(string path, GossmapSnapshot snapshot, GraphNodeMap? map, string? mapPath, int mappedIndex, int seed, string sha256)
+    private RunGraph(
+        string path,
+        GossmapSnapshot snapshot,
+        GraphNodeMap? map,
+        string? mapPath,
+        int mappedIndex,
+        int seed,
+        string sha256
+    )
     {
         Path = path;
         Snapshot = snapshot;
@@ -52,7 +60,9 @@ internal sealed class RunGraph
     {
         if (!File.Exists(path))
         {
-            throw new UsageException($"--graph {path}: no such file; give Core Lightning's tests/data/gossip-store-2026-02-03.compressed (or another GOSSMAP_COMPRESSv1 snapshot)");
+            throw new UsageException(
+                $"--graph {path}: no such file; give Core Lightning's tests/data/gossip-store-2026-02-03.compressed (or another GOSSMAP_COMPRESSv1 snapshot)"
+            );
         }
         GossmapSnapshot snapshot;
         try
@@ -61,11 +71,15 @@ internal sealed class RunGraph
         }
         catch (InvalidDataException e)
         {
-            throw new UsageException($"--graph {e.Message}; give a GOSSMAP_COMPRESSv1 snapshot (Core Lightning's tests/data/gossip-store-*.compressed)");
+            throw new UsageException(
+                $"--graph {e.Message}; give a GOSSMAP_COMPRESSv1 snapshot (Core Lightning's tests/data/gossip-store-*.compressed)"
+            );
         }
         if (mappedIndex < 0 || mappedIndex >= snapshot.NodeCount)
         {
-            throw new UsageException($"--graph-node {mappedIndex}: {path} has nodes 0 to {snapshot.NodeCount - 1}; give one of them (default {DefaultMappedIndex})");
+            throw new UsageException(
+                $"--graph-node {mappedIndex}: {path} has nodes 0 to {snapshot.NodeCount - 1}; give one of them (default {DefaultMappedIndex})"
+            );
         }
         var mapPath = GraphNodeMap.BesidePath(path);
         GraphNodeMap? map = null;
@@ -77,19 +91,32 @@ internal sealed class RunGraph
             }
             catch (InvalidDataException e)
             {
-                throw new UsageException($"--graph: the node map {mapPath} does not match {System.IO.Path.GetFileName(path)}: {e.Message}; put the snapshot's own map beside it, or none");
+                throw new UsageException(
+                    $"--graph: the node map {mapPath} does not match {System.IO.Path.GetFileName(path)}: {e.Message}; put the snapshot's own map beside it, or none"
+                );
             }
         }
         using var file = File.OpenRead(path);
-        return new RunGraph(System.IO.Path.GetFullPath(path), snapshot, map, mapPath, mappedIndex, seed, Convert.ToHexStringLower(SHA256.HashData(file)));
+        return new RunGraph(
+            System.IO.Path.GetFullPath(path),
+            snapshot,
+            map,
+            mapPath,
+            mappedIndex,
+            seed,
+            Convert.ToHexStringLower(SHA256.HashData(file))
+        );
     }
 
     /// <summary>The channels (indexes) of a share of the graph around the mapped node.</summary>
-    public int[] Channels(int percent) => channels.GetOrAdd(percent, p => Subgraph.Around(Snapshot, MappedIndex, p, Seed));
+    public int[] Channels(int percent) =>
+        channels.GetOrAdd(percent, p => Subgraph.Around(Snapshot, MappedIndex, p, Seed));
 
     /// <summary>The route queries into that share.</summary>
-    public IReadOnlyList<GraphQuery> Queries(int percent) => queries.GetOrAdd(percent, p => GraphQueries.Make(Snapshot, Channels(p), MappedIndex, Seed));
+    public IReadOnlyList<GraphQuery> Queries(int percent) =>
+        queries.GetOrAdd(percent, p => GraphQueries.Make(Snapshot, Channels(p), MappedIndex, Seed));
 
     /// <summary>A destination as results name it: its index, and its alias where the map gives one ("graph-0 (ACINQ)").</summary>
-    public string Name(int index) => Map?.Alias(index) is { Length: > 0 } alias ? $"graph-{index} ({alias.Trim()})" : $"graph-{index}";
+    public string Name(int index) =>
+        Map?.Alias(index) is { Length: > 0 } alias ? $"graph-{index} ({alias.Trim()})" : $"graph-{index}";
 }

@@ -61,7 +61,8 @@ internal static class Subgraph
                 }
                 taken[c] = true;
                 count++;
-                var other = snapshot.Channels[c].Node1 == node ? snapshot.Channels[c].Node2 : snapshot.Channels[c].Node1;
+                var other =
+                    snapshot.Channels[c].Node1 == node ? snapshot.Channels[c].Node2 : snapshot.Channels[c].Node1;
                 if (!seen[other])
                 {
                     seen[other] = true;

@@ -14,8 +14,14 @@ namespace Lightning.Bench.Instructions;
 internal sealed class CallgrindDump
 {
     internal CallgrindDump(
-        int? pid, string command, int? part, string? trigger, long? fileTotalIr,
-        IReadOnlyDictionary<string, CallgrindFunction> functions, IReadOnlyList<CallgrindCall> calls)
+        int? pid,
+        string command,
+        int? part,
+        string? trigger,
+        long? fileTotalIr,
+        IReadOnlyDictionary<string, CallgrindFunction> functions,
+        IReadOnlyList<CallgrindCall> calls
+    )
     {
         Pid = pid;
         Command = command;

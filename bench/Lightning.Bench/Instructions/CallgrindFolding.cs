@@ -29,7 +29,11 @@ internal static class CallgrindFolding
     {
         if (!(floorShare >= 0) || floorShare >= 1)
         {
-            throw new ArgumentOutOfRangeException(nameof(floorShare), floorShare, "The floor is a share of the total, 0 or more and below 1.");
+            throw new ArgumentOutOfRangeException(
+                nameof(floorShare),
+                floorShare,
+                "The floor is a share of the total, 0 or more and below 1."
+            );
         }
         if (dump.TotalIr <= 0)
         {
@@ -62,7 +66,11 @@ internal static class CallgrindFolding
             this.dump = dump;
             this.floor = floor;
             process = Frame(dump.ProcessName);
-            foreach (var call in dump.Calls.Where(c => c.Caller != c.Callee && c.InclusiveIr > 0).OrderBy(c => c.Callee, StringComparer.Ordinal))
+            foreach (
+                var call in dump
+                    .Calls.Where(c => c.Caller != c.Callee && c.InclusiveIr > 0)
+                    .OrderBy(c => c.Callee, StringComparer.Ordinal)
+            )
             {
                 if (!callees.TryGetValue(call.Caller, out var list))
                 {
@@ -74,9 +82,12 @@ internal static class CallgrindFolding
 
         public Dictionary<string, long> Run()
         {
-            var called = dump.Calls.Where(c => c.Caller != c.Callee).Select(c => c.Callee).ToHashSet(StringComparer.Ordinal);
-            var roots = dump.Functions.Values
-                .Where(f => !called.Contains(f.Key) && f.InclusiveIr > 0)
+            var called = dump
+                .Calls.Where(c => c.Caller != c.Callee)
+                .Select(c => c.Callee)
+                .ToHashSet(StringComparer.Ordinal);
+            var roots = dump
+                .Functions.Values.Where(f => !called.Contains(f.Key) && f.InclusiveIr > 0)
                 .OrderBy(f => f.Key, StringComparer.Ordinal)
                 .ToList();
             // Roots' costs are disjoint, but a cycle can make inclusive counts overlap: never hand out more than the total.
@@ -91,7 +102,8 @@ internal static class CallgrindFolding
             other += dump.TotalIr - budget;
             if (other > 0)
             {
-                stacks[process + ";" + FoldedStacks.OtherStacksFrame] = stacks.GetValueOrDefault(process + ";" + FoldedStacks.OtherStacksFrame) + other;
+                stacks[process + ";" + FoldedStacks.OtherStacksFrame] =
+                    stacks.GetValueOrDefault(process + ";" + FoldedStacks.OtherStacksFrame) + other;
             }
             return stacks;
         }

@@ -77,7 +77,9 @@ internal sealed class CallgrindParser
         }
         if (irColumn < 0)
         {
-            throw new InvalidDataException($"Line {lineNumber}: no 'events:' line naming the Ir event; not callgrind output.");
+            throw new InvalidDataException(
+                $"Line {lineNumber}: no 'events:' line naming the Ir event; not callgrind output."
+            );
         }
         return Build();
     }
@@ -103,7 +105,9 @@ internal sealed class CallgrindParser
             return null;
         }
         var name = line[..colon];
-        return name.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '-') ? (name, line[(colon + 1)..].Trim()) : null;
+        return name.All(c => char.IsAsciiLetterOrDigit(c) || c is '_' or '-')
+            ? (name, line[(colon + 1)..].Trim())
+            : null;
     }
 
     private void HeaderLine(string name, string text)
@@ -111,7 +115,10 @@ internal sealed class CallgrindParser
         switch (name)
         {
             case "version":
-                if (!int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var version) || version > 1)
+                if (
+                    !int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var version)
+                    || version > 1
+                )
                 {
                     throw Malformed($"format version '{text}' is not 1");
                 }
@@ -315,7 +322,10 @@ internal sealed class CallgrindParser
             return value.Length > 0 ? value : throw Malformed($"'{key}=' names nothing");
         }
         var close = value.IndexOf(')');
-        if (close < 0 || !long.TryParse(value.AsSpan(1, close - 1), NumberStyles.None, CultureInfo.InvariantCulture, out var id))
+        if (
+            close < 0
+            || !long.TryParse(value.AsSpan(1, close - 1), NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+        )
         {
             throw Malformed($"'{key}={value}' is not '(number) name' or '(number)'");
         }
@@ -325,7 +335,9 @@ internal sealed class CallgrindParser
             names[id] = name;
             return name;
         }
-        return names.TryGetValue(id, out var known) ? known : throw Malformed($"'{key}=({id})' refers to a name never defined");
+        return names.TryGetValue(id, out var known)
+            ? known
+            : throw Malformed($"'{key}=({id})' refers to a name never defined");
     }
 
     /// <summary>An absolute (decimal or 0x hexadecimal) or relative (+N, -N, * for the same) position.</summary>
@@ -337,25 +349,35 @@ internal sealed class CallgrindParser
         }
         if (word[0] is '+' or '-')
         {
-            var delta = long.TryParse(word.AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out var d) ? d
+            var delta = long.TryParse(word.AsSpan(1), NumberStyles.None, CultureInfo.InvariantCulture, out var d)
+                ? d
                 : throw Malformed($"the position '{word}' is not a number");
             return word[0] == '+' ? last + delta : last - delta;
         }
         if (word.StartsWith("0x", StringComparison.OrdinalIgnoreCase))
         {
-            return long.TryParse(word.AsSpan(2), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture, out var address) ? address
+            return long.TryParse(
+                word.AsSpan(2),
+                NumberStyles.AllowHexSpecifier,
+                CultureInfo.InvariantCulture,
+                out var address
+            )
+                ? address
                 : throw Malformed($"the position '{word}' is not a hexadecimal number");
         }
-        return long.TryParse(word, NumberStyles.None, CultureInfo.InvariantCulture, out var position) ? position
+        return long.TryParse(word, NumberStyles.None, CultureInfo.InvariantCulture, out var position)
+            ? position
             : throw Malformed($"the position '{word}' is not a number");
     }
 
     private long Cost(string word) =>
-        long.TryParse(word, NumberStyles.None, CultureInfo.InvariantCulture, out var cost) ? cost
+        long.TryParse(word, NumberStyles.None, CultureInfo.InvariantCulture, out var cost)
+            ? cost
             : throw Malformed($"the count '{word}' is not a whole number");
 
     private int WholeNumber(string text, string name) =>
-        int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var number) ? number
+        int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var number)
+            ? number
             : throw Malformed($"{name} '{text}' is not a whole number");
 
     private static string[] Words(string text) => text.Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
@@ -377,9 +399,16 @@ internal sealed class CallgrindParser
         }
         var functions = self.ToDictionary(
             f => keys[f.Key],
-            f => new CallgrindFunction(keys[f.Key], f.Key.Name, f.Key.Object, f.Key.File, f.Value,
-                Math.Min(total, f.Value + callCost.GetValueOrDefault(f.Key))),
-            StringComparer.Ordinal);
+            f => new CallgrindFunction(
+                keys[f.Key],
+                f.Key.Name,
+                f.Key.Object,
+                f.Key.File,
+                f.Value,
+                Math.Min(total, f.Value + callCost.GetValueOrDefault(f.Key))
+            ),
+            StringComparer.Ordinal
+        );
         var edges = calls
             .Select(c => new CallgrindCall(keys[c.Key.Caller], keys[c.Key.Callee], c.Value.Calls, c.Value.Ir))
             .ToList();
@@ -408,7 +437,12 @@ internal sealed class CallgrindParser
             {
                 // The identity (object, file, name) is unique, so the last candidate always is.
                 keys[function] = candidates
-                    .Select(candidate => (Key: candidate(function), Unique: group.Count(other => candidate(other) == candidate(function)) == 1))
+                    .Select(candidate =>
+                        (
+                            Key: candidate(function),
+                            Unique: group.Count(other => candidate(other) == candidate(function)) == 1
+                        )
+                    )
                     .Where(c => c.Unique)
                     .Select(c => c.Key)
                     .DefaultIfEmpty(candidates[^1](function))

@@ -36,13 +36,13 @@ internal sealed class CaseInstructions
     /// <summary>The longest wait for quiet nodes before a payment goes ahead anyway (counted in summary.json).</summary>
     public static readonly TimeSpan SettleLimit = TimeSpan.FromSeconds(3);
 
-
     /// <summary>
     /// How many measured invocations a topology's window spans: enough for <see cref="WindowPayments"/> payments, at most
     /// the run's iterations (Concurrency=1: forty invocations; 10: the first four). The invocations after it pay nothing.
     /// </summary>
     public static int WindowInvocations(int iterations, int paymentsPerInvocation) =>
         Math.Min(iterations, Math.Max(1, (WindowPayments + paymentsPerInvocation - 1) / paymentsPerInvocation));
+
     public const string WindowHint = "lnbench-window";
 
     private readonly IReadOnlyList<NodeCallgrind> nodes;
@@ -52,7 +52,10 @@ internal sealed class CaseInstructions
     private IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>>? idleDumps;
     private IReadOnlyDictionary<string, double>? idleSeconds;
 
-    private CaseInstructions(IReadOnlyList<NodeCallgrind> nodes, IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>> retryLoops)
+    private CaseInstructions(
+        IReadOnlyList<NodeCallgrind> nodes,
+        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>> retryLoops
+    )
     {
         this.nodes = nodes;
         this.retryLoops = retryLoops;
@@ -62,14 +65,33 @@ internal sealed class CaseInstructions
     /// <param name="nodeFolder">Node → its folder on the host (the callgrind folder is inside).</param>
     /// <param name="retryLoops">Node → its kind's retry loops, counted at their mean.</param>
     /// <param name="forkedWork">Node → its kind's functions a forked child's work starts in (<see cref="NodeKinds.InstructionCounting.ForkedWork"/>).</param>
-    public static CaseInstructions For(DockerEngine engine, IReadOnlyDictionary<string, string> containers, Func<string, string> nodeFolder, string? user,
-        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>? retryLoops = null, IReadOnlyDictionary<string, IReadOnlyList<string>>? forkedWork = null) =>
-        new(containers.Select(c => new NodeCallgrind(engine, c.Key, c.Value, Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder), user,
-                forkedWork?.GetValueOrDefault(c.Key))).ToList(),
-            retryLoops ?? new Dictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>());
+    public static CaseInstructions For(
+        DockerEngine engine,
+        IReadOnlyDictionary<string, string> containers,
+        Func<string, string> nodeFolder,
+        string? user,
+        IReadOnlyDictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>? retryLoops = null,
+        IReadOnlyDictionary<string, IReadOnlyList<string>>? forkedWork = null
+    ) =>
+        new(
+            containers
+                .Select(c => new NodeCallgrind(
+                    engine,
+                    c.Key,
+                    c.Value,
+                    Path.Combine(nodeFolder(c.Key), ValgrindWrapping.Folder),
+                    user,
+                    forkedWork?.GetValueOrDefault(c.Key)
+                ))
+                .ToList(),
+            retryLoops ?? new Dictionary<string, IReadOnlyList<NodeKinds.RetryLoop>>()
+        );
 
     /// <summary>The idle window's and the measured window's dumps per node, once both are taken.</summary>
-    public (IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Idle, IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Window)? Dumps { get; private set; }
+    public (
+        IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Idle,
+        IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Window
+    )? Dumps { get; private set; }
 
     /// <summary>
     /// Counts every node at rest for <paramref name="length"/> in <see cref="IdleSlices"/> slices (a dump zeroes the
@@ -90,7 +112,10 @@ internal sealed class CaseInstructions
             slices.Add((dumps, seconds));
             clock.Restart();
         }
-        var median = nodes.ToDictionary(n => n.Node, n => slices.OrderBy(s => s.Dumps[n.Node].Sum(d => d.TotalIr) / s.Seconds).ElementAt(IdleSlices / 2));
+        var median = nodes.ToDictionary(
+            n => n.Node,
+            n => slices.OrderBy(s => s.Dumps[n.Node].Sum(d => d.TotalIr) / s.Seconds).ElementAt(IdleSlices / 2)
+        );
         idleDumps = median.ToDictionary(m => m.Key, m => m.Value.Dumps[m.Key]);
         idleSeconds = median.ToDictionary(m => m.Key, m => m.Value.Seconds);
     }
@@ -112,24 +137,40 @@ internal sealed class CaseInstructions
         var windowDumps = Read(await DumpAllAsync(windowPids, WindowHint, ct));
         var idle = idleDumps ?? throw new InvalidOperationException("the idle window was not measured");
         Dumps = (idle, windowDumps);
-        return nodes.ToDictionary(n => n.Node, n => new NodeInstructions(
-            ByProcess(windowDumps[n.Node]), window.Elapsed.TotalSeconds, ByProcess(idle[n.Node]), idleSeconds![n.Node])
-        {
-            Retries = RetryAdjustment.Of(windowDumps[n.Node], retryLoops.GetValueOrDefault(n.Node) ?? []),
-        });
+        return nodes.ToDictionary(
+            n => n.Node,
+            n => new NodeInstructions(
+                ByProcess(windowDumps[n.Node]),
+                window.Elapsed.TotalSeconds,
+                ByProcess(idle[n.Node]),
+                idleSeconds![n.Node]
+            )
+            {
+                Retries = RetryAdjustment.Of(windowDumps[n.Node], retryLoops.GetValueOrDefault(n.Node) ?? []),
+            }
+        );
     }
 
     private static IReadOnlyDictionary<string, double> ByProcess(IReadOnlyList<CallgrindDump> dumps) =>
         dumps.GroupBy(d => d.ProcessName).ToDictionary(g => g.Key, g => (double)g.Sum(d => d.TotalIr));
 
     /// <summary>Each node's dumps, read (and then deleted: a node's folder holds only the dumps not yet read).</summary>
-    private static IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Read(IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> files) =>
-        files.ToDictionary(n => n.Key, n => (IReadOnlyList<CallgrindDump>)n.Value.Values.Select(f =>
-        {
-            var dump = CallgrindDump.Read(f);
-            File.Delete(f);
-            return dump;
-        }).ToList());
+    private static IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> Read(
+        IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>> files
+    ) =>
+        files.ToDictionary(
+            n => n.Key,
+            n =>
+                (IReadOnlyList<CallgrindDump>)
+                    n
+                        .Value.Values.Select(f =>
+                        {
+                            var dump = CallgrindDump.Read(f);
+                            File.Delete(f);
+                            return dump;
+                        })
+                        .ToList()
+        );
 
     private async Task<IReadOnlyDictionary<string, IReadOnlyList<int>>> ZeroAllAsync(CancellationToken ct)
     {
@@ -138,9 +179,14 @@ internal sealed class CaseInstructions
     }
 
     private async Task<IReadOnlyDictionary<string, IReadOnlyDictionary<int, string>>> DumpAllAsync(
-        IReadOnlyDictionary<string, IReadOnlyList<int>> pids, string hint, CancellationToken ct)
+        IReadOnlyDictionary<string, IReadOnlyList<int>> pids,
+        string hint,
+        CancellationToken ct
+    )
     {
-        var dumped = await Task.WhenAll(nodes.Select(async n => (n.Node, Files: await n.DumpAsync(pids[n.Node], hint, ct))));
+        var dumped = await Task.WhenAll(
+            nodes.Select(async n => (n.Node, Files: await n.DumpAsync(pids[n.Node], hint, ct)))
+        );
         return dumped.ToDictionary(d => d.Node, d => d.Files);
     }
 }

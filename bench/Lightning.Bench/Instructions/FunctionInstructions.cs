@@ -6,7 +6,8 @@ namespace Lightning.Bench.Instructions;
 /// </summary>
 internal readonly record struct FunctionInstructions(double Self, double Inclusive)
 {
-    public static FunctionInstructions operator +(FunctionInstructions a, FunctionInstructions b) => new(a.Self + b.Self, a.Inclusive + b.Inclusive);
+    public static FunctionInstructions operator +(FunctionInstructions a, FunctionInstructions b) =>
+        new(a.Self + b.Self, a.Inclusive + b.Inclusive);
 
     public FunctionInstructions Times(double factor) => new(Self * factor, Inclusive * factor);
 }

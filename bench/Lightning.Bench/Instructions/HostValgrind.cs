@@ -30,14 +30,27 @@ internal sealed record HostValgrind(string Launcher, string LibDirectory, string
     /// <exception cref="InstructionsUnavailableException">No usable Valgrind.</exception>
     public static async Task<HostValgrind> FindAsync(CancellationToken ct = default)
     {
-        var valgrind = OnPath("valgrind") ?? throw new InstructionsUnavailableException($"--instructions needs Valgrind and it is not on PATH: {Fix}");
+        var valgrind =
+            OnPath("valgrind")
+            ?? throw new InstructionsUnavailableException(
+                $"--instructions needs Valgrind and it is not on PATH: {Fix}"
+            );
         var launcher = LauncherOf(valgrind);
-        var lib = LibCandidates(launcher).FirstOrDefault(d => File.Exists(Path.Combine(d, "callgrind-amd64-linux")) || File.Exists(Path.Combine(d, "callgrind-arm64-linux")))
-            ?? throw new InstructionsUnavailableException($"--instructions: Valgrind's callgrind tool was not found beside {launcher} (set VALGRIND_LIB to its folder, or {Fix})");
+        var lib =
+            LibCandidates(launcher)
+                .FirstOrDefault(d =>
+                    File.Exists(Path.Combine(d, "callgrind-amd64-linux"))
+                    || File.Exists(Path.Combine(d, "callgrind-arm64-linux"))
+                )
+            ?? throw new InstructionsUnavailableException(
+                $"--instructions: Valgrind's callgrind tool was not found beside {launcher} (set VALGRIND_LIB to its folder, or {Fix})"
+            );
         var vgdb = OnPath("vgdb") ?? Path.Combine(Path.GetDirectoryName(launcher)!, "vgdb");
         if (!File.Exists(vgdb))
         {
-            throw new InstructionsUnavailableException($"--instructions needs vgdb, which comes with Valgrind, and it is not on PATH: {Fix}");
+            throw new InstructionsUnavailableException(
+                $"--instructions needs vgdb, which comes with Valgrind, and it is not on PATH: {Fix}"
+            );
         }
         ProcessResult version;
         try
@@ -51,7 +64,9 @@ internal sealed record HostValgrind(string Launcher, string LibDirectory, string
         var text = version.StandardOutput.Trim();
         if (version.ExitCode != 0 || !text.StartsWith("valgrind-", StringComparison.Ordinal))
         {
-            throw new InstructionsUnavailableException($"--instructions: `{launcher} --version` failed ({version.StandardError.Trim()}): {Fix}");
+            throw new InstructionsUnavailableException(
+                $"--instructions: `{launcher} --version` failed ({version.StandardError.Trim()}): {Fix}"
+            );
         }
         return new HostValgrind(launcher, lib, vgdb, text);
     }
@@ -85,6 +100,8 @@ internal sealed record HostValgrind(string Launcher, string LibDirectory, string
     }
 
     private static string? OnPath(string program) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? "").Split(':', StringSplitOptions.RemoveEmptyEntries)
-            .Select(d => Path.Combine(d, program)).FirstOrDefault(File.Exists);
+        (Environment.GetEnvironmentVariable("PATH") ?? "")
+            .Split(':', StringSplitOptions.RemoveEmptyEntries)
+            .Select(d => Path.Combine(d, program))
+            .FirstOrDefault(File.Exists);
 }

@@ -23,4 +23,5 @@ internal sealed record InstructionFunctionChange(
     double InclusiveHigh,
     IReadOnlyList<(string Caller, double Change)> TopCallers,
     bool Judged,
-    FunctionCall Call);
+    FunctionCall Call
+);

@@ -11,7 +11,8 @@ internal sealed class InstructionProfile
     private InstructionProfile(
         Dictionary<InstructionFunction, FunctionInstructions> functions,
         Dictionary<(InstructionFunction Caller, InstructionFunction Callee), CallInstructions> calls,
-        Dictionary<string, double> processes)
+        Dictionary<string, double> processes
+    )
     {
         Functions = functions.AsReadOnly();
         Calls = calls.AsReadOnly();
@@ -23,7 +24,10 @@ internal sealed class InstructionProfile
 
     public IReadOnlyDictionary<InstructionFunction, FunctionInstructions> Functions { get; }
 
-    public IReadOnlyDictionary<(InstructionFunction Caller, InstructionFunction Callee), CallInstructions> Calls { get; }
+    public IReadOnlyDictionary<
+        (InstructionFunction Caller, InstructionFunction Callee),
+        CallInstructions
+    > Calls { get; }
 
     /// <summary>Instructions per process: the sum of its functions' self counts.</summary>
     public IReadOnlyDictionary<string, double> Processes { get; }
@@ -47,7 +51,11 @@ internal sealed class InstructionProfile
             }
             foreach (var call in dump.Calls)
             {
-                Add(calls, (Key(dump.Functions[call.Caller]), Key(dump.Functions[call.Callee])), new CallInstructions(call.Calls, call.InclusiveIr));
+                Add(
+                    calls,
+                    (Key(dump.Functions[call.Caller]), Key(dump.Functions[call.Callee])),
+                    new CallInstructions(call.Calls, call.InclusiveIr)
+                );
             }
             processes[process] = processes.GetValueOrDefault(process) + dump.TotalIr;
         }
@@ -75,7 +83,11 @@ internal sealed class InstructionProfile
     {
         if (!(payments > 0) || !double.IsFinite(payments))
         {
-            throw new ArgumentOutOfRangeException(nameof(payments), payments, "The payments must be a positive number.");
+            throw new ArgumentOutOfRangeException(
+                nameof(payments),
+                payments,
+                "The payments must be a positive number."
+            );
         }
         return Scale(1 / payments);
     }
@@ -90,7 +102,11 @@ internal sealed class InstructionProfile
     {
         if (!double.IsFinite(scale) || scale < 0)
         {
-            throw new ArgumentOutOfRangeException(nameof(scale), scale, "The scale must be a finite number, 0 or more.");
+            throw new ArgumentOutOfRangeException(
+                nameof(scale),
+                scale,
+                "The scale must be a finite number, 0 or more."
+            );
         }
         return Plus(idle, -scale);
     }
@@ -118,9 +134,15 @@ internal sealed class InstructionProfile
         return new InstructionProfile(functions, calls, processes);
     }
 
-    private static void Add(Dictionary<InstructionFunction, FunctionInstructions> functions, InstructionFunction key, FunctionInstructions value) =>
-        functions[key] = functions.GetValueOrDefault(key) + value;
+    private static void Add(
+        Dictionary<InstructionFunction, FunctionInstructions> functions,
+        InstructionFunction key,
+        FunctionInstructions value
+    ) => functions[key] = functions.GetValueOrDefault(key) + value;
 
-    private static void Add(Dictionary<(InstructionFunction, InstructionFunction), CallInstructions> calls, (InstructionFunction, InstructionFunction) key, CallInstructions value) =>
-        calls[key] = calls.GetValueOrDefault(key) + value;
+    private static void Add(
+        Dictionary<(InstructionFunction, InstructionFunction), CallInstructions> calls,
+        (InstructionFunction, InstructionFunction) key,
+        CallInstructions value
+    ) => calls[key] = calls.GetValueOrDefault(key) + value;
 }

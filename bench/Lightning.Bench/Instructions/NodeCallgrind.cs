@@ -10,7 +10,14 @@ namespace Lightning.Bench.Instructions;
 /// the node's folder. The processes are those whose vgdb FIFOs are in that folder.
 /// </summary>
 /// <param name="forkedWork">Functions a forked child's own work starts in (<see cref="NodeKinds.InstructionCounting.ForkedWork"/>).</param>
-internal sealed partial class NodeCallgrind(DockerEngine engine, string node, string container, string hostFolder, string? user, IReadOnlyList<string>? forkedWork = null)
+internal sealed partial class NodeCallgrind(
+    DockerEngine engine,
+    string node,
+    string container,
+    string hostFolder,
+    string? user,
+    IReadOnlyList<string>? forkedWork = null
+)
 {
     private const int Attempts = 5;
 
@@ -22,9 +29,14 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
 
     /// <summary>The processes running under Valgrind now (pids in the container).</summary>
     public IReadOnlyList<int> Pids() =>
-        Directory.EnumerateFiles(hostFolder, "vgdb-from-vgdb-to-*")
+        Directory
+            .EnumerateFiles(hostFolder, "vgdb-from-vgdb-to-*")
             .Select(f => VgdbFifo().Match(Path.GetFileName(f)))
-            .Where(m => m.Success).Select(m => int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture)).Distinct().Order().ToList();
+            .Where(m => m.Success)
+            .Select(m => int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture))
+            .Distinct()
+            .Order()
+            .ToList();
 
     /// <summary>
     /// Zeroes every process's counts; returns the pids that were zeroed. A process gone before it was reached (a child
@@ -34,7 +46,9 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     {
         var pids = Pids();
         var done = await BatchAsync(pids, "zero", ct);
-        var zeroed = await Task.WhenAll(pids.Select(async p => (Pid: p, Answered: done.Contains(p) || await MonitorAsync(p, "zero", ct))));
+        var zeroed = await Task.WhenAll(
+            pids.Select(async p => (Pid: p, Answered: done.Contains(p) || await MonitorAsync(p, "zero", ct)))
+        );
         return zeroed.Where(z => z.Answered).Select(z => z.Pid).ToList();
     }
 
@@ -42,27 +56,39 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     /// Dumps (and zeroes) the counts of <paramref name="pids"/> (those zeroed when the window opened: a process forked
     /// since would carry its parent's counts), each to a new file whose trigger names <paramref name="hint"/>.
     /// </summary>
-    public async Task<IReadOnlyDictionary<int, string>> DumpAsync(IReadOnlyList<int> pids, string hint, CancellationToken ct = default)
+    public async Task<IReadOnlyDictionary<int, string>> DumpAsync(
+        IReadOnlyList<int> pids,
+        string hint,
+        CancellationToken ct = default
+    )
     {
         await ForkedChildrenEndedAsync(pids, ct);
         var alive = Pids().Intersect(pids).ToList();
         var before = alive.ToDictionary(p => p, p => DumpFiles(p).ToHashSet());
         var done = await BatchAsync(alive, $"dump {hint}", ct);
-        var dumps = await Task.WhenAll(alive.Select(async p =>
-        {
-            if (!done.Contains(p) && !await MonitorAsync(p, $"dump {hint}", ct))
+        var dumps = await Task.WhenAll(
+            alive.Select(async p =>
             {
-                return (Pid: p, File: Ended(p));
-            }
-            var file = DumpFiles(p).Where(f => !before[p].Contains(f)).OrderByDescending(Part).FirstOrDefault()
-                ?? throw new IOException($"{node}: callgrind of process {p} answered the dump but wrote no file in {hostFolder}");
-            return (Pid: p, File: file);
-        }));
+                if (!done.Contains(p) && !await MonitorAsync(p, $"dump {hint}", ct))
+                {
+                    return (Pid: p, File: Ended(p));
+                }
+                var file =
+                    DumpFiles(p).Where(f => !before[p].Contains(f)).OrderByDescending(Part).FirstOrDefault()
+                    ?? throw new IOException(
+                        $"{node}: callgrind of process {p} answered the dump but wrote no file in {hostFolder}"
+                    );
+                return (Pid: p, File: file);
+            })
+        );
         // A process that ended inside the window wrote its counts since the zeroing when it exited; one that has no
         // such file was a child that exec'd a program not counted (bitcoin-cli), whose counts were its parent's. A
         // child forked and ended since the zeroing counts when its work zeroed its parent's counts (--zero-before).
-        return dumps.Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p)))).Concat(ForkedAndEnded(pids))
-            .Where(d => d.File is not null).ToDictionary(d => d.Pid, d => d.File!);
+        return dumps
+            .Concat(pids.Except(alive).Select(p => (Pid: p, File: Ended(p))))
+            .Concat(ForkedAndEnded(pids))
+            .Where(d => d.File is not null)
+            .ToDictionary(d => d.Pid, d => d.File!);
     }
 
     /// <summary>
@@ -98,8 +124,16 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         var running = Pids().ToHashSet();
         foreach (var file in Directory.EnumerateFiles(hostFolder, "cg.*"))
         {
-            if (!int.TryParse(Path.GetFileName(file)["cg.".Length..], NumberStyles.None, CultureInfo.InvariantCulture, out var pid)
-                || zeroed.Contains(pid) || running.Contains(pid))
+            if (
+                !int.TryParse(
+                    Path.GetFileName(file)["cg.".Length..],
+                    NumberStyles.None,
+                    CultureInfo.InvariantCulture,
+                    out var pid
+                )
+                || zeroed.Contains(pid)
+                || running.Contains(pid)
+            )
             {
                 continue;
             }
@@ -114,13 +148,18 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     /// <summary>The name in a callgrind "fn=(ID) NAME" or "cfn=(ID) NAME" line (names are written once, then by id alone); null for other lines.</summary>
     private static string? FunctionName(string line)
     {
-        var prefix = line.StartsWith("fn=", StringComparison.Ordinal) ? 3 : line.StartsWith("cfn=", StringComparison.Ordinal) ? 4 : -1;
+        var prefix =
+            line.StartsWith("fn=", StringComparison.Ordinal) ? 3
+            : line.StartsWith("cfn=", StringComparison.Ordinal) ? 4
+            : -1;
         if (prefix < 0)
         {
             return null;
         }
         var name = line[prefix..];
-        return name.StartsWith('(') && name.IndexOf(") ", StringComparison.Ordinal) is var close and > 0 ? name[(close + 2)..] : name;
+        return name.StartsWith('(') && name.IndexOf(") ", StringComparison.Ordinal) is var close and > 0
+            ? name[(close + 2)..]
+            : name;
     }
 
     /// <summary>
@@ -136,16 +175,37 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         }
         // A process gone (a forked child that exited) may leave its FIFOs: vgdb would wait on them for ever, so they
         // are removed instead, and the process is not one that took the command.
-        const string script = "c=$1; shift; for p in \"$@\"; do if [ ! -d /proc/$p ]; then rm -f \"$VGDB_PREFIX\"*-$p-by-*; echo \"gone $p\"; continue; fi; (\"" +
-            HostValgrind.ContainerVgdb + "\" --vgdb-prefix=\"" + "$VGDB_PREFIX" + "\" --pid=$p $c >/dev/null 2>&1; echo \"took $p $?\") & done; wait";
+        const string script =
+            "c=$1; shift; for p in \"$@\"; do if [ ! -d /proc/$p ]; then rm -f \"$VGDB_PREFIX\"*-$p-by-*; echo \"gone $p\"; continue; fi; (\""
+            + HostValgrind.ContainerVgdb
+            + "\" --vgdb-prefix=\""
+            + "$VGDB_PREFIX"
+            + "\" --pid=$p $c >/dev/null 2>&1; echo \"took $p $?\") & done; wait";
         try
         {
-            var (exitCode, output) = await engine.ExecAsync(container,
-                ["/bin/sh", "-c", script.Replace("$VGDB_PREFIX", ValgrindWrapping.VgdbPrefix, StringComparison.Ordinal), "sh", command, .. pids.Select(p => p.ToString(CultureInfo.InvariantCulture))],
-                user, CallTimeout, ct);
+            var (exitCode, output) = await engine.ExecAsync(
+                container,
+                [
+                    "/bin/sh",
+                    "-c",
+                    script.Replace("$VGDB_PREFIX", ValgrindWrapping.VgdbPrefix, StringComparison.Ordinal),
+                    "sh",
+                    command,
+                    .. pids.Select(p => p.ToString(CultureInfo.InvariantCulture)),
+                ],
+                user,
+                CallTimeout,
+                ct
+            );
             shell = exitCode == 0;
-            return exitCode != 0 ? new HashSet<int>() : output.Split('\n', StringSplitOptions.TrimEntries)
-                .Select(l => l.Split(' ')).Where(w => w is ["took", _, "0"]).Select(w => int.Parse(w[1], CultureInfo.InvariantCulture)).ToHashSet();
+            return exitCode != 0
+                ? new HashSet<int>()
+                : output
+                    .Split('\n', StringSplitOptions.TrimEntries)
+                    .Select(l => l.Split(' '))
+                    .Where(w => w is ["took", _, "0"])
+                    .Select(w => int.Parse(w[1], CultureInfo.InvariantCulture))
+                    .ToHashSet();
         }
         catch (Docker.DockerApiException)
         {
@@ -164,7 +224,14 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
     private IEnumerable<string> DumpFiles(int pid) => Directory.EnumerateFiles(hostFolder, $"cg.{pid}.*");
 
     private static int Part(string file) =>
-        int.TryParse(Path.GetExtension(file).TrimStart('.'), NumberStyles.None, CultureInfo.InvariantCulture, out var part) ? part : 0;
+        int.TryParse(
+            Path.GetExtension(file).TrimStart('.'),
+            NumberStyles.None,
+            CultureInfo.InvariantCulture,
+            out var part
+        )
+            ? part
+            : 0;
 
     /// <summary>
     /// One callgrind monitor command to one process; retried, since only one vgdb may speak with a process at a time
@@ -177,10 +244,28 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
         for (var attempt = 1; attempt <= Attempts; attempt++)
         {
             // Through the node's shell where it has one: a process gone has its FIFOs removed rather than waited on.
-            string[] vgdb = [HostValgrind.ContainerVgdb, $"--vgdb-prefix={ValgrindWrapping.VgdbPrefix}", $"--pid={pid}", .. command.Split(' ')];
-            var (exitCode, text) = await engine.ExecAsync(container, shell
-                ? ["/bin/sh", "-c", $"[ -d /proc/{pid} ] || {{ rm -f '{ValgrindWrapping.VgdbPrefix}'*-{pid}-by-*; echo 'no FIFO found matching pid {pid}'; exit 42; }}; exec \"$0\" \"$@\"", .. vgdb]
-                : vgdb, user, CallTimeout, ct);
+            string[] vgdb =
+            [
+                HostValgrind.ContainerVgdb,
+                $"--vgdb-prefix={ValgrindWrapping.VgdbPrefix}",
+                $"--pid={pid}",
+                .. command.Split(' '),
+            ];
+            var (exitCode, text) = await engine.ExecAsync(
+                container,
+                shell
+                    ?
+                    [
+                        "/bin/sh",
+                        "-c",
+                        $"[ -d /proc/{pid} ] || {{ rm -f '{ValgrindWrapping.VgdbPrefix}'*-{pid}-by-*; echo 'no FIFO found matching pid {pid}'; exit 42; }}; exec \"$0\" \"$@\"",
+                        .. vgdb,
+                    ]
+                    : vgdb,
+                user,
+                CallTimeout,
+                ct
+            );
             if (exitCode == 0)
             {
                 return true;
@@ -194,7 +279,9 @@ internal sealed partial class NodeCallgrind(DockerEngine engine, string node, st
             output = text.Trim();
             await Task.Delay(TimeSpan.FromMilliseconds(200 * attempt), ct);
         }
-        throw new IOException($"{node}: callgrind of process {pid} did not take `{command}` after {Attempts} attempts: {output.Split('\n').LastOrDefault()}");
+        throw new IOException(
+            $"{node}: callgrind of process {pid} did not take `{command}` after {Attempts} attempts: {output.Split('\n').LastOrDefault()}"
+        );
     }
 
     [GeneratedRegex(@"^vgdb-from-vgdb-to-(\d+)-by-")]

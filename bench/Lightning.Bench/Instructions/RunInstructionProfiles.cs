@@ -35,16 +35,26 @@ internal sealed class RunInstructionProfiles
     /// Reads a topology's dumps into per-payment profiles (idle subtracted, scaled to the window's length) and window
     /// stacks, keeps them and writes their files; returns the files written.
     /// </summary>
-    public IReadOnlyList<string> Add(string runDirectory, string caseKey, IReadOnlyDictionary<string, string> parameters, string caseFolder,
-        IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> window, IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> idle,
-        IReadOnlyDictionary<string, double> idleShare, int payments)
+    public IReadOnlyList<string> Add(
+        string runDirectory,
+        string caseKey,
+        IReadOnlyDictionary<string, string> parameters,
+        string caseFolder,
+        IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> window,
+        IReadOnlyDictionary<string, IReadOnlyList<CallgrindDump>> idle,
+        IReadOnlyDictionary<string, double> idleShare,
+        int payments
+    )
     {
         var directory = Path.Combine(runDirectory, Folder, caseFolder);
         Directory.CreateDirectory(directory);
         var files = new List<string>();
         foreach (var (node, dumps) in window.OrderBy(w => w.Key, StringComparer.Ordinal))
         {
-            var perPayment = InstructionProfile.FromDumps(dumps).Subtract(InstructionProfile.FromDumps(idle[node]), idleShare[node]).PerPayment(payments);
+            var perPayment = InstructionProfile
+                .FromDumps(dumps)
+                .Subtract(InstructionProfile.FromDumps(idle[node]), idleShare[node])
+                .PerPayment(payments);
             var stacks = CallgrindFolding.ToFolded(dumps, StackFloorShare).Bounded(ProfileFiles.MaxStacks);
             var folded = Path.Combine(directory, node + ProfileFiles.Extension);
             stacks.WriteFile(folded);
@@ -61,12 +71,23 @@ internal sealed class RunInstructionProfiles
     }
 
     private static IEnumerable<string> FunctionRows(InstructionProfile perPayment) =>
-        new[] { "process,function,object,self_per_payment,inclusive_per_payment" }.Concat(perPayment.Functions
-            .OrderByDescending(f => f.Value.Self)
-            .Select(f => string.Join(',', Csv(f.Key.Process), Csv(f.Key.Name), Csv(f.Key.Object),
-                f.Value.Self.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture),
-                f.Value.Inclusive.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture))));
+        new[] { "process,function,object,self_per_payment,inclusive_per_payment" }.Concat(
+            perPayment
+                .Functions.OrderByDescending(f => f.Value.Self)
+                .Select(f =>
+                    string.Join(
+                        ',',
+                        Csv(f.Key.Process),
+                        Csv(f.Key.Name),
+                        Csv(f.Key.Object),
+                        f.Value.Self.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture),
+                        f.Value.Inclusive.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)
+                    )
+                )
+        );
 
     private static string Csv(string field) =>
-        field.IndexOfAny([',', '"', '\n', '\r']) >= 0 ? $"\"{field.Replace("\"", "\"\"", StringComparison.Ordinal)}\"" : field;
+        field.IndexOfAny([',', '"', '\n', '\r']) >= 0
+            ? $"\"{field.Replace("\"", "\"\"", StringComparison.Ordinal)}\""
+            : field;
 }

@@ -8,7 +8,13 @@ namespace Lightning.Bench.Instructions;
 /// <param name="Window">The window's stacks as counted (idle chores included), for the flame graphs.</param>
 /// <param name="Payments">The window's successful payments.</param>
 internal sealed record TopologyInstructionProfile(
-    string CaseKey, IReadOnlyDictionary<string, string> Parameters, string Node, InstructionProfile PerPayment, FoldedStacks Window, int Payments)
+    string CaseKey,
+    IReadOnlyDictionary<string, string> Parameters,
+    string Node,
+    InstructionProfile PerPayment,
+    FoldedStacks Window,
+    int Payments
+)
 {
     /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
     [System.Text.Json.Serialization.JsonIgnore]

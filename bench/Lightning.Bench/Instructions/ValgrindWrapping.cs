@@ -26,7 +26,16 @@ internal static class ValgrindWrapping
         {
             return;
         }
-        foreach (var file in Directory.EnumerateFiles(folder).Where(f => Path.GetFileName(f) is var n && (n.StartsWith("vgdb-", StringComparison.Ordinal) || n.StartsWith("cg.", StringComparison.Ordinal))))
+        foreach (
+            var file in Directory
+                .EnumerateFiles(folder)
+                .Where(f =>
+                    Path.GetFileName(f) is var n
+                    && (
+                        n.StartsWith("vgdb-", StringComparison.Ordinal) || n.StartsWith("cg.", StringComparison.Ordinal)
+                    )
+                )
+        )
         {
             File.Delete(file);
         }
@@ -54,7 +63,10 @@ internal static class ValgrindWrapping
             .. service.Entrypoint ?? [],
         ];
         wrapped.Command = [.. service.Command ?? [], .. counting.Arguments];
-        wrapped.Environment = new Dictionary<string, string>(service.Environment ?? []) { ["VALGRIND_LIB"] = HostValgrind.ContainerLib };
+        wrapped.Environment = new Dictionary<string, string>(service.Environment ?? [])
+        {
+            ["VALGRIND_LIB"] = HostValgrind.ContainerLib,
+        };
         foreach (var (key, value) in counting.Environment)
         {
             wrapped.Environment[key] = value;

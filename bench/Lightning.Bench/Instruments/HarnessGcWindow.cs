@@ -17,7 +17,9 @@ internal sealed class HarnessGcWindow(CaseResults results) : CaseInstrument
     {
         if (invocation.Measured)
         {
-            results.GcInInvocations.Add((GC.GetTotalPauseDuration() - before.Paused, GC.CollectionCount(0) - before.Collections));
+            results.GcInInvocations.Add(
+                (GC.GetTotalPauseDuration() - before.Paused, GC.CollectionCount(0) - before.Collections)
+            );
         }
         return Task.CompletedTask;
     }

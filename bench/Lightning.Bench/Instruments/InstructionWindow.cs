@@ -21,7 +21,8 @@ internal sealed class InstructionWindow(
     int warmups,
     int iterations,
     int operationsPerInvocation,
-    RunProgress progress) : CaseInstrument
+    RunProgress progress
+) : CaseInstrument
 {
     private CaseInstructions? instructions = counting;
 
@@ -34,7 +35,9 @@ internal sealed class InstructionWindow(
         {
             // Every node at the chain's tip first: a block processed late would count as idle work.
             await waitSynced(ct);
-            using var step = progress.Begin($"counting the nodes' idle instructions for {CaseInstructions.IdleWindow.TotalSeconds:0} s");
+            using var step = progress.Begin(
+                $"counting the nodes' idle instructions for {CaseInstructions.IdleWindow.TotalSeconds:0} s"
+            );
             await instructions!.MeasureIdleAsync(CaseInstructions.IdleWindow, ct);
         }
         catch (Exception e) when (e is IOException or TimeoutException or InvalidDataException)
@@ -82,8 +85,16 @@ internal sealed class InstructionWindow(
         }
         try
         {
-            profiles.Add(resultsDirectory, results.CaseKey, results.Parameters, CaseFolder.Of(results.CaseKey),
-                dumps.Window, dumps.Idle, counts.ToDictionary(c => c.Key, c => c.Value.IdleShare), operations);
+            profiles.Add(
+                resultsDirectory,
+                results.CaseKey,
+                results.Parameters,
+                CaseFolder.Of(results.CaseKey),
+                dumps.Window,
+                dumps.Idle,
+                counts.ToDictionary(c => c.Key, c => c.Value.IdleShare),
+                operations
+            );
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -104,8 +115,13 @@ internal sealed class InstructionWindow(
         {
             return;
         }
-        var wait = await meter.WaitQuietAsync(results.IdleCpuNanosecondsPerSecond, CaseInstructions.SettleQuiet,
-            CaseInstructions.SettleBusyShare, CaseInstructions.SettleLimit, ct);
+        var wait = await meter.WaitQuietAsync(
+            results.IdleCpuNanosecondsPerSecond,
+            CaseInstructions.SettleQuiet,
+            CaseInstructions.SettleBusyShare,
+            CaseInstructions.SettleLimit,
+            ct
+        );
         results.SettleWaits.Add(wait);
     }
 

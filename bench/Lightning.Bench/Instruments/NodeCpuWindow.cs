@@ -10,7 +10,12 @@ namespace Lightning.Bench.Instruments;
 /// operations cost, not time passing. The idle window comes before the first invocation, or, for a timed case, after
 /// the last (<paramref name="idleAfterOperations"/>), while the next case's topology is set up, where it costs the run nothing.
 /// </summary>
-internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool idleAfterOperations, RunProgress progress) : ReadingWindow<IReadOnlyDictionary<string, long>>
+internal sealed class NodeCpuWindow(
+    INodeMeter meter,
+    CaseResults results,
+    bool idleAfterOperations,
+    RunProgress progress
+) : ReadingWindow<IReadOnlyDictionary<string, long>>
 {
     /// <summary>Long enough to hold a few of the nodes' periodic chores (bitcoind is polled every second).</summary>
     public static readonly TimeSpan IdleWindow = TimeSpan.FromSeconds(3);
@@ -34,8 +39,15 @@ internal sealed class NodeCpuWindow(INodeMeter meter, CaseResults results, bool 
 
     protected override Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct) => meter.ReadAsync(ct);
 
-    protected override void Record(Invocation invocation, IReadOnlyDictionary<string, long> before, IReadOnlyDictionary<string, long> after) =>
-        results.RecordCpu(invocation.Number, after.Where(a => before.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - before[a.Key]));
+    protected override void Record(
+        Invocation invocation,
+        IReadOnlyDictionary<string, long> before,
+        IReadOnlyDictionary<string, long> after
+    ) =>
+        results.RecordCpu(
+            invocation.Number,
+            after.Where(a => before.ContainsKey(a.Key)).ToDictionary(a => a.Key, a => a.Value - before[a.Key])
+        );
 
     public override async Task MeasureIdleAfterAsync(CancellationToken ct)
     {

@@ -16,7 +16,8 @@ internal sealed class ProfileWindow(
     CaseResults results,
     string resultsDirectory,
     int warmups,
-    RunProgress progress) : CaseInstrument
+    RunProgress progress
+) : CaseInstrument
 {
     private ICaseProfiler? profiler;
 
@@ -26,7 +27,9 @@ internal sealed class ProfileWindow(
         {
             profiler = await start(ct);
         }
-        catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or Processes.ToolNotFoundException)
+        catch (Exception e)
+            when (e is IOException or TimeoutException or UnauthorizedAccessException or Processes.ToolNotFoundException
+            )
         {
             results.ProfileProblem = e.Message;
             progress.Info($"case {results.CaseKey}: no profiles: {e.Message}");
@@ -42,7 +45,8 @@ internal sealed class ProfileWindow(
         }
     }
 
-    public override Task AfterInvocationAsync(Invocation invocation, CancellationToken ct) => SwitchAsync(p => p.DisableAsync(ct));
+    public override Task AfterInvocationAsync(Invocation invocation, CancellationToken ct) =>
+        SwitchAsync(p => p.DisableAsync(ct));
 
     /// <summary>The nodes' folded stacks, written to profiles/CASE/NODE.folded.</summary>
     public override async Task EndAsync(CancellationToken ct)
@@ -61,12 +65,20 @@ internal sealed class ProfileWindow(
             using var step = progress.Begin($"case {results.CaseKey}: folding the nodes' stacks");
             if (!double.IsNaN(ending.MedianSwitchMs))
             {
-                progress.Info($"case {results.CaseKey}: profile switches through the agent took {ending.MedianSwitchMs:0.0} ms (median round trip)");
+                progress.Info(
+                    $"case {results.CaseKey}: profile switches through the agent took {ending.MedianSwitchMs:0.0} ms (median round trip)"
+                );
             }
             var folded = await ending.StopAndFoldAsync(ct);
-            results.Profiles = ProfileFiles.Write(resultsDirectory, CaseFolder.Of(results.CaseKey), folded, results.ProfiledPayments());
+            results.Profiles = ProfileFiles.Write(
+                resultsDirectory,
+                CaseFolder.Of(results.CaseKey),
+                folded,
+                results.ProfiledPayments()
+            );
         }
-        catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
         {
             results.ProfileProblem = e.Message;
             progress.Info($"case {results.CaseKey}: no profiles: {e.Message}");

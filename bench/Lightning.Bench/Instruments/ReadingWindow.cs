@@ -14,7 +14,8 @@ internal abstract class ReadingWindow<T> : CaseInstrument
     /// <summary>What changed over <paramref name="invocation"/>, from its two readings.</summary>
     protected abstract void Record(Invocation invocation, T before, T after);
 
-    public override async Task BeforeInvocationAsync(Invocation invocation, CancellationToken ct) => before = await ReadAsync(ct);
+    public override async Task BeforeInvocationAsync(Invocation invocation, CancellationToken ct) =>
+        before = await ReadAsync(ct);
 
     public override async Task AfterInvocationAsync(Invocation invocation, CancellationToken ct)
     {

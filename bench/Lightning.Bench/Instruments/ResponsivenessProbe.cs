@@ -12,7 +12,11 @@ namespace Lightning.Bench.Instruments;
 /// next (calls never pile up); its calls cost the nodes some CPU, inside the measured invocations and in the idle
 /// window alike.
 /// </summary>
-internal sealed class ResponsivenessProbe(IReadOnlyDictionary<string, ILightningNode> nodes, TimeSpan interval, CaseResults results) : CaseInstrument
+internal sealed class ResponsivenessProbe(
+    IReadOnlyDictionary<string, ILightningNode> nodes,
+    TimeSpan interval,
+    CaseResults results
+) : CaseInstrument
 {
     /// <summary>How long one call may wait for its answer before it counts as unanswered.</summary>
     public static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(60);
@@ -99,8 +103,16 @@ internal sealed class ResponsivenessProbe(IReadOnlyDictionary<string, ILightning
                 error = e is OperationCanceledException ? $"no answer in {CallTimeout.TotalSeconds:0} s" : e.Message;
             }
             var latency = clock.Elapsed - before;
-            results.RecordProbe(new ProbeSample(node.Name, invocation?.Number ?? 0, invocation?.Measured ?? false,
-                (started - DateTimeOffset.UnixEpoch).Ticks / 10, latency.TotalMilliseconds, error));
+            results.RecordProbe(
+                new ProbeSample(
+                    node.Name,
+                    invocation?.Number ?? 0,
+                    invocation?.Measured ?? false,
+                    (started - DateTimeOffset.UnixEpoch).Ticks / 10,
+                    latency.TotalMilliseconds,
+                    error
+                )
+            );
             next += interval;
             if (next < clock.Elapsed)
             {

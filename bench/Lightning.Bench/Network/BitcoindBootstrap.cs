@@ -16,29 +16,50 @@ internal static class BitcoindBootstrap
     public const int InitialBlocks = 101;
 
     public static async Task<BitcoinMiner> StartAsync(
-        DockerEngine engine, string containerId, RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default)
+        DockerEngine engine,
+        string containerId,
+        RunCredentials credentials,
+        NodeWaits waits,
+        bool seeded,
+        CancellationToken ct = default
+    )
     {
-        var details = await engine.InspectContainerAsync(containerId, ct)
+        var details =
+            await engine.InspectContainerAsync(containerId, ct)
             ?? throw new InvalidOperationException("the bitcoind container disappeared");
         if (!details.HostPorts.TryGetValue($"{ComposeGenerator.BitcoindRpcPort}/tcp", out var port))
         {
             await waits.ThrowIfAnyDiedAsync(ct);
             throw new InvalidOperationException("bitcoind's RPC port was not published");
         }
-        return await StartAsync(new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password), waits, seeded, ct);
+        return await StartAsync(
+            new BitcoinRpcClient(new Uri($"http://127.0.0.1:{port}/"), credentials.User, credentials.Password),
+            waits,
+            seeded,
+            ct
+        );
     }
 
     /// <summary>The same, over an RPC client made by the caller (a swarm's bitcoind, reached through the run's gate); the miner owns it.</summary>
-    public static async Task<BitcoinMiner> StartAsync(BitcoinRpcClient rpc, NodeWaits waits, bool seeded, CancellationToken ct = default)
+    public static async Task<BitcoinMiner> StartAsync(
+        BitcoinRpcClient rpc,
+        NodeWaits waits,
+        bool seeded,
+        CancellationToken ct = default
+    )
     {
         try
         {
-            await waits.UntilAsync("bitcoind RPC to answer", async c =>
-            {
-                // Untyped: the wait needs only an answer, and NBitcoin's typed form reads many fields that differ between bitcoind versions.
-                var info = await rpc.CallAsync(RPCOperations.getblockchaininfo, [], c);
-                return WaitState.Met((string)info["chain"]!);
-            }, ct);
+            await waits.UntilAsync(
+                "bitcoind RPC to answer",
+                async c =>
+                {
+                    // Untyped: the wait needs only an answer, and NBitcoin's typed form reads many fields that differ between bitcoind versions.
+                    var info = await rpc.CallAsync(RPCOperations.getblockchaininfo, [], c);
+                    return WaitState.Met((string)info["chain"]!);
+                },
+                ct
+            );
             if (seeded)
             {
                 return await BitcoinMiner.OpenAsync(rpc, ct);

@@ -30,10 +30,17 @@ internal static class ComposeGenerator
     public static PeerAddress PeerAddressOf(TopologySpec topology, string node)
     {
         var index = topology.Nodes.Select(n => n.Name).ToList().IndexOf(node);
-        return index < 0 ? throw new ArgumentException($"{node} is not a node of the topology", nameof(node)) : new(PodHost, FirstPeerPort + index);
+        return index < 0
+            ? throw new ArgumentException($"{node} is not a node of the topology", nameof(node))
+            : new(PodHost, FirstPeerPort + index);
     }
 
-    public static ComposeFile Generate(TopologySpec topology, ComposeRunSettings settings, ComposeFragments fragments, NodeKindCatalog? kinds = null)
+    public static ComposeFile Generate(
+        TopologySpec topology,
+        ComposeRunSettings settings,
+        ComposeFragments fragments,
+        NodeKindCatalog? kinds = null
+    )
     {
         kinds ??= NodeKindCatalog.Default;
         var file = new ComposeFile();
@@ -52,24 +59,36 @@ internal static class ComposeGenerator
             var kind = kinds.Get(node.Kind);
             var traced = kind.Traces is not null;
             var emittedSpans = kind.Traces?.EmittedSpansPrefix;
-            var service = kind.DescribeService(Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings), new NodeServiceSettings(
-                node.Name,
-                RunLayout.ContainerMount,
-                PodHost,
-                BitcoindRpcPort,
-                PeerAddressOf(topology, node.Name),
-                settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
-                settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null)
-            {
-                Options = node.Options,
-                PostgresUrl = node.Database == Databases.Postgres
-                    ? $"postgres://{Databases.User}:{Databases.Password}@{PodHost}:{Databases.Port}/{DatabaseName(node.Name)}"
-                    : null,
-            });
+            var service = kind.DescribeService(
+                Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings),
+                new NodeServiceSettings(
+                    node.Name,
+                    RunLayout.ContainerMount,
+                    PodHost,
+                    BitcoindRpcPort,
+                    PeerAddressOf(topology, node.Name),
+                    settings.TraceSockets && traced ? RunLayout.ContainerPath(RunLayout.TraceSocketName) : null,
+                    settings.DevTraceFile && emittedSpans is not null ? RunLayout.ContainerPath(emittedSpans) : null
+                )
+                {
+                    Options = node.Options,
+                    PostgresUrl =
+                        node.Database == Databases.Postgres
+                            ? $"postgres://{Databases.User}:{Databases.Password}@{PodHost}:{Databases.Port}/{DatabaseName(node.Name)}"
+                            : null,
+                }
+            );
             if (settings.Valgrind is { } valgrind)
             {
-                service = ValgrindWrapping.Wrap(service, kind.Instructions
-                    ?? throw new ArgumentException($"node kind {kind.Name} cannot run under Valgrind", nameof(settings)), valgrind);
+                service = ValgrindWrapping.Wrap(
+                    service,
+                    kind.Instructions
+                        ?? throw new ArgumentException(
+                            $"node kind {kind.Name} cannot run under Valgrind",
+                            nameof(settings)
+                        ),
+                    valgrind
+                );
             }
             service.DependsOn = [TopologySpec.BitcoindName];
             service.NetworkMode = $"service:{TopologySpec.BitcoindName}";
@@ -88,7 +107,12 @@ internal static class ComposeGenerator
         {
             // The nodes' PostgreSQL server, in the pod: it listens on the topology's loopback. Its data stays in the
             // container (removed with it); it starts as the image's user, which owns that data.
-            var postgres = Customize(fragments.For(ComposeFragments.PostgresFile), Databases.ServerName, settings.PostgresImage, settings);
+            var postgres = Customize(
+                fragments.For(ComposeFragments.PostgresFile),
+                Databases.ServerName,
+                settings.PostgresImage,
+                settings
+            );
             postgres.User = null;
             postgres.Volumes = null;
             postgres.Environment = new Dictionary<string, string>(postgres.Environment ?? [])
@@ -107,7 +131,12 @@ internal static class ComposeGenerator
     /// <summary>A node's database on the topology's PostgreSQL server (node names have dashes: carol-1 → carol_1).</summary>
     public static string DatabaseName(string node) => node.Replace('-', '_');
 
-    private static ComposeService Customize(ComposeService fragment, string name, string image, ComposeRunSettings settings)
+    private static ComposeService Customize(
+        ComposeService fragment,
+        string name,
+        string image,
+        ComposeRunSettings settings
+    )
     {
         var service = fragment.Clone();
         service.Image = image;

@@ -15,7 +15,8 @@ internal sealed record ComposeRunSettings(
     IReadOnlyDictionary<string, string> Labels,
     bool TraceSockets,
     bool DevTraceFile = false,
-    Instructions.HostValgrind? Valgrind = null)
+    Instructions.HostValgrind? Valgrind = null
+)
 {
     /// <summary>The PostgreSQL server's image (--postgres-image), for nodes on --db postgres.</summary>
     public string PostgresImage { get; init; } = Options.HarnessOptions.DefaultPostgresImage;

@@ -1,7 +1,7 @@
+using Lightning.Bench.Docker;
 using Lightning.Bench.Processes;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Results;
-using Lightning.Bench.Docker;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Network;
@@ -15,7 +15,11 @@ internal sealed class CpuMeter : INodeMeter
     private readonly IReadOnlyDictionary<string, string> files;
     private readonly IReadOnlyDictionary<string, NodeResources> resources;
 
-    private CpuMeter(IReadOnlyDictionary<string, string> files, string? problem, IReadOnlyDictionary<string, NodeResources>? resources = null)
+    private CpuMeter(
+        IReadOnlyDictionary<string, string> files,
+        string? problem,
+        IReadOnlyDictionary<string, NodeResources>? resources = null
+    )
     {
         this.files = files;
         Problem = problem;
@@ -25,7 +29,11 @@ internal sealed class CpuMeter : INodeMeter
     /// <summary>Why CPU time cannot be read (then snapshots are empty), or null.</summary>
     public string? Problem { get; }
 
-    public static async Task<CpuMeter> CreateAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, CancellationToken ct = default)
+    public static async Task<CpuMeter> CreateAsync(
+        DockerEngine engine,
+        IReadOnlyDictionary<string, string> containersByNode,
+        CancellationToken ct = default
+    )
     {
         var files = new Dictionary<string, string>();
         var resources = new Dictionary<string, NodeResources>();
@@ -54,7 +62,8 @@ internal sealed class CpuMeter : INodeMeter
         {
             return files.ToDictionary(f => f.Key, f => CgroupCpu.ReadNanoseconds(f.Value));
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
         {
             // A node's cgroup goes when its container does: the case is ending anyway.
             return new Dictionary<string, long>();
@@ -63,7 +72,8 @@ internal sealed class CpuMeter : INodeMeter
 
     public Task<IReadOnlyDictionary<string, long>> ReadAsync(CancellationToken ct = default) => Task.FromResult(Read());
 
-    public Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) => Task.FromResult(ReadResources());
+    public Task<IReadOnlyDictionary<string, NodeResourceSample>> ReadResourcesAsync(CancellationToken ct = default) =>
+        Task.FromResult(ReadResources());
 
     /// <summary>Each node's memory and storage writes so far (empty when they cannot be read).</summary>
     public IReadOnlyDictionary<string, NodeResourceSample> ReadResources()
@@ -72,7 +82,8 @@ internal sealed class CpuMeter : INodeMeter
         {
             return resources.ToDictionary(r => r.Key, r => r.Value.Read(countFiles: false));
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
         {
             return new Dictionary<string, NodeResourceSample>();
         }
@@ -84,10 +95,23 @@ internal sealed class CpuMeter : INodeMeter
     /// timer, a network hop) are shorter than <paramref name="quiet"/>. Reading cgroups costs the nodes nothing.
     /// </summary>
     /// <returns>How long it waited, and whether the nodes fell quiet (false: the limit was reached).</returns>
-    public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
-        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null) =>
-        QuietWait.UntilQuietAsync(() => Read() is { Count: > 0 } now ? now.Values.Sum() : null, idleNsPerSecond?.Values.Sum() ?? 0,
-            quiet, busyShare, limit, poll ?? SettlePoll, ct);
+    public Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(
+        IReadOnlyDictionary<string, double>? idleNsPerSecond,
+        TimeSpan quiet,
+        double busyShare,
+        TimeSpan limit,
+        CancellationToken ct = default,
+        TimeSpan? poll = null
+    ) =>
+        QuietWait.UntilQuietAsync(
+            () => Read() is { Count: > 0 } now ? now.Values.Sum() : null,
+            idleNsPerSecond?.Values.Sum() ?? 0,
+            quiet,
+            busyShare,
+            limit,
+            poll ?? SettlePoll,
+            ct
+        );
 
     private static readonly TimeSpan SettlePoll = TimeSpan.FromMilliseconds(20);
 }

@@ -17,48 +17,67 @@ internal sealed class DeathWatch : IAsyncDisposable
     private readonly HashSet<string> expected = new();
 
     /// <param name="describe">Turns a dead container's id into the evidence (its node's name, exit code, log tail).</param>
-    public DeathWatch(DockerEngine engine, string labelFilter, Func<string, CancellationToken, Task<NodeDiedException>> describe, RunProgress progress)
-        : this((report, ct) => engine.WatchDeathsAsync(labelFilter, async id =>
-        {
-            NodeDiedException death;
-            try
-            {
-                death = await describe(id, ct);
-            }
-            catch (Exception e) when (e is not OperationCanceledException)
-            {
-                death = new NodeDiedException(id, -1, $"(could not read its state: {e.Message})");
-            }
-            report(death);
-        }, ct), "watching for node deaths", progress)
-    {
-    }
+    public DeathWatch(
+        DockerEngine engine,
+        string labelFilter,
+        Func<string, CancellationToken, Task<NodeDiedException>> describe,
+        RunProgress progress
+    )
+        : this(
+            (report, ct) =>
+                engine.WatchDeathsAsync(
+                    labelFilter,
+                    async id =>
+                    {
+                        NodeDiedException death;
+                        try
+                        {
+                            death = await describe(id, ct);
+                        }
+                        catch (Exception e) when (e is not OperationCanceledException)
+                        {
+                            death = new NodeDiedException(id, -1, $"(could not read its state: {e.Message})");
+                        }
+                        report(death);
+                    },
+                    ct
+                ),
+            "watching for node deaths",
+            progress
+        ) { }
 
     /// <param name="follow">Follows the topology until stopped, reporting each death it sees (the first counts).</param>
     /// <param name="what">What stops when following fails ("watching for node deaths"), for the progress line.</param>
-    public DeathWatch(Func<Action<NodeDiedException>, CancellationToken, Task> follow, string what, RunProgress progress)
+    public DeathWatch(
+        Func<Action<NodeDiedException>, CancellationToken, Task> follow,
+        string what,
+        RunProgress progress
+    )
     {
         watching = Task.Run(async () =>
         {
             try
             {
-                await follow(death =>
-                {
-                    lock (expected)
+                await follow(
+                    death =>
                     {
-                        if (expected.Contains(death.Node))
+                        lock (expected)
                         {
-                            // Stopped on purpose (a restart): no death.
-                            return;
+                            if (expected.Contains(death.Node))
+                            {
+                                // Stopped on purpose (a restart): no death.
+                                return;
+                            }
                         }
-                    }
-                    if (Death is null)
-                    {
-                        Death = death;
-                        progress.Info($"node '{death.Node}' died (exit {death.ExitCode})");
-                    }
-                    died.Cancel();
-                }, stop.Token);
+                        if (Death is null)
+                        {
+                            Death = death;
+                            progress.Info($"node '{death.Node}' died (exit {death.ExitCode})");
+                        }
+                        died.Cancel();
+                    },
+                    stop.Token
+                );
             }
             catch (Exception e) when (!stop.IsCancellationRequested)
             {

@@ -13,10 +13,14 @@ internal static class HostUser
         {
             return null;
         }
-        string? Field(string name) => File.ReadLines(status)
-            .Where(l => l.StartsWith(name, StringComparison.Ordinal))
-            .Select(l => l[name.Length..].Split('\t', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)[0])
-            .FirstOrDefault();
+        string? Field(string name) =>
+            File.ReadLines(status)
+                .Where(l => l.StartsWith(name, StringComparison.Ordinal))
+                .Select(l =>
+                    l[name.Length..]
+                        .Split('\t', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)[0]
+                )
+                .FirstOrDefault();
         var uid = Field("Uid:");
         var gid = Field("Gid:");
         return uid is null || gid is null ? null : $"{uid}:{gid}";

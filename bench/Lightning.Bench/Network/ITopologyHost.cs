@@ -31,10 +31,21 @@ internal interface ITopologyHost
     string Describe(int containers);
 
     /// <summary>Starts the containers (with <paramref name="collectTraces"/>, the span collection first); no waiting on the nodes.</summary>
-    Task<HostedTopology> UpAsync(ComposeFragments fragments, RunCredentials credentials, NodeLogs logs, bool collectTraces, CancellationToken ct = default);
+    Task<HostedTopology> UpAsync(
+        ComposeFragments fragments,
+        RunCredentials credentials,
+        NodeLogs logs,
+        bool collectTraces,
+        CancellationToken ct = default
+    );
 
     /// <summary>bitcoind's RPC answering, with spendable coins (the seed's miner wallet, or 101 blocks mined).</summary>
-    Task<BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default);
+    Task<BitcoinMiner> StartMinerAsync(
+        RunCredentials credentials,
+        NodeWaits waits,
+        bool seeded,
+        CancellationToken ct = default
+    );
 
     /// <summary>How each Lightning node is reached by its kind.</summary>
     Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default);
@@ -55,6 +66,10 @@ internal interface ITopologyHost
     /// Stops one node's container (SIGTERM, its shutdown given <paramref name="grace"/>), runs
     /// <paramref name="whileStopped"/> on its stopped folder (e.g. rows written into its database), and starts it again.
     /// </summary>
-    Task RestartNodeAsync(string node, TimeSpan grace, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default) =>
-        throw new NotSupportedException("this host cannot restart a node");
+    Task RestartNodeAsync(
+        string node,
+        TimeSpan grace,
+        Func<CancellationToken, Task> whileStopped,
+        CancellationToken ct = default
+    ) => throw new NotSupportedException("this host cannot restart a node");
 }

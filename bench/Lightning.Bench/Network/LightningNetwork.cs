@@ -1,10 +1,10 @@
 using Lightning.Bench.Chain;
 using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Profiling;
 using Lightning.Bench.Progress;
 using Lightning.Bench.Results;
-using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Tracing;
 using Lightning.Bench.Waiting;
@@ -31,7 +31,14 @@ internal sealed class LightningNetwork : IAsyncDisposable
     private BitcoinMiner? miner;
     private bool disposed;
 
-    private LightningNetwork(TopologySpec topology, NetworkOptions options, ITopologyHost host, DockerEngine engine, NodeKindCatalog kinds, RunProgress progress)
+    private LightningNetwork(
+        TopologySpec topology,
+        NetworkOptions options,
+        ITopologyHost host,
+        DockerEngine engine,
+        NodeKindCatalog kinds,
+        RunProgress progress
+    )
     {
         Topology = topology;
         Options = options;
@@ -72,18 +79,34 @@ internal sealed class LightningNetwork : IAsyncDisposable
     public TopologyTraceJoin? TraceJoin => TopologyTraceJoin.Of(Topology, kinds);
 
     /// <summary>Creates the handle on its host; call <see cref="StartAsync"/> next, and dispose it whatever happens.</summary>
-    public static LightningNetwork Create(TopologySpec topology, NetworkOptions options, ITopologyHost host, DockerEngine engine, NodeKindCatalog kinds, RunProgress progress) =>
-        new(topology, options, host, engine, kinds, progress);
+    public static LightningNetwork Create(
+        TopologySpec topology,
+        NetworkOptions options,
+        ITopologyHost host,
+        DockerEngine engine,
+        NodeKindCatalog kinds,
+        RunProgress progress
+    ) => new(topology, options, host, engine, kinds, progress);
 
     /// <summary>Containers up, bitcoind with spendable coins, every node answering and synced to the tip.</summary>
     /// <param name="clock">Times the steps (containers, chain, nodes), when given.</param>
-    public async Task StartAsync(ComposeFragments fragments, SetupTimes.Clock? clock = null, CancellationToken ct = default)
+    public async Task StartAsync(
+        ComposeFragments fragments,
+        SetupTimes.Clock? clock = null,
+        CancellationToken ct = default
+    )
     {
         var credentials = RunCredentials.Generate();
         await UpAsync(fragments, credentials, ct);
         clock?.Lap("containers");
         var seeded = Options.Seed is not null;
-        using (progress.Begin(seeded ? "bitcoind: waiting for RPC (chain seeded at 101 blocks)" : "bitcoind: waiting for RPC, mining 101 blocks"))
+        using (
+            progress.Begin(
+                seeded
+                    ? "bitcoind: waiting for RPC (chain seeded at 101 blocks)"
+                    : "bitcoind: waiting for RPC, mining 101 blocks"
+            )
+        )
         {
             miner = await host.StartMinerAsync(credentials, Waits, seeded, ct);
         }
@@ -94,7 +117,9 @@ internal sealed class LightningNetwork : IAsyncDisposable
         }
         using (progress.Begin($"{string.Join(", ", Topology.Nodes.Select(n => n.Name))}: waiting for the nodes"))
         {
-            nodes = new Dictionary<string, ILightningNode>(await NodeConnections.ConnectAsync(Topology, await host.NodeContainersAsync(ct), kinds, Waits, ct));
+            nodes = new Dictionary<string, ILightningNode>(
+                await NodeConnections.ConnectAsync(Topology, await host.NodeContainersAsync(ct), kinds, Waits, ct)
+            );
             await WaitSyncedAsync(ct);
         }
         clock?.Lap("nodes");
@@ -116,7 +141,9 @@ internal sealed class LightningNetwork : IAsyncDisposable
         var exitCode = await engine.WaitContainerAsync(bitcoind, Options.StepTimeout, ct);
         if (exitCode != 0)
         {
-            throw new InvalidOperationException($"bitcoind exited with code {exitCode} when asked to stop: {await logs.TailAsync(TopologySpec.BitcoindName, bitcoind, ct)}");
+            throw new InvalidOperationException(
+                $"bitcoind exited with code {exitCode} when asked to stop: {await logs.TailAsync(TopologySpec.BitcoindName, bitcoind, ct)}"
+            );
         }
         return ChainSeed.Save(Layout.NodeDirectory(TopologySpec.BitcoindName), destination);
     }
@@ -129,20 +156,35 @@ internal sealed class LightningNetwork : IAsyncDisposable
     /// its stopped folder, the container started, and a new connection made once it answers; its exit is no death.
     /// </summary>
     /// <returns>From the container started again to its RPC answering.</returns>
-    public async Task<TimeSpan> RestartNodeAsync(string name, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default)
+    public async Task<TimeSpan> RestartNodeAsync(
+        string name,
+        Func<CancellationToken, Task> whileStopped,
+        CancellationToken ct = default
+    )
     {
         using var expected = deathWatch?.Expect(name);
         await nodes[name].DisposeAsync();
         var started = System.Diagnostics.Stopwatch.StartNew();
-        await host.RestartNodeAsync(name, ShutdownGrace, async c =>
-        {
-            // Under --instructions, the stopped processes' vgdb FIFOs and dumps go: the new ones reuse their pids.
-            Instructions.ValgrindWrapping.ForgetProcesses(Layout.NodeDirectory(name));
-            await whileStopped(c);
-            started.Restart();
-        }, ct);
+        await host.RestartNodeAsync(
+            name,
+            ShutdownGrace,
+            async c =>
+            {
+                // Under --instructions, the stopped processes' vgdb FIFOs and dumps go: the new ones reuse their pids.
+                Instructions.ValgrindWrapping.ForgetProcesses(Layout.NodeDirectory(name));
+                await whileStopped(c);
+                started.Restart();
+            },
+            ct
+        );
         var containers = await host.NodeContainersAsync(ct);
-        nodes[name] = await NodeConnections.ConnectOneAsync(Topology.Nodes.Single(n => n.Name == name), containers(name), kinds, Waits, ct);
+        nodes[name] = await NodeConnections.ConnectOneAsync(
+            Topology.Nodes.Single(n => n.Name == name),
+            containers(name),
+            kinds,
+            Waits,
+            ct
+        );
         return started.Elapsed;
     }
 
@@ -162,11 +204,19 @@ internal sealed class LightningNetwork : IAsyncDisposable
     public async Task WaitSyncedAsync(CancellationToken ct = default)
     {
         var height = await Miner.GetHeightAsync(ct);
-        await Task.WhenAll(nodes.Values.Select(node => Waits.UntilAsync($"{node.Name} to sync to block {height}", async c =>
-        {
-            var state = await node.GetSyncStateAsync(c);
-            return state.SyncedTo(height) ? WaitState.Met() : WaitState.NotYet(state.ToString());
-        }, ct)));
+        await Task.WhenAll(
+            nodes.Values.Select(node =>
+                Waits.UntilAsync(
+                    $"{node.Name} to sync to block {height}",
+                    async c =>
+                    {
+                        var state = await node.GetSyncStateAsync(c);
+                        return state.SyncedTo(height) ? WaitState.Met() : WaitState.NotYet(state.ToString());
+                    },
+                    ct
+                )
+            )
+        );
     }
 
     /// <summary>Each container's id by node name (bitcoind included), once started.</summary>
@@ -190,13 +240,16 @@ internal sealed class LightningNetwork : IAsyncDisposable
             }
             disposed = true;
             // Teardown kills the containers: stop listening for deaths first.
-            await Attempt("stop watching for node deaths", async () =>
-            {
-                if (deathWatch is not null)
+            await Attempt(
+                "stop watching for node deaths",
+                async () =>
                 {
-                    await deathWatch.DisposeAsync();
+                    if (deathWatch is not null)
+                    {
+                        await deathWatch.DisposeAsync();
+                    }
                 }
-            });
+            );
             await host.StopTracesAsync(Traces, Attempt);
             foreach (var node in nodes.Values)
             {

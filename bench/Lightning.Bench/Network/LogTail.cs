@@ -11,7 +11,12 @@ internal static class LogTail
     {
         try
         {
-            using var file = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
+            using var file = new FileStream(
+                path,
+                FileMode.Open,
+                FileAccess.Read,
+                FileShare.ReadWrite | FileShare.Delete
+            );
             var length = (int)Math.Min(file.Length, MaxBytes);
             file.Seek(-length, SeekOrigin.End);
             var buffer = new byte[length];

@@ -17,7 +17,8 @@ internal sealed record NetworkOptions(
     bool DevTraceFile,
     TimeSpan StepTimeout,
     Chain.ChainSeed? Seed = null,
-    Instructions.HostValgrind? Valgrind = null)
+    Instructions.HostValgrind? Valgrind = null
+)
 {
     /// <summary>The PostgreSQL server's image, for a topology whose nodes keep their databases there (--db postgres).</summary>
     public string PostgresImage { get; init; } = Options.HarnessOptions.DefaultPostgresImage;

@@ -4,7 +4,9 @@ namespace Lightning.Bench.Network;
 
 /// <summary>A node's container stopped: its name, exit code and the end of its log are the evidence.</summary>
 internal sealed class NodeDiedException(string node, long exitCode, string logTail)
-    : WaitAbortedException($"node '{node}' exited with code {exitCode}; last lines of its log:{Environment.NewLine}{logTail}")
+    : WaitAbortedException(
+        $"node '{node}' exited with code {exitCode}; last lines of its log:{Environment.NewLine}{logTail}"
+    )
 {
     public string Node { get; } = node;
 

@@ -6,7 +6,12 @@ namespace Lightning.Bench.Network;
 /// The one place a dead node's evidence is gathered: its name, exit code and the end of its log; for a node on another
 /// host (<paramref name="remote"/>), through the swarm's manager.
 /// </summary>
-internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnlyDictionary<string, string> containers, IRemoteNodeState? remote = null)
+internal sealed class NodeEvidence(
+    DockerEngine engine,
+    NodeLogs logs,
+    IReadOnlyDictionary<string, string> containers,
+    IRemoteNodeState? remote = null
+)
 {
     /// <summary>The evidence of the container with this id (the death watch knows only the id).</summary>
     public async Task<NodeDiedException> DescribeAsync(string containerId, CancellationToken ct = default)
@@ -37,7 +42,12 @@ internal sealed class NodeEvidence(DockerEngine engine, NodeLogs logs, IReadOnly
     }
 
     /// <summary>The evidence from one inspection of the container (null: it is gone).</summary>
-    private async Task<NodeDiedException> DescribeAsync(string name, string containerId, ContainerDetails? details, CancellationToken ct) =>
+    private async Task<NodeDiedException> DescribeAsync(
+        string name,
+        string containerId,
+        ContainerDetails? details,
+        CancellationToken ct
+    ) =>
         details is null
             ? new NodeDiedException(name, -1, "(container removed)")
             : new NodeDiedException(name, details.ExitCode, await logs.TailAsync(name, containerId, ct));

@@ -39,7 +39,8 @@ internal sealed class NodeLogs(TopologySpec topology, RunLayout layout, NodeKind
         }
     }
 
-    private string FileOf(string node) => node == TopologySpec.BitcoindName
-        ? Path.Combine(layout.NodeDirectory(node), "regtest", "debug.log")
-        : kinds.Get(topology.Node(node).Kind).LogFile(layout.NodeDirectory(node));
+    private string FileOf(string node) =>
+        node == TopologySpec.BitcoindName
+            ? Path.Combine(layout.NodeDirectory(node), "regtest", "debug.log")
+            : kinds.Get(topology.Node(node).Kind).LogFile(layout.NodeDirectory(node));
 }

@@ -15,24 +15,34 @@ internal sealed class NodeWaits(NodeEvidence evidence, TimeSpan stepTimeout)
     /// </summary>
     public static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(50);
 
-    public Task UntilAsync(string condition, Func<CancellationToken, Task<WaitState>> check, CancellationToken ct = default) =>
-        Wait.UntilAsync(condition, async c =>
-        {
-            try
+    public Task UntilAsync(
+        string condition,
+        Func<CancellationToken, Task<WaitState>> check,
+        CancellationToken ct = default
+    ) =>
+        Wait.UntilAsync(
+            condition,
+            async c =>
             {
-                return await check(c);
-            }
-            catch (NodeCallException e) when (e.Failure == NodeCallFailure.Unsupported)
-            {
-                // Asking again cannot help: the node does not know the call (an older or newer build).
-                throw new WaitAbortedException($"{condition}: {e.Message}");
-            }
-            catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
-            {
-                await evidence.ThrowIfAnyDiedAsync(c);
-                throw;
-            }
-        }, stepTimeout, ct, PollInterval);
+                try
+                {
+                    return await check(c);
+                }
+                catch (NodeCallException e) when (e.Failure == NodeCallFailure.Unsupported)
+                {
+                    // Asking again cannot help: the node does not know the call (an older or newer build).
+                    throw new WaitAbortedException($"{condition}: {e.Message}");
+                }
+                catch (Exception e) when (e is not OperationCanceledException and not WaitAbortedException)
+                {
+                    await evidence.ThrowIfAnyDiedAsync(c);
+                    throw;
+                }
+            },
+            stepTimeout,
+            ct,
+            PollInterval
+        );
 
     public Task ThrowIfAnyDiedAsync(CancellationToken ct = default) => evidence.ThrowIfAnyDiedAsync(ct);
 }

@@ -12,28 +12,61 @@ internal static class PostgresDatabases
 {
     private static readonly TimeSpan CallTimeout = TimeSpan.FromSeconds(30);
 
-    public static async Task CreateAsync(DockerEngine engine, string container, IReadOnlyList<string> nodes, NodeWaits waits, Func<string, string> readyFile, CancellationToken ct)
+    public static async Task CreateAsync(
+        DockerEngine engine,
+        string container,
+        IReadOnlyList<string> nodes,
+        NodeWaits waits,
+        Func<string, string> readyFile,
+        CancellationToken ct
+    )
     {
-        await waits.UntilAsync("the PostgreSQL server to answer", async c =>
-        {
-            var (exit, output) = await PsqlAsync(engine, container, "SELECT 1", c);
-            return exit == 0 ? WaitState.Met() : WaitState.NotYet(output.Trim().Split('\n')[^1]);
-        }, ct);
+        await waits.UntilAsync(
+            "the PostgreSQL server to answer",
+            async c =>
+            {
+                var (exit, output) = await PsqlAsync(engine, container, "SELECT 1", c);
+                return exit == 0 ? WaitState.Met() : WaitState.NotYet(output.Trim().Split('\n')[^1]);
+            },
+            ct
+        );
         foreach (var node in nodes)
         {
-            var (exit, output) = await PsqlAsync(engine, container, $"CREATE DATABASE {ComposeGenerator.DatabaseName(node)}", ct);
+            var (exit, output) = await PsqlAsync(
+                engine,
+                container,
+                $"CREATE DATABASE {ComposeGenerator.DatabaseName(node)}",
+                ct
+            );
             if (exit != 0)
             {
-                throw new InvalidOperationException($"the PostgreSQL server did not create {node}'s database: {output.Trim()}");
+                throw new InvalidOperationException(
+                    $"the PostgreSQL server did not create {node}'s database: {output.Trim()}"
+                );
             }
             await File.WriteAllTextAsync(readyFile(node), "", ct);
         }
     }
 
     /// <summary>One statement through the server's own psql, over the pod's loopback (the server's first start listens on a socket only).</summary>
-    private static Task<(long ExitCode, string Output)> PsqlAsync(DockerEngine engine, string container, string sql, CancellationToken ct) =>
-        engine.ExecAsync(container,
-            ["psql", "-v", "ON_ERROR_STOP=1", "-c", sql,
-                $"postgresql://{Databases.User}:{Databases.Password}@{ComposeGenerator.PodHost}:{Databases.Port}/{Databases.User}"],
-            null, CallTimeout, ct);
+    private static Task<(long ExitCode, string Output)> PsqlAsync(
+        DockerEngine engine,
+        string container,
+        string sql,
+        CancellationToken ct
+    ) =>
+        engine.ExecAsync(
+            container,
+            [
+                "psql",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-c",
+                sql,
+                $"postgresql://{Databases.User}:{Databases.Password}@{ComposeGenerator.PodHost}:{Databases.Port}/{Databases.User}",
+            ],
+            null,
+            CallTimeout,
+            ct
+        );
 }

@@ -15,8 +15,15 @@ namespace Lightning.Bench.Network;
 /// and cgroups are this host's; the nodes' spans collected here (<see cref="TraceRecorder"/>), their deaths from this
 /// engine's events, their profiles by this host's perf.
 /// </summary>
-internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, IComposeRunner compose,
-    NodeKindCatalog kinds, RunProgress progress) : ITopologyHost
+internal sealed class SingleHostTopology(
+    TopologySpec topology,
+    NetworkOptions options,
+    RunLayout layout,
+    DockerEngine engine,
+    IComposeRunner compose,
+    NodeKindCatalog kinds,
+    RunProgress progress
+) : ITopologyHost
 {
     private readonly TopologyLauncher launcher = new(topology, options, layout, engine, compose, kinds, progress);
 
@@ -30,7 +37,13 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
 
     public string Describe(int containers) => $"starting {containers} containers";
 
-    public async Task<HostedTopology> UpAsync(ComposeFragments fragments, RunCredentials credentials, NodeLogs logs, bool collectTraces, CancellationToken ct = default)
+    public async Task<HostedTopology> UpAsync(
+        ComposeFragments fragments,
+        RunCredentials credentials,
+        NodeLogs logs,
+        bool collectTraces,
+        CancellationToken ct = default
+    )
     {
         await launcher.PrepareAsync(fragments, credentials, ct);
         ISpanCollection? traces = null;
@@ -40,7 +53,8 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
             // Bound before the nodes start: a node sends to the path it is given and drops what finds no listener.
             traces = TraceRecorder.Start(
                 traced.Select(n => (n.Name, layout.TraceSocket(n.Name))),
-                Path.Combine(options.ResultsDirectory, SpanJsonLines.FileName));
+                Path.Combine(options.ResultsDirectory, SpanJsonLines.FileName)
+            );
         }
         IReadOnlyDictionary<string, string> containers;
         try
@@ -65,7 +79,11 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
             throw await new NodeEvidence(engine, logs, exited).DescribeAsync(id, ct);
         }
         var evidence = new NodeEvidence(engine, logs, containers);
-        return new HostedTopology(evidence, new DeathWatch(engine, launcher.ProjectFilter, evidence.DescribeAsync, progress), traces);
+        return new HostedTopology(
+            evidence,
+            new DeathWatch(engine, launcher.ProjectFilter, evidence.DescribeAsync, progress),
+            traces
+        );
     }
 
     /// <summary>The topology's containers that ran and exited, looked for until one has or <paramref name="limit"/> passes.</summary>
@@ -74,11 +92,16 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
         IReadOnlyDictionary<string, string> exited = new Dictionary<string, string>();
         try
         {
-            await Wait.UntilAsync("a container of the topology to be marked exited", async c =>
-            {
-                exited = await launcher.ExitedAsync(c);
-                return exited.Count > 0 ? WaitState.Met() : WaitState.NotYet("none exited yet");
-            }, limit, ct);
+            await Wait.UntilAsync(
+                "a container of the topology to be marked exited",
+                async c =>
+                {
+                    exited = await launcher.ExitedAsync(c);
+                    return exited.Count > 0 ? WaitState.Met() : WaitState.NotYet("none exited yet");
+                },
+                limit,
+                ct
+            );
         }
         catch (WaitTimeoutException)
         {
@@ -87,18 +110,40 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
         return exited;
     }
 
-    public async Task<BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default)
+    public async Task<BitcoinMiner> StartMinerAsync(
+        RunCredentials credentials,
+        NodeWaits waits,
+        bool seeded,
+        CancellationToken ct = default
+    )
     {
-        var miner = await BitcoindBootstrap.StartAsync(engine, launcher.Containers[TopologySpec.BitcoindName], credentials, waits, seeded, ct);
+        var miner = await BitcoindBootstrap.StartAsync(
+            engine,
+            launcher.Containers[TopologySpec.BitcoindName],
+            credentials,
+            waits,
+            seeded,
+            ct
+        );
         if (launcher.Containers.TryGetValue(Databases.ServerName, out var postgres))
         {
-            await PostgresDatabases.CreateAsync(engine, postgres, topology.Nodes.Where(n => n.Database == Databases.Postgres).Select(n => n.Name).ToList(),
-                waits, node => Path.Combine(layout.NodeDirectory(node), NodeServiceSettings.DatabaseReadyFile), ct);
+            await PostgresDatabases.CreateAsync(
+                engine,
+                postgres,
+                topology.Nodes.Where(n => n.Database == Databases.Postgres).Select(n => n.Name).ToList(),
+                waits,
+                node => Path.Combine(layout.NodeDirectory(node), NodeServiceSettings.DatabaseReadyFile),
+                ct
+            );
         }
         // bitcoind answers with its chain: the nodes that wait for it may start.
         foreach (var node in topology.Nodes.Where(n => kinds.Get(n.Kind).WaitsForChain))
         {
-            await File.WriteAllTextAsync(Path.Combine(layout.NodeDirectory(node.Name), INodeKind.ChainReadyFile), "", ct);
+            await File.WriteAllTextAsync(
+                Path.Combine(layout.NodeDirectory(node.Name), INodeKind.ChainReadyFile),
+                "",
+                ct
+            );
         }
         return miner;
     }
@@ -106,11 +151,24 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
     public async Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default)
     {
         // Nodes share bitcoind's network namespace, so what they publish is published by bitcoind's container.
-        var published = (await engine.InspectContainerAsync(launcher.Containers[TopologySpec.BitcoindName], ct))?.HostPorts ?? new Dictionary<string, int>();
-        return node => new NodeContainer(node, launcher.Containers[node], layout.NodeDirectory(node), published, ComposeGenerator.PeerAddressOf(topology, node));
+        var published =
+            (await engine.InspectContainerAsync(launcher.Containers[TopologySpec.BitcoindName], ct))?.HostPorts
+            ?? new Dictionary<string, int>();
+        return node => new NodeContainer(
+            node,
+            launcher.Containers[node],
+            layout.NodeDirectory(node),
+            published,
+            ComposeGenerator.PeerAddressOf(topology, node)
+        );
     }
 
-    public async Task RestartNodeAsync(string node, TimeSpan grace, Func<CancellationToken, Task> whileStopped, CancellationToken ct = default)
+    public async Task RestartNodeAsync(
+        string node,
+        TimeSpan grace,
+        Func<CancellationToken, Task> whileStopped,
+        CancellationToken ct = default
+    )
     {
         var id = launcher.Containers[node];
         // The engine answers a stop once the container has exited (or was killed after the grace).
@@ -122,8 +180,11 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
     public async Task<INodeMeter> CreateMeterAsync(CancellationToken ct = default) =>
         await CpuMeter.CreateAsync(engine, LightningContainers(), ct);
 
-    public Task<ICaseProfiler> StartProfileAsync(RunProfiling profiling, string caseFolder, CancellationToken ct = default) =>
-        profiling.StartCaseAsync(engine, LightningContainers(), caseFolder, ct);
+    public Task<ICaseProfiler> StartProfileAsync(
+        RunProfiling profiling,
+        string caseFolder,
+        CancellationToken ct = default
+    ) => profiling.StartCaseAsync(engine, LightningContainers(), caseFolder, ct);
 
     public async Task StopTracesAsync(ISpanCollection? traces, Func<string, Func<Task>, Task> attempt)
     {
@@ -140,11 +201,14 @@ internal sealed class SingleHostTopology(TopologySpec topology, NetworkOptions o
             return;
         }
         using var step = progress.Begin($"{options.ProjectName}: tearing down");
-        await attempt("keep the node logs", () =>
-        {
-            logs.Keep(options.ResultsDirectory);
-            return Task.CompletedTask;
-        });
+        await attempt(
+            "keep the node logs",
+            () =>
+            {
+                logs.Keep(options.ResultsDirectory);
+                return Task.CompletedTask;
+            }
+        );
         await launcher.TearDownAsync(attempt);
     }
 

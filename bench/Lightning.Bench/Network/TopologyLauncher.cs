@@ -15,7 +15,14 @@ namespace Lightning.Bench.Network;
 /// the compose file, bringing it up (<see cref="IComposeRunner"/>), and at the end down, a sweep by label and the folder's removal.
 /// </summary>
 internal sealed class TopologyLauncher(
-    TopologySpec topology, NetworkOptions options, RunLayout layout, DockerEngine engine, IComposeRunner compose, NodeKindCatalog kinds, RunProgress progress)
+    TopologySpec topology,
+    NetworkOptions options,
+    RunLayout layout,
+    DockerEngine engine,
+    IComposeRunner compose,
+    NodeKindCatalog kinds,
+    RunProgress progress
+)
 {
     private ComposeFile? model;
 
@@ -23,7 +30,11 @@ internal sealed class TopologyLauncher(
     public bool Started { get; private set; }
 
     /// <summary>Writes the run folder (owner file first, then each node's configuration) and the compose file, kept with the results too.</summary>
-    public async Task PrepareAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct = default)
+    public async Task PrepareAsync(
+        ComposeFragments fragments,
+        RunCredentials credentials,
+        CancellationToken ct = default
+    )
     {
         if (Directory.Exists(layout.Root))
         {
@@ -32,7 +43,10 @@ internal sealed class TopologyLauncher(
         // Claimed before any secret is written, so a harness killed now still has its folder removed by the next run.
         NodeFolderSweeper.Claim(PrivateFiles.CreateDirectory(layout.Root));
         var bitcoindDir = PrivateFiles.CreateDirectory(layout.NodeDirectory(TopologySpec.BitcoindName));
-        PrivateFiles.Write(Path.Combine(bitcoindDir, "bitcoin.conf"), $"rpcauth={credentials.RpcAuth()}\n{(options.Seed is null ? "" : ChainSeed.Configuration)}");
+        PrivateFiles.Write(
+            Path.Combine(bitcoindDir, "bitcoin.conf"),
+            $"rpcauth={credentials.RpcAuth()}\n{(options.Seed is null ? "" : ChainSeed.Configuration)}"
+        );
         options.Seed?.CopyInto(bitcoindDir);
         foreach (var node in topology.Nodes)
         {
@@ -45,8 +59,14 @@ internal sealed class TopologyLauncher(
         }
 
         var settings = new ComposeRunSettings(
-            options.ProjectName, layout, options.ContainerUser,
-            new Dictionary<string, string>(RunLabels.For(options.RunId)), options.TraceSockets, options.DevTraceFile, options.Valgrind)
+            options.ProjectName,
+            layout,
+            options.ContainerUser,
+            new Dictionary<string, string>(RunLabels.For(options.RunId)),
+            options.TraceSockets,
+            options.DevTraceFile,
+            options.Valgrind
+        )
         {
             PostgresImage = options.PostgresImage,
         };
@@ -61,9 +81,16 @@ internal sealed class TopologyLauncher(
     public async Task<IReadOnlyDictionary<string, string>> UpAsync(CancellationToken ct = default)
     {
         Started = true;
-        await compose.UpAsync(options.ProjectName, layout.ComposeFile, model ?? throw new InvalidOperationException("prepare the topology first"), ct);
-        Containers = (await engine.ListContainersAsync(ProjectFilter, ct))
-            .ToDictionary(c => c.Labels[ComposeGenerator.NodeLabel], c => c.Id);
+        await compose.UpAsync(
+            options.ProjectName,
+            layout.ComposeFile,
+            model ?? throw new InvalidOperationException("prepare the topology first"),
+            ct
+        );
+        Containers = (await engine.ListContainersAsync(ProjectFilter, ct)).ToDictionary(
+            c => c.Labels[ComposeGenerator.NodeLabel],
+            c => c.Id
+        );
         return Containers;
     }
 
@@ -82,28 +109,34 @@ internal sealed class TopologyLauncher(
     /// <summary>compose down, then whatever compose left removed by label, then the run folder; each step runs whatever the one before did.</summary>
     public async Task TearDownAsync(Func<string, Func<Task>, Task> attempt)
     {
-        await attempt("take the topology down", async () =>
-        {
-            using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
-            try
+        await attempt(
+            "take the topology down",
+            async () =>
             {
-                await compose.DownAsync(options.ProjectName, layout.ComposeFile, timeout.Token);
+                using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(25));
+                try
+                {
+                    await compose.DownAsync(options.ProjectName, layout.ComposeFile, timeout.Token);
+                }
+                catch (Exception e) when (e is OperationCanceledException or TimeoutException)
+                {
+                    progress.Info("taking the topology down took too long; removing by label");
+                }
+                catch (Exception e) when (e is InvalidOperationException or DockerApiException)
+                {
+                    progress.Info($"{e.Message}; removing by label");
+                }
             }
-            catch (Exception e) when (e is OperationCanceledException or TimeoutException)
-            {
-                progress.Info("taking the topology down took too long; removing by label");
-            }
-            catch (Exception e) when (e is InvalidOperationException or DockerApiException)
-            {
-                progress.Info($"{e.Message}; removing by label");
-            }
-        });
+        );
         // Whatever compose left (it was killed, or an older compose): remove by label.
-        await attempt("remove the containers by label", async () =>
-        {
-            using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
-            await new ResourceSweeper(engine).RemoveAsync(ProjectFilter, sweepTimeout.Token);
-        });
+        await attempt(
+            "remove the containers by label",
+            async () =>
+            {
+                using var sweepTimeout = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+                await new ResourceSweeper(engine).RemoveAsync(ProjectFilter, sweepTimeout.Token);
+            }
+        );
         try
         {
             Directory.Delete(layout.Root, recursive: true);

@@ -11,7 +11,10 @@ internal static class DisjointRoutes
     public const int MostParts = 4;
 
     /// <param name="route">One route for the amount that avoids the nodes given: its intermediate nodes, or null if none.</param>
-    public static async Task<int> CountAsync(long amountMsat, Func<long, IReadOnlyList<string>, Task<IReadOnlyList<string>?>> route)
+    public static async Task<int> CountAsync(
+        long amountMsat,
+        Func<long, IReadOnlyList<string>, Task<IReadOnlyList<string>?>> route
+    )
     {
         if (await route(amountMsat, []) is not null)
         {
@@ -21,7 +24,9 @@ internal static class DisjointRoutes
         {
             var avoided = new List<string>();
             var found = 0;
-            while (found < parts && await route((amountMsat + parts - 1) / parts, avoided) is { Count: > 0 } intermediates)
+            while (
+                found < parts && await route((amountMsat + parts - 1) / parts, avoided) is { Count: > 0 } intermediates
+            )
             {
                 avoided.AddRange(intermediates);
                 found++;

@@ -12,7 +12,12 @@ internal interface IExternalChannelFunding
         StartExternalChannelAsync(peer, capacitySat, 0, ct);
 
     /// <param name="pushMsat">What the funder gives the peer's side at the open, so both can pay.</param>
-    Task<string> StartExternalChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default);
+    Task<string> StartExternalChannelAsync(
+        ILightningNode peer,
+        long capacitySat,
+        long pushMsat,
+        CancellationToken ct = default
+    );
 
     /// <summary>Hands over the funding transaction (a PSBT with that output) before anyone broadcasts it.</summary>
     Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default);

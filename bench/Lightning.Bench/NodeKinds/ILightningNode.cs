@@ -40,7 +40,8 @@ internal interface ILightningNode : IAsyncDisposable
     Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default);
 
     /// <summary>Funds and announces a channel to <paramref name="peer"/>; it becomes usable once the funding transaction is deep enough.</summary>
-    Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) => OpenChannelAsync(peer, capacitySat, 0, ct);
+    Task OpenChannelAsync(ILightningNode peer, long capacitySat, CancellationToken ct = default) =>
+        OpenChannelAsync(peer, capacitySat, 0, ct);
 
     /// <param name="pushMsat">What the funder gives the peer's side at the open, so both can pay.</param>
     Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default);
@@ -55,7 +56,13 @@ internal interface ILightningNode : IAsyncDisposable
     Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default);
 
     /// <param name="tag">Names the payment, so the kind can carry it into its traces (Core Lightning: the JSON-RPC id).</param>
-    Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default);
+    Task<NodeInvoice> CreateInvoiceAsync(
+        long amountMsat,
+        string label,
+        string description,
+        PaymentTag tag,
+        CancellationToken ct = default
+    );
 
     /// <summary>Deletes an unpaid invoice: a payment of it then fails at this node as one of an unknown invoice.</summary>
     Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default);

@@ -40,13 +40,25 @@ internal interface IHistorySnapshots
 
     /// <summary>Keeps the rows written since <paramref name="marks"/> in <paramref name="file"/>, whole or not at all.</summary>
     /// <param name="names">The topology's node names by node id (lower-case hex).</param>
-    Task SaveAsync(string nodeDirectory, IReadOnlyDictionary<string, long> marks, IReadOnlyDictionary<string, string> names, string file, string key, CancellationToken ct);
+    Task SaveAsync(
+        string nodeDirectory,
+        IReadOnlyDictionary<string, long> marks,
+        IReadOnlyDictionary<string, string> names,
+        string file,
+        string key,
+        CancellationToken ct
+    );
 
     /// <summary>Why <paramref name="file"/> cannot be used for <paramref name="key"/> (missing, another key or format, cut short, damaged), or null.</summary>
     Task<string?> ProblemAsync(string file, string key, CancellationToken ct);
 
     /// <summary>Copies the snapshot's rows into the stopped node; null when this topology's channels are not the snapshot's.</summary>
-    Task<(long Rows, long LastIndex)?> ApplyAsync(string nodeDirectory, string file, IReadOnlyDictionary<string, string> names, CancellationToken ct);
+    Task<(long Rows, long LastIndex)?> ApplyAsync(
+        string nodeDirectory,
+        string file,
+        IReadOnlyDictionary<string, string> names,
+        CancellationToken ct
+    );
 }
 
 /// <summary>What a history wrote: its rows, and the node's listing that must show the last of them.</summary>

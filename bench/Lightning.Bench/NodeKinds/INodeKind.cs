@@ -53,9 +53,12 @@ internal interface INodeKind
     /// options its build gives its nodes: why it cannot run (a release too old, an option its node does not know), and
     /// what it will run without (one line each). <paramref name="run"/> runs a program of the image and returns its output.
     /// </summary>
-    Task<ImageCheck> CheckImageAsync(IReadOnlyDictionary<string, string> versions, IReadOnlyList<string> options,
-        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct = default) =>
-        Task.FromResult(ImageCheck.Fine);
+    Task<ImageCheck> CheckImageAsync(
+        IReadOnlyDictionary<string, string> versions,
+        IReadOnlyList<string> options,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run,
+        CancellationToken ct = default
+    ) => Task.FromResult(ImageCheck.Fine);
 
     /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
     IReadOnlyDictionary<string, string> VersionProbes { get; }
@@ -76,7 +79,10 @@ internal interface INodeKind
     /// Looks once whether the node answers; returns the handle, or null with what it saw while it is not ready. A call
     /// that fails throws <see cref="NodeCallException"/>, as the handle's do.
     /// </summary>
-    Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default);
+    Task<(ILightningNode? Node, string Observed)> TryConnectAsync(
+        NodeContainer container,
+        CancellationToken ct = default
+    );
 
     /// <summary>The node's data files on the host (its database), whose size a soak follows; none by default.</summary>
     IReadOnlyList<string> DataFiles(string nodeDirectory) => [];

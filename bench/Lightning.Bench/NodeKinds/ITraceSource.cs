@@ -19,5 +19,9 @@ internal interface ITraceSource : ITraceJoin
     /// Of the spans the node's own files (<paramref name="lines"/>) record as ended by <paramref name="stoppedUnixMicros"/>,
     /// how many there were, and how many of them arrived (their ids are in <paramref name="receivedIds"/>).
     /// </summary>
-    (long Emitted, long Arrived) CountEmitted(IEnumerable<string> lines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds);
+    (long Emitted, long Arrived) CountEmitted(
+        IEnumerable<string> lines,
+        long stoppedUnixMicros,
+        IReadOnlySet<string> receivedIds
+    );
 }

@@ -13,15 +13,24 @@ internal sealed record ImageCheck(string? Refusal, IReadOnlyList<string> Notes)
     /// every one, or when there are none to check.
     /// </summary>
     /// <param name="node">The node program as the line names it ("its lnd (0.21.1-beta)").</param>
-    public static async Task<string?> UnknownOptionsAsync(IReadOnlyList<string> options, string node, IReadOnlyList<string> help,
-        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct)
+    public static async Task<string?> UnknownOptionsAsync(
+        IReadOnlyList<string> options,
+        string node,
+        IReadOnlyList<string> help,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run,
+        CancellationToken ct
+    )
     {
         if (options.Count == 0)
         {
             return null;
         }
         var (exitCode, text) = await run(help, ct);
-        var unknown = options.Select(o => o.Split('=', 2)[0]).Where(o => exitCode != 0 || !text.Contains(o, StringComparison.Ordinal)).Distinct().ToList();
+        var unknown = options
+            .Select(o => o.Split('=', 2)[0])
+            .Where(o => exitCode != 0 || !text.Contains(o, StringComparison.Ordinal))
+            .Distinct()
+            .ToList();
         return unknown.Count == 0
             ? null
             : $"{node} does not know {string.Join(", ", unknown)} (not in {string.Join(' ', help)}): drop the option or choose a build that has it";

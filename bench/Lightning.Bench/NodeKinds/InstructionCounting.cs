@@ -14,4 +14,5 @@ internal sealed record InstructionCounting(
     IReadOnlyList<string> Arguments,
     IReadOnlyDictionary<string, string> Environment,
     IReadOnlyList<RetryLoop>? RetryLoops = null,
-    IReadOnlyList<string>? ForkedWork = null);
+    IReadOnlyList<string>? ForkedWork = null
+);

@@ -1,5 +1,5 @@
-using Lightning.Bench.Waiting;
 using Lightning.Bench.NodeKinds.Capabilities;
+using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.NodeKinds;
 
@@ -13,16 +13,25 @@ internal sealed record LocalBalances(IReadOnlyDictionary<string, long> ByPeerMsa
     /// A node's balances once no HTLC is left on its channels (its payments' records are then complete), waited for with
     /// <paramref name="until"/>: the caller's wait (its timeout, and what aborts it).
     /// </summary>
-    public static async Task<LocalBalances> SettledAsync(ILightningNode node,
-        Func<string, Func<CancellationToken, Task<WaitState>>, CancellationToken, Task> until, CancellationToken ct)
+    public static async Task<LocalBalances> SettledAsync(
+        ILightningNode node,
+        Func<string, Func<CancellationToken, Task<WaitState>>, CancellationToken, Task> until,
+        CancellationToken ct
+    )
     {
         LocalBalances? settled = null;
-        await until($"{node.Name}'s channels without HTLCs", async c =>
-        {
-            var balances = await node.Get<IChannelBalances>().GetLocalBalancesAsync(c);
-            settled = balances.HtlcsInFlight == 0 ? balances : null;
-            return settled is null ? WaitState.NotYet($"{balances.HtlcsInFlight} HTLC(s) on them") : WaitState.Met();
-        }, ct);
+        await until(
+            $"{node.Name}'s channels without HTLCs",
+            async c =>
+            {
+                var balances = await node.Get<IChannelBalances>().GetLocalBalancesAsync(c);
+                settled = balances.HtlcsInFlight == 0 ? balances : null;
+                return settled is null
+                    ? WaitState.NotYet($"{balances.HtlcsInFlight} HTLC(s) on them")
+                    : WaitState.Met();
+            },
+            ct
+        );
         return settled!;
     }
 }

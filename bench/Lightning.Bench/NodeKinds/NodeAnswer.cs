@@ -17,7 +17,13 @@ internal static class NodeAnswer
         }
         catch (Exception e) when (e is KeyNotFoundException or InvalidOperationException or FormatException)
         {
-            throw new NodeCallException(node, call, NodeCallFailure.BadAnswer, $"{node}: {call} answered without what it returns ({e.Message})", e);
+            throw new NodeCallException(
+                node,
+                call,
+                NodeCallFailure.BadAnswer,
+                $"{node}: {call} answered without what it returns ({e.Message})",
+                e
+            );
         }
     }
 }

@@ -5,8 +5,13 @@ namespace Lightning.Bench.NodeKinds;
 /// errors into this one, so setup, payments and soaks handle every kind alike.
 /// </summary>
 /// <param name="message">What happened, in the kind's words, naming the node and the call (payments.csv keeps it).</param>
-internal sealed class NodeCallException(string node, string call, NodeCallFailure failure, string message, Exception? inner = null)
-    : Exception(message, inner)
+internal sealed class NodeCallException(
+    string node,
+    string call,
+    NodeCallFailure failure,
+    string message,
+    Exception? inner = null
+) : Exception(message, inner)
 {
     public string Node { get; } = node;
 

@@ -26,7 +26,8 @@ internal sealed class NodeKindCatalog
         ComposeFragments.Load(directory, allowPrivileged, FragmentFiles);
 
     /// <summary>Every kind, Core Lightning first.</summary>
-    public IReadOnlyList<INodeKind> All => kinds.Values.OrderBy(k => k.Name == DefaultKind ? 0 : 1).ThenBy(k => k.Name, StringComparer.Ordinal).ToList();
+    public IReadOnlyList<INodeKind> All =>
+        kinds.Values.OrderBy(k => k.Name == DefaultKind ? 0 : 1).ThenBy(k => k.Name, StringComparer.Ordinal).ToList();
 
     public NodeKindCatalog With(INodeKind kind) => new(kinds.Values.Where(k => k.Name != kind.Name).Append(kind));
 
@@ -34,7 +35,10 @@ internal sealed class NodeKindCatalog
     public IReadOnlyList<PaymentCalls> PaymentCallsOf(IEnumerable<BuildSpec> builds) =>
         builds.SelectMany(b => b.Images).Select(i => Get(i.Kind).PaymentCalls).Distinct().ToList();
 
-    public INodeKind Get(string name) => kinds.TryGetValue(name, out var kind)
-        ? kind
-        : throw new UsageException($"node kind '{name}' is unknown: use one of {string.Join(", ", kinds.Keys.Order())} (as --build NAME=KIND=IMAGE)");
+    public INodeKind Get(string name) =>
+        kinds.TryGetValue(name, out var kind)
+            ? kind
+            : throw new UsageException(
+                $"node kind '{name}' is unknown: use one of {string.Join(", ", kinds.Keys.Order())} (as --build NAME=KIND=IMAGE)"
+            );
 }

@@ -16,7 +16,8 @@ internal sealed record NodeServiceSettings(
     PeerAddress Peer,
     string? TraceSocket,
     string? DevTraceFile,
-    string? ConfigFile = null)
+    string? ConfigFile = null
+)
 {
     /// <summary>Options its build gives the node (--node-option), started after the harness's own.</summary>
     public IReadOnlyList<string> Options { get; init; } = [];

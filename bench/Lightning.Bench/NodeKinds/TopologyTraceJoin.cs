@@ -36,7 +36,8 @@ internal sealed class TopologyTraceJoin : ITraceJoin
 
     public string OperationOf(Span span) => SourceOf(span.Node)?.OperationOf(span) ?? span.Name;
 
-    public long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash) => SourceOf(span.Node)?.PaymentOf(span, paymentsByHash);
+    public long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash) =>
+        SourceOf(span.Node)?.PaymentOf(span, paymentsByHash);
 
     public bool IsTopLevelStep(Span span) => SourceOf(span.Node)?.IsTopLevelStep(span) ?? false;
 }

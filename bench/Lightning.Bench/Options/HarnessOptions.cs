@@ -19,7 +19,11 @@ internal sealed record HarnessOptions
 
     /// <summary>The history sizes of the run's cases: its scenario's --history values, none when it takes no history.</summary>
     public IReadOnlyList<int> HistorySizes =>
-        ScenarioCatalog.Find(Scenario)?.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.LargeNode.HistoryRows))?.ValuesFrom(Sweeps) ?? [];
+        ScenarioCatalog
+            .Find(Scenario)
+            ?.Parameters.FirstOrDefault(p => p.Name == nameof(Scenarios.LargeNode.HistoryRows))
+            ?.ValuesFrom(Sweeps)
+        ?? [];
 
     /// <summary>--graph: the mainnet graph snapshot MainnetGraph's payer is given; null: none.</summary>
     public string? GraphPath { get; init; }
@@ -35,7 +39,8 @@ internal sealed record HarnessOptions
     public bool Help { get; init; }
 
     /// <summary>Sweeps given on the command line, by parameter name (Concurrency, CarolsCount, AliceCount); others take the scenario's default.</summary>
-    public IReadOnlyDictionary<string, IReadOnlyList<int>> Sweeps { get; init; } = new Dictionary<string, IReadOnlyList<int>>();
+    public IReadOnlyDictionary<string, IReadOnlyList<int>> Sweeps { get; init; } =
+        new Dictionary<string, IReadOnlyList<int>>();
 
     /// <summary>Create every invoice during setup and measure payments only.</summary>
     public bool PregenerateInvoices { get; init; }
@@ -78,7 +83,12 @@ internal sealed record HarnessOptions
     /// Whether this run alternates its arms' invocations: --pairing alternate, more than one arm (builds × trace modes),
     /// and a timed run (not --instructions, --soak or --profile, which measure one topology at a time).
     /// </summary>
-    public bool AlternatesArms => Pairing == Alternate && Builds.Count * Traces.Count > 1 && !Instructions && Soak is null && ProfileMode == ProfileMode.Off;
+    public bool AlternatesArms =>
+        Pairing == Alternate
+        && Builds.Count * Traces.Count > 1
+        && !Instructions
+        && Soak is null
+        && ProfileMode == ProfileMode.Off;
 
     /// <summary>--iterations was given: every case measures that many, also in every round of a budgeted run.</summary>
     public bool IterationsGiven { get; init; }
@@ -148,10 +158,28 @@ internal sealed record HarnessOptions
     public const string DefaultPostgresImage = "postgres:17";
 
     /// <summary>The builds a run benchmarks, each with its node options and database; the first is the baseline of the Ratio column.</summary>
-    public IReadOnlyList<BuildSpec> Builds => (BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)])
-        .Select(b => NodeOptionList.Count == 0 ? b : b with { NodeOptions = NodeOptionList.Where(o => o.Build is null || o.Build == b.Name).Select(o => o.Option).ToList() })
-        .Select(b => DatabaseList.LastOrDefault(d => d.Build is null || d.Build == b.Name) is { Database: { } db } ? b with { Database = db } : b)
-        .ToList();
+    public IReadOnlyList<BuildSpec> Builds =>
+        (BuildList.Count > 0 ? BuildList : [BuildSpec.FromImage(ClnImage)])
+            .Select(b =>
+                NodeOptionList.Count == 0
+                    ? b
+                    : b with
+                    {
+                        NodeOptions = NodeOptionList
+                            .Where(o => o.Build is null || o.Build == b.Name)
+                            .Select(o => o.Option)
+                            .ToList(),
+                    }
+            )
+            .Select(b =>
+                DatabaseList.LastOrDefault(d => d.Build is null || d.Build == b.Name) is { Database: { } db }
+                    ? b with
+                    {
+                        Database = db,
+                    }
+                    : b
+            )
+            .ToList();
 
     /// <summary>Whether a build keeps its nodes' databases on PostgreSQL.</summary>
     public bool UsesPostgres => Builds.Any(b => b.Database == Databases.Postgres);
@@ -169,9 +197,14 @@ internal sealed record HarnessOptions
     public string? SnapshotDirectory { get; init; } = DefaultSnapshotDirectory;
 
     /// <summary>~/.cache/lightning-bench/snapshots (or under $XDG_CACHE_HOME).</summary>
-    public static string DefaultSnapshotDirectory => Path.Combine(
-        Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } cache ? cache : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache"),
-        "lightning-bench", "snapshots");
+    public static string DefaultSnapshotDirectory =>
+        Path.Combine(
+            Environment.GetEnvironmentVariable("XDG_CACHE_HOME") is { Length: > 0 } cache
+                ? cache
+                : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".cache"),
+            "lightning-bench",
+            "snapshots"
+        );
 
     /// <summary>--clean-snapshots: remove the kept snapshots and say what they took.</summary>
     public bool CleanSnapshots { get; init; }
@@ -229,7 +262,8 @@ internal sealed record HarnessOptions
     public bool Instructions { get; init; }
 
     /// <summary>--instructions-threshold: the smallest difference of instructions per payment that matters.</summary>
-    public double InstructionsThresholdPercent { get; init; } = Statistics.ComparisonMetric.InstructionsThresholdPercent;
+    public double InstructionsThresholdPercent { get; init; } =
+        Statistics.ComparisonMetric.InstructionsThresholdPercent;
 
     /// <summary>--profile (stop when the machine cannot profile) or --profile-if-available (run on without profiles).</summary>
     public ProfileMode ProfileMode { get; init; } = ProfileMode.Off;
@@ -244,9 +278,15 @@ internal sealed record HarnessOptions
     public TimeSpan? ProfileEvery { get; init; }
 
     /// <summary>How the nodes are profiled, or null without --profile.</summary>
-    public ProfileSettings? Profile => ProfileMode == ProfileMode.Off ? null
-        : new ProfileSettings(ProfileFrequencyHz, ProfileStacks, ProfileMode == ProfileMode.Required,
-            Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf");
+    public ProfileSettings? Profile =>
+        ProfileMode == ProfileMode.Off
+            ? null
+            : new ProfileSettings(
+                ProfileFrequencyHz,
+                ProfileStacks,
+                ProfileMode == ProfileMode.Required,
+                Environment.GetEnvironmentVariable("LNBENCH_PERF") is { Length: > 0 } perf ? perf : "perf"
+            );
 
     /// <summary>--source: the git checkout that builds given as git:REF are made from; null: none.</summary>
     public string? SourceDirectory { get; init; }

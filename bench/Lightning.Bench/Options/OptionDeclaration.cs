@@ -16,7 +16,8 @@ internal sealed record OptionDeclaration<TOptions>(
     string? ValueName,
     Func<TOptions, OptionArguments, TOptions> Apply,
     string Help,
-    OptionDocs Docs)
+    OptionDocs Docs
+)
 {
     /// <summary>Other names of the option (-h for --help).</summary>
     public IReadOnlyList<string> Aliases { get; init; } = [];

@@ -16,7 +16,10 @@ internal static partial class OptionValues
     {
         if (TryDuration(text) is not { } duration)
         {
-            var unitless = text.Length > 0 && text.All(char.IsAsciiDigit) ? $" (a number needs its unit: {text}s, {text}m or {text}h)" : "";
+            var unitless =
+                text.Length > 0 && text.All(char.IsAsciiDigit)
+                    ? $" (a number needs its unit: {text}s, {text}m or {text}h)"
+                    : "";
             throw new UsageException($"{option} takes a duration ({examples}): '{text}' is not one{unitless}");
         }
         return CheckDuration(option, text, duration);
@@ -30,39 +33,56 @@ internal static partial class OptionValues
         {
             return null;
         }
-        return parts.Aggregate(TimeSpan.Zero, (sum, p) => sum + int.Parse(p.Groups["n"].Value, CultureInfo.InvariantCulture) * p.Groups["unit"].Value switch
-        {
-            "h" => TimeSpan.FromHours(1),
-            "m" => TimeSpan.FromMinutes(1),
-            _ => TimeSpan.FromSeconds(1),
-        });
+        return parts.Aggregate(
+            TimeSpan.Zero,
+            (sum, p) =>
+                sum
+                + int.Parse(p.Groups["n"].Value, CultureInfo.InvariantCulture)
+                    * p.Groups["unit"].Value switch
+                    {
+                        "h" => TimeSpan.FromHours(1),
+                        "m" => TimeSpan.FromMinutes(1),
+                        _ => TimeSpan.FromSeconds(1),
+                    }
+        );
     }
 
     /// <summary>A duration the harness can keep to: from 10 s to 30 days.</summary>
     public static TimeSpan CheckDuration(string option, string text, TimeSpan duration) =>
-        duration >= TimeSpan.FromSeconds(10) && duration <= TimeSpan.FromDays(30) ? duration
+        duration >= TimeSpan.FromSeconds(10) && duration <= TimeSpan.FromDays(30)
+            ? duration
             : throw new UsageException($"{option} {text}: give a duration from 10s to 30 days (720h)");
 
-    public static string ProfileStacks(string name, string value) => value switch
-    {
-        ProfileSettings.Dwarf or ProfileSettings.FramePointers => value,
-        _ => throw new UsageException($"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"),
-    };
+    public static string ProfileStacks(string name, string value) =>
+        value switch
+        {
+            ProfileSettings.Dwarf or ProfileSettings.FramePointers => value,
+            _ => throw new UsageException(
+                $"{name} is dwarf (any build; 16 KB of stack copied per sample) or fp (builds with frame pointers; cheaper), not '{value}'"
+            ),
+        };
 
-    public static HistoryOrder HistoryOrder(string name, string value) => value switch
-    {
-        "date" => Options.HistoryOrder.Date,
-        "version" => Options.HistoryOrder.Version,
-        _ => throw new UsageException($"{name} is date (runs as they ran) or version (by the build's node version), not '{value}'"),
-    };
+    public static HistoryOrder HistoryOrder(string name, string value) =>
+        value switch
+        {
+            "date" => Options.HistoryOrder.Date,
+            "version" => Options.HistoryOrder.Version,
+            _ => throw new UsageException(
+                $"{name} is date (runs as they ran) or version (by the build's node version), not '{value}'"
+            ),
+        };
 
-    public static string Pairing(string name, string value) => value switch
-    {
-        HarnessOptions.Alternate or HarnessOptions.Sequential => value,
-        _ => throw new UsageException($"{name} is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not '{value}'"),
-    };
+    public static string Pairing(string name, string value) =>
+        value switch
+        {
+            HarnessOptions.Alternate or HarnessOptions.Sequential => value,
+            _ => throw new UsageException(
+                $"{name} is alternate (the arms of a pair live at once, invocations alternated) or sequential (one topology after the other), not '{value}'"
+            ),
+        };
 
-    public static int Int(string option, string text, int min, int max, string? why = null) => (int)Long(option, text, min, max, why);
+    public static int Int(string option, string text, int min, int max, string? why = null) =>
+        (int)Long(option, text, min, max, why);
 
     public static long Long(string option, string text, long min, long max, string? why = null)
     {
@@ -72,7 +92,9 @@ internal static partial class OptionValues
         }
         if (value < min || value > max)
         {
-            throw new UsageException($"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}");
+            throw new UsageException(
+                $"{option} {value} is out of range: give a value from {min} to {max}{(why is null ? "" : $" ({why})")}"
+            );
         }
         return value;
     }
@@ -82,7 +104,9 @@ internal static partial class OptionValues
         var parts = text.Split(',', StringSplitOptions.TrimEntries);
         if (parts.Any(p => p.Length == 0))
         {
-            throw new UsageException($"{option} '{text}' has an empty item: give comma-separated numbers such as 1,4,10");
+            throw new UsageException(
+                $"{option} '{text}' has an empty item: give comma-separated numbers such as 1,4,10"
+            );
         }
         var values = parts.Select(p => Int(option, p, min, max, why)).ToList();
         var duplicate = values.GroupBy(v => v).FirstOrDefault(g => g.Count() > 1);
@@ -99,7 +123,9 @@ internal static partial class OptionValues
         var known = Workloads.WorkloadCatalog.All.Select(w => w.Name).ToList();
         if (values.FirstOrDefault(v => !known.Contains(v)) is { } unknown)
         {
-            throw new UsageException($"{option} '{unknown}' is not a workload: give one or more of {string.Join(", ", known)} (see --list)");
+            throw new UsageException(
+                $"{option} '{unknown}' is not a workload: give one or more of {string.Join(", ", known)} (see --list)"
+            );
         }
         if (values.Distinct().Count() != values.Count)
         {
@@ -114,7 +140,9 @@ internal static partial class OptionValues
         var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
         if (values.FirstOrDefault(v => !Results.FailOn.All.Contains(v)) is { } unknown)
         {
-            throw new UsageException($"{option} '{unknown}' is not a verdict to fail on: give one or more of {string.Join(", ", Results.FailOn.All)} (e.g. {option} slower)");
+            throw new UsageException(
+                $"{option} '{unknown}' is not a verdict to fail on: give one or more of {string.Join(", ", Results.FailOn.All)} (e.g. {option} slower)"
+            );
         }
         if (values.Distinct().Count() != values.Count)
         {
@@ -128,7 +156,9 @@ internal static partial class OptionValues
         var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
         if (values.Any(v => !TraceModes.All.Contains(v)))
         {
-            throw new UsageException($"{option} '{text}' is not a list of on, off and unread: give on, off, on,off or on,off,unread");
+            throw new UsageException(
+                $"{option} '{text}' is not a list of on, off and unread: give on, off, on,off or on,off,unread"
+            );
         }
         if (values.Distinct().Count() != values.Count)
         {
@@ -145,10 +175,15 @@ internal static partial class OptionValues
     public static (string? Build, string Option) NodeOption(string option, string text)
     {
         var colon = text.IndexOf(':', StringComparison.Ordinal);
-        var (build, value) = text.StartsWith("--", StringComparison.Ordinal) || colon < 0 ? ((string?)null, text) : (text[..colon], text[(colon + 1)..]);
+        var (build, value) =
+            text.StartsWith("--", StringComparison.Ordinal) || colon < 0
+                ? ((string?)null, text)
+                : (text[..colon], text[(colon + 1)..]);
         if (!value.StartsWith("--", StringComparison.Ordinal) || value.Length < 3 || value.Any(char.IsWhiteSpace))
         {
-            throw new UsageException($"{option} '{text}' is not [BUILD:]--OPTION[=VALUE]: e.g. {option} nagle:--dev-keep-nagle or {option} --askrene-max-threads=1");
+            throw new UsageException(
+                $"{option} '{text}' is not [BUILD:]--OPTION[=VALUE]: e.g. {option} nagle:--dev-keep-nagle or {option} --askrene-max-threads=1"
+            );
         }
         return (build, value);
     }
@@ -159,7 +194,9 @@ internal static partial class OptionValues
         var pairs = parts.Select(p => p.Split('=', 2)).ToList();
         if (pairs.Any(p => p.Length != 2 || p[0].Length == 0 || p[1].Length == 0))
         {
-            throw new UsageException($"{option} '{text}' is not NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev");
+            throw new UsageException(
+                $"{option} '{text}' is not NAME=[KIND=]IMAGE[,NODE=[KIND=]IMAGE...]: e.g. --build v26.06={HarnessOptions.DefaultClnImage} --build mine=mycln:dev"
+            );
         }
         var name = pairs[0][0];
         if (!System.Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$"))
@@ -186,7 +223,12 @@ internal static partial class OptionValues
             }
         }
         // A kind not named is recognised from the image before any container starts (the run's image check).
-        return new BuildSpec(name, image, nodes) { Kind = kind ?? Topology.NodeSpec.DefaultKind, KindKnown = kind is not null, NodeKinds = kinds };
+        return new BuildSpec(name, image, nodes)
+        {
+            Kind = kind ?? Topology.NodeSpec.DefaultKind,
+            KindKnown = kind is not null,
+            NodeKinds = kinds,
+        };
     }
 
     private static (string? Kind, string Image) KindAndImage(string option, string text)
@@ -198,7 +240,9 @@ internal static partial class OptionValues
         }
         if (!System.Text.RegularExpressions.Regex.IsMatch(parts[0], "^[a-z][a-z0-9-]{0,19}$"))
         {
-            throw new UsageException($"{option} '{text}': node kind '{parts[0]}' must be lowercase letters, digits and '-' (e.g. cln)");
+            throw new UsageException(
+                $"{option} '{text}': node kind '{parts[0]}' must be lowercase letters, digits and '-' (e.g. cln)"
+            );
         }
         return (parts[0], Image(option, parts[1]));
     }
@@ -207,17 +251,27 @@ internal static partial class OptionValues
     {
         if (string.IsNullOrWhiteSpace(text) || text.Any(char.IsWhiteSpace) || text.StartsWith('-'))
         {
-            throw new UsageException($"{option} '{text}' is not an image reference: give one such as {HarnessOptions.DefaultClnImage}");
+            throw new UsageException(
+                $"{option} '{text}' is not an image reference: give one such as {HarnessOptions.DefaultClnImage}"
+            );
         }
         return text;
     }
 
     public static double Percent(string option, string text)
     {
-        if (!double.TryParse(text.TrimEnd('%'), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var value)
-            || !(value > 0 && value < 100))
+        if (
+            !double.TryParse(
+                text.TrimEnd('%'),
+                System.Globalization.NumberStyles.Float,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out var value
+            ) || !(value > 0 && value < 100)
+        )
         {
-            throw new UsageException($"{option} '{text}' is not a percentage between 0 and 100 (exclusive): e.g. {option} 2");
+            throw new UsageException(
+                $"{option} '{text}' is not a percentage between 0 and 100 (exclusive): e.g. {option} 2"
+            );
         }
         return value;
     }
@@ -226,24 +280,48 @@ internal static partial class OptionValues
     public static (int First, int Last) Range(string option, string text)
     {
         var parts = text.Split('-');
-        return parts.Length == 2 && int.TryParse(parts[0], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var first)
-            && int.TryParse(parts[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var last) && first >= 1 && first <= last
+        return
+            parts.Length == 2
+            && int.TryParse(
+                parts[0],
+                System.Globalization.NumberStyles.None,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out var first
+            )
+            && int.TryParse(
+                parts[1],
+                System.Globalization.NumberStyles.None,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out var last
+            )
+            && first >= 1
+            && first <= last
             ? (first, last)
-            : throw new UsageException($"{option} '{text}' is not FIRST-LAST with 1 ≤ FIRST ≤ LAST (e.g. {option} 5-8)");
+            : throw new UsageException(
+                $"{option} '{text}' is not FIRST-LAST with 1 ≤ FIRST ≤ LAST (e.g. {option} 5-8)"
+            );
     }
 
     /// <summary>NODE=VALUE added to the placements so far: a node name and a host label's value, each lowercase letters, digits and '-'.</summary>
-    public static IReadOnlyDictionary<string, string> Placement(string option, string text, IReadOnlyDictionary<string, string> earlier)
+    public static IReadOnlyDictionary<string, string> Placement(
+        string option,
+        string text,
+        IReadOnlyDictionary<string, string> earlier
+    )
     {
         var parts = text.Split('=', 2, StringSplitOptions.TrimEntries);
         var name = new System.Text.RegularExpressions.Regex("^[a-z][a-z0-9-]{0,19}$");
         if (parts.Length != 2 || !name.IsMatch(parts[0]) || !name.IsMatch(parts[1]))
         {
-            throw new UsageException($"{option} '{text}' is not NODE=VALUE (a node's name and a host label's value, each lowercase letters, digits and '-', starting with a letter): e.g. {option} bob=far");
+            throw new UsageException(
+                $"{option} '{text}' is not NODE=VALUE (a node's name and a host label's value, each lowercase letters, digits and '-', starting with a letter): e.g. {option} bob=far"
+            );
         }
         if (earlier.ContainsKey(parts[0]))
         {
-            throw new UsageException($"{option}: node {parts[0]} is placed twice ({parts[0]}={earlier[parts[0]]} and {text}): give it once");
+            throw new UsageException(
+                $"{option}: node {parts[0]} is placed twice ({parts[0]}={earlier[parts[0]]} and {text}): give it once"
+            );
         }
         return new Dictionary<string, string>(earlier) { [parts[0]] = parts[1] };
     }
@@ -260,7 +338,9 @@ internal static partial class OptionValues
     }
 
     public static string OneOf(string option, string text, IReadOnlyList<string> values) =>
-        values.Contains(text) ? text : throw new UsageException($"{option} is one of {string.Join(", ", values)}, not '{text}'");
+        values.Contains(text)
+            ? text
+            : throw new UsageException($"{option} is one of {string.Join(", ", values)}, not '{text}'");
 
     public static string NonEmpty(string option, string text) =>
         string.IsNullOrWhiteSpace(text) ? throw new UsageException($"{option} needs a non-empty value") : text;

@@ -31,7 +31,13 @@ internal static class OptionsDocument
         var table = new StringBuilder("| option | default | meaning |\n| --- | --- | --- |\n");
         foreach (var (syntax, defaults, meaning) in rows)
         {
-            table.Append('|').AppendJoin("", new[] { Cell(syntax), Cell(defaults), Cell(meaning) }.Select(c => c.Length > 0 ? $" {c} |" : " |")).Append('\n');
+            table
+                .Append('|')
+                .AppendJoin(
+                    "",
+                    new[] { Cell(syntax), Cell(defaults), Cell(meaning) }.Select(c => c.Length > 0 ? $" {c} |" : " |")
+                )
+                .Append('\n');
         }
         return table.ToString();
     }
@@ -54,8 +60,11 @@ internal static class OptionsDocument
     {
         var begin = document.IndexOf(beginMarker, StringComparison.Ordinal);
         var end = document.IndexOf(endMarker, StringComparison.Ordinal);
-        return begin >= 0 && end > begin ? (begin + beginMarker.Length, end)
-            : throw new InvalidDataException($"the document has no {beginMarker} ... {endMarker} section for an options table");
+        return begin >= 0 && end > begin
+            ? (begin + beginMarker.Length, end)
+            : throw new InvalidDataException(
+                $"the document has no {beginMarker} ... {endMarker} section for an options table"
+            );
     }
 
     private static string Cell(IEnumerable<string> parts) => string.Join(" / ", parts.Where(p => p.Length > 0));

@@ -9,7 +9,12 @@ namespace Lightning.Bench.Options;
 /// </summary>
 /// <param name="Required">Without the means to profile, stop (true) or run without profiles (--profile-if-available).</param>
 /// <param name="PerfPath">The perf program (a name on PATH or a path).</param>
-internal sealed record ProfileSettings(int FrequencyHz = ProfileSettings.DefaultFrequencyHz, string CallGraph = ProfileSettings.Dwarf, bool Required = true, string PerfPath = "perf")
+internal sealed record ProfileSettings(
+    int FrequencyHz = ProfileSettings.DefaultFrequencyHz,
+    string CallGraph = ProfileSettings.Dwarf,
+    bool Required = true,
+    string PerfPath = "perf"
+)
 {
     /// <summary>Not a multiple of common timer rates, so sampling does not lock step with periodic work.</summary>
     /// <summary>A soak's profile window: long enough for hundreds of samples per node at 99 Hz, short against the minutes between windows.</summary>
@@ -25,13 +30,19 @@ internal sealed record ProfileSettings(int FrequencyHz = ProfileSettings.Default
 
     /// <summary>The event, rate and call-graph arguments of `perf record`.</summary>
     public IReadOnlyList<string> RecordArguments =>
-    [
-        "-e", "cpu-clock",
-        "-F", FrequencyHz.ToString(CultureInfo.InvariantCulture),
-        "--call-graph", CallGraph == Dwarf ? $"dwarf,{DwarfStackBytes}" : "fp",
-    ];
+        [
+            "-e",
+            "cpu-clock",
+            "-F",
+            FrequencyHz.ToString(CultureInfo.InvariantCulture),
+            "--call-graph",
+            CallGraph == Dwarf ? $"dwarf,{DwarfStackBytes}" : "fp",
+        ];
 
-    public string Describe() => Invariant($"cpu-clock at {FrequencyHz} Hz, {(CallGraph == Dwarf ? $"DWARF stacks ({DwarfStackBytes / 1024} KB copied per sample)" : "frame-pointer stacks")}");
+    public string Describe() =>
+        Invariant(
+            $"cpu-clock at {FrequencyHz} Hz, {(CallGraph == Dwarf ? $"DWARF stacks ({DwarfStackBytes / 1024} KB copied per sample)" : "frame-pointer stacks")}"
+        );
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -16,9 +16,13 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
     /// </summary>
     public static string? Refusal(Manifest original, RunSummary? originalSummary, MeasurementConditions replay)
     {
-        var recorded = original.Conditions ?? (originalSummary is null ? null : MeasurementConditions.Inferred(originalSummary, original)) ?? new MeasurementConditions();
+        var recorded =
+            original.Conditions
+            ?? (originalSummary is null ? null : MeasurementConditions.Inferred(originalSummary, original))
+            ?? new MeasurementConditions();
         var differences = recorded.DifferencesFrom(replay, $"run {original.RunId}", "this replay");
-        return differences.Count == 0 ? null
+        return differences.Count == 0
+            ? null
             : $"this replay would not measure what run {original.RunId} did ({string.Join("; ", differences)}): its figures could not be set beside that run's; replay it where it can be measured the same way";
     }
 
@@ -28,7 +32,9 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
         var manifest = Manifest.Read(RunArchive.ReadText(runPath, Manifest.FileName));
         if (manifest.Format != Manifest.CurrentFormat)
         {
-            throw new UsageException($"{runPath} was written in format {manifest.Format}; this harness replays {Manifest.CurrentFormat}");
+            throw new UsageException(
+                $"{runPath} was written in format {manifest.Format}; this harness replays {Manifest.CurrentFormat}"
+            );
         }
         var options = OptionParser.Parse(manifest.Arguments) with
         {
@@ -40,7 +46,10 @@ internal sealed record ReplayPlan(Manifest Manifest, HarnessOptions Options)
             Plain = current.Plain,
         };
         // A run from before --pairing measured its arms one after the other: its replay does too.
-        if (manifest.Pairing is { } pairing && !pairing.StartsWith(HarnessOptions.Alternate + ":", StringComparison.Ordinal))
+        if (
+            manifest.Pairing is { } pairing
+            && !pairing.StartsWith(HarnessOptions.Alternate + ":", StringComparison.Ordinal)
+        )
         {
             options = options with { Pairing = HarnessOptions.Sequential };
         }

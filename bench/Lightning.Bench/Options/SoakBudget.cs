@@ -11,24 +11,48 @@ namespace Lightning.Bench.Options;
 internal sealed partial record SoakBudget(string Metric, string Operator, double Limit, string Text)
 {
     /// <summary>Metric → (what it is, its unit, unit suffixes with their factor to that unit).</summary>
-    public static readonly IReadOnlyDictionary<string, (string Meaning, string Unit, IReadOnlyDictionary<string, double> Suffixes)> Metrics =
-        new Dictionary<string, (string, string, IReadOnlyDictionary<string, double>)>
+    public static readonly IReadOnlyDictionary<
+        string,
+        (string Meaning, string Unit, IReadOnlyDictionary<string, double> Suffixes)
+    > Metrics = new Dictionary<string, (string, string, IReadOnlyDictionary<string, double>)>
+    {
+        ["p50"] = ("median payment latency over the soak", "ms", Time),
+        ["p95"] = ("95th percentile payment latency over the soak", "ms", Time),
+        ["p99"] = ("99th percentile payment latency over the soak", "ms", Time),
+        ["rss"] = ("the largest resident memory of any node (anonymous memory of its container)", "MB", Memory),
+        ["cpu-per-payment"] = (
+            "CPU time of all Lightning nodes per successful payment, idle rate subtracted",
+            "ms",
+            Time
+        ),
+        ["pps"] = (
+            "successful payments per second over the soak",
+            "/s",
+            new Dictionary<string, double> { [""] = 1, ["/s"] = 1 }
+        ),
+        ["failures"] = ("failed payments", "", new Dictionary<string, double> { [""] = 1 }),
+    };
+
+    private static IReadOnlyDictionary<string, double> Time =>
+        new Dictionary<string, double>
         {
-            ["p50"] = ("median payment latency over the soak", "ms", Time),
-            ["p95"] = ("95th percentile payment latency over the soak", "ms", Time),
-            ["p99"] = ("99th percentile payment latency over the soak", "ms", Time),
-            ["rss"] = ("the largest resident memory of any node (anonymous memory of its container)", "MB", Memory),
-            ["cpu-per-payment"] = ("CPU time of all Lightning nodes per successful payment, idle rate subtracted", "ms", Time),
-            ["pps"] = ("successful payments per second over the soak", "/s", new Dictionary<string, double> { [""] = 1, ["/s"] = 1 }),
-            ["failures"] = ("failed payments", "", new Dictionary<string, double> { [""] = 1 }),
+            [""] = 1,
+            ["ms"] = 1,
+            ["s"] = 1000,
+            ["us"] = 0.001,
         };
 
-    private static IReadOnlyDictionary<string, double> Time => new Dictionary<string, double> { [""] = 1, ["ms"] = 1, ["s"] = 1000, ["us"] = 0.001 };
-
-    private static IReadOnlyDictionary<string, double> Memory => new Dictionary<string, double>
-    {
-        [""] = 1, ["MB"] = 1, ["MiB"] = 1, ["KB"] = 1.0 / 1024, ["KiB"] = 1.0 / 1024, ["GB"] = 1024, ["GiB"] = 1024,
-    };
+    private static IReadOnlyDictionary<string, double> Memory =>
+        new Dictionary<string, double>
+        {
+            [""] = 1,
+            ["MB"] = 1,
+            ["MiB"] = 1,
+            ["KB"] = 1.0 / 1024,
+            ["KiB"] = 1.0 / 1024,
+            ["GB"] = 1024,
+            ["GiB"] = 1024,
+        };
 
     public static IReadOnlyList<SoakBudget> ParseList(string option, string text)
     {
@@ -36,7 +60,8 @@ internal sealed partial record SoakBudget(string Metric, string Operator, double
         foreach (var item in text.Split(',', StringSplitOptions.TrimEntries))
         {
             var match = Pattern().Match(item);
-            var help = $"give budgets such as 'p95<250ms,rss<400MB,cpu-per-payment<20ms' (figures: {string.Join(", ", Metrics.Keys)})";
+            var help =
+                $"give budgets such as 'p95<250ms,rss<400MB,cpu-per-payment<20ms' (figures: {string.Join(", ", Metrics.Keys)})";
             if (!match.Success)
             {
                 throw new UsageException($"{option} '{item}' is not FIGURE<LIMIT or FIGURE>LIMIT: {help}");
@@ -49,7 +74,9 @@ internal sealed partial record SoakBudget(string Metric, string Operator, double
             var suffix = match.Groups["unit"].Value;
             if (!known.Suffixes.TryGetValue(suffix, out var factor))
             {
-                throw new UsageException($"{option} '{item}': '{suffix}' is not a unit of {metric}: use {string.Join(", ", known.Suffixes.Keys.Where(k => k.Length > 0))}");
+                throw new UsageException(
+                    $"{option} '{item}': '{suffix}' is not a unit of {metric}: use {string.Join(", ", known.Suffixes.Keys.Where(k => k.Length > 0))}"
+                );
             }
             var value = double.Parse(match.Groups["value"].Value, CultureInfo.InvariantCulture) * factor;
             if (budgets.Any(b => b.Metric == metric && b.Operator[0] == match.Groups["op"].Value[0]))
@@ -61,14 +88,18 @@ internal sealed partial record SoakBudget(string Metric, string Operator, double
         return budgets;
     }
 
-    public bool Holds(double value) => double.IsFinite(value) && Operator switch
-    {
-        "<" => value < Limit,
-        "<=" => value <= Limit,
-        ">" => value > Limit,
-        _ => value >= Limit,
-    };
+    public bool Holds(double value) =>
+        double.IsFinite(value)
+        && Operator switch
+        {
+            "<" => value < Limit,
+            "<=" => value <= Limit,
+            ">" => value > Limit,
+            _ => value >= Limit,
+        };
 
-    [GeneratedRegex(@"^(?<metric>[a-z0-9-]+)\s*(?<op><=|>=|<|>)\s*(?<value>[0-9]+(?:\.[0-9]+)?)\s*(?<unit>[A-Za-z/]*)$")]
+    [GeneratedRegex(
+        @"^(?<metric>[a-z0-9-]+)\s*(?<op><=|>=|<|>)\s*(?<value>[0-9]+(?:\.[0-9]+)?)\s*(?<unit>[A-Za-z/]*)$"
+    )]
     private static partial Regex Pattern();
 }

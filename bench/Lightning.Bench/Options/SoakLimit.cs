@@ -10,15 +10,25 @@ internal sealed record SoakLimit(TimeSpan? Duration, long? Payments)
     {
         if (long.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var payments))
         {
-            return payments is >= 1 and <= 1_000_000_000 ? new SoakLimit(null, payments)
-                : throw new UsageException($"{option} {text}: give 1 to 1000000000 payments, or a duration such as 30m or 2h");
+            return payments is >= 1 and <= 1_000_000_000
+                ? new SoakLimit(null, payments)
+                : throw new UsageException(
+                    $"{option} {text}: give 1 to 1000000000 payments, or a duration such as 30m or 2h"
+                );
         }
         return OptionValues.TryDuration(text) is { } duration
             ? new SoakLimit(OptionValues.CheckDuration(option, text, duration), null)
-            : throw new UsageException($"{option} '{text}' is neither a number of payments (50000) nor a duration (90s, 30m, 2h, 1h30m)");
+            : throw new UsageException(
+                $"{option} '{text}' is neither a number of payments (50000) nor a duration (90s, 30m, 2h, 1h30m)"
+            );
     }
 
-    public override string ToString() => Duration is { } d
-        ? d.TotalHours >= 1 ? $"{d.TotalHours:0.##} h" : d.TotalMinutes >= 1 ? $"{d.TotalMinutes:0.##} min" : $"{d.TotalSeconds:0} s"
-        : $"{Payments} payments";
+    public override string ToString() =>
+        Duration is { } d
+            ? d.TotalHours >= 1
+                ? $"{d.TotalHours:0.##} h"
+                : d.TotalMinutes >= 1
+                    ? $"{d.TotalMinutes:0.##} min"
+                    : $"{d.TotalSeconds:0} s"
+            : $"{Payments} payments";
 }

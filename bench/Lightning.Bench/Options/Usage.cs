@@ -12,7 +12,11 @@ internal static class Usage
     public static string Help()
     {
         var lines = new StringBuilder();
-        AppendEntry(lines, "SCENARIO", $"one of: {string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))} (default {ScenarioCatalog.Default.Name}); see --list");
+        AppendEntry(
+            lines,
+            "SCENARIO",
+            $"one of: {string.Join(", ", ScenarioCatalog.All.Select(s => s.Name))} (default {ScenarioCatalog.Default.Name}); see --list"
+        );
         foreach (var option in OptionCatalog.All)
         {
             AppendEntry(lines, option.Syntax, option.Help);
@@ -53,10 +57,14 @@ internal static class Usage
             text.AppendLine($"      {scenario.Description}");
             foreach (var parameter in scenario.Parameters)
             {
-                text.AppendLine($"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})");
+                text.AppendLine(
+                    $"      [Params] {parameter.Name}: {parameter.Option} LIST ({parameter.Description}; default {string.Join(',', parameter.Default)})"
+                );
             }
         }
-        text.AppendLine("Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds), Topology (1..--topologies) and Traces (--traces on,off,unread).");
+        text.AppendLine(
+            "Every scenario also has the parameters Build (--cln-image, or --build NAME=IMAGE to compare builds), Topology (1..--topologies) and Traces (--traces on,off,unread)."
+        );
         return text.ToString().TrimEnd();
     }
 }

@@ -21,20 +21,28 @@ internal static class AtomicFile
     // The temporary files being written now, removed by RemoveUnfinished when the process is stopped mid-write.
     private static readonly ConcurrentDictionary<string, byte> Unfinished = new(StringComparer.Ordinal);
 
-    public static void WriteAllText(string path, string text) => Write(path, stream =>
-    {
-        var bytes = Utf8.GetBytes(text);
-        stream.Write(bytes);
-    });
+    public static void WriteAllText(string path, string text) =>
+        Write(
+            path,
+            stream =>
+            {
+                var bytes = Utf8.GetBytes(text);
+                stream.Write(bytes);
+            }
+        );
 
-    public static void WriteAllLines(string path, IEnumerable<string> lines) => Write(path, stream =>
-    {
-        using var writer = new StreamWriter(stream, Utf8, leaveOpen: true);
-        foreach (var line in lines)
-        {
-            writer.WriteLine(line);
-        }
-    });
+    public static void WriteAllLines(string path, IEnumerable<string> lines) =>
+        Write(
+            path,
+            stream =>
+            {
+                using var writer = new StreamWriter(stream, Utf8, leaveOpen: true);
+                foreach (var line in lines)
+                {
+                    writer.WriteLine(line);
+                }
+            }
+        );
 
     /// <summary>Writes <paramref name="path"/> through <paramref name="write"/> into a temporary file, synced to disk, then renamed over it.</summary>
     public static void Write(string path, Action<FileStream> write)
@@ -42,7 +50,9 @@ internal static class AtomicFile
         var temporary = Begin(path);
         try
         {
-            using (var stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write, FileShare.Read, 1 << 16))
+            using (
+                var stream = new FileStream(temporary, FileMode.CreateNew, FileAccess.Write, FileShare.Read, 1 << 16)
+            )
             {
                 write(stream);
                 // On disk before the rename: a crash right after it must not leave an empty file under the final name.
@@ -66,7 +76,9 @@ internal static class AtomicFile
         var full = Path.GetFullPath(path);
         Directory.CreateDirectory(Path.GetDirectoryName(full)!);
         // The writer's process id in the name: what a killed process left is found by it (RemoveLeftovers).
-        var temporary = FormattableString.Invariant($"{full}{Marker}{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}");
+        var temporary = FormattableString.Invariant(
+            $"{full}{Marker}{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..8]}"
+        );
         Unfinished[temporary] = 0;
         return temporary;
     }
@@ -123,8 +135,14 @@ internal static class AtomicFile
     public static int RemoveUnfinished(string? under = null)
     {
         var removed = 0;
-        var folder = under is null ? null : Path.GetFullPath(under).TrimEnd(Path.DirectorySeparatorChar) + Path.DirectorySeparatorChar;
-        foreach (var temporary in Unfinished.Keys.Where(t => folder is null || t.StartsWith(folder, StringComparison.Ordinal)))
+        var folder = under is null
+            ? null
+            : Path.GetFullPath(under).TrimEnd(Path.DirectorySeparatorChar) + Path.DirectorySeparatorChar;
+        foreach (
+            var temporary in Unfinished.Keys.Where(t =>
+                folder is null || t.StartsWith(folder, StringComparison.Ordinal)
+            )
+        )
         {
             Abandon(temporary);
             removed++;
@@ -147,10 +165,17 @@ internal static class AtomicFile
         }
         var removed = new List<string>();
         var folders = new[] { folder }.Concat(Directory.EnumerateDirectories(folder).Where(d => !IsUnfinished(d)));
-        foreach (var entry in folders.SelectMany(f => Directory.EnumerateFileSystemEntries(f, "*" + Marker + "*")).ToList())
+        foreach (
+            var entry in folders.SelectMany(f => Directory.EnumerateFileSystemEntries(f, "*" + Marker + "*")).ToList()
+        )
         {
-            if (WriterOf(entry) is { } pid && pid != Environment.ProcessId && !IsAlive(pid)
-                && DateTime.UtcNow - File.GetLastWriteTimeUtc(entry) > idle && !Unfinished.ContainsKey(entry))
+            if (
+                WriterOf(entry) is { } pid
+                && pid != Environment.ProcessId
+                && !IsAlive(pid)
+                && DateTime.UtcNow - File.GetLastWriteTimeUtc(entry) > idle
+                && !Unfinished.ContainsKey(entry)
+            )
             {
                 Abandon(entry);
                 removed.Add(entry);
@@ -165,8 +190,16 @@ internal static class AtomicFile
         var name = Path.GetFileName(path);
         var start = name.LastIndexOf(Marker, StringComparison.Ordinal) + Marker.Length;
         var end = name.IndexOf('-', start);
-        return end > start && int.TryParse(name.AsSpan(start, end - start), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var pid)
-            ? pid : null;
+        return
+            end > start
+            && int.TryParse(
+                name.AsSpan(start, end - start),
+                System.Globalization.NumberStyles.None,
+                System.Globalization.CultureInfo.InvariantCulture,
+                out var pid
+            )
+            ? pid
+            : null;
     }
 
     private static bool IsAlive(int pid)

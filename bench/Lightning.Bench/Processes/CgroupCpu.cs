@@ -22,7 +22,10 @@ internal static class CgroupCpu
                 }
             }
         }
-        if (cgroups.Unified is { } unified && File.Exists(Path.Combine(ProcessCgroups.Root, unified.TrimStart('/'), "cpu.stat")))
+        if (
+            cgroups.Unified is { } unified
+            && File.Exists(Path.Combine(ProcessCgroups.Root, unified.TrimStart('/'), "cpu.stat"))
+        )
         {
             return (Path.Combine(ProcessCgroups.Root, unified.TrimStart('/'), "cpu.stat"), "");
         }

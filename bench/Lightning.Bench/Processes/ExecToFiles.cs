@@ -1,7 +1,7 @@
-using Lightning.Bench.Progress;
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Runtime.InteropServices;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Processes;
 
@@ -19,7 +19,8 @@ internal static class ExecToFiles
 
     public static int Run(IReadOnlyList<string> args)
     {
-        string? stdout = null, stderr = null;
+        string? stdout = null,
+            stderr = null;
         var i = 0;
         for (; i < args.Count && args[i] != "--"; i++)
         {
@@ -35,7 +36,10 @@ internal static class ExecToFiles
         }
         if (stdout is null || stderr is null || i + 1 >= args.Count)
         {
-            return HarnessExit.Fail(HarnessExit.Usage, $"exec-to-files needs --stdout, --stderr and a program after --; {Usage}");
+            return HarnessExit.Fail(
+                HarnessExit.Usage,
+                $"exec-to-files needs --stdout, --stderr and a program after --; {Usage}"
+            );
         }
         var startInfo = new ProcessStartInfo(args[i + 1])
         {
@@ -50,7 +54,12 @@ internal static class ExecToFiles
         }
         // Shared: the agent reads them while the program runs (the end of a recording's errors); .NET locks files it creates otherwise.
         using var output = new FileStream(stdout, FileMode.Create, FileAccess.Write, FileShare.ReadWrite);
-        using var errors = new StreamWriter(new FileStream(stderr, FileMode.Create, FileAccess.Write, FileShare.ReadWrite)) { AutoFlush = true };
+        using var errors = new StreamWriter(
+            new FileStream(stderr, FileMode.Create, FileAccess.Write, FileShare.ReadWrite)
+        )
+        {
+            AutoFlush = true,
+        };
         using var process = new Process { StartInfo = startInfo };
         try
         {
@@ -65,7 +74,10 @@ internal static class ExecToFiles
         void PassOn(PosixSignalContext context)
         {
             context.Cancel = true;
-            _ = ProcessSignal.Send(process.Id, context.Signal == PosixSignal.SIGINT ? ProcessSignal.Interrupt : ProcessSignal.Terminate);
+            _ = ProcessSignal.Send(
+                process.Id,
+                context.Signal == PosixSignal.SIGINT ? ProcessSignal.Interrupt : ProcessSignal.Terminate
+            );
         }
         using var terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, PassOn);
         using var interrupt = PosixSignalRegistration.Create(PosixSignal.SIGINT, PassOn);

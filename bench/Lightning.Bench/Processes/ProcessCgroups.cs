@@ -5,7 +5,11 @@ namespace Lightning.Bench.Processes;
 /// the unified (v2) hierarchy. A container's first process stands for the container: CPU time, memory, storage writes
 /// and perf's scoping are all found from here.
 /// </summary>
-internal sealed record ProcessCgroups(int Pid, IReadOnlyList<(IReadOnlyList<string> Controllers, string Path)> V1, string? Unified)
+internal sealed record ProcessCgroups(
+    int Pid,
+    IReadOnlyList<(IReadOnlyList<string> Controllers, string Path)> V1,
+    string? Unified
+)
 {
     public const string Root = "/sys/fs/cgroup";
 
@@ -15,7 +19,10 @@ internal sealed record ProcessCgroups(int Pid, IReadOnlyList<(IReadOnlyList<stri
         var file = $"{procRoot}/{pid}/cgroup";
         if (pid <= 0 || !File.Exists(file))
         {
-            return (null, $"process {pid} is not visible from the harness (a remote engine, or the harness in a container)");
+            return (
+                null,
+                $"process {pid} is not visible from the harness (a remote engine, or the harness in a container)"
+            );
         }
         try
         {
@@ -31,7 +38,10 @@ internal sealed record ProcessCgroups(int Pid, IReadOnlyList<(IReadOnlyList<stri
     public static ProcessCgroups Parse(int pid, IEnumerable<string> lines)
     {
         var entries = lines.Select(l => l.Split(':', 3)).Where(p => p.Length == 3).ToList();
-        var v1 = entries.Where(p => p[1].Length > 0).Select(p => ((IReadOnlyList<string>)p[1].Split(','), p[2])).ToList();
+        var v1 = entries
+            .Where(p => p[1].Length > 0)
+            .Select(p => ((IReadOnlyList<string>)p[1].Split(','), p[2]))
+            .ToList();
         var unified = entries.FirstOrDefault(p => p[0] == "0" && p[1].Length == 0)?[2];
         return new ProcessCgroups(pid, v1, unified);
     }

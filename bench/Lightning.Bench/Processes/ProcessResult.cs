@@ -1,6 +1,12 @@
 namespace Lightning.Bench.Processes;
 
-internal sealed record ProcessResult(string FileName, IReadOnlyList<string> Arguments, int ExitCode, string StandardOutput, string StandardError)
+internal sealed record ProcessResult(
+    string FileName,
+    IReadOnlyList<string> Arguments,
+    int ExitCode,
+    string StandardOutput,
+    string StandardError
+)
 {
     public bool Succeeded => ExitCode == 0;
 
@@ -10,7 +16,8 @@ internal sealed record ProcessResult(string FileName, IReadOnlyList<string> Argu
     public string Tail(int lines = 3)
     {
         var text = string.IsNullOrWhiteSpace(StandardError) ? StandardOutput : StandardError;
-        var tail = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).TakeLast(lines);
+        var tail = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .TakeLast(lines);
         return string.Join(" | ", tail);
     }
 }

@@ -13,8 +13,8 @@ internal static class ProcessRunner
         TimeSpan timeout,
         IReadOnlyDictionary<string, string?>? environment = null,
         string? workingDirectory = null,
-        CancellationToken ct = default) =>
-        RunAsync(fileName, arguments, timeout, readOutput: null, environment, workingDirectory, ct);
+        CancellationToken ct = default
+    ) => RunAsync(fileName, arguments, timeout, readOutput: null, environment, workingDirectory, ct);
 
     /// <summary>
     /// As <see cref="RunAsync(string, IReadOnlyList{string}, TimeSpan, IReadOnlyDictionary{string, string?}?, string?, CancellationToken)"/>,
@@ -27,15 +27,34 @@ internal static class ProcessRunner
         Action<StreamReader>? readOutput,
         IReadOnlyDictionary<string, string?>? environment = null,
         string? workingDirectory = null,
-        CancellationToken ct = default)
+        CancellationToken ct = default
+    )
     {
         var startInfo = StartInfo(fileName, arguments, environment, workingDirectory);
 
         using var process = new Process { StartInfo = startInfo };
         var stdout = new StringBuilder();
         var stderr = new StringBuilder();
-        process.OutputDataReceived += (_, e) => { if (e.Data is not null) { lock (stdout) { stdout.AppendLine(e.Data); } } };
-        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) { lock (stderr) { stderr.AppendLine(e.Data); } } };
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+            {
+                lock (stdout)
+                {
+                    stdout.AppendLine(e.Data);
+                }
+            }
+        };
+        process.ErrorDataReceived += (_, e) =>
+        {
+            if (e.Data is not null)
+            {
+                lock (stderr)
+                {
+                    stderr.AppendLine(e.Data);
+                }
+            }
+        };
         try
         {
             process.Start();
@@ -52,19 +71,26 @@ internal static class ProcessRunner
         }
         else
         {
-            reading = Task.Run(() =>
-            {
-                try
+            reading = Task.Run(
+                () =>
                 {
-                    readOutput(process.StandardOutput);
-                }
-                catch
-                {
-                    // Nobody else reads the pipe: a reader that gave up must not leave the tool blocked on a full one.
-                    try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
-                    throw;
-                }
-            }, CancellationToken.None);
+                    try
+                    {
+                        readOutput(process.StandardOutput);
+                    }
+                    catch
+                    {
+                        // Nobody else reads the pipe: a reader that gave up must not leave the tool blocked on a full one.
+                        try
+                        {
+                            process.Kill(entireProcessTree: true);
+                        }
+                        catch (InvalidOperationException) { }
+                        throw;
+                    }
+                },
+                CancellationToken.None
+            );
         }
         process.BeginErrorReadLine();
 
@@ -76,9 +102,15 @@ internal static class ProcessRunner
         }
         catch (OperationCanceledException)
         {
-            try { process.Kill(entireProcessTree: true); } catch (InvalidOperationException) { }
+            try
+            {
+                process.Kill(entireProcessTree: true);
+            }
+            catch (InvalidOperationException) { }
             ct.ThrowIfCancellationRequested();
-            throw new TimeoutException($"'{fileName} {string.Join(' ', arguments)}' did not finish within {timeout.TotalSeconds:0} s");
+            throw new TimeoutException(
+                $"'{fileName} {string.Join(' ', arguments)}' did not finish within {timeout.TotalSeconds:0} s"
+            );
         }
         // WaitForExitAsync returns once the process exits; this drains the redirected streams.
         process.WaitForExit();
@@ -88,8 +120,12 @@ internal static class ProcessRunner
 
     /// <summary>How every tool is started: arguments as a list (no shell), every stream redirected, the environment adjusted.</summary>
     /// <param name="environment">Variables to set; a null value removes the variable from the child's environment.</param>
-    internal static ProcessStartInfo StartInfo(string fileName, IReadOnlyList<string> arguments,
-        IReadOnlyDictionary<string, string?>? environment = null, string? workingDirectory = null)
+    internal static ProcessStartInfo StartInfo(
+        string fileName,
+        IReadOnlyList<string> arguments,
+        IReadOnlyDictionary<string, string?>? environment = null,
+        string? workingDirectory = null
+    )
     {
         var startInfo = new ProcessStartInfo(fileName)
         {

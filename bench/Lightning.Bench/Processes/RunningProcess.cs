@@ -13,6 +13,7 @@ internal sealed class RunningProcess : IRunningProcess
     private const int KeptErrorChars = 64 * 1024;
     private readonly Process process;
     private readonly StringBuilder stderr = new();
+
     private RunningProcess(Process process) => this.process = process;
 
     public static RunningProcess Start(string fileName, IReadOnlyList<string> arguments)
@@ -55,7 +56,12 @@ internal sealed class RunningProcess : IRunningProcess
 
     /// <summary>Its last non-empty lines of standard error, for one-line messages.</summary>
     public string Tail(int lines = 3) =>
-        string.Join(" | ", StandardError.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).TakeLast(lines));
+        string.Join(
+            " | ",
+            StandardError
+                .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+                .TakeLast(lines)
+        );
 
     /// <summary>Sends SIGINT (what Ctrl+C would), which tools such as perf take as "finish and write your file".</summary>
     public void Interrupt()
@@ -116,5 +122,4 @@ internal sealed class RunningProcess : IRunningProcess
             }
         }
     }
-
 }

@@ -9,7 +9,8 @@ internal sealed class StopSignals : IDisposable
     /// The signals a run stops on, keeping what it measured: Ctrl+C, SIGTERM (kill, a service manager), SIGHUP (its
     /// terminal closed) and SIGQUIT (Ctrl+\).
     /// </summary>
-    public static IReadOnlyList<PosixSignal> Stopping { get; } = [PosixSignal.SIGINT, PosixSignal.SIGTERM, PosixSignal.SIGHUP, PosixSignal.SIGQUIT];
+    public static IReadOnlyList<PosixSignal> Stopping { get; } =
+    [PosixSignal.SIGINT, PosixSignal.SIGTERM, PosixSignal.SIGHUP, PosixSignal.SIGQUIT];
 
     private readonly CancellationTokenSource stop = new();
     private readonly PosixSignalRegistration terminate;
@@ -23,11 +24,14 @@ internal sealed class StopSignals : IDisposable
             stop.Cancel();
         };
         Console.CancelKeyPress += interrupt;
-        terminate = PosixSignalRegistration.Create(PosixSignal.SIGTERM, c =>
-        {
-            c.Cancel = true;
-            stop.Cancel();
-        });
+        terminate = PosixSignalRegistration.Create(
+            PosixSignal.SIGTERM,
+            c =>
+            {
+                c.Cancel = true;
+                stop.Cancel();
+            }
+        );
     }
 
     public CancellationToken Token => stop.Token;

@@ -23,8 +23,14 @@ internal sealed class CaseProfiler : ICaseProfiler
     public static bool Samples(int invocation, int warmups) => invocation > warmups && (invocation - warmups) % 2 == 1;
 
     /// <summary>Starts a disabled recording per node (containers by node name); a node that cannot be profiled fails the start with its reason.</summary>
-    public static async Task<CaseProfiler> StartAsync(DockerEngine engine, ProfileSettings settings, IReadOnlyDictionary<string, string> containersByNode,
-        string folder, string buildIdDirectory, CancellationToken ct = default)
+    public static async Task<CaseProfiler> StartAsync(
+        DockerEngine engine,
+        ProfileSettings settings,
+        IReadOnlyDictionary<string, string> containersByNode,
+        string folder,
+        string buildIdDirectory,
+        CancellationToken ct = default
+    )
     {
         var recordings = new Dictionary<string, PerfRecording>();
         try
@@ -69,7 +75,9 @@ internal sealed class CaseProfiler : ICaseProfiler
     }
 
     /// <summary>Each node's folded stacks, how long it was sampled and how big its raw recording was.</summary>
-    public async Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
+    public async Task<
+        IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>
+    > StopAndFoldAsync(CancellationToken ct = default)
     {
         var folded = new Dictionary<string, (FoldedStacks, TimeSpan, long)>();
         // One at a time: `perf script` with DWARF unwinding keeps a CPU busy, and the machine has few.

@@ -12,9 +12,19 @@ internal static class DifferentialFlameGraph
     /// <param name="samplesPerSecond">The sampling frequency of both captures, to turn samples into CPU milliseconds.</param>
     /// <param name="units">How a count per payment reads, when the counts are not samples at <paramref name="samplesPerSecond"/>
     /// (instructions: the counts themselves); null for CPU milliseconds.</param>
-    public static string Render(FoldedStacks baseline, double baselinePayments, FoldedStacks candidate, double candidatePayments,
-        double samplesPerSecond, string title, string subtitle, FlameGraphStyle? style = null, string baselineName = "baseline", string candidateName = "candidate",
-        ProfileUnits? units = null)
+    public static string Render(
+        FoldedStacks baseline,
+        double baselinePayments,
+        FoldedStacks candidate,
+        double candidatePayments,
+        double samplesPerSecond,
+        string title,
+        string subtitle,
+        FlameGraphStyle? style = null,
+        string baselineName = "baseline",
+        string candidateName = "candidate",
+        ProfileUnits? units = null
+    )
     {
         ProfileFormat.RequirePositive(baselinePayments, nameof(baselinePayments));
         ProfileFormat.RequirePositive(candidatePayments, nameof(candidatePayments));
@@ -24,7 +34,15 @@ internal static class DifferentialFlameGraph
         var before = CallTree.Build(baseline);
         var counterparts = Counterparts(after, before);
         double Ms(double samplesPerPayment) => samplesPerPayment / samplesPerSecond * 1000;
-        units ??= new ProfileUnits("CPU", "ms", "self time", v => ProfileFormat.Ms(Ms(v)), v => ProfileFormat.SignedMs(Ms(v)), "samples", "profiles.md");
+        units ??= new ProfileUnits(
+            "CPU",
+            "ms",
+            "self time",
+            v => ProfileFormat.Ms(Ms(v)),
+            v => ProfileFormat.SignedMs(Ms(v)),
+            "samples",
+            "profiles.md"
+        );
         double SelfChange(CallTree node) =>
             node.Self / candidatePayments - (counterparts[node]?.Self ?? 0) / baselinePayments;
 
@@ -37,12 +55,18 @@ internal static class DifferentialFlameGraph
             var counterpart = counterparts[node];
             var change = SelfChange(node);
             var baselineSelf = (counterpart?.Self ?? 0) / baselinePayments;
-            return $"{node.Name}: {baselineName} {units.Format((counterpart?.Total ?? 0) / baselinePayments)} {units.Unit} → " +
-                $"{candidateName} {units.Format(node.Total / candidatePayments)} {units.Unit} per payment total " +
-                $"(self Δ {units.Signed(change)} {units.Unit}, {ProfileDiff.Relative(change, baselineSelf)})";
+            return $"{node.Name}: {baselineName} {units.Format((counterpart?.Total ?? 0) / baselinePayments)} {units.Unit} → "
+                + $"{candidateName} {units.Format(node.Total / candidatePayments)} {units.Unit} per payment total "
+                + $"(self Δ {units.Signed(change)} {units.Unit}, {ProfileDiff.Relative(change, baselineSelf)})";
         }
 
-        var (frames, notDrawn) = FlameGraphCanvas.Layout(after, pixelsPerSample, style, Tooltip, node => Fill(SelfChange(node), largestChange));
+        var (frames, notDrawn) = FlameGraphCanvas.Layout(
+            after,
+            pixelsPerSample,
+            style,
+            Tooltip,
+            node => Fill(SelfChange(node), largestChange)
+        );
         var baselineOnly = before.Total > 0 ? (double)AbsentFrom(after, baseline) / before.Total : 0;
         // One note per line: a long joined line runs off the graph's width.
         string[] lines =
@@ -50,8 +74,11 @@ internal static class DifferentialFlameGraph
             subtitle,
             FlameGraphSvg.Joined(
                 $"{units.What} per payment: {candidateName} {units.Format(after.Total / candidatePayments)} {units.Unit}, {baselineName} {units.Format(before.Total / baselinePayments)} {units.Unit} (full width: the larger)",
-                $"red: more {units.Self} per payment than the {baselineName}, blue: less"),
-            baselineOnly > 0 ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s {units.Counts} per payment are on stacks the {candidateName} has no {units.Counts.TrimEnd('s')} of (not drawn; functions that shrank are listed in {units.Report})" : "",
+                $"red: more {units.Self} per payment than the {baselineName}, blue: less"
+            ),
+            baselineOnly > 0
+                ? $"{ProfileFormat.Percent(baselineOnly)} % of the {baselineName}'s {units.Counts} per payment are on stacks the {candidateName} has no {units.Counts.TrimEnd('s')} of (not drawn; functions that shrank are listed in {units.Report})"
+                : "",
             FlameGraphSvg.NotDrawnNote(notDrawn, style) ?? "",
         ];
         return FlameGraphCanvas.Svg(frames, title, lines, style, outlineFrames: true);

@@ -14,8 +14,13 @@ internal static class FlameGraphCanvas
     /// The frames at least <see cref="FlameGraphStyle.MinFrameWidth"/> wide, and how many were not (a narrow frame's
     /// descendants included: none of them is drawn).
     /// </summary>
-    public static (IReadOnlyList<FlameGraphFrame> Frames, int NotDrawn) Layout(CallTree root, double pixelsPerSample, FlameGraphStyle style,
-        Func<CallTree, string> tooltip, Func<CallTree, string> fill)
+    public static (IReadOnlyList<FlameGraphFrame> Frames, int NotDrawn) Layout(
+        CallTree root,
+        double pixelsPerSample,
+        FlameGraphStyle style,
+        Func<CallTree, string> tooltip,
+        Func<CallTree, string> fill
+    )
     {
         var frames = new List<FlameGraphFrame>();
         var notDrawn = 0;
@@ -48,8 +53,13 @@ internal static class FlameGraphCanvas
     }
 
     /// <param name="outlineFrames">Draw a thin border round each frame, for graphs whose frames may be white.</param>
-    public static string Svg(IReadOnlyList<FlameGraphFrame> frames, string title, IReadOnlyList<string> subtitleLines, FlameGraphStyle style,
-        bool outlineFrames = false)
+    public static string Svg(
+        IReadOnlyList<FlameGraphFrame> frames,
+        string title,
+        IReadOnlyList<string> subtitleLines,
+        FlameGraphStyle style,
+        bool outlineFrames = false
+    )
     {
         var fontSize = style.FontSize;
         var titleY = fontSize * 2;

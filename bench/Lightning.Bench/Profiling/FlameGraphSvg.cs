@@ -11,23 +11,43 @@ namespace Lightning.Bench.Profiling;
 internal static class FlameGraphSvg
 {
     /// <param name="unit">What a count is ("samples", "instructions").</param>
-    public static string Render(FoldedStacks stacks, string title, string subtitle, FlameGraphStyle? style = null, string unit = "samples")
+    public static string Render(
+        FoldedStacks stacks,
+        string title,
+        string subtitle,
+        FlameGraphStyle? style = null,
+        string unit = "samples"
+    )
     {
         style ??= FlameGraphStyle.Default;
         var root = CallTree.Build(stacks);
         var total = (double)root.Total;
         var pixelsPerSample = total > 0 ? style.FramesWidth / total : 0;
-        var (frames, notDrawn) = FlameGraphCanvas.Layout(root, pixelsPerSample, style,
-            node => string.Create(CultureInfo.InvariantCulture, $"{node.Name} ({node.Total.ToString(unit == "samples" ? "0" : "#,0", CultureInfo.InvariantCulture)} {unit}, {100 * node.Total / total:0.00} %)"),
-            Fill);
+        var (frames, notDrawn) = FlameGraphCanvas.Layout(
+            root,
+            pixelsPerSample,
+            style,
+            node =>
+                string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"{node.Name} ({node.Total.ToString(unit == "samples" ? "0" : "#,0", CultureInfo.InvariantCulture)} {unit}, {100 * node.Total / total:0.00} %)"
+                ),
+            Fill
+        );
         return FlameGraphCanvas.Svg(frames, title, [Joined(subtitle, NotDrawnNote(notDrawn, style))], style);
     }
 
     /// <summary>"N frames narrower than 0.1 px not drawn", or null when all were drawn.</summary>
     internal static string? NotDrawnNote(int notDrawn, FlameGraphStyle style) =>
-        notDrawn == 0 ? null : string.Create(CultureInfo.InvariantCulture, $"{notDrawn} frames narrower than {style.MinFrameWidth:0.###} px not drawn");
+        notDrawn == 0
+            ? null
+            : string.Create(
+                CultureInfo.InvariantCulture,
+                $"{notDrawn} frames narrower than {style.MinFrameWidth:0.###} px not drawn"
+            );
 
-    internal static string Joined(params string?[] parts) => string.Join(" · ", parts.Where(p => !string.IsNullOrWhiteSpace(p)));
+    internal static string Joined(params string?[] parts) =>
+        string.Join(" · ", parts.Where(p => !string.IsNullOrWhiteSpace(p)));
 
     /// <summary>flamegraph.pl's palettes: "hot" for code, orange for the kernel, grey for unknown symbols.</summary>
     internal static string Fill(CallTree node)

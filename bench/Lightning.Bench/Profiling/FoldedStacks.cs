@@ -17,9 +17,7 @@ internal sealed class FoldedStacks
     /// <param name="counts">Samples per stack; stacks with no samples are dropped.</param>
     /// <exception cref="ArgumentException">A stack is not a valid folded line (empty frame, line break) or a count is negative.</exception>
     public FoldedStacks(IReadOnlyDictionary<string, long> counts)
-        : this(Validated(counts), mergedStacks: 0, mergedSamples: 0)
-    {
-    }
+        : this(Validated(counts), mergedStacks: 0, mergedSamples: 0) { }
 
     private FoldedStacks(Dictionary<string, long> counts, int mergedStacks, long mergedSamples)
     {
@@ -65,12 +63,23 @@ internal sealed class FoldedStacks
             var space = trimmed.LastIndexOf(' ');
             if (space <= 0)
             {
-                throw new InvalidDataException($"Line {number}: expected 'frame;frame;… count', got '{Shorten(line)}'.");
+                throw new InvalidDataException(
+                    $"Line {number}: expected 'frame;frame;… count', got '{Shorten(line)}'."
+                );
             }
             var stack = trimmed[..space].TrimEnd();
-            if (!long.TryParse(trimmed.AsSpan(space + 1), NumberStyles.None, CultureInfo.InvariantCulture, out var count))
+            if (
+                !long.TryParse(
+                    trimmed.AsSpan(space + 1),
+                    NumberStyles.None,
+                    CultureInfo.InvariantCulture,
+                    out var count
+                )
+            )
             {
-                throw new InvalidDataException($"Line {number}: the count '{Shorten(trimmed[(space + 1)..])}' is not a whole number of samples.");
+                throw new InvalidDataException(
+                    $"Line {number}: the count '{Shorten(trimmed[(space + 1)..])}' is not a whole number of samples."
+                );
             }
             if (StackProblem(stack) is { } problem)
             {
@@ -109,7 +118,11 @@ internal sealed class FoldedStacks
 
     public void WriteFile(string path)
     {
-        using var writer = new StreamWriter(path, append: false, new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+        using var writer = new StreamWriter(
+            path,
+            append: false,
+            new System.Text.UTF8Encoding(encoderShouldEmitUTF8Identifier: false)
+        );
         Write(writer);
     }
 
@@ -209,7 +222,10 @@ internal sealed class FoldedStacks
             }
             if (count < 0)
             {
-                throw new ArgumentException($"The stack '{Shorten(stack)}' has a negative count ({count}).", nameof(source));
+                throw new ArgumentException(
+                    $"The stack '{Shorten(stack)}' has a negative count ({count}).",
+                    nameof(source)
+                );
             }
             Add(counts, stack, count);
         }

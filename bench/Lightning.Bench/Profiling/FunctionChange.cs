@@ -11,7 +11,8 @@ internal sealed record FunctionChange(
     double BaselineTotalPerPayment,
     double CandidateTotalPerPayment,
     double BaselineSelfShare,
-    double CandidateSelfShare)
+    double CandidateSelfShare
+)
 {
     /// <summary>Candidate − baseline self samples per payment: positive when the candidate spends more in it.</summary>
     public double SelfChange => CandidateSelfPerPayment - BaselineSelfPerPayment;

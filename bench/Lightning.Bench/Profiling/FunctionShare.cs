@@ -5,4 +5,10 @@ namespace Lightning.Bench.Profiling;
 /// it was anywhere on the stack, counted once per sample even when it recurses. Shares are fractions (0..1) of all the
 /// profile's samples.
 /// </summary>
-internal sealed record FunctionShare(string Function, long SelfSamples, long TotalSamples, double SelfShare, double TotalShare);
+internal sealed record FunctionShare(
+    string Function,
+    long SelfSamples,
+    long TotalSamples,
+    double SelfShare,
+    double TotalShare
+);

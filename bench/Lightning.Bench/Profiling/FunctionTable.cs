@@ -14,7 +14,13 @@ internal static class FunctionTable
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         var total = (double)stacks.Total;
         return Tally(stacks)
-            .Select(f => new FunctionShare(f.Key, f.Value.Self, f.Value.Total, f.Value.Self / total, f.Value.Total / total))
+            .Select(f => new FunctionShare(
+                f.Key,
+                f.Value.Self,
+                f.Value.Total,
+                f.Value.Self / total,
+                f.Value.Total / total
+            ))
             .OrderByDescending(f => f.SelfSamples)
             .ThenByDescending(f => f.TotalSamples)
             .ThenBy(f => f.Function, StringComparer.Ordinal)
@@ -26,8 +32,8 @@ internal static class FunctionTable
     public static IReadOnlyList<(string Process, long Samples, double Share)> Processes(FoldedStacks stacks)
     {
         var total = (double)stacks.Total;
-        return stacks.Counts
-            .GroupBy(c => FoldedStacks.ProcessOf(c.Key), StringComparer.Ordinal)
+        return stacks
+            .Counts.GroupBy(c => FoldedStacks.ProcessOf(c.Key), StringComparer.Ordinal)
             .Select(g => (Process: g.Key, Samples: g.Sum(c => c.Value)))
             .OrderByDescending(p => p.Samples)
             .ThenBy(p => p.Process, StringComparer.Ordinal)
@@ -40,7 +46,13 @@ internal static class FunctionTable
     /// milliseconds per payment (samples ÷ <paramref name="samplesPerSecond"/> × 1000 ÷ <paramref name="payments"/>;
     /// "–" without payments).
     /// </summary>
-    public static string Markdown(string title, FoldedStacks stacks, double samplesPerSecond, double payments, int count)
+    public static string Markdown(
+        string title,
+        FoldedStacks stacks,
+        double samplesPerSecond,
+        double payments,
+        int count
+    )
     {
         ProfileFormat.RequirePositive(samplesPerSecond, nameof(samplesPerSecond));
         string Ms(long samples) => ProfileFormat.Ms(ProfileFormat.MsPerPayment(samples, samplesPerSecond, payments));
@@ -50,15 +62,24 @@ internal static class FunctionTable
         {
             return text.Append("No samples.\n\n").ToString();
         }
-        text.Append(ProfileFormat.Count(stacks.Total)).Append(" samples at ")
-            .Append(ProfileFormat.Number(samplesPerSecond)).Append(" Hz. Processes: ")
-            .AppendJoin(", ", Processes(stacks).Select(p => $"{p.Process} {ProfileFormat.Percent(p.Share)} % ({Ms(p.Samples)} ms/payment)"))
-            .Append('\n').Append('\n');
+        text.Append(ProfileFormat.Count(stacks.Total))
+            .Append(" samples at ")
+            .Append(ProfileFormat.Number(samplesPerSecond))
+            .Append(" Hz. Processes: ")
+            .AppendJoin(
+                ", ",
+                Processes(stacks)
+                    .Select(p => $"{p.Process} {ProfileFormat.Percent(p.Share)} % ({Ms(p.Samples)} ms/payment)")
+            )
+            .Append('\n')
+            .Append('\n');
         text.Append("| Function | Self % | Total % | Self ms/payment | Total ms/payment |\n");
         text.Append("|---|---:|---:|---:|---:|\n");
         foreach (var f in Top(stacks, count))
         {
-            text.Append($"| {ProfileFormat.Cell(f.Function)} | {ProfileFormat.Percent(f.SelfShare)} | {ProfileFormat.Percent(f.TotalShare)} | {Ms(f.SelfSamples)} | {Ms(f.TotalSamples)} |\n");
+            text.Append(
+                $"| {ProfileFormat.Cell(f.Function)} | {ProfileFormat.Percent(f.SelfShare)} | {ProfileFormat.Percent(f.TotalShare)} | {Ms(f.SelfSamples)} | {Ms(f.TotalSamples)} |\n"
+            );
         }
         return text.Append('\n').ToString();
     }

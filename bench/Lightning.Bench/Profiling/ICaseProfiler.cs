@@ -12,7 +12,9 @@ internal interface ICaseProfiler : IAsyncDisposable
     Task DisableAsync(CancellationToken ct = default);
 
     /// <summary>Each node's folded stacks, how long it was sampled and how big its raw recording was.</summary>
-    Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default);
+    Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(
+        CancellationToken ct = default
+    );
 
     /// <summary>The median round trip of a switch where it crosses a network (an agent's), ms; NaN when switches are local.</summary>
     double MedianSwitchMs => double.NaN;

@@ -25,10 +25,18 @@ internal interface INodeMeter
         await Task.Delay(window, ct);
         var after = await ReadAsync(ct);
         var seconds = clock.Elapsed.TotalSeconds;
-        return before.Where(b => after.ContainsKey(b.Key)).ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
+        return before
+            .Where(b => after.ContainsKey(b.Key))
+            .ToDictionary(b => b.Key, b => (after[b.Key] - b.Value) / seconds);
     }
 
     /// <summary>Waits until the nodes together have used less than <paramref name="busyShare"/> of a core above their idle rates over the last <paramref name="quiet"/>, or until <paramref name="limit"/>.</summary>
-    Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyDictionary<string, double>? idleNsPerSecond,
-        TimeSpan quiet, double busyShare, TimeSpan limit, CancellationToken ct = default, TimeSpan? poll = null);
+    Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(
+        IReadOnlyDictionary<string, double>? idleNsPerSecond,
+        TimeSpan quiet,
+        double busyShare,
+        TimeSpan limit,
+        CancellationToken ct = default,
+        TimeSpan? poll = null
+    );
 }

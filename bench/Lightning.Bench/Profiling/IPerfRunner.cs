@@ -13,5 +13,10 @@ internal interface IPerfRunner
     Task<IRunningProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default);
 
     /// <summary>Runs perf to its end, its standard output handed to <paramref name="readOutput"/> (tens of MB for a `perf script`).</summary>
-    Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout, Action<StreamReader> readOutput, CancellationToken ct = default);
+    Task<ProcessResult> RunAsync(
+        IReadOnlyList<string> arguments,
+        TimeSpan timeout,
+        Action<StreamReader> readOutput,
+        CancellationToken ct = default
+    );
 }

@@ -23,7 +23,14 @@ internal sealed class NodeResources
     private readonly int firstPid;
     private long peak;
 
-    private NodeResources(string cpuFile, string memoryDirectory, bool unified, Func<IReadOnlyList<string>> dataFiles, string procRoot, int firstPid)
+    private NodeResources(
+        string cpuFile,
+        string memoryDirectory,
+        bool unified,
+        Func<IReadOnlyList<string>> dataFiles,
+        string procRoot,
+        int firstPid
+    )
     {
         this.firstPid = firstPid;
         this.cpuFile = cpuFile;
@@ -35,25 +42,60 @@ internal sealed class NodeResources
 
     /// <summary>The reader of the container whose first process is in <paramref name="cgroups"/>, or null with why not.</summary>
     /// <param name="procRoot">Where the /proc of the cgroups' pids is: an agent in a container reads the host's (v1 counts storage writes per process there).</param>
-    public static (NodeResources? Reader, string Problem) Of(ProcessCgroups cgroups, Func<IReadOnlyList<string>>? dataFiles = null, string procRoot = "/proc")
+    public static (NodeResources? Reader, string Problem) Of(
+        ProcessCgroups cgroups,
+        Func<IReadOnlyList<string>>? dataFiles = null,
+        string procRoot = "/proc"
+    )
     {
         var (cpu, problem) = CgroupCpu.UsageFileOf(cgroups);
         if (cpu is null)
         {
             return (null, problem);
         }
-        if (cgroups.PathOf("memory") is { } memory && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory.TrimStart('/'))))
+        if (
+            cgroups.PathOf("memory") is { } memory
+            && Directory.Exists(Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')))
+        )
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')), false, dataFiles ?? (() => []), procRoot, cgroups.Pid), "");
+            return (
+                new NodeResources(
+                    cpu,
+                    Path.Combine(CgroupRoot, "memory", memory.TrimStart('/')),
+                    false,
+                    dataFiles ?? (() => []),
+                    procRoot,
+                    cgroups.Pid
+                ),
+                ""
+            );
         }
-        if (cgroups.Unified is { } unified && File.Exists(Path.Combine(CgroupRoot, unified.TrimStart('/'), "memory.current")))
+        if (
+            cgroups.Unified is { } unified
+            && File.Exists(Path.Combine(CgroupRoot, unified.TrimStart('/'), "memory.current"))
+        )
         {
-            return (new NodeResources(cpu, Path.Combine(CgroupRoot, unified.TrimStart('/')), true, dataFiles ?? (() => []), procRoot, cgroups.Pid), "");
+            return (
+                new NodeResources(
+                    cpu,
+                    Path.Combine(CgroupRoot, unified.TrimStart('/')),
+                    true,
+                    dataFiles ?? (() => []),
+                    procRoot,
+                    cgroups.Pid
+                ),
+                ""
+            );
         }
         return (null, $"no memory accounting found for process {cgroups.Pid} under {CgroupRoot}");
     }
 
-    public static async Task<(NodeResources? Reader, string Problem)> OfContainerAsync(DockerEngine engine, string containerId, Func<IReadOnlyList<string>>? dataFiles = null, CancellationToken ct = default)
+    public static async Task<(NodeResources? Reader, string Problem)> OfContainerAsync(
+        DockerEngine engine,
+        string containerId,
+        Func<IReadOnlyList<string>>? dataFiles = null,
+        CancellationToken ct = default
+    )
     {
         var details = await engine.InspectContainerAsync(containerId, ct);
         var (cgroups, problem) = ProcessCgroups.Of(details?.Pid ?? 0);
@@ -65,7 +107,9 @@ internal sealed class NodeResources
     {
         var cpu = CgroupCpu.ReadNanoseconds(cpuFile);
         var pids = ReadPids();
-        long memory, rss, written = 0;
+        long memory,
+            rss,
+            written = 0;
         if (unified)
         {
             memory = ReadLong("memory.current");
@@ -75,7 +119,9 @@ internal sealed class NodeResources
             var io = Path.Combine(memoryDirectory, "io.stat");
             if (File.Exists(io))
             {
-                written = File.ReadAllLines(io).SelectMany(l => l.Split(' ')).Where(f => f.StartsWith("wbytes=", StringComparison.Ordinal))
+                written = File.ReadAllLines(io)
+                    .SelectMany(l => l.Split(' '))
+                    .Where(f => f.StartsWith("wbytes=", StringComparison.Ordinal))
                     .Sum(f => long.Parse(f["wbytes=".Length..], CultureInfo.InvariantCulture));
             }
         }
@@ -103,9 +149,13 @@ internal sealed class NodeResources
     /// The container's processes. cgroup.procs names them in the reader's pid namespace: an agent in a container of
     /// its own sees none of a node's there, so with another /proc it walks the first process's descendants in it.
     /// </summary>
-    private List<int> ReadPids() => procRoot != "/proc" ? Descendants() :
-        File.ReadAllLines(Path.Combine(memoryDirectory, "cgroup.procs"))
-            .Select(l => int.TryParse(l, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : 0).Where(p => p > 0).ToList();
+    private List<int> ReadPids() =>
+        procRoot != "/proc"
+            ? Descendants()
+            : File.ReadAllLines(Path.Combine(memoryDirectory, "cgroup.procs"))
+                .Select(l => int.TryParse(l, NumberStyles.None, CultureInfo.InvariantCulture, out var p) ? p : 0)
+                .Where(p => p > 0)
+                .ToList();
 
     /// <summary>The first process and its descendants, from each process's tasks' children lists in <see cref="procRoot"/>.</summary>
     private List<int> Descendants()
@@ -124,7 +174,10 @@ internal sealed class NodeResources
             {
                 foreach (var task in Directory.EnumerateDirectories($"{procRoot}/{pid}/task"))
                 {
-                    foreach (var child in File.ReadAllText(Path.Combine(task, "children")).Split(' ', StringSplitOptions.RemoveEmptyEntries))
+                    foreach (
+                        var child in File.ReadAllText(Path.Combine(task, "children"))
+                            .Split(' ', StringSplitOptions.RemoveEmptyEntries)
+                    )
                     {
                         if (int.TryParse(child, NumberStyles.None, CultureInfo.InvariantCulture, out var c))
                         {
@@ -141,7 +194,8 @@ internal sealed class NodeResources
         return found;
     }
 
-    private long ReadLong(string file) => long.Parse(File.ReadAllText(Path.Combine(memoryDirectory, file)).Trim(), CultureInfo.InvariantCulture);
+    private long ReadLong(string file) =>
+        long.Parse(File.ReadAllText(Path.Combine(memoryDirectory, file)).Trim(), CultureInfo.InvariantCulture);
 
     public static long StatValue(string stat, string key)
     {

@@ -16,7 +16,9 @@ internal static class PerfCgroup
     public static (string? Cgroup, string Problem) Of(int pid, string procRoot = "/proc")
     {
         var (cgroups, problem) = ProcessCgroups.Of(pid, procRoot);
-        return cgroups is null ? (null, $"{problem}: profiles need perf on the engine's host") : Of(cgroups, Directory.Exists(V1PerfEventMount));
+        return cgroups is null
+            ? (null, $"{problem}: profiles need perf on the engine's host")
+            : Of(cgroups, Directory.Exists(V1PerfEventMount));
     }
 
     /// <summary>Picks the path perf scopes to from a process's cgroups.</summary>
@@ -25,11 +27,17 @@ internal static class PerfCgroup
         var path = cgroups.PathOf("perf_event") is { } v1 && v1PerfEventMounted ? v1 : cgroups.Unified;
         if (path is null)
         {
-            return (null, $"process {cgroups.Pid} is in no perf_event or unified cgroup: mount the perf_event controller or cgroup v2");
+            return (
+                null,
+                $"process {cgroups.Pid} is in no perf_event or unified cgroup: mount the perf_event controller or cgroup v2"
+            );
         }
         var relative = path.Trim('/');
         return relative.Length == 0
-            ? (null, $"process {cgroups.Pid} is in the root cgroup (a container engine without cgroups?): its profile would be the whole machine")
+            ? (
+                null,
+                $"process {cgroups.Pid} is in the root cgroup (a container engine without cgroups?): its profile would be the whole machine"
+            )
             : (relative, "");
     }
 }

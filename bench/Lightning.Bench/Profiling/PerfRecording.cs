@@ -33,7 +33,17 @@ internal sealed partial class PerfRecording : IAsyncDisposable
     private readonly string controlFifo;
     private readonly string ackFifo;
 
-    private PerfRecording(ProfileSettings settings, IPerfRunner runner, string dataFile, string buildIdDirectory, IRunningProcess perf, FileStream control, StreamReader acks, string controlFifo, string ackFifo)
+    private PerfRecording(
+        ProfileSettings settings,
+        IPerfRunner runner,
+        string dataFile,
+        string buildIdDirectory,
+        IRunningProcess perf,
+        FileStream control,
+        StreamReader acks,
+        string controlFifo,
+        string ackFifo
+    )
     {
         this.settings = settings;
         this.runner = runner;
@@ -55,8 +65,15 @@ internal sealed partial class PerfRecording : IAsyncDisposable
     /// <summary>Starts perf on <paramref name="cgroup"/> with its events off; <paramref name="name"/> names its files in <paramref name="folder"/>.</summary>
     /// <param name="buildIdDirectory">perf's cache of the binaries it sampled, shared by a run's recordings: a process that has exited (a bitcoin-cli call) is resolved from it.</param>
     /// <param name="runner">Where perf runs (default: a child process, <see cref="ProfileSettings.PerfPath"/>); its FIFOs and files are in <paramref name="folder"/>, which it must see at the same path.</param>
-    public static async Task<PerfRecording> StartAsync(ProfileSettings settings, string cgroup, string folder, string name, string buildIdDirectory, CancellationToken ct = default,
-        IPerfRunner? runner = null)
+    public static async Task<PerfRecording> StartAsync(
+        ProfileSettings settings,
+        string cgroup,
+        string folder,
+        string name,
+        string buildIdDirectory,
+        CancellationToken ct = default,
+        IPerfRunner? runner = null
+    )
     {
         runner ??= new LocalPerfRunner(settings.PerfPath);
         Directory.CreateDirectory(folder);
@@ -67,28 +84,57 @@ internal sealed partial class PerfRecording : IAsyncDisposable
             File.Delete(fifo);
             if (MakeFifo(fifo, Convert.ToUInt32("600", 8)) != 0)
             {
-                throw new IOException($"cannot make the FIFO {fifo} to control perf (errno {Marshal.GetLastPInvokeError()})");
+                throw new IOException(
+                    $"cannot make the FIFO {fifo} to control perf (errno {Marshal.GetLastPInvokeError()})"
+                );
             }
         }
         var dataFile = Path.Combine(folder, $"{name}.perf.data");
-        var perf = await runner.StartAsync(
-            ["--buildid-dir", buildIdDirectory, "record", .. settings.RecordArguments, "-a", "-G", cgroup,
-             "-D", "-1", "--control", $"fifo:{controlFifo},{ackFifo}", "-o", dataFile]);
+        var perf = await runner.StartAsync([
+            "--buildid-dir",
+            buildIdDirectory,
+            "record",
+            .. settings.RecordArguments,
+            "-a",
+            "-G",
+            cgroup,
+            "-D",
+            "-1",
+            "--control",
+            $"fifo:{controlFifo},{ackFifo}",
+            "-o",
+            dataFile,
+        ]);
         try
         {
             // perf opens both FIFOs read-write, so these opens return once it has started (or never, if it failed).
-            var open = Task.Run(() =>
-            {
-                var control = new FileStream(controlFifo, FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1);
-                var acks = new StreamReader(new FileStream(ackFifo, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1));
-                return (control, acks);
-            }, CancellationToken.None);
+            var open = Task.Run(
+                () =>
+                {
+                    var control = new FileStream(controlFifo, FileMode.Open, FileAccess.Write, FileShare.ReadWrite, 1);
+                    var acks = new StreamReader(
+                        new FileStream(ackFifo, FileMode.Open, FileAccess.Read, FileShare.ReadWrite, 1)
+                    );
+                    return (control, acks);
+                },
+                CancellationToken.None
+            );
             try
             {
-                await Wait.UntilAsync($"perf record of cgroup {cgroup} to open its control FIFO", _ => Task.FromResult(
-                    open.IsCompleted ? WaitState.Met()
-                    : perf.HasExited ? throw new WaitAbortedException($"perf record of cgroup {cgroup} exited at start with code {perf.ExitCode}: {perf.Tail(2)}")
-                    : WaitState.NotYet(perf.Tail(2))), StartTimeout, ct);
+                await Wait.UntilAsync(
+                    $"perf record of cgroup {cgroup} to open its control FIFO",
+                    _ =>
+                        Task.FromResult(
+                            open.IsCompleted ? WaitState.Met()
+                            : perf.HasExited
+                                ? throw new WaitAbortedException(
+                                    $"perf record of cgroup {cgroup} exited at start with code {perf.ExitCode}: {perf.Tail(2)}"
+                                )
+                            : WaitState.NotYet(perf.Tail(2))
+                        ),
+                    StartTimeout,
+                    ct
+                );
             }
             catch (WaitAbortedException e)
             {
@@ -99,7 +145,17 @@ internal sealed partial class PerfRecording : IAsyncDisposable
                 throw new TimeoutException(e.Message);
             }
             var (controlStream, ackReader) = await open;
-            return new PerfRecording(settings, runner, dataFile, buildIdDirectory, perf, controlStream, ackReader, controlFifo, ackFifo);
+            return new PerfRecording(
+                settings,
+                runner,
+                dataFile,
+                buildIdDirectory,
+                perf,
+                controlStream,
+                ackReader,
+                controlFifo,
+                ackFifo
+            );
         }
         catch
         {
@@ -128,7 +184,9 @@ internal sealed partial class PerfRecording : IAsyncDisposable
         await CommandAsync("stop", ct);
         if (!await perf.WaitForExitAsync(StopTimeout, ct))
         {
-            throw new TimeoutException($"perf record did not finish writing {dataFile} within {StopTimeout.TotalSeconds:0} s");
+            throw new TimeoutException(
+                $"perf record did not finish writing {dataFile} within {StopTimeout.TotalSeconds:0} s"
+            );
         }
         if (perf.ExitCode != 0 || !File.Exists(dataFile))
         {
@@ -136,8 +194,12 @@ internal sealed partial class PerfRecording : IAsyncDisposable
         }
         DataBytes = new FileInfo(dataFile).Length;
         FoldedStacks? folded = null;
-        var script = await runner.RunAsync(["--buildid-dir", buildIdDirectory, "script", "-i", dataFile, .. ScriptFields],
-            ScriptTimeout, reader => folded = PerfScriptFolder.Fold(reader), ct);
+        var script = await runner.RunAsync(
+            ["--buildid-dir", buildIdDirectory, "script", "-i", dataFile, .. ScriptFields],
+            ScriptTimeout,
+            reader => folded = PerfScriptFolder.Fold(reader),
+            ct
+        );
         if (!script.Succeeded || folded is null)
         {
             throw new IOException($"perf script of {dataFile} failed with code {script.ExitCode}: {script.Tail(2)}");
@@ -162,7 +224,9 @@ internal sealed partial class PerfRecording : IAsyncDisposable
         }
         catch (TimeoutException)
         {
-            throw new TimeoutException($"perf record did not acknowledge '{command}' within {AckTimeout.TotalSeconds:0} s: {perf.Tail(2)}");
+            throw new TimeoutException(
+                $"perf record did not acknowledge '{command}' within {AckTimeout.TotalSeconds:0} s: {perf.Tail(2)}"
+            );
         }
         // perf writes "ack\n" with its C string's terminating NUL, which starts the next line read.
         ack = ack?.Trim('\0', ' ');

@@ -55,7 +55,9 @@ internal static partial class PerfScriptFolder
             {
                 if (comm is null)
                 {
-                    throw new InvalidDataException($"Line {number}: a frame outside any sample (no 'comm pid/tid period' header before it).");
+                    throw new InvalidDataException(
+                        $"Line {number}: a frame outside any sample (no 'comm pid/tid period' header before it)."
+                    );
                 }
                 frames.Add(ParseFrame(line));
             }
@@ -130,7 +132,11 @@ internal static partial class PerfScriptFolder
         for (var i = leafFirst.Count - 1; i >= 0; i--)
         {
             var frame = leafFirst[i];
-            if (!frame.IsKernel && frame.DsoName.Length > CommLength && frame.DsoName.StartsWith(comm, StringComparison.Ordinal))
+            if (
+                !frame.IsKernel
+                && frame.DsoName.Length > CommLength
+                && frame.DsoName.StartsWith(comm, StringComparison.Ordinal)
+            )
             {
                 return frame.DsoName;
             }

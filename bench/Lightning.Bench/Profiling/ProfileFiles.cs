@@ -17,8 +17,12 @@ internal static class ProfileFiles
     public const int MaxStacks = 20_000;
 
     /// <summary>Writes each node's folded stacks of one case and returns what they rest on.</summary>
-    public static IReadOnlyList<ProfileRecord> Write(string runDirectory, string caseFolder,
-        IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)> folded, int payments)
+    public static IReadOnlyList<ProfileRecord> Write(
+        string runDirectory,
+        string caseFolder,
+        IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)> folded,
+        int payments
+    )
     {
         var directory = Path.Combine(runDirectory, Folder, caseFolder);
         Directory.CreateDirectory(directory);
@@ -28,8 +32,19 @@ internal static class ProfileFiles
             var bounded = stacks.Bounded(MaxStacks);
             var file = Path.Combine(directory, node + Extension);
             bounded.WriteFile(file);
-            records.Add(new ProfileRecord(node, Path.GetRelativePath(runDirectory, file), bounded.Total, payments, sampled.TotalSeconds, rawBytes,
-                bounded.Counts.Count, bounded.MergedStacks, bounded.MergedSamples));
+            records.Add(
+                new ProfileRecord(
+                    node,
+                    Path.GetRelativePath(runDirectory, file),
+                    bounded.Total,
+                    payments,
+                    sampled.TotalSeconds,
+                    rawBytes,
+                    bounded.Counts.Count,
+                    bounded.MergedStacks,
+                    bounded.MergedSamples
+                )
+            );
         }
         return records;
     }

@@ -11,12 +11,13 @@ internal static class ProfileFormat
     public static string Ms(double ms) =>
         !double.IsFinite(ms) ? Missing : ms.ToString(Digits(ms), CultureInfo.InvariantCulture);
 
-    public static string SignedMs(double ms) =>
-        !double.IsFinite(ms) ? Missing : (ms > 0 ? "+" : "") + Ms(ms);
+    public static string SignedMs(double ms) => !double.IsFinite(ms) ? Missing : (ms > 0 ? "+" : "") + Ms(ms);
 
     /// <summary>A fraction 0..1 as a percentage without the sign: "45.0", "3.21", "0.05".</summary>
     public static string Percent(double share) =>
-        !double.IsFinite(share) ? Missing : (share * 100).ToString(Math.Abs(share) >= 0.1 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
+        !double.IsFinite(share)
+            ? Missing
+            : (share * 100).ToString(Math.Abs(share) >= 0.1 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
 
     public static string SignedPercent(double share) =>
         !double.IsFinite(share) ? Missing : (share > 0 ? "+" : "") + Percent(share);
@@ -30,7 +31,8 @@ internal static class ProfileFormat
         payments > 0 ? samples / samplesPerSecond * 1000 / payments : double.NaN;
 
     /// <summary>A name as a markdown table cell: code, with the cell separator escaped.</summary>
-    public static string Cell(string name) => "`" + name.Replace("|", "\\|", StringComparison.Ordinal).Replace("`", "'", StringComparison.Ordinal) + "`";
+    public static string Cell(string name) =>
+        "`" + name.Replace("|", "\\|", StringComparison.Ordinal).Replace("`", "'", StringComparison.Ordinal) + "`";
 
     public static void RequirePositive(double value, string name)
     {
@@ -40,11 +42,12 @@ internal static class ProfileFormat
         }
     }
 
-    private static string Digits(double ms) => Math.Abs(ms) switch
-    {
-        >= 100 => "0",
-        >= 10 => "0.0",
-        >= 1 => "0.00",
-        _ => "0.000",
-    };
+    private static string Digits(double ms) =>
+        Math.Abs(ms) switch
+        {
+            >= 100 => "0",
+            >= 10 => "0.0",
+            >= 1 => "0.00",
+            _ => "0.000",
+        };
 }

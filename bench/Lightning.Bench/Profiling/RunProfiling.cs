@@ -34,8 +34,22 @@ internal sealed class RunProfiling : IAsyncDisposable
     }
 
     /// <summary>Starts a case's recordings (Lightning nodes' containers by node name), switched off.</summary>
-    public async Task<ICaseProfiler> StartCaseAsync(DockerEngine engine, IReadOnlyDictionary<string, string> containersByNode, string caseFolder, CancellationToken ct = default) =>
-        Live(await CaseProfiler.StartAsync(engine, Settings, containersByNode, Path.Combine(folder, caseFolder), Path.Combine(folder, "buildid"), ct));
+    public async Task<ICaseProfiler> StartCaseAsync(
+        DockerEngine engine,
+        IReadOnlyDictionary<string, string> containersByNode,
+        string caseFolder,
+        CancellationToken ct = default
+    ) =>
+        Live(
+            await CaseProfiler.StartAsync(
+                engine,
+                Settings,
+                containersByNode,
+                Path.Combine(folder, caseFolder),
+                Path.Combine(folder, "buildid"),
+                ct
+            )
+        );
 
     /// <summary>Tracks a case's recordings made elsewhere (by a swarm host's agent), so the run's end stops them too.</summary>
     public ICaseProfiler Track(ICaseProfiler profiler) => Live(profiler);

@@ -17,11 +17,7 @@ internal sealed class PlainProgressRenderer(TextWriter output) : IProgressRender
         }
     }
 
-    public void Start(ProgressModel model, string? logPath)
-    {
-    }
+    public void Start(ProgressModel model, string? logPath) { }
 
-    public void Stop()
-    {
-    }
+    public void Stop() { }
 }

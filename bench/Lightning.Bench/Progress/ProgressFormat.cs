@@ -23,12 +23,14 @@ internal static class ProgressFormat
     }
 
     /// <summary>An invocation's mean time: 812.4 ms, 2.31 s.</summary>
-    public static string Mean(TimeSpan time) => time.TotalSeconds >= 1
-        ? string.Create(CultureInfo.InvariantCulture, $"{time.TotalSeconds:0.00} s")
-        : string.Create(CultureInfo.InvariantCulture, $"{time.TotalMilliseconds:0.0} ms");
+    public static string Mean(TimeSpan time) =>
+        time.TotalSeconds >= 1
+            ? string.Create(CultureInfo.InvariantCulture, $"{time.TotalSeconds:0.00} s")
+            : string.Create(CultureInfo.InvariantCulture, $"{time.TotalMilliseconds:0.0} ms");
 
     /// <summary>"7 of 24 (29 %)".</summary>
-    public static string Count(int done, int total) => total == 0
-        ? string.Create(CultureInfo.InvariantCulture, $"{done}")
-        : string.Create(CultureInfo.InvariantCulture, $"{done} of {total} ({100.0 * done / total:0} %)");
+    public static string Count(int done, int total) =>
+        total == 0
+            ? string.Create(CultureInfo.InvariantCulture, $"{done}")
+            : string.Create(CultureInfo.InvariantCulture, $"{done} of {total} ({100.0 * done / total:0} %)");
 }

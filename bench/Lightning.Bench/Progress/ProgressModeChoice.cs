@@ -14,7 +14,12 @@ internal static class ProgressModeChoice
     /// <param name="outputRedirected">Standard output is not a terminal (<see cref="Console.IsOutputRedirected"/>).</param>
     /// <param name="environment">Reads an environment variable (null when unset).</param>
     /// <param name="terminalRedraws">The terminal takes ANSI sequences (Spectre.Console's own detection), asked only when the rest allow a live display.</param>
-    public static ProgressMode Choose(bool plainOption, bool outputRedirected, Func<string, string?> environment, Func<bool> terminalRedraws)
+    public static ProgressMode Choose(
+        bool plainOption,
+        bool outputRedirected,
+        Func<string, string?> environment,
+        Func<bool> terminalRedraws
+    )
     {
         if (plainOption || outputRedirected || IsSet(environment(PlainVariable)) || IsSet(environment("CI")))
         {
@@ -28,10 +33,17 @@ internal static class ProgressModeChoice
     }
 
     /// <summary>The console's mode for this process.</summary>
-    public static ProgressMode ForConsole(bool plainOption) => Choose(plainOption, Console.IsOutputRedirected, Environment.GetEnvironmentVariable,
-        () => Spectre.Console.AnsiConsole.Profile.Capabilities.Ansi);
+    public static ProgressMode ForConsole(bool plainOption) =>
+        Choose(
+            plainOption,
+            Console.IsOutputRedirected,
+            Environment.GetEnvironmentVariable,
+            () => Spectre.Console.AnsiConsole.Profile.Capabilities.Ansi
+        );
 
     /// <summary>CI services set CI=true (some CI=1); "0", "false" and empty say no.</summary>
     private static bool IsSet(string? value) =>
-        !string.IsNullOrWhiteSpace(value) && value.Trim() != "0" && !value.Trim().Equals("false", StringComparison.OrdinalIgnoreCase);
+        !string.IsNullOrWhiteSpace(value)
+        && value.Trim() != "0"
+        && !value.Trim().Equals("false", StringComparison.OrdinalIgnoreCase);
 }

@@ -19,13 +19,13 @@ internal sealed class ProgressModel(TimeProvider clock)
     private int failed;
     private (string Key, int Topology, DateTimeOffset Started)? current;
     private (string Key, bool Succeeded, TimeSpan? Mean)? last;
+
     // Wall time of the ended cases, for the mean an ETA is made from.
     private TimeSpan endedTime;
     private int timedCases;
 
-    public ProgressModel() : this(TimeProvider.System)
-    {
-    }
+    public ProgressModel()
+        : this(TimeProvider.System) { }
 
     /// <summary>The run: its budget counts from <paramref name="runStarted"/>, as --max-time's does.</summary>
     public void Describe(string scenarioName, string id, DateTimeOffset runStarted, TimeSpan? maxTime)
@@ -117,7 +117,9 @@ internal sealed class ProgressModel(TimeProvider clock)
                 PairsTotal = compared ? pairs.Count : null,
                 Budget = budget,
                 MeanCaseTime = mean,
-                Eta = mean is { } m ? Eta(m, declared.Count - ended.Count, current is { } r ? now - r.Started : null) : null,
+                Eta = mean is { } m
+                    ? Eta(m, declared.Count - ended.Count, current is { } r ? now - r.Started : null)
+                    : null,
             };
         }
     }

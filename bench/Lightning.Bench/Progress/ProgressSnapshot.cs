@@ -50,7 +50,8 @@ internal sealed record ProgressSnapshot
     public TimeSpan? Budget { get; init; }
 
     /// <summary>The budget left (never below zero), or null without one.</summary>
-    public TimeSpan? BudgetLeft => Budget is { } budget ? TimeSpan.FromTicks(Math.Max(0, (budget - Elapsed).Ticks)) : null;
+    public TimeSpan? BudgetLeft =>
+        Budget is { } budget ? TimeSpan.FromTicks(Math.Max(0, (budget - Elapsed).Ticks)) : null;
 
     /// <summary>The mean wall time of the cases ended so far, or null before the first ends.</summary>
     public TimeSpan? MeanCaseTime { get; init; }

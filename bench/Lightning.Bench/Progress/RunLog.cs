@@ -72,8 +72,6 @@ internal sealed class RunLog : IDisposable
         {
             write();
         }
-        catch (IOException)
-        {
-        }
+        catch (IOException) { }
     }
 }

@@ -14,9 +14,8 @@ internal sealed class RunProgress
     private readonly IProgressRenderer renderer;
 
     /// <summary>Plain lines on <paramref name="output"/>, kept nowhere else.</summary>
-    public RunProgress(TextWriter output) : this(new PlainProgressRenderer(output))
-    {
-    }
+    public RunProgress(TextWriter output)
+        : this(new PlainProgressRenderer(output)) { }
 
     public RunProgress(IProgressRenderer renderer, RunLog? log = null)
     {
@@ -38,7 +37,7 @@ internal sealed class RunProgress
 
     public void Info(string message)
     {
-        var line = $"// lnbench [{sinceStart.Elapsed.TotalSeconds,7:0.0} s] {message}";
+        var line = $"// lnbench [{sinceStart.Elapsed.TotalSeconds, 7:0.0} s] {message}";
         // One order for the log and the console, whichever threads report.
         lock (gate)
         {

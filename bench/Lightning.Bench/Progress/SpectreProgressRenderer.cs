@@ -11,7 +11,8 @@ namespace Lightning.Bench.Progress;
 /// line; nothing else may write to the terminal meanwhile, so BenchmarkDotNet's log goes only to the run folder while it
 /// shows. Lines before <see cref="Start"/> and after <see cref="Stop"/> are printed plain on <paramref name="plain"/>.
 /// </summary>
-internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter plain, int messages = 5) : IProgressRenderer
+internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter plain, int messages = 5)
+    : IProgressRenderer
 {
     /// <summary>Often enough for the running case's clock; a frame costs far less than a millisecond of the harness's CPU.</summary>
     public static readonly TimeSpan RefreshEvery = TimeSpan.FromSeconds(1);
@@ -89,22 +90,26 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
     {
         try
         {
-            console.Live(Render(model, logPath)).AutoClear(false).Overflow(VerticalOverflow.Ellipsis).Start(context =>
-            {
-                while (!stopping)
+            console
+                .Live(Render(model, logPath))
+                .AutoClear(false)
+                .Overflow(VerticalOverflow.Ellipsis)
+                .Start(context =>
                 {
-                    wake.WaitOne(RefreshEvery);
+                    while (!stopping)
+                    {
+                        wake.WaitOne(RefreshEvery);
+                        context.UpdateTarget(Render(model, logPath));
+                        context.Refresh();
+                    }
+                    // The last frame, with the last lines: it stays on the screen above what follows.
+                    lock (gate)
+                    {
+                        state = Stopped;
+                    }
                     context.UpdateTarget(Render(model, logPath));
                     context.Refresh();
-                }
-                // The last frame, with the last lines: it stays on the screen above what follows.
-                lock (gate)
-                {
-                    state = Stopped;
-                }
-                context.UpdateTarget(Render(model, logPath));
-                context.Refresh();
-            });
+                });
         }
         catch (Exception e) when (e is InvalidOperationException or IOException or ArgumentException)
         {
@@ -156,10 +161,15 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
             grid.AddRow(Label("Last"), new Markup("[grey]—[/]"));
         }
         // A budgeted run's cases get more topologies round by round: the highest so far is not every case's.
-        var topology = s.Topology is { } t ? Invariant($"{t} of {s.Topologies}")
+        var topology =
+            s.Topology is { } t ? Invariant($"{t} of {s.Topologies}")
             : s.Topologies == 0 ? "—"
-            : s.Round > 1 ? Invariant($"up to {s.Topologies}") : Invariant($"{s.Topologies} per case");
-        grid.AddRow(Label("Topology"), new Markup(Markup.Escape(s.Round > 1 ? $"{topology} (round {s.Round})" : topology)));
+            : s.Round > 1 ? Invariant($"up to {s.Topologies}")
+            : Invariant($"{s.Topologies} per case");
+        grid.AddRow(
+            Label("Topology"),
+            new Markup(Markup.Escape(s.Round > 1 ? $"{topology} (round {s.Round})" : topology))
+        );
         if (s.PairsTotal is { } pairs)
         {
             grid.AddRow(Label("Pairs"), new Markup(Invariant($"{s.PairsDone} of {pairs} done")));
@@ -167,8 +177,12 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
         if (s.Budget is { } budget)
         {
             var used = s.Elapsed < budget ? s.Elapsed : budget;
-            grid.AddRow(Label("Budget"), new Markup(
-                $"{ProgressFormat.Duration(used)} of {ProgressFormat.Duration(budget)} used, [bold]{ProgressFormat.Duration(s.BudgetLeft!.Value)} left[/]"));
+            grid.AddRow(
+                Label("Budget"),
+                new Markup(
+                    $"{ProgressFormat.Duration(used)} of {ProgressFormat.Duration(budget)} used, [bold]{ProgressFormat.Duration(s.BudgetLeft!.Value)} left[/]"
+                )
+            );
         }
         grid.AddRow(Label("Time"), new Markup(Time(s, localNow)));
         var title = string.IsNullOrEmpty(s.RunId) ? $"lnbench {s.Scenario}" : $"lnbench {s.Scenario} · run {s.RunId}";
@@ -178,7 +192,12 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
         rows.AddRange(lines.Select(line => new CroppedLine(line, new Style(Color.Grey))));
         if (logPath is not null)
         {
-            rows.Add(new CroppedLine($"whole log: {logPath} (BenchmarkDotNet's and these lines)", new Style(Color.Grey, decoration: Decoration.Italic)));
+            rows.Add(
+                new CroppedLine(
+                    $"whole log: {logPath} (BenchmarkDotNet's and these lines)",
+                    new Style(Color.Grey, decoration: Decoration.Italic)
+                )
+            );
         }
         return new Rows(rows);
     }
@@ -223,7 +242,10 @@ internal sealed class SpectreProgressRenderer(IAnsiConsole console, TextWriter p
             return s.CasesTotal == 0 ? elapsed : $"{elapsed}, [grey]ETA after the first case[/]";
         }
         var at = (localNow + eta).ToString("HH:mm", CultureInfo.InvariantCulture);
-        var what = s.Budget is null ? "ETA" : s.Round > 1 ? "ETA of this round" : "ETA of the first round";
+        var what =
+            s.Budget is null ? "ETA"
+            : s.Round > 1 ? "ETA of this round"
+            : "ETA of the first round";
         var mean = s.MeanCaseTime is { } m ? $" [grey]({ProgressFormat.Duration(m)} per case)[/]" : "";
         return $"{elapsed}, {what} [bold]{ProgressFormat.Duration(eta)}[/] (about {at}){mean}";
     }

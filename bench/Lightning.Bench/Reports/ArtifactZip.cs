@@ -55,11 +55,15 @@ internal sealed class ArtifactZip : IRunEndOutput
         if (stored.Count > 0)
         {
             // Already compressed, column by column.
-            using var store = archive.CreateEntry($"{root}/{SpanStore.FileName}", CompressionLevel.NoCompression).Open();
+            using var store = archive
+                .CreateEntry($"{root}/{SpanStore.FileName}", CompressionLevel.NoCompression)
+                .Open();
             SpanStore.Write(runDirectory, store);
             files.Add(SpanStore.FileName);
         }
-        foreach (var entry in new DirectoryInfo(runDirectory).EnumerateFileSystemInfos("*", SearchOption.AllDirectories))
+        foreach (
+            var entry in new DirectoryInfo(runDirectory).EnumerateFileSystemInfos("*", SearchOption.AllDirectories)
+        )
         {
             var relative = Path.GetRelativePath(runDirectory, entry.FullName).Replace(Path.DirectorySeparatorChar, '/');
             if (entry is DirectoryInfo directory)
@@ -69,8 +73,12 @@ internal sealed class ArtifactZip : IRunEndOutput
                     archive.CreateEntry($"{root}/{relative}/");
                 }
             }
-            else if (!leftOut.Contains(relative) && relative != ReportHtml.FileName && !(stored.Count > 0 && relative == SpanStore.FileName)
-                && !AtomicFile.IsUnfinished(relative))
+            else if (
+                !leftOut.Contains(relative)
+                && relative != ReportHtml.FileName
+                && !(stored.Count > 0 && relative == SpanStore.FileName)
+                && !AtomicFile.IsUnfinished(relative)
+            )
             {
                 // Optimal, not Fastest: the other files of a default run (AlicePaysBob, 3 concurrencies × 8 topologies)
                 // shrink from 3.9 MB to 0.8 MB.
@@ -87,7 +95,9 @@ internal sealed class ArtifactZip : IRunEndOutput
         if (File.Exists(Path.Combine(runDirectory, ReportHtml.FileName)))
         {
             // The zip's page links to the zip's files (the folder's page also lists the views the zip leaves out).
-            using var page = new StreamWriter(archive.CreateEntry($"{root}/{ReportHtml.FileName}", CompressionLevel.Optimal).Open());
+            using var page = new StreamWriter(
+                archive.CreateEntry($"{root}/{ReportHtml.FileName}", CompressionLevel.Optimal).Open()
+            );
             page.Write(ReportHtml.Render(runDirectory, files));
         }
     }
@@ -116,15 +126,23 @@ internal sealed class ArtifactZip : IRunEndOutput
     /// </summary>
     private static HashSet<string> LeftOut(string runDirectory, IReadOnlyList<StoredCase> stored)
     {
-        var leftOut = stored.Select(c => $"cases/{c.Folder}/{SpanJsonLines.FileName}").ToHashSet(StringComparer.Ordinal);
-        if (stored.Count == 0 || !File.Exists(Path.Combine(runDirectory, Results.Manifest.FileName)) || !File.Exists(Path.Combine(runDirectory, PaymentCsv.FileName)))
+        var leftOut = stored
+            .Select(c => $"cases/{c.Folder}/{SpanJsonLines.FileName}")
+            .ToHashSet(StringComparer.Ordinal);
+        if (
+            stored.Count == 0
+            || !File.Exists(Path.Combine(runDirectory, Results.Manifest.FileName))
+            || !File.Exists(Path.Combine(runDirectory, PaymentCsv.FileName))
+        )
         {
             return leftOut;
         }
         var withViews = stored.Where(c => c.HasViews).Select(c => c.Folder).ToHashSet(StringComparer.Ordinal);
         leftOut.UnionWith(withViews.Select(folder => $"cases/{folder}/{ZipkinExport.FileName}"));
-        var casesWithViews = Directory.GetDirectories(Path.Combine(runDirectory, "cases"))
-            .Where(d => File.Exists(Path.Combine(d, ZipkinExport.FileName))).Select(Path.GetFileName);
+        var casesWithViews = Directory
+            .GetDirectories(Path.Combine(runDirectory, "cases"))
+            .Where(d => File.Exists(Path.Combine(d, ZipkinExport.FileName)))
+            .Select(Path.GetFileName);
         if (casesWithViews.All(folder => withViews.Contains(folder!)))
         {
             leftOut.Add(ZipkinExport.FileName);

@@ -12,7 +12,11 @@ internal sealed class BuildLogs : IRunEndOutput
 
     public Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
-        foreach (var source in context.Options.Sources.DistinctBy(s => s.Image).Where(s => s.Log is not null && File.Exists(s.Log)))
+        foreach (
+            var source in context
+                .Options.Sources.DistinctBy(s => s.Image)
+                .Where(s => s.Log is not null && File.Exists(s.Log))
+        )
         {
             var folder = Path.Combine(context.ResultsDirectory, Folder);
             Directory.CreateDirectory(folder);

@@ -23,4 +23,5 @@ internal sealed record CaseSpans(
     IReadOnlyList<SpanSummaryRow> Rows,
     double MeanPaymentMs,
     IReadOnlyList<(string Operation, int Count, double TotalMs)> MeanBreakdown,
-    IReadOnlyList<MalformedPayload> MalformedSamples);
+    IReadOnlyList<MalformedPayload> MalformedSamples
+);

@@ -21,5 +21,6 @@ internal static class CsvTable
     public static string Invariant(long value) => value.ToString(CultureInfo.InvariantCulture);
 
     /// <summary>Milliseconds with up to three decimals; empty when unknown.</summary>
-    public static string Ms(double value) => double.IsNaN(value) ? "" : value.ToString("0.###", CultureInfo.InvariantCulture);
+    public static string Ms(double value) =>
+        double.IsNaN(value) ? "" : value.ToString("0.###", CultureInfo.InvariantCulture);
 }

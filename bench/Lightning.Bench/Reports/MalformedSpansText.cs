@@ -11,8 +11,10 @@ internal sealed class MalformedSpansText : ICaseOutput
     {
         if (context.Spans is { MalformedSamples.Count: > 0 } spans)
         {
-            File.WriteAllLines(Path.Combine(spans.CaseDirectory, FileName),
-                spans.MalformedSamples.Select(m => $"{m.Node}\t{m.ReceivedUnixMicros}\t{m.Problem}\t{m.Raw}"));
+            File.WriteAllLines(
+                Path.Combine(spans.CaseDirectory, FileName),
+                spans.MalformedSamples.Select(m => $"{m.Node}\t{m.ReceivedUnixMicros}\t{m.Problem}\t{m.Raw}")
+            );
         }
     }
 }

@@ -37,7 +37,9 @@ internal static partial class MarkdownHtml
                 {
                     code.Add(lines[i]);
                 }
-                html.Append("<pre><code>").Append(WebUtility.HtmlEncode(string.Join('\n', code))).Append("</code></pre>\n");
+                html.Append("<pre><code>")
+                    .Append(WebUtility.HtmlEncode(string.Join('\n', code)))
+                    .Append("</code></pre>\n");
                 continue;
             }
             if (Heading().Match(line) is { Success: true } heading)
@@ -76,7 +78,9 @@ internal static partial class MarkdownHtml
                         {
                             classes.Add(verdict);
                         }
-                        html.Append(classes.Count > 0 ? $"<td class=\"{string.Join(' ', classes)}\">" : "<td>").Append(Inline(cells[c], image)).Append("</td>");
+                        html.Append(classes.Count > 0 ? $"<td class=\"{string.Join(' ', classes)}\">" : "<td>")
+                            .Append(Inline(cells[c], image))
+                            .Append("</td>");
                     }
                     html.Append("</tr>\n");
                 }
@@ -92,7 +96,11 @@ internal static partial class MarkdownHtml
                 {
                     var text = new StringBuilder(next.Groups[2].Value);
                     // Continuation lines (indented, not a new item) belong to the item.
-                    while (i + 1 < lines.Length && lines[i + 1].StartsWith("  ", StringComparison.Ordinal) && !ListItem().IsMatch(lines[i + 1]))
+                    while (
+                        i + 1 < lines.Length
+                        && lines[i + 1].StartsWith("  ", StringComparison.Ordinal)
+                        && !ListItem().IsMatch(lines[i + 1])
+                    )
                     {
                         text.Append(' ').Append(lines[++i].Trim());
                     }
@@ -158,20 +166,31 @@ internal static partial class MarkdownHtml
                 continue;
             }
             var escaped = WebUtility.HtmlEncode(parts[p]);
-            escaped = Image().Replace(escaped, m =>
-            {
-                var path = WebUtility.HtmlDecode(m.Groups[2].Value);
-                return image(path, WebUtility.HtmlDecode(m.Groups[1].Value)) ?? $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
-            });
+            escaped = Image()
+                .Replace(
+                    escaped,
+                    m =>
+                    {
+                        var path = WebUtility.HtmlDecode(m.Groups[2].Value);
+                        return image(path, WebUtility.HtmlDecode(m.Groups[1].Value))
+                            ?? $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
+                    }
+                );
             // A link to an SVG (a flame graph) keeps its link and, when the resolver inlines it, shows the graph after it.
-            escaped = Link().Replace(escaped, m =>
-            {
-                var link = $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
-                return m.Groups[2].Value.EndsWith(".svg", StringComparison.OrdinalIgnoreCase)
-                    && image(WebUtility.HtmlDecode(m.Groups[2].Value), WebUtility.HtmlDecode(m.Groups[1].Value)) is { } inlined
-                    ? link + inlined
-                    : link;
-            });
+            escaped = Link()
+                .Replace(
+                    escaped,
+                    m =>
+                    {
+                        var link = $"<a href=\"{m.Groups[2].Value}\">{m.Groups[1].Value}</a>";
+                        return
+                            m.Groups[2].Value.EndsWith(".svg", StringComparison.OrdinalIgnoreCase)
+                            && image(WebUtility.HtmlDecode(m.Groups[2].Value), WebUtility.HtmlDecode(m.Groups[1].Value))
+                                is { } inlined
+                            ? link + inlined
+                            : link;
+                    }
+                );
             escaped = Bold().Replace(escaped, "<strong>$1</strong>");
             escaped = Italic().Replace(escaped, "$1<em>$2</em>");
             html.Append(escaped);

@@ -15,7 +15,12 @@ internal sealed class PaymentSpansCsv : ICaseOutput
     {
         if (context.Spans is { } spans)
         {
-            Append(Path.Combine(context.RunDirectory, FileName), context.Results.CaseKey, context.Results.Records, spans.Steps);
+            Append(
+                Path.Combine(context.RunDirectory, FileName),
+                context.Results.CaseKey,
+                context.Results.Records,
+                spans.Steps
+            );
         }
     }
 
@@ -28,8 +33,18 @@ internal sealed class PaymentSpansCsv : ICaseOutput
             {
                 foreach (var (operation, count, totalMs) in steps.Breakdown(payment.PaymentId, node))
                 {
-                    writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), Invariant(payment.PaymentId), payment.Measured ? "measured" : "warmup",
-                        PaymentCsv.Field(node), PaymentCsv.Field(operation), Invariant(count), Ms(totalMs)));
+                    writer.WriteLine(
+                        string.Join(
+                            ',',
+                            PaymentCsv.Field(caseKey),
+                            Invariant(payment.PaymentId),
+                            payment.Measured ? "measured" : "warmup",
+                            PaymentCsv.Field(node),
+                            PaymentCsv.Field(operation),
+                            Invariant(count),
+                            Ms(totalMs)
+                        )
+                    );
                 }
             }
         }

@@ -4,8 +4,17 @@ namespace Lightning.Bench.Reports;
 internal sealed class Plots : IRunEndOutput
 {
     public IReadOnlyList<string> Files =>
-        ["payments-timeline.png", "spans-timeline.png", "span-breakdown.png", "probes-timeline.png", "scaling-SIZE.png", "comparison-topologies.png", "comparison-ratios.png",
-        "soak-latency.png", "soak-nodes.png"];
+        [
+            "payments-timeline.png",
+            "spans-timeline.png",
+            "span-breakdown.png",
+            "probes-timeline.png",
+            "scaling-SIZE.png",
+            "comparison-topologies.png",
+            "comparison-ratios.png",
+            "soak-latency.png",
+            "soak-nodes.png",
+        ];
 
     public async Task WriteAsync(RunOutputContext context, CancellationToken ct = default)
     {
@@ -13,7 +22,13 @@ internal sealed class Plots : IRunEndOutput
         {
             return;
         }
-        foreach (var plot in await new PlotRenderer(context.Progress).RenderAsync(context.ResultsDirectory, context.PaymentCalls, ct))
+        foreach (
+            var plot in await new PlotRenderer(context.Progress).RenderAsync(
+                context.ResultsDirectory,
+                context.PaymentCalls,
+                ct
+            )
+        )
         {
             context.Progress.Info($"plot: {plot}");
         }

@@ -17,17 +17,26 @@ internal sealed class ProbeCsv : ICaseOutput
         {
             return;
         }
-        using var writer = CsvTable.Append(Path.Combine(context.RunDirectory, FileName), "case,node,invocation,phase,start_unix_us,latency_ms,error");
+        using var writer = CsvTable.Append(
+            Path.Combine(context.RunDirectory, FileName),
+            "case,node,invocation,phase,start_unix_us,latency_ms,error"
+        );
         foreach (var s in samples.OrderBy(s => s.StartUnixMicros))
         {
-            writer.WriteLine(string.Join(',',
-                PaymentCsv.Field(context.Results.CaseKey),
-                PaymentCsv.Field(s.Node),
-                CsvTable.Invariant(s.Invocation),
-                s.Invocation == 0 ? "between" : s.Measured ? "measured" : "warmup",
-                CsvTable.Invariant(s.StartUnixMicros),
-                CsvTable.Ms(s.LatencyMs),
-                PaymentCsv.Field(s.Error ?? "")));
+            writer.WriteLine(
+                string.Join(
+                    ',',
+                    PaymentCsv.Field(context.Results.CaseKey),
+                    PaymentCsv.Field(s.Node),
+                    CsvTable.Invariant(s.Invocation),
+                    s.Invocation == 0 ? "between"
+                        : s.Measured ? "measured"
+                        : "warmup",
+                    CsvTable.Invariant(s.StartUnixMicros),
+                    CsvTable.Ms(s.LatencyMs),
+                    PaymentCsv.Field(s.Error ?? "")
+                )
+            );
         }
     }
 }

@@ -29,22 +29,48 @@ internal static class ProfileComparison
         {
             return $"Profiles: A was sampled at {profilingA.FrequencyHz} Hz and B at {profilingB.FrequencyHz} Hz; profile both at one frequency to compare them.\n";
         }
-        FoldedStacks Reader(string run, string file) => FoldedStacks.Parse(new StringReader(RunArchive.ReadText(run, file)));
+        FoldedStacks Reader(string run, string file) =>
+            FoldedStacks.Parse(new StringReader(RunArchive.ReadText(run, file)));
         var groupsA = ProfileReport.Merge(profilingA.Cases, f => Reader(pathA, f));
         var groupsB = ProfileReport.Merge(profilingB.Cases, f => Reader(pathB, f));
-        var folder = Path.GetFullPath(Path.Combine(resultsRoot, $"compare-{a.RunId}-vs-{b.RunId}", ProfileFiles.Folder));
+        var folder = Path.GetFullPath(
+            Path.Combine(resultsRoot, $"compare-{a.RunId}-vs-{b.RunId}", ProfileFiles.Folder)
+        );
         var text = new StringBuilder($"# Profiles: B ({b.RunId}) against A ({a.RunId})\n\n");
         var pairs = 0;
         foreach (var candidate in groupsB)
         {
-            foreach (var baseline in groupsA.Where(g => g.Node == candidate.Node && ProfileReport.CellOf(g.Parameters, "Build") == ProfileReport.CellOf(candidate.Parameters, "Build")))
+            foreach (
+                var baseline in groupsA.Where(g =>
+                    g.Node == candidate.Node
+                    && ProfileReport.CellOf(g.Parameters, "Build")
+                        == ProfileReport.CellOf(candidate.Parameters, "Build")
+                )
+            )
             {
                 var cell = ProfileReport.CellOf(candidate.Parameters, "Build");
-                var title = $"{candidate.Node}: B {candidate.Parameters.GetValueOrDefault("Build")} against A {baseline.Parameters.GetValueOrDefault("Build")}, {cell}";
-                var svg = Path.Combine(folder, CaseFolder.Of($"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"),
-                    CaseFolder.Of(cell), candidate.Node + ".svg");
-                text.Append(ProfileReport.WriteDiff(svg, title, "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds.",
-                        baseline, candidate, profilingA.FrequencyHz, thresholdPercent, paired: false))
+                var title =
+                    $"{candidate.Node}: B {candidate.Parameters.GetValueOrDefault("Build")} against A {baseline.Parameters.GetValueOrDefault("Build")}, {cell}";
+                var svg = Path.Combine(
+                    folder,
+                    CaseFolder.Of(
+                        $"B-{candidate.Parameters.GetValueOrDefault("Build")}-vs-A-{baseline.Parameters.GetValueOrDefault("Build")}"
+                    ),
+                    CaseFolder.Of(cell),
+                    candidate.Node + ".svg"
+                );
+                text.Append(
+                        ProfileReport.WriteDiff(
+                            svg,
+                            title,
+                            "Shape: B's stacks per payment. Two runs: the machine and the day differ as well as the builds.",
+                            baseline,
+                            candidate,
+                            profilingA.FrequencyHz,
+                            thresholdPercent,
+                            paired: false
+                        )
+                    )
                     .Append($"Differential flame graph: {svg}\n\n");
                 pairs++;
             }

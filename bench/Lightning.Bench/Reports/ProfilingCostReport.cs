@@ -14,7 +14,8 @@ internal static class ProfilingCostReport
 {
     public static string Markdown(IReadOnlyList<CaseResults> cases, int seed)
     {
-        var cells = cases.Where(c => c.Profiles.Count > 0)
+        var cells = cases
+            .Where(c => c.Profiles.Count > 0)
             .Select(c => (Cell: ProfileReport.CellOf(c.Parameters), c.PaymentsPerInvocation, Cost: c.ProfilingCost()))
             .Where(c => c.Cost.SampledMs.Count > 0 && c.Cost.UnsampledMs.Count > 0)
             .GroupBy(c => (c.Cell, c.PaymentsPerInvocation))
@@ -25,9 +26,15 @@ internal static class ProfilingCostReport
             return "";
         }
         var text = new StringBuilder("## What sampling cost\n\n");
-        text.Append("Sampled against unsampled invocations of the same topologies (means of their means; ratio and 95 % interval paired by topology). ")
-            .Append("The BenchmarkDotNet tables and comparisons of a profiled run include the sampled invocations: publish figures from a run without --profile.\n\n");
-        text.Append("| case | topologies | ms per invocation unsampled → sampled | ratio (95 %) | payments/s unsampled → sampled | node CPU ms/payment unsampled → sampled | ratio (95 %) |\n");
+        text.Append(
+                "Sampled against unsampled invocations of the same topologies (means of their means; ratio and 95 % interval paired by topology). "
+            )
+            .Append(
+                "The BenchmarkDotNet tables and comparisons of a profiled run include the sampled invocations: publish figures from a run without --profile.\n\n"
+            );
+        text.Append(
+            "| case | topologies | ms per invocation unsampled → sampled | ratio (95 %) | payments/s unsampled → sampled | node CPU ms/payment unsampled → sampled | ratio (95 %) |\n"
+        );
         text.Append("|---|---:|---|---|---|---|---|\n");
         foreach (var cell in cells)
         {
@@ -38,18 +45,33 @@ internal static class ProfilingCostReport
             var cpuSampled = cell.Select(c => c.Cost.SampledCpuMs).ToList();
             var hasCpu = cpuUnsampled.All(c => c.Count > 0) && cpuSampled.All(c => c.Count > 0);
             var cpu = hasCpu ? TopologyComparison.Compare(cpuUnsampled, cpuSampled, paired: true, seed) : null;
-            double Mean(IEnumerable<IReadOnlyList<double>> lists) => lists.Where(l => l.Count > 0).Select(l => l.Average()).DefaultIfEmpty(double.NaN).Average();
+            double Mean(IEnumerable<IReadOnlyList<double>> lists) =>
+                lists.Where(l => l.Count > 0).Select(l => l.Average()).DefaultIfEmpty(double.NaN).Average();
             var perInvocation = cell.Key.PaymentsPerInvocation;
-            text.Append(Invariant($"| {cell.Key.Cell} | {cell.Count()} | {Mean(unsampled):0.0} → {Mean(sampled):0.0} | {Ratio(time)} | "))
-                .Append(Invariant($"{perInvocation * 1000 / Mean(unsampled):0.0} → {perInvocation * 1000 / Mean(sampled):0.0} | "))
-                .Append(hasCpu ? Invariant($"{Mean(cpuUnsampled):0.0} → {Mean(cpuSampled):0.0} | {Ratio(cpu!)} |\n") : "- | - |\n");
+            text.Append(
+                    Invariant(
+                        $"| {cell.Key.Cell} | {cell.Count()} | {Mean(unsampled):0.0} → {Mean(sampled):0.0} | {Ratio(time)} | "
+                    )
+                )
+                .Append(
+                    Invariant(
+                        $"{perInvocation * 1000 / Mean(unsampled):0.0} → {perInvocation * 1000 / Mean(sampled):0.0} | "
+                    )
+                )
+                .Append(
+                    hasCpu
+                        ? Invariant($"{Mean(cpuUnsampled):0.0} → {Mean(cpuSampled):0.0} | {Ratio(cpu!)} |\n")
+                        : "- | - |\n"
+                );
         }
         text.Append('\n');
         return text.ToString();
     }
 
     private static string Ratio(RatioInterval interval) =>
-        interval.HasInterval ? Invariant($"{interval.Ratio:0.000} ({interval.Low:0.000} – {interval.High:0.000})") : Invariant($"{interval.Ratio:0.000}");
+        interval.HasInterval
+            ? Invariant($"{interval.Ratio:0.000} ({interval.Low:0.000} – {interval.High:0.000})")
+            : Invariant($"{interval.Ratio:0.000}");
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 }

@@ -55,7 +55,8 @@ internal sealed class ReportHtml : IRunEndOutput
         if (File.Exists(manifestPath))
         {
             using var manifest = JsonDocument.Parse(File.ReadAllText(manifestPath));
-            title = $"Lightning.Bench: {Text(manifest.RootElement, "scenario")} ({Text(manifest.RootElement, "run_id")})";
+            title =
+                $"Lightning.Bench: {Text(manifest.RootElement, "scenario")} ({Text(manifest.RootElement, "run_id")})";
             body.Append(WhatRan(manifest.RootElement));
         }
         foreach (var (relative, heading) in Sections)
@@ -68,10 +69,17 @@ internal sealed class ReportHtml : IRunEndOutput
                 // With builds compared, the differential flame graphs answer the page's question (where did it change):
                 // they are inlined, each build's own graphs stay links.
                 var diffsOnly = markdown.Contains("diff-", StringComparison.Ordinal);
-                body.Append(MarkdownHtml.Convert(markdown, (image, alt) =>
-                    diffsOnly && image.EndsWith(".svg", StringComparison.OrdinalIgnoreCase) && !image.Contains("diff-", StringComparison.Ordinal)
-                        ? null
-                        : Inline(Path.GetDirectoryName(file)!, image, alt, ref inlinedSvg)));
+                body.Append(
+                    MarkdownHtml.Convert(
+                        markdown,
+                        (image, alt) =>
+                            diffsOnly
+                            && image.EndsWith(".svg", StringComparison.OrdinalIgnoreCase)
+                            && !image.Contains("diff-", StringComparison.Ordinal)
+                                ? null
+                                : Inline(Path.GetDirectoryName(file)!, image, alt, ref inlinedSvg)
+                    )
+                );
                 body.Append("</section>\n");
             }
         }
@@ -81,7 +89,8 @@ internal sealed class ReportHtml : IRunEndOutput
         if (benchmark is not null)
         {
             body.Append("<section><h2 class=\"part\">BenchmarkDotNet</h2>\n")
-                .Append(MarkdownHtml.Convert(File.ReadAllText(benchmark))).Append("</section>\n");
+                .Append(MarkdownHtml.Convert(File.ReadAllText(benchmark)))
+                .Append("</section>\n");
         }
         var plots = Directory.GetFiles(directory, "*.png").Order(StringComparer.Ordinal).ToList();
         if (plots.Count > 0)
@@ -89,7 +98,9 @@ internal sealed class ReportHtml : IRunEndOutput
             body.Append("<section><h2 class=\"part\">Plots</h2>\n");
             foreach (var plot in plots)
             {
-                body.Append($"<figure><img alt=\"{E(Path.GetFileName(plot))}\" src=\"{DataUri(plot)}\"><figcaption>{E(Path.GetFileName(plot))}</figcaption></figure>\n");
+                body.Append(
+                    $"<figure><img alt=\"{E(Path.GetFileName(plot))}\" src=\"{DataUri(plot)}\"><figcaption>{E(Path.GetFileName(plot))}</figcaption></figure>\n"
+                );
             }
             body.Append("</section>\n");
         }
@@ -206,43 +217,75 @@ internal sealed class ReportHtml : IRunEndOutput
         Row("ended", Text(manifest, "ended"));
         if (manifest.TryGetProperty("partial", out var partial) && partial.ValueKind == JsonValueKind.True)
         {
-            Row("partial", manifest.TryGetProperty("interrupted", out var signal) && signal.ValueKind == JsonValueKind.String
-                ? $"yes: {signal.GetString()} stopped the run; these are the results it had"
-                : "yes: the run stopped early; these are the results it had");
+            Row(
+                "partial",
+                manifest.TryGetProperty("interrupted", out var signal) && signal.ValueKind == JsonValueKind.String
+                    ? $"yes: {signal.GetString()} stopped the run; these are the results it had"
+                    : "yes: the run stopped early; these are the results it had"
+            );
         }
         Row("harness", $"{Text(manifest, "harness_version")} {Text(manifest, "harness_commit")}".Trim());
         if (manifest.TryGetProperty("machine", out var machine) && machine.ValueKind == JsonValueKind.Object)
         {
-            Row("machine", string.Join(", ", machine.EnumerateObject().Where(p => p.Value.ValueKind is JsonValueKind.String or JsonValueKind.Number)
-                .Select(p => $"{p.Name.Replace('_', ' ')}: {p.Value}")));
+            Row(
+                "machine",
+                string.Join(
+                    ", ",
+                    machine
+                        .EnumerateObject()
+                        .Where(p => p.Value.ValueKind is JsonValueKind.String or JsonValueKind.Number)
+                        .Select(p => $"{p.Name.Replace('_', ' ')}: {p.Value}")
+                )
+            );
         }
         html.Append("</dl>\n");
         if (manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array)
         {
-            var images = manifest.TryGetProperty("images", out var list) && list.ValueKind == JsonValueKind.Array
-                ? list.EnumerateArray().GroupBy(i => Text(i, "name") ?? "", StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal)
-                : [];
+            var images =
+                manifest.TryGetProperty("images", out var list) && list.ValueKind == JsonValueKind.Array
+                    ? list.EnumerateArray()
+                        .GroupBy(i => Text(i, "name") ?? "", StringComparer.Ordinal)
+                        .ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal)
+                    : [];
             // Builds made from source refs name their commit: a column of its own when there is one.
-            var fromSource = images.Values.Any(i => i.TryGetProperty("source", out var s) && s.ValueKind == JsonValueKind.Object);
-            html.Append($"<table>\n<thead><tr><th>build</th><th>image</th><th>image id</th>{(fromSource ? "<th>commit</th>" : "")}<th>versions</th></tr></thead>\n<tbody>\n");
+            var fromSource = images.Values.Any(i =>
+                i.TryGetProperty("source", out var s) && s.ValueKind == JsonValueKind.Object
+            );
+            html.Append(
+                $"<table>\n<thead><tr><th>build</th><th>image</th><th>image id</th>{(fromSource ? "<th>commit</th>" : "")}<th>versions</th></tr></thead>\n<tbody>\n"
+            );
             foreach (var build in builds.EnumerateArray())
             {
                 var image = Text(build, "image") ?? "";
                 images.TryGetValue(image, out var record);
-                var versions = record.ValueKind == JsonValueKind.Object && record.TryGetProperty("versions", out var v) && v.ValueKind == JsonValueKind.Object
-                    ? string.Join("; ", v.EnumerateObject().Select(p => $"{p.Name} {p.Value}"))
-                    : "";
+                var versions =
+                    record.ValueKind == JsonValueKind.Object
+                    && record.TryGetProperty("versions", out var v)
+                    && v.ValueKind == JsonValueKind.Object
+                        ? string.Join("; ", v.EnumerateObject().Select(p => $"{p.Name} {p.Value}"))
+                        : "";
                 var id = record.ValueKind == JsonValueKind.Object ? Text(record, "id") ?? "" : "";
-                var commit = !fromSource ? ""
-                    : record.ValueKind == JsonValueKind.Object && record.TryGetProperty("source", out var source) && source.ValueKind == JsonValueKind.Object
+                var commit =
+                    !fromSource ? ""
+                    : record.ValueKind == JsonValueKind.Object
+                    && record.TryGetProperty("source", out var source)
+                    && source.ValueKind == JsonValueKind.Object
                         ? $"<td class=\"commit\"><code>{E(Text(source, "commit") is { Length: >= 12 } hash ? hash[..12] : Text(source, "commit"))}</code> {E(Text(source, "subject"))} (git:{E(Text(source, "ref"))}, {E(Text(source, "author_date")?[..Math.Min(10, Text(source, "author_date")!.Length)])})</td>"
-                        : "<td></td>";
-                html.Append($"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td>{commit}<td>{E(versions)}</td></tr>\n");
+                    : "<td></td>";
+                html.Append(
+                    $"<tr><td>{E(Text(build, "name"))}</td><td><code>{E(image)}</code></td><td><code>{E(id.Length > 19 ? id[..19] : id)}</code></td>{commit}<td>{E(versions)}</td></tr>\n"
+                );
             }
             html.Append("</tbody>\n</table>\n");
             // What a build's nodes run without (a kind or release with no spans, another payment call), as the run said.
-            var notes = images.Values.Where(i => i.TryGetProperty("notes", out var n) && n.ValueKind == JsonValueKind.Array)
-                .SelectMany(i => i.GetProperty("notes").EnumerateArray().Select(n => (Image: Text(i, "name") ?? "", Note: n.GetString() ?? ""))).ToList();
+            var notes = images
+                .Values.Where(i => i.TryGetProperty("notes", out var n) && n.ValueKind == JsonValueKind.Array)
+                .SelectMany(i =>
+                    i.GetProperty("notes")
+                        .EnumerateArray()
+                        .Select(n => (Image: Text(i, "name") ?? "", Note: n.GetString() ?? ""))
+                )
+                .ToList();
             if (notes.Count > 0)
             {
                 html.Append("<ul class=\"image-notes\">\n");
@@ -258,19 +301,30 @@ internal sealed class ReportHtml : IRunEndOutput
 
     private static string FileList(string directory, IReadOnlyList<string>? listed)
     {
-        var files = (listed ?? Directory.GetFiles(directory, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(directory, f).Replace('\\', '/')).ToList())
+        var files = (
+            listed
+            ?? Directory
+                .GetFiles(directory, "*", SearchOption.AllDirectories)
+                .Select(f => Path.GetRelativePath(directory, f).Replace('\\', '/'))
+                .ToList()
+        )
             .Where(f => f != FileName)
-            .Order(StringComparer.Ordinal).ToList();
+            .Order(StringComparer.Ordinal)
+            .ToList();
         var html = new StringBuilder("<section><h2 class=\"part\">Every file of the run</h2>\n");
         if (files.Contains(Tracing.Store.SpanStore.FileName))
         {
-            html.Append($"<p>{E(Tracing.Store.SpanStore.FileName)} keeps every span once: <code>./run.sh --spans RUN.zip</code> writes back each case's spans.jsonl " +
-                        "(every datagram as received) and the views made from them, Zipkin's zipkin.json and spans.csv.</p>\n");
+            html.Append(
+                $"<p>{E(Tracing.Store.SpanStore.FileName)} keeps every span once: <code>./run.sh --spans RUN.zip</code> writes back each case's spans.jsonl "
+                    + "(every datagram as received) and the views made from them, Zipkin's zipkin.json and spans.csv.</p>\n"
+            );
         }
         html.Append("<ul class=\"files\">\n");
         foreach (var file in files)
         {
-            html.Append($"<li><a href=\"{E(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal))}\">{E(file)}</a></li>\n");
+            html.Append(
+                $"<li><a href=\"{E(Uri.EscapeDataString(file).Replace("%2F", "/", StringComparison.Ordinal))}\">{E(file)}</a></li>\n"
+            );
         }
         return html.Append("</ul>\n</section>\n").ToString();
     }
@@ -305,15 +359,19 @@ internal sealed class ReportHtml : IRunEndOutput
             return null;
         }
         inlinedSvg += svg.Length;
-        return $"<div class=\"flame\"><div class=\"flame-tools\"><input type=\"search\" placeholder=\"search functions (regex)\" aria-label=\"search {E(alt)}\"> " +
-              $"<button type=\"button\" class=\"reset\">reset zoom</button> <span class=\"matched\"></span></div>{svg[start..]}</div>";
+        return $"<div class=\"flame\"><div class=\"flame-tools\"><input type=\"search\" placeholder=\"search functions (regex)\" aria-label=\"search {E(alt)}\"> "
+            + $"<button type=\"button\" class=\"reset\">reset zoom</button> <span class=\"matched\"></span></div>{svg[start..]}</div>";
     }
 
     private static string DataUri(string file) =>
         $"data:{(file.EndsWith(".svg", StringComparison.OrdinalIgnoreCase) ? "image/svg+xml" : "image/png")};base64,{System.Convert.ToBase64String(File.ReadAllBytes(file))}";
 
     private static string? Text(JsonElement element, string name) =>
-        element.TryGetProperty(name, out var value) ? value.ValueKind == JsonValueKind.String ? value.GetString() : value.ToString() : null;
+        element.TryGetProperty(name, out var value)
+            ? value.ValueKind == JsonValueKind.String
+                ? value.GetString()
+                : value.ToString()
+            : null;
 
     private static string E(string? text) => WebUtility.HtmlEncode(text ?? "");
 }

@@ -19,38 +19,56 @@ internal static class RunComparison
     public static string? Refusal(RunSummary a, Manifest? manifestA, RunSummary b, Manifest? manifestB)
     {
         var differences = a.ConditionsOr(manifestA).DifferencesFrom(b.ConditionsOr(manifestB), "A", "B");
-        return differences.Count == 0 ? null
+        return differences.Count == 0
+            ? null
             : $"A and B were measured differently ({string.Join("; ", differences)}): their figures do not mean the same thing; compare runs measured the same way";
     }
 
-    public static string Render(string nameA, RunSummary a, string nameB, RunSummary b, double thresholdPercent, int seed,
-        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent)
+    public static string Render(
+        string nameA,
+        RunSummary a,
+        string nameB,
+        RunSummary b,
+        double thresholdPercent,
+        int seed,
+        double instructionsThresholdPercent = ComparisonMetric.InstructionsThresholdPercent
+    )
     {
         var text = new StringBuilder();
         text.AppendLine(Invariant($"A: {nameA} ({a.Scenario}, run {a.RunId}, invoices {a.Invoices})"));
         text.AppendLine(Invariant($"B: {nameB} ({b.Scenario}, run {b.RunId}, invoices {b.Invoices})"));
         text.AppendLine();
-        text.AppendLine("Two runs differ by more than their builds: the machine's state, other tenants and the day add variance a single run does not " +
-            "have, and their topologies cannot be paired in time. A difference here is weaker evidence than the same difference within one run " +
-            "(--build NAME=IMAGE for each build, interleaved); a verdict here is only as good as both runs' number of topologies.");
+        text.AppendLine(
+            "Two runs differ by more than their builds: the machine's state, other tenants and the day add variance a single run does not "
+                + "have, and their topologies cannot be paired in time. A difference here is weaker evidence than the same difference within one run "
+                + "(--build NAME=IMAGE for each build, interleaved); a verdict here is only as good as both runs' number of topologies."
+        );
         if (a.Scenario != b.Scenario)
         {
-            text.AppendLine($"note: the runs are of different scenarios ({a.Scenario}, {b.Scenario}); cases are matched by their parameters");
+            text.AppendLine(
+                $"note: the runs are of different scenarios ({a.Scenario}, {b.Scenario}); cases are matched by their parameters"
+            );
         }
         if (a.Invoices != b.Invoices)
         {
-            text.AppendLine($"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work");
+            text.AppendLine(
+                $"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work"
+            );
         }
         foreach (var (name, run) in new[] { ("A", a), ("B", b) }.Where(r => r.Item2.Interrupted is not null))
         {
-            text.AppendLine($"note: {run.Interrupted} stopped {name} before its end: only the cases it finished are compared");
+            text.AppendLine(
+                $"note: {run.Interrupted} stopped {name} before its end: only the cases it finished are compared"
+            );
         }
         text.AppendLine();
         var counted = a.Cases.Concat(b.Cases).Any(c => c.Instructions is not null);
         var thresholds = counted
             ? $"±{instructionsThresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} % for instructions"
             : $"±{thresholdPercent.ToString("0.##", CultureInfo.InvariantCulture)} %";
-        text.AppendLine($"| case | metric | A | B | A mean | B mean | B/A | 95 % interval | topologies | p | verdict ({thresholds}) |");
+        text.AppendLine(
+            $"| case | metric | A | B | A mean | B mean | B/A | 95 % interval | topologies | p | verdict ({thresholds}) |"
+        );
         text.AppendLine("|---|---|---|---|---:|---:|---:|---|---:|---:|---|");
         var armsA = Arms(a);
         var armsB = Arms(b);
@@ -65,17 +83,34 @@ internal static class RunComparison
             {
                 foreach (var (buildB, topologiesB) in buildsB)
                 {
-                    var metrics = ComparisonMetric.For(topologiesA.Concat(topologiesB).Select(TopologySample.Of).ToList());
-                    foreach (var metric in metrics.Where(m => topologiesA.Concat(topologiesB).All(c => Values(m, c).Count > 0)))
+                    var metrics = ComparisonMetric.For(
+                        topologiesA.Concat(topologiesB).Select(TopologySample.Of).ToList()
+                    );
+                    foreach (
+                        var metric in metrics.Where(m =>
+                            topologiesA.Concat(topologiesB).All(c => Values(m, c).Count > 0)
+                        )
+                    )
                     {
                         var threshold = metric.IsInstructions ? instructionsThresholdPercent : thresholdPercent;
                         var valuesA = topologiesA.Select(c => Values(metric, c)).ToList();
                         var valuesB = topologiesB.Select(c => Values(metric, c)).ToList();
                         var interval = TopologyComparison.Compare(valuesA, valuesB, paired: false, seed);
-                        var range = interval.HasInterval ? Invariant($"{interval.Low:0.000} – {interval.High:0.000}") : "-";
-                        var label = cell + (traces.Length > 0 && armsA.Keys.Select(k => k.Traces).Distinct().Count() > 1 ? $", traces {traces}" : "");
-                        text.AppendLine(Invariant(
-                            $"| {label} | {metric.Name} | {buildA} | {buildB} | {Mean(valuesA, metric)}{Unit(metric)} | {Mean(valuesB, metric)}{Unit(metric)} | {interval.Ratio:0.000} | {range} | {topologiesA.Count} + {topologiesB.Count} | {P(interval.PValue)} | {Verdict.Of(interval, threshold, metric.HigherIsWorse)} |"));
+                        var range = interval.HasInterval
+                            ? Invariant($"{interval.Low:0.000} – {interval.High:0.000}")
+                            : "-";
+                        var label =
+                            cell
+                            + (
+                                traces.Length > 0 && armsA.Keys.Select(k => k.Traces).Distinct().Count() > 1
+                                    ? $", traces {traces}"
+                                    : ""
+                            );
+                        text.AppendLine(
+                            Invariant(
+                                $"| {label} | {metric.Name} | {buildA} | {buildB} | {Mean(valuesA, metric)}{Unit(metric)} | {Mean(valuesB, metric)}{Unit(metric)} | {interval.Ratio:0.000} | {range} | {topologiesA.Count} + {topologiesB.Count} | {P(interval.PValue)} | {Verdict.Of(interval, threshold, metric.HigherIsWorse)} |"
+                            )
+                        );
                         rows++;
                     }
                 }
@@ -87,7 +122,11 @@ internal static class RunComparison
         }
         var cellsA = armsA.Keys.ToHashSet();
         var cellsB = armsB.Keys.ToHashSet();
-        var only = cellsA.Except(cellsB).Select(k => $"A {k.Cell}").Concat(cellsB.Except(cellsA).Select(k => $"B {k.Cell}")).ToList();
+        var only = cellsA
+            .Except(cellsB)
+            .Select(k => $"A {k.Cell}")
+            .Concat(cellsB.Except(cellsA).Select(k => $"B {k.Cell}"))
+            .ToList();
         if (only.Count > 0)
         {
             text.AppendLine();
@@ -96,22 +135,34 @@ internal static class RunComparison
         if (a.Cases.Concat(b.Cases).GroupBy(c => c.Id.Cell.Label + c.Id.Arm).Any(g => g.Count() < 2))
         {
             text.AppendLine();
-            text.AppendLine("A case with one topology has no interval: rerun with --topologies 2 or more (the default is several).");
+            text.AppendLine(
+                "A case with one topology has no interval: rerun with --topologies 2 or more (the default is several)."
+            );
         }
         return text.ToString().TrimEnd();
     }
 
     /// <summary>(cell, trace mode) → build → its topologies, in topology order.</summary>
-    private static Dictionary<(string Cell, string Traces), Dictionary<string, List<CaseSummary>>> Arms(RunSummary run) =>
-        run.Cases.Where(c => c.IterationsMs.Count > 0)
+    private static Dictionary<(string Cell, string Traces), Dictionary<string, List<CaseSummary>>> Arms(
+        RunSummary run
+    ) =>
+        run
+            .Cases.Where(c => c.IterationsMs.Count > 0)
             .GroupBy(c => (c.Id.Cell.Label, c.Id.Arm.Traces))
-            .ToDictionary(g => g.Key, g => g.GroupBy(c => c.Id.Arm.Build)
-                .ToDictionary(b => b.Key, b => b.OrderBy(c => c.Id.Topology).ToList()));
+            .ToDictionary(
+                g => g.Key,
+                g =>
+                    g.GroupBy(c => c.Id.Arm.Build).ToDictionary(b => b.Key, b => b.OrderBy(c => c.Id.Topology).ToList())
+            );
 
-    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) => metric.IterationValues(TopologySample.Of(c));
+    private static IReadOnlyList<double> Values(ComparisonMetric metric, CaseSummary c) =>
+        metric.IterationValues(TopologySample.Of(c));
 
     private static string Mean(List<IReadOnlyList<double>> values, ComparisonMetric metric) =>
-        values.Select(v => v.Average()).Average().ToString(metric.IsInstructions ? "0.000" : "0.0", CultureInfo.InvariantCulture);
+        values
+            .Select(v => v.Average())
+            .Average()
+            .ToString(metric.IsInstructions ? "0.000" : "0.0", CultureInfo.InvariantCulture);
 
     private static string Unit(ComparisonMetric metric) => metric.Unit.Length == 0 ? "" : $" {metric.Unit}";
 

@@ -87,13 +87,16 @@ internal sealed class RunOutputContext
     public required string Platform { get; init; }
 
     /// <summary>What the run's figures mean beyond its cases.</summary>
-    public MeasurementConditions Conditions => new()
-    {
-        Platform = Platform,
-        UnderValgrind = Valgrind is not null,
-        Sampling = Profiling is null ? null : MeasurementConditions.SamplingOf(Profiling.Settings.FrequencyHz, Profiling.Settings.CallGraph),
-        BackToBack = Options.BackToBack,
-    };
+    public MeasurementConditions Conditions =>
+        new()
+        {
+            Platform = Platform,
+            UnderValgrind = Valgrind is not null,
+            Sampling = Profiling is null
+                ? null
+                : MeasurementConditions.SamplingOf(Profiling.Settings.FrequencyHz, Profiling.Settings.CallGraph),
+            BackToBack = Options.BackToBack,
+        };
 
     /// <summary>"pregenerated" or "in payment": when the run made its invoices.</summary>
     public string InvoiceMode => Options.PregenerateInvoices ? "pregenerated" : "in payment";
@@ -104,15 +107,28 @@ internal sealed class RunOutputContext
         {
             return null;
         }
-        return new ProfilingRecord(settings.FrequencyHz, settings.CallGraph, Profiling?.PerfVersion ?? "", ProfileSkipped,
-            cases.Where(c => c.Profiles.Count > 0 || c.ProfileProblem is not null)
+        return new ProfilingRecord(
+            settings.FrequencyHz,
+            settings.CallGraph,
+            Profiling?.PerfVersion ?? "",
+            ProfileSkipped,
+            cases
+                .Where(c => c.Profiles.Count > 0 || c.ProfileProblem is not null)
                 .Select(c => new CaseProfiles(c.CaseKey, c.Parameters, c.Profiles, c.ProfileProblem))
-                .Concat(Results.SoakProfiles.Select(w => new CaseProfiles($"soak window {w.Number}", new Dictionary<string, string>
-                {
-                    ["Window"] = w.Number.ToString(CultureInfo.InvariantCulture),
-                    ["StartSeconds"] = w.StartSeconds.ToString("0.0", CultureInfo.InvariantCulture),
-                    ["PaymentsBefore"] = w.PaymentsBefore.ToString(CultureInfo.InvariantCulture),
-                }, w.Profiles, null)))
-                .ToList());
+                .Concat(
+                    Results.SoakProfiles.Select(w => new CaseProfiles(
+                        $"soak window {w.Number}",
+                        new Dictionary<string, string>
+                        {
+                            ["Window"] = w.Number.ToString(CultureInfo.InvariantCulture),
+                            ["StartSeconds"] = w.StartSeconds.ToString("0.0", CultureInfo.InvariantCulture),
+                            ["PaymentsBefore"] = w.PaymentsBefore.ToString(CultureInfo.InvariantCulture),
+                        },
+                        w.Profiles,
+                        null
+                    ))
+                )
+                .ToList()
+        );
     }
 }

@@ -17,21 +17,42 @@ internal static class RunOutputs
 
     /// <summary>BenchmarkDotNet's own tables under results/: the GitHub markdown, CSV and HTML reports and every measurement.</summary>
     public static IReadOnlyList<IExporter> BenchmarkDotNet { get; } =
-        [MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default];
+    [MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default, CsvMeasurementsExporter.Default];
 
     /// <summary>Fed span by span while a case's spans are read.</summary>
     public static IReadOnlyList<ISpanOutput> Spans { get; } = [new SpansCsv()];
 
     /// <summary>Written as each case ends, after its spans were read.</summary>
     public static IReadOnlyList<ICaseOutput> Cases { get; } =
-        [new PaymentSpansCsv(), new SpanSummaryCsv(), new SpanSummaryMarkdown(), Zipkin, new MalformedSpansText(), new PaymentCsv(), new ProbeCsv()];
+    [
+        new PaymentSpansCsv(),
+        new SpanSummaryCsv(),
+        new SpanSummaryMarkdown(),
+        Zipkin,
+        new MalformedSpansText(),
+        new PaymentCsv(),
+        new ProbeCsv(),
+    ];
 
     /// <summary>Printed after BenchmarkDotNet's tables when every case ran.</summary>
     public static IReadOnlyList<IConsoleOutput> ConsoleTables { get; } = [Comparison];
 
     /// <summary>Written by the run's one shutdown; the zip comes last, so it holds everything else.</summary>
     public static IReadOnlyList<IRunEndOutput> RunEnd { get; } =
-        [new SummaryJson(), Comparison, new VerdictsReport(), new ManifestJson(), new BuildStepsTable(), new BuildLogs(), Zipkin, new ProfileFolder(), new InstructionReport(), new Plots(), new ReportHtml(), new ArtifactZip()];
+    [
+        new SummaryJson(),
+        Comparison,
+        new VerdictsReport(),
+        new ManifestJson(),
+        new BuildStepsTable(),
+        new BuildLogs(),
+        Zipkin,
+        new ProfileFolder(),
+        new InstructionReport(),
+        new Plots(),
+        new ReportHtml(),
+        new ArtifactZip(),
+    ];
 
     /// <summary>Every file the outputs above write (BenchmarkDotNet's aside), relative to the run folder.</summary>
     public static IReadOnlyList<string> Files =>
@@ -52,15 +73,24 @@ internal static class RunOutputs
     public static Task<int> WriteRunEndAsync(RunOutputContext context, CancellationToken ct = default)
     {
         Directory.CreateDirectory(context.ResultsDirectory);
-        return WriteEachAsync(RunEnd.Select(o => (o.Files, (Func<CancellationToken, Task>)(t => o.WriteAsync(context, t)))), context.ResultsDirectory, Console.Error, ct);
+        return WriteEachAsync(
+            RunEnd.Select(o => (o.Files, (Func<CancellationToken, Task>)(t => o.WriteAsync(context, t)))),
+            context.ResultsDirectory,
+            Console.Error,
+            ct
+        );
     }
 
     /// <summary>
     /// Writes outputs one after the other; one that cannot be written (a full disk, a folder not writable) is said in
     /// one line on <paramref name="error"/> and the others are still written, so what the run measured is kept where it can be.
     /// </summary>
-    internal static async Task<int> WriteEachAsync(IEnumerable<(IReadOnlyList<string> Files, Func<CancellationToken, Task> Write)> outputs,
-        string resultsDirectory, TextWriter error, CancellationToken ct = default)
+    internal static async Task<int> WriteEachAsync(
+        IEnumerable<(IReadOnlyList<string> Files, Func<CancellationToken, Task> Write)> outputs,
+        string resultsDirectory,
+        TextWriter error,
+        CancellationToken ct = default
+    )
     {
         var failed = 0;
         foreach (var (files, write) in outputs)
@@ -72,8 +102,10 @@ internal static class RunOutputs
             catch (Exception e) when (e is IOException or UnauthorizedAccessException)
             {
                 failed++;
-                error.WriteLine($"lnbench: error: could not write {string.Join(", ", files.Take(3))} (what was written of it may be cut short): {e.Message}; " +
-                    $"the other results are written in {resultsDirectory} (free some space or choose --results elsewhere)");
+                error.WriteLine(
+                    $"lnbench: error: could not write {string.Join(", ", files.Take(3))} (what was written of it may be cut short): {e.Message}; "
+                        + $"the other results are written in {resultsDirectory} (free some space or choose --results elsewhere)"
+                );
             }
         }
         return failed;

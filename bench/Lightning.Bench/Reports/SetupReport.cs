@@ -21,10 +21,14 @@ internal static class SetupReport
         var ready = setups.Select(s => s.ReadySeconds).ToList();
         var steps = setups.SelectMany(s => s.Steps).Select(step => step.Name).Distinct().ToList();
         var text = new StringBuilder("## Setup: containers started to route found\n\n");
-        text.AppendLine($"{setups.Count} topologies ready in median {S(Median(ready))} s (range {S(ready.Min())}–{S(ready.Max())} s), " +
-            (setups.All(s => s.IdleAfterPayments)
-                ? $"and each one's idle CPU measured for {S(setups.Max(s => s.IdleWindowSeconds))} s after its payments, while the next topology was set up."
-                : $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU."));
+        text.AppendLine(
+            $"{setups.Count} topologies ready in median {S(Median(ready))} s (range {S(ready.Min())}–{S(ready.Max())} s), "
+                + (
+                    setups.All(s => s.IdleAfterPayments)
+                        ? $"and each one's idle CPU measured for {S(setups.Max(s => s.IdleWindowSeconds))} s after its payments, while the next topology was set up."
+                        : $"then {S(setups.Max(s => s.IdleWindowSeconds))} s to measure the nodes' idle CPU."
+                )
+        );
         text.AppendLine();
         text.AppendLine($"| step | {string.Join(" | ", steps)} | ready |");
         text.AppendLine($"|---|{string.Concat(steps.Select(_ => "---:|"))}---:|");
@@ -36,18 +40,21 @@ internal static class SetupReport
         {
             foreach (var build in builds)
             {
-                text.AppendLine(Row($"median s, build {build.Key}", build.Select(c => c.Topology!.Setup!).ToList(), Median));
+                text.AppendLine(
+                    Row($"median s, build {build.Key}", build.Select(c => c.Topology!.Setup!).ToList(), Median)
+                );
             }
         }
         return text.ToString();
 
         // One row: each step's seconds over the topologies, then their time to ready, summarised by the same function.
         string Row(string label, IReadOnlyList<SetupTimes> of, Func<IReadOnlyList<double>, double> summary) =>
-            $"| {label} | {string.Join(" | ", steps.Select(step => S(summary(of.SelectMany(o => o.Steps).Where(x => x.Name == step).Select(x => x.Seconds).ToList()))))} | " +
-            $"{S(summary(of.Select(o => o.ReadySeconds).ToList()))} |";
+            $"| {label} | {string.Join(" | ", steps.Select(step => S(summary(of.SelectMany(o => o.Steps).Where(x => x.Name == step).Select(x => x.Seconds).ToList()))))} | "
+            + $"{S(summary(of.Select(o => o.ReadySeconds).ToList()))} |";
     }
 
     private static double Median(IReadOnlyList<double> values) => CaseFigures.Percentile(values, 0.5);
 
-    private static string S(double seconds) => double.IsNaN(seconds) ? "-" : seconds.ToString("0.0", CultureInfo.InvariantCulture);
+    private static string S(double seconds) =>
+        double.IsNaN(seconds) ? "-" : seconds.ToString("0.0", CultureInfo.InvariantCulture);
 }

@@ -20,11 +20,26 @@ internal sealed class SpanSummaryCsv : ICaseOutput
 
     private static void Append(string path, string caseKey, IEnumerable<SpanSummaryRow> rows)
     {
-        using var writer = CsvTable.Append(path, "case,node,operation,count,total_ms,p50_ms,p95_ms,max_ms,share_percent");
+        using var writer = CsvTable.Append(
+            path,
+            "case,node,operation,count,total_ms,p50_ms,p95_ms,max_ms,share_percent"
+        );
         foreach (var r in rows)
         {
-            writer.WriteLine(string.Join(',', PaymentCsv.Field(caseKey), PaymentCsv.Field(r.Node), PaymentCsv.Field(r.Operation), Invariant(r.Count),
-                Ms(r.TotalMs), Ms(r.P50Ms), Ms(r.P95Ms), Ms(r.MaxMs), Ms(r.SharePercent)));
+            writer.WriteLine(
+                string.Join(
+                    ',',
+                    PaymentCsv.Field(caseKey),
+                    PaymentCsv.Field(r.Node),
+                    PaymentCsv.Field(r.Operation),
+                    Invariant(r.Count),
+                    Ms(r.TotalMs),
+                    Ms(r.P50Ms),
+                    Ms(r.P95Ms),
+                    Ms(r.MaxMs),
+                    Ms(r.SharePercent)
+                )
+            );
         }
     }
 }

@@ -20,10 +20,18 @@ internal sealed class SummaryJson : IRunEndOutput
     }
 
     private static RunSummary SummaryOf(RunOutputContext run) =>
-        new(run.RunId, run.Scenario.Name, run.InvoiceMode, run.Results.Cases.Select(Of).ToList(),
+        new(
+            run.RunId,
+            run.Scenario.Name,
+            run.InvoiceMode,
+            run.Results.Cases.Select(Of).ToList(),
             run.Results.Comparisons?.Comparisons,
             run.Results.Comparisons?.Spreads,
-            run.Results.Comparisons?.ThresholdPercent) { Conditions = run.Conditions };
+            run.Results.Comparisons?.ThresholdPercent
+        )
+        {
+            Conditions = run.Conditions,
+        };
 
     /// <summary>One case's figures as summary.json has them.</summary>
     internal static CaseSummary Of(CaseResults c) =>
@@ -42,7 +50,10 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.FromBenchmarkDotNet ?? false,
             c.Figures?.Cpu?.Ms ?? double.NaN,
             c.Figures?.Cpu?.Iterations,
-            c.Figures?.Cpu?.ByNode.ToDictionary(n => n.Key, n => CpuPerPayment.IsWithinIdleNoise(n.Value) ? null : (double?)n.Value),
+            c.Figures?.Cpu?.ByNode.ToDictionary(
+                n => n.Key,
+                n => CpuPerPayment.IsWithinIdleNoise(n.Value) ? null : (double?)n.Value
+            ),
             c.Figures?.Cpu?.WithIdleMs ?? double.NaN,
             c.Topology?.Setup,
             c.Figures?.Costs?.WrittenKb ?? double.NaN,
@@ -61,5 +72,6 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Probe?.WorstIterationsMs,
             c.Figures?.Probe?.ByNode,
             c.Figures?.Cpu?.WithinIdleNoise is { Count: > 0 } idle ? idle : null,
-            c.StoppedBy);
+            c.StoppedBy
+        );
 }

@@ -23,7 +23,10 @@ internal sealed partial class VersionOrder : IComparer<string>
         var b = Parts(y);
         for (var i = 0; i < Math.Min(a.Count, b.Count); i++)
         {
-            var c = a[i].Number is { } m && b[i].Number is { } n ? m.CompareTo(n) : string.CompareOrdinal(a[i].Text, b[i].Text);
+            var c =
+                a[i].Number is { } m && b[i].Number is { } n
+                    ? m.CompareTo(n)
+                    : string.CompareOrdinal(a[i].Text, b[i].Text);
             if (c != 0)
             {
                 return c;
@@ -37,7 +40,17 @@ internal sealed partial class VersionOrder : IComparer<string>
     {
         var hash = version.IndexOf("-g", StringComparison.Ordinal);
         var ordered = hash >= 0 ? version[..hash] : version;
-        return Pieces().Matches(ordered).Select(m => (long.TryParse(m.Value, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : (long?)null, m.Value)).ToList();
+        return Pieces()
+            .Matches(ordered)
+            .Select(m =>
+                (
+                    long.TryParse(m.Value, NumberStyles.None, CultureInfo.InvariantCulture, out var n)
+                        ? n
+                        : (long?)null,
+                    m.Value
+                )
+            )
+            .ToList();
     }
 
     [GeneratedRegex(@"\d+|[^\d]+")]

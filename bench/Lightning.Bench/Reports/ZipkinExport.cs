@@ -19,8 +19,12 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
     {
         if (context.Spans is { } spans)
         {
-            Write(Path.Combine(spans.CaseDirectory, FileName), () => TraceAnalysis.ReadSpans(spans.SpansFile),
-                s => spans.Join.PaymentOf(s, spans.PaymentsByHash), context.RunId);
+            Write(
+                Path.Combine(spans.CaseDirectory, FileName),
+                () => TraceAnalysis.ReadSpans(spans.SpansFile),
+                s => spans.Join.PaymentOf(s, spans.PaymentsByHash),
+                context.RunId
+            );
         }
     }
 
@@ -62,8 +66,14 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
         AtomicFile.Write(path, stream => WriteSpans(stream, spans, paymentOf, runBits, nodes, traceOf));
     }
 
-    private static void WriteSpans(Stream stream, Func<IEnumerable<Span>> spans, Func<Span, long?> paymentOf, ulong runBits,
-        Dictionary<string, int> nodes, Dictionary<(int Node, ulong Id), long> traceOf)
+    private static void WriteSpans(
+        Stream stream,
+        Func<IEnumerable<Span>> spans,
+        Func<Span, long?> paymentOf,
+        ulong runBits,
+        Dictionary<string, int> nodes,
+        Dictionary<(int Node, ulong Id), long> traceOf
+    )
     {
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = false });
         json.WriteStartArray();
@@ -75,7 +85,11 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
             json.WriteStartObject();
             json.WriteString("traceId", traceId);
             json.WriteString("id", span.Id);
-            if (span.ParentId is not null && traceOf.TryGetValue(Key(nodes, span.Node, span.ParentId), out var parentTrace) && parentTrace == trace)
+            if (
+                span.ParentId is not null
+                && traceOf.TryGetValue(Key(nodes, span.Node, span.ParentId), out var parentTrace)
+                && parentTrace == trace
+            )
             {
                 json.WriteString("parentId", span.ParentId);
             }
@@ -92,7 +106,10 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
             }
             if (payment is not null)
             {
-                json.WriteString("lnbench.payment", payment.Value.ToString(System.Globalization.CultureInfo.InvariantCulture));
+                json.WriteString(
+                    "lnbench.payment",
+                    payment.Value.ToString(System.Globalization.CultureInfo.InvariantCulture)
+                );
             }
             json.WriteEndObject();
             json.WriteEndObject();
@@ -158,7 +175,12 @@ internal sealed class ZipkinExport : ICaseOutput, IRunEndOutput
         {
             nodes[node] = index = nodes.Count;
         }
-        return (index, ulong.TryParse(id, System.Globalization.NumberStyles.AllowHexSpecifier, null, out var value) ? value : (ulong)(uint)StableHash(id) | (1UL << 63));
+        return (
+            index,
+            ulong.TryParse(id, System.Globalization.NumberStyles.AllowHexSpecifier, null, out var value)
+                ? value
+                : (ulong)(uint)StableHash(id) | (1UL << 63)
+        );
     }
 
     private static int StableHash(string text)

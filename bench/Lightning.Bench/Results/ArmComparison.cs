@@ -15,7 +15,8 @@ internal sealed record ArmComparison(
     double CandidateMean,
     RatioInterval Interval,
     string Verdict,
-    ComparisonPrecision? Precision = null)
+    ComparisonPrecision? Precision = null
+)
 {
     /// <summary>The cell, typed (<see cref="Cell"/> is its label, as files keep it); null for a comparison read back from a file.</summary>
     [System.Text.Json.Serialization.JsonIgnore]

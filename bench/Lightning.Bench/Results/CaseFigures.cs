@@ -25,7 +25,8 @@ internal sealed record CaseFigures(
     double MaxMs,
     int AsExpected,
     int Errors,
-    bool FromBenchmarkDotNet)
+    bool FromBenchmarkDotNet
+)
 {
     /// <summary>The nodes' CPU time per successful payment, when the harness could read their cgroups.</summary>
     public CpuPerPayment? Cpu { get; init; }
@@ -45,8 +46,13 @@ internal sealed record CaseFigures(
     /// <summary>With --probe: how fast the nodes answered a cheap RPC while the case ran.</summary>
     public ProbeFigures? Probe { get; init; }
 
-    public static CaseFigures Compute(CaseResults results, double meanNanoseconds, double stdDevNanoseconds = double.NaN,
-        IReadOnlyList<double>? iterationsNanoseconds = null, bool fromBenchmarkDotNet = false)
+    public static CaseFigures Compute(
+        CaseResults results,
+        double meanNanoseconds,
+        double stdDevNanoseconds = double.NaN,
+        IReadOnlyList<double>? iterationsNanoseconds = null,
+        bool fromBenchmarkDotNet = false
+    )
     {
         var measured = results.Counted;
         var succeeded = measured.Where(r => r.AsExpected).Select(r => r.LatencyMs).Order().ToList();
@@ -63,7 +69,8 @@ internal sealed record CaseFigures(
             succeeded.LastOrDefault(double.NaN),
             succeeded.Count,
             failed,
-            fromBenchmarkDotNet)
+            fromBenchmarkDotNet
+        )
         {
             Cpu = results.CpuPerPayment(),
             Costs = results.NodeCosts(),
@@ -87,5 +94,7 @@ internal sealed record CaseFigures(
 
     /// <summary>Linear interpolation between closest ranks (Hyndman–Fan type 7, R's default); NaN for no data.</summary>
     public static double Percentile(IReadOnlyList<double> values, double p) =>
-        values.Count == 0 ? double.NaN : HyndmanFanQuantileEstimator.Type7.Quantile(new Sample(values.ToArray()), new Probability(p));
+        values.Count == 0
+            ? double.NaN
+            : HyndmanFanQuantileEstimator.Type7.Quantile(new Sample(values.ToArray()), new Probability(p));
 }

@@ -19,7 +19,8 @@ internal sealed record CaseId(string Build, string Traces, int Topology, CellId 
     public (string Build, string Traces) Arm => (Build, Traces);
 
     /// <summary>"Build=a, Concurrency=1, Topology=1, Traces=on[, Workload=…]" (sorted by name).</summary>
-    public string Key => string.Join(", ", Shown().OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+    public string Key =>
+        string.Join(", ", Shown().OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
 
     /// <summary>Every parameter as text, as files keep them (the workload included, even the default).</summary>
     public IReadOnlyDictionary<string, string> Texts
@@ -37,7 +38,13 @@ internal sealed record CaseId(string Build, string Traces, int Topology, CellId 
 
     /// <summary>The key without some parameters (e.g. Topology: what a case's topologies share).</summary>
     public string KeyWithout(params string[] names) =>
-        string.Join(", ", Shown().Where(p => !names.Contains(p.Key)).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+        string.Join(
+            ", ",
+            Shown()
+                .Where(p => !names.Contains(p.Key))
+                .OrderBy(p => p.Key, StringComparer.Ordinal)
+                .Select(p => $"{p.Key}={p.Value}")
+        );
 
     /// <summary>The same case on another topology index (the cell and arm kept).</summary>
     public CaseId WithTopology(int topology) => this with { Topology = topology };
@@ -60,9 +67,17 @@ internal sealed record CaseId(string Build, string Traces, int Topology, CellId 
                 ? number
                 : throw new InvalidDataException($"parameter {name}={value} of a case is no whole number");
         }
-        var topology = parameters.TryGetValue(TopologyName, out var t) && int.TryParse(t, NumberStyles.Integer, CultureInfo.InvariantCulture, out var index) ? index : 1;
-        return new CaseId(parameters.GetValueOrDefault(BuildName, ""), parameters.GetValueOrDefault(TracesName, ""), topology,
-            new CellId(parameters.GetValueOrDefault(CellId.WorkloadName) ?? CellId.DefaultWorkload, numbers));
+        var topology =
+            parameters.TryGetValue(TopologyName, out var t)
+            && int.TryParse(t, NumberStyles.Integer, CultureInfo.InvariantCulture, out var index)
+                ? index
+                : 1;
+        return new CaseId(
+            parameters.GetValueOrDefault(BuildName, ""),
+            parameters.GetValueOrDefault(TracesName, ""),
+            topology,
+            new CellId(parameters.GetValueOrDefault(CellId.WorkloadName) ?? CellId.DefaultWorkload, numbers)
+        );
     }
 
     /// <summary>The parameters a key names (a build or trace mode only when the case has one).</summary>

@@ -7,7 +7,8 @@ internal sealed record CaseRecord(
     IReadOnlyDictionary<string, string> NodeImages,
     IReadOnlyDictionary<string, string> NodeVersions,
     DateTimeOffset Started,
-    DateTimeOffset? Ended)
+    DateTimeOffset? Ended
+)
 {
     /// <summary>Each node's kind (cln unless a build named another).</summary>
     public IReadOnlyDictionary<string, string> NodeKinds { get; init; } = new Dictionary<string, string>();

@@ -1,4 +1,3 @@
-
 namespace Lightning.Bench.Results;
 
 /// <summary>
@@ -56,7 +55,11 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// Computes the case's figures once it ended, from BenchmarkDotNet's statistics of its measured iterations, or,
     /// when BenchmarkDotNet has none because the case stopped early, from the harness's own timing of them.
     /// </summary>
-    public CaseFigures? Finish(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
+    public CaseFigures? Finish(
+        double? meanNanoseconds,
+        double? stdDevNanoseconds,
+        IReadOnlyList<double>? iterationsNanoseconds
+    )
     {
         lock (finishing)
         {
@@ -140,19 +143,38 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// </summary>
     public bool TimedByHarness { get; set; }
 
-    private CaseFigures? Compute(double? meanNanoseconds, double? stdDevNanoseconds, IReadOnlyList<double>? iterationsNanoseconds)
+    private CaseFigures? Compute(
+        double? meanNanoseconds,
+        double? stdDevNanoseconds,
+        IReadOnlyList<double>? iterationsNanoseconds
+    )
     {
         if (meanNanoseconds is { } mean && !TimedByHarness)
         {
-            return Figures = CaseFigures.Compute(this, mean, stdDevNanoseconds ?? double.NaN, iterationsNanoseconds, fromBenchmarkDotNet: true);
+            return Figures = CaseFigures.Compute(
+                this,
+                mean,
+                stdDevNanoseconds ?? double.NaN,
+                iterationsNanoseconds,
+                fromBenchmarkDotNet: true
+            );
         }
         List<double> own;
         lock (records)
         {
             own = CompletedMeasured().Select(t => t.TotalNanoseconds).ToList();
         }
-        return Figures = own.Count == 0 ? null
-            : CaseFigures.Compute(this, own.Average(), own.Count > 1 ? Math.Sqrt(own.Sum(t => Math.Pow(t - own.Average(), 2)) / (own.Count - 1)) : double.NaN, own);
+        return Figures =
+            own.Count == 0
+                ? null
+                : CaseFigures.Compute(
+                    this,
+                    own.Average(),
+                    own.Count > 1
+                        ? Math.Sqrt(own.Sum(t => Math.Pow(t - own.Average(), 2)) / (own.Count - 1))
+                        : double.NaN,
+                    own
+                );
     }
 
     /// <summary>Why the case ended before its iterations did (a node died), or null for a complete case.</summary>
@@ -207,7 +229,10 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     }
 
     /// <summary>Each node's bytes written to storage around an invocation and its resources after it (read outside the invocation's timing).</summary>
-    public void RecordResources(int invocation, IReadOnlyDictionary<string, (long WrittenBytes, NodeResourceSample After)> resources)
+    public void RecordResources(
+        int invocation,
+        IReadOnlyDictionary<string, (long WrittenBytes, NodeResourceSample After)> resources
+    )
     {
         lock (completedInvocations)
         {
@@ -216,7 +241,10 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
                 writtenByInvocation[invocation] = resources.ToDictionary(r => r.Key, r => r.Value.WrittenBytes);
                 foreach (var (node, (_, after)) in resources)
                 {
-                    memory[node] = (Math.Max(memory.GetValueOrDefault(node).PeakMb, after.PeakBytes / 1048576.0), after.RssBytes / 1048576.0);
+                    memory[node] = (
+                        Math.Max(memory.GetValueOrDefault(node).PeakMb, after.PeakBytes / 1048576.0),
+                        after.RssBytes / 1048576.0
+                    );
                 }
             }
         }
@@ -234,25 +262,42 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             lock (completedInvocations)
             {
-                measured = writtenByInvocation.Where(w => w.Key >= firstMeasured && completedInvocations.ContainsKey(w.Key))
-                    .OrderBy(w => w.Key).Select(w => (w.Key, w.Value)).ToList();
+                measured = writtenByInvocation
+                    .Where(w => w.Key >= firstMeasured && completedInvocations.ContainsKey(w.Key))
+                    .OrderBy(w => w.Key)
+                    .Select(w => (w.Key, w.Value))
+                    .ToList();
                 mem = new(memory);
             }
         }
-        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var succeeded = Records
+            .Where(r => r.AsExpected)
+            .GroupBy(r => r.Invocation)
+            .ToDictionary(g => g.Key, g => g.Count());
         var payments = measured.Sum(m => succeeded.GetValueOrDefault(m.Invocation));
         if (measured.Count == 0 || payments == 0)
         {
             return null;
         }
-        var perInvocation = measured.Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
-            .Select(m => m.Written.Values.Sum() / 1024.0 / succeeded[m.Invocation]).ToList();
-        var byNode = measured.SelectMany(m => m.Written).GroupBy(w => w.Key).ToDictionary(g => g.Key, g => g.Sum(w => w.Value) / 1024.0 / payments);
-        return new NodeCosts(perInvocation, byNode, mem.ToDictionary(m => m.Key, m => m.Value.PeakMb), mem.ToDictionary(m => m.Key, m => m.Value.RssMb));
+        var perInvocation = measured
+            .Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
+            .Select(m => m.Written.Values.Sum() / 1024.0 / succeeded[m.Invocation])
+            .ToList();
+        var byNode = measured
+            .SelectMany(m => m.Written)
+            .GroupBy(w => w.Key)
+            .ToDictionary(g => g.Key, g => g.Sum(w => w.Value) / 1024.0 / payments);
+        return new NodeCosts(
+            perInvocation,
+            byNode,
+            mem.ToDictionary(m => m.Key, m => m.Value.PeakMb),
+            mem.ToDictionary(m => m.Key, m => m.Value.RssMb)
+        );
     }
 
     /// <summary>Each node's CPU nanoseconds per second while idle, measured before the first invocation (empty: not measured).</summary>
-    public IReadOnlyDictionary<string, double> IdleCpuNanosecondsPerSecond { get; set; } = new Dictionary<string, double>();
+    public IReadOnlyDictionary<string, double> IdleCpuNanosecondsPerSecond { get; set; } =
+        new Dictionary<string, double>();
 
     /// <summary>
     /// CPU time of the Lightning nodes per successful payment in the measured invocations, each node's idle rate
@@ -265,25 +310,36 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         {
             lock (completedInvocations)
             {
-                measured = completedInvocations.Where(i => i.Key >= firstMeasured && cpuByInvocation.ContainsKey(i.Key))
-                    .OrderBy(i => i.Key).Select(i => (i.Key, i.Value, cpuByInvocation[i.Key])).ToList();
+                measured = completedInvocations
+                    .Where(i => i.Key >= firstMeasured && cpuByInvocation.ContainsKey(i.Key))
+                    .OrderBy(i => i.Key)
+                    .Select(i => (i.Key, i.Value, cpuByInvocation[i.Key]))
+                    .ToList();
             }
         }
         if (measured.Count == 0)
         {
             return null;
         }
-        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
-        double Active(string node, long ns, TimeSpan elapsed) => ns - IdleCpuNanosecondsPerSecond.GetValueOrDefault(node) * elapsed.TotalSeconds;
-        var perInvocation = measured.Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
-            .Select(m => m.Cpu.Sum(c => Active(c.Key, c.Value, m.Elapsed)) / 1e6 / succeeded[m.Invocation]).ToList();
+        var succeeded = Records
+            .Where(r => r.AsExpected)
+            .GroupBy(r => r.Invocation)
+            .ToDictionary(g => g.Key, g => g.Count());
+        double Active(string node, long ns, TimeSpan elapsed) =>
+            ns - IdleCpuNanosecondsPerSecond.GetValueOrDefault(node) * elapsed.TotalSeconds;
+        var perInvocation = measured
+            .Where(m => succeeded.GetValueOrDefault(m.Invocation) > 0)
+            .Select(m => m.Cpu.Sum(c => Active(c.Key, c.Value, m.Elapsed)) / 1e6 / succeeded[m.Invocation])
+            .ToList();
         var payments = measured.Sum(m => succeeded.GetValueOrDefault(m.Invocation));
         if (payments == 0)
         {
             return null;
         }
-        var byNode = measured.SelectMany(m => m.Cpu.Select(c => (c.Key, Ms: Active(c.Key, c.Value, m.Elapsed) / 1e6)))
-            .GroupBy(c => c.Key).ToDictionary(g => g.Key, g => g.Sum(c => c.Ms) / payments);
+        var byNode = measured
+            .SelectMany(m => m.Cpu.Select(c => (c.Key, Ms: Active(c.Key, c.Value, m.Elapsed) / 1e6)))
+            .GroupBy(c => c.Key)
+            .ToDictionary(g => g.Key, g => g.Sum(c => c.Ms) / payments);
         var raw = measured.Sum(m => m.Cpu.Values.Sum()) / 1e6 / payments;
         return new CpuPerPayment(perInvocation, byNode, raw);
     }
@@ -333,23 +389,43 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// The measured invocations' times (ms) and the nodes' CPU per payment (ms, idle subtracted) split by whether the
     /// nodes were sampled during them: what profiling cost in this topology.
     /// </summary>
-    public (IReadOnlyList<double> SampledMs, IReadOnlyList<double> UnsampledMs, IReadOnlyList<double> SampledCpuMs, IReadOnlyList<double> UnsampledCpuMs) ProfilingCost()
+    public (
+        IReadOnlyList<double> SampledMs,
+        IReadOnlyList<double> UnsampledMs,
+        IReadOnlyList<double> SampledCpuMs,
+        IReadOnlyList<double> UnsampledCpuMs
+    ) ProfilingCost()
     {
         List<(int Invocation, TimeSpan Elapsed, bool Profiled, IReadOnlyDictionary<string, long>? Cpu)> measured;
         lock (records)
         {
             lock (completedInvocations)
             {
-                measured = completedInvocations.Where(i => i.Key >= firstMeasured).OrderBy(i => i.Key)
-                    .Select(i => (i.Key, i.Value, profiledInvocations.Contains(i.Key), cpuByInvocation.GetValueOrDefault(i.Key))).ToList();
+                measured = completedInvocations
+                    .Where(i => i.Key >= firstMeasured)
+                    .OrderBy(i => i.Key)
+                    .Select(i =>
+                        (i.Key, i.Value, profiledInvocations.Contains(i.Key), cpuByInvocation.GetValueOrDefault(i.Key))
+                    )
+                    .ToList();
             }
         }
-        var succeeded = Records.Where(r => r.AsExpected).GroupBy(r => r.Invocation).ToDictionary(g => g.Key, g => g.Count());
+        var succeeded = Records
+            .Where(r => r.AsExpected)
+            .GroupBy(r => r.Invocation)
+            .ToDictionary(g => g.Key, g => g.Count());
         double? CpuMs((int Invocation, TimeSpan Elapsed, bool Profiled, IReadOnlyDictionary<string, long>? Cpu) m) =>
-            m.Cpu is null || succeeded.GetValueOrDefault(m.Invocation) == 0 ? null
-                : m.Cpu.Sum(c => c.Value - IdleCpuNanosecondsPerSecond.GetValueOrDefault(c.Key) * m.Elapsed.TotalSeconds) / 1e6 / succeeded[m.Invocation];
-        List<double> Times(bool profiled) => measured.Where(m => m.Profiled == profiled).Select(m => m.Elapsed.TotalMilliseconds).ToList();
-        List<double> Cpu(bool profiled) => measured.Where(m => m.Profiled == profiled).Select(CpuMs).OfType<double>().ToList();
+            m.Cpu is null || succeeded.GetValueOrDefault(m.Invocation) == 0
+                ? null
+                : m.Cpu.Sum(c =>
+                    c.Value - IdleCpuNanosecondsPerSecond.GetValueOrDefault(c.Key) * m.Elapsed.TotalSeconds
+                )
+                    / 1e6
+                    / succeeded[m.Invocation];
+        List<double> Times(bool profiled) =>
+            measured.Where(m => m.Profiled == profiled).Select(m => m.Elapsed.TotalMilliseconds).ToList();
+        List<double> Cpu(bool profiled) =>
+            measured.Where(m => m.Profiled == profiled).Select(CpuMs).OfType<double>().ToList();
         return (Times(true), Times(false), Cpu(true), Cpu(false));
     }
 
@@ -371,7 +447,11 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
         lock (completedInvocations)
         {
             // In invocation order: with alternating arms the i-th of each arm are a turn (PrecisionEstimate.PairedWithinVariance).
-            return completedInvocations.Where(i => i.Key >= firstMeasured).OrderBy(i => i.Key).Select(i => i.Value).ToList();
+            return completedInvocations
+                .Where(i => i.Key >= firstMeasured)
+                .OrderBy(i => i.Key)
+                .Select(i => i.Value)
+                .ToList();
         }
     }
 

@@ -1,4 +1,3 @@
-
 namespace Lightning.Bench.Results;
 
 /// <summary>A case's payer steps, mean milliseconds per measured payment, largest first.</summary>

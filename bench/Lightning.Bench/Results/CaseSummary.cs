@@ -49,7 +49,8 @@ internal sealed record CaseSummary(
     IReadOnlyList<double>? ProbeWorstMsIterations = null,
     IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null,
     IReadOnlyList<string>? CpuWithinIdleNoise = null,
-    string? StoppedBy = null)
+    string? StoppedBy = null
+)
 {
     /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
     [System.Text.Json.Serialization.JsonIgnore]

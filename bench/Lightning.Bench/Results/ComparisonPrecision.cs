@@ -14,7 +14,12 @@ namespace Lightning.Bench.Results;
 /// <param name="SuggestedIterations">Iterations per topology for the narrowest interval per minute; null without costs or variance.</param>
 /// <param name="DetectablePercent">The smallest change, the worse way, that an interval this precise calls beyond the threshold 80 % of the time.</param>
 internal sealed record ComparisonPrecision(
-    double PairSdPercent, double IterationNoiseShare, int Iterations, int? SuggestedIterations, double DetectablePercent)
+    double PairSdPercent,
+    double IterationNoiseShare,
+    int Iterations,
+    int? SuggestedIterations,
+    double DetectablePercent
+)
 {
     public const double Power = 0.8;
     public const int MaxSuggestedIterations = 1000;

@@ -14,9 +14,12 @@ internal static class FailOn
     public static IReadOnlyList<string> All { get; } = [Slower, Faster, Changed, Unknown];
 
     /// <summary>Whether a verdict word (verdicts.json's) is one <paramref name="failOn"/> asks to fail on.</summary>
-    public static bool Trips(IReadOnlyList<string> failOn, string verdict) => failOn.Any(f => f switch
-    {
-        Changed => verdict is Slower or Faster,
-        _ => f == verdict,
-    });
+    public static bool Trips(IReadOnlyList<string> failOn, string verdict) =>
+        failOn.Any(f =>
+            f switch
+            {
+                Changed => verdict is Slower or Faster,
+                _ => f == verdict,
+            }
+        );
 }

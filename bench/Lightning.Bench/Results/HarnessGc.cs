@@ -10,12 +10,22 @@ namespace Lightning.Bench.Results;
 /// <param name="Affected">Invocations with at least one collection.</param>
 /// <param name="PauseMsPerInvocation">The pauses' total over the measured invocations, per invocation.</param>
 /// <param name="MaxPauseMs">The most one invocation was paused.</param>
-internal sealed record HarnessGc(int Invocations, int Collections, int Affected, double PauseMsPerInvocation, double MaxPauseMs)
+internal sealed record HarnessGc(
+    int Invocations,
+    int Collections,
+    int Affected,
+    double PauseMsPerInvocation,
+    double MaxPauseMs
+)
 {
     public static HarnessGc? Of(IReadOnlyList<(TimeSpan Paused, int Collections)> invocations) =>
-        invocations.Count == 0 ? null : new HarnessGc(invocations.Count,
-            invocations.Sum(i => i.Collections),
-            invocations.Count(i => i.Collections > 0),
-            Math.Round(invocations.Sum(i => i.Paused.TotalMilliseconds) / invocations.Count, 3),
-            Math.Round(invocations.Max(i => i.Paused.TotalMilliseconds), 3));
+        invocations.Count == 0
+            ? null
+            : new HarnessGc(
+                invocations.Count,
+                invocations.Sum(i => i.Collections),
+                invocations.Count(i => i.Collections > 0),
+                Math.Round(invocations.Sum(i => i.Paused.TotalMilliseconds) / invocations.Count, 3),
+                Math.Round(invocations.Max(i => i.Paused.TotalMilliseconds), 3)
+            );
 }

@@ -1,7 +1,12 @@
 namespace Lightning.Bench.Results;
 
 /// <summary>An image a run used: the name it was given, the engine's id, its registry digests and the versions its programs printed.</summary>
-internal sealed record ImageRecord(string Name, string Id, IReadOnlyList<string> RepoDigests, IReadOnlyDictionary<string, string> Versions)
+internal sealed record ImageRecord(
+    string Name,
+    string Id,
+    IReadOnlyList<string> RepoDigests,
+    IReadOnlyDictionary<string, string> Versions
+)
 {
     /// <summary>The node kind its builds run it as (null: bitcoind's image).</summary>
     public string? Kind { get; init; }

@@ -12,8 +12,12 @@ namespace Lightning.Bench.Results;
 internal sealed record InstructionSettle(int Waits, double MeanMs, double MaxMs, int TimedOut)
 {
     public static InstructionSettle? Of(IReadOnlyList<(TimeSpan Waited, bool Quiet)> waits) =>
-        waits.Count == 0 ? null : new InstructionSettle(waits.Count,
-            Math.Round(waits.Average(w => w.Waited.TotalMilliseconds), 1),
-            Math.Round(waits.Max(w => w.Waited.TotalMilliseconds), 1),
-            waits.Count(w => !w.Quiet));
+        waits.Count == 0
+            ? null
+            : new InstructionSettle(
+                waits.Count,
+                Math.Round(waits.Average(w => w.Waited.TotalMilliseconds), 1),
+                Math.Round(waits.Max(w => w.Waited.TotalMilliseconds), 1),
+                waits.Count(w => !w.Quiet)
+            );
 }

@@ -7,7 +7,8 @@ namespace Lightning.Bench.Results;
 internal sealed record InstructionsPerPayment(
     IReadOnlyDictionary<string, double> ByNode,
     IReadOnlyDictionary<string, IReadOnlyDictionary<string, double>> ByProcess,
-    int Payments)
+    int Payments
+)
 {
     public double Total => ByNode.Values.Sum();
 
@@ -17,8 +18,14 @@ internal sealed record InstructionsPerPayment(
         {
             return null;
         }
-        var byProcess = nodes.ToDictionary(n => n.Key,
-            n => (IReadOnlyDictionary<string, double>)n.Value.Active().ToDictionary(p => p.Key, p => p.Value / payments));
-        return new InstructionsPerPayment(byProcess.ToDictionary(n => n.Key, n => n.Value.Values.Sum()), byProcess, payments);
+        var byProcess = nodes.ToDictionary(
+            n => n.Key,
+            n => (IReadOnlyDictionary<string, double>)n.Value.Active().ToDictionary(p => p.Key, p => p.Value / payments)
+        );
+        return new InstructionsPerPayment(
+            byProcess.ToDictionary(n => n.Key, n => n.Value.Values.Sum()),
+            byProcess,
+            payments
+        );
     }
 }

@@ -5,4 +5,9 @@ namespace Lightning.Bench.Results;
 /// <param name="Tool">Valgrind's tool and the options that matter to the counts.</param>
 /// <param name="IdleWindowSeconds">How long each topology's idle instructions were counted.</param>
 /// <param name="ThresholdPercent">The threshold of the instruction verdicts.</param>
-internal sealed record InstructionsRecord(string Valgrind, string Tool, double IdleWindowSeconds, double ThresholdPercent);
+internal sealed record InstructionsRecord(
+    string Valgrind,
+    string Tool,
+    double IdleWindowSeconds,
+    double ThresholdPercent
+);

@@ -13,28 +13,36 @@ internal sealed record MachineRecord(
     string DockerApi,
     string Compose,
     string DotNet,
-    string BenchmarkDotNet)
+    string BenchmarkDotNet
+)
 {
     /// <param name="dockerApi">The Engine API version the harness and the engine agreed on.</param>
-    public static MachineRecord Collect(string dockerEngine, string dockerApi, string compose) => new(
-        ReadOsRelease() ?? RuntimeInformation.OSDescription,
-        Environment.OSVersion.VersionString,
-        ReadField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
-        Environment.ProcessorCount,
-        (long.TryParse(ReadField("/proc/meminfo", "MemTotal")?.Split(' ')[0], out var kb) ? kb : 0) * 1024,
-        dockerEngine,
-        dockerApi,
-        compose,
-        RuntimeInformation.FrameworkDescription,
-        typeof(BenchmarkDotNet.Running.BenchmarkRunner).Assembly.GetName().Version?.ToString() ?? "");
+    public static MachineRecord Collect(string dockerEngine, string dockerApi, string compose) =>
+        new(
+            ReadOsRelease() ?? RuntimeInformation.OSDescription,
+            Environment.OSVersion.VersionString,
+            ReadField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
+            Environment.ProcessorCount,
+            (long.TryParse(ReadField("/proc/meminfo", "MemTotal")?.Split(' ')[0], out var kb) ? kb : 0) * 1024,
+            dockerEngine,
+            dockerApi,
+            compose,
+            RuntimeInformation.FrameworkDescription,
+            typeof(BenchmarkDotNet.Running.BenchmarkRunner).Assembly.GetName().Version?.ToString() ?? ""
+        );
 
     private static string? ReadOsRelease() =>
         File.Exists("/etc/os-release")
-            ? File.ReadLines("/etc/os-release").FirstOrDefault(l => l.StartsWith("PRETTY_NAME=", StringComparison.Ordinal))?["PRETTY_NAME=".Length..].Trim('"')
+            ? File.ReadLines("/etc/os-release")
+                .FirstOrDefault(l => l.StartsWith("PRETTY_NAME=", StringComparison.Ordinal))
+                ?["PRETTY_NAME=".Length..].Trim('"')
             : null;
 
     private static string? ReadField(string path, string name) =>
         File.Exists(path)
-            ? File.ReadLines(path).Where(l => l.StartsWith(name, StringComparison.Ordinal)).Select(l => l[(l.IndexOf(':') + 1)..].Trim()).FirstOrDefault()
+            ? File.ReadLines(path)
+                .Where(l => l.StartsWith(name, StringComparison.Ordinal))
+                .Select(l => l[(l.IndexOf(':') + 1)..].Trim())
+                .FirstOrDefault()
             : null;
 }

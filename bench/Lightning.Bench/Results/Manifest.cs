@@ -36,7 +36,6 @@ internal sealed record Manifest
     /// <summary>--back-to-back: timed invocations started without waiting for the nodes to fall quiet (absent in runs from before the wait, which had BenchmarkDotNet's forced collections between invocations instead).</summary>
     public bool? BackToBack { get; init; }
 
-
     /// <summary>Fresh topologies per build and case.</summary>
     public int Topologies { get; init; } = 1;
 
@@ -104,12 +103,15 @@ internal sealed record Manifest
         AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 
     public static Manifest Read(string json) =>
-        JsonSerializer.Deserialize<Manifest>(json, RunSummary.Json) ?? throw new InvalidDataException("manifest.json is empty");
+        JsonSerializer.Deserialize<Manifest>(json, RunSummary.Json)
+        ?? throw new InvalidDataException("manifest.json is empty");
 
     /// <summary>(version, commit) from the assembly's informational version "1.0.0+commit".</summary>
     public static (string Version, string? Commit) HarnessBuild()
     {
-        var informational = typeof(Manifest).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion ?? "0.0.0";
+        var informational =
+            typeof(Manifest).Assembly.GetCustomAttribute<AssemblyInformationalVersionAttribute>()?.InformationalVersion
+            ?? "0.0.0";
         var plus = informational.IndexOf('+');
         return plus < 0 ? (informational, null) : (informational[..plus], informational[(plus + 1)..]);
     }
@@ -123,9 +125,9 @@ internal sealed record Manifest
 internal sealed record HistoryRecord(string Of, IReadOnlyList<int> Sizes, IReadOnlyList<string> Rows)
 {
     public const string MadeText =
-        "written by the harness into the node's stopped sqlite3 database as copies of what the build under test itself recorded of the setup's payments, " +
-        "or copied from the snapshot those rows were kept as (one per build image, history and size; see snapshots), with this topology's channels and node ids; " +
-        "the node is then started again (restart rpc, restart channels, restart pay) and asked by its own listing for the last row written before anything is measured";
+        "written by the harness into the node's stopped sqlite3 database as copies of what the build under test itself recorded of the setup's payments, "
+        + "or copied from the snapshot those rows were kept as (one per build image, history and size; see snapshots), with this topology's channels and node ids; "
+        + "the node is then started again (restart rpc, restart channels, restart pay) and asked by its own listing for the last row written before anything is measured";
 
     public string Made => MadeText;
 
@@ -139,8 +141,22 @@ internal sealed record HistoryRecord(string Of, IReadOnlyList<int> Sizes, IReadO
 /// <summary>One topology's use of a snapshot: made (none was usable), used, or remade (why the one there was not used).</summary>
 internal sealed record SnapshotUse(string Node, string Key, string File, string How, long Bytes, string? Why = null);
 
-internal sealed record GraphRecord(string Path, string Sha256, int Nodes, int Channels, int MappedIndex, string? NodeMap, int Seed, IReadOnlyList<GraphShareRecord> Shares);
+internal sealed record GraphRecord(
+    string Path,
+    string Sha256,
+    int Nodes,
+    int Channels,
+    int MappedIndex,
+    string? NodeMap,
+    int Seed,
+    IReadOnlyList<GraphShareRecord> Shares
+);
 
 /// <summary>One share (GraphPercent) of the graph: its channels (count, and SHA-256 of their indexes as 4-byte little-endian integers) and its queries in the order they are asked.</summary>
 /// <param name="Queries">Destination index, amount in sat, and whether it is a top node ("top") or of the sample ("sample").</param>
-internal sealed record GraphShareRecord(int Percent, int Channels, string ChannelsSha256, IReadOnlyList<string> Queries);
+internal sealed record GraphShareRecord(
+    int Percent,
+    int Channels,
+    string ChannelsSha256,
+    IReadOnlyList<string> Queries
+);

@@ -21,13 +21,17 @@ internal sealed record MeasurementConditions
     public bool BackToBack { get; init; }
 
     /// <summary>"one host", "swarm; nodes under Valgrind; perf 99 Hz, dwarf stacks".</summary>
-    public string Describe() => string.Join("; ", new[]
-    {
-        Platform,
-        UnderValgrind ? "nodes under Valgrind (--instructions)" : null,
-        Sampling is null ? null : $"nodes sampled by {Sampling} (--profile)",
-        BackToBack ? "invocations back to back (--back-to-back)" : null,
-    }.OfType<string>());
+    public string Describe() =>
+        string.Join(
+            "; ",
+            new[]
+            {
+                Platform,
+                UnderValgrind ? "nodes under Valgrind (--instructions)" : null,
+                Sampling is null ? null : $"nodes sampled by {Sampling} (--profile)",
+                BackToBack ? "invocations back to back (--back-to-back)" : null,
+            }.OfType<string>()
+        );
 
     /// <summary>Why figures measured under <paramref name="other"/> do not mean what these do, one clause each (empty: they do).</summary>
     public IReadOnlyList<string> DifferencesFrom(MeasurementConditions other, string thisName, string otherName)
@@ -39,17 +43,23 @@ internal sealed record MeasurementConditions
         }
         if (UnderValgrind != other.UnderValgrind)
         {
-            differences.Add(UnderValgrind
-                ? $"{thisName}'s nodes ran under Valgrind (--instructions) and {otherName}'s did not"
-                : $"{otherName}'s nodes ran under Valgrind (--instructions) and {thisName}'s did not");
+            differences.Add(
+                UnderValgrind
+                    ? $"{thisName}'s nodes ran under Valgrind (--instructions) and {otherName}'s did not"
+                    : $"{otherName}'s nodes ran under Valgrind (--instructions) and {thisName}'s did not"
+            );
         }
         if (Sampling != other.Sampling)
         {
-            differences.Add($"{thisName}'s nodes were {(Sampling is null ? "not sampled" : $"sampled by {Sampling}")} and {otherName}'s {(other.Sampling is null ? "not" : $"by {other.Sampling}")} (--profile)");
+            differences.Add(
+                $"{thisName}'s nodes were {(Sampling is null ? "not sampled" : $"sampled by {Sampling}")} and {otherName}'s {(other.Sampling is null ? "not" : $"by {other.Sampling}")} (--profile)"
+            );
         }
         if (BackToBack != other.BackToBack)
         {
-            differences.Add($"{(BackToBack ? thisName : otherName)} started each invocation back to back (--back-to-back) and {(BackToBack ? otherName : thisName)} waited for quiet nodes");
+            differences.Add(
+                $"{(BackToBack ? thisName : otherName)} started each invocation back to back (--back-to-back) and {(BackToBack ? otherName : thisName)} waited for quiet nodes"
+            );
         }
         return differences;
     }
@@ -61,11 +71,14 @@ internal sealed record MeasurementConditions
     /// The conditions of a run from before they were recorded, from what its files show: instruction counts mean its
     /// nodes ran under Valgrind; a swarm record, the swarm; a profiling record, perf's sampling.
     /// </summary>
-    public static MeasurementConditions Inferred(RunSummary summary, Manifest? manifest) => new()
-    {
-        Platform = manifest?.Swarm is not null ? "swarm" : "one host",
-        UnderValgrind = summary.Cases.Any(c => c.Instructions is not null) || manifest?.Instructions is not null,
-        Sampling = manifest?.Profiling is { Skipped: null } profiling ? SamplingOf(profiling.FrequencyHz, profiling.CallGraph) : null,
-        BackToBack = manifest?.BackToBack ?? false,
-    };
+    public static MeasurementConditions Inferred(RunSummary summary, Manifest? manifest) =>
+        new()
+        {
+            Platform = manifest?.Swarm is not null ? "swarm" : "one host",
+            UnderValgrind = summary.Cases.Any(c => c.Instructions is not null) || manifest?.Instructions is not null,
+            Sampling = manifest?.Profiling is { Skipped: null } profiling
+                ? SamplingOf(profiling.FrequencyHz, profiling.CallGraph)
+                : null,
+            BackToBack = manifest?.BackToBack ?? false,
+        };
 }

@@ -9,7 +9,8 @@ internal sealed record NodeCosts(
     IReadOnlyList<double> WrittenKbIterations,
     IReadOnlyDictionary<string, double> WrittenKbByNode,
     IReadOnlyDictionary<string, double> PeakMbByNode,
-    IReadOnlyDictionary<string, double> EndRssMbByNode)
+    IReadOnlyDictionary<string, double> EndRssMbByNode
+)
 {
     public double WrittenKb => WrittenKbByNode.Values.Sum();
 }

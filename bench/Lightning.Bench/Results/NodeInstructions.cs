@@ -10,7 +10,8 @@ internal sealed record NodeInstructions(
     IReadOnlyDictionary<string, double> Window,
     double WindowSeconds,
     IReadOnlyDictionary<string, double> Idle,
-    double IdleSeconds)
+    double IdleSeconds
+)
 {
     /// <summary>
     /// Per process, what the window's retry loops would have added or saved had each run its mean number of times
@@ -23,7 +24,12 @@ internal sealed record NodeInstructions(
     /// with its retry loops counted at their mean.
     /// </summary>
     public IReadOnlyDictionary<string, double> Active() =>
-        Window.Keys.Union(Idle.Keys).ToDictionary(p => p, p => Window.GetValueOrDefault(p) - IdleShare * Idle.GetValueOrDefault(p) + Retries.GetValueOrDefault(p));
+        Window
+            .Keys.Union(Idle.Keys)
+            .ToDictionary(
+                p => p,
+                p => Window.GetValueOrDefault(p) - IdleShare * Idle.GetValueOrDefault(p) + Retries.GetValueOrDefault(p)
+            );
 
     /// <summary>The idle window scaled to the measured window's length.</summary>
     public double IdleShare => IdleSeconds > 0 ? WindowSeconds / IdleSeconds : 0;

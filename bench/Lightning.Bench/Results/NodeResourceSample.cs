@@ -10,4 +10,12 @@ namespace Lightning.Bench.Results;
 /// <param name="Processes">Processes in the container.</param>
 /// <param name="DataBytes">Size of the node's data files (its database), when its kind names them.</param>
 internal sealed record NodeResourceSample(
-    long CpuNanoseconds, long MemoryBytes, long RssBytes, long PeakBytes, long WrittenBytes, int OpenFiles, int Processes, long DataBytes);
+    long CpuNanoseconds,
+    long MemoryBytes,
+    long RssBytes,
+    long PeakBytes,
+    long WrittenBytes,
+    int OpenFiles,
+    int Processes,
+    long DataBytes
+);

@@ -22,7 +22,8 @@ internal sealed record OperationRecord(
     DateTimeOffset End,
     string? PaymentHash,
     OperationOutcome Outcome,
-    string? Error)
+    string? Error
+)
 {
     private readonly bool? expected;
 

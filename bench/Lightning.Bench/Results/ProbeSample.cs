@@ -7,4 +7,11 @@ namespace Lightning.Bench.Results;
 /// <param name="Invocation">The invocation it started in (1-based, warmups first), or 0 between invocations.</param>
 /// <param name="Measured">Whether that invocation is measured.</param>
 /// <param name="Error">Null when the node answered.</param>
-internal sealed record ProbeSample(string Node, int Invocation, bool Measured, long StartUnixMicros, double LatencyMs, string? Error);
+internal sealed record ProbeSample(
+    string Node,
+    int Invocation,
+    bool Measured,
+    long StartUnixMicros,
+    double LatencyMs,
+    string? Error
+);

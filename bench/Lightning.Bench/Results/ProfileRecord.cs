@@ -7,4 +7,14 @@ namespace Lightning.Bench.Results;
 /// <param name="SampledSeconds">Time the sampling was on.</param>
 /// <param name="RawBytes">Size of perf's raw recording, deleted once folded.</param>
 /// <param name="MergedStacks">Rarest stacks merged into "[other stacks]" to bound the file (0: none).</param>
-internal sealed record ProfileRecord(string Node, string File, long Samples, int Payments, double SampledSeconds, long RawBytes, int Stacks, int MergedStacks, long MergedSamples);
+internal sealed record ProfileRecord(
+    string Node,
+    string File,
+    long Samples,
+    int Payments,
+    double SampledSeconds,
+    long RawBytes,
+    int Stacks,
+    int MergedStacks,
+    long MergedSamples
+);

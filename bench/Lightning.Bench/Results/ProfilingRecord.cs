@@ -2,10 +2,21 @@ namespace Lightning.Bench.Results;
 
 /// <summary>A run's profiling in its manifest: how it sampled and each case's profiles, so --compare and readers find them.</summary>
 /// <param name="Skipped">Why --profile-if-available ran without profiles (then there are none), or null.</param>
-internal sealed record ProfilingRecord(int FrequencyHz, string CallGraph, string PerfVersion, string? Skipped, IReadOnlyList<CaseProfiles> Cases);
+internal sealed record ProfilingRecord(
+    int FrequencyHz,
+    string CallGraph,
+    string PerfVersion,
+    string? Skipped,
+    IReadOnlyList<CaseProfiles> Cases
+);
 
 /// <summary>One case's profiles (one per Lightning node), or why it has none.</summary>
-internal sealed record CaseProfiles(string CaseKey, IReadOnlyDictionary<string, string> Parameters, IReadOnlyList<ProfileRecord> Profiles, string? Problem)
+internal sealed record CaseProfiles(
+    string CaseKey,
+    IReadOnlyDictionary<string, string> Parameters,
+    IReadOnlyList<ProfileRecord> Profiles,
+    string? Problem
+)
 {
     /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
     [System.Text.Json.Serialization.JsonIgnore]

@@ -18,7 +18,8 @@ internal sealed record RatioInterval(
     double PValue,
     double BootstrapLow,
     double BootstrapHigh,
-    bool Sequential = false)
+    bool Sequential = false
+)
 {
     /// <summary>The confidence of every interval a comparison gives (95 %).</summary>
     public const double Confidence = 0.95;

@@ -18,7 +18,12 @@ internal static class RunArchive
         if (Directory.Exists(runPath))
         {
             var path = Path.Combine(runPath, fileName);
-            return File.Exists(path) ? File.OpenRead(path) : throw new FileNotFoundException($"{runPath} has no {fileName}: is it a Lightning.Bench run folder?", path);
+            return File.Exists(path)
+                ? File.OpenRead(path)
+                : throw new FileNotFoundException(
+                    $"{runPath} has no {fileName}: is it a Lightning.Bench run folder?",
+                    path
+                );
         }
         var archive = OpenZip(runPath);
         // Entries are RUN/PATH: the run's folder, then the file's path in it.
@@ -44,10 +49,17 @@ internal static class RunArchive
     {
         if (Directory.Exists(runPath))
         {
-            return Directory.GetFiles(runPath, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(runPath, f).Replace('\\', '/')).ToList();
+            return Directory
+                .GetFiles(runPath, "*", SearchOption.AllDirectories)
+                .Select(f => Path.GetRelativePath(runPath, f).Replace('\\', '/'))
+                .ToList();
         }
         using var archive = OpenZip(runPath);
-        return archive.Entries.Where(e => !e.FullName.EndsWith('/')).Select(e => PathInRun(e.FullName)).OfType<string>().ToList();
+        return archive
+            .Entries.Where(e => !e.FullName.EndsWith('/'))
+            .Select(e => PathInRun(e.FullName))
+            .OfType<string>()
+            .ToList();
     }
 
     /// <summary>All files of a run zip below a folder (e.g. the compose files under cases/), by their path in the run.</summary>
@@ -78,7 +90,10 @@ internal static class RunArchive
     {
         if (!File.Exists(runPath))
         {
-            throw new FileNotFoundException($"{runPath} does not exist: give a run's zip or folder (results/RUN.zip)", runPath);
+            throw new FileNotFoundException(
+                $"{runPath} does not exist: give a run's zip or folder (results/RUN.zip)",
+                runPath
+            );
         }
         try
         {
@@ -86,7 +101,9 @@ internal static class RunArchive
         }
         catch (InvalidDataException e)
         {
-            throw LooksLikeZip(runPath) ? Damaged(runPath, e) : new InvalidDataException($"{runPath} is not a zip: give a run's zip or folder (results/RUN.zip)");
+            throw LooksLikeZip(runPath)
+                ? Damaged(runPath, e)
+                : new InvalidDataException($"{runPath} is not a zip: give a run's zip or folder (results/RUN.zip)");
         }
     }
 
@@ -100,7 +117,10 @@ internal static class RunArchive
         var folder = Path.ChangeExtension(zipPath, null);
         var instead = Directory.Exists(folder) ? folder : "results/RUN-SCENARIO, the folder it was made from";
         var why = length == 0 ? "empty" : $"{length:N0} bytes, {problem.Message.TrimEnd('.').ToLowerInvariant()}";
-        return new InvalidDataException($"'{zipPath}' is a damaged zip ({why}; cut short while it was written or copied?): give the run's folder instead ({instead})", problem);
+        return new InvalidDataException(
+            $"'{zipPath}' is a damaged zip ({why}; cut short while it was written or copied?): give the run's folder instead ({instead})",
+            problem
+        );
     }
 
     /// <summary>Whether a file that did not open as a zip begins as one (a zip's first local header) or is empty: a zip cut short.</summary>
@@ -109,11 +129,15 @@ internal static class RunArchive
         using var file = File.OpenRead(path);
         Span<byte> start = stackalloc byte[4];
         var read = file.ReadAtLeast(start, 4, throwOnEndOfStream: false);
-        return read == 0 || (read == 4 && start[0] == (byte)'P' && start[1] == (byte)'K' && start[2] is 3 or 5 && start[3] is 4 or 6);
+        return read == 0
+            || (
+                read == 4 && start[0] == (byte)'P' && start[1] == (byte)'K' && start[2] is 3 or 5 && start[3] is 4 or 6
+            );
     }
 
     /// <summary>An entry's path in the run's folder (RUN/PATH → PATH), or null for an entry outside one.</summary>
-    private static string? PathInRun(string entryName) => entryName.IndexOf('/') is > 0 and var slash ? entryName[(slash + 1)..] : null;
+    private static string? PathInRun(string entryName) =>
+        entryName.IndexOf('/') is > 0 and var slash ? entryName[(slash + 1)..] : null;
 
     /// <summary>A zip entry's stream that also closes its zip.</summary>
     private sealed class EntryStream(string zipPath, ZipArchive archive, Stream entry) : Stream
@@ -126,7 +150,11 @@ internal static class RunArchive
 
         public override long Length => entry.Length;
 
-        public override long Position { get => entry.Position; set => throw new NotSupportedException(); }
+        public override long Position
+        {
+            get => entry.Position;
+            set => throw new NotSupportedException();
+        }
 
         public override int Read(byte[] buffer, int offset, int count) => Read(buffer.AsSpan(offset, count));
 
@@ -142,9 +170,7 @@ internal static class RunArchive
             }
         }
 
-        public override void Flush()
-        {
-        }
+        public override void Flush() { }
 
         public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
 

@@ -1,4 +1,3 @@
-
 namespace Lightning.Bench.Results;
 
 /// <summary>
@@ -22,9 +21,18 @@ internal sealed class RunResults
     /// <summary>Run-unique payment ids (payments.csv's payment_id, and the tag each payment's calls carry).</summary>
     public long NextPaymentId() => Interlocked.Increment(ref nextPaymentId);
 
-    public CaseResults StartCase(string caseKey, IReadOnlyDictionary<string, string> parameters, int paymentsPerInvocation, string? noun = null)
+    public CaseResults StartCase(
+        string caseKey,
+        IReadOnlyDictionary<string, string> parameters,
+        int paymentsPerInvocation,
+        string? noun = null
+    )
     {
-        var results = new CaseResults(caseKey, paymentsPerInvocation) { Parameters = parameters, Noun = noun ?? OperationNoun.Payment.Singular };
+        var results = new CaseResults(caseKey, paymentsPerInvocation)
+        {
+            Parameters = parameters,
+            Noun = noun ?? OperationNoun.Payment.Singular,
+        };
         lock (cases)
         {
             cases.RemoveAll(c => c.CaseKey == caseKey);

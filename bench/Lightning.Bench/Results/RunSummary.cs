@@ -14,13 +14,15 @@ internal sealed record RunSummary(
     IReadOnlyList<CaseSummary> Cases,
     IReadOnlyList<ArmComparison>? Comparisons = null,
     IReadOnlyList<ArmSpread>? Spreads = null,
-    double? ThresholdPercent = null)
+    double? ThresholdPercent = null
+)
 {
     /// <summary>What the run's figures mean beyond its cases (absent in runs before it was recorded: see <see cref="ConditionsOr"/>).</summary>
     public MeasurementConditions? Conditions { get; init; }
 
     /// <summary>The run's conditions as recorded, or as its files show them for an older run.</summary>
-    public MeasurementConditions ConditionsOr(Manifest? manifest) => Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
+    public MeasurementConditions ConditionsOr(Manifest? manifest) =>
+        Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
 
     /// <summary>The signal that stopped the run before its end ("SIGHUP", "SIGINT"): its cases are those it had, a case cut off with the figures of what it measured; absent for a run that ended.</summary>
     public string? Interrupted { get; init; }

@@ -8,7 +8,11 @@ namespace Lightning.Bench.Results;
 /// (<see cref="ReadySeconds"/>: what every extra topology costs), and the idle CPU window measured after it.
 /// </summary>
 /// <param name="IdleAfterPayments">The idle window came after the payments, while the next topology was set up, so it cost the run no time of its own.</param>
-internal sealed record SetupTimes(IReadOnlyList<SetupStep> Steps, double IdleWindowSeconds = 0, bool IdleAfterPayments = false)
+internal sealed record SetupTimes(
+    IReadOnlyList<SetupStep> Steps,
+    double IdleWindowSeconds = 0,
+    bool IdleAfterPayments = false
+)
 {
     /// <summary>Compose up to route found.</summary>
     public double ReadySeconds => Steps.Sum(s => s.Seconds);

@@ -16,7 +16,8 @@ internal sealed record SourceCommit(
     string ImageId,
     string Repository,
     bool Built,
-    string? Log)
+    string? Log
+)
 {
     /// <summary>The commit's first 12 hex digits, as images and labels name it.</summary>
     public string Short => Commit.Length > 12 ? Commit[..12] : Commit;

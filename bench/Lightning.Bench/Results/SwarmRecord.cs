@@ -12,9 +12,14 @@ internal sealed record SwarmRecord(IReadOnlyList<string> Hosts, int Topologies, 
     {
         var placed = cases.Where(c => c.Topology?.Host is not null).ToList();
         return new SwarmRecord(
-            placed.SelectMany(c => c.Topology!.NodeHosts.Values.Append(c.Topology.Host!)).Distinct().Order(StringComparer.Ordinal).ToList(),
+            placed
+                .SelectMany(c => c.Topology!.NodeHosts.Values.Append(c.Topology.Host!))
+                .Distinct()
+                .Order(StringComparer.Ordinal)
+                .ToList(),
             placed.Count,
             placed.Select(c => (c.Id.Cell.Label, c.Id.Topology)).Distinct().Count(),
-            (ended - started).TotalMinutes);
+            (ended - started).TotalMinutes
+        );
     }
 }

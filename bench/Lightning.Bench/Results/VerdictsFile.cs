@@ -35,7 +35,8 @@ internal sealed record VerdictsFile
         File.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 
     public static VerdictsFile Read(string json) =>
-        JsonSerializer.Deserialize<VerdictsFile>(json, RunSummary.Json) ?? throw new InvalidDataException($"{FileName} is empty");
+        JsonSerializer.Deserialize<VerdictsFile>(json, RunSummary.Json)
+        ?? throw new InvalidDataException($"{FileName} is empty");
 
     /// <summary>The primary verdicts whose word --fail-on lists, in the file's order.</summary>
     public IReadOnlyList<VerdictRow> Tripping(IReadOnlyList<string> failOn) =>
@@ -69,7 +70,8 @@ internal sealed record VerdictRow(
     string VerdictText,
     double? DetectsPercent,
     double ThresholdPercent,
-    bool Primary);
+    bool Primary
+);
 
 /// <param name="Sequential">An anytime-valid confidence sequence (a budgeted run), not a fixed-size t-interval.</param>
 internal sealed record VerdictInterval(double Low, double High, double Confidence, bool Paired, bool Sequential);

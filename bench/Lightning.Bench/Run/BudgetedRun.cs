@@ -18,12 +18,14 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
     private readonly List<BudgetRound> rounds = [];
     private readonly List<Summary> summaries = [];
     private readonly Dictionary<string, int> firstDecided = [];
+
     // Each cell's last topology index so far (its pairs are 1…that).
     private readonly Dictionary<string, int> lastTopology = new(StringComparer.Ordinal);
     private readonly IReadOnlyList<string> builds = run.Options.Builds.Select(b => b.Name).ToList();
     private (int Failed, int Declared, bool Critical) outcome;
     private RunComparisons? comparisons;
     private IReadOnlyList<CellSpend> spent = [];
+
     // The cases (a cell: a Concurrency, and a scenario's own parameters) the next round measures, each at its next
     // topology index: every one in the first round (null), then open ones by their share of the time. A decided
     // cell gets no more pairs (its confidence sequence stays valid wherever it stops).
@@ -53,8 +55,16 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
     /// </summary>
     private double Elapsed() => (DateTimeOffset.UtcNow - run.Started).TotalSeconds;
 
-    private RunComparisons Compare() => ArmComparer.Of(run.Results, builds, run.Options.Traces, run.Options.ThresholdPercent, run.Plan.Seed,
-        run.Options.InstructionsThresholdPercent, sequential: true);
+    private RunComparisons Compare() =>
+        ArmComparer.Of(
+            run.Results,
+            builds,
+            run.Options.Traces,
+            run.Options.ThresholdPercent,
+            run.Plan.Seed,
+            run.Options.InstructionsThresholdPercent,
+            sequential: true
+        );
 
     /// <summary>One round of BenchmarkDotNet over the cells of <see cref="next"/>, then its verdicts; returns what it cost besides its topologies.</summary>
     private double MeasureRound()
@@ -63,10 +73,12 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         run.TopologyRange = next is null ? (1, options.Topologies) : (next.Values.Min(), next.Values.Max());
         var roundStarted = Elapsed();
         var spentBefore = spent.Sum(c => c.Seconds);
-        run.Progress.Info(next is null
-            ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{options.Topologies} of every case"
-            : $"round {rounds.Count + 1}: {string.Join("; ", next.OrderBy(n => n.Key, StringComparer.Ordinal).Select(n => $"topology {n.Value} of {n.Key}"))} " +
-              $"({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)");
+        run.Progress.Info(
+            next is null
+                ? $"budgeted run (--max-time {budget.TotalMinutes:0.#} min): round 1, topologies 1–{options.Topologies} of every case"
+                : $"round {rounds.Count + 1}: {string.Join("; ", next.OrderBy(n => n.Key, StringComparer.Ordinal).Select(n => $"topology {n.Value} of {n.Key}"))} "
+                    + $"({Elapsed() / 60:0.#} of {budget.TotalMinutes:0.#} min spent)"
+        );
         var iterations = run.Sweep("Concurrency").ToDictionary(c => c, run.MeasuredFor);
         // The round's last group of alternating arms ends behind the next round's setup (its idle windows and
         // teardowns); its figures are taken without the idle rate, which only CPU per payment needs.
@@ -80,16 +92,27 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
             lastTopology.TryAdd(cell, options.Topologies);
         }
         spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells, DateTimeOffset.UtcNow);
-        foreach (var decided in comparisons.Comparisons.Where(c => BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown))
+        foreach (
+            var decided in comparisons.Comparisons.Where(c =>
+                BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown
+            )
+        )
         {
             firstDecided.TryAdd(BudgetedVerdicts.Key(decided), decided.Interval.BaselineTopologies);
         }
-        rounds.Add(new BudgetRound(rounds.Count + 1, spent.Select(c => c.Pairs).DefaultIfEmpty(0).Max(), Elapsed(), BudgetedVerdicts.Open(comparisons).Count,
-            iterations)
-        {
-            Cells = next?.Keys.Order(StringComparer.Ordinal).ToList() ?? allCells,
-            Spent = spent,
-        });
+        rounds.Add(
+            new BudgetRound(
+                rounds.Count + 1,
+                spent.Select(c => c.Pairs).DefaultIfEmpty(0).Max(),
+                Elapsed(),
+                BudgetedVerdicts.Open(comparisons).Count,
+                iterations
+            )
+            {
+                Cells = next?.Keys.Order(StringComparer.Ordinal).ToList() ?? allCells,
+                Spent = spent,
+            }
+        );
         // What a round costs besides its topologies (BenchmarkDotNet's own work, the comparisons): the next round's too.
         return Math.Max(0, Elapsed() - roundStarted - (spent.Sum(c => c.Seconds) - spentBefore));
     }
@@ -98,10 +121,22 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
     private void RunRound()
     {
         var options = run.Options;
-        var summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType,
-            BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, run.IterationsByConcurrency,
-                run.Alternating ? run.Arms : 1, next, run.Progress.Model),
-            options.BenchmarkDotNetArguments.ToArray());
+        var summary = BenchmarkRunner.Run(
+            run.Scenario.BenchmarkType,
+            BenchConfig.Create(
+                options,
+                run.Kinds,
+                run.ResultsDirectory,
+                run.Results,
+                run.Plan,
+                output,
+                run.IterationsByConcurrency,
+                run.Alternating ? run.Arms : 1,
+                next,
+                run.Progress.Model
+            ),
+            options.BenchmarkDotNetArguments.ToArray()
+        );
         summaries.Add(summary);
         run.Progress.Model.SetActivity($"round {rounds.Count + 1} done: judging the verdicts");
         // Its last case failed before its cleanup: its arms end now.
@@ -110,8 +145,11 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         {
             lastTopology[cell] = topology;
         }
-        outcome = (outcome.Failed + summary.Reports.Count(r => !r.Success), outcome.Declared + summary.BenchmarksCases.Length,
-            outcome.Critical || summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
+        outcome = (
+            outcome.Failed + summary.Reports.Count(r => !r.Success),
+            outcome.Declared + summary.BenchmarksCases.Length,
+            outcome.Critical || summary.HasCriticalValidationErrors || summary.Reports.Length == 0
+        );
     }
 
     /// <summary>Why the rounds stop after this one, or null with the next round chosen.</summary>
@@ -138,8 +176,10 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
             var cheapest = openSpend.Select(c => c.SecondsPerPair).DefaultIfEmpty(0).Min();
             return $"the budget: another pair of an open case (about {cheapest / 60:0.#} min) would end after {budget.TotalMinutes:0.#} min";
         }
-        run.Progress.Info($"after round {rounds.Count} ({string.Join("; ", spent.Select(c => $"{c.Cell}: {c.Pairs} pairs, {c.Seconds / 60:0.#} min"))}): " +
-            $"{open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})");
+        run.Progress.Info(
+            $"after round {rounds.Count} ({string.Join("; ", spent.Select(c => $"{c.Cell}: {c.Pairs} pairs, {c.Seconds / 60:0.#} min"))}): "
+                + $"{open.Count} verdict(s) open ({string.Join("; ", open.Select(c => $"{c.Cell} {c.Metric} {c.Candidate} {c.Interval.Ratio:0.000}"))})"
+        );
         next = chosen.ToDictionary(cell => cell, cell => lastTopology[cell] + 1, StringComparer.Ordinal);
         PlanIterations();
         return null;
@@ -154,11 +194,17 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         }
         var before = run.IterationsByConcurrency;
         run.IterationsByConcurrency = IterationPlan.Next(comparisons!.Comparisons, before, run.Options.Iterations);
-        var changed = run.IterationsByConcurrency.Where(i => (before.TryGetValue(i.Key, out var had) ? had : run.Options.Iterations) != i.Value).ToList();
+        var changed = run
+            .IterationsByConcurrency.Where(i =>
+                (before.TryGetValue(i.Key, out var had) ? had : run.Options.Iterations) != i.Value
+            )
+            .ToList();
         if (changed.Count > 0)
         {
-            run.Progress.Info($"next rounds measure {string.Join(", ", changed.OrderBy(c => c.Key).Select(c => $"{c.Value} iterations per topology at Concurrency={c.Key}"))} " +
-                "(the most precision per minute for this run's variance; --iterations fixes it)");
+            run.Progress.Info(
+                $"next rounds measure {string.Join(", ", changed.OrderBy(c => c.Key).Select(c => $"{c.Value} iterations per topology at Concurrency={c.Key}"))} "
+                    + "(the most precision per minute for this run's variance; --iterations fixes it)"
+            );
         }
     }
 
@@ -172,7 +218,11 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         if (comparisons is not null)
         {
             comparisons = Compare();
-            spent = BudgetedVerdicts.Spend(run.Results.Cases, spent.Select(c => c.Cell).ToList(), DateTimeOffset.UtcNow);
+            spent = BudgetedVerdicts.Spend(
+                run.Results.Cases,
+                spent.Select(c => c.Cell).ToList(),
+                DateTimeOffset.UtcNow
+            );
             if (rounds.Count > 0)
             {
                 rounds[^1] = rounds[^1] with { Spent = spent };
@@ -182,8 +232,12 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         var pace = spent.ToDictionary(c => c.Cell, c => c.SecondsPerPair, StringComparer.Ordinal);
         run.Results.Comparisons = comparisons! with
         {
-            Budget = new BudgetReport(budget.TotalSeconds, rounds, stopped,
-                BudgetedVerdicts.Summarise(comparisons, firstDecided, cell => pace.GetValueOrDefault(cell))),
+            Budget = new BudgetReport(
+                budget.TotalSeconds,
+                rounds,
+                stopped,
+                BudgetedVerdicts.Summarise(comparisons, firstDecided, cell => pace.GetValueOrDefault(cell))
+            ),
         };
         return RunTables.Print(run, outcome.Failed + run.EndsFailed, outcome.Declared, outcome.Critical);
     }

@@ -20,7 +20,8 @@ internal static class CapabilityCheck
     /// <summary>Every need of the run: each workload's, then each option's.</summary>
     public static IReadOnlyList<Need> Of(HarnessOptions options, IReadOnlyList<string> workloads)
     {
-        var needs = workloads.Select(WorkloadCatalog.Get)
+        var needs = workloads
+            .Select(WorkloadCatalog.Get)
             .SelectMany(w => w.Needs.Select(c => new Need(c, $"--workload {w.Name}")))
             .ToList();
         if (options.Swarm)
@@ -41,24 +42,40 @@ internal static class CapabilityCheck
             needs.Add(new(KnownCapabilities.HistoryOf(options.HistoryOf), "--history"));
             needs.Add(new(KnownCapabilities.HistoryListing, "--history"));
         }
-        needs.AddRange(options.Builds.Where(b => b.Database == Databases.Postgres)
-            .Select(b => new Need(KnownCapabilities.Postgres, $"--db {b.Name}:postgres", b.Name)));
+        needs.AddRange(
+            options
+                .Builds.Where(b => b.Database == Databases.Postgres)
+                .Select(b => new Need(KnownCapabilities.Postgres, $"--db {b.Name}:postgres", b.Name))
+        );
         return needs;
     }
 
     /// <summary>The first need a build's kind does not offer, as one line; null when every kind offers every need.</summary>
     public static string? Refusal(HarnessOptions options, NodeKindCatalog kinds, IReadOnlyList<Need> needs) =>
-        (from build in options.Builds
-         from image in build.Images
-         let kind = kinds.Get(image.Kind)
-         from need in needs
-         where (need.Build is null || need.Build == build.Name) && !kind.Offers.Contains(need.Capability)
-         select $"{need.Because} needs {need.Capability.Means} ({need.Capability.Name}): build {build.Name} ({image.Image}) is {kind.Name}, "
-             + $"whose nodes do not offer it; drop {need.Because} or the build").FirstOrDefault();
+        (
+            from build in options.Builds
+            from image in build.Images
+            let kind = kinds.Get(image.Kind)
+            from need in needs
+            where (need.Build is null || need.Build == build.Name) && !kind.Offers.Contains(need.Capability)
+            select $"{need.Because} needs {need.Capability.Means} ({need.Capability.Name}): build {build.Name} ({image.Image}) is {kind.Name}, "
+                + $"whose nodes do not offer it; drop {need.Because} or the build"
+        ).FirstOrDefault();
 
     /// <summary>Why one release of a build's kind lacks a need its kind offers (read from its image's versions), as one line; or null.</summary>
-    public static string? RefuseRelease(BuildSpec build, string image, INodeKind kind, IReadOnlyDictionary<string, string> versions, IReadOnlyList<Need> needs) =>
-        needs.Where(n => n.Build is null || n.Build == build.Name)
-            .Select(n => kind.Lacks(n.Capability, versions) is { } why ? $"{n.Because}: build {build.Name} ({image}): {why}" : null)
+    public static string? RefuseRelease(
+        BuildSpec build,
+        string image,
+        INodeKind kind,
+        IReadOnlyDictionary<string, string> versions,
+        IReadOnlyList<Need> needs
+    ) =>
+        needs
+            .Where(n => n.Build is null || n.Build == build.Name)
+            .Select(n =>
+                kind.Lacks(n.Capability, versions) is { } why
+                    ? $"{n.Because}: build {build.Name} ({image}): {why}"
+                    : null
+            )
             .FirstOrDefault(line => line is not null);
 }

@@ -1,7 +1,7 @@
 using BenchmarkDotNet.Loggers;
 using Lightning.Bench.Cases;
-using Lightning.Bench.Compose;
 using Lightning.Bench.Cleanup;
+using Lightning.Bench.Compose;
 using Lightning.Bench.Docker;
 using Lightning.Bench.Network;
 using Lightning.Bench.NodeKinds;
@@ -26,7 +26,12 @@ namespace Lightning.Bench.Run;
 internal static class HarnessRun
 {
     /// <param name="replayed">With --replay: the run replayed, whose conditions this one must measure under.</param>
-    public static async Task<int> RunAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds, ReplayPlan? replayed = null)
+    public static async Task<int> RunAsync(
+        HarnessOptions options,
+        ComposeFragments fragments,
+        NodeKindCatalog kinds,
+        ReplayPlan? replayed = null
+    )
     {
         // Before anything keeps the console: a terminal that closes mid-run (SIGHUP) fails every write after it.
         ClosableConsoleWriter.Install();
@@ -60,7 +65,12 @@ internal static class HarnessRun
             await interrupt.EndAsync();
             started.Engine?.Dispose();
         }
-        return VerdictsReport.GateExit(exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode, options.FailOn, shutdown.Run?.Results.Comparisons, progress);
+        return VerdictsReport.GateExit(
+            exitCode == 0 && shutdown.OutputsFailed > 0 ? HarnessExit.Failure : exitCode,
+            options.FailOn,
+            shutdown.Run?.Results.Comparisons,
+            progress
+        );
     }
 
     /// <summary>What a run has made so far, for its end whichever way it comes.</summary>
@@ -71,10 +81,22 @@ internal static class HarnessRun
 
     /// <summary>The failures a run reports in one line (a stack trace would say nothing more to its user).</summary>
     private static bool IsRunFailure(Exception e) =>
-        e is DockerUnavailableException or DockerApiException or ImageUnavailableException or NodeDiedException or WaitTimeoutException
-            or TimeoutException or ToolNotFoundException or Profiling.ProfilingUnavailableException or Instructions.InstructionsUnavailableException
-            or IOException or UnauthorizedAccessException or InvalidDataException or Swarm.SwarmUnavailableException
-            or System.Net.Sockets.SocketException or Swarm.Relay.RelayRefusedException;
+        e
+            is DockerUnavailableException
+                or DockerApiException
+                or ImageUnavailableException
+                or NodeDiedException
+                or WaitTimeoutException
+                or TimeoutException
+                or ToolNotFoundException
+                or Profiling.ProfilingUnavailableException
+                or Instructions.InstructionsUnavailableException
+                or IOException
+                or UnauthorizedAccessException
+                or InvalidDataException
+                or Swarm.SwarmUnavailableException
+                or System.Net.Sockets.SocketException
+                or Swarm.Relay.RelayRefusedException;
 
     private static int Failed(Started started, int exitCode, string message)
     {
@@ -84,8 +106,13 @@ internal static class HarnessRun
     }
 
     /// <summary>Everything before the first container settled, then the engine, the checks, the chain and what the run measures.</summary>
-    private static async Task<int> StartAndMeasureAsync(HarnessOptions options, ComposeFragments fragments, NodeKindCatalog kinds, ReplayPlan? replayed,
-        Started started)
+    private static async Task<int> StartAndMeasureAsync(
+        HarnessOptions options,
+        ComposeFragments fragments,
+        NodeKindCatalog kinds,
+        ReplayPlan? replayed,
+        Started started
+    )
     {
         var progress = started.Progress;
         // Before any container: a run that cannot profile says so now, not after its first case; the graph is read and checked.
@@ -99,11 +126,27 @@ internal static class HarnessRun
         }
         var (engine, dockerVersion, compose) = await StartEngineAsync(options, started);
         // A --build that did not name its node kind has it recognised from its image, before anything else reads the builds.
-        options = await KindRecognition.RecogniseAsync(options, kinds, new ImageProvisioner(engine, progress, RunLabels.For("recognise")), progress);
+        options = await KindRecognition.RecogniseAsync(
+            options,
+            kinds,
+            new ImageProvisioner(engine, progress, RunLabels.For("recognise")),
+            progress
+        );
         var limit = new DatagramQueueLimit();
         limit.RestoreLeftover(progress);
-        var run = started.Shutdown.Run = new RunContext(options, ScenarioCatalog.Get(options.Scenario), engine, compose, fragments, kinds, progress,
-            perfVersion is null ? null : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId), valgrind)
+        var run = started.Shutdown.Run = new RunContext(
+            options,
+            ScenarioCatalog.Get(options.Scenario),
+            engine,
+            compose,
+            fragments,
+            kinds,
+            progress,
+            perfVersion is null
+                ? null
+                : runId => Profiling.RunProfiling.Create(options.Profile!, perfVersion, options.WorkRoot, runId),
+            valgrind
+        )
         {
             ProfileSkipped = profileSkipped,
             Graph = graph,
@@ -112,59 +155,53 @@ internal static class HarnessRun
     }
 
     /// <summary>The engine the run uses and how it runs compose, said in one line; what earlier runs left on it swept.</summary>
-    private static async Task<(DockerEngine Engine, string Version, IComposeRunner Compose)> StartEngineAsync(HarnessOptions options, Started started)
+    private static async Task<(DockerEngine Engine, string Version, IComposeRunner Compose)> StartEngineAsync(
+        HarnessOptions options,
+        Started started
+    )
     {
         var progress = started.Progress;
         var engine = started.Engine = new DockerEngine(DockerEndpoint.Resolve());
         var dockerVersion = await engine.GetVersionAsync();
-        IComposeRunner compose = options.WithCompose ? await ComposeCli.DetectAsync(engine.Endpoint) : new EngineComposeRunner(engine);
-        progress.Info($"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}");
+        IComposeRunner compose = options.WithCompose
+            ? await ComposeCli.DetectAsync(engine.Endpoint)
+            : new EngineComposeRunner(engine);
+        progress.Info(
+            $"Docker engine {dockerVersion} (API {engine.ApiVersion}) at {engine.Host} ({engine.Endpoint.Source}), {compose.Version}"
+        );
         await RunPreparation.SweepLeftoversAsync(engine, options, progress);
         return (engine, dockerVersion, compose);
     }
 
     /// <summary>The images and capabilities checked, the platform started, the results folder opened and the chain seeded; then what the run measures.</summary>
-    private static async Task<int> CheckAndMeasureAsync(RunContext run, Started started, DatagramQueueLimit limit, string dockerVersion, string composeVersion)
+    private static async Task<int> CheckAndMeasureAsync(
+        RunContext run,
+        Started started,
+        DatagramQueueLimit limit,
+        string dockerVersion,
+        string composeVersion
+    )
     {
         var (options, engine, progress) = (run.Options, run.Engine, run.Progress);
-        var images = await new ImageChecks(engine, options, run.Kinds, progress, run.RunId, run.WorkloadNames).RunAsync();
-        await StartPlatformAsync(run, images);
-        started.Shutdown.Record(MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", composeVersion), images);
-        OpenResults(run, started.Log);
+        var images = await new ImageChecks(
+            engine,
+            options,
+            run.Kinds,
+            progress,
+            run.RunId,
+            run.WorkloadNames
+        ).RunAsync();
+        await RunStart.StartPlatformAsync(run, images);
+        started.Shutdown.Record(
+            MachineRecord.Collect(dockerVersion, engine.ApiVersion?.ToString() ?? "", composeVersion),
+            images
+        );
+        RunStart.OpenResults(run, started.Log);
         started.Shutdown.QueueLimit = options.Traces.Contains(TraceModes.On) ? limit.Ensure(progress) : null;
         await run.SeedChainAsync();
-        progress.Model.SetActivity(options.Soak is null ? "BenchmarkDotNet is finding the cases" : "soak: one case driven continuously");
+        progress.Model.SetActivity(
+            options.Soak is null ? "BenchmarkDotNet is finding the cases" : "soak: one case driven continuously"
+        );
         return await MeasuredRun.RunAsync(run, started.Output, started.Shutdown);
-    }
-
-    /// <summary>Valgrind checked against every node image (--instructions), and the swarm's agents started (--swarm).</summary>
-    private static async Task StartPlatformAsync(RunContext run, IReadOnlyList<ImageRecord> images)
-    {
-        var (options, kinds, progress) = (run.Options, run.Kinds, run.Progress);
-        if (run.Valgrind is { } valgrind)
-        {
-            await Instructions.InstructionsPreflight.CheckAsync(run.Engine, valgrind,
-                options.Builds.SelectMany(b => b.Images).Select(i => (i.Image, kinds.Get(i.Kind))), RunLabels.For(run.RunId), HostUser.ContainerUser, progress);
-            progress.Info($"counting instructions with {valgrind.Version} (callgrind, brought from the host): every Lightning node runs about ten times slower, " +
-                "so this run's times are not compared");
-        }
-        if (options.Swarm)
-        {
-            run.Platform = await Swarm.SwarmPlatform.StartAsync(run.Engine, kinds, run.RunId, images.Select(i => i.Name).Distinct().ToList(), options.WorkRoot,
-                progress, run.Cancellation, perf: run.Profiling is null ? null : Profiling.PerfSupport.Locate(options.Profile!.PerfPath), onlyHost: options.SwarmHost,
-                placements: options.Placements.Values);
-        }
-    }
-
-    /// <summary>The run's folder and its console.log opened, and the live display started.</summary>
-    private static void OpenResults(RunContext run, RunLog log)
-    {
-        var progress = run.Progress;
-        progress.Info($"run {run.RunId}: results in {run.ResultsDirectory}");
-        Directory.CreateDirectory(run.ResultsDirectory);
-        log.Open(Path.Combine(run.ResultsDirectory, RunLog.FileName));
-        progress.Model.Describe(run.Scenario.Name, run.RunId, run.Started, run.Options.MaxTime);
-        progress.Model.SetActivity(run.Options.Soak is null ? "seeding the run's chain" : "seeding the run's chain for the soak");
-        progress.StartDisplay();
     }
 }

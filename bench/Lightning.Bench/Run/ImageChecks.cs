@@ -12,8 +12,14 @@ namespace Lightning.Bench.Run;
 /// harness owns refused, then every image present (pulled if needed) with the programs the harness starts, each read
 /// for its versions and judged by its kind for every build that runs it. Bad input stops here in one line.
 /// </summary>
-internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, NodeKindCatalog kinds, RunProgress progress, string runId,
-    IReadOnlyList<string> workloads)
+internal sealed class ImageChecks(
+    DockerEngine engine,
+    HarnessOptions options,
+    NodeKindCatalog kinds,
+    RunProgress progress,
+    string runId,
+    IReadOnlyList<string> workloads
+)
 {
     private readonly IReadOnlyList<CapabilityCheck.Need> needs = CapabilityCheck.Of(options, workloads);
 
@@ -28,8 +34,14 @@ internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, N
             var (details, versions) = await provisioner.EnsureAsync(image, imageOption, programs, options.Pull);
             progress.Info($"{image}: {string.Join("; ", versions.Select(v => $"{v.Key} {v.Value}"))}");
             var notes = await JudgeAsync(image, versions);
-            var kindOfImage = options.Builds.SelectMany(b => b.Images).Where(i => i.Image == image).Select(i => i.Kind).FirstOrDefault();
-            records.Add(new ImageRecord(image, details.Id, details.RepoDigests, versions) { Kind = kindOfImage, Notes = notes });
+            var kindOfImage = options
+                .Builds.SelectMany(b => b.Images)
+                .Where(i => i.Image == image)
+                .Select(i => i.Kind)
+                .FirstOrDefault();
+            records.Add(
+                new ImageRecord(image, details.Id, details.RepoDigests, versions) { Kind = kindOfImage, Notes = notes }
+            );
         }
         await CheckBitcoindOptionsAsync();
         return records;
@@ -42,12 +54,13 @@ internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, N
         {
             throw new UsageException(refusal);
         }
-        var owned = from build in options.Builds
-                    from image in build.Images
-                    from option in build.NodeOptions
-                    let why = kinds.Get(image.Kind).RefuseOption(option)
-                    where why is not null
-                    select $"--node-option {build.Name}:{option}: {why}; drop it";
+        var owned =
+            from build in options.Builds
+            from image in build.Images
+            from option in build.NodeOptions
+            let why = kinds.Get(image.Kind).RefuseOption(option)
+            where why is not null
+            select $"--node-option {build.Name}:{option}: {why}; drop it";
         if (owned.FirstOrDefault() is { } line)
         {
             throw new UsageException(line);
@@ -58,12 +71,29 @@ internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, N
     private IEnumerable<(string Image, string Option, IReadOnlyDictionary<string, string> Programs)> Wanted()
     {
         var option = options.BuildList.Count > 0 ? "--build" : "--cln-image";
-        return options.Builds.SelectMany(b => b.Images).Distinct()
+        return options
+            .Builds.SelectMany(b => b.Images)
+            .Distinct()
             .Select(i => (i.Image, option, kinds.Get(i.Kind).VersionProbes))
-            .Append((options.BitcoindImage, "--bitcoind-image", new Dictionary<string, string> { ["bitcoind"] = "-version" }))
-            .Concat(options.UsesPostgres
-                ? [(options.PostgresImage, "--postgres-image", new Dictionary<string, string> { ["postgres"] = "--version" })]
-                : []);
+            .Append(
+                (
+                    options.BitcoindImage,
+                    "--bitcoind-image",
+                    new Dictionary<string, string> { ["bitcoind"] = "-version" }
+                )
+            )
+            .Concat(
+                options.UsesPostgres
+                    ?
+                    [
+                        (
+                            options.PostgresImage,
+                            "--postgres-image",
+                            new Dictionary<string, string> { ["postgres"] = "--version" }
+                        ),
+                    ]
+                    : []
+            );
     }
 
     /// <summary>
@@ -76,7 +106,11 @@ internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, N
         foreach (var build in options.Builds.Where(b => b.Images.Any(i => i.Image == image)))
         {
             var kind = kinds.Get(build.Images.First(i => i.Image == image).Kind);
-            var check = await kind.CheckImageAsync(versions, build.NodeOptions, (command, ct) => RunProgramAsync(image, command, ct));
+            var check = await kind.CheckImageAsync(
+                versions,
+                build.NodeOptions,
+                (command, ct) => RunProgramAsync(image, command, ct)
+            );
             if (check.Refusal is { } refusal)
             {
                 throw new UsageException($"build {build.Name} ({image}): {refusal}");
@@ -95,28 +129,54 @@ internal sealed class ImageChecks(DockerEngine engine, HarnessOptions options, N
     }
 
     /// <summary>A program of the image run to its end; all of what it prints (lightningd's option list runs to 367 lines).</summary>
-    private async Task<(int ExitCode, string Output)> RunProgramAsync(string image, IReadOnlyList<string> command, CancellationToken ct)
+    private async Task<(int ExitCode, string Output)> RunProgramAsync(
+        string image,
+        IReadOnlyList<string> command,
+        CancellationToken ct
+    )
     {
-        var (exitCode, output) = await engine.RunToCompletionAsync(image, [command[0]], command.Skip(1).ToList(), RunLabels.For(runId),
-            TimeSpan.FromSeconds(60), ct, outputLines: 100_000);
+        var (exitCode, output) = await engine.RunToCompletionAsync(
+            image,
+            [command[0]],
+            command.Skip(1).ToList(),
+            RunLabels.For(runId),
+            TimeSpan.FromSeconds(60),
+            ct,
+            outputLines: 100_000
+        );
         return ((int)exitCode, output);
     }
 
     /// <summary>What the run's node kinds need of bitcoind (LND: ZMQ), checked in its image's -help before any topology: one line if missing.</summary>
     private async Task CheckBitcoindOptionsAsync()
     {
-        var wanted = options.Builds.SelectMany(b => b.Images).Select(i => kinds.Get(i.Kind)).Distinct()
-            .SelectMany(k => k.BitcoindOptions.Select(o => (Kind: k.Name, Option: o.Split('=', 2)[0]))).ToList();
+        var wanted = options
+            .Builds.SelectMany(b => b.Images)
+            .Select(i => kinds.Get(i.Kind))
+            .Distinct()
+            .SelectMany(k => k.BitcoindOptions.Select(o => (Kind: k.Name, Option: o.Split('=', 2)[0])))
+            .ToList();
         if (wanted.Count == 0)
         {
             return;
         }
-        var (_, help) = await engine.RunToCompletionAsync(options.BitcoindImage, ["bitcoind"], ["-help"], RunLabels.For(runId), TimeSpan.FromSeconds(60),
-            outputLines: 100_000);
-        if (wanted.FirstOrDefault(n => !help.Contains(n.Option, StringComparison.Ordinal)) is { Option: not null } missing)
+        var (_, help) = await engine.RunToCompletionAsync(
+            options.BitcoindImage,
+            ["bitcoind"],
+            ["-help"],
+            RunLabels.For(runId),
+            TimeSpan.FromSeconds(60),
+            outputLines: 100_000
+        );
+        if (
+            wanted.FirstOrDefault(n => !help.Contains(n.Option, StringComparison.Ordinal)) is
+            { Option: not null } missing
+        )
         {
-            throw new UsageException($"--bitcoind-image {options.BitcoindImage}: its bitcoind has no {missing.Option} (built without it), which {missing.Kind} nodes need: " +
-                "choose a bitcoind image built with ZMQ (bitcoin/bitcoin's images have it)");
+            throw new UsageException(
+                $"--bitcoind-image {options.BitcoindImage}: its bitcoind has no {missing.Option} (built without it), which {missing.Kind} nodes need: "
+                    + "choose a bitcoind image built with ZMQ (bitcoin/bitcoin's images have it)"
+            );
         }
     }
 }

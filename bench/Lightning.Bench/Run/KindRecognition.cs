@@ -13,7 +13,13 @@ namespace Lightning.Bench.Run;
 /// </summary>
 internal static class KindRecognition
 {
-    public static async Task<HarnessOptions> RecogniseAsync(HarnessOptions options, NodeKindCatalog kinds, ImageProvisioner images, RunProgress progress, CancellationToken ct = default)
+    public static async Task<HarnessOptions> RecogniseAsync(
+        HarnessOptions options,
+        NodeKindCatalog kinds,
+        ImageProvisioner images,
+        RunProgress progress,
+        CancellationToken ct = default
+    )
     {
         if (options.BuildList.All(b => b.KindKnown && b.NodesToRecognise.Count == 0))
         {
@@ -25,7 +31,9 @@ internal static class KindRecognition
             if (!recognised.TryGetValue(image, out var kind))
             {
                 recognised[image] = kind = await RecogniseAsync(image, kinds, images, options.Pull, ct);
-                progress.Info($"{image}: recognised as {kind} (name it with --build NAME={kind}=IMAGE to skip the look)");
+                progress.Info(
+                    $"{image}: recognised as {kind} (name it with --build NAME={kind}=IMAGE to skip the look)"
+                );
             }
             return kind;
         }
@@ -43,12 +51,21 @@ internal static class KindRecognition
         return options with { BuildList = builds };
     }
 
-    private static async Task<string> RecogniseAsync(string image, NodeKindCatalog kinds, ImageProvisioner images, bool pull, CancellationToken ct)
+    private static async Task<string> RecogniseAsync(
+        string image,
+        NodeKindCatalog kinds,
+        ImageProvisioner images,
+        bool pull,
+        CancellationToken ct
+    )
     {
         var details = await images.EnsurePresentAsync(image, "--build", pull, ct);
         var programs = kinds.All.Select(k => (Kind: k.Name, Program: k.VersionProbes.First())).ToList();
         // What it runs when told nothing: lnd, or lightningd (directly or by path).
-        if (programs.FirstOrDefault(p => details.Command.Any(word => Path.GetFileName(word) == p.Program.Key)) is { Kind: not null } named)
+        if (
+            programs.FirstOrDefault(p => details.Command.Any(word => Path.GetFileName(word) == p.Program.Key)) is
+            { Kind: not null } named
+        )
         {
             return named.Kind;
         }
@@ -59,6 +76,8 @@ internal static class KindRecognition
                 return kind;
             }
         }
-        throw new UsageException($"image '{image}' has none of {string.Join(", ", programs.Select(p => p.Program.Key))} on PATH, so it is no node kind the harness runs ({string.Join(", ", programs.Select(p => p.Kind))}): choose a Lightning node's image");
+        throw new UsageException(
+            $"image '{image}' has none of {string.Join(", ", programs.Select(p => p.Program.Key))} on PATH, so it is no node kind the harness runs ({string.Join(", ", programs.Select(p => p.Kind))}): choose a Lightning node's image"
+        );
     }
 }

@@ -18,12 +18,24 @@ internal static class MeasuredRun
     private static int RunOnce(RunContext run, BenchmarkOutput output, RunShutdown shutdown)
     {
         var options = run.Options;
-        var config = BenchConfig.Create(options, run.Kinds, run.ResultsDirectory, run.Results, run.Plan, output, alternatingArms: run.Alternating ? run.Arms : 1,
-            progress: run.Progress.Model);
+        var config = BenchConfig.Create(
+            options,
+            run.Kinds,
+            run.ResultsDirectory,
+            run.Results,
+            run.Plan,
+            output,
+            alternatingArms: run.Alternating ? run.Arms : 1,
+            progress: run.Progress.Model
+        );
         BenchmarkDotNet.Reports.Summary summary;
         using (BenchmarkHost.Host(run))
         {
-            summary = BenchmarkRunner.Run(run.Scenario.BenchmarkType, config, options.BenchmarkDotNetArguments.ToArray());
+            summary = BenchmarkRunner.Run(
+                run.Scenario.BenchmarkType,
+                config,
+                options.BenchmarkDotNetArguments.ToArray()
+            );
         }
         // The last case ends before BenchmarkDotNet returns; with an order of its own (a --filter) one may still be ending,
         // or a group of alternating arms may still be live.
@@ -31,10 +43,20 @@ internal static class MeasuredRun
         run.EndLiveGroupAsync().GetAwaiter().GetResult();
         RunTables.EndDisplay(run, [summary]);
         shutdown.Completed = true;
-        run.Results.Comparisons = ArmComparer.Of(run.Results, options.Builds.Select(b => b.Name).ToList(), options.Traces, options.ThresholdPercent, run.Plan.Seed,
-            options.InstructionsThresholdPercent);
-        return RunTables.Print(run, summary.Reports.Count(r => !r.Success) + run.EndsFailed, summary.BenchmarksCases.Length,
-            summary.HasCriticalValidationErrors || summary.Reports.Length == 0);
+        run.Results.Comparisons = ArmComparer.Of(
+            run.Results,
+            options.Builds.Select(b => b.Name).ToList(),
+            options.Traces,
+            options.ThresholdPercent,
+            run.Plan.Seed,
+            options.InstructionsThresholdPercent
+        );
+        return RunTables.Print(
+            run,
+            summary.Reports.Count(r => !r.Success) + run.EndsFailed,
+            summary.BenchmarksCases.Length,
+            summary.HasCriticalValidationErrors || summary.Reports.Length == 0
+        );
     }
 
     /// <summary>One case driven continuously (--soak); non-zero when a budget was broken. Its report is written by the shutdown.</summary>
@@ -49,6 +71,11 @@ internal static class MeasuredRun
         }
         // Its verdict prints under the display's last frame, not into it.
         run.Progress.StopDisplay();
-        return held ? 0 : RunTables.Fail(run, $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})");
+        return held
+            ? 0
+            : RunTables.Fail(
+                run,
+                $"a soak budget was broken (see {Path.Combine(run.ResultsDirectory, Soak.SoakReportMarkdown.FileName)})"
+            );
     }
 }

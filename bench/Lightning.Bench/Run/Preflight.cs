@@ -39,12 +39,16 @@ internal static class Preflight
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            throw new UsageException($"cannot write to {full} ({e.Message.TrimEnd('.')}): choose another folder with {option}");
+            throw new UsageException(
+                $"cannot write to {full} ({e.Message.TrimEnd('.')}): choose another folder with {option}"
+            );
         }
         var free = new DriveInfo(full).AvailableFreeSpace;
         if (free < minimumFreeBytes)
         {
-            throw new UsageException($"{full} has only {free / (1024 * 1024)} MB free; a run needs at least {minimumFreeBytes / (1024 * 1024)} MB: free some space or choose another folder with {option}");
+            throw new UsageException(
+                $"{full} has only {free / (1024 * 1024)} MB free; a run needs at least {minimumFreeBytes / (1024 * 1024)} MB: free some space or choose another folder with {option}"
+            );
         }
     }
 }

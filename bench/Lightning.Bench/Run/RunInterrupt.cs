@@ -21,6 +21,7 @@ internal sealed class RunInterrupt : IDisposable
     private readonly BenchmarkOutput output;
     private readonly RunProgress progress;
     private readonly IReadOnlyList<PosixSignalRegistration> registrations;
+
     // Running, Interrupted (the shutdown's thread ends the process) or Ending (the main thread returns its own code).
     private int state = Running;
     private const int Running = 0;
@@ -49,9 +50,7 @@ internal sealed class RunInterrupt : IDisposable
         {
             using var input = Console.OpenStandardInput();
             var buffer = new byte[256];
-            while (input.Read(buffer, 0, buffer.Length) > 0)
-            {
-            }
+            while (input.Read(buffer, 0, buffer.Length) > 0) { }
         }
         catch (IOException)
         {
@@ -59,7 +58,10 @@ internal sealed class RunInterrupt : IDisposable
         }
         if (Interlocked.CompareExchange(ref state, Interrupted, Running) == Running)
         {
-            Stop("standard input ended", "the side-by-side run that started this share is gone (its standard input ended)");
+            Stop(
+                "standard input ended",
+                "the side-by-side run that started this share is gone (its standard input ended)"
+            );
         }
     }
 
@@ -87,13 +89,14 @@ internal sealed class RunInterrupt : IDisposable
     }
 
     /// <summary>The signal's name and what sends it, for the line that says the run stops.</summary>
-    private static string Describe(PosixSignal signal) => signal switch
-    {
-        PosixSignal.SIGINT => "SIGINT (Ctrl+C)",
-        PosixSignal.SIGHUP => "SIGHUP (the terminal closed or the session ended)",
-        PosixSignal.SIGQUIT => "SIGQUIT (Ctrl+\\)",
-        _ => signal.ToString(),
-    };
+    private static string Describe(PosixSignal signal) =>
+        signal switch
+        {
+            PosixSignal.SIGINT => "SIGINT (Ctrl+C)",
+            PosixSignal.SIGHUP => "SIGHUP (the terminal closed or the session ended)",
+            PosixSignal.SIGQUIT => "SIGQUIT (Ctrl+\\)",
+            _ => signal.ToString(),
+        };
 
     /// <summary>A stop that was already under way, asked again: the files being written go, then the process.</summary>
     private void ForceExit(string signal)
@@ -102,9 +105,15 @@ internal sealed class RunInterrupt : IDisposable
         var last = new Thread(() =>
         {
             var removed = AtomicFile.RemoveUnfinished();
-            progress.Info($"{signal} again: exiting now, before the teardown ends{(removed > 0 ? $" ({removed} unfinished file(s) removed)" : "")}; " +
-                "the next run removes what is left of this one");
-        }) { IsBackground = true, Name = "lnbench forced exit" };
+            progress.Info(
+                $"{signal} again: exiting now, before the teardown ends{(removed > 0 ? $" ({removed} unfinished file(s) removed)" : "")}; "
+                    + "the next run removes what is left of this one"
+            );
+        })
+        {
+            IsBackground = true,
+            Name = "lnbench forced exit",
+        };
         last.Start();
         last.Join(TimeSpan.FromSeconds(2));
     }
@@ -116,9 +125,11 @@ internal sealed class RunInterrupt : IDisposable
     {
         // The display's last frame stays; the teardown's lines print under it.
         progress.StopDisplay();
-        progress.Info(shutdown.Started
-            ? $"{why}: the run is ending, finishing its results (a second signal exits at once)"
-            : $"{why}: stopping, tearing the topology down and keeping what was measured (a second signal exits at once)");
+        progress.Info(
+            shutdown.Started
+                ? $"{why}: the run is ending, finishing its results (a second signal exits at once)"
+                : $"{why}: stopping, tearing the topology down and keeping what was measured (a second signal exits at once)"
+        );
         // BenchmarkDotNet's thread is inside a case and would run the next ones: it is silenced and left behind,
         // and this thread tears down (it never disposes what that thread still holds, such as the run's cancellation).
         output.Mute();

@@ -17,13 +17,17 @@ internal static class RunPreparation
             : new RunProgress(new PlainProgressRenderer(Console.Out), log);
 
     /// <summary>perf's version when the run profiles; the reason it does not when --profile-if-available found no means to.</summary>
-    public static async Task<(string? PerfVersion, string? Skipped)> CheckProfilingAsync(HarnessOptions options, RunProgress progress)
+    public static async Task<(string? PerfVersion, string? Skipped)> CheckProfilingAsync(
+        HarnessOptions options,
+        RunProgress progress
+    )
     {
         if (options.Profile is not { } settings)
         {
             return (null, null);
         }
-        string? version, problem;
+        string? version,
+            problem;
         if (options.Swarm)
         {
             (version, _, problem) = await Profiling.PerfSupport.CheckForImageAsync(settings);
@@ -34,7 +38,9 @@ internal static class RunPreparation
         }
         if (problem is null)
         {
-            progress.Info($"profiling with {version}: {settings.Describe()}, {(options.Soak is null ? "every other measured iteration" : "in windows along the soak")}");
+            progress.Info(
+                $"profiling with {version}: {settings.Describe()}, {(options.Soak is null ? "every other measured iteration" : "in windows along the soak")}"
+            );
             return (version, null);
         }
         if (settings.Required)
@@ -46,7 +52,10 @@ internal static class RunPreparation
     }
 
     /// <summary>The graph read and checked (its subgraphs and queries take the run's seed, chosen now if none was given); null without --graph.</summary>
-    public static (Graph.RunGraph? Graph, HarnessOptions Options) LoadGraph(HarnessOptions options, RunProgress progress)
+    public static (Graph.RunGraph? Graph, HarnessOptions Options) LoadGraph(
+        HarnessOptions options,
+        RunProgress progress
+    )
     {
         if (options.GraphPath is not { } graphPath)
         {
@@ -56,24 +65,45 @@ internal static class RunPreparation
         Graph.RunGraph graph;
         using (progress.Begin($"reading the graph {graphPath}"))
         {
-            graph = Graph.RunGraph.Load(graphPath, options.GraphNode ?? Graph.RunGraph.DefaultMappedIndex, options.Seed.Value);
+            graph = Graph.RunGraph.Load(
+                graphPath,
+                options.GraphNode ?? Graph.RunGraph.DefaultMappedIndex,
+                options.Seed.Value
+            );
             graph.Ids.DeriveAll(Enumerable.Range(0, graph.Snapshot.NodeCount));
         }
-        progress.Info($"graph {Path.GetFileName(graph.Path)}: {graph.Snapshot.NodeCount:N0} nodes, {graph.Snapshot.Channels.Count:N0} channels; " +
-            $"node {graph.MappedIndex} ({graph.Name(graph.MappedIndex)}) is {Scenarios.MainnetGraph.Mapped}; seed {graph.Seed}"
-            + (graph.Map is null ? "; no node map beside it (destinations are named by index)" : ""));
+        progress.Info(
+            $"graph {Path.GetFileName(graph.Path)}: {graph.Snapshot.NodeCount:N0} nodes, {graph.Snapshot.Channels.Count:N0} channels; "
+                + $"node {graph.MappedIndex} ({graph.Name(graph.MappedIndex)}) is {Scenarios.MainnetGraph.Mapped}; seed {graph.Seed}"
+                + (graph.Map is null ? "; no node map beside it (destinations are named by index)" : "")
+        );
         return (graph, options);
     }
 
     /// <summary>Why a --replay cannot measure under the replayed run's conditions, or null.</summary>
-    public static string? ReplayRefusal(ReplayPlan? replayed, HarnessOptions options, bool underValgrind, string? perfVersion) =>
-        replayed is null ? null : ReplayPlan.Refusal(replayed.Manifest, replayed.Summary, new MeasurementConditions
-        {
-            Platform = options.Swarm ? Swarm.SwarmPlatform.PlatformName : Network.SingleHostPlatform.PlatformName,
-            UnderValgrind = underValgrind,
-            Sampling = perfVersion is null ? null : MeasurementConditions.SamplingOf(options.Profile!.FrequencyHz, options.Profile.CallGraph),
-            BackToBack = options.BackToBack,
-        });
+    public static string? ReplayRefusal(
+        ReplayPlan? replayed,
+        HarnessOptions options,
+        bool underValgrind,
+        string? perfVersion
+    ) =>
+        replayed is null
+            ? null
+            : ReplayPlan.Refusal(
+                replayed.Manifest,
+                replayed.Summary,
+                new MeasurementConditions
+                {
+                    Platform = options.Swarm
+                        ? Swarm.SwarmPlatform.PlatformName
+                        : Network.SingleHostPlatform.PlatformName,
+                    UnderValgrind = underValgrind,
+                    Sampling = perfVersion is null
+                        ? null
+                        : MeasurementConditions.SamplingOf(options.Profile!.FrequencyHz, options.Profile.CallGraph),
+                    BackToBack = options.BackToBack,
+                }
+            );
 
     /// <summary>Containers and node folders (with RPC credentials) left by earlier runs whose harness is gone.</summary>
     public static async Task SweepLeftoversAsync(DockerEngine engine, HarnessOptions options, RunProgress progress)
@@ -81,19 +111,25 @@ internal static class RunPreparation
         var stale = await new ResourceSweeper(engine).RemoveStaleRunsAsync();
         if (stale.Count > 0)
         {
-            progress.Info($"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}");
+            progress.Info(
+                $"removed containers left by {stale.Count} earlier run(s) whose harness is gone: {string.Join(", ", stale)}"
+            );
         }
         var unfinished = AtomicFile.RemoveLeftovers(options.ResultsRoot, TimeSpan.FromMinutes(10));
         if (unfinished.Count > 0)
         {
-            progress.Info($"removed {unfinished.Count} unfinished file(s) that earlier runs whose harness is gone left in {Path.GetFullPath(options.ResultsRoot)}: " +
-                string.Join(", ", unfinished.Select(Path.GetFileName)));
+            progress.Info(
+                $"removed {unfinished.Count} unfinished file(s) that earlier runs whose harness is gone left in {Path.GetFullPath(options.ResultsRoot)}: "
+                    + string.Join(", ", unfinished.Select(Path.GetFileName))
+            );
         }
         var folders = NodeFolderSweeper.RemoveStale(options.WorkRoot);
         if (folders.Count > 0)
         {
-            progress.Info($"removed {folders.Count} node folder(s) with RPC credentials that earlier runs whose harness is gone left in " +
-                $"{Path.GetFullPath(options.WorkRoot)}: {string.Join(", ", folders)}");
+            progress.Info(
+                $"removed {folders.Count} node folder(s) with RPC credentials that earlier runs whose harness is gone left in "
+                    + $"{Path.GetFullPath(options.WorkRoot)}: {string.Join(", ", folders)}"
+            );
         }
     }
 }

@@ -97,46 +97,66 @@ internal sealed class RunShutdown(RunProgress progress)
     }
 
     /// <summary>What the run's end writes from: the run, the machine and images recorded, and how it ended.</summary>
-    private RunOutputContext OutputsOf(RunContext run, (MachineRecord Machine, IReadOnlyList<ImageRecord> Images) record, bool partial, string? interruptedBy) => new()
-    {
-        RunId = run.RunId,
-        ResultsDirectory = run.ResultsDirectory,
-        Scenario = run.Scenario,
-        Options = run.Options,
-        Results = run.Results,
-        Seed = run.Plan.Seed,
-        Order = run.Plan.Order,
-        Started = run.Started,
-        Machine = record.Machine,
-        Images = record.Images,
-        PaymentCalls = string.Join("; ", run.Kinds.PaymentCallsOf(run.Options.Builds).Select(c => c.Phrase)),
-        Profiling = run.Profiling,
-        Platform = run.Platform.Name,
-        ProfileSkipped = run.ProfileSkipped,
-        Valgrind = run.Valgrind,
-        Graph = run.Graph,
-        History = run.Options.GivesHistory
-            ? new HistoryRecord(run.Options.HistoryOf, run.Options.HistorySizes,
-                run.Options.Builds.SelectMany(b => b.Images).Select(i => run.Kinds.Get(i.Kind).HistoryOf(run.Options.HistoryOf)?.What).OfType<string>().Distinct().ToList())
-            {
-                SnapshotDirectory = run.Snapshots?.Directory,
-                Snapshots = run.Snapshots?.Uses.ToList() ?? [],
-            }
-            : null,
-        InstructionProfiles = run.InstructionProfiles,
-        Progress = progress,
-        Completed = interruptedBy is null && Completed,
-        Partial = partial,
-        InterruptedBy = interruptedBy,
-        Plots = interruptedBy is null || Soak is not null,
-    };
+    private RunOutputContext OutputsOf(
+        RunContext run,
+        (MachineRecord Machine, IReadOnlyList<ImageRecord> Images) record,
+        bool partial,
+        string? interruptedBy
+    ) =>
+        new()
+        {
+            RunId = run.RunId,
+            ResultsDirectory = run.ResultsDirectory,
+            Scenario = run.Scenario,
+            Options = run.Options,
+            Results = run.Results,
+            Seed = run.Plan.Seed,
+            Order = run.Plan.Order,
+            Started = run.Started,
+            Machine = record.Machine,
+            Images = record.Images,
+            PaymentCalls = string.Join("; ", run.Kinds.PaymentCallsOf(run.Options.Builds).Select(c => c.Phrase)),
+            Profiling = run.Profiling,
+            Platform = run.Platform.Name,
+            ProfileSkipped = run.ProfileSkipped,
+            Valgrind = run.Valgrind,
+            Graph = run.Graph,
+            History = run.Options.GivesHistory
+                ? new HistoryRecord(
+                    run.Options.HistoryOf,
+                    run.Options.HistorySizes,
+                    run.Options.Builds.SelectMany(b => b.Images)
+                        .Select(i => run.Kinds.Get(i.Kind).HistoryOf(run.Options.HistoryOf)?.What)
+                        .OfType<string>()
+                        .Distinct()
+                        .ToList()
+                )
+                {
+                    SnapshotDirectory = run.Snapshots?.Directory,
+                    Snapshots = run.Snapshots?.Uses.ToList() ?? [],
+                }
+                : null,
+            InstructionProfiles = run.InstructionProfiles,
+            Progress = progress,
+            Completed = interruptedBy is null && Completed,
+            Partial = partial,
+            InterruptedBy = interruptedBy,
+            Plots = interruptedBy is null || Soak is not null,
+        };
 
     /// <summary>The run's last lines: a swarm's pace, where the results and the page are.</summary>
     private void SayWhereTheyAre(RunContext run)
     {
-        if (run.Options.Swarm && SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) is { Topologies: > 0 } swarm)
+        if (
+            run.Options.Swarm
+            && SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) is { Topologies: > 0 } swarm
+        )
         {
-            progress.Info(FormattableString.Invariant($"swarm: {swarm.Hosts.Count} host(s) ({string.Join(", ", swarm.Hosts)}): {swarm.Pairs} topology pairs in {swarm.Minutes:0.#} min, {swarm.PairsPerMinute:0.##} pairs per minute"));
+            progress.Info(
+                FormattableString.Invariant(
+                    $"swarm: {swarm.Hosts.Count} host(s) ({string.Join(", ", swarm.Hosts)}): {swarm.Pairs} topology pairs in {swarm.Minutes:0.#} min, {swarm.PairsPerMinute:0.##} pairs per minute"
+                )
+            );
         }
         progress.Info($"results: {run.ResultsDirectory}");
         if (File.Exists(Path.Combine(run.ResultsDirectory, Reports.ReportHtml.FileName)))

@@ -40,11 +40,28 @@ internal static class RunTables
         {
             return;
         }
+        try
+        {
+            PrintSummary(run, summaries);
+        }
+        catch (IOException)
+        {
+            // The terminal closed under the run (SIGHUP): BenchmarkDotNet's logger sets colours on the terminal itself,
+            // which then fails; its summary is in console.log and BenchmarkDotNet's own log.
+        }
+    }
+
+    private static void PrintSummary(RunContext run, IReadOnlyList<Summary> summaries)
+    {
         var console = ConsoleLogger.Default;
         // A budgeted run can make dozens of rounds: their tables would bury the verdicts printed next, so only the last
         // round's is printed and console.log has them all.
         console.WriteLine();
-        console.WriteLineHeader(summaries.Count == 1 ? "// * Summary *" : $"// * Summary of round {summaries.Count}, the last (every round's is in console.log) *");
+        console.WriteLineHeader(
+            summaries.Count == 1
+                ? "// * Summary *"
+                : $"// * Summary of round {summaries.Count}, the last (every round's is in console.log) *"
+        );
         BenchmarkDotNet.Exporters.MarkdownExporter.Console.ExportToLog(summaries[^1], console);
         var earlier = summaries.Count > 1 ? $" (the earlier rounds' beside it)" : "";
         console.WriteLineInfo($"// BenchmarkDotNet's log: {summaries[^1].LogFilePath}{earlier}");

@@ -11,11 +11,14 @@ public class AlicePaysBob : ScenarioBenchmark
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage);
 
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) => new(
-        bitcoindImage,
-        [build.Node("alice"), build.Node("bob")],
-        [new ChannelSpec("alice", "bob", ChannelCapacitySat)],
-        [new PaymentFlow("alice", "bob")]);
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) =>
+        new(
+            bitcoindImage,
+            [build.Node("alice"), build.Node("bob")],
+            [new ChannelSpec("alice", "bob", ChannelCapacitySat)],
+            [new PaymentFlow("alice", "bob")]
+        );
 }

@@ -19,14 +19,19 @@ public class AlicePaysBobOverTwoPaths : ScenarioBenchmark
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage);
 
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) => new(
-        bitcoindImage,
-        [build.Node("alice"), build.Node("carol-1"), build.Node("carol-2"), build.Node("bob")],
-        [
-            new ChannelSpec("alice", "carol-1", PathCapacitySat) { PushMsat = PushMsat }, new ChannelSpec("carol-1", "bob", PathCapacitySat) { PushMsat = PushMsat },
-            new ChannelSpec("alice", "carol-2", PathCapacitySat) { PushMsat = PushMsat }, new ChannelSpec("carol-2", "bob", PathCapacitySat) { PushMsat = PushMsat },
-        ],
-        [new PaymentFlow("alice", "bob")]);
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage) =>
+        new(
+            bitcoindImage,
+            [build.Node("alice"), build.Node("carol-1"), build.Node("carol-2"), build.Node("bob")],
+            [
+                new ChannelSpec("alice", "carol-1", PathCapacitySat) { PushMsat = PushMsat },
+                new ChannelSpec("carol-1", "bob", PathCapacitySat) { PushMsat = PushMsat },
+                new ChannelSpec("alice", "carol-2", PathCapacitySat) { PushMsat = PushMsat },
+                new ChannelSpec("carol-2", "bob", PathCapacitySat) { PushMsat = PushMsat },
+            ],
+            [new PaymentFlow("alice", "bob")]
+        );
 }

@@ -17,15 +17,20 @@ public class AlicePaysBobViaCarols : ScenarioBenchmark
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, CarolsCount);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage, CarolsCount);
 
     internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int carols)
     {
-        var chain = new[] { "alice" }.Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}")).Append("bob").ToList();
+        var chain = new[] { "alice" }
+            .Concat(Enumerable.Range(1, carols).Select(i => $"carol-{i}"))
+            .Append("bob")
+            .ToList();
         return new TopologySpec(
             bitcoindImage,
             chain.Select(n => build.Node(n)).ToList(),
             chain.Zip(chain.Skip(1), (from, to) => new ChannelSpec(from, to, AlicePaysBob.ChannelCapacitySat)).ToList(),
-            [new PaymentFlow("alice", "bob")]);
+            [new PaymentFlow("alice", "bob")]
+        );
     }
 }

@@ -19,7 +19,8 @@ public class AlicesPayBob : ScenarioBenchmark
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, AliceCount);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage, AliceCount);
 
     internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int alices)
     {
@@ -28,6 +29,7 @@ public class AlicesPayBob : ScenarioBenchmark
             bitcoindImage,
             payers.Append("bob").Select(n => build.Node(n)).ToList(),
             payers.Select(a => new ChannelSpec(a, "bob", AlicePaysBob.ChannelCapacitySat)).ToList(),
-            payers.Select(a => new PaymentFlow(a, "bob")).ToList());
+            payers.Select(a => new PaymentFlow(a, "bob")).ToList()
+        );
     }
 }

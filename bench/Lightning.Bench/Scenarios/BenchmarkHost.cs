@@ -9,8 +9,11 @@ internal static class BenchmarkHost
 {
     private static IBenchmarkRun? current;
 
-    public static IBenchmarkRun Run => current ?? throw new InvalidOperationException(
-        "no run: scenarios run through Lightning.Bench's Program (./run.sh), not on their own");
+    public static IBenchmarkRun Run =>
+        current
+        ?? throw new InvalidOperationException(
+            "no run: scenarios run through Lightning.Bench's Program (./run.sh), not on their own"
+        );
 
     /// <summary>Makes <paramref name="run"/> the scenarios' run until the returned handle is disposed.</summary>
     public static IDisposable Host(IBenchmarkRun run)

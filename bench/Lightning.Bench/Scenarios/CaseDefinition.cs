@@ -15,7 +15,8 @@ internal sealed record CaseDefinition(
     int PaymentsPerInvocation,
     string TraceMode,
     int Iterations,
-    IWorkloadKind Workload)
+    IWorkloadKind Workload
+)
 {
     /// <summary>"Build=…, Concurrency=…, Topology=…, Traces=…": the case's name in every table and file.</summary>
     public string Key => Id.Key;

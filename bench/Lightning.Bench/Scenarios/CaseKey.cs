@@ -1,5 +1,5 @@
-using BenchmarkDotNet.Running;
 using System.Globalization;
+using BenchmarkDotNet.Running;
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Scenarios;
@@ -15,10 +15,17 @@ internal static class CaseKey
 
     /// <summary>The parameters' values as they show in keys and files (a build by its name).</summary>
     public static IReadOnlyDictionary<string, string> Texts(IEnumerable<KeyValuePair<string, object>> parameters) =>
-        parameters.ToDictionary(p => p.Key, p => p.Value is OrderedName ordered ? ordered.Name : Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? "");
+        parameters.ToDictionary(
+            p => p.Key,
+            p =>
+                p.Value is OrderedName ordered
+                    ? ordered.Name
+                    : Convert.ToString(p.Value, CultureInfo.InvariantCulture) ?? ""
+        );
 
     /// <summary>A case's parameters as text, as BenchmarkDotNet holds them.</summary>
-    public static IReadOnlyDictionary<string, string> TextsOf(BenchmarkCase benchmarkCase) => Texts(Parameters(benchmarkCase));
+    public static IReadOnlyDictionary<string, string> TextsOf(BenchmarkCase benchmarkCase) =>
+        Texts(Parameters(benchmarkCase));
 
     /// <summary>The identity of a case BenchmarkDotNet runs.</summary>
     public static CaseId IdOf(BenchmarkCase benchmarkCase) => IdOf(Parameters(benchmarkCase));

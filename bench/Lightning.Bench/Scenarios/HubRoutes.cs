@@ -29,16 +29,28 @@ public class HubRoutes : ScenarioBenchmark
     public static IEnumerable<int> HistoryValues => Run.Sweep(nameof(HistoryRows));
 
     protected override IReadOnlyDictionary<string, object> ScenarioParameters =>
-        new Dictionary<string, object> { [nameof(PeerCount)] = PeerCount, [nameof(ChannelsPerPeer)] = ChannelsPerPeer, [nameof(HistoryRows)] = HistoryRows };
+        new Dictionary<string, object>
+        {
+            [nameof(PeerCount)] = PeerCount,
+            [nameof(ChannelsPerPeer)] = ChannelsPerPeer,
+            [nameof(HistoryRows)] = HistoryRows,
+        };
 
     protected override int PaymentsPerInvocation => PeerCount / 2 * Concurrency;
 
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, PeerCount, ChannelsPerPeer, HistoryRows);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage, PeerCount, ChannelsPerPeer, HistoryRows);
 
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int peers, int channelsPerPeer = 1, long historyRows = 0)
+    internal static TopologySpec TopologyFor(
+        BuildSpec build,
+        string bitcoindImage,
+        int peers,
+        int channelsPerPeer = 1,
+        long historyRows = 0
+    )
     {
         var each = Enumerable.Range(0, channelsPerPeer).ToList();
         var pairs = Enumerable.Range(1, peers / 2).ToList();
@@ -46,11 +58,19 @@ public class HubRoutes : ScenarioBenchmark
         var payees = pairs.Select(i => $"bob-{i}").ToList();
         return new TopologySpec(
             bitcoindImage,
-            [build.Node(Hub) with { HistoryRows = historyRows }, .. payers.Select(build.Node), .. payees.Select(build.Node)],
+            [
+                build.Node(Hub) with
+                {
+                    HistoryRows = historyRows,
+                },
+                .. payers.Select(build.Node),
+                .. payees.Select(build.Node),
+            ],
             [
                 .. payers.SelectMany(a => each.Select(_ => new ChannelSpec(a, Hub, AlicePaysBob.ChannelCapacitySat))),
                 .. payees.SelectMany(b => each.Select(_ => new ChannelSpec(Hub, b, AlicePaysBob.ChannelCapacitySat))),
             ],
-            [.. pairs.Select(i => new PaymentFlow($"alice-{i}", $"bob-{i}"))]);
+            [.. pairs.Select(i => new PaymentFlow($"alice-{i}", $"bob-{i}"))]
+        );
     }
 }

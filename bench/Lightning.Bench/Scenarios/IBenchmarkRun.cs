@@ -37,5 +37,8 @@ internal interface IBenchmarkRun
 
     /// <summary>The case started up to its first invocation (with alternating arms, with its group's other arms).</summary>
     /// <param name="definitionOf">A partner arm's definition from its parameters (the case's, with another Build or Traces).</param>
-    Task<IRunningCase> StartCaseAsync(CaseDefinition definition, Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf);
+    Task<IRunningCase> StartCaseAsync(
+        CaseDefinition definition,
+        Func<IReadOnlyDictionary<string, string>, CaseDefinition> definitionOf
+    );
 }

@@ -29,9 +29,19 @@ public class LargeNode : ScenarioBenchmark
         TopologyFor(build, bitcoindImage, HistoryRows, routed: Run.HistoryOf == NodeKinds.HistoryKinds.Forwards);
 
     /// <param name="routed">Whether carol routes the payments (alice pays bob through her: each one of her forwards, for a history of forwards) instead of making them.</param>
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, long historyRows, bool routed = false) => new(
-        bitcoindImage,
-        [build.Node("alice"), build.Node(Measured) with { HistoryRows = historyRows }, build.Node("bob")],
-        [new ChannelSpec("alice", Measured, AlicePaysBob.ChannelCapacitySat), new ChannelSpec(Measured, "bob", AlicePaysBob.ChannelCapacitySat)],
-        [routed ? new PaymentFlow("alice", "bob") : new PaymentFlow(Measured, "bob")]);
+    internal static TopologySpec TopologyFor(
+        BuildSpec build,
+        string bitcoindImage,
+        long historyRows,
+        bool routed = false
+    ) =>
+        new(
+            bitcoindImage,
+            [build.Node("alice"), build.Node(Measured) with { HistoryRows = historyRows }, build.Node("bob")],
+            [
+                new ChannelSpec("alice", Measured, AlicePaysBob.ChannelCapacitySat),
+                new ChannelSpec(Measured, "bob", AlicePaysBob.ChannelCapacitySat),
+            ],
+            [routed ? new PaymentFlow("alice", "bob") : new PaymentFlow(Measured, "bob")]
+        );
 }

@@ -27,11 +27,17 @@ public class MainnetGraph : ScenarioBenchmark
     [Benchmark]
     public Task Invoke() => InvokeAsync();
 
-    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) => TopologyFor(build, bitcoindImage, GraphPercent);
+    private protected override TopologySpec BuildTopology(BuildSpec build, string bitcoindImage) =>
+        TopologyFor(build, bitcoindImage, GraphPercent);
 
-    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int graphPercent) => new(
-        bitcoindImage,
-        [build.Node(Payer) with { GraphPercent = graphPercent }, build.Node(Mapped), build.Node("bob")],
-        [new ChannelSpec(Payer, Mapped, AlicePaysBob.ChannelCapacitySat), new ChannelSpec(Mapped, "bob", AlicePaysBob.ChannelCapacitySat)],
-        [new PaymentFlow(Payer, "bob")]);
+    internal static TopologySpec TopologyFor(BuildSpec build, string bitcoindImage, int graphPercent) =>
+        new(
+            bitcoindImage,
+            [build.Node(Payer) with { GraphPercent = graphPercent }, build.Node(Mapped), build.Node("bob")],
+            [
+                new ChannelSpec(Payer, Mapped, AlicePaysBob.ChannelCapacitySat),
+                new ChannelSpec(Mapped, "bob", AlicePaysBob.ChannelCapacitySat),
+            ],
+            [new PaymentFlow(Payer, "bob")]
+        );
 }

@@ -37,13 +37,15 @@ public abstract class ScenarioBenchmark
     [ParamsSource(nameof(WorkloadValues))]
     public WorkloadName Workload { get; set; } = new(0, Workloads.WorkloadCatalog.Default.Name);
 
-    public static IEnumerable<WorkloadName> WorkloadValues => Run.WorkloadNames.Select((w, i) => new WorkloadName(i, w));
+    public static IEnumerable<WorkloadName> WorkloadValues =>
+        Run.WorkloadNames.Select((w, i) => new WorkloadName(i, w));
 
     public static IEnumerable<BuildName> BuildValues => Run.Builds.Select((b, i) => new BuildName(i, b.Name));
 
     public static IEnumerable<int> ConcurrencyValues => Run.Sweep(nameof(Concurrency));
 
-    public static IEnumerable<int> TopologyValues => Enumerable.Range(Run.TopologyRange.First, Run.TopologyRange.Last - Run.TopologyRange.First + 1);
+    public static IEnumerable<int> TopologyValues =>
+        Enumerable.Range(Run.TopologyRange.First, Run.TopologyRange.Last - Run.TopologyRange.First + 1);
 
     public static IEnumerable<TraceMode> TracesValues => Run.TraceModes.Select((t, i) => new TraceMode(i, t));
 
@@ -112,10 +114,20 @@ public abstract class ScenarioBenchmark
         var benchmark = (ScenarioBenchmark)Activator.CreateInstance(benchmarkType)!;
         foreach (var property in benchmarkType.GetProperties())
         {
-            if (property.GetCustomAttributes(typeof(ParamsSourceAttribute), true).FirstOrDefault() is ParamsSourceAttribute source)
+            if (
+                property.GetCustomAttributes(typeof(ParamsSourceAttribute), true).FirstOrDefault()
+                is ParamsSourceAttribute source
+            )
             {
-                var values = (System.Collections.IEnumerable)benchmarkType.GetProperty(source.Name,
-                    System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.FlattenHierarchy)!.GetValue(null)!;
+                var values = (System.Collections.IEnumerable)
+                    benchmarkType
+                        .GetProperty(
+                            source.Name,
+                            System.Reflection.BindingFlags.Public
+                                | System.Reflection.BindingFlags.Static
+                                | System.Reflection.BindingFlags.FlattenHierarchy
+                        )!
+                        .GetValue(null)!;
                 property.SetValue(benchmark, values.Cast<object>().First());
             }
         }
@@ -145,6 +157,7 @@ public abstract class ScenarioBenchmark
             PaymentsPerInvocation * shaped.Flows.Count / topology.Flows.Count,
             Traces.Name,
             Run.MeasuredFor(Concurrency),
-            workload);
+            workload
+        );
     }
 }

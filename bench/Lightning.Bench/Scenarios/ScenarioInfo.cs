@@ -7,8 +7,13 @@ namespace Lightning.Bench.Scenarios;
 /// for given values of them, and the workload its invocations run unless --workload says otherwise.
 /// </summary>
 /// <param name="Topology">The scenario's topology for one value of each of its parameters (by name), a build and a bitcoind image.</param>
-internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Description, IReadOnlyList<ScenarioParameter> Parameters,
-    Func<IReadOnlyDictionary<string, int>, BuildSpec, string, TopologySpec> Topology)
+internal sealed record ScenarioInfo(
+    string Name,
+    Type BenchmarkType,
+    string Description,
+    IReadOnlyList<ScenarioParameter> Parameters,
+    Func<IReadOnlyDictionary<string, int>, BuildSpec, string, TopologySpec> Topology
+)
 {
     /// <summary>The workload of its cases when --workload gives none.</summary>
     public string Workload { get; init; } = Workloads.Payments.PayWorkloadKind.WorkloadName;
@@ -24,7 +29,13 @@ internal sealed record ScenarioInfo(string Name, Type BenchmarkType, string Desc
         foreach (var parameter in Parameters)
         {
             var values = sweeps.GetValueOrDefault(parameter.Name) ?? parameter.Default;
-            points = points.SelectMany(p => values.Select(v => (IReadOnlyDictionary<string, int>)new Dictionary<string, int>(p) { [parameter.Name] = v })).ToList();
+            points = points
+                .SelectMany(p =>
+                    values.Select(v =>
+                        (IReadOnlyDictionary<string, int>)new Dictionary<string, int>(p) { [parameter.Name] = v }
+                    )
+                )
+                .ToList();
         }
         var names = BuildSpec.FromImage("names-only");
         return points.Select(p => Topology(p, names, "names-only")).ToList();

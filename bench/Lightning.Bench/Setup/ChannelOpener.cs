@@ -25,7 +25,11 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
         {
             return;
         }
-        using (progress.Begin($"opening {channels.Count} channel(s): {string.Join(", ", channels.Select(c => $"{c.From}->{c.To}"))}"))
+        using (
+            progress.Begin(
+                $"opening {channels.Count} channel(s): {string.Join(", ", channels.Select(c => $"{c.From}->{c.To}"))}"
+            )
+        )
         {
             // A pair of nodes with several channels opens them in rounds, the k-th of each pair in round k: a node
             // negotiates one channel with a peer at a time, and a wallet's change must confirm before it funds again.
@@ -40,11 +44,15 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
                 var byMiner = rounds[round].Where(c => network.Nodes[c.From] is IExternalChannelFunding).ToList();
                 await Task.WhenAll(
                     byMiner.Count > 0 ? OpenFundedByMinerAsync(byMiner, ct) : Task.CompletedTask,
-                    ByFunderAsync(rounds[round].Except(byMiner).ToList(), async (channel, from, to) =>
-                    {
-                        await from.ConnectPeerAsync(to, ct);
-                        await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
-                    }));
+                    ByFunderAsync(
+                        rounds[round].Except(byMiner).ToList(),
+                        async (channel, from, to) =>
+                        {
+                            await from.ConnectPeerAsync(to, ct);
+                            await from.OpenChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
+                        }
+                    )
+                );
             }
             // Six blocks: enough for the channels to be usable and announced, so multi-hop routes appear in gossip.
             await network.Miner.MineAsync(AnnouncementDepth, ct);
@@ -60,14 +68,20 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
     internal static IReadOnlyList<IReadOnlyList<ChannelSpec>> Rounds(IReadOnlyList<ChannelSpec> channels)
     {
         var seen = new Dictionary<(string, string), int>();
-        var numbered = channels.Select(c =>
-        {
-            var pair = string.CompareOrdinal(c.From, c.To) < 0 ? (c.From, c.To) : (c.To, c.From);
-            var round = seen.GetValueOrDefault(pair);
-            seen[pair] = round + 1;
-            return (Round: round, Channel: c);
-        }).ToList();
-        return numbered.GroupBy(n => n.Round).OrderBy(g => g.Key).Select(g => (IReadOnlyList<ChannelSpec>)g.Select(n => n.Channel).ToList()).ToList();
+        var numbered = channels
+            .Select(c =>
+            {
+                var pair = string.CompareOrdinal(c.From, c.To) < 0 ? (c.From, c.To) : (c.To, c.From);
+                var round = seen.GetValueOrDefault(pair);
+                seen[pair] = round + 1;
+                return (Round: round, Channel: c);
+            })
+            .ToList();
+        return numbered
+            .GroupBy(n => n.Round)
+            .OrderBy(g => g.Key)
+            .Select(g => (IReadOnlyList<ChannelSpec>)g.Select(n => n.Channel).ToList())
+            .ToList();
     }
 
     /// <summary>
@@ -77,65 +91,116 @@ internal sealed class ChannelOpener(LightningNetwork network, RunProgress progre
     private async Task OpenFundedByMinerAsync(IReadOnlyList<ChannelSpec> channels, CancellationToken ct)
     {
         var addresses = new Dictionary<ChannelSpec, string>();
-        await ByFunderAsync(channels, async (channel, from, to) =>
-        {
-            await from.ConnectPeerAsync(to, ct);
-            var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(to, channel.CapacitySat, channel.PushMsat, ct);
-            lock (addresses)
+        await ByFunderAsync(
+            channels,
+            async (channel, from, to) =>
             {
-                addresses[channel] = address;
+                await from.ConnectPeerAsync(to, ct);
+                var address = await ((IExternalChannelFunding)from).StartExternalChannelAsync(
+                    to,
+                    channel.CapacitySat,
+                    channel.PushMsat,
+                    ct
+                );
+                lock (addresses)
+                {
+                    addresses[channel] = address;
+                }
             }
-        });
-        var (psbt, transaction) = await network.Miner.CreateFundingAsync(addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat), ct);
-        await ByFunderAsync(channels, (_, from, to) => ((IExternalChannelFunding)from).CompleteExternalChannelAsync(to, psbt, ct));
+        );
+        var (psbt, transaction) = await network.Miner.CreateFundingAsync(
+            addresses.ToDictionary(a => a.Value, a => a.Key.CapacitySat),
+            ct
+        );
+        await ByFunderAsync(
+            channels,
+            (_, from, to) => ((IExternalChannelFunding)from).CompleteExternalChannelAsync(to, psbt, ct)
+        );
         await network.Miner.BroadcastAsync(transaction, ct);
     }
 
     /// <summary>A step for every channel: a funder's channels one after another (they share its wallet and state), funders in parallel.</summary>
-    private Task ByFunderAsync(IReadOnlyList<ChannelSpec> channels, Func<ChannelSpec, ILightningNode, ILightningNode, Task> step) =>
-        Task.WhenAll(channels.GroupBy(c => c.From).Select(async group =>
-        {
-            foreach (var channel in group)
-            {
-                await step(channel, network.Nodes[channel.From], network.Nodes[channel.To]);
-            }
-        }));
+    private Task ByFunderAsync(
+        IReadOnlyList<ChannelSpec> channels,
+        Func<ChannelSpec, ILightningNode, ILightningNode, Task> step
+    ) =>
+        Task.WhenAll(
+            channels
+                .GroupBy(c => c.From)
+                .Select(async group =>
+                {
+                    foreach (var channel in group)
+                    {
+                        await step(channel, network.Nodes[channel.From], network.Nodes[channel.To]);
+                    }
+                })
+        );
 
     public async Task WaitRoutesAsync(IReadOnlyList<PaymentFlow> flows, long amountMsat, CancellationToken ct = default)
     {
-        using var step = progress.Begin($"waiting for routes: {string.Join(", ", flows.Select(f => $"{f.Payer}->{f.Payee}"))}");
-        await Task.WhenAll(flows.Distinct().Select(flow =>
-        {
-            var payer = network.Nodes[flow.Payer];
-            var payee = network.Nodes[flow.Payee];
-            return network.Waits.UntilAsync($"a route {flow.Payer} -> {flow.Payee} for {amountMsat} msat", async c =>
-            {
-                var routes = await payer.CountRoutesAsync(payee, amountMsat, c);
-                return routes > 0 ? WaitState.Met($"{routes} routes") : WaitState.NotYet("no route yet");
-            }, ct);
-        }));
+        using var step = progress.Begin(
+            $"waiting for routes: {string.Join(", ", flows.Select(f => $"{f.Payer}->{f.Payee}"))}"
+        );
+        await Task.WhenAll(
+            flows
+                .Distinct()
+                .Select(flow =>
+                {
+                    var payer = network.Nodes[flow.Payer];
+                    var payee = network.Nodes[flow.Payee];
+                    return network.Waits.UntilAsync(
+                        $"a route {flow.Payer} -> {flow.Payee} for {amountMsat} msat",
+                        async c =>
+                        {
+                            var routes = await payer.CountRoutesAsync(payee, amountMsat, c);
+                            return routes > 0 ? WaitState.Met($"{routes} routes") : WaitState.NotYet("no route yet");
+                        },
+                        ct
+                    );
+                })
+        );
     }
 
     /// <summary>Every channel of <paramref name="node"/> usable again from both ends (after its restart: reconnected, reestablished).</summary>
     public Task WaitUsableAsync(TopologySpec topology, string node, CancellationToken ct) =>
-        Task.WhenAll(topology.Channels.Where(c => c.From == node || c.To == node).Distinct().Select(c => WaitNormalAsync(c, topology.Channels, ct)));
+        Task.WhenAll(
+            topology
+                .Channels.Where(c => c.From == node || c.To == node)
+                .Distinct()
+                .Select(c => WaitNormalAsync(c, topology.Channels, ct))
+        );
 
     /// <summary>Both ends see the channel as usable: as many of their channels normal as <paramref name="all"/> has between them.</summary>
     private Task WaitNormalAsync(ChannelSpec channel, IReadOnlyList<ChannelSpec> all, CancellationToken ct)
     {
-        var between = all.Count(c => (c.From, c.To) == (channel.From, channel.To) || (c.From, c.To) == (channel.To, channel.From));
-        var what = between == 1 ? $"channel {channel.From}->{channel.To}" : $"{between} channels {channel.From}<->{channel.To}";
-        return Task.WhenAll(new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>
-        {
-            var (self, peer) = pair;
-            return network.Waits.UntilAsync($"{what} to be normal on {self}", async c =>
+        var between = all.Count(c =>
+            (c.From, c.To) == (channel.From, channel.To) || (c.From, c.To) == (channel.To, channel.From)
+        );
+        var what =
+            between == 1
+                ? $"channel {channel.From}->{channel.To}"
+                : $"{between} channels {channel.From}<->{channel.To}";
+        return Task.WhenAll(
+            new[] { (channel.From, channel.To), (channel.To, channel.From) }.Select(pair =>
             {
-                var states = await network.Nodes[self].GetChannelStatesAsync(network.Nodes[peer], c);
-                var normal = states.Count(s => s == ChannelState.Normal);
-                return normal >= between
-                    ? WaitState.Met()
-                    : WaitState.NotYet(states.Count == 0 ? "no channel" : $"{normal} of {between} normal: {string.Join(", ", states)}");
-            }, ct);
-        }));
+                var (self, peer) = pair;
+                return network.Waits.UntilAsync(
+                    $"{what} to be normal on {self}",
+                    async c =>
+                    {
+                        var states = await network.Nodes[self].GetChannelStatesAsync(network.Nodes[peer], c);
+                        var normal = states.Count(s => s == ChannelState.Normal);
+                        return normal >= between
+                            ? WaitState.Met()
+                            : WaitState.NotYet(
+                                states.Count == 0
+                                    ? "no channel"
+                                    : $"{normal} of {between} normal: {string.Join(", ", states)}"
+                            );
+                    },
+                    ct
+                );
+            })
+        );
     }
 }

@@ -22,16 +22,24 @@ internal sealed class HistorySnapshotStore(string directory, DockerEngine engine
     /// <summary>The key and file of the snapshot of <paramref name="rows"/> rows of <paramref name="history"/> made by <paramref name="image"/>.</summary>
     public async Task<(string Key, string File)> ForAsync(string image, string history, long rows, CancellationToken ct)
     {
-        var id = (await engine.InspectImageAsync(image, ct))?.Id
-            ?? throw new InvalidOperationException($"image {image} is not on this machine: its history's snapshot has no key");
+        var id =
+            (await engine.InspectImageAsync(image, ct))?.Id
+            ?? throw new InvalidOperationException(
+                $"image {image} is not on this machine: its history's snapshot has no key"
+            );
         var digest = id.Replace("sha256:", "", StringComparison.Ordinal);
-        return ($"{history} {rows} {id}", Path.Combine(Directory, $"{history}-{rows}-{digest[..Math.Min(16, digest.Length)]}{Extension}"));
+        return (
+            $"{history} {rows} {id}",
+            Path.Combine(Directory, $"{history}-{rows}-{digest[..Math.Min(16, digest.Length)]}{Extension}")
+        );
     }
 
     /// <summary>The snapshots kept here and the bytes they take.</summary>
     public static (int Files, long Bytes) DiskUse(string directory) =>
         System.IO.Directory.Exists(directory)
-            ? System.IO.Directory.GetFiles(directory, "*" + Extension + "*").Aggregate((Files: 0, Bytes: 0L), (sum, f) => (sum.Files + 1, sum.Bytes + new FileInfo(f).Length))
+            ? System
+                .IO.Directory.GetFiles(directory, "*" + Extension + "*")
+                .Aggregate((Files: 0, Bytes: 0L), (sum, f) => (sum.Files + 1, sum.Bytes + new FileInfo(f).Length))
             : (0, 0);
 
     /// <summary>Removes every snapshot (and one cut short) kept in <paramref name="directory"/>; returns what they took.</summary>

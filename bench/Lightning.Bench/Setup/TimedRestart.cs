@@ -13,8 +13,16 @@ internal static class TimedRestart
 {
     /// <param name="what">What is done while it is stopped, for the progress line ("writing its history").</param>
     /// <returns>From its start to its RPC answering.</returns>
-    public static async Task<TimeSpan> RestartAsync(LightningNetwork network, RunProgress progress, TopologySpec topology, string node, string what,
-        Func<CancellationToken, Task> whileStopped, SetupTimes.Clock clock, CancellationToken ct)
+    public static async Task<TimeSpan> RestartAsync(
+        LightningNetwork network,
+        RunProgress progress,
+        TopologySpec topology,
+        string node,
+        string what,
+        Func<CancellationToken, Task> whileStopped,
+        SetupTimes.Clock clock,
+        CancellationToken ct
+    )
     {
         TimeSpan rpc;
         using (progress.Begin($"{node}: stopping it, {what}, starting it"))
@@ -22,7 +30,11 @@ internal static class TimedRestart
             rpc = await network.RestartNodeAsync(node, whileStopped, ct);
         }
         clock.Lap($"{SetupStep.RestartPrefix} rpc");
-        using (progress.Begin($"{node}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until its channels are usable again"))
+        using (
+            progress.Begin(
+                $"{node}: restarted, its RPC answering after {rpc.TotalSeconds:0.0} s; waiting until its channels are usable again"
+            )
+        )
         {
             await new ChannelOpener(network, progress).WaitUsableAsync(topology, node, ct);
         }

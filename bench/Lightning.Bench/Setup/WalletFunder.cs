@@ -22,10 +22,18 @@ internal sealed class WalletFunder(LightningNetwork network, RunProgress progres
         await network.Miner.SendManyAsync(addresses, ct);
         await network.Miner.MineAsync(1, ct);
         await network.WaitSyncedAsync(ct);
-        await Task.WhenAll(funders.Select(name => network.Waits.UntilAsync($"{name} to see its confirmed funds", async c =>
-        {
-            var balance = await network.Nodes[name].ConfirmedBalanceSatAsync(c);
-            return balance > 0 ? WaitState.Met() : WaitState.NotYet($"{balance} sat confirmed");
-        }, ct)));
+        await Task.WhenAll(
+            funders.Select(name =>
+                network.Waits.UntilAsync(
+                    $"{name} to see its confirmed funds",
+                    async c =>
+                    {
+                        var balance = await network.Nodes[name].ConfirmedBalanceSatAsync(c);
+                        return balance > 0 ? WaitState.Met() : WaitState.NotYet($"{balance} sat confirmed");
+                    },
+                    ct
+                )
+            )
+        );
     }
 }

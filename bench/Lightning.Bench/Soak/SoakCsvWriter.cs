@@ -23,5 +23,6 @@ internal abstract class SoakCsvWriter : IAsyncDisposable
     protected void WriteRow(params object[] fields) => writer.WriteLine(string.Join(",", fields));
 
     /// <summary>A figure as the soak's files write it: up to three decimals, empty when unknown (NaN).</summary>
-    protected static string Number(double value) => double.IsFinite(value) ? value.ToString("0.###", CultureInfo.InvariantCulture) : "";
+    protected static string Number(double value) =>
+        double.IsFinite(value) ? value.ToString("0.###", CultureInfo.InvariantCulture) : "";
 }

@@ -12,7 +12,8 @@ internal sealed record SoakFindings(
     IReadOnlyList<SoakSeries> Series,
     IReadOnlyList<SoakTrend> Trends,
     IReadOnlyDictionary<string, double> Figures,
-    IReadOnlyList<SoakBudgetResult> Budgets)
+    IReadOnlyList<SoakBudgetResult> Budgets
+)
 {
     public bool BudgetsHeld => Budgets.All(b => b.Holds);
 }

@@ -21,15 +21,31 @@ internal static class SoakJson
             figures = findings.Figures.ToDictionary(f => f.Key, f => N(f.Value)),
             trends = findings.Trends.Select(t => new
             {
-                series = t.Series, per = t.Per, median = N(t.Estimate.Median), relative = N(t.Estimate.Relative),
-                low = N(t.Estimate.RelativeLow), high = N(t.Estimate.RelativeHigh), verdict = t.Verdict,
+                series = t.Series,
+                per = t.Per,
+                median = N(t.Estimate.Median),
+                relative = N(t.Estimate.Relative),
+                low = N(t.Estimate.RelativeLow),
+                high = N(t.Estimate.RelativeHigh),
+                verdict = t.Verdict,
                 // Memory and databases: the change per payment in the series' own unit, and its interval.
-                unit = t.Unit, change = t.Unit is null ? null : N(t.Estimate.Slope * t.Estimate.Per),
-                change_low = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.Low), change_high = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.High),
+                unit = t.Unit,
+                change = t.Unit is null ? null : N(t.Estimate.Slope * t.Estimate.Per),
+                change_low = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.Low),
+                change_high = t.Unit is null ? null : N(t.Estimate.AbsoluteInterval.High),
             }),
-            budgets = findings.Budgets.Select(b => new { budget = b.Budget, value = N(b.Value), unit = b.Unit, holds = b.Holds }),
+            budgets = findings.Budgets.Select(b => new
+            {
+                budget = b.Budget,
+                value = N(b.Value),
+                unit = b.Unit,
+                holds = b.Holds,
+            }),
         };
-        AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(json, new JsonSerializerOptions { WriteIndented = true }));
+        AtomicFile.WriteAllText(
+            Path.Combine(directory, FileName),
+            JsonSerializer.Serialize(json, new JsonSerializerOptions { WriteIndented = true })
+        );
     }
 
     private static double? N(double value) => double.IsFinite(value) ? value : null;

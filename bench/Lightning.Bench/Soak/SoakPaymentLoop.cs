@@ -15,8 +15,17 @@ namespace Lightning.Bench.Soak;
 /// <see cref="SoakTally"/>; after each successful payment the <see cref="SoakRebalancer"/> may pay the flow back. A node
 /// that dies stops the soak; what it measured is kept.
 /// </summary>
-internal sealed class SoakPaymentLoop(RunContext run, LightningNetwork network, PaymentDriver driver, SoakRebalancer rebalancer,
-    SoakTally tally, Func<bool> profiling, SoakLimit limit, Stopwatch clock, CancellationTokenSource stop)
+internal sealed class SoakPaymentLoop(
+    RunContext run,
+    LightningNetwork network,
+    PaymentDriver driver,
+    SoakRebalancer rebalancer,
+    SoakTally tally,
+    Func<bool> profiling,
+    SoakLimit limit,
+    Stopwatch clock,
+    CancellationTokenSource stop
+)
 {
     private long started;
     private string? stoppedBy;

@@ -16,8 +16,16 @@ namespace Lightning.Bench.Soak;
 /// not opened; one cut short by an early end (Ctrl+C, a node's death, a count of payments reached) is dropped.
 /// Payments made inside windows are told apart, so the report can say what sampling cost.
 /// </summary>
-internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, LightningNetwork network, IReadOnlyList<string> nodes,
-    Func<long> payments, Stopwatch clock, TimeSpan every, TimeSpan? soakDuration)
+internal sealed class SoakProfiler(
+    RunContext run,
+    RunProfiling profiling,
+    LightningNetwork network,
+    IReadOnlyList<string> nodes,
+    Func<long> payments,
+    Stopwatch clock,
+    TimeSpan every,
+    TimeSpan? soakDuration
+)
 {
     /// <summary>See <see cref="ProfileSettings.SoakWindowLength"/>.</summary>
     public static readonly TimeSpan WindowLength = ProfileSettings.SoakWindowLength;
@@ -46,7 +54,9 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
 
     /// <summary>The default spacing: a twentieth of a timed soak (at least a minute), else every 5 minutes.</summary>
     public static TimeSpan DefaultEvery(SoakLimit limit) =>
-        limit.Duration is { } duration ? TimeSpan.FromTicks(Math.Max(TimeSpan.FromMinutes(1).Ticks, duration.Ticks / 20)) : TimeSpan.FromMinutes(5);
+        limit.Duration is { } duration
+            ? TimeSpan.FromTicks(Math.Max(TimeSpan.FromMinutes(1).Ticks, duration.Ticks / 20))
+            : TimeSpan.FromMinutes(5);
 
     /// <summary>Profiles windows until <paramref name="stop"/> or until the next would outlast a timed soak; returns once every closed window is folded.</summary>
     public async Task RunAsync(CancellationToken stop)
@@ -77,7 +87,8 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
         {
             // The soak ended inside a window or before it opened: that window is dropped.
         }
-        catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
         {
             Stopped(e);
         }
@@ -94,7 +105,11 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
     private static string Folder(int number) => $"soak-window-{number:000}";
 
     /// <summary>Samples from now until <paramref name="closes"/> on the soak's clock; the window's start and its payments.</summary>
-    private async Task<(double Start, long Before, int Made)> SampleAsync(ICaseProfiler profiler, TimeSpan closes, CancellationToken stop)
+    private async Task<(double Start, long Before, int Made)> SampleAsync(
+        ICaseProfiler profiler,
+        TimeSpan closes,
+        CancellationToken stop
+    )
     {
         var start = clock.Elapsed.TotalSeconds;
         await profiler.EnableAsync(stop);
@@ -133,7 +148,8 @@ internal sealed class SoakProfiler(RunContext run, RunProfiling profiling, Light
         {
             // The run was interrupted: the window is dropped.
         }
-        catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or TimeoutException or UnauthorizedAccessException or InvalidDataException)
         {
             Stopped(e);
         }

@@ -12,7 +12,13 @@ namespace Lightning.Bench.Soak;
 /// in one payment (a rebalance: counted in soak.csv, not as a payment). A rebalance that fails is tried again after the
 /// flow's next payment.
 /// </summary>
-internal sealed class SoakRebalancer(RunContext run, PaymentDriver driver, TopologySpec topology, SoakTally tally, CancellationToken stop)
+internal sealed class SoakRebalancer(
+    RunContext run,
+    PaymentDriver driver,
+    TopologySpec topology,
+    SoakTally tally,
+    CancellationToken stop
+)
 {
     private const double RebalanceShare = 0.4;
     private const double RebalanceKeep = 0.05;
@@ -67,7 +73,9 @@ internal sealed class SoakRebalancer(RunContext run, PaymentDriver driver, Topol
         }
         if (attempt!.Outcome == OperationOutcome.Failed)
         {
-            run.Progress.Info($"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({attempt.Error}); trying again after the next payment");
+            run.Progress.Info(
+                $"soak: {flow.Payee} could not pay {amountMsat / 1000} sat back to {flow.Payer} ({attempt.Error}); trying again after the next payment"
+            );
             return false;
         }
         tally.Rebalanced();

@@ -58,9 +58,13 @@ internal static class SoakReport
         {
             var rows = nodes.Where(r => r["node"] == name).ToList();
             summary.Add(new($"{name} CPU", "%", rows.Select(r => r.Number("cpu_percent")).ToList()));
-            summary.Add(new($"{name} CPU per payment", "ms", rows.Select(r => r.Number("cpu_ms_per_payment")).ToList()));
+            summary.Add(
+                new($"{name} CPU per payment", "ms", rows.Select(r => r.Number("cpu_ms_per_payment")).ToList())
+            );
             summary.Add(new($"{name} RSS", "MB", rows.Select(r => r.Number("rss_mb")).ToList()));
-            summary.Add(new($"{name} memory (with page cache)", "MB", rows.Select(r => r.Number("memory_mb")).ToList()));
+            summary.Add(
+                new($"{name} memory (with page cache)", "MB", rows.Select(r => r.Number("memory_mb")).ToList())
+            );
             if (rows.Any(r => r.Number("data_mb") > 0))
             {
                 summary.Add(new($"{name} database", "MB", rows.Select(r => r.Number("data_mb")).ToList()));
@@ -71,9 +75,16 @@ internal static class SoakReport
 
         var trends = new List<SoakTrend>
         {
-            new("mean latency", "10,000 payments", TrendEstimate.Of(
-                measured.Where(Steady).Select(w => w.Number("payments_total")).ToList(), measured.Where(Steady).Select(w => w.Number("mean_ms")).ToList(),
-                PaymentsPerTrendUnit, facts.ThresholdPercent)),
+            new(
+                "mean latency",
+                "10,000 payments",
+                TrendEstimate.Of(
+                    measured.Where(Steady).Select(w => w.Number("payments_total")).ToList(),
+                    measured.Where(Steady).Select(w => w.Number("mean_ms")).ToList(),
+                    PaymentsPerTrendUnit,
+                    facts.ThresholdPercent
+                )
+            ),
             Memory("harness RSS", windows.Where(Steady).ToList(), "harness_rss_mb"),
         };
         foreach (var name in names)
@@ -82,15 +93,34 @@ internal static class SoakReport
             trends.Add(Memory($"{name} RSS", rows, "rss_mb"));
             if (rows.Any(r => r.Number("data_mb") > 0))
             {
-                trends.Add(SoakTrend.Of($"{name} database", "payment", "KB", GrowthJudgement.Storage(
-                    rows.Select(r => r.Number("payments_total")).ToList(), rows.Select(r => r.Number("data_mb") * 1024).ToList(), per: 1)));
+                trends.Add(
+                    SoakTrend.Of(
+                        $"{name} database",
+                        "payment",
+                        "KB",
+                        GrowthJudgement.Storage(
+                            rows.Select(r => r.Number("payments_total")).ToList(),
+                            rows.Select(r => r.Number("data_mb") * 1024).ToList(),
+                            per: 1
+                        )
+                    )
+                );
             }
             var perPayment = rows.Where(r => double.IsFinite(r.Number("cpu_ms_per_payment"))).ToList();
             if (perPayment.Count >= 3)
             {
-                trends.Add(new($"{name} CPU per payment", "10,000 payments", TrendEstimate.Of(
-                    perPayment.Select(r => r.Number("payments_total")).ToList(), perPayment.Select(r => r.Number("cpu_ms_per_payment")).ToList(),
-                    PaymentsPerTrendUnit, facts.ThresholdPercent)));
+                trends.Add(
+                    new(
+                        $"{name} CPU per payment",
+                        "10,000 payments",
+                        TrendEstimate.Of(
+                            perPayment.Select(r => r.Number("payments_total")).ToList(),
+                            perPayment.Select(r => r.Number("cpu_ms_per_payment")).ToList(),
+                            PaymentsPerTrendUnit,
+                            facts.ThresholdPercent
+                        )
+                    )
+                );
             }
         }
 
@@ -100,13 +130,26 @@ internal static class SoakReport
             ["p50"] = facts.Latency.Percentile(0.50),
             ["p95"] = facts.Latency.Percentile(0.95),
             ["p99"] = facts.Latency.Percentile(0.99),
-            ["rss"] = names.Where(n => n != "bitcoind").Select(n => nodes.Where(r => r["node"] == n).Select(r => r.Number("rss_mb")).DefaultIfEmpty(double.NaN).Max()).DefaultIfEmpty(double.NaN).Max(),
+            ["rss"] = names
+                .Where(n => n != "bitcoind")
+                .Select(n =>
+                    nodes.Where(r => r["node"] == n).Select(r => r.Number("rss_mb")).DefaultIfEmpty(double.NaN).Max()
+                )
+                .DefaultIfEmpty(double.NaN)
+                .Max(),
             ["cpu-per-payment"] = CpuPerPayment(nodes, names, facts),
             ["pps"] = seconds > 0 ? facts.Succeeded / seconds : double.NaN,
             ["failures"] = facts.Failed,
         };
-        var budgets = facts.Budgets.Select(b => new SoakBudgetResult(b.Text, SoakBudget.Metrics[b.Metric].Meaning, figures[b.Metric],
-            SoakBudget.Metrics[b.Metric].Unit, b.Holds(figures[b.Metric]))).ToList();
+        var budgets = facts
+            .Budgets.Select(b => new SoakBudgetResult(
+                b.Text,
+                SoakBudget.Metrics[b.Metric].Meaning,
+                figures[b.Metric],
+                SoakBudget.Metrics[b.Metric].Unit,
+                b.Holds(figures[b.Metric])
+            ))
+            .ToList();
         return new SoakFindings(windows.Count, warmUp, summary, trends, figures, budgets);
     }
 
@@ -118,15 +161,30 @@ internal static class SoakReport
         {
             $"p50 {Figure(figures["p50"])} ms, p95 {Figure(figures["p95"])} ms, p99 {Figure(figures["p99"])} ms, {Figure(figures["pps"])} payments/s, CPU {Figure(figures["cpu-per-payment"])} ms per payment",
         };
-        lines.AddRange(findings.Trends.Select(t => $"{t.Series}: {Change(t)} per {t.Per} ({Interval(t)}): {t.Verdict}"));
-        lines.AddRange(findings.Budgets.Select(b => $"budget {b.Budget}: {Figure(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"));
+        lines.AddRange(
+            findings.Trends.Select(t => $"{t.Series}: {Change(t)} per {t.Per} ({Interval(t)}): {t.Verdict}")
+        );
+        lines.AddRange(
+            findings.Budgets.Select(b =>
+                $"budget {b.Budget}: {Figure(b.Value)} {b.Unit}: {(b.Holds ? "pass" : "FAIL")}"
+            )
+        );
         return lines;
     }
 
     /// <summary>A process's memory in KB per payment, judged for a leak (<see cref="LeakKbPerPayment"/>).</summary>
     private static SoakTrend Memory(string series, IReadOnlyList<CsvRow> rows, string column) =>
-        SoakTrend.Of(series, "payment", "KB", GrowthJudgement.Memory(
-            rows.Select(r => r.Number("payments_total")).ToList(), rows.Select(r => r.Number(column) * 1024).ToList(), per: 1, LeakKbPerPayment));
+        SoakTrend.Of(
+            series,
+            "payment",
+            "KB",
+            GrowthJudgement.Memory(
+                rows.Select(r => r.Number("payments_total")).ToList(),
+                rows.Select(r => r.Number(column) * 1024).ToList(),
+                per: 1,
+                LeakKbPerPayment
+            )
+        );
 
     /// <summary>CPU of the Lightning nodes (not bitcoind) from the first sample to the last, idle rate subtracted, per successful payment.</summary>
     private static double CpuPerPayment(IReadOnlyList<CsvRow> nodes, IReadOnlyList<string> names, SoakFacts facts)
@@ -147,7 +205,9 @@ internal static class SoakReport
                 var percent = row.Number("cpu_percent");
                 if (double.IsFinite(percent))
                 {
-                    total += percent / 100 * (seconds - previous) * 1e9 - facts.IdleCpuNsPerSecond[name] * (seconds - previous);
+                    total +=
+                        percent / 100 * (seconds - previous) * 1e9
+                        - facts.IdleCpuNsPerSecond[name] * (seconds - previous);
                 }
                 previous = seconds;
             }
@@ -156,20 +216,31 @@ internal static class SoakReport
     }
 
     /// <summary>A figure as the report and the console show it: whole above 100, else up to two decimals; "-" when unknown.</summary>
-    public static string Figure(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture) : "-";
+    public static string Figure(double value) =>
+        double.IsFinite(value)
+            ? value.ToString(Math.Abs(value) >= 100 ? "0" : "0.##", CultureInfo.InvariantCulture)
+            : "-";
 
     /// <summary>A trend's figure: in its own unit (KB) where it has one, else in percent of its median.</summary>
-    public static string Change(SoakTrend trend) => trend.Unit is null
-        ? Percent(trend.Estimate.Relative)
-        : Signed(trend.Estimate.Slope * trend.Estimate.Per) + " " + trend.Unit;
+    public static string Change(SoakTrend trend) =>
+        trend.Unit is null
+            ? Percent(trend.Estimate.Relative)
+            : Signed(trend.Estimate.Slope * trend.Estimate.Per) + " " + trend.Unit;
 
     /// <summary>A trend's 95 % interval, as <see cref="Change"/> tells its figure.</summary>
-    public static string Interval(SoakTrend trend) => trend.Unit is null
-        ? $"{Percent(trend.Estimate.RelativeLow)} to {Percent(trend.Estimate.RelativeHigh)}"
-        : $"{Signed(trend.Estimate.AbsoluteInterval.Low)} to {Signed(trend.Estimate.AbsoluteInterval.High)} {trend.Unit}";
+    public static string Interval(SoakTrend trend) =>
+        trend.Unit is null
+            ? $"{Percent(trend.Estimate.RelativeLow)} to {Percent(trend.Estimate.RelativeHigh)}"
+            : $"{Signed(trend.Estimate.AbsoluteInterval.Low)} to {Signed(trend.Estimate.AbsoluteInterval.High)} {trend.Unit}";
 
-    private static string Signed(double value) => double.IsFinite(value) ? value.ToString(Math.Abs(value) >= 100 ? "+0;-0;0" : "+0.00;-0.00;0.00", CultureInfo.InvariantCulture) : "-";
+    private static string Signed(double value) =>
+        double.IsFinite(value)
+            ? value.ToString(Math.Abs(value) >= 100 ? "+0;-0;0" : "+0.00;-0.00;0.00", CultureInfo.InvariantCulture)
+            : "-";
 
     /// <summary>A relative change as a signed percentage with one decimal; "-" when unknown.</summary>
-    public static string Percent(double fraction) => double.IsFinite(fraction) ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %" : "-";
+    public static string Percent(double fraction) =>
+        double.IsFinite(fraction)
+            ? (fraction * 100).ToString("+0.0;-0.0;0.0", CultureInfo.InvariantCulture) + " %"
+            : "-";
 }

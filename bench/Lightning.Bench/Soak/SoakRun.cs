@@ -39,29 +39,59 @@ internal sealed class SoakRun
     public async Task<bool> RunAsync()
     {
         var definition = ScenarioBenchmark.SoakCase(run.Scenario.BenchmarkType);
-        run.Progress.Info($"soak: {definition.Key}, {definition.PaymentsPerInvocation} payment(s) in flight, for {Limit}; sampling every {run.Options.SampleInterval.TotalSeconds:0} s (Ctrl+C ends it early and keeps everything)");
+        run.Progress.Info(
+            $"soak: {definition.Key}, {definition.PaymentsPerInvocation} payment(s) in flight, for {Limit}; sampling every {run.Options.SampleInterval.TotalSeconds:0} s (Ctrl+C ends it early and keeps everything)"
+        );
         lifecycle = await CaseLifecycle.StartAsync(run, definition);
         var network = lifecycle.Network;
         var topology = definition.Topology;
         var readers = await SoakSampler.ReadersAsync(run, topology, network);
         Directory.CreateDirectory(run.ResultsDirectory);
-        sampler = new SoakSampler(run, tally, readers, lifecycle.IdleCpu,
-            new SoakWindowsCsv(run.ResultsDirectory), new SoakNodesCsv(run.ResultsDirectory), clock, Limit);
+        sampler = new SoakSampler(
+            run,
+            tally,
+            readers,
+            lifecycle.IdleCpu,
+            new SoakWindowsCsv(run.ResultsDirectory),
+            new SoakNodesCsv(run.ResultsDirectory),
+            clock,
+            Limit
+        );
         clock.Start();
         sampler.Sample();
 
         // The option parser lets a soak run the pay workload only.
         var driver = (Workloads.Payments.PaymentDriver)lifecycle.Workload;
         var rebalancer = new SoakRebalancer(run, driver, topology, tally, stop.Token);
-        payments = new SoakPaymentLoop(run, network, driver, rebalancer, tally, () => profiler is { Sampling: true }, Limit, clock, stop);
+        payments = new SoakPaymentLoop(
+            run,
+            network,
+            driver,
+            rebalancer,
+            tally,
+            () => profiler is { Sampling: true },
+            Limit,
+            clock,
+            stop
+        );
         var paying = payments.RunAsync(topology.Flows, definition.PaymentsPerInvocation);
         var sampling = Task.Run(() => sampler.RunAsync(stop.Token));
         var profiling = Task.CompletedTask;
         if (run.Profiling is { } perf)
         {
-            profiler = new SoakProfiler(run, perf, network, topology.Nodes.Select(n => n.Name).ToList(), () => tally.Succeeded,
-                clock, run.Options.ProfileEvery ?? SoakProfiler.DefaultEvery(Limit), Limit.Duration);
-            run.Progress.Info($"soak: profiling every node for {SoakProfiler.WindowLength.TotalSeconds:0} s every {profiler.Every.TotalMinutes:0.#} min");
+            profiler = new SoakProfiler(
+                run,
+                perf,
+                network,
+                topology.Nodes.Select(n => n.Name).ToList(),
+                () => tally.Succeeded,
+                clock,
+                run.Options.ProfileEvery ?? SoakProfiler.DefaultEvery(Limit),
+                Limit.Duration
+            );
+            run.Progress.Info(
+                $"soak: profiling every node for {SoakProfiler.WindowLength.TotalSeconds:0} s every {profiler.Every.TotalMinutes:0.#} min"
+            );
             profiling = Task.Run(() => profiler.RunAsync(stop.Token));
         }
         try
@@ -85,16 +115,37 @@ internal sealed class SoakRun
             return finishing ??= Task.Run(async () =>
             {
                 stop.Cancel();
-                var stoppedBy = payments?.StoppedBy ?? (run.Cancellation.IsCancellationRequested ? $"interrupted by {run.StoppedBy ?? "a signal"}" : null);
+                var stoppedBy =
+                    payments?.StoppedBy
+                    ?? (
+                        run.Cancellation.IsCancellationRequested
+                            ? $"interrupted by {run.StoppedBy ?? "a signal"}"
+                            : null
+                    );
                 if (sampler is null || lifecycle is null)
                 {
                     return true;
                 }
                 await sampler.CloseAsync();
-                var findings = SoakReport.Write(run.ResultsDirectory, new SoakFacts(
-                    run.Scenario.Name, Limit.ToString(), clock.Elapsed, tally.Succeeded, tally.Failed, tally.Latency, lifecycle.IdleCpu,
-                    run.Options.Budgets, run.Options.ThresholdPercent, stoppedBy, run.Options.SampleInterval));
-                run.Progress.Info($"soak: {tally.Succeeded} payments ({tally.Failed} failed) in {clock.Elapsed.TotalMinutes:0.0} min; report {Path.Combine(run.ResultsDirectory, SoakReportMarkdown.FileName)}");
+                var findings = SoakReport.Write(
+                    run.ResultsDirectory,
+                    new SoakFacts(
+                        run.Scenario.Name,
+                        Limit.ToString(),
+                        clock.Elapsed,
+                        tally.Succeeded,
+                        tally.Failed,
+                        tally.Latency,
+                        lifecycle.IdleCpu,
+                        run.Options.Budgets,
+                        run.Options.ThresholdPercent,
+                        stoppedBy,
+                        run.Options.SampleInterval
+                    )
+                );
+                run.Progress.Info(
+                    $"soak: {tally.Succeeded} payments ({tally.Failed} failed) in {clock.Elapsed.TotalMinutes:0.0} min; report {Path.Combine(run.ResultsDirectory, SoakReportMarkdown.FileName)}"
+                );
                 foreach (var line in SoakReport.Lines(findings))
                 {
                     run.Progress.Info($"soak: {line}");
@@ -116,13 +167,25 @@ internal sealed class SoakRun
         run.Results.SoakProfiles = windows;
         if (windows.Count == 0)
         {
-            run.Progress.Info($"soak: no profile window closed{(profiler.Problem is null ? $" (the first opens after {profiler.Every.TotalMinutes:0.#} min)" : $": {profiler.Problem}")}");
+            run.Progress.Info(
+                $"soak: no profile window closed{(profiler.Problem is null ? $" (the first opens after {profiler.Every.TotalMinutes:0.#} min)" : $": {profiler.Problem}")}"
+            );
             return;
         }
         var (sampled, unsampled) = tally.ProfiledLatency();
-        var lines = SoakProfileReport.Write(run.ResultsDirectory, windows, profiling.Settings, profiling.PerfVersion, run.Options.ThresholdPercent,
-            profiler.Every, sampled, unsampled);
-        run.Progress.Info($"soak: {windows.Count} profile windows; {Path.Combine(run.ResultsDirectory, Profiling.ProfileFiles.Folder, Reports.ProfileReport.FileName)}");
+        var lines = SoakProfileReport.Write(
+            run.ResultsDirectory,
+            windows,
+            profiling.Settings,
+            profiling.PerfVersion,
+            run.Options.ThresholdPercent,
+            profiler.Every,
+            sampled,
+            unsampled
+        );
+        run.Progress.Info(
+            $"soak: {windows.Count} profile windows; {Path.Combine(run.ResultsDirectory, Profiling.ProfileFiles.Folder, Reports.ProfileReport.FileName)}"
+        );
         foreach (var line in lines)
         {
             run.Progress.Info($"soak: profile: {line}");

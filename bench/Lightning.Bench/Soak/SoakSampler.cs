@@ -14,8 +14,16 @@ namespace Lightning.Bench.Soak;
 /// window become one row of soak.csv, and each node's resources one row of soak-nodes.csv (its CPU as a share of the
 /// window and per payment above its idle rate); once a minute at most, a line of progress.
 /// </summary>
-internal sealed class SoakSampler(RunContext run, SoakTally tally, IReadOnlyDictionary<string, NodeResources> readers,
-    IReadOnlyDictionary<string, double>? idleCpu, SoakWindowsCsv windows, SoakNodesCsv nodes, Stopwatch clock, SoakLimit limit)
+internal sealed class SoakSampler(
+    RunContext run,
+    SoakTally tally,
+    IReadOnlyDictionary<string, NodeResources> readers,
+    IReadOnlyDictionary<string, double>? idleCpu,
+    SoakWindowsCsv windows,
+    SoakNodesCsv nodes,
+    Stopwatch clock,
+    SoakLimit limit
+)
 {
     private readonly object gate = new();
     private readonly Dictionary<string, NodeResourceSample> previous = new();
@@ -23,14 +31,20 @@ internal sealed class SoakSampler(RunContext run, SoakTally tally, IReadOnlyDict
     private double previousSeconds;
 
     /// <summary>A reader of each node's resources; a node whose resources cannot be read is said so and left out.</summary>
-    public static async Task<IReadOnlyDictionary<string, NodeResources>> ReadersAsync(RunContext run, TopologySpec topology, LightningNetwork network)
+    public static async Task<IReadOnlyDictionary<string, NodeResources>> ReadersAsync(
+        RunContext run,
+        TopologySpec topology,
+        LightningNetwork network
+    )
     {
         var readers = new Dictionary<string, NodeResources>();
         foreach (var (name, id) in network.Containers)
         {
             var spec = topology.Nodes.FirstOrDefault(n => n.Name == name);
             var directory = network.Layout.NodeDirectory(name);
-            Func<IReadOnlyList<string>>? data = spec is null ? null : () => run.Kinds.Get(spec.Kind).DataFiles(directory);
+            Func<IReadOnlyList<string>>? data = spec is null
+                ? null
+                : () => run.Kinds.Get(spec.Kind).DataFiles(directory);
             var (reader, problem) = await NodeResources.OfContainerAsync(run.Engine, id, data, run.Cancellation);
             if (reader is null)
             {
@@ -59,9 +73,7 @@ internal sealed class SoakSampler(RunContext run, SoakTally tally, IReadOnlyDict
                 }
             }
         }
-        catch (OperationCanceledException)
-        {
-        }
+        catch (OperationCanceledException) { }
         catch (Exception e) when (e is IOException or InvalidOperationException)
         {
             run.Progress.Info($"soak: sampling stopped ({e.Message})");
@@ -133,7 +145,10 @@ internal sealed class SoakSampler(RunContext run, SoakTally tally, IReadOnlyDict
                 var cpuNs = sample.CpuNanoseconds - before.CpuNanoseconds;
                 cpuPercent = cpuNs / (span * 1e9) * 100;
                 var aboveIdle = cpuNs - (idleCpu?.GetValueOrDefault(name) ?? 0) * span;
-                cpuPerPayment = latencies.Count > 0 && idleCpu?.ContainsKey(name) == true ? aboveIdle / 1e6 / latencies.Count : double.NaN;
+                cpuPerPayment =
+                    latencies.Count > 0 && idleCpu?.ContainsKey(name) == true
+                        ? aboveIdle / 1e6 / latencies.Count
+                        : double.NaN;
             }
             previous[name] = sample;
             nodes.Write(seconds, window.PaymentsTotal, name, cpuPercent, cpuPerPayment, sample);
@@ -142,7 +157,10 @@ internal sealed class SoakSampler(RunContext run, SoakTally tally, IReadOnlyDict
         windows.Flush();
         nodes.Flush();
         previousSeconds = seconds;
-        var p95 = latencies.Count == 0 ? "-" : CaseFigures.Percentile(latencies, 0.95).ToString("0", CultureInfo.InvariantCulture);
+        var p95 =
+            latencies.Count == 0
+                ? "-"
+                : CaseFigures.Percentile(latencies, 0.95).ToString("0", CultureInfo.InvariantCulture);
         return $"{window.PaymentsTotal} payments, {pps:0.0}/s, p95 {p95} ms, rss {string.Join(", ", parts)}";
     }
 

@@ -93,7 +93,8 @@ internal sealed class SoakTally
     /// <summary>How many payments ended inside profile windows and outside them, and their mean latency (NaN without any).</summary>
     public ((long Count, double MeanMs) Sampled, (long Count, double MeanMs) Unsampled) ProfiledLatency()
     {
-        static (long, double) Mean((long Count, double SumMs) p) => (p.Count, p.Count > 0 ? p.SumMs / p.Count : double.NaN);
+        static (long, double) Mean((long Count, double SumMs) p) =>
+            (p.Count, p.Count > 0 ? p.SumMs / p.Count : double.NaN);
         lock (gate)
         {
             return (Mean(sampled), Mean(unsampled));

@@ -11,7 +11,8 @@ internal static class BuiltImageName
     /// <summary>Every image the harness made, as the engine's reference filter matches them.</summary>
     public const string Pattern = Repository + "/*";
 
-    public static string For(string checkoutName, string commit) => $"{Repository}/{checkoutName}:{commit[..Math.Min(12, commit.Length)]}";
+    public static string For(string checkoutName, string commit) =>
+        $"{Repository}/{checkoutName}:{commit[..Math.Min(12, commit.Length)]}";
 
     /// <summary>The images made from one checkout.</summary>
     public static string PatternFor(string checkoutName) => $"{Repository}/{checkoutName}";

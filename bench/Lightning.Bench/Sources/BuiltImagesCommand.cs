@@ -18,7 +18,8 @@ internal static class BuiltImagesCommand
         {
             return HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or IOException or SourceUnavailableException)
+        catch (Exception e)
+            when (e is DockerUnavailableException or DockerApiException or IOException or SourceUnavailableException)
         {
             return HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
@@ -33,16 +34,27 @@ internal static class BuiltImagesCommand
         if (options.PruneBuilt)
         {
             var (removed, bytes, kept) = await cache.PruneAsync(checkout?.Name);
-            output.WriteLine(Invariant($"built images{whose}: removed {removed} ({bytes / 1e6:0.#} MB as the engine sizes them, shared layers counted in each)") +
-                (kept.Count > 0 ? $"; kept {kept.Count} a container still uses: {string.Join(", ", kept)}" : ""));
+            output.WriteLine(
+                Invariant(
+                    $"built images{whose}: removed {removed} ({bytes / 1e6:0.#} MB as the engine sizes them, shared layers counted in each)"
+                ) + (kept.Count > 0 ? $"; kept {kept.Count} a container still uses: {string.Join(", ", kept)}" : "")
+            );
             return 0;
         }
         var images = await cache.ListAsync(checkout?.Name);
-        output.WriteLine($"{images.Count} image(s) made from source refs{whose} (in the engine as {BuiltImageName.Pattern}; records in {cache.Directory}):");
+        output.WriteLine(
+            $"{images.Count} image(s) made from source refs{whose} (in the engine as {BuiltImageName.Pattern}; records in {cache.Directory}):"
+        );
         foreach (var (image, made) in images)
         {
-            output.WriteLine(Invariant($"  {image.Names[0]}  {image.SizeBytes / 1e6:0} MB  made {image.Created:yyyy-MM-dd HH:mm}") +
-                (made is null ? "  (no record)" : $"  {made.Commit} \"{made.Subject}\" ({made.AuthorDate:yyyy-MM-dd}) of {made.Repository}"));
+            output.WriteLine(
+                Invariant($"  {image.Names[0]}  {image.SizeBytes / 1e6:0} MB  made {image.Created:yyyy-MM-dd HH:mm}")
+                    + (
+                        made is null
+                            ? "  (no record)"
+                            : $"  {made.Commit} \"{made.Subject}\" ({made.AuthorDate:yyyy-MM-dd}) of {made.Repository}"
+                    )
+            );
         }
         return 0;
     }

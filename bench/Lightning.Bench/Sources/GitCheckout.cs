@@ -33,7 +33,9 @@ internal sealed partial class GitCheckout
         var full = System.IO.Path.GetFullPath(directory);
         if (!Directory.Exists(full))
         {
-            throw new UsageException($"--source {directory}: no such folder; give a git checkout of the implementation");
+            throw new UsageException(
+                $"--source {directory}: no such folder; give a git checkout of the implementation"
+            );
         }
         var top = await RunAsync(full, ["rev-parse", "--show-toplevel"], ct);
         if (!top.Succeeded || top.StandardOutput.Trim().Length == 0)
@@ -42,7 +44,9 @@ internal sealed partial class GitCheckout
             var bare = await RunAsync(full, ["rev-parse", "--is-bare-repository"], ct);
             if (!bare.Succeeded || bare.StandardOutput.Trim() != "true")
             {
-                throw new UsageException($"--source {directory} is not a git checkout ({top.Tail(1)}): give the folder of a clone of the implementation");
+                throw new UsageException(
+                    $"--source {directory} is not a git checkout ({top.Tail(1)}): give the folder of a clone of the implementation"
+                );
             }
             return new GitCheckout(full, NameOf(full));
         }
@@ -53,7 +57,10 @@ internal sealed partial class GitCheckout
     /// <summary>The full hash of the commit <paramref name="reference"/> names (a tag, branch, commit or any rev), or null when it names none.</summary>
     public async Task<string?> ResolveAsync(string reference, CancellationToken ct = default)
     {
-        var result = await GitAsync(["rev-parse", "--verify", "--quiet", "--end-of-options", reference + "^{commit}"], ct);
+        var result = await GitAsync(
+            ["rev-parse", "--verify", "--quiet", "--end-of-options", reference + "^{commit}"],
+            ct
+        );
         var hash = result.StandardOutput.Trim();
         return result.Succeeded && Hash().IsMatch(hash) ? hash : null;
     }
@@ -61,7 +68,10 @@ internal sealed partial class GitCheckout
     public async Task<CommitInfo> CommitAsync(string commit, CancellationToken ct = default)
     {
         var result = await CheckedAsync(["show", "-s", $"--format={CommitFormat}", "--end-of-options", commit], ct);
-        return ParseCommit(result.StandardOutput.TrimEnd('\n')) ?? throw new SourceUnavailableException($"git show {commit} in {Path} answered '{result.StandardOutput.Trim()}'");
+        return ParseCommit(result.StandardOutput.TrimEnd('\n'))
+            ?? throw new SourceUnavailableException(
+                $"git show {commit} in {Path} answered '{result.StandardOutput.Trim()}'"
+            );
     }
 
     /// <summary>One commit per line: hash, parents, author, author date, subject (a subject is one line).</summary>
@@ -70,17 +80,26 @@ internal sealed partial class GitCheckout
     private static CommitInfo? ParseCommit(string line)
     {
         var parts = line.Split('\x1f');
-        return parts.Length < 5 ? null
-            : new CommitInfo(parts[0], parts[1].Split(' ', StringSplitOptions.RemoveEmptyEntries), parts[4], parts[2], DateTimeOffset.Parse(parts[3], CultureInfo.InvariantCulture));
+        return parts.Length < 5
+            ? null
+            : new CommitInfo(
+                parts[0],
+                parts[1].Split(' ', StringSplitOptions.RemoveEmptyEntries),
+                parts[4],
+                parts[2],
+                DateTimeOffset.Parse(parts[3], CultureInfo.InvariantCulture)
+            );
     }
 
     /// <summary>The files a commit touched against its first parent (a merge: what it brought into the first-parent line; a root commit: all of it).</summary>
     public async Task<IReadOnlyList<FileChange>> FilesAsync(CommitInfo commit, CancellationToken ct = default)
     {
-        var result = commit.Parents.Count == 0
-            ? await CheckedAsync(["show", "--numstat", "--format=", "--end-of-options", commit.Hash], ct)
-            : await CheckedAsync(["diff", "--numstat", "--end-of-options", commit.Parents[0], commit.Hash], ct);
-        return result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+        var result =
+            commit.Parents.Count == 0
+                ? await CheckedAsync(["show", "--numstat", "--format=", "--end-of-options", commit.Hash], ct)
+                : await CheckedAsync(["diff", "--numstat", "--end-of-options", commit.Parents[0], commit.Hash], ct);
+        return result
+            .StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries)
             .Select(line => line.Split('\t', 3))
             .Where(p => p.Length == 3)
             .Select(p => new FileChange(p[2], Count(p[0]), Count(p[1])))
@@ -91,10 +110,29 @@ internal sealed partial class GitCheckout
     /// The commits after <paramref name="good"/> up to <paramref name="bad"/> on bad's first-parent line that descend
     /// from good, oldest first (git log --ancestry-path --first-parent good..bad): the mainline's commits, a merge as one.
     /// </summary>
-    public async Task<IReadOnlyList<CommitInfo>> FirstParentRangeAsync(string good, string bad, CancellationToken ct = default)
+    public async Task<IReadOnlyList<CommitInfo>> FirstParentRangeAsync(
+        string good,
+        string bad,
+        CancellationToken ct = default
+    )
     {
-        var result = await CheckedAsync(["log", "--ancestry-path", "--first-parent", "--reverse", $"--format={CommitFormat}", $"{good}..{bad}", "--"], ct);
-        return result.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(ParseCommit).OfType<CommitInfo>().ToList();
+        var result = await CheckedAsync(
+            [
+                "log",
+                "--ancestry-path",
+                "--first-parent",
+                "--reverse",
+                $"--format={CommitFormat}",
+                $"{good}..{bad}",
+                "--",
+            ],
+            ct
+        );
+        return result
+            .StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+            .Select(ParseCommit)
+            .OfType<CommitInfo>()
+            .ToList();
     }
 
     /// <summary>Whether <paramref name="ancestor"/> is <paramref name="commit"/> or one of its ancestors.</summary>
@@ -105,7 +143,9 @@ internal sealed partial class GitCheckout
         {
             0 => true,
             1 => false,
-            _ => throw new SourceUnavailableException($"git merge-base --is-ancestor {ancestor} {commit} in {Path} failed: {result.Tail()}"),
+            _ => throw new SourceUnavailableException(
+                $"git merge-base --is-ancestor {ancestor} {commit} in {Path} failed: {result.Tail()}"
+            ),
         };
     }
 
@@ -116,8 +156,9 @@ internal sealed partial class GitCheckout
         {
             return [];
         }
-        var hashes = (await CheckedAsync(["rev-list", $"^{merge.Parents[0]}", .. merge.Parents.Skip(1)], ct)).StandardOutput
-            .Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        var hashes = (
+            await CheckedAsync(["rev-list", $"^{merge.Parents[0]}", .. merge.Parents.Skip(1)], ct)
+        ).StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries);
         var commits = new List<CommitInfo>();
         foreach (var hash in hashes)
         {
@@ -157,23 +198,40 @@ internal sealed partial class GitCheckout
 
     /// <summary>The worktrees git lists for the checkout (its own working tree first), for the check that none is left.</summary>
     public async Task<IReadOnlyList<string>> WorktreesAsync(CancellationToken ct = default) =>
-        (await CheckedAsync(["worktree", "list", "--porcelain"], ct)).StandardOutput.Split('\n')
-            .Where(l => l.StartsWith("worktree ", StringComparison.Ordinal)).Select(l => l["worktree ".Length..]).ToList();
+        (await CheckedAsync(["worktree", "list", "--porcelain"], ct))
+            .StandardOutput.Split('\n')
+            .Where(l => l.StartsWith("worktree ", StringComparison.Ordinal))
+            .Select(l => l["worktree ".Length..])
+            .ToList();
 
-    private Task<ProcessResult> GitAsync(IReadOnlyList<string> arguments, CancellationToken ct) => RunAsync(Path, arguments, ct);
+    private Task<ProcessResult> GitAsync(IReadOnlyList<string> arguments, CancellationToken ct) =>
+        RunAsync(Path, arguments, ct);
 
     private async Task<ProcessResult> CheckedAsync(IReadOnlyList<string> arguments, CancellationToken ct)
     {
         var result = await GitAsync(arguments, ct);
-        return result.Succeeded ? result : throw new SourceUnavailableException($"git {string.Join(' ', arguments)} in {Path} failed: {result.Tail()}");
+        return result.Succeeded
+            ? result
+            : throw new SourceUnavailableException(
+                $"git {string.Join(' ', arguments)} in {Path} failed: {result.Tail()}"
+            );
     }
 
-    private static async Task<ProcessResult> RunAsync(string directory, IReadOnlyList<string> arguments, CancellationToken ct)
+    private static async Task<ProcessResult> RunAsync(
+        string directory,
+        IReadOnlyList<string> arguments,
+        CancellationToken ct
+    )
     {
         try
         {
-            return await ProcessRunner.RunAsync("git", ["-C", directory, .. arguments], CallTimeout,
-                new Dictionary<string, string?> { ["GIT_TERMINAL_PROMPT"] = "0", ["LC_ALL"] = "C" }, ct: ct);
+            return await ProcessRunner.RunAsync(
+                "git",
+                ["-C", directory, .. arguments],
+                CallTimeout,
+                new Dictionary<string, string?> { ["GIT_TERMINAL_PROMPT"] = "0", ["LC_ALL"] = "C" },
+                ct: ct
+            );
         }
         catch (ToolNotFoundException)
         {
@@ -181,12 +239,15 @@ internal sealed partial class GitCheckout
         }
     }
 
-    private static int? Count(string text) => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
+    private static int? Count(string text) =>
+        int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
 
     /// <summary>The folder's name in lower case, each run of other characters than letters and digits one '-' (an image repository's part).</summary>
     internal static string NameOf(string path)
     {
-        var name = NotAllowed().Replace(System.IO.Path.GetFileName(path.TrimEnd('/')).ToLowerInvariant(), "-").Trim('-');
+        var name = NotAllowed()
+            .Replace(System.IO.Path.GetFileName(path.TrimEnd('/')).ToLowerInvariant(), "-")
+            .Trim('-');
         return name.Length == 0 ? "source" : name;
     }
 

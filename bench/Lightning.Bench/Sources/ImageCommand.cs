@@ -37,10 +37,16 @@ internal sealed record ImageCommand(string Text, string From)
         var file = Path.Combine(checkout, FileName);
         if (!File.Exists(file))
         {
-            throw new UsageException($"no image command: give --image-command '…' (e.g. 'docker build -t {{image}} {{source}}'), or put it in {file}");
+            throw new UsageException(
+                $"no image command: give --image-command '…' (e.g. 'docker build -t {{image}} {{source}}'), or put it in {file}"
+            );
         }
         var text = File.ReadAllText(file).Trim();
-        return text.Length > 0 ? new ImageCommand(text, file) : throw new UsageException($"{file} is empty: write the command that makes a commit into an image in it, or give --image-command");
+        return text.Length > 0
+            ? new ImageCommand(text, file)
+            : throw new UsageException(
+                $"{file} is empty: write the command that makes a commit into an image in it, or give --image-command"
+            );
     }
 
     /// <summary>The command with its placeholders put in, each shell-quoted (so a path with spaces or quotes stays one word).</summary>
@@ -53,7 +59,15 @@ internal sealed record ImageCommand(string Text, string From)
     /// Runs the command in <paramref name="source"/> (the commit's clean tree), its standard output and error together,
     /// line by line, into <paramref name="log"/> and to <paramref name="line"/>; returns its exit code.
     /// </summary>
-    public async Task<int> RunAsync(string commit, string source, string image, string reference, TextWriter log, Action<string> line, CancellationToken ct = default)
+    public async Task<int> RunAsync(
+        string commit,
+        string source,
+        string image,
+        string reference,
+        TextWriter log,
+        Action<string> line,
+        CancellationToken ct = default
+    )
     {
         var environment = new Dictionary<string, string?>
         {
@@ -63,14 +77,22 @@ internal sealed record ImageCommand(string Text, string From)
             [RefVariable] = reference,
         };
         // One stream: the log keeps the command's words in the order it said them.
-        var result = await ProcessRunner.RunAsync("/bin/sh", ["-c", "exec 2>&1\n" + For(commit, source, image)], Timeout, reader =>
-        {
-            while (reader.ReadLine() is { } text)
+        var result = await ProcessRunner.RunAsync(
+            "/bin/sh",
+            ["-c", "exec 2>&1\n" + For(commit, source, image)],
+            Timeout,
+            reader =>
             {
-                log.WriteLine(text);
-                line(text);
-            }
-        }, environment, source, ct);
+                while (reader.ReadLine() is { } text)
+                {
+                    log.WriteLine(text);
+                    line(text);
+                }
+            },
+            environment,
+            source,
+            ct
+        );
         return result.ExitCode;
     }
 

@@ -36,36 +36,67 @@ internal static class SourceBuilds
         {
             exitCode = HarnessExit.Fail(HarnessExit.Usage, e.Message);
         }
-        catch (Exception e) when (e is SourceUnavailableException or DockerUnavailableException or DockerApiException or IOException or UnauthorizedAccessException)
+        catch (Exception e)
+            when (e
+                    is SourceUnavailableException
+                        or DockerUnavailableException
+                        or DockerApiException
+                        or IOException
+                        or UnauthorizedAccessException
+            )
         {
             exitCode = HarnessExit.Fail(HarnessExit.Failure, e.Message);
         }
         catch (OperationCanceledException) when (stop.Token.IsCancellationRequested)
         {
-            exitCode = HarnessExit.Fail(HarnessExit.Interrupted, "stopped while making images from source refs (nothing of the unfinished build is left but its log)");
+            exitCode = HarnessExit.Fail(
+                HarnessExit.Interrupted,
+                "stopped while making images from source refs (nothing of the unfinished build is left but its log)"
+            );
         }
         return options;
     }
 
-    public static async Task<HarnessOptions> PrepareAsync(HarnessOptions options, RunProgress progress, CancellationToken ct = default)
+    public static async Task<HarnessOptions> PrepareAsync(
+        HarnessOptions options,
+        RunProgress progress,
+        CancellationToken ct = default
+    )
     {
-        var refs = options.Builds.SelectMany(b => b.Images).Select(i => i.Image).Where(SourceRef.Is).Distinct().ToList();
+        var refs = options
+            .Builds.SelectMany(b => b.Images)
+            .Select(i => i.Image)
+            .Where(SourceRef.Is)
+            .Distinct()
+            .ToList();
         if (refs.Count == 0)
         {
             return options;
         }
-        var checkout = await GitCheckout.OpenAsync(options.SourceDirectory ?? throw new UsageException("a build given as git:REF needs --source DIR"), ct);
+        var checkout = await GitCheckout.OpenAsync(
+            options.SourceDirectory ?? throw new UsageException("a build given as git:REF needs --source DIR"),
+            ct
+        );
         // Every ref resolved before anything is built: a typo costs no build.
         var commits = new List<(string Image, CommitInfo Commit)>();
         foreach (var image in refs)
         {
             var reference = SourceRef.Of(image);
-            var hash = await checkout.ResolveAsync(reference, ct) ?? throw new UsageException(
-                $"{image}: '{reference}' names no commit in {checkout.Path} (git rev-parse {reference}^{{commit}} found none): give a tag, branch or commit of that checkout (git fetch it first if it is new)");
+            var hash =
+                await checkout.ResolveAsync(reference, ct)
+                ?? throw new UsageException(
+                    $"{image}: '{reference}' names no commit in {checkout.Path} (git rev-parse {reference}^{{commit}} found none): give a tag, branch or commit of that checkout (git fetch it first if it is new)"
+                );
             commits.Add((image, await checkout.CommitAsync(hash, ct)));
         }
         using var engine = new DockerEngine(DockerEndpoint.Resolve());
-        var images = new SourceImages(checkout, options.ImageCommand, engine, Path.Combine(options.ResultsRoot, LogFolder), progress);
+        var images = new SourceImages(
+            checkout,
+            options.ImageCommand,
+            engine,
+            Path.Combine(options.ResultsRoot, LogFolder),
+            progress
+        );
         var records = new List<SourceCommit>();
         foreach (var (image, commit) in commits)
         {
@@ -76,11 +107,18 @@ internal static class SourceBuilds
                 continue;
             }
             var (made, failed) = await images.EnsureAsync(commit, reference, ct);
-            records.Add(made ?? throw new UsageException($"{image} ({commit.Short} \"{commit.Subject}\"): {failed!.Describe(images.Command.From)}"));
+            records.Add(
+                made
+                    ?? throw new UsageException(
+                        $"{image} ({commit.Short} \"{commit.Subject}\"): {failed!.Describe(images.Command.From)}"
+                    )
+            );
         }
         if (records.All(r => !r.Built))
         {
-            progress.Info($"built nothing: {string.Join(", ", records.Select(r => $"git:{r.Ref} is {r.Image}"))}, made earlier ({ListOption} lists them)");
+            progress.Info(
+                $"built nothing: {string.Join(", ", records.Select(r => $"git:{r.Ref} is {r.Image}"))}, made earlier ({ListOption} lists them)"
+            );
         }
         return WithImages(options, records);
     }
@@ -93,15 +131,20 @@ internal static class SourceBuilds
     /// <summary>The options with each git:REF image replaced by the image made from its commit, and the records of those commits.</summary>
     internal static HarnessOptions WithImages(HarnessOptions options, IReadOnlyList<SourceCommit> records)
     {
-        string Image(string image) => SourceRef.Is(image) ? records.First(r => r.Ref == SourceRef.Of(image)).Image : image;
+        string Image(string image) =>
+            SourceRef.Is(image) ? records.First(r => r.Ref == SourceRef.Of(image)).Image : image;
         return options with
         {
             ClnImage = Image(options.ClnImage),
-            BuildList = options.BuildList.Select(b => b with
-            {
-                Image = Image(b.Image),
-                NodeImages = b.NodeImages.ToDictionary(n => n.Key, n => Image(n.Value)),
-            }).ToList(),
+            BuildList = options
+                .BuildList.Select(b =>
+                    b with
+                    {
+                        Image = Image(b.Image),
+                        NodeImages = b.NodeImages.ToDictionary(n => n.Key, n => Image(n.Value)),
+                    }
+                )
+                .ToList(),
             Sources = records,
         };
     }

@@ -24,7 +24,12 @@ internal static class BudgetedVerdicts
     /// order of least time so far, those whose pairs still end within the budget (<paramref name="overheadSeconds"/>:
     /// a round's own cost besides its topologies); none when not even the first fits.
     /// </summary>
-    public static IReadOnlyList<string> NextCells(IReadOnlyList<CellSpend> open, double elapsedSeconds, double budgetSeconds, double overheadSeconds)
+    public static IReadOnlyList<string> NextCells(
+        IReadOnlyList<CellSpend> open,
+        double elapsedSeconds,
+        double budgetSeconds,
+        double overheadSeconds
+    )
     {
         if (open.Count == 0)
         {
@@ -33,7 +38,11 @@ internal static class BudgetedVerdicts
         var line = open.Min(c => c.Seconds + c.SecondsPerPair);
         var next = new List<string>();
         var end = elapsedSeconds + Math.Max(0, overheadSeconds);
-        foreach (var cell in open.Where(c => c.Seconds <= line + 1e-9).OrderBy(c => c.Seconds).ThenBy(c => c.Cell, StringComparer.Ordinal))
+        foreach (
+            var cell in open.Where(c => c.Seconds <= line + 1e-9)
+                .OrderBy(c => c.Seconds)
+                .ThenBy(c => c.Cell, StringComparer.Ordinal)
+        )
         {
             if (end + cell.SecondsPerPair > budgetSeconds)
             {
@@ -51,36 +60,47 @@ internal static class BudgetedVerdicts
     /// (live at once) count once.
     /// </summary>
     /// <param name="now">The end of a topology still ending (a round's last group, behind the next round's setup).</param>
-    public static IReadOnlyList<CellSpend> Spend(IEnumerable<Results.CaseResults> cases, IReadOnlyCollection<string> cells, DateTimeOffset now)
+    public static IReadOnlyList<CellSpend> Spend(
+        IEnumerable<Results.CaseResults> cases,
+        IReadOnlyCollection<string> cells,
+        DateTimeOffset now
+    )
     {
-        var byCell = cases.Where(c => c.Topology is not null)
+        var byCell = cases
+            .Where(c => c.Topology is not null)
             .GroupBy(c => c.Id.Cell.Label)
             .ToDictionary(g => g.Key, g => g.ToList());
-        return cells.Select(cell =>
-        {
-            if (!byCell.TryGetValue(cell, out var list))
+        return cells
+            .Select(cell =>
             {
-                return new CellSpend(cell, 0, 0);
-            }
-            var arms = list.Select(c => c.Id.Arm).Distinct().Count();
-            var pairs = list.GroupBy(c => c.Id.Topology).Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
-            var seconds = 0.0;
-            var (from, to) = (DateTimeOffset.MinValue, DateTimeOffset.MinValue);
-            foreach (var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended ?? now)).OrderBy(w => w.Started))
-            {
-                if (start > to)
+                if (!byCell.TryGetValue(cell, out var list))
                 {
-                    seconds += (to - from).TotalSeconds;
-                    (from, to) = (start, end);
+                    return new CellSpend(cell, 0, 0);
                 }
-                else if (end > to)
+                var arms = list.Select(c => c.Id.Arm).Distinct().Count();
+                var pairs = list.GroupBy(c => c.Id.Topology)
+                    .Count(g => g.Count() >= arms && g.All(c => c.Figures is not null));
+                var seconds = 0.0;
+                var (from, to) = (DateTimeOffset.MinValue, DateTimeOffset.MinValue);
+                foreach (
+                    var (start, end) in list.Select(c => (c.Topology!.Started, c.Topology.Ended ?? now))
+                        .OrderBy(w => w.Started)
+                )
                 {
-                    to = end;
+                    if (start > to)
+                    {
+                        seconds += (to - from).TotalSeconds;
+                        (from, to) = (start, end);
+                    }
+                    else if (end > to)
+                    {
+                        to = end;
+                    }
                 }
-            }
-            seconds += (to - from).TotalSeconds;
-            return new CellSpend(cell, pairs, seconds);
-        }).ToList();
+                seconds += (to - from).TotalSeconds;
+                return new CellSpend(cell, pairs, seconds);
+            })
+            .ToList();
     }
 
     /// <summary>
@@ -99,18 +119,40 @@ internal static class BudgetedVerdicts
 
     /// <summary>Each primary verdict at the end: decided ones with the pairs they were first decided at, open ones with what they need.</summary>
     /// <param name="secondsPerPair">What a pair of the verdict's cell costs at this run's pace.</param>
-    public static IReadOnlyList<BudgetVerdict> Summarise(RunComparisons last, IReadOnlyDictionary<string, int> firstDecided, Func<string, double> secondsPerPair) =>
-        last.Comparisons.Where(IsPrimary).Select(c =>
-        {
-            var pairs = c.Interval.BaselineTopologies;
-            if (c.Verdict != Verdict.Unknown)
+    public static IReadOnlyList<BudgetVerdict> Summarise(
+        RunComparisons last,
+        IReadOnlyDictionary<string, int> firstDecided,
+        Func<string, double> secondsPerPair
+    ) =>
+        last
+            .Comparisons.Where(IsPrimary)
+            .Select(c =>
             {
-                return new BudgetVerdict(c.Cell, c.Metric, c.Candidate, c.Verdict, firstDecided.TryGetValue(Key(c), out var at) ? at : pairs);
-            }
-            var needed = PairsNeeded(c);
-            return new BudgetVerdict(c.Cell, c.Metric, c.Candidate, c.Verdict, pairs, needed,
-                needed is { } n && secondsPerPair(c.Cell) > 0 ? Math.Max(0, n - pairs) * secondsPerPair(c.Cell) / 60 : null);
-        }).ToList();
+                var pairs = c.Interval.BaselineTopologies;
+                if (c.Verdict != Verdict.Unknown)
+                {
+                    return new BudgetVerdict(
+                        c.Cell,
+                        c.Metric,
+                        c.Candidate,
+                        c.Verdict,
+                        firstDecided.TryGetValue(Key(c), out var at) ? at : pairs
+                    );
+                }
+                var needed = PairsNeeded(c);
+                return new BudgetVerdict(
+                    c.Cell,
+                    c.Metric,
+                    c.Candidate,
+                    c.Verdict,
+                    pairs,
+                    needed,
+                    needed is { } n && secondsPerPair(c.Cell) > 0
+                        ? Math.Max(0, n - pairs) * secondsPerPair(c.Cell) / 60
+                        : null
+                );
+            })
+            .ToList();
 
     public static string Key(ArmComparison c) => $"{c.Cell}|{c.Metric}|{c.Candidate}";
 }

@@ -30,23 +30,38 @@ internal sealed record ChangeEstimate(double Mean, double StandardError, double 
             return null;
         }
         var n = differences.Count;
-        var standardError = Math.Max(Math.Sqrt(SampleVariance.Of(differences) / n), Math.Sqrt(samplingVariances.Sum()) / n);
+        var standardError = Math.Max(
+            Math.Sqrt(SampleVariance.Of(differences) / n),
+            Math.Sqrt(samplingVariances.Sum()) / n
+        );
         return new ChangeEstimate(differences.Average(), standardError, n - 1, $"{n}");
     }
 
     /// <summary>Welch's estimate of mean(candidate) − mean(baseline) for topologies that were not paired; null with fewer than two on a side.</summary>
     /// <param name="baseline">Per topology, the value and its Poisson variance from sampling alone.</param>
-    public static ChangeEstimate? Welch(IReadOnlyList<(double Value, double SamplingVariance)> baseline, IReadOnlyList<(double Value, double SamplingVariance)> candidate)
+    public static ChangeEstimate? Welch(
+        IReadOnlyList<(double Value, double SamplingVariance)> baseline,
+        IReadOnlyList<(double Value, double SamplingVariance)> candidate
+    )
     {
         if (baseline.Count < 2 || candidate.Count < 2)
         {
             return null;
         }
         static (double Mean, double VarianceOfMean) Of(IReadOnlyList<(double Value, double SamplingVariance)> x) =>
-            (x.Average(v => v.Value), Math.Max(SampleVariance.Of(x.Select(v => v.Value).ToList()) / x.Count, x.Sum(v => v.SamplingVariance) / ((double)x.Count * x.Count)));
+            (
+                x.Average(v => v.Value),
+                Math.Max(
+                    SampleVariance.Of(x.Select(v => v.Value).ToList()) / x.Count,
+                    x.Sum(v => v.SamplingVariance) / ((double)x.Count * x.Count)
+                )
+            );
         var (mb, vb) = Of(baseline);
         var (mc, vc) = Of(candidate);
-        var df = vb + vc == 0 ? baseline.Count + candidate.Count - 2 : SampleVariance.WelchDegreesOfFreedom(vb, baseline.Count, vc, candidate.Count);
+        var df =
+            vb + vc == 0
+                ? baseline.Count + candidate.Count - 2
+                : SampleVariance.WelchDegreesOfFreedom(vb, baseline.Count, vc, candidate.Count);
         return new ChangeEstimate(mc - mb, Math.Sqrt(vb + vc), df, $"{baseline.Count} + {candidate.Count}");
     }
 }

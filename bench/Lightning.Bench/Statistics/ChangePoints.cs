@@ -35,7 +35,10 @@ internal static class ChangePoints
     {
         if (values.Any(v => !(v > 0)))
         {
-            throw new ArgumentException("change points are found on positive values (times, rates, counts)", nameof(values));
+            throw new ArgumentException(
+                "change points are found on positive values (times, rates, counts)",
+                nameof(values)
+            );
         }
         var logs = values.Select(v => Math.Log(v)).ToArray();
         var found = new List<ChangePoint>();
@@ -53,18 +56,28 @@ internal static class ChangePoints
             {
                 continue;
             }
-            found.Add(new ChangePoint(split, Math.Exp(logs[start..split].Average()), Math.Exp(logs[split..end].Average()), p));
+            found.Add(
+                new ChangePoint(split, Math.Exp(logs[start..split].Average()), Math.Exp(logs[split..end].Average()), p)
+            );
             segments.Push((start, split));
             segments.Push((split, end));
         }
         // Each step's means over its neighbouring segments, not the segment it was first found in.
         var cuts = found.Select(c => c.Index).Order().ToList();
-        return cuts.Select((cut, k) =>
-        {
-            var from = k == 0 ? 0 : cuts[k - 1];
-            var to = k == cuts.Count - 1 ? logs.Length : cuts[k + 1];
-            return new ChangePoint(cut, Math.Exp(logs[from..cut].Average()), Math.Exp(logs[cut..to].Average()), found.Single(c => c.Index == cut).PValue);
-        }).ToList();
+        return cuts.Select(
+                (cut, k) =>
+                {
+                    var from = k == 0 ? 0 : cuts[k - 1];
+                    var to = k == cuts.Count - 1 ? logs.Length : cuts[k + 1];
+                    return new ChangePoint(
+                        cut,
+                        Math.Exp(logs[from..cut].Average()),
+                        Math.Exp(logs[cut..to].Average()),
+                        found.Single(c => c.Index == cut).PValue
+                    );
+                }
+            )
+            .ToList();
     }
 
     /// <summary>The split of logs[start..end) with the largest q̂ (at least <see cref="MinSegment"/> each side), or null.</summary>
@@ -86,8 +99,11 @@ internal static class ChangePoints
     /// <summary>q̂ = mn/(m+n) · (2 mean|a−b| − mean|a−a'| − mean|b−b'|) of a = x[start..tau), b = x[tau..end).</summary>
     public static double EnergyStatistic(IReadOnlyList<double> x, int start, int tau, int end)
     {
-        int m = tau - start, n = end - tau;
-        double between = 0, withinA = 0, withinB = 0;
+        int m = tau - start,
+            n = end - tau;
+        double between = 0,
+            withinA = 0,
+            withinB = 0;
         for (var i = start; i < tau; i++)
         {
             for (var j = tau; j < end; j++)
@@ -106,7 +122,10 @@ internal static class ChangePoints
                 withinB += Math.Abs(x[j] - x[k]);
             }
         }
-        var e = 2 * between / (m * n) - (m > 1 ? withinA / (m * (m - 1) / 2.0) : 0) - (n > 1 ? withinB / (n * (n - 1) / 2.0) : 0);
+        var e =
+            2 * between / (m * n)
+            - (m > 1 ? withinA / (m * (m - 1) / 2.0) : 0)
+            - (n > 1 ? withinB / (n * (n - 1) / 2.0) : 0);
         return (double)m * n / (m + n) * e;
     }
 }

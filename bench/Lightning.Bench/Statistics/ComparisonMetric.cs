@@ -3,26 +3,41 @@ using Lightning.Bench.Results;
 namespace Lightning.Bench.Statistics;
 
 /// <summary>A figure comparisons are made on: its per-iteration values in one topology, and which way is worse.</summary>
-internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsWorse, Func<TopologySample, IReadOnlyList<double>> IterationValues)
+internal sealed record ComparisonMetric(
+    string Name,
+    string Unit,
+    bool HigherIsWorse,
+    Func<TopologySample, IReadOnlyList<double>> IterationValues
+)
 {
     /// <summary>BenchmarkDotNet's Mean: the time of one invocation (Concurrency payments per payer at once).</summary>
     public static readonly ComparisonMetric MeanTime = new("mean time", "ms", HigherIsWorse: true, s => s.IterationsMs);
 
     /// <summary>Operations per second that ended as expected, per iteration: that share × operations per invocation ÷ its time ("payments/s", "attempts/s").</summary>
-    public static ComparisonMetric Throughput(OperationNoun noun) => new($"{noun.Plural}/s", "", HigherIsWorse: false, s =>
-        s.IterationsMs.Select(t => s.SuccessShare * s.PaymentsPerInvocation / (t / 1000)).ToList());
+    public static ComparisonMetric Throughput(OperationNoun noun) =>
+        new(
+            $"{noun.Plural}/s",
+            "",
+            HigherIsWorse: false,
+            s => s.IterationsMs.Select(t => s.SuccessShare * s.PaymentsPerInvocation / (t / 1000)).ToList()
+        );
 
     /// <summary>The Lightning nodes' CPU time per operation that ended as expected (cgroups), each node's idle rate subtracted.</summary>
-    public static ComparisonMetric CpuPer(OperationNoun noun) => new($"CPU/{noun.Singular}", "ms", HigherIsWorse: true, s => s.CpuMsPerPayment);
+    public static ComparisonMetric CpuPer(OperationNoun noun) =>
+        new($"CPU/{noun.Singular}", "ms", HigherIsWorse: true, s => s.CpuMsPerPayment);
 
     /// <summary>What the Lightning nodes wrote to storage per operation that ended as expected (their database and logs).</summary>
-    public static ComparisonMetric StoragePer(OperationNoun noun) => new($"storage/{noun.Singular}", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
+    public static ComparisonMetric StoragePer(OperationNoun noun) =>
+        new($"storage/{noun.Singular}", "KB", HigherIsWorse: true, s => s.WrittenKbPerPayment ?? []);
 
     /// <summary>
     /// With --probe: the slowest answer of any node to a cheap RPC during an invocation (how responsive the nodes stay
     /// under the workload). A maximum, so it spreads far more than the timed metrics: judged against its own threshold.
     /// </summary>
-    public static readonly ComparisonMetric RpcWait = new("RPC wait", "ms", HigherIsWorse: true, s => s.ProbeWorstMs) { ThresholdPercent = RpcWaitThresholdPercent };
+    public static readonly ComparisonMetric RpcWait = new("RPC wait", "ms", HigherIsWorse: true, s => s.ProbeWorstMs)
+    {
+        ThresholdPercent = RpcWaitThresholdPercent,
+    };
 
     /// <summary>
     /// RPC wait's practical threshold, in %: chosen from its A/A spread on real images (one image as two builds, 4
@@ -38,7 +53,8 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     public static readonly ComparisonMetric Restart = new("restart", "s", HigherIsWorse: true, s => s.RestartSeconds);
 
     /// <summary>The timed metrics of operations called <paramref name="noun"/>.</summary>
-    public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) => [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
+    public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) =>
+        [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
 
     /// <summary>Whether a comparison's metric, by name, is a rate of operations (payments/s, attempts/s): with mean time, what a budgeted run decides on.</summary>
     public static bool NamesThroughput(string metric) => metric.EndsWith("/s", StringComparison.Ordinal);
@@ -50,15 +66,31 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     public const double InstructionsThresholdPercent = 0.5;
 
     /// <summary>With --instructions: all Lightning nodes' instructions per operation that ended as expected, idle subtracted, in millions.</summary>
-    public static ComparisonMetric InstructionsPer(OperationNoun noun) => new($"instructions/{noun.Singular}", "M", HigherIsWorse: true,
-        s => s.Instructions is { } i ? [i.Total / 1e6] : []) { IsInstructions = true };
+    public static ComparisonMetric InstructionsPer(OperationNoun noun) =>
+        new(
+            $"instructions/{noun.Singular}",
+            "M",
+            HigherIsWorse: true,
+            s => s.Instructions is { } i ? [i.Total / 1e6] : []
+        )
+        {
+            IsInstructions = true,
+        };
 
     /// <summary>The unit of the instruction metrics.</summary>
     public const string InstructionsUnit = "M";
 
     /// <summary>One node's instructions per operation, in millions.</summary>
-    public static ComparisonMetric InstructionsOf(OperationNoun noun, string node) => new($"instructions/{noun.Singular} {node}", InstructionsUnit, HigherIsWorse: true,
-        s => s.Instructions?.ByNode.TryGetValue(node, out var v) == true ? [v / 1e6] : []) { IsInstructions = true };
+    public static ComparisonMetric InstructionsOf(OperationNoun noun, string node) =>
+        new(
+            $"instructions/{noun.Singular} {node}",
+            InstructionsUnit,
+            HigherIsWorse: true,
+            s => s.Instructions?.ByNode.TryGetValue(node, out var v) == true ? [v / 1e6] : []
+        )
+        {
+            IsInstructions = true,
+        };
 
     /// <summary>Whether the metric counts instructions (an instruction run compares only these; a timed run never has them).</summary>
     public bool IsInstructions { get; init; }
@@ -74,11 +106,27 @@ internal sealed record ComparisonMetric(string Name, string Unit, bool HigherIsW
     {
         var noun = OperationNoun.Of(samples.Select(s => s.Noun));
         return samples.Count > 0 && samples.All(s => s.Instructions is not null)
-            ? [InstructionsPer(noun), .. samples.SelectMany(s => s.Instructions!.ByNode.Keys).Distinct().Order(StringComparer.Ordinal).Select(n => InstructionsOf(noun, n))]
-            : [.. Timed(noun),
-                .. samples.Count > 0 && samples.All(s => s.ProbeWorstMs.Count > 0) ? [RpcWait] : Array.Empty<ComparisonMetric>(),
-                .. samples.Count > 0 && samples.All(s => s.RestartSeconds.Count > 0) ? [Restart] : Array.Empty<ComparisonMetric>()];
+            ?
+            [
+                InstructionsPer(noun),
+                .. samples
+                    .SelectMany(s => s.Instructions!.ByNode.Keys)
+                    .Distinct()
+                    .Order(StringComparer.Ordinal)
+                    .Select(n => InstructionsOf(noun, n)),
+            ]
+            :
+            [
+                .. Timed(noun),
+                .. samples.Count > 0 && samples.All(s => s.ProbeWorstMs.Count > 0)
+                    ? [RpcWait]
+                    : Array.Empty<ComparisonMetric>(),
+                .. samples.Count > 0 && samples.All(s => s.RestartSeconds.Count > 0)
+                    ? [Restart]
+                    : Array.Empty<ComparisonMetric>(),
+            ];
     }
 
-    public static double SuccessShare(int succeeded, int failed) => succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);
+    public static double SuccessShare(int succeeded, int failed) =>
+        succeeded + failed == 0 ? 0 : (double)succeeded / (succeeded + failed);
 }

@@ -24,10 +24,14 @@ internal static class ConfidenceSequence
     public const double PriorVariance = 2;
 
     /// <summary>The fewest observations that give a finite interval at 95 % with <see cref="PriorVariance"/>.</summary>
-    public static int FirstFinite { get; } = Enumerable.Range(2, 100).First(n => !double.IsInfinity(HalfWidth(n, n - 1, 1 - TopologyComparison.Confidence)));
+    public static int FirstFinite { get; } =
+        Enumerable.Range(2, 100).First(n => !double.IsInfinity(HalfWidth(n, n - 1, 1 - TopologyComparison.Confidence)));
 
     /// <summary>The interval's centre and half-width after <paramref name="x"/>; the half-width is infinite before <see cref="FirstFinite"/>.</summary>
-    public static (double Mean, double HalfWidth) Of(IReadOnlyList<double> x, double alpha = 1 - TopologyComparison.Confidence)
+    public static (double Mean, double HalfWidth) Of(
+        IReadOnlyList<double> x,
+        double alpha = 1 - TopologyComparison.Confidence
+    )
     {
         if (x.Count < 2)
         {
@@ -63,7 +67,8 @@ internal static class ConfidenceSequence
         {
             return 0;
         }
-        return -0.5 * Math.Log(1 + n * PriorVariance) - n / 2.0 * Math.Log(1 - PriorVariance / (1 + n * PriorVariance) * sum * sum / squares);
+        return -0.5 * Math.Log(1 + n * PriorVariance)
+            - n / 2.0 * Math.Log(1 - PriorVariance / (1 + n * PriorVariance) * sum * sum / squares);
     }
 
     /// <summary>

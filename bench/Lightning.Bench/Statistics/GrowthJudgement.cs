@@ -30,7 +30,8 @@ internal sealed record GrowthJudgement(TrendEstimate Whole, TrendEstimate LastHa
         var whole = TrendEstimate.OfAbsolute(x, y, per, threshold);
         var (lastX, lastY) = Half(x, y, last: true);
         var last = TrendEstimate.OfAbsolute(lastX, lastY, per, threshold);
-        var verdict = last.Verdict == TrendEstimate.Growing ? TrendEstimate.Growing
+        var verdict =
+            last.Verdict == TrendEstimate.Growing ? TrendEstimate.Growing
             : whole.Verdict != TrendEstimate.Growing ? whole.Verdict
             : last.Verdict is TrendEstimate.Flat or TrendEstimate.Shrinking || High(last) < Low(whole) ? WarmingUp
             : TrendEstimate.Unknown;
@@ -49,7 +50,8 @@ internal sealed record GrowthJudgement(TrendEstimate Whole, TrendEstimate LastHa
         var (lastX, lastY) = Half(x, y, last: true);
         var first = TrendEstimate.OfAbsolute(firstX, firstY, per, threshold: 0);
         var last = TrendEstimate.OfAbsolute(lastX, lastY, per, threshold: 0);
-        var verdict = whole.Verdict != TrendEstimate.Growing ? whole.Verdict
+        var verdict =
+            whole.Verdict != TrendEstimate.Growing ? whole.Verdict
             : double.IsFinite(High(first)) && Low(last) > High(first) && last.Slope > 1.5 * first.Slope ? Accelerating
             : WithHistory;
         return new GrowthJudgement(whole, last, verdict);
@@ -68,7 +70,9 @@ internal sealed record GrowthJudgement(TrendEstimate Whole, TrendEstimate LastHa
             return ([], []);
         }
         var middle = (finite.Min() + finite.Max()) / 2;
-        var chosen = x.Zip(y).Where(p => double.IsFinite(p.First) && (last ? p.First >= middle : p.First <= middle)).ToList();
+        var chosen = x.Zip(y)
+            .Where(p => double.IsFinite(p.First) && (last ? p.First >= middle : p.First <= middle))
+            .ToList();
         return (chosen.Select(p => p.First).ToList(), chosen.Select(p => p.Second).ToList());
     }
 }

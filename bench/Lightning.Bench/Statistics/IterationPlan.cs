@@ -1,4 +1,3 @@
-
 using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Statistics;
@@ -29,18 +28,29 @@ internal static class IterationPlan
     /// <see cref="Step"/>, never below <paramref name="floor"/> (the run's --iterations) nor above <see cref="Max"/>;
     /// a Concurrency without a suggestion keeps what it had.
     /// </summary>
-    public static IReadOnlyDictionary<int, int> Next(IEnumerable<ArmComparison> comparisons, IReadOnlyDictionary<int, int> current, int floor)
+    public static IReadOnlyDictionary<int, int> Next(
+        IEnumerable<ArmComparison> comparisons,
+        IReadOnlyDictionary<int, int> current,
+        int floor
+    )
     {
         var next = new Dictionary<int, int>(current);
         var suggested = comparisons
-            .Where(c => c.Kind == "build" && c.Metric == ComparisonMetric.MeanTime.Name && c.Precision?.SuggestedIterations is not null)
+            .Where(c =>
+                c.Kind == "build"
+                && c.Metric == ComparisonMetric.MeanTime.Name
+                && c.Precision?.SuggestedIterations is not null
+            )
             .Select(c => (Concurrency: c.CellId?.Concurrency, Iterations: c.Precision!.SuggestedIterations!.Value))
             .Where(s => s.Concurrency is not null)
             .GroupBy(s => s.Concurrency!.Value);
         foreach (var group in suggested)
         {
             var sorted = group.Select(s => (double)s.Iterations).Order().ToList();
-            var median = sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
+            var median =
+                sorted.Count % 2 == 1
+                    ? sorted[sorted.Count / 2]
+                    : (sorted[sorted.Count / 2 - 1] + sorted[sorted.Count / 2]) / 2;
             next[group.Key] = Math.Clamp((int)Math.Round(median / Step) * Step, floor, Math.Max(floor, Max));
         }
         return next;

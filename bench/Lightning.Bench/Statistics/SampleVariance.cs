@@ -17,7 +17,13 @@ internal static class SampleVariance
     public static double StandardDeviation(IReadOnlyList<double> values) => Math.Sqrt(Of(values));
 
     /// <summary>Welch–Satterthwaite degrees of freedom of a difference of two means, from each mean's variance and sample size.</summary>
-    public static double WelchDegreesOfFreedom(double varianceOfMeanX, int countX, double varianceOfMeanY, int countY) =>
-        (varianceOfMeanX + varianceOfMeanY) * (varianceOfMeanX + varianceOfMeanY)
-            / (varianceOfMeanX * varianceOfMeanX / (countX - 1) + varianceOfMeanY * varianceOfMeanY / (countY - 1));
+    public static double WelchDegreesOfFreedom(
+        double varianceOfMeanX,
+        int countX,
+        double varianceOfMeanY,
+        int countY
+    ) =>
+        (varianceOfMeanX + varianceOfMeanY)
+        * (varianceOfMeanX + varianceOfMeanY)
+        / (varianceOfMeanX * varianceOfMeanX / (countX - 1) + varianceOfMeanY * varianceOfMeanY / (countY - 1));
 }

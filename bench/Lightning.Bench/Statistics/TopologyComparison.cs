@@ -26,7 +26,12 @@ internal static class TopologyComparison
     /// <param name="sequential">A budgeted run, which looks after every pair: the paired interval is the confidence
     /// sequence (<see cref="ConfidenceSequence"/>), not the t-interval; the p-value stays the t-test's, for reading only.</param>
     public static RatioInterval Compare(
-        IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, bool paired, int seed, bool sequential = false)
+        IReadOnlyList<IReadOnlyList<double>> baseline,
+        IReadOnlyList<IReadOnlyList<double>> candidate,
+        bool paired,
+        int seed,
+        bool sequential = false
+    )
     {
         var baseMeans = baseline.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var candMeans = candidate.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
@@ -34,21 +39,54 @@ internal static class TopologyComparison
         // A ratio of means needs them above zero: a metric a topology did not move (storage of a call that writes nothing) has none.
         if (baseMeans.Count == 0 || candMeans.Count == 0 || baseMeans.Concat(candMeans).Any(m => m <= 0))
         {
-            return new RatioInterval(double.NaN, double.NaN, double.NaN, baseMeans.Count, candMeans.Count, paired, double.NaN, bootLow, bootHigh);
+            return new RatioInterval(
+                double.NaN,
+                double.NaN,
+                double.NaN,
+                baseMeans.Count,
+                candMeans.Count,
+                paired,
+                double.NaN,
+                bootLow,
+                bootHigh
+            );
         }
-        if (paired && baseline.Count == candidate.Count && baseline.All(t => t.Count > 0) && candidate.All(t => t.Count > 0))
+        if (
+            paired
+            && baseline.Count == candidate.Count
+            && baseline.All(t => t.Count > 0)
+            && candidate.All(t => t.Count > 0)
+        )
         {
             var logRatios = candMeans.Zip(baseMeans, (c, b) => Math.Log(c / b)).ToList();
             var (low, high, p) = OneSampleT(logRatios);
             if (sequential)
             {
                 var (mean, half) = ConfidenceSequence.Of(logRatios);
-                (low, high) = double.IsInfinity(half) ? (double.NaN, double.NaN) : (Math.Exp(mean - half), Math.Exp(mean + half));
+                (low, high) = double.IsInfinity(half)
+                    ? (double.NaN, double.NaN)
+                    : (Math.Exp(mean - half), Math.Exp(mean + half));
             }
-            return new RatioInterval(Math.Exp(logRatios.Average()), low, high, baseMeans.Count, candMeans.Count, true, p, bootLow, bootHigh, sequential);
+            return new RatioInterval(
+                Math.Exp(logRatios.Average()),
+                low,
+                high,
+                baseMeans.Count,
+                candMeans.Count,
+                true,
+                p,
+                bootLow,
+                bootHigh,
+                sequential
+            );
         }
-        var (wLow, wHigh, wp) = WelchT(candMeans.Select(m => Math.Log(m)).ToList(), baseMeans.Select(m => Math.Log(m)).ToList());
-        var ratio = Math.Exp(candMeans.Select(m => Math.Log(m)).Average() - baseMeans.Select(m => Math.Log(m)).Average());
+        var (wLow, wHigh, wp) = WelchT(
+            candMeans.Select(m => Math.Log(m)).ToList(),
+            baseMeans.Select(m => Math.Log(m)).ToList()
+        );
+        var ratio = Math.Exp(
+            candMeans.Select(m => Math.Log(m)).Average() - baseMeans.Select(m => Math.Log(m)).Average()
+        );
         return new RatioInterval(ratio, wLow, wHigh, baseMeans.Count, candMeans.Count, false, wp, bootLow, bootHigh);
     }
 
@@ -89,7 +127,11 @@ internal static class TopologyComparison
     }
 
     /// <summary>Percentile interval of the ratio of means: per resample, topologies with replacement, then each one's iterations with replacement.</summary>
-    private static (double Low, double High) Bootstrap(IReadOnlyList<IReadOnlyList<double>> baseline, IReadOnlyList<IReadOnlyList<double>> candidate, int seed)
+    private static (double Low, double High) Bootstrap(
+        IReadOnlyList<IReadOnlyList<double>> baseline,
+        IReadOnlyList<IReadOnlyList<double>> candidate,
+        int seed
+    )
     {
         var b = baseline.Where(t => t.Count > 0).ToList();
         var c = candidate.Where(t => t.Count > 0).ToList();
@@ -120,6 +162,9 @@ internal static class TopologyComparison
         }
         Array.Sort(ratios);
         var tail = (1 - Confidence) / 2;
-        return (ratios[(int)Math.Floor(tail * (ratios.Length - 1))], ratios[(int)Math.Ceiling((1 - tail) * (ratios.Length - 1))]);
+        return (
+            ratios[(int)Math.Floor(tail * (ratios.Length - 1))],
+            ratios[(int)Math.Ceiling((1 - tail) * (ratios.Length - 1))]
+        );
     }
 }

@@ -6,8 +6,13 @@ namespace Lightning.Bench.Statistics;
 /// <param name="IterationsMs">Each measured invocation's time.</param>
 /// <param name="CpuMsPerPayment">Each measured invocation's CPU time per successful payment, idle subtracted (empty without CPU data).</param>
 /// <param name="WrittenKbPerPayment">Each measured invocation's storage writes per successful payment (empty without the data).</param>
-internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double SuccessShare, int PaymentsPerInvocation, IReadOnlyList<double> CpuMsPerPayment,
-    IReadOnlyList<double>? WrittenKbPerPayment = null)
+internal sealed record TopologySample(
+    IReadOnlyList<double> IterationsMs,
+    double SuccessShare,
+    int PaymentsPerInvocation,
+    IReadOnlyList<double> CpuMsPerPayment,
+    IReadOnlyList<double>? WrittenKbPerPayment = null
+)
 {
     /// <summary>What one operation of the topology's workload is called ("payment").</summary>
     public string Noun { get; init; } = OperationNoun.Payment.Singular;
@@ -20,19 +25,41 @@ internal sealed record TopologySample(IReadOnlyList<double> IterationsMs, double
 
     /// <summary>The restart's setup steps of a topology, summed, as one value; empty when it had none.</summary>
     public static IReadOnlyList<double> RestartOf(Results.SetupTimes? setup) =>
-        setup?.Steps.Where(s => s.Name.StartsWith(SetupStep.RestartPrefix, StringComparison.Ordinal)).ToList() is { Count: > 0 } steps ? [steps.Sum(s => s.Seconds)] : [];
+        setup?.Steps.Where(s => s.Name.StartsWith(SetupStep.RestartPrefix, StringComparison.Ordinal)).ToList()
+            is { Count: > 0 } steps
+            ? [steps.Sum(s => s.Seconds)]
+            : [];
 
     /// <summary>With --probe: per measured invocation, the slowest answer of any node to the probe's cheap RPC (empty without).</summary>
     public IReadOnlyList<double> ProbeWorstMs { get; init; } = [];
 
-    public static TopologySample Of(Results.CaseResults c) => new(
-        c.Figures!.IterationsMs,
-        ComparisonMetric.SuccessShare(c.Figures.AsExpected, c.Figures.Errors),
-        c.PaymentsPerInvocation,
-        c.Figures.Cpu?.Iterations ?? [],
-        c.Figures.Costs?.WrittenKbIterations ?? []) { Instructions = c.Figures.Instructions, Noun = c.Noun, ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [], RestartSeconds = RestartOf(c.Topology?.Setup) };
+    public static TopologySample Of(Results.CaseResults c) =>
+        new(
+            c.Figures!.IterationsMs,
+            ComparisonMetric.SuccessShare(c.Figures.AsExpected, c.Figures.Errors),
+            c.PaymentsPerInvocation,
+            c.Figures.Cpu?.Iterations ?? [],
+            c.Figures.Costs?.WrittenKbIterations ?? []
+        )
+        {
+            Instructions = c.Figures.Instructions,
+            Noun = c.Noun,
+            ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [],
+            RestartSeconds = RestartOf(c.Topology?.Setup),
+        };
 
-    public static TopologySample Of(Results.CaseSummary c) => new(
-        c.IterationsMs, ComparisonMetric.SuccessShare(c.Succeeded, c.Failed), c.PaymentsPerInvocation, c.CpuMsPerPaymentIterations ?? [],
-        c.WrittenKbPerPaymentIterations ?? []) { Instructions = c.Instructions, Noun = c.Noun ?? OperationNoun.Payment.Singular, ProbeWorstMs = c.ProbeWorstMsIterations ?? [], RestartSeconds = RestartOf(c.Setup) };
+    public static TopologySample Of(Results.CaseSummary c) =>
+        new(
+            c.IterationsMs,
+            ComparisonMetric.SuccessShare(c.Succeeded, c.Failed),
+            c.PaymentsPerInvocation,
+            c.CpuMsPerPaymentIterations ?? [],
+            c.WrittenKbPerPaymentIterations ?? []
+        )
+        {
+            Instructions = c.Instructions,
+            Noun = c.Noun ?? OperationNoun.Payment.Singular,
+            ProbeWorstMs = c.ProbeWorstMsIterations ?? [],
+            RestartSeconds = RestartOf(c.Setup),
+        };
 }

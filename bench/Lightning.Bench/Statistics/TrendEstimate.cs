@@ -11,7 +11,16 @@ namespace Lightning.Bench.Statistics;
 /// <param name="Slope">Change of y per unit of x (in y's unit).</param>
 /// <param name="Relative">Slope × <see cref="Per"/> ÷ median(y), as a fraction (0.031 = +3.1 %).</param>
 /// <param name="Per">The x span the relative figures are given per (10,000 payments, 1 hour).</param>
-internal sealed record TrendEstimate(int Points, double Slope, double Median, double Per, double Relative, double RelativeLow, double RelativeHigh, string Verdict)
+internal sealed record TrendEstimate(
+    int Points,
+    double Slope,
+    double Median,
+    double Per,
+    double Relative,
+    double RelativeLow,
+    double RelativeHigh,
+    string Verdict
+)
 {
     public const string Flat = "flat";
     public const string Growing = "growing";
@@ -25,27 +34,46 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
 
     /// <param name="thresholdPercent">The smallest trend that matters, in percent of the median per <paramref name="per"/>.</param>
     /// <param name="confidence">Of the interval the verdict rests on: above 0.95 when one of many series is judged (Bonferroni); more resamples then reach its tails.</param>
-    public static TrendEstimate Of(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double thresholdPercent, int seed = 1, double confidence = 0.95) =>
-        Estimate(x, y, per, seed, confidence, (low, high, _) => Judge(low, high, thresholdPercent / 100));
+    public static TrendEstimate Of(
+        IReadOnlyList<double> x,
+        IReadOnlyList<double> y,
+        double per,
+        double thresholdPercent,
+        int seed = 1,
+        double confidence = 0.95
+    ) => Estimate(x, y, per, seed, confidence, (low, high, _) => Judge(low, high, thresholdPercent / 100));
 
     /// <summary>
     /// As <see cref="Of"/>, judged in y's own units: <paramref name="threshold"/> is the smallest change per
     /// <paramref name="per"/> that matters (e.g. 1 KB of memory per payment), whatever the series' level.
     /// </summary>
-    public static TrendEstimate OfAbsolute(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, double threshold, int seed = 1, double confidence = 0.95) =>
-        Estimate(x, y, per, seed, confidence, (_, _, slopes) => Judge(slopes.Low * per, slopes.High * per, threshold));
+    public static TrendEstimate OfAbsolute(
+        IReadOnlyList<double> x,
+        IReadOnlyList<double> y,
+        double per,
+        double threshold,
+        int seed = 1,
+        double confidence = 0.95
+    ) => Estimate(x, y, per, seed, confidence, (_, _, slopes) => Judge(slopes.Low * per, slopes.High * per, threshold));
 
     /// <summary>The slope's interval per unit (<see cref="Per"/>) in y's units.</summary>
-    public (double Low, double High) AbsoluteInterval => (RelativeLow * Math.Abs(Median), RelativeHigh * Math.Abs(Median));
+    public (double Low, double High) AbsoluteInterval =>
+        (RelativeLow * Math.Abs(Median), RelativeHigh * Math.Abs(Median));
 
     private static string Judge(double low, double high, double threshold) =>
         low >= -threshold && high <= threshold ? Flat
-            : low > threshold ? Growing
-            : high < -threshold ? Shrinking
-            : Unknown;
+        : low > threshold ? Growing
+        : high < -threshold ? Shrinking
+        : Unknown;
 
-    private static TrendEstimate Estimate(IReadOnlyList<double> x, IReadOnlyList<double> y, double per, int seed, double confidence,
-        Func<double, double, (double Low, double High), string> judge)
+    private static TrendEstimate Estimate(
+        IReadOnlyList<double> x,
+        IReadOnlyList<double> y,
+        double per,
+        int seed,
+        double confidence,
+        Func<double, double, (double Low, double High), string> judge
+    )
     {
         if (x.Count != y.Count)
         {
@@ -55,7 +83,16 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
         var median = CaseFigures.Percentile(points.Select(p => p.Y).ToList(), 0.5);
         if (points.Count < 3 || median == 0 || points[^1].X == points[0].X)
         {
-            return new TrendEstimate(points.Count, double.NaN, median, per, double.NaN, double.NaN, double.NaN, Unknown);
+            return new TrendEstimate(
+                points.Count,
+                double.NaN,
+                median,
+                per,
+                double.NaN,
+                double.NaN,
+                double.NaN,
+                Unknown
+            );
         }
         var slope = TheilSen(points);
         var random = new Random(seed);
@@ -82,7 +119,16 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
         double Rel(double s) => s * per / Math.Abs(median);
         var relLow = Rel(low);
         var relHigh = Rel(high);
-        return new TrendEstimate(points.Count, slope, median, per, Rel(slope), relLow, relHigh, judge(relLow, relHigh, (low, high)));
+        return new TrendEstimate(
+            points.Count,
+            slope,
+            median,
+            per,
+            Rel(slope),
+            relLow,
+            relHigh,
+            judge(relLow, relHigh, (low, high))
+        );
     }
 
     /// <summary>The median of the slopes of all pairs with different x.</summary>
@@ -116,6 +162,14 @@ internal sealed record TrendEstimate(int Points, double Slope, double Median, do
             return points;
         }
         var size = (int)Math.Ceiling(points.Count / (double)MaxPoints);
-        return points.Chunk(size).Select(c => (CaseFigures.Percentile(c.Select(p => p.X).ToList(), 0.5), CaseFigures.Percentile(c.Select(p => p.Y).ToList(), 0.5))).ToList();
+        return points
+            .Chunk(size)
+            .Select(c =>
+                (
+                    CaseFigures.Percentile(c.Select(p => p.X).ToList(), 0.5),
+                    CaseFigures.Percentile(c.Select(p => p.Y).ToList(), 0.5)
+                )
+            )
+            .ToList();
     }
 }

@@ -32,11 +32,15 @@ internal static class AgentCommand
     private static async Task<int> RunAsync(AgentSettings settings, CancellationToken ct)
     {
         await using var agent = RelayAgent.Start(settings);
-        Console.WriteLine($"lnbench agent on {agent.Host}: listening on {agent.Endpoint}, session {agent.Session}, work {settings.WorkDirectory}");
+        Console.WriteLine(
+            $"lnbench agent on {agent.Host}: listening on {agent.Endpoint}, session {agent.Session}, work {settings.WorkDirectory}"
+        );
         await agent.RunAsync(ct);
         var stats = agent.Stats;
-        Console.WriteLine($"lnbench agent: stopped; {stats.Accepted} connections, {stats.Refused} refused, {stats.FramesWritten} span frames written, "
-            + $"bad input: {(stats.BadFrames.Count == 0 ? "none" : string.Join(", ", stats.BadFrames.Select(b => $"{b.Key} {b.Value}")))}");
+        Console.WriteLine(
+            $"lnbench agent: stopped; {stats.Accepted} connections, {stats.Refused} refused, {stats.FramesWritten} span frames written, "
+                + $"bad input: {(stats.BadFrames.Count == 0 ? "none" : string.Join(", ", stats.BadFrames.Select(b => $"{b.Key} {b.Value}")))}"
+        );
         return 0;
     }
 
@@ -48,25 +52,46 @@ internal static class AgentCommand
         {
             throw new UsageException($"--listen '{listen}' is not ADDR:PORT (e.g. 0.0.0.0:9736)");
         }
-        var tokenFile = options.TokenFile ?? throw new UsageException("agent needs --token-file PATH (the run's token)");
-        var work = options.WorkDirectory ?? throw new UsageException("agent needs --work-dir DIR (the work volume shared with the nodes)");
+        var tokenFile =
+            options.TokenFile ?? throw new UsageException("agent needs --token-file PATH (the run's token)");
+        var work =
+            options.WorkDirectory
+            ?? throw new UsageException("agent needs --work-dir DIR (the work volume shared with the nodes)");
         var token = ReadToken(tokenFile);
         (int, int)? owner = null;
         if (options.Owner is { } text)
         {
             var parts = text.Split(':');
-            owner = parts.Length == 2 && int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var uid)
+            owner =
+                parts.Length == 2
+                && int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var uid)
                 && int.TryParse(parts[1], NumberStyles.None, CultureInfo.InvariantCulture, out var gid)
-                ? (uid, gid) : throw new UsageException($"--owner '{text}' is not UID:GID (e.g. 1000:1000)");
+                    ? (uid, gid)
+                    : throw new UsageException($"--owner '{text}' is not UID:GID (e.g. 1000:1000)");
         }
-        var host = options.Host ?? (Environment.GetEnvironmentVariable(AgentStackGenerator.HostVariable) is { Length: > 0 } h ? h : null);
+        var host =
+            options.Host
+            ?? (Environment.GetEnvironmentVariable(AgentStackGenerator.HostVariable) is { Length: > 0 } h ? h : null);
         PerfContainerSettings? perf = null;
         if (options.PerfImage is { } image)
         {
-            var volume = options.WorkVolume ?? throw new UsageException("--perf-image needs --work-volume NAME (the volume mounted at --work-dir), which the helper containers mount too");
+            var volume =
+                options.WorkVolume
+                ?? throw new UsageException(
+                    "--perf-image needs --work-volume NAME (the volume mounted at --work-dir), which the helper containers mount too"
+                );
             perf = new PerfContainerSettings(image, HarnessImage.Entrypoint, volume, work, options.Labels);
         }
-        return new AgentSettings(endpoint, token, work, options.ProcRoot, owner, host, options.MaxQueuedSpans, PerfContainer: perf);
+        return new AgentSettings(
+            endpoint,
+            token,
+            work,
+            options.ProcRoot,
+            owner,
+            host,
+            options.MaxQueuedSpans,
+            PerfContainer: perf
+        );
     }
 
     /// <summary>The run's token from its file (a swarm secret), trimmed, as bytes.</summary>
@@ -83,14 +108,17 @@ internal static class AgentCommand
         }
         if (token.Length < 16)
         {
-            throw new UsageException($"--token-file {tokenFile} holds {token.Length} characters: a token needs at least 16");
+            throw new UsageException(
+                $"--token-file {tokenFile} holds {token.Length} characters: a token needs at least 16"
+            );
         }
         return System.Text.Encoding.UTF8.GetBytes(token);
     }
 
     public const string AgentsCommand = "agents";
 
-    public const string AgentsUsage = "usage: Lightning.Bench agents --service NAME --token-file PATH [--port 9736] [--expect N] [--timeout 60]";
+    public const string AgentsUsage =
+        "usage: Lightning.Bench agents --service NAME --token-file PATH [--port 9736] [--expect N] [--timeout 60]";
 
     /// <summary>
     /// `Lightning.Bench agents …`, from a container on the run's overlay: finds the agents of a global service and
@@ -98,24 +126,45 @@ internal static class AgentCommand
     /// </summary>
     public static int RunAgents(IReadOnlyList<string> args)
     {
-        string? service = null, tokenFile = null;
+        string? service = null,
+            tokenFile = null;
         var (port, expect, timeout) = (SwarmNames.AgentPort, 1, 60);
         try
         {
             for (var i = 0; i < args.Count; i++)
             {
-                string Value() => i + 1 < args.Count ? args[++i] : throw new UsageException($"{args[i]} needs a value; {AgentsUsage}");
-                int Number(string name, int min, int max) => int.TryParse(Value(), NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= min && n <= max
-                    ? n : throw new UsageException($"{name} takes a whole number from {min} to {max}");
+                string Value() =>
+                    i + 1 < args.Count
+                        ? args[++i]
+                        : throw new UsageException($"{args[i]} needs a value; {AgentsUsage}");
+                int Number(string name, int min, int max) =>
+                    int.TryParse(Value(), NumberStyles.None, CultureInfo.InvariantCulture, out var n)
+                    && n >= min
+                    && n <= max
+                        ? n
+                        : throw new UsageException($"{name} takes a whole number from {min} to {max}");
                 switch (args[i])
                 {
-                    case "--service": service = Value(); break;
-                    case "--token-file": tokenFile = Value(); break;
-                    case "--port": port = Number("--port", 1, 65535); break;
-                    case "--expect": expect = Number("--expect", 1, 1000); break;
-                    case "--timeout": timeout = Number("--timeout", 1, 3600); break;
-                    case "--help" or "-h": Console.WriteLine(AgentsUsage); return 0;
-                    default: throw new UsageException($"agents: unknown option '{args[i]}'; {AgentsUsage}");
+                    case "--service":
+                        service = Value();
+                        break;
+                    case "--token-file":
+                        tokenFile = Value();
+                        break;
+                    case "--port":
+                        port = Number("--port", 1, 65535);
+                        break;
+                    case "--expect":
+                        expect = Number("--expect", 1, 1000);
+                        break;
+                    case "--timeout":
+                        timeout = Number("--timeout", 1, 3600);
+                        break;
+                    case "--help" or "-h":
+                        Console.WriteLine(AgentsUsage);
+                        return 0;
+                    default:
+                        throw new UsageException($"agents: unknown option '{args[i]}'; {AgentsUsage}");
                 }
             }
             if (service is null || tokenFile is null)
@@ -123,7 +172,10 @@ internal static class AgentCommand
                 throw new UsageException($"agents needs --service and --token-file; {AgentsUsage}");
             }
             var token = ReadToken(tokenFile);
-            var agents = AgentDirectory.DiscoverAsync(service, port, token, expect, TimeSpan.FromSeconds(timeout)).GetAwaiter().GetResult();
+            var agents = AgentDirectory
+                .DiscoverAsync(service, port, token, expect, TimeSpan.FromSeconds(timeout))
+                .GetAwaiter()
+                .GetResult();
             foreach (var agent in agents)
             {
                 Console.WriteLine($"host {agent.Host} at {agent.Endpoint}, session {agent.Session}");

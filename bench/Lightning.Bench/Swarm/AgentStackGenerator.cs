@@ -25,14 +25,21 @@ internal static class AgentStackGenerator
     public static ComposeFile Generate(AgentStackSettings settings)
     {
         var token = SwarmNames.AgentTokenSecret(settings.RunId);
-        var labels = new Dictionary<string, string>(settings.Labels) { [ComposeGenerator.NodeLabel] = SwarmNames.AgentService };
+        var labels = new Dictionary<string, string>(settings.Labels)
+        {
+            [ComposeGenerator.NodeLabel] = SwarmNames.AgentService,
+        };
         var command = new List<string>
         {
             "agent",
-            "--listen", $"0.0.0.0:{SwarmNames.AgentPort}",
-            "--token-file", $"/run/secrets/{SwarmNames.AgentTokenTarget}",
-            "--work-dir", SwarmNames.WorkMount,
-            "--proc-root", HostProc,
+            "--listen",
+            $"0.0.0.0:{SwarmNames.AgentPort}",
+            "--token-file",
+            $"/run/secrets/{SwarmNames.AgentTokenTarget}",
+            "--work-dir",
+            SwarmNames.WorkMount,
+            "--proc-root",
+            HostProc,
         };
         if (settings.Owner is { } owner)
         {
@@ -66,13 +73,31 @@ internal static class AgentStackGenerator
             Environment = new() { [HostVariable] = "{{.Node.Hostname}}" },
             Labels = labels,
             Volumes = volumes,
-            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork { Aliases = [SwarmNames.AgentStack(settings.RunId)] } },
-            Secrets = [new ComposeServiceSecret { Source = token, Target = SwarmNames.AgentTokenTarget, Uid = "0", Gid = "0", Mode = 256 }],
+            Networks = new()
+            {
+                [StackGenerator.RunNetworkKey] = new ComposeServiceNetwork
+                {
+                    Aliases = [SwarmNames.AgentStack(settings.RunId)],
+                },
+            },
+            Secrets =
+            [
+                new ComposeServiceSecret
+                {
+                    Source = token,
+                    Target = SwarmNames.AgentTokenTarget,
+                    Uid = "0",
+                    Gid = "0",
+                    Mode = 256,
+                },
+            ],
             Deploy = new ComposeDeploy
             {
                 Mode = "global",
                 // A run on some hosts of a larger swarm (--swarm-host, a side-by-side share, its placed nodes' hosts) deploys its agents there only.
-                Placement = settings.Placement is { Count: > 0 } constraints ? new ComposePlacement { Constraints = [.. constraints] } : null,
+                Placement = settings.Placement is { Count: > 0 } constraints
+                    ? new ComposePlacement { Constraints = [.. constraints] }
+                    : null,
                 // Found by tasks.SERVICE, the tasks' own addresses; no virtual IP (it needs the kernel's IPVS).
                 EndpointMode = "dnsrr",
                 Labels = new Dictionary<string, string>(labels),
@@ -84,15 +109,37 @@ internal static class AgentStackGenerator
             // The datagram queue of a Unix socket is its network namespace's setting (10 by default): the agent's
             // sockets are made in its container's, where 10 drops the spans of concurrent payments (the host's, raised
             // by a single-host run, does not reach it).
-            Sysctls = new() { ["net.unix.max_dgram_qlen"] = Tracing.DatagramQueueLimit.Wanted.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+            Sysctls = new()
+            {
+                ["net.unix.max_dgram_qlen"] = Tracing.DatagramQueueLimit.Wanted.ToString(
+                    System.Globalization.CultureInfo.InvariantCulture
+                ),
+            },
         };
         return new ComposeFile
         {
             Version = StackGenerator.Version,
             Services = new() { [SwarmNames.AgentService] = agent },
-            Networks = new() { [StackGenerator.RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(settings.RunId) } },
-            Volumes = new() { [StackGenerator.WorkVolumeKey] = new ComposeVolume { Name = SwarmNames.WorkVolume(settings.RunId), Labels = new(settings.Labels) } },
-            Secrets = new() { [token] = new ComposeSecret { External = true, Name = token } },
+            Networks = new()
+            {
+                [StackGenerator.RunNetworkKey] = new ComposeNetwork
+                {
+                    External = true,
+                    Name = SwarmNames.Network(settings.RunId),
+                },
+            },
+            Volumes = new()
+            {
+                [StackGenerator.WorkVolumeKey] = new ComposeVolume
+                {
+                    Name = SwarmNames.WorkVolume(settings.RunId),
+                    Labels = new(settings.Labels),
+                },
+            },
+            Secrets = new()
+            {
+                [token] = new ComposeSecret { External = true, Name = token },
+            },
         };
     }
 }

@@ -13,7 +13,8 @@ internal sealed record AgentStackSettings(
     string? Owner,
     IReadOnlyDictionary<string, string> Labels,
     bool Profiles = false,
-    IReadOnlyList<string>? Placement = null)
+    IReadOnlyList<string>? Placement = null
+)
 {
     /// <summary>
     /// The constraints that put an agent on each of <paramref name="used"/> and on no other of <paramref name="schedulable"/>:

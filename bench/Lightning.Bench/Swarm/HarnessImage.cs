@@ -34,7 +34,10 @@ internal static class HarnessImage
 
     /// <summary>The files of the image: path in the image → file on this host.</summary>
     /// <param name="perf">This host's perf program, copied with the libraries it loads, or null for an image without.</param>
-    public static async Task<IReadOnlyDictionary<string, string>> FilesAsync(CancellationToken ct = default, string? perf = null)
+    public static async Task<IReadOnlyDictionary<string, string>> FilesAsync(
+        CancellationToken ct = default,
+        string? perf = null
+    )
     {
         var files = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var runtime = RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/');
@@ -44,7 +47,9 @@ internal static class HarnessImage
         var hostfxr = Path.Combine(dotnet, "host", "fxr", version, "libhostfxr.so");
         if (!File.Exists(muxer) || !File.Exists(hostfxr))
         {
-            throw new FileNotFoundException($"the .NET installation at {dotnet} lacks dotnet or host/fxr/{version}/libhostfxr.so: the harness image copies the runtime it runs on");
+            throw new FileNotFoundException(
+                $"the .NET installation at {dotnet} lacks dotnet or host/fxr/{version}/libhostfxr.so: the harness image copies the runtime it runs on"
+            );
         }
         files[$"{DotnetRoot}/dotnet"] = muxer;
         files[$"{DotnetRoot}/host/fxr/{version}/libhostfxr.so"] = hostfxr;
@@ -61,7 +66,18 @@ internal static class HarnessImage
         {
             files[PerfPath] = Resolve(perf);
         }
-        foreach (var (target, source) in await NativeLibrariesAsync(files.Values.Where(f => f.EndsWith(".so", StringComparison.Ordinal) || f == muxer || f == files.GetValueOrDefault(PerfPath)).ToList(), ct))
+        foreach (
+            var (target, source) in await NativeLibrariesAsync(
+                files
+                    .Values.Where(f =>
+                        f.EndsWith(".so", StringComparison.Ordinal)
+                        || f == muxer
+                        || f == files.GetValueOrDefault(PerfPath)
+                    )
+                    .ToList(),
+                ct
+            )
+        )
         {
             files[target] = source;
         }
@@ -82,7 +98,12 @@ internal static class HarnessImage
 
     /// <summary>Makes the image unless this engine has it already; returns its name (repository:tag).</summary>
     /// <param name="perf">This host's perf program to carry (<see cref="PerfPath"/>), or null.</param>
-    public static async Task<string> EnsureAsync(DockerEngine engine, Action<string>? progress = null, CancellationToken ct = default, string? perf = null)
+    public static async Task<string> EnsureAsync(
+        DockerEngine engine,
+        Action<string>? progress = null,
+        CancellationToken ct = default,
+        string? perf = null
+    )
     {
         var files = await FilesAsync(ct, perf);
         var tag = Tag(files);
@@ -91,55 +112,85 @@ internal static class HarnessImage
         {
             return image;
         }
-        progress?.Invoke($"making the harness image {image} from this host's .NET runtime and harness ({files.Count} files)");
+        progress?.Invoke(
+            $"making the harness image {image} from this host's .NET runtime and harness ({files.Count} files)"
+        );
         var tarPath = Path.Combine(Path.GetTempPath(), $"lnbench-harness-{Guid.NewGuid():N}.tar");
         try
         {
             await WriteTarAsync(tarPath, files, ct);
             await using var tar = File.OpenRead(tarPath);
-            await engine.ImportImageAsync(tar, Repository, tag,
-            [
-                $"ENV DOTNET_ROOT={DotnetRoot}",
-                // No ICU in the image: the harness formats invariantly anyway.
-                "ENV DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1",
-                "ENV DOTNET_CLI_TELEMETRY_OPTOUT=1",
-                $"ENTRYPOINT [{string.Join(", ", Entrypoint.Select(e => JsonSerializer.Serialize(e)))}]",
-                $"LABEL {ImageLabel}",
-            ], ct);
+            await engine.ImportImageAsync(
+                tar,
+                Repository,
+                tag,
+                [
+                    $"ENV DOTNET_ROOT={DotnetRoot}",
+                    // No ICU in the image: the harness formats invariantly anyway.
+                    "ENV DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1",
+                    "ENV DOTNET_CLI_TELEMETRY_OPTOUT=1",
+                    $"ENTRYPOINT [{string.Join(", ", Entrypoint.Select(e => JsonSerializer.Serialize(e)))}]",
+                    $"LABEL {ImageLabel}",
+                ],
+                ct
+            );
         }
         finally
         {
             File.Delete(tarPath);
         }
         // Each build makes its own image: those of earlier builds go, unless a container still uses one.
-        foreach (var older in (await engine.ListTaggedImagesAsync(ImageLabel, ct)).Where(n => n.StartsWith(Repository + ":", StringComparison.Ordinal) && n != image))
+        foreach (
+            var older in (await engine.ListTaggedImagesAsync(ImageLabel, ct)).Where(n =>
+                n.StartsWith(Repository + ":", StringComparison.Ordinal) && n != image
+            )
+        )
         {
             await engine.TryRemoveImageAsync(older, ct);
         }
         return image;
     }
 
-    private static async Task WriteTarAsync(string path, IReadOnlyDictionary<string, string> files, CancellationToken ct)
+    private static async Task WriteTarAsync(
+        string path,
+        IReadOnlyDictionary<string, string> files,
+        CancellationToken ct
+    )
     {
         await using var file = File.Create(path);
         await using var tar = new TarWriter(file, TarEntryFormat.Pax);
-        var folders = files.Keys.SelectMany(Parents).Append("tmp").Distinct().OrderBy(f => f.Count(c => c == '/')).ThenBy(f => f, StringComparer.Ordinal);
+        var folders = files
+            .Keys.SelectMany(Parents)
+            .Append("tmp")
+            .Distinct()
+            .OrderBy(f => f.Count(c => c == '/'))
+            .ThenBy(f => f, StringComparer.Ordinal);
         foreach (var folder in folders)
         {
-            await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.Directory, folder + "/")
-            {
-                Mode = folder == "tmp" ? (UnixFileMode)Convert.ToInt32("1777", 8) : (UnixFileMode)Convert.ToInt32("755", 8),
-            }, ct);
+            await tar.WriteEntryAsync(
+                new PaxTarEntry(TarEntryType.Directory, folder + "/")
+                {
+                    Mode =
+                        folder == "tmp"
+                            ? (UnixFileMode)Convert.ToInt32("1777", 8)
+                            : (UnixFileMode)Convert.ToInt32("755", 8),
+                },
+                ct
+            );
         }
         foreach (var (target, source) in files)
         {
             await using var data = File.OpenRead(source);
-            var executable = !OperatingSystem.IsWindows() && (File.GetUnixFileMode(source) & UnixFileMode.UserExecute) != 0;
-            await tar.WriteEntryAsync(new PaxTarEntry(TarEntryType.RegularFile, target.TrimStart('/'))
-            {
-                Mode = (UnixFileMode)Convert.ToInt32(executable ? "755" : "644", 8),
-                DataStream = data,
-            }, ct);
+            var executable =
+                !OperatingSystem.IsWindows() && (File.GetUnixFileMode(source) & UnixFileMode.UserExecute) != 0;
+            await tar.WriteEntryAsync(
+                new PaxTarEntry(TarEntryType.RegularFile, target.TrimStart('/'))
+                {
+                    Mode = (UnixFileMode)Convert.ToInt32(executable ? "755" : "644", 8),
+                    DataStream = data,
+                },
+                ct
+            );
         }
     }
 
@@ -155,7 +206,9 @@ internal static class HarnessImage
     /// <summary>The harness's files: itself, its deps.json and runtimeconfig.json, and what its deps.json names for Linux.</summary>
     internal static IEnumerable<string> AppFiles(string app)
     {
-        var rid = RuntimeInformation.RuntimeIdentifier.StartsWith("linux-", StringComparison.Ordinal) ? RuntimeInformation.RuntimeIdentifier : "linux-x64";
+        var rid = RuntimeInformation.RuntimeIdentifier.StartsWith("linux-", StringComparison.Ordinal)
+            ? RuntimeInformation.RuntimeIdentifier
+            : "linux-x64";
         var wanted = new HashSet<string>(StringComparer.Ordinal) { rid, "linux", "unix" };
         yield return "Lightning.Bench.dll";
         yield return "Lightning.Bench.deps.json";
@@ -177,7 +230,11 @@ internal static class HarnessImage
             }
             if (library.Value.TryGetProperty("runtimeTargets", out var targets))
             {
-                foreach (var native in targets.EnumerateObject().Where(t => wanted.Contains(t.Value.GetProperty("rid").GetString()!)))
+                foreach (
+                    var native in targets
+                        .EnumerateObject()
+                        .Where(t => wanted.Contains(t.Value.GetProperty("rid").GetString()!))
+                )
                 {
                     yield return native.Name;
                 }
@@ -186,7 +243,10 @@ internal static class HarnessImage
     }
 
     /// <summary>The C libraries the runtime loads (ldd of its binaries, and OpenSSL, which it opens by name), at their paths on this host.</summary>
-    private static async Task<IReadOnlyList<(string Target, string Source)>> NativeLibrariesAsync(IReadOnlyList<string> binaries, CancellationToken ct)
+    private static async Task<IReadOnlyList<(string Target, string Source)>> NativeLibrariesAsync(
+        IReadOnlyList<string> binaries,
+        CancellationToken ct
+    )
     {
         var found = new SortedDictionary<string, string>(StringComparer.Ordinal);
         var queue = new Queue<string>(binaries);
@@ -210,8 +270,17 @@ internal static class HarnessImage
             {
                 // "libstdc++.so.6 => /lib/x86_64-linux-gnu/libstdc++.so.6 (0x…)" or "/lib64/ld-linux-x86-64.so.2 (0x…)"
                 var parts = line.Trim().Split(' ', StringSplitOptions.RemoveEmptyEntries);
-                var path = parts.Length >= 3 && parts[1] == "=>" ? parts[2] : parts.Length >= 1 && parts[0].StartsWith('/') ? parts[0] : null;
-                if (path is not null && path.StartsWith('/') && File.Exists(path) && !path.Contains("/dotnet/", StringComparison.Ordinal) && !found.ContainsKey(path))
+                var path =
+                    parts.Length >= 3 && parts[1] == "=>" ? parts[2]
+                    : parts.Length >= 1 && parts[0].StartsWith('/') ? parts[0]
+                    : null;
+                if (
+                    path is not null
+                    && path.StartsWith('/')
+                    && File.Exists(path)
+                    && !path.Contains("/dotnet/", StringComparison.Ordinal)
+                    && !found.ContainsKey(path)
+                )
                 {
                     found[path] = Resolve(path);
                     queue.Enqueue(path);
@@ -222,8 +291,20 @@ internal static class HarnessImage
     }
 
     private static string? Locate(string soname) =>
-        new[] { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib" }
-            .Select(d => Path.Combine(d, soname)).FirstOrDefault(File.Exists);
+        new[]
+        {
+            "/lib/x86_64-linux-gnu",
+            "/usr/lib/x86_64-linux-gnu",
+            "/lib/aarch64-linux-gnu",
+            "/usr/lib/aarch64-linux-gnu",
+            "/lib64",
+            "/usr/lib64",
+            "/lib",
+            "/usr/lib",
+        }
+            .Select(d => Path.Combine(d, soname))
+            .FirstOrDefault(File.Exists);
 
-    private static string Resolve(string path) => new FileInfo(path).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? path;
+    private static string Resolve(string path) =>
+        new FileInfo(path).ResolveLinkTarget(returnFinalTarget: true)?.FullName ?? path;
 }

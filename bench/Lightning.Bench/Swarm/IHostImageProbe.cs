@@ -10,6 +10,9 @@ namespace Lightning.Bench.Swarm;
 internal interface IHostImageProbe
 {
     /// <summary>The (host, image) pairs where the host has no image with that id.</summary>
-    Task<IReadOnlyList<(SwarmNode Host, string Image)>> MissingAsync(IReadOnlyList<SwarmNode> hosts, IReadOnlyDictionary<string, string> imageIds,
-        CancellationToken ct = default);
+    Task<IReadOnlyList<(SwarmNode Host, string Image)>> MissingAsync(
+        IReadOnlyList<SwarmNode> hosts,
+        IReadOnlyDictionary<string, string> imageIds,
+        CancellationToken ct = default
+    );
 }

@@ -59,7 +59,9 @@ internal sealed class RelayCaseProfiler(IReadOnlyList<RelayProfile> profiles) : 
         }
     }
 
-    public async Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(CancellationToken ct = default)
+    public async Task<
+        IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>
+    > StopAndFoldAsync(CancellationToken ct = default)
     {
         Interlocked.Exchange(ref stopped, 1);
         var folded = await Task.WhenAll(profiles.Select(p => p.StopAndFoldAsync(FoldTimeout, ct)));

@@ -32,11 +32,20 @@ internal static class SideBySideRun
     public static IReadOnlyList<(int First, int Last)> Ranges(int topologies, int shares)
     {
         shares = Math.Min(shares, topologies);
-        return Enumerable.Range(0, shares).Select(k => (k * topologies / shares + 1, (k + 1) * topologies / shares)).ToList();
+        return Enumerable
+            .Range(0, shares)
+            .Select(k => (k * topologies / shares + 1, (k + 1) * topologies / shares))
+            .ToList();
     }
 
     /// <summary>A share's command line: the user's, less --side-by-side and --results, with its host, topologies, seed and folder.</summary>
-    public static IReadOnlyList<string> ShareArguments(IReadOnlyList<string> args, string host, (int First, int Last) range, int seed, string results)
+    public static IReadOnlyList<string> ShareArguments(
+        IReadOnlyList<string> args,
+        string host,
+        (int First, int Last) range,
+        int seed,
+        string results
+    )
     {
         var kept = new List<string>();
         for (var i = 0; i < args.Count; i++)
@@ -46,15 +55,28 @@ internal static class SideBySideRun
                 i++;
                 continue;
             }
-            if (args[i].StartsWith("--side-by-side=", StringComparison.Ordinal) || args[i].StartsWith("--results=", StringComparison.Ordinal)
-                || args[i].StartsWith("--seed=", StringComparison.Ordinal))
+            if (
+                args[i].StartsWith("--side-by-side=", StringComparison.Ordinal)
+                || args[i].StartsWith("--results=", StringComparison.Ordinal)
+                || args[i].StartsWith("--seed=", StringComparison.Ordinal)
+            )
             {
                 continue;
             }
             kept.Add(args[i]);
         }
-        return [.. kept, "--swarm-host", host, "--topology-range", Invariant($"{range.First}-{range.Last}"), "--seed", seed.ToString(CultureInfo.InvariantCulture),
-            "--results", results];
+        return
+        [
+            .. kept,
+            "--swarm-host",
+            host,
+            "--topology-range",
+            Invariant($"{range.First}-{range.Last}"),
+            "--seed",
+            seed.ToString(CultureInfo.InvariantCulture),
+            "--results",
+            results,
+        ];
     }
 
     /// <summary>
@@ -63,7 +85,13 @@ internal static class SideBySideRun
     /// </summary>
     public static async Task<int?> TryRunAsync(HarnessOptions options, IReadOnlyList<string> args)
     {
-        if (!options.Swarm || options.SwarmHost is not null || options.TopologyRange is not null || options.MaxTime is not null || options.SideBySide is 1)
+        if (
+            !options.Swarm
+            || options.SwarmHost is not null
+            || options.TopologyRange is not null
+            || options.MaxTime is not null
+            || options.SideBySide is 1
+        )
         {
             return null;
         }
@@ -72,9 +100,19 @@ internal static class SideBySideRun
         {
             using var engine = new DockerEngine(DockerEndpoint.Resolve());
             // The pairs' hosts: those its placed nodes go to are left to them when others remain.
-            hosts = (await SwarmManager.RequireAsync(engine)).Placing(options.Placements.Values).PairHosts.Select(h => h.Hostname).ToList();
+            hosts = (await SwarmManager.RequireAsync(engine))
+                .Placing(options.Placements.Values)
+                .PairHosts.Select(h => h.Hostname)
+                .ToList();
         }
-        catch (Exception e) when (e is DockerUnavailableException or DockerApiException or SwarmUnavailableException or HttpRequestException or IOException)
+        catch (Exception e)
+            when (e
+                    is DockerUnavailableException
+                        or DockerApiException
+                        or SwarmUnavailableException
+                        or HttpRequestException
+                        or IOException
+            )
         {
             // The run as one process says what is wrong, in its words.
             return null;
@@ -87,7 +125,12 @@ internal static class SideBySideRun
         return await RunAsync(options, args, hosts, ranges);
     }
 
-    private static async Task<int> RunAsync(HarnessOptions options, IReadOnlyList<string> args, IReadOnlyList<string> hosts, IReadOnlyList<(int First, int Last)> ranges)
+    private static async Task<int> RunAsync(
+        HarnessOptions options,
+        IReadOnlyList<string> args,
+        IReadOnlyList<string> hosts,
+        IReadOnlyList<(int First, int Last)> ranges
+    )
     {
         var progress = RunProgress.Console;
         var started = DateTimeOffset.UtcNow;
@@ -95,12 +138,26 @@ internal static class SideBySideRun
         var seed = options.Seed ?? Random.Shared.Next();
         var folder = Path.GetFullPath(Path.Combine(options.ResultsRoot, $"{runId}-{options.Scenario}"));
         Directory.CreateDirectory(folder);
-        var shares = ranges.Select((range, k) => new Share(k + 1, hosts[k % hosts.Count], range, Path.Combine(folder, "shares", Invariant($"{k + 1}-{hosts[k % hosts.Count]}")))).ToList();
-        progress.Info($"side by side: {shares.Count} shares of {options.Topologies} topology pairs on {shares.Select(s => s.Host).Distinct().Count()} of the swarm's {hosts.Count} host(s), "
-            + $"seed {seed}: {string.Join("; ", shares.Select(s => $"share {s.Number} on {s.Host}, topologies {s.Range.First}–{s.Range.Last}"))}");
+        var shares = ranges
+            .Select(
+                (range, k) =>
+                    new Share(
+                        k + 1,
+                        hosts[k % hosts.Count],
+                        range,
+                        Path.Combine(folder, "shares", Invariant($"{k + 1}-{hosts[k % hosts.Count]}"))
+                    )
+            )
+            .ToList();
+        progress.Info(
+            $"side by side: {shares.Count} shares of {options.Topologies} topology pairs on {shares.Select(s => s.Host).Distinct().Count()} of the swarm's {hosts.Count} host(s), "
+                + $"seed {seed}: {string.Join("; ", shares.Select(s => $"share {s.Number} on {s.Host}, topologies {s.Range.First}–{s.Range.Last}"))}"
+        );
         if (shares.Count > hosts.Count)
         {
-            progress.Info($"side by side: {shares.Count} shares on {hosts.Count} host(s): shares on one host share its cores, and each share's times are measured beside the others' load");
+            progress.Info(
+                $"side by side: {shares.Count} shares on {hosts.Count} host(s): shares on one host share its cores, and each share's times are measured beside the others' load"
+            );
         }
         var harness = typeof(SideBySideRun).Assembly.Location;
         var running = new List<(Share Share, Process Process, Task Output)>();
@@ -132,7 +189,9 @@ internal static class SideBySideRun
             await output;
             share.ExitCode = process.ExitCode;
             share.Ended = DateTimeOffset.UtcNow;
-            progress.Info($"side by side: share {share.Number} on {share.Host} ended with code {share.ExitCode} after {(share.Ended - started).TotalMinutes:0.0} min");
+            progress.Info(
+                $"side by side: share {share.Number} on {share.Host} ended with code {share.ExitCode} after {(share.Ended - started).TotalMinutes:0.0} min"
+            );
         }
         return Merge(options, runId, seed, folder, started, shares, interrupt.Interrupted);
     }
@@ -149,7 +208,10 @@ internal static class SideBySideRun
                 lock (gate)
                 {
                     log.WriteLine(line);
-                    if (line.StartsWith("// lnbench", StringComparison.Ordinal) || line.StartsWith("lnbench:", StringComparison.Ordinal))
+                    if (
+                        line.StartsWith("// lnbench", StringComparison.Ordinal)
+                        || line.StartsWith("lnbench:", StringComparison.Ordinal)
+                    )
                     {
                         Console.WriteLine($"[share {share.Number} on {share.Host}] {line}");
                     }
@@ -160,14 +222,24 @@ internal static class SideBySideRun
     }
 
     /// <summary>Every pair of every share judged together, written and printed; non-zero when a share failed or none left a summary.</summary>
-    private static int Merge(HarnessOptions options, string runId, int seed, string folder, DateTimeOffset started, IReadOnlyList<Share> shares, bool interrupted)
+    private static int Merge(
+        HarnessOptions options,
+        string runId,
+        int seed,
+        string folder,
+        DateTimeOffset started,
+        IReadOnlyList<Share> shares,
+        bool interrupted
+    )
     {
         var ended = DateTimeOffset.UtcNow;
         var cases = new List<CaseSummary>();
         var topologyRows = new List<string>();
         foreach (var share in shares)
         {
-            var summaryFile = Directory.Exists(share.Folder) ? Directory.GetFiles(share.Folder, RunSummary.FileName, SearchOption.AllDirectories).FirstOrDefault() : null;
+            var summaryFile = Directory.Exists(share.Folder)
+                ? Directory.GetFiles(share.Folder, RunSummary.FileName, SearchOption.AllDirectories).FirstOrDefault()
+                : null;
             if (summaryFile is null)
             {
                 share.Problem = "no summary.json (see its harness.log)";
@@ -176,8 +248,11 @@ internal static class SideBySideRun
             var summary = RunSummary.Read(File.ReadAllText(summaryFile));
             share.RunFolder = Path.GetRelativePath(folder, Path.GetDirectoryName(summaryFile)!);
             // A pair: one topology index of one cell (its arms), as SwarmRecord counts them.
-            share.Pairs = summary.Cases.Where(c => c.IterationsMs.Count > 0)
-                .Select(c => (c.Id.Cell.Label, c.Id.Topology)).Distinct().Count();
+            share.Pairs = summary
+                .Cases.Where(c => c.IterationsMs.Count > 0)
+                .Select(c => (c.Id.Cell.Label, c.Id.Topology))
+                .Distinct()
+                .Count();
             cases.AddRange(summary.Cases);
             var topologies = Path.Combine(Path.GetDirectoryName(summaryFile)!, ComparisonReport.TopologiesCsv);
             if (File.Exists(topologies))
@@ -187,29 +262,67 @@ internal static class SideBySideRun
             }
         }
         var builds = options.Builds.Select(b => b.Name).ToList();
-        var comparisons = ArmComparer.Of(cases, builds, options.Traces, options.ThresholdPercent, seed, options.InstructionsThresholdPercent);
+        var comparisons = ArmComparer.Of(
+            cases,
+            builds,
+            options.Traces,
+            options.ThresholdPercent,
+            seed,
+            options.InstructionsThresholdPercent
+        );
         var markdown = ComparisonReport.Markdown(comparisons);
         AtomicFile.WriteAllText(Path.Combine(folder, ComparisonReport.MarkdownFile), markdown);
-        AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.ComparisonsCsv), ComparisonReport.ComparisonRows(comparisons));
+        AtomicFile.WriteAllLines(
+            Path.Combine(folder, ComparisonReport.ComparisonsCsv),
+            ComparisonReport.ComparisonRows(comparisons)
+        );
         AtomicFile.WriteAllLines(Path.Combine(folder, ComparisonReport.TopologiesCsv), topologyRows);
         var minutes = (ended - started).TotalMinutes;
         var pairs = shares.Sum(s => s.Pairs);
-        var record = new SideBySideRecord(runId, options.Scenario, seed, started, ended, shares.Select(s => s.Host).Distinct().Count(), pairs,
-            Math.Round(minutes, 2), minutes > 0 ? Math.Round(pairs / minutes, 2) : 0, interrupted,
-            shares.Select(s => new SideBySideShare(s.Number, s.Host, s.Range.First, s.Range.Last, s.ExitCode, s.Pairs, s.RunFolder, s.Problem,
-                Math.Round((s.Ended - started).TotalMinutes, 2))).ToList());
+        var record = new SideBySideRecord(
+            runId,
+            options.Scenario,
+            seed,
+            started,
+            ended,
+            shares.Select(s => s.Host).Distinct().Count(),
+            pairs,
+            Math.Round(minutes, 2),
+            minutes > 0 ? Math.Round(pairs / minutes, 2) : 0,
+            interrupted,
+            shares
+                .Select(s => new SideBySideShare(
+                    s.Number,
+                    s.Host,
+                    s.Range.First,
+                    s.Range.Last,
+                    s.ExitCode,
+                    s.Pairs,
+                    s.RunFolder,
+                    s.Problem,
+                    Math.Round((s.Ended - started).TotalMinutes, 2)
+                ))
+                .ToList()
+        );
         AtomicFile.WriteAllText(Path.Combine(folder, ManifestFile), JsonSerializer.Serialize(record, RunSummary.Json));
         Console.WriteLine();
-        Console.WriteLine($"All {pairs} topology pairs of the {shares.Count} shares, judged together (each pair within its host):");
+        Console.WriteLine(
+            $"All {pairs} topology pairs of the {shares.Count} shares, judged together (each pair within its host):"
+        );
         Console.WriteLine(markdown);
-        RunProgress.Console.Info($"side by side: {shares.Count} shares on {record.Hosts} host(s): {pairs} topology pairs in {minutes:0.0} min, {record.PairsPerMinute:0.00} pairs per minute; results in {folder}");
+        RunProgress.Console.Info(
+            $"side by side: {shares.Count} shares on {record.Hosts} host(s): {pairs} topology pairs in {minutes:0.0} min, {record.PairsPerMinute:0.00} pairs per minute; results in {folder}"
+        );
         if (interrupted)
         {
             return HarnessExit.Fail(130, $"stopped by a signal: the shares' results so far are in {folder}");
         }
         if (shares.FirstOrDefault(s => s.ExitCode != 0 || s.Problem is not null) is { } failed)
         {
-            return HarnessExit.Fail(HarnessExit.Failure, $"share {failed.Number} on {failed.Host} ended with code {failed.ExitCode}{(failed.Problem is null ? "" : $", {failed.Problem}")}: see {Path.Combine(failed.Folder, "harness.log")}");
+            return HarnessExit.Fail(
+                HarnessExit.Failure,
+                $"share {failed.Number} on {failed.Host} ended with code {failed.ExitCode}{(failed.Problem is null ? "" : $", {failed.Problem}")}: see {Path.Combine(failed.Folder, "harness.log")}"
+            );
         }
         return 0;
     }
@@ -266,12 +379,12 @@ internal static class SideBySideRun
                             _ = Processes.ProcessSignal.Send(process.Id, Processes.ProcessSignal.Terminate);
                         }
                     }
-                    catch (InvalidOperationException)
-                    {
-                    }
+                    catch (InvalidOperationException) { }
                 }
             }
-            registrations = Processes.StopSignals.Stopping.Select(s => PosixSignalRegistration.Create(s, Stop)).ToList();
+            registrations = Processes
+                .StopSignals.Stopping.Select(s => PosixSignalRegistration.Create(s, Stop))
+                .ToList();
         }
 
         public bool Interrupted { get; private set; }

@@ -29,17 +29,33 @@ internal static class StackGenerator
     /// <summary>Owner read only, in decimal (0400).</summary>
     private const int SecretMode = 256;
 
-    public static PeerAddress PeerAddressOf(string stack, string node) => new(SwarmNames.Alias(stack, node), SwarmNames.PeerPort);
+    public static PeerAddress PeerAddressOf(string stack, string node) =>
+        new(SwarmNames.Alias(stack, node), SwarmNames.PeerPort);
 
-    public static ComposeFile Generate(TopologySpec topology, StackSettings settings, ComposeFragments fragments, NodeKindCatalog? kinds = null)
+    public static ComposeFile Generate(
+        TopologySpec topology,
+        StackSettings settings,
+        ComposeFragments fragments,
+        NodeKindCatalog? kinds = null
+    )
     {
         kinds ??= NodeKindCatalog.Default;
         var stack = settings.StackName;
         var file = new ComposeFile
         {
             Version = Version,
-            Networks = new() { [RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(settings.RunId) } },
-            Volumes = new() { [WorkVolumeKey] = new ComposeVolume { Name = SwarmNames.WorkVolume(settings.RunId), Labels = new(settings.Labels) } },
+            Networks = new()
+            {
+                [RunNetworkKey] = new ComposeNetwork { External = true, Name = SwarmNames.Network(settings.RunId) },
+            },
+            Volumes = new()
+            {
+                [WorkVolumeKey] = new ComposeVolume
+                {
+                    Name = SwarmNames.WorkVolume(settings.RunId),
+                    Labels = new(settings.Labels),
+                },
+            },
             Secrets = new(),
         };
 
@@ -56,22 +72,35 @@ internal static class StackGenerator
             var kind = kinds.Get(node.Kind);
             var directory = SwarmNames.ContainerDirectory(stack, node.Name);
             var emittedSpans = kind.Traces?.EmittedSpansPrefix;
-            var service = kind.DescribeService(Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings, file), new NodeServiceSettings(
-                node.Name,
-                directory,
-                SwarmNames.Alias(stack, TopologySpec.BitcoindName),
-                ComposeGenerator.BitcoindRpcPort,
-                PeerAddressOf(stack, node.Name),
-                settings.TraceSockets && kind.Traces is not null ? $"{directory}/{RunLayout.TraceSocketName}" : null,
-                settings.DevTraceFile && emittedSpans is not null ? $"{directory}/{emittedSpans}" : null,
-                $"/run/secrets/{ConfigTarget(node.Name)}") { Options = node.Options });
+            var service = kind.DescribeService(
+                Customize(fragments.For(kind.FragmentFile), node.Name, node.Image, settings, file),
+                new NodeServiceSettings(
+                    node.Name,
+                    directory,
+                    SwarmNames.Alias(stack, TopologySpec.BitcoindName),
+                    ComposeGenerator.BitcoindRpcPort,
+                    PeerAddressOf(stack, node.Name),
+                    settings.TraceSockets && kind.Traces is not null
+                        ? $"{directory}/{RunLayout.TraceSocketName}"
+                        : null,
+                    settings.DevTraceFile && emittedSpans is not null ? $"{directory}/{emittedSpans}" : null,
+                    $"/run/secrets/{ConfigTarget(node.Name)}"
+                )
+                {
+                    Options = node.Options,
+                }
+            );
             if (node.Placement is { } placement)
             {
                 // On the host the run chose among those labelled (its agent binds the node's socket there first); the
                 // label too, so the file says why.
                 service.Deploy!.Placement = new ComposePlacement
                 {
-                    Constraints = [$"node.labels.{PlacementLabel} == {placement}", $"node.hostname == {settings.NodeHosts.GetValueOrDefault(node.Name, settings.Host)}"],
+                    Constraints =
+                    [
+                        $"node.labels.{PlacementLabel} == {placement}",
+                        $"node.hostname == {settings.NodeHosts.GetValueOrDefault(node.Name, settings.Host)}",
+                    ],
                 };
             }
             // Swarm publishes ports on every host through its routing mesh: a node's API is reached through the agent instead.
@@ -84,24 +113,46 @@ internal static class StackGenerator
     /// <summary>Where a service's configuration secret is mounted: /run/secrets/TARGET.</summary>
     public static string ConfigTarget(string service) => $"{service}.conf";
 
-    private static ComposeService Customize(ComposeService fragment, string name, string image, StackSettings settings, ComposeFile file)
+    private static ComposeService Customize(
+        ComposeService fragment,
+        string name,
+        string image,
+        StackSettings settings,
+        ComposeFile file
+    )
     {
         var service = fragment.Clone();
         service.Image = image;
         service.User = settings.User;
         service.Command = (service.Command ?? []).Select(ComposeYaml.Literal).ToList();
-        service.Labels = new Dictionary<string, string>(service.Labels ?? new()) { [ComposeGenerator.NodeLabel] = name };
+        service.Labels = new Dictionary<string, string>(service.Labels ?? new())
+        {
+            [ComposeGenerator.NodeLabel] = name,
+        };
         foreach (var (key, value) in settings.Labels)
         {
             service.Labels[key] = value;
         }
         service.Volumes = [$"{WorkVolumeKey}:{SwarmNames.WorkMount}"];
-        service.Networks = new() { [RunNetworkKey] = new ComposeServiceNetwork { Aliases = [SwarmNames.Alias(settings.StackName, name)] } };
+        service.Networks = new()
+        {
+            [RunNetworkKey] = new ComposeServiceNetwork { Aliases = [SwarmNames.Alias(settings.StackName, name)] },
+        };
 
         var secret = SwarmNames.ConfigSecret(settings.StackName, name);
         file.Secrets![secret] = new ComposeSecret { External = true, Name = secret };
         var (uid, gid) = settings.User?.Split(':') is [var u, var g] ? (u, g) : (null, null);
-        service.Secrets = [new ComposeServiceSecret { Source = secret, Target = ConfigTarget(name), Uid = uid, Gid = gid, Mode = SecretMode }];
+        service.Secrets =
+        [
+            new ComposeServiceSecret
+            {
+                Source = secret,
+                Target = ConfigTarget(name),
+                Uid = uid,
+                Gid = gid,
+                Mode = SecretMode,
+            },
+        ];
 
         service.Deploy = new ComposeDeploy
         {

@@ -15,7 +15,8 @@ internal sealed record StackSettings(
     IReadOnlyDictionary<string, string> Labels,
     string Host,
     bool TraceSockets,
-    bool DevTraceFile = false)
+    bool DevTraceFile = false
+)
 {
     /// <summary>Nodes placed apart (<see cref="Topology.NodeSpec.Placement"/>) → the host each runs on, chosen among those labelled with its placement.</summary>
     public IReadOnlyDictionary<string, string> NodeHosts { get; init; } = new Dictionary<string, string>();

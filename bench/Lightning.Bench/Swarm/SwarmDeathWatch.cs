@@ -17,33 +17,55 @@ internal static class SwarmDeathWatch
     private const int LogLines = 20;
 
     /// <param name="hostOf">A swarm node id's hostname, for the evidence (the id itself when unknown).</param>
-    public static DeathWatch Start(DockerEngine engine, SwarmStack stack, Func<string, string> hostOf, RunProgress progress, TimeSpan? poll = null) =>
-        new(async (report, ct) =>
-        {
-            while (true)
+    public static DeathWatch Start(
+        DockerEngine engine,
+        SwarmStack stack,
+        Func<string, string> hostOf,
+        RunProgress progress,
+        TimeSpan? poll = null
+    ) =>
+        new(
+            async (report, ct) =>
             {
-                foreach (var service in stack.Services.Keys)
+                while (true)
                 {
-                    if (await DeathOfAsync(engine, stack, service, hostOf, ct) is { } death)
+                    foreach (var service in stack.Services.Keys)
                     {
-                        report(death);
-                        return;
+                        if (await DeathOfAsync(engine, stack, service, hostOf, ct) is { } death)
+                        {
+                            report(death);
+                            return;
+                        }
                     }
+                    await Task.Delay(poll ?? Poll, ct);
                 }
-                await Task.Delay(poll ?? Poll, ct);
-            }
-        }, $"watching stack {stack.Name}'s tasks for node deaths", progress);
+            },
+            $"watching stack {stack.Name}'s tasks for node deaths",
+            progress
+        );
 
     /// <summary>The service's death, when its latest task has ended: its state, exit code, host and the end of its log; null while it runs.</summary>
-    public static async Task<NodeDiedException?> DeathOfAsync(DockerEngine engine, SwarmStack stack, string service, Func<string, string> hostOf, CancellationToken ct)
+    public static async Task<NodeDiedException?> DeathOfAsync(
+        DockerEngine engine,
+        SwarmStack stack,
+        string service,
+        Func<string, string> hostOf,
+        CancellationToken ct
+    )
     {
-        var latest = (await engine.Swarm.ListTasksAsync(stack.Services[service], ct)).OrderByDescending(t => t.Timestamp).FirstOrDefault();
+        var latest = (await engine.Swarm.ListTasksAsync(stack.Services[service], ct))
+            .OrderByDescending(t => t.Timestamp)
+            .FirstOrDefault();
         if (latest is not { HasEnded: true })
         {
             return null;
         }
         var name = StackServices.ServiceName(stack.Name, service);
         var log = (await engine.Swarm.GetServiceLogsAsync(name, LogLines, ct)).TrimEnd();
-        return new NodeDiedException(service, latest.ExitCode, $"(its task {latest.Describe()} on host {hostOf(latest.NodeId)}; docker service logs {name}){Environment.NewLine}{log}");
+        return new NodeDiedException(
+            service,
+            latest.ExitCode,
+            $"(its task {latest.Describe()} on host {hostOf(latest.NodeId)}; docker service logs {name}){Environment.NewLine}{log}"
+        );
     }
 }

@@ -12,8 +12,13 @@ internal static class SwarmImageCheck
 {
     /// <summary>Image → id, on every host; else one line naming each host and the image it lacks.</summary>
     /// <param name="probe">Asks the hosts other than the manager's; none is needed on a single-node swarm.</param>
-    public static async Task<IReadOnlyDictionary<string, string>> RequireSameAsync(DockerEngine engine, SwarmManager manager, IReadOnlyList<string> images,
-        IHostImageProbe? probe = null, CancellationToken ct = default)
+    public static async Task<IReadOnlyDictionary<string, string>> RequireSameAsync(
+        DockerEngine engine,
+        SwarmManager manager,
+        IReadOnlyList<string> images,
+        IHostImageProbe? probe = null,
+        CancellationToken ct = default
+    )
     {
         var ids = new Dictionary<string, string>();
         var problems = new List<string>();
@@ -33,17 +38,25 @@ internal static class SwarmImageCheck
         {
             if (probe is null)
             {
-                throw new SwarmUnavailableException($"cannot check the images on host(s) {string.Join(", ", others.Select(h => h.Hostname))}: no probe of other hosts was given");
+                throw new SwarmUnavailableException(
+                    $"cannot check the images on host(s) {string.Join(", ", others.Select(h => h.Hostname))}: no probe of other hosts was given"
+                );
             }
-            problems.AddRange((await probe.MissingAsync(others, ids, ct))
-                .Select(m => $"host {m.Host.Hostname} lacks image {m.Image} as {Short(ids[m.Image])} (the manager's)"));
+            problems.AddRange(
+                (await probe.MissingAsync(others, ids, ct)).Select(m =>
+                    $"host {m.Host.Hostname} lacks image {m.Image} as {Short(ids[m.Image])} (the manager's)"
+                )
+            );
         }
         if (problems.Count > 0)
         {
-            throw new SwarmUnavailableException($"{string.Join("; ", problems)}: load the same image on every host ('docker save IMAGE | ssh HOST docker load') or push it to a registry they all pull from");
+            throw new SwarmUnavailableException(
+                $"{string.Join("; ", problems)}: load the same image on every host ('docker save IMAGE | ssh HOST docker load') or push it to a registry they all pull from"
+            );
         }
         return ids;
     }
 
-    public static string Short(string id) => id.StartsWith("sha256:", StringComparison.Ordinal) && id.Length > 19 ? id[7..19] : id;
+    public static string Short(string id) =>
+        id.StartsWith("sha256:", StringComparison.Ordinal) && id.Length > 19 ? id[7..19] : id;
 }

@@ -16,7 +16,8 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
     public IReadOnlyList<SwarmNode> Schedulable { get; init; } = Hosts;
 
     /// <summary>A placement value (--place NODE=VALUE) → the hosts labelled lnbench.placement=VALUE, by name.</summary>
-    public IReadOnlyDictionary<string, IReadOnlyList<string>> Placements { get; init; } = new Dictionary<string, IReadOnlyList<string>>();
+    public IReadOnlyDictionary<string, IReadOnlyList<string>> Placements { get; init; } =
+        new Dictionary<string, IReadOnlyList<string>>();
 
     /// <summary>
     /// The engine's swarm, or one line saying what is wrong and what to do: not in a swarm (`docker swarm init`), a
@@ -28,24 +29,39 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
         var where = $"the Docker engine at {engine.Host}";
         if (state.LocalNodeState is "inactive" or "")
         {
-            throw new SwarmUnavailableException($"{where} is not in a swarm: make it a manager with 'docker swarm init' (one host; 'docker swarm join' others to it), or run on a manager of your swarm");
+            throw new SwarmUnavailableException(
+                $"{where} is not in a swarm: make it a manager with 'docker swarm init' (one host; 'docker swarm join' others to it), or run on a manager of your swarm"
+            );
         }
         if (!state.IsActive)
         {
-            throw new SwarmUnavailableException($"{where} is in a swarm that is {state.LocalNodeState}{(state.Error is { } error ? $" ({error})" : "")}: "
-                + (state.LocalNodeState == "locked" ? "unlock it with 'docker swarm unlock'" : "see 'docker info', or leave it with 'docker swarm leave' and 'docker swarm init' again"));
+            throw new SwarmUnavailableException(
+                $"{where} is in a swarm that is {state.LocalNodeState}{(state.Error is { } error ? $" ({error})" : "")}: "
+                    + (
+                        state.LocalNodeState == "locked"
+                            ? "unlock it with 'docker swarm unlock'"
+                            : "see 'docker info', or leave it with 'docker swarm leave' and 'docker swarm init' again"
+                    )
+            );
         }
         if (!state.IsManager)
         {
-            throw new SwarmUnavailableException($"{where} is a swarm worker, not a manager: run on a manager ('docker node ls' there lists the swarm's hosts)");
+            throw new SwarmUnavailableException(
+                $"{where} is a swarm worker, not a manager: run on a manager ('docker node ls' there lists the swarm's hosts)"
+            );
         }
         var nodes = await engine.Swarm.ListNodesAsync(ct);
-        var self = nodes.FirstOrDefault(n => n.Id == state.NodeId)
-            ?? throw new SwarmUnavailableException($"{where} is a manager, but its node {state.NodeId} is not in the swarm's node list: see 'docker node ls'");
+        var self =
+            nodes.FirstOrDefault(n => n.Id == state.NodeId)
+            ?? throw new SwarmUnavailableException(
+                $"{where} is a manager, but its node {state.NodeId} is not in the swarm's node list: see 'docker node ls'"
+            );
         var hosts = nodes.Where(n => n.Schedulable).OrderBy(n => n.Hostname, StringComparer.Ordinal).ToList();
         if (hosts.Count == 0)
         {
-            throw new SwarmUnavailableException($"no host of the swarm may run tasks (none is ready and active): see 'docker node ls', and 'docker node update --availability active HOST'");
+            throw new SwarmUnavailableException(
+                $"no host of the swarm may run tasks (none is ready and active): see 'docker node ls', and 'docker node update --availability active HOST'"
+            );
         }
         return new SwarmManager(self, hosts);
     }
@@ -53,8 +69,14 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
     /// <summary>The swarm as one of its hosts (--swarm-host): the agents, the image check and every topology there; one line when it has no such host.</summary>
     public SwarmManager Only(string host) =>
         Schedulable.FirstOrDefault(h => h.Hostname == host) is { } only
-            ? this with { Hosts = [only], PairHosts = [only] }
-            : throw new SwarmUnavailableException($"--swarm-host {host}: the swarm has no host of that name that may run tasks; its hosts are {string.Join(", ", Schedulable.Select(h => h.Hostname))} ('docker node ls')");
+            ? this with
+            {
+                Hosts = [only],
+                PairHosts = [only],
+            }
+            : throw new SwarmUnavailableException(
+                $"--swarm-host {host}: the swarm has no host of that name that may run tasks; its hosts are {string.Join(", ", Schedulable.Select(h => h.Hostname))} ('docker node ls')"
+            );
 
     /// <summary>
     /// The run's placed nodes (--place NODE=VALUE) resolved: each value's hosts (labelled lnbench.placement=VALUE) join
@@ -66,11 +88,15 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
         var placements = new Dictionary<string, IReadOnlyList<string>>(StringComparer.Ordinal);
         foreach (var value in values.Distinct(StringComparer.Ordinal))
         {
-            var labelled = Schedulable.Where(h => h.Labels.GetValueOrDefault(StackGenerator.PlacementLabel) == value).ToList();
+            var labelled = Schedulable
+                .Where(h => h.Labels.GetValueOrDefault(StackGenerator.PlacementLabel) == value)
+                .ToList();
             if (labelled.Count == 0)
             {
-                throw new SwarmUnavailableException($"--place …={value}: no host of the swarm that may run tasks is labelled {StackGenerator.PlacementLabel}={value}: " +
-                    $"label one with 'docker node update --label-add {StackGenerator.PlacementLabel}={value} HOST' (hosts: {string.Join(", ", Schedulable.Select(h => h.Hostname))})");
+                throw new SwarmUnavailableException(
+                    $"--place …={value}: no host of the swarm that may run tasks is labelled {StackGenerator.PlacementLabel}={value}: "
+                        + $"label one with 'docker node update --label-add {StackGenerator.PlacementLabel}={value} HOST' (hosts: {string.Join(", ", Schedulable.Select(h => h.Hostname))})"
+                );
             }
             placements[value] = labelled.Select(h => h.Hostname).ToList();
         }
@@ -82,7 +108,11 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
         var pairs = PairHosts.Where(h => !placed.Contains(h.Hostname)).ToList();
         return this with
         {
-            Hosts = Hosts.Concat(Schedulable.Where(h => placed.Contains(h.Hostname))).DistinctBy(h => h.Id).OrderBy(h => h.Hostname, StringComparer.Ordinal).ToList(),
+            Hosts = Hosts
+                .Concat(Schedulable.Where(h => placed.Contains(h.Hostname)))
+                .DistinctBy(h => h.Id)
+                .OrderBy(h => h.Hostname, StringComparer.Ordinal)
+                .ToList(),
             PairHosts = pairs.Count > 0 ? pairs : PairHosts,
             Placements = placements,
         };
@@ -93,7 +123,10 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
     /// host), and each node placed apart (--place NODE=VALUE) on a host labelled with its value, the labelled hosts
     /// taken in turn by replicate too, so both arms of a pair put it on the same host.
     /// </summary>
-    public (string Host, IReadOnlyDictionary<string, string> NodeHosts) Place(Topology.TopologySpec topology, int replicate)
+    public (string Host, IReadOnlyDictionary<string, string> NodeHosts) Place(
+        Topology.TopologySpec topology,
+        int replicate
+    )
     {
         var turn = Math.Max(1, replicate) - 1;
         var nodeHosts = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -101,8 +134,11 @@ internal sealed record SwarmManager(SwarmNode Node, IReadOnlyList<SwarmNode> Hos
         {
             if (node.Placement is { } value)
             {
-                var hosts = Placements.GetValueOrDefault(value)
-                    ?? throw new InvalidOperationException($"node {node.Name}'s placement {value} was not resolved when the run's swarm started");
+                var hosts =
+                    Placements.GetValueOrDefault(value)
+                    ?? throw new InvalidOperationException(
+                        $"node {node.Name}'s placement {value} was not resolved when the run's swarm started"
+                    );
                 nodeHosts[node.Name] = hosts[turn % hosts.Count];
             }
         }

@@ -30,7 +30,14 @@ internal sealed class SwarmPlatform : ITopologyPlatform
     private readonly Dictionary<string, (EndPoint Endpoint, RelayClient Client)> agents = new(StringComparer.Ordinal);
     private string? gateContainer;
 
-    private SwarmPlatform(DockerEngine engine, NodeKindCatalog kinds, RunProgress progress, SwarmRun run, byte[] token, string gateFolder)
+    private SwarmPlatform(
+        DockerEngine engine,
+        NodeKindCatalog kinds,
+        RunProgress progress,
+        SwarmRun run,
+        byte[] token,
+        string gateFolder
+    )
     {
         this.engine = engine;
         this.kinds = kinds;
@@ -71,7 +78,9 @@ internal sealed class SwarmPlatform : ITopologyPlatform
 
     /// <summary>The agent on <paramref name="host"/>: where it listens (through the gate) and the harness's connection to it.</summary>
     public (EndPoint Endpoint, RelayClient Client) AgentOn(string host) =>
-        agents.TryGetValue(host, out var agent) ? agent : throw new InvalidOperationException($"no agent answered on host {host}");
+        agents.TryGetValue(host, out var agent)
+            ? agent
+            : throw new InvalidOperationException($"no agent answered on host {host}");
 
     /// <summary>
     /// Checks the swarm and the images (the harness image made here and checked with them), creates the run's network
@@ -80,11 +89,23 @@ internal sealed class SwarmPlatform : ITopologyPlatform
     /// <param name="onlyHost">--swarm-host: the one host of the swarm the run uses, or null for all.</param>
     /// <param name="perf">This host's perf, carried in the harness image for the agents to record profiles with, or null when the run does not profile.</param>
     /// <param name="placements">The values of --place NODE=VALUE (see <see cref="SwarmManager.Placing"/>).</param>
-    public static async Task<SwarmPlatform> StartAsync(DockerEngine engine, NodeKindCatalog kinds, string runId, IReadOnlyList<string> images, string workRoot,
-        RunProgress progress, CancellationToken ct = default, string? perf = null, string? onlyHost = null, IEnumerable<string>? placements = null)
+    public static async Task<SwarmPlatform> StartAsync(
+        DockerEngine engine,
+        NodeKindCatalog kinds,
+        string runId,
+        IReadOnlyList<string> images,
+        string workRoot,
+        RunProgress progress,
+        CancellationToken ct = default,
+        string? perf = null,
+        string? onlyHost = null,
+        IEnumerable<string>? placements = null
+    )
     {
         string harness;
-        using (progress.Begin($"making the harness image for the swarm's agents{(perf is null ? "" : $", with {perf}")}"))
+        using (
+            progress.Begin($"making the harness image for the swarm's agents{(perf is null ? "" : $", with {perf}")}")
+        )
         {
             harness = await HarnessImage.EnsureAsync(engine, progress.Info, ct, perf);
         }
@@ -94,7 +115,16 @@ internal sealed class SwarmPlatform : ITopologyPlatform
         SwarmRun run;
         using (progress.Begin($"checking the swarm and that every host has the {images.Count + 1} images"))
         {
-            run = await SwarmRun.StartAsync(engine, runId, labels, [.. images, harness], token, ct, onlyHost: onlyHost, placements: placements);
+            run = await SwarmRun.StartAsync(
+                engine,
+                runId,
+                labels,
+                [.. images, harness],
+                token,
+                ct,
+                onlyHost: onlyHost,
+                placements: placements
+            );
         }
         var folder = Path.Combine(workRoot, SwarmNames.Gate(runId));
         PrivateFiles.CreateDirectory(folder);
@@ -112,8 +142,15 @@ internal sealed class SwarmPlatform : ITopologyPlatform
             }
             using (progress.Begin("connecting to the agents"))
             {
-                var found = await AgentDirectory.DiscoverAsync(StackServices.ServiceName(SwarmNames.AgentStack(runId), SwarmNames.AgentService), SwarmNames.AgentPort, token,
-                    run.Manager.Hosts.Count, AgentsTimeout, ct, platform.Gate);
+                var found = await AgentDirectory.DiscoverAsync(
+                    StackServices.ServiceName(SwarmNames.AgentStack(runId), SwarmNames.AgentService),
+                    SwarmNames.AgentPort,
+                    token,
+                    run.Manager.Hosts.Count,
+                    AgentsTimeout,
+                    ct,
+                    platform.Gate
+                );
                 foreach (var agent in found)
                 {
                     var client = RelayClient.Start(agent.Endpoint, token);
@@ -121,8 +158,14 @@ internal sealed class SwarmPlatform : ITopologyPlatform
                     await client.ConnectedAsync(TimeSpan.FromSeconds(30), ct);
                 }
             }
-            progress.Info($"swarm: {platform.agents.Count} host(s) with an agent: {string.Join(", ", platform.Hosts)}"
-                + string.Concat(run.Manager.Placements.Select(p => $"; nodes placed by {StackGenerator.PlacementLabel}={p.Key} go to {string.Join(", ", p.Value)}")));
+            progress.Info(
+                $"swarm: {platform.agents.Count} host(s) with an agent: {string.Join(", ", platform.Hosts)}"
+                    + string.Concat(
+                        run.Manager.Placements.Select(p =>
+                            $"; nodes placed by {StackGenerator.PlacementLabel}={p.Key} go to {string.Join(", ", p.Value)}"
+                        )
+                    )
+            );
         }
         catch
         {
@@ -133,37 +176,53 @@ internal sealed class SwarmPlatform : ITopologyPlatform
     }
 
     /// <summary>The gate: a container of the harness image on the overlay, its socket in a folder of this host only the harness's user enters.</summary>
-    private async Task StartGateAsync(string image, string runId, IReadOnlyDictionary<string, string> labels, CancellationToken ct)
+    private async Task StartGateAsync(
+        string image,
+        string runId,
+        IReadOnlyDictionary<string, string> labels,
+        CancellationToken ct
+    )
     {
-        var id = await engine.CreateContainerAsync(SwarmNames.Gate(runId), new CreateContainerParameters
-        {
-            Image = Run.ImageIds.GetValueOrDefault(image, image),
-            Entrypoint = [.. HarnessImage.Entrypoint],
-            Cmd = [OverlayGate.Command, "--socket", $"/gate/{OverlayGate.SocketName}"],
-            User = HostUser.ContainerUser ?? "",
-            Labels = new Dictionary<string, string>(labels),
-            HostConfig = new HostConfig
+        var id = await engine.CreateContainerAsync(
+            SwarmNames.Gate(runId),
+            new CreateContainerParameters
             {
-                NetworkMode = SwarmNames.Network(runId),
-                Binds = [$"{gateFolder}:/gate"],
-                Init = true,
+                Image = Run.ImageIds.GetValueOrDefault(image, image),
+                Entrypoint = [.. HarnessImage.Entrypoint],
+                Cmd = [OverlayGate.Command, "--socket", $"/gate/{OverlayGate.SocketName}"],
+                User = HostUser.ContainerUser ?? "",
+                Labels = new Dictionary<string, string>(labels),
+                HostConfig = new HostConfig
+                {
+                    NetworkMode = SwarmNames.Network(runId),
+                    Binds = [$"{gateFolder}:/gate"],
+                    Init = true,
+                },
             },
-        }, ct);
+            ct
+        );
         gateContainer = id;
         await engine.StartContainerAsync(id, ct);
-        await Wait.UntilAsync("the gate's socket", async c =>
-        {
-            if (!File.Exists(Gate))
+        await Wait.UntilAsync(
+            "the gate's socket",
+            async c =>
             {
-                var details = await engine.InspectContainerAsync(id, c);
-                if (details is { Running: false })
+                if (!File.Exists(Gate))
                 {
-                    throw new IOException($"the run's gate exited: {(await engine.GetLogsAsync(id, 20, c)).Trim()}");
+                    var details = await engine.InspectContainerAsync(id, c);
+                    if (details is { Running: false })
+                    {
+                        throw new IOException(
+                            $"the run's gate exited: {(await engine.GetLogsAsync(id, 20, c)).Trim()}"
+                        );
+                    }
+                    return WaitState.NotYet($"{Gate} does not exist yet");
                 }
-                return WaitState.NotYet($"{Gate} does not exist yet");
-            }
-            return WaitState.Met();
-        }, TimeSpan.FromSeconds(60), ct);
+                return WaitState.Met();
+            },
+            TimeSpan.FromSeconds(60),
+            ct
+        );
     }
 
     public async ValueTask DisposeAsync()

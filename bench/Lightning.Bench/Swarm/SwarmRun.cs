@@ -27,7 +27,13 @@ internal sealed class SwarmRun : IAsyncDisposable
     private string? harnessImage;
     private int disposed;
 
-    private SwarmRun(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels, SwarmManager manager, IReadOnlyDictionary<string, string> imageIds)
+    private SwarmRun(
+        DockerEngine engine,
+        string runId,
+        IReadOnlyDictionary<string, string> labels,
+        SwarmManager manager,
+        IReadOnlyDictionary<string, string> imageIds
+    )
     {
         this.engine = engine;
         RunId = runId;
@@ -55,9 +61,17 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// <param name="sweepScope">See <see cref="SweepScope"/>.</param>
     /// <param name="onlyHost">--swarm-host: the one host of the swarm the pairs go to, or null for all.</param>
     /// <param name="placements">The values of --place NODE=VALUE: each names the hosts labelled lnbench.placement=VALUE, which the run then uses too.</param>
-    public static async Task<SwarmRun> StartAsync(DockerEngine engine, string runId, IReadOnlyDictionary<string, string> labels,
-        IReadOnlyList<string> images, byte[] agentToken, CancellationToken ct = default, string? sweepScope = null, string? onlyHost = null,
-        IEnumerable<string>? placements = null)
+    public static async Task<SwarmRun> StartAsync(
+        DockerEngine engine,
+        string runId,
+        IReadOnlyDictionary<string, string> labels,
+        IReadOnlyList<string> images,
+        byte[] agentToken,
+        CancellationToken ct = default,
+        string? sweepScope = null,
+        string? onlyHost = null,
+        IEnumerable<string>? placements = null
+    )
     {
         var manager = await SwarmManager.RequireAsync(engine, ct);
         if (onlyHost is not null)
@@ -65,14 +79,24 @@ internal sealed class SwarmRun : IAsyncDisposable
             manager = manager.Only(onlyHost);
         }
         manager = manager.Placing(placements ?? []);
-        var ids = await SwarmImageCheck.RequireSameAsync(engine, manager, images, new ImageJobProbe(engine, labels, ProbeTimeout), ct);
+        var ids = await SwarmImageCheck.RequireSameAsync(
+            engine,
+            manager,
+            images,
+            new ImageJobProbe(engine, labels, ProbeTimeout),
+            ct
+        );
         var run = new SwarmRun(engine, runId, labels, manager, ids) { SweepScope = sweepScope };
         try
         {
             var resources = new SwarmRunResources(engine);
             foreach (var resource in SwarmResources.ForRun(runId, labels))
             {
-                await resources.CreateAsync(resource, resource.Kind == SwarmResource.SecretKind ? agentToken : null, ct);
+                await resources.CreateAsync(
+                    resource,
+                    resource.Kind == SwarmResource.SecretKind ? agentToken : null,
+                    ct
+                );
             }
         }
         catch
@@ -88,12 +112,21 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// and deploys it on <paramref name="settings"/>' host; returns the stack and the file (kept with the results).
     /// </summary>
     /// <param name="configOf">A service's configuration with the run's credentials (bitcoind's rpcauth, a node's bitcoind login).</param>
-    public async Task<(SwarmStack Stack, ComposeFile File)> DeployTopologyAsync(TopologySpec topology, StackSettings settings, ComposeFragments fragments,
-        Func<string, byte[]> configOf, NodeKindCatalog? kinds = null, CancellationToken ct = default)
+    public async Task<(SwarmStack Stack, ComposeFile File)> DeployTopologyAsync(
+        TopologySpec topology,
+        StackSettings settings,
+        ComposeFragments fragments,
+        Func<string, byte[]> configOf,
+        NodeKindCatalog? kinds = null,
+        CancellationToken ct = default
+    )
     {
         ObjectDisposedException.ThrowIf(disposed == 1, this);
         var file = StackGenerator.Generate(topology, settings, fragments, kinds);
-        var stackLabels = new Dictionary<string, string>(Labels) { [StackServices.NamespaceLabel] = settings.StackName };
+        var stackLabels = new Dictionary<string, string>(Labels)
+        {
+            [StackServices.NamespaceLabel] = settings.StackName,
+        };
         var resources = new SwarmRunResources(engine);
         foreach (var secret in SwarmResources.ForTopology(topology, settings.StackName, stackLabels))
         {
@@ -112,12 +145,29 @@ internal sealed class SwarmRun : IAsyncDisposable
     /// harness image, on the run's overlay, with the run's token; removed with the run.
     /// </summary>
     /// <param name="owner">uid:gid the node folders they make are given (the nodes' user), or null.</param>
-    public async Task<SwarmStack> DeployAgentsAsync(string harnessImage, string? owner, CancellationToken ct = default, bool profiles = false)
+    public async Task<SwarmStack> DeployAgentsAsync(
+        string harnessImage,
+        string? owner,
+        CancellationToken ct = default,
+        bool profiles = false
+    )
     {
         ObjectDisposedException.ThrowIf(disposed == 1, this);
         var name = SwarmNames.AgentStack(RunId);
-        var file = AgentStackGenerator.Generate(new AgentStackSettings(RunId, harnessImage, HarnessImage.Entrypoint, owner, Labels, profiles,
-            AgentStackSettings.ForHosts(Manager.Hosts.Select(h => h.Hostname).ToList(), Manager.Schedulable.Select(h => h.Hostname).ToList())));
+        var file = AgentStackGenerator.Generate(
+            new AgentStackSettings(
+                RunId,
+                harnessImage,
+                HarnessImage.Entrypoint,
+                owner,
+                Labels,
+                profiles,
+                AgentStackSettings.ForHosts(
+                    Manager.Hosts.Select(h => h.Hostname).ToList(),
+                    Manager.Schedulable.Select(h => h.Hostname).ToList()
+                )
+            )
+        );
         var stack = await SwarmStack.DeployAsync(engine, name, file, ImageIds, ct);
         lock (stacks)
         {
@@ -170,20 +220,22 @@ internal sealed class SwarmRun : IAsyncDisposable
             stacks.Clear();
         }
         var errors = new List<Exception>();
-        await Task.WhenAll(left.Select(async stack =>
-        {
-            try
+        await Task.WhenAll(
+            left.Select(async stack =>
             {
-                await stack.DisposeAsync();
-            }
-            catch (Exception e) when (e is not OutOfMemoryException)
-            {
-                lock (errors)
+                try
                 {
-                    errors.Add(e);
+                    await stack.DisposeAsync();
                 }
-            }
-        }));
+                catch (Exception e) when (e is not OutOfMemoryException)
+                {
+                    lock (errors)
+                    {
+                        errors.Add(e);
+                    }
+                }
+            })
+        );
         // Whatever a stack's removal did, the sweep by label runs: it removes any service left too.
         using (var timeout = new CancellationTokenSource(SweepTimeout))
         {
@@ -197,8 +249,18 @@ internal sealed class SwarmRun : IAsyncDisposable
             {
                 using var timeout = new CancellationTokenSource(SweepTimeout);
                 var keep = (await engine.ListLabelledNetworksAsync(RunLabels.Run, timeout.Token))
-                    .Select(n => n.Labels.GetValueOrDefault(RunLabels.Run)).OfType<string>().ToHashSet(StringComparer.Ordinal);
-                var failed = await WorkVolumeSweep.OnEveryHostAsync(engine, harnessImage, keep, Labels, SweepTimeout, SweepScope, timeout.Token);
+                    .Select(n => n.Labels.GetValueOrDefault(RunLabels.Run))
+                    .OfType<string>()
+                    .ToHashSet(StringComparer.Ordinal);
+                var failed = await WorkVolumeSweep.OnEveryHostAsync(
+                    engine,
+                    harnessImage,
+                    keep,
+                    Labels,
+                    SweepTimeout,
+                    SweepScope,
+                    timeout.Token
+                );
                 if (failed.Count > 0)
                 {
                     errors.Add(new IOException($"the work volume sweep failed on {string.Join("; ", failed)}"));

@@ -22,7 +22,12 @@ internal sealed class SwarmStack : IAsyncDisposable
     private readonly IReadOnlyDictionary<string, string> restartConditions;
     private int disposed;
 
-    private SwarmStack(DockerEngine engine, string name, IReadOnlyDictionary<string, string> services, IReadOnlyDictionary<string, string> restartConditions)
+    private SwarmStack(
+        DockerEngine engine,
+        string name,
+        IReadOnlyDictionary<string, string> services,
+        IReadOnlyDictionary<string, string> restartConditions
+    )
     {
         this.engine = engine;
         Name = name;
@@ -40,10 +45,18 @@ internal sealed class SwarmStack : IAsyncDisposable
     /// refers to must exist (<see cref="SwarmRunResources"/>). A failure removes what was created.
     /// </summary>
     /// <param name="imageIds">Image name → id from the image check: those services are pinned to the id.</param>
-    public static async Task<SwarmStack> DeployAsync(DockerEngine engine, string name, ComposeFile file,
-        IReadOnlyDictionary<string, string>? imageIds = null, CancellationToken ct = default)
+    public static async Task<SwarmStack> DeployAsync(
+        DockerEngine engine,
+        string name,
+        ComposeFile file,
+        IReadOnlyDictionary<string, string>? imageIds = null,
+        CancellationToken ct = default
+    )
     {
-        var secrets = (await engine.Swarm.ListSecretsAsync(StackServicesSecretFilter, ct)).ToDictionary(s => s.Name, s => s.Id);
+        var secrets = (await engine.Swarm.ListSecretsAsync(StackServicesSecretFilter, ct)).ToDictionary(
+            s => s.Name,
+            s => s.Id
+        );
         var specs = StackServices.For(name, file, secrets, imageIds);
         var created = new Dictionary<string, string>();
         try
@@ -70,29 +83,36 @@ internal sealed class SwarmStack : IAsyncDisposable
     public async Task<IReadOnlyList<StackTask>> WaitRunningAsync(TimeSpan timeout, CancellationToken ct = default)
     {
         IReadOnlyList<StackTask> running = [];
-        await Wait.UntilAsync($"the services of stack {Name} to run", async t =>
-        {
-            var seen = new List<string>();
-            var found = new List<StackTask>();
-            foreach (var (service, id) in Services)
+        await Wait.UntilAsync(
+            $"the services of stack {Name} to run",
+            async t =>
             {
-                var tasks = await engine.Swarm.ListTasksAsync(id, t);
-                var latest = tasks.OrderByDescending(task => task.Timestamp).FirstOrDefault();
-                if (latest is { IsRunning: true, ContainerId: not null })
+                var seen = new List<string>();
+                var found = new List<StackTask>();
+                foreach (var (service, id) in Services)
                 {
-                    found.Add(await TaskOfAsync(service, latest, t));
-                    continue;
+                    var tasks = await engine.Swarm.ListTasksAsync(id, t);
+                    var latest = tasks.OrderByDescending(task => task.Timestamp).FirstOrDefault();
+                    if (latest is { IsRunning: true, ContainerId: not null })
+                    {
+                        found.Add(await TaskOfAsync(service, latest, t));
+                        continue;
+                    }
+                    var state = latest?.Describe() ?? "no task yet";
+                    if (latest is { HasEnded: true } && restartConditions.GetValueOrDefault(service) == "none")
+                    {
+                        throw new WaitAbortedException(
+                            $"stack {Name}: service {service}'s task {state} and is not restarted"
+                        );
+                    }
+                    seen.Add($"{service}: {state}");
                 }
-                var state = latest?.Describe() ?? "no task yet";
-                if (latest is { HasEnded: true } && restartConditions.GetValueOrDefault(service) == "none")
-                {
-                    throw new WaitAbortedException($"stack {Name}: service {service}'s task {state} and is not restarted");
-                }
-                seen.Add($"{service}: {state}");
-            }
-            running = found;
-            return seen.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join("; ", seen));
-        }, timeout, ct);
+                running = found;
+                return seen.Count == 0 ? WaitState.Met() : WaitState.NotYet(string.Join("; ", seen));
+            },
+            timeout,
+            ct
+        );
         return running;
     }
 
@@ -102,7 +122,11 @@ internal sealed class SwarmStack : IAsyncDisposable
         var tasks = new List<StackTask>();
         foreach (var (service, id) in Services)
         {
-            foreach (var task in (await engine.Swarm.ListTasksAsync(id, ct)).Where(t => t is { IsRunning: true, ContainerId: not null }))
+            foreach (
+                var task in (await engine.Swarm.ListTasksAsync(id, ct)).Where(t =>
+                    t is { IsRunning: true, ContainerId: not null }
+                )
+            )
             {
                 tasks.Add(await TaskOfAsync(service, task, ct));
             }
@@ -114,10 +138,22 @@ internal sealed class SwarmStack : IAsyncDisposable
     /// Removes a stack by its namespace label, as `docker stack rm`: its services, then waits until the manager has no
     /// task of them and this engine no container of them (each host removes its own; the manager sees every host's tasks).
     /// </summary>
-    public static async Task RemoveAsync(DockerEngine engine, string stack, TimeSpan timeout, CancellationToken ct = default)
+    public static async Task RemoveAsync(
+        DockerEngine engine,
+        string stack,
+        TimeSpan timeout,
+        CancellationToken ct = default
+    )
     {
         var services = await engine.Swarm.ListServicesAsync($"{StackServices.NamespaceLabel}={stack}", ct);
-        await ServiceRemoval.RemoveAsync(engine, services, $"{StackServices.NamespaceLabel}={stack}", $"stack {stack}", timeout, ct);
+        await ServiceRemoval.RemoveAsync(
+            engine,
+            services,
+            $"{StackServices.NamespaceLabel}={stack}",
+            $"stack {stack}",
+            timeout,
+            ct
+        );
     }
 
     public async ValueTask DisposeAsync()
@@ -132,6 +168,14 @@ internal sealed class SwarmStack : IAsyncDisposable
     private async Task<StackTask> TaskOfAsync(string service, SwarmTask task, CancellationToken ct)
     {
         var node = await engine.Swarm.InspectNodeAsync(task.NodeId, ct);
-        return new StackTask(service, task.ServiceId, task.Id, task.ContainerId!, task.NodeId, node?.Hostname ?? task.NodeId, task.Pid);
+        return new StackTask(
+            service,
+            task.ServiceId,
+            task.Id,
+            task.ContainerId!,
+            task.NodeId,
+            node?.Hostname ?? task.NodeId,
+            task.Pid
+        );
     }
 }

@@ -23,8 +23,14 @@ namespace Lightning.Bench.Swarm;
 /// cgroups through that agent (<see cref="RelayMeter"/>); teardown keeps the containers' logs and removes the stack and
 /// its secrets.
 /// </summary>
-internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOptions options, SwarmPlacement placement, NodeKindCatalog kinds, DockerEngine engine,
-    RunProgress progress) : ITopologyHost, IRemoteNodeState
+internal sealed class SwarmTopologyLauncher(
+    TopologySpec topology,
+    NetworkOptions options,
+    SwarmPlacement placement,
+    NodeKindCatalog kinds,
+    DockerEngine engine,
+    RunProgress progress
+) : ITopologyHost, IRemoteNodeState
 {
     private const int LogLines = 100_000;
     private IReadOnlyList<RelayedTraceRecorder> recorders = [];
@@ -34,12 +40,17 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     public string StackName => options.ProjectName;
 
     /// <summary>The agent on a node's host: where it listens (through the gate) and the harness's connection to it.</summary>
-    private (System.Net.EndPoint Endpoint, RelayClient Client) AgentOf(string node) => placement.Platform.AgentOn(placement.HostOf(node));
+    private (System.Net.EndPoint Endpoint, RelayClient Client) AgentOf(string node) =>
+        placement.Platform.AgentOn(placement.HostOf(node));
 
     /// <summary>The Lightning nodes by the host they run on, the pair's host first (it also makes the stack's folder, bitcoind's).</summary>
     private IReadOnlyList<(string Host, IReadOnlyList<string> Nodes)> NodesByHost =>
-        topology.Nodes.GroupBy(n => placement.HostOf(n.Name)).OrderBy(g => g.Key == placement.Host ? 0 : 1).ThenBy(g => g.Key, StringComparer.Ordinal)
-            .Select(g => (g.Key, (IReadOnlyList<string>)g.Select(n => n.Name).ToList())).ToList();
+        topology
+            .Nodes.GroupBy(n => placement.HostOf(n.Name))
+            .OrderBy(g => g.Key == placement.Host ? 0 : 1)
+            .ThenBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => (g.Key, (IReadOnlyList<string>)g.Select(n => n.Name).ToList()))
+            .ToList();
 
     /// <summary>Whether the stack was deployed (so teardown has something to remove).</summary>
     public bool Started { get; private set; }
@@ -50,12 +61,21 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
 
     public string Describe(int containers)
     {
-        var apart = placement.NodeHosts.Count == 0 ? "" : $" ({string.Join(", ", placement.NodeHosts.Select(n => $"{n.Key} on {n.Value}"))})";
+        var apart =
+            placement.NodeHosts.Count == 0
+                ? ""
+                : $" ({string.Join(", ", placement.NodeHosts.Select(n => $"{n.Key} on {n.Value}"))})";
         return $"deploying its stack of {containers} services on {placement.Host}{apart}";
     }
 
     /// <summary>The agent binds the trace sockets first, then the stack runs; deaths are followed through the swarm's tasks.</summary>
-    public async Task<HostedTopology> UpAsync(ComposeFragments fragments, RunCredentials credentials, NodeLogs logs, bool collectTraces, CancellationToken ct = default)
+    public async Task<HostedTopology> UpAsync(
+        ComposeFragments fragments,
+        RunCredentials credentials,
+        NodeLogs logs,
+        bool collectTraces,
+        CancellationToken ct = default
+    )
     {
         Directory.CreateDirectory(options.ResultsDirectory);
         var recorder = await BindAsync(Path.Combine(options.ResultsDirectory, SpanJsonLines.FileName), ct);
@@ -65,15 +85,23 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         return new HostedTopology(evidence, await WatchDeathsAsync(evidence.DescribeAsync, ct), traces);
     }
 
-    public Task<Chain.BitcoinMiner> StartMinerAsync(RunCredentials credentials, NodeWaits waits, bool seeded, CancellationToken ct = default) =>
-        BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
+    public Task<Chain.BitcoinMiner> StartMinerAsync(
+        RunCredentials credentials,
+        NodeWaits waits,
+        bool seeded,
+        CancellationToken ct = default
+    ) => BitcoindBootstrap.StartAsync(BitcoindRpc(credentials), waits, seeded, ct);
 
-    public Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default) => Task.FromResult<Func<string, NodeContainer>>(ContainerOf);
+    public Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default) =>
+        Task.FromResult<Func<string, NodeContainer>>(ContainerOf);
 
     async Task<INodeMeter> ITopologyHost.CreateMeterAsync(CancellationToken ct) => await CreateMeterAsync(ct);
 
-    public async Task<Profiling.ICaseProfiler> StartProfileAsync(Profiling.RunProfiling profiling, string caseFolder, CancellationToken ct = default) =>
-        profiling.Track(new RelayCaseProfiler(await StartProfileAsync(profiling.Settings, ct)));
+    public async Task<Profiling.ICaseProfiler> StartProfileAsync(
+        Profiling.RunProfiling profiling,
+        string caseFolder,
+        CancellationToken ct = default
+    ) => profiling.Track(new RelayCaseProfiler(await StartProfileAsync(profiling.Settings, ct)));
 
     /// <summary>The agents' span streams end with the stack (<see cref="TearDownAsync(NodeLogs, Func{string, Func{Task}, Task})"/>).</summary>
     public Task StopTracesAsync(ISpanCollection? traces, Func<string, Func<Task>, Task> attempt) => Task.CompletedTask;
@@ -105,34 +133,64 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         {
             // Nodes on several hosts: each agent's spans in a part of their own, merged when collection ends.
             var part = groups.Count == 1 ? spansFile : SpreadTraceRecorder.PartFile(spansFile, host);
-            var recorder = await placement.Platform.AgentOn(host).Client.BindAsync(StackName, nodes, part, TimeSpan.FromSeconds(30), ct);
+            var recorder = await placement
+                .Platform.AgentOn(host)
+                .Client.BindAsync(StackName, nodes, part, TimeSpan.FromSeconds(30), ct);
             bound.Add(recorder);
             if (recorder.Bound?.Sockets.FirstOrDefault(s => s.Problem.Length > 0) is { } failed)
             {
-                throw new IOException($"the agent on {host} could not make {StackName}/{failed.Node}'s folder and trace socket: {failed.Problem}");
+                throw new IOException(
+                    $"the agent on {host} could not make {StackName}/{failed.Node}'s folder and trace socket: {failed.Problem}"
+                );
             }
         }
-        return bound.Count == 1 ? bound[0] : new SpreadTraceRecorder(bound, topology.Nodes.Select(n => n.Name).ToList(), spansFile);
+        return bound.Count == 1
+            ? bound[0]
+            : new SpreadTraceRecorder(bound, topology.Nodes.Select(n => n.Name).ToList(), spansFile);
     }
 
     /// <summary>The configuration secrets and the stack, deployed on the host; returns each service's container id once every task runs.</summary>
-    private async Task<IReadOnlyDictionary<string, string>> DeployAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct)
+    private async Task<IReadOnlyDictionary<string, string>> DeployAsync(
+        ComposeFragments fragments,
+        RunCredentials credentials,
+        CancellationToken ct
+    )
     {
-        var settings = new StackSettings(options.RunId, StackName, options.ContainerUser, RunLabels.For(options.RunId), placement.Host, options.TraceSockets)
+        var settings = new StackSettings(
+            options.RunId,
+            StackName,
+            options.ContainerUser,
+            RunLabels.For(options.RunId),
+            placement.Host,
+            options.TraceSockets
+        )
         {
             NodeHosts = placement.NodeHosts,
         };
         Started = true;
-        var (deployed, file) = await placement.Platform.Run.DeployTopologyAsync(topology, settings, fragments, service => ConfigOf(service, credentials), kinds, ct);
+        var (deployed, file) = await placement.Platform.Run.DeployTopologyAsync(
+            topology,
+            settings,
+            fragments,
+            service => ConfigOf(service, credentials),
+            kinds,
+            ct
+        );
         stack = deployed;
         Directory.CreateDirectory(options.ResultsDirectory);
-        await File.WriteAllTextAsync(Path.Combine(options.ResultsDirectory, "stack.yml"), ComposeYaml.Serialize(file), ct);
+        await File.WriteAllTextAsync(
+            Path.Combine(options.ResultsDirectory, "stack.yml"),
+            ComposeYaml.Serialize(file),
+            ct
+        );
         var running = await deployed.WaitRunningAsync(options.StepTimeout, ct);
         tasks = running.ToDictionary(t => t.Service, t => t);
         var elsewhere = running.Where(t => t.Host != placement.Host).Select(t => $"{t.Service} on {t.Host}").ToList();
         if (elsewhere.Count > 0)
         {
-            progress.Info($"{StackName}: {string.Join(", ", elsewhere)} (placed apart from {placement.Host}): cross-host latency is part of what is measured");
+            progress.Info(
+                $"{StackName}: {string.Join(", ", elsewhere)} (placed apart from {placement.Host}): cross-host latency is part of what is measured"
+            );
         }
         return Containers;
     }
@@ -145,14 +203,18 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
             return Encoding.UTF8.GetBytes($"rpcauth={credentials.RpcAuth()}\n");
         }
         // The kind writes its configuration into a folder (on one host, the node's); here a private scratch folder whose one file is the secret.
-        var scratch = PrivateFiles.CreateDirectory(Path.Combine(Path.GetTempPath(), $"lnbench-config-{Guid.NewGuid():N}"));
+        var scratch = PrivateFiles.CreateDirectory(
+            Path.Combine(Path.GetTempPath(), $"lnbench-config-{Guid.NewGuid():N}")
+        );
         try
         {
             kinds.Get(topology.Node(service).Kind).Configure(scratch, credentials);
             var files = Directory.GetFiles(scratch);
             return files.Length == 1
                 ? File.ReadAllBytes(files[0])
-                : throw new InvalidOperationException($"the {topology.Node(service).Kind} kind wrote {files.Length} configuration files; a swarm secret holds one");
+                : throw new InvalidOperationException(
+                    $"the {topology.Node(service).Kind} kind wrote {files.Length} configuration files; a swarm secret holds one"
+                );
         }
         finally
         {
@@ -162,20 +224,45 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
 
     /// <summary>A node as its kind connects to it: its JSON-RPC through the agent on its host, its peer address on the overlay.</summary>
     public NodeContainer ContainerOf(string node) =>
-        new(node, tasks[node].ContainerId, SwarmNames.ContainerDirectory(StackName, node), new Dictionary<string, int>(), StackGenerator.PeerAddressOf(StackName, node))
+        new(
+            node,
+            tasks[node].ContainerId,
+            SwarmNames.ContainerDirectory(StackName, node),
+            new Dictionary<string, int>(),
+            StackGenerator.PeerAddressOf(StackName, node)
+        )
         {
             Relay = new NodeRelay(AgentOf(node).Endpoint, placement.Platform.Token, StackName),
         };
 
     /// <summary>bitcoind's RPC, on the overlay under its stack's alias, through the run's gate.</summary>
     public Chain.BitcoinRpcClient BitcoindRpc(RunCredentials credentials) =>
-        new(new Uri($"http://{SwarmNames.Alias(StackName, TopologySpec.BitcoindName)}:{ComposeGenerator.BitcoindRpcPort}/"), credentials.User, credentials.Password,
-            async (host, port, ct) => new NetworkStream(await OverlayGate.ConnectAsync(placement.Platform.Gate, host, port, ct), ownsSocket: true));
+        new(
+            new Uri(
+                $"http://{SwarmNames.Alias(StackName, TopologySpec.BitcoindName)}:{ComposeGenerator.BitcoindRpcPort}/"
+            ),
+            credentials.User,
+            credentials.Password,
+            async (host, port, ct) =>
+                new NetworkStream(
+                    await OverlayGate.ConnectAsync(placement.Platform.Gate, host, port, ct),
+                    ownsSocket: true
+                )
+        );
 
     /// <summary>The Lightning nodes' cgroups, read by the agent on each node's host by their containers' host pids.</summary>
     private Task<RelayMeter> CreateMeterAsync(CancellationToken ct) =>
-        RelayMeter.CreateAsync(NodesByHost.Select(g => (placement.Platform.AgentOn(g.Host).Client,
-            (IReadOnlyList<CostTarget>)g.Nodes.Select(n => new CostTarget(n, (int)tasks[n].Pid)).ToList())).ToList(), ct);
+        RelayMeter.CreateAsync(
+            NodesByHost
+                .Select(g =>
+                    (
+                        placement.Platform.AgentOn(g.Host).Client,
+                        (IReadOnlyList<CostTarget>)g.Nodes.Select(n => new CostTarget(n, (int)tasks[n].Pid)).ToList()
+                    )
+                )
+                .ToList(),
+            ct
+        );
 
     /// <summary>
     /// A switched-off perf recording per Lightning node by the agent on its host (all or none: a node an agent cannot
@@ -188,8 +275,17 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
         {
             foreach (var (host, nodes) in NodesByHost)
             {
-                started.Add(await placement.Platform.AgentOn(host).Client.StartProfileAsync(StackName, nodes.Select(n => new ProfileTarget(n, (int)tasks[n].Pid)).ToList(),
-                    settings, TimeSpan.FromSeconds(60), ct));
+                started.Add(
+                    await placement
+                        .Platform.AgentOn(host)
+                        .Client.StartProfileAsync(
+                            StackName,
+                            nodes.Select(n => new ProfileTarget(n, (int)tasks[n].Pid)).ToList(),
+                            settings,
+                            TimeSpan.FromSeconds(60),
+                            ct
+                        )
+                );
             }
         }
         catch
@@ -204,7 +300,10 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     /// The watch for node deaths: when every task runs on this host, this engine's "die" events, as on one host (no
     /// polling beside the payments); otherwise the swarm's tasks, followed through the manager (<see cref="SwarmDeathWatch"/>).
     /// </summary>
-    public async Task<DeathWatch> WatchDeathsAsync(Func<string, CancellationToken, Task<NodeDiedException>> describe, CancellationToken ct)
+    public async Task<DeathWatch> WatchDeathsAsync(
+        Func<string, CancellationToken, Task<NodeDiedException>> describe,
+        CancellationToken ct
+    )
     {
         var deployed = stack ?? throw new InvalidOperationException("the stack is not deployed");
         if (tasks.Values.All(OnThisHost))
@@ -221,8 +320,13 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
 
     /// <summary>A service's death as the manager knows it (its task's state), with the end of its log; null while it runs.</summary>
     public Task<NodeDiedException?> DeathOfAsync(string node, CancellationToken ct = default) =>
-        SwarmDeathWatch.DeathOfAsync(engine, stack ?? throw new InvalidOperationException("the stack is not deployed"), node,
-            id => tasks.Values.FirstOrDefault(t => t.NodeId == id)?.Host ?? id, ct);
+        SwarmDeathWatch.DeathOfAsync(
+            engine,
+            stack ?? throw new InvalidOperationException("the stack is not deployed"),
+            node,
+            id => tasks.Values.FirstOrDefault(t => t.NodeId == id)?.Host ?? id,
+            ct
+        );
 
     /// <summary>Whether a task runs on the manager's host, whose engine the harness talks to.</summary>
     private bool OnThisHost(StackTask task) => task.Host == placement.Platform.Run.Manager.Node.Hostname;
@@ -249,20 +353,26 @@ internal sealed class SwarmTopologyLauncher(TopologySpec topology, NetworkOption
     {
         foreach (var ending in recorders)
         {
-            await attempt("close the trace sockets on the agent", async () =>
-            {
-                using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));
-                await ending.StopAsync(TimeSpan.FromSeconds(10), writeJsonLines: false, timeout.Token);
-            });
+            await attempt(
+                "close the trace sockets on the agent",
+                async () =>
+                {
+                    using var timeout = new CancellationTokenSource(TimeSpan.FromSeconds(15));
+                    await ending.StopAsync(TimeSpan.FromSeconds(10), writeJsonLines: false, timeout.Token);
+                }
+            );
             await attempt("stop relaying spans", () => ending.DisposeAsync().AsTask());
         }
         if (Started)
         {
-            await attempt("remove the stack", async () =>
-            {
-                using var timeout = new CancellationTokenSource(SwarmStack.RemovalTimeout);
-                await placement.Platform.Run.RemoveTopologyAsync(StackName, timeout.Token);
-            });
+            await attempt(
+                "remove the stack",
+                async () =>
+                {
+                    using var timeout = new CancellationTokenSource(SwarmStack.RemovalTimeout);
+                    await placement.Platform.Run.RemoveTopologyAsync(StackName, timeout.Token);
+                }
+            );
         }
     }
 }

@@ -1,7 +1,7 @@
-using Lightning.Bench.Progress;
 using Docker.DotNet.Models;
 using Lightning.Bench.Cleanup;
 using Lightning.Bench.Docker;
+using Lightning.Bench.Progress;
 using Lightning.Bench.Waiting;
 
 namespace Lightning.Bench.Swarm;
@@ -46,13 +46,22 @@ internal static class WorkVolumeSweep
     /// <paramref name="self"/> (the sweep's own) are left.
     /// </summary>
     /// <param name="scope">A label filter that limits the sweep (tests); by default everything with a run label.</param>
-    public static async Task<IReadOnlyList<string>> RemoveLocalAsync(DockerEngine engine, IReadOnlySet<string> keep, string? scope = null, CancellationToken ct = default,
-        string? self = null)
+    public static async Task<IReadOnlyList<string>> RemoveLocalAsync(
+        DockerEngine engine,
+        IReadOnlySet<string> keep,
+        string? scope = null,
+        CancellationToken ct = default,
+        string? self = null
+    )
     {
         foreach (var container in await engine.ListContainersAsync(scope ?? RunLabels.Run, ct))
         {
-            if (container.Labels.TryGetValue(RunLabels.Run, out var run) && !keep.Contains(run) && OfSwarmRun(container)
-                && (self is null || container.Labels.GetValueOrDefault(ServiceNameLabel) != self))
+            if (
+                container.Labels.TryGetValue(RunLabels.Run, out var run)
+                && !keep.Contains(run)
+                && OfSwarmRun(container)
+                && (self is null || container.Labels.GetValueOrDefault(ServiceNameLabel) != self)
+            )
             {
                 await engine.RemoveContainerAsync(container.Id, ct);
             }
@@ -60,7 +69,11 @@ internal static class WorkVolumeSweep
         var removed = new List<string>();
         foreach (var volume in await engine.ListLabelledVolumesAsync(scope ?? RunLabels.Run, ct))
         {
-            if (!volume.Labels.TryGetValue(RunLabels.Run, out var run) || keep.Contains(run) || volume.Id != SwarmNames.WorkVolume(run))
+            if (
+                !volume.Labels.TryGetValue(RunLabels.Run, out var run)
+                || keep.Contains(run)
+                || volume.Id != SwarmNames.WorkVolume(run)
+            )
             {
                 continue;
             }
@@ -78,59 +91,118 @@ internal static class WorkVolumeSweep
     }
 
     /// <summary>The job's arguments to the harness in the image: the runs to keep, its own service and image (for the container that removes its own).</summary>
-    public static IReadOnlyList<string> Arguments(IReadOnlySet<string> keep, string? scope, string? self = null, string? image = null) =>
-        [Command, "--keep", string.Join(',', keep.Order(StringComparer.Ordinal)), .. scope is null ? Array.Empty<string>() : ["--scope", scope],
-            .. self is null || image is null ? Array.Empty<string>() : ["--self", self, "--image", image]];
+    public static IReadOnlyList<string> Arguments(
+        IReadOnlySet<string> keep,
+        string? scope,
+        string? self = null,
+        string? image = null
+    ) =>
+        [
+            Command,
+            "--keep",
+            string.Join(',', keep.Order(StringComparer.Ordinal)),
+            .. scope is null ? Array.Empty<string>() : ["--scope", scope],
+            .. self is null || image is null ? Array.Empty<string>() : ["--self", self, "--image", image],
+        ];
 
     /// <summary>
     /// Runs <see cref="RemoveLocalAsync"/> on every host (a global job) and waits until each host's task has ended;
     /// returns the hosts whose task failed, with why.
     /// </summary>
-    public static async Task<IReadOnlyList<string>> OnEveryHostAsync(DockerEngine engine, string harnessImage, IReadOnlySet<string> keep,
-        IReadOnlyDictionary<string, string> labels, TimeSpan timeout, string? scope = null, CancellationToken ct = default)
+    public static async Task<IReadOnlyList<string>> OnEveryHostAsync(
+        DockerEngine engine,
+        string harnessImage,
+        IReadOnlySet<string> keep,
+        IReadOnlyDictionary<string, string> labels,
+        TimeSpan timeout,
+        string? scope = null,
+        CancellationToken ct = default
+    )
     {
         var hosts = (await engine.Swarm.ListNodesAsync(ct)).Where(n => n.Schedulable).ToList();
         var name = $"lnbench-sweep-{Environment.ProcessId}-{Guid.NewGuid():N}"[..40];
-        var service = await engine.Swarm.CreateServiceAsync(new ServiceSpec
-        {
-            Name = name,
-            Labels = labels.ToDictionary(),
-            Mode = new ServiceMode { GlobalJob = new GlobalJob() },
-            TaskTemplate = new TaskSpec
+        var service = await engine.Swarm.CreateServiceAsync(
+            new ServiceSpec
             {
-                ContainerSpec = new ContainerSpec
+                Name = name,
+                Labels = labels.ToDictionary(),
+                Mode = new ServiceMode { GlobalJob = new GlobalJob() },
+                TaskTemplate = new TaskSpec
                 {
-                    Image = harnessImage,
-                    Args = [.. Arguments(keep, scope, name, harnessImage)],
-                    Labels = labels.ToDictionary(),
-                    Mounts = [new Mount { Type = "bind", Source = DockerSocket, Target = DockerSocket }],
+                    ContainerSpec = new ContainerSpec
+                    {
+                        Image = harnessImage,
+                        Args = [.. Arguments(keep, scope, name, harnessImage)],
+                        Labels = labels.ToDictionary(),
+                        Mounts =
+                        [
+                            new Mount
+                            {
+                                Type = "bind",
+                                Source = DockerSocket,
+                                Target = DockerSocket,
+                            },
+                        ],
+                    },
+                    RestartPolicy = new SwarmRestartPolicy { Condition = "none" },
                 },
-                RestartPolicy = new SwarmRestartPolicy { Condition = "none" },
             },
-        }, ct);
+            ct
+        );
         try
         {
             IReadOnlyList<SwarmTask> ended = [];
-            await Wait.UntilAsync("every host to sweep its work volumes", async t =>
-            {
-                var tasks = await engine.Swarm.ListTasksAsync(service, t);
-                ended = tasks.Where(task => task.HasEnded).ToList();
-                var waiting = hosts.Where(h => !ended.Any(task => task.NodeId == h.Id)).Select(h => h.Hostname).ToList();
-                return waiting.Count == 0 ? WaitState.Met() : WaitState.NotYet($"not done yet: {string.Join(", ", waiting)}");
-            }, timeout, ct);
-            return ended.Where(task => task.State != "complete")
-                .Select(task => $"{hosts.FirstOrDefault(h => h.Id == task.NodeId)?.Hostname ?? task.NodeId}: {task.Describe()}").ToList();
+            await Wait.UntilAsync(
+                "every host to sweep its work volumes",
+                async t =>
+                {
+                    var tasks = await engine.Swarm.ListTasksAsync(service, t);
+                    ended = tasks.Where(task => task.HasEnded).ToList();
+                    var waiting = hosts
+                        .Where(h => !ended.Any(task => task.NodeId == h.Id))
+                        .Select(h => h.Hostname)
+                        .ToList();
+                    return waiting.Count == 0
+                        ? WaitState.Met()
+                        : WaitState.NotYet($"not done yet: {string.Join(", ", waiting)}");
+                },
+                timeout,
+                ct
+            );
+            return ended
+                .Where(task => task.State != "complete")
+                .Select(task =>
+                    $"{hosts.FirstOrDefault(h => h.Id == task.NodeId)?.Hostname ?? task.NodeId}: {task.Describe()}"
+                )
+                .ToList();
         }
         finally
         {
-            await ServiceRemoval.RemoveAsync(engine, [new ServiceSummary(service, name, labels)], $"com.docker.swarm.service.id={service}",
-                "the work volume sweep", SwarmStack.RemovalTimeout, CancellationToken.None);
+            await ServiceRemoval.RemoveAsync(
+                engine,
+                [new ServiceSummary(service, name, labels)],
+                $"com.docker.swarm.service.id={service}",
+                "the work volume sweep",
+                SwarmStack.RemovalTimeout,
+                CancellationToken.None
+            );
             // This host's job container is gone with the service: its remover ends at once; the run ends after it. The
             // remover carries the job's labels: found by the run's (a test's sweep has only its scope's).
-            var filter = labels.TryGetValue(RunLabels.Run, out var run) ? $"{RunLabels.Run}={run}" : $"{labels.First().Key}={labels.First().Value}";
-            await Wait.UntilAsync("the sweep's remover on this host to end", async t =>
-                (await engine.ListContainersAsync(filter, t)).FirstOrDefault(c => c.Name.StartsWith(RemoverPrefix, StringComparison.Ordinal)) is { } left
-                    ? WaitState.NotYet($"{left.Name} is {left.State}") : WaitState.Met(), SwarmStack.RemovalTimeout, CancellationToken.None);
+            var filter = labels.TryGetValue(RunLabels.Run, out var run)
+                ? $"{RunLabels.Run}={run}"
+                : $"{labels.First().Key}={labels.First().Value}";
+            await Wait.UntilAsync(
+                "the sweep's remover on this host to end",
+                async t =>
+                    (await engine.ListContainersAsync(filter, t)).FirstOrDefault(c =>
+                        c.Name.StartsWith(RemoverPrefix, StringComparison.Ordinal)
+                    )
+                        is { } left
+                        ? WaitState.NotYet($"{left.Name} is {left.State}")
+                        : WaitState.Met(),
+                SwarmStack.RemovalTimeout,
+                CancellationToken.None
+            );
         }
     }
 
@@ -146,7 +218,10 @@ internal static class WorkVolumeSweep
         {
             if (i + 1 >= args.Count || args[i] is not ("--keep" or "--scope" or "--self" or "--image"))
             {
-                return HarnessExit.Fail(HarnessExit.Usage, $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]");
+                return HarnessExit.Fail(
+                    HarnessExit.Usage,
+                    $"{Command}: unexpected '{args[i]}'; usage: {Command} --keep RUN,… [--scope LABEL] [--self SERVICE --image IMAGE]"
+                );
             }
             if (args[i] == "--keep")
             {
@@ -161,8 +236,12 @@ internal static class WorkVolumeSweep
         {
             using var engine = new DockerEngine();
             var self = values.GetValueOrDefault("--self");
-            var removed = RemoveLocalAsync(engine, keep, values.GetValueOrDefault("--scope"), self: self).GetAwaiter().GetResult();
-            Console.WriteLine($"{Environment.MachineName}: removed {removed.Count} work volume(s){(removed.Count == 0 ? "" : ": " + string.Join(", ", removed))}");
+            var removed = RemoveLocalAsync(engine, keep, values.GetValueOrDefault("--scope"), self: self)
+                .GetAwaiter()
+                .GetResult();
+            Console.WriteLine(
+                $"{Environment.MachineName}: removed {removed.Count} work volume(s){(removed.Count == 0 ? "" : ": " + string.Join(", ", removed))}"
+            );
             if (self is not null && values.GetValueOrDefault("--image") is { } image)
             {
                 RemoveOwnWhenExitedAsync(engine, self, image).GetAwaiter().GetResult();
@@ -178,18 +257,23 @@ internal static class WorkVolumeSweep
     /// <summary>Starts an auto-removed container that waits for this job's own container (its service's task here) to exit, then removes it.</summary>
     private static async Task RemoveOwnWhenExitedAsync(DockerEngine engine, string self, string image)
     {
-        var own = (await engine.ListContainersAsync($"{ServiceNameLabel}={self}")).FirstOrDefault(c => c.State == "running");
+        var own = (await engine.ListContainersAsync($"{ServiceNameLabel}={self}")).FirstOrDefault(c =>
+            c.State == "running"
+        );
         if (own is null)
         {
             return;
         }
-        var remover = await engine.CreateContainerAsync($"{RemoverPrefix}{own.Id[..12]}", new CreateContainerParameters
-        {
-            Image = image,
-            Cmd = [RemoveWhenExitedCommand, own.Id],
-            Labels = own.Labels.Where(l => l.Key.StartsWith("lnbench.", StringComparison.Ordinal)).ToDictionary(),
-            HostConfig = new HostConfig { AutoRemove = true, Binds = [$"{DockerSocket}:{DockerSocket}"] },
-        });
+        var remover = await engine.CreateContainerAsync(
+            $"{RemoverPrefix}{own.Id[..12]}",
+            new CreateContainerParameters
+            {
+                Image = image,
+                Cmd = [RemoveWhenExitedCommand, own.Id],
+                Labels = own.Labels.Where(l => l.Key.StartsWith("lnbench.", StringComparison.Ordinal)).ToDictionary(),
+                HostConfig = new HostConfig { AutoRemove = true, Binds = [$"{DockerSocket}:{DockerSocket}"] },
+            }
+        );
         await engine.StartContainerAsync(remover);
     }
 
@@ -198,7 +282,10 @@ internal static class WorkVolumeSweep
     {
         if (args.Count != 1)
         {
-            return HarnessExit.Fail(HarnessExit.Usage, $"{RemoveWhenExitedCommand}: usage: {RemoveWhenExitedCommand} CONTAINER");
+            return HarnessExit.Fail(
+                HarnessExit.Usage,
+                $"{RemoveWhenExitedCommand}: usage: {RemoveWhenExitedCommand} CONTAINER"
+            );
         }
         try
         {

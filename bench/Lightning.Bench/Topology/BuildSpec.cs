@@ -33,7 +33,8 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
     public string KindFor(string node) => NodeKinds.GetValueOrDefault(node) ?? Kind;
 
     /// <summary>A node of this build in a topology.</summary>
-    public NodeSpec Node(string name) => new(name, ImageFor(name), KindFor(name)) { Options = NodeOptions, Database = Database };
+    public NodeSpec Node(string name) =>
+        new(name, ImageFor(name), KindFor(name)) { Options = NodeOptions, Database = Database };
 
     /// <summary>Every image the build uses with its kind, the default first.</summary>
     public IReadOnlyList<(string Image, string Kind)> Images =>
@@ -48,9 +49,15 @@ internal sealed record BuildSpec(string Name, string Image, IReadOnlyDictionary<
 
     /// <summary>"name=image[,node=image…]", then " with OPTION …" when it gives its nodes options.</summary>
     public override string ToString() =>
-        string.Join(',', new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")))
+        string.Join(
+            ',',
+            new[] { $"{Name}={WithKind(Kind, Image)}" }.Concat(
+                NodeImages.Select(n => $"{n.Key}={WithKind(KindFor(n.Key), n.Value)}")
+            )
+        )
         + (NodeOptions.Count == 0 ? "" : $" with {string.Join(' ', NodeOptions)}")
         + (Database == Databases.Sqlite ? "" : $" on {Database}");
 
-    private static string WithKind(string kind, string image) => kind == NodeSpec.DefaultKind ? image : $"{kind}={image}";
+    private static string WithKind(string kind, string image) =>
+        kind == NodeSpec.DefaultKind ? image : $"{kind}={image}";
 }

@@ -7,7 +7,10 @@ namespace Lightning.Bench.Topology;
 internal sealed record RunCredentials(string User, string Password)
 {
     public static RunCredentials Generate() =>
-        new($"lnbench{RandomNumberGenerator.GetHexString(6, lowercase: true)}", RandomNumberGenerator.GetHexString(32, lowercase: true));
+        new(
+            $"lnbench{RandomNumberGenerator.GetHexString(6, lowercase: true)}",
+            RandomNumberGenerator.GetHexString(32, lowercase: true)
+        );
 
     /// <summary>bitcoind's -rpcauth value (user:salt$hmac-sha256(salt, password)), so bitcoind never stores the password.</summary>
     public string RpcAuth(string? salt = null)

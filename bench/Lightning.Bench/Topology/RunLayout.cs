@@ -26,7 +26,8 @@ internal sealed record RunLayout
         if (Encoding.UTF8.GetByteCount(longest) > MaxUnixSocketPath)
         {
             throw new ArgumentException(
-                $"run folder '{Root}' is too deep: node sockets such as {longest} would exceed the {MaxUnixSocketPath}-byte Unix socket limit; choose a shorter --work-dir (default /tmp/lnb)");
+                $"run folder '{Root}' is too deep: node sockets such as {longest} would exceed the {MaxUnixSocketPath}-byte Unix socket limit; choose a shorter --work-dir (default /tmp/lnb)"
+            );
         }
     }
 

@@ -12,5 +12,6 @@ internal static class SourceRef
     public static bool Is(string image) => image.StartsWith(Prefix, StringComparison.Ordinal);
 
     /// <summary>The ref of git:REF.</summary>
-    public static string Of(string image) => Is(image) ? image[Prefix.Length..] : throw new ArgumentException($"{image} is not {Prefix}REF", nameof(image));
+    public static string Of(string image) =>
+        Is(image) ? image[Prefix.Length..] : throw new ArgumentException($"{image} is not {Prefix}REF", nameof(image));
 }

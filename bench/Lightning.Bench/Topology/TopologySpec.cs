@@ -10,12 +10,21 @@ internal sealed partial record TopologySpec
 {
     public const string BitcoindName = "bitcoind";
 
-    public TopologySpec(string bitcoindImage, IReadOnlyList<NodeSpec> nodes, IReadOnlyList<ChannelSpec> channels, IReadOnlyList<PaymentFlow> flows)
-        : this(bitcoindImage, nodes, channels, flows, chainOnly: false)
-    {
-    }
+    public TopologySpec(
+        string bitcoindImage,
+        IReadOnlyList<NodeSpec> nodes,
+        IReadOnlyList<ChannelSpec> channels,
+        IReadOnlyList<PaymentFlow> flows
+    )
+        : this(bitcoindImage, nodes, channels, flows, chainOnly: false) { }
 
-    private TopologySpec(string bitcoindImage, IReadOnlyList<NodeSpec> nodes, IReadOnlyList<ChannelSpec> channels, IReadOnlyList<PaymentFlow> flows, bool chainOnly)
+    private TopologySpec(
+        string bitcoindImage,
+        IReadOnlyList<NodeSpec> nodes,
+        IReadOnlyList<ChannelSpec> channels,
+        IReadOnlyList<PaymentFlow> flows,
+        bool chainOnly
+    )
     {
         BitcoindImage = bitcoindImage;
         Nodes = nodes;
@@ -39,11 +48,24 @@ internal sealed partial record TopologySpec
 
     /// <summary>The nodes <paramref name="node"/> has a channel with, each once, in the order of its channels.</summary>
     public IReadOnlyList<string> PeersOf(string node) =>
-        Channels.Where(c => c.From == node || c.To == node).Select(c => c.From == node ? c.To : c.From).Distinct().ToList();
+        Channels
+            .Where(c => c.From == node || c.To == node)
+            .Select(c => c.From == node ? c.To : c.From)
+            .Distinct()
+            .ToList();
 
     /// <summary>The topology with the nodes named in <paramref name="placements"/> placed apart (node → a host label's value; see <see cref="NodeSpec.Placement"/>).</summary>
-    public TopologySpec Placed(IReadOnlyDictionary<string, string> placements) => placements.Count == 0 ? this
-        : new(BitcoindImage, Nodes.Select(n => placements.TryGetValue(n.Name, out var value) ? n with { Placement = value } : n).ToList(), Channels, Flows);
+    public TopologySpec Placed(IReadOnlyDictionary<string, string> placements) =>
+        placements.Count == 0
+            ? this
+            : new(
+                BitcoindImage,
+                Nodes
+                    .Select(n => placements.TryGetValue(n.Name, out var value) ? n with { Placement = value } : n)
+                    .ToList(),
+                Channels,
+                Flows
+            );
 
     /// <summary>Nodes that fund at least one channel and so need on-chain coins.</summary>
     public IReadOnlyList<string> Funders => Channels.Select(c => c.From).Distinct().ToList();
@@ -64,13 +86,15 @@ internal sealed partial record TopologySpec
             {
                 throw new ArgumentException(
                     $"node name '{node.Name}' must be lowercase letters, digits and '-', start with a letter, be at most 20 characters and not be '{BitcoindName}'",
-                    nameof(Nodes));
+                    nameof(Nodes)
+                );
             }
             if (node.Placement is { } placement && !NodeName().IsMatch(placement))
             {
                 throw new ArgumentException(
                     $"node '{node.Name}' has placement '{placement}': a host label's value, lowercase letters, digits and '-', starting with a letter, at most 20 characters",
-                    nameof(Nodes));
+                    nameof(Nodes)
+                );
             }
             if (string.IsNullOrWhiteSpace(node.Image))
             {
@@ -87,22 +111,34 @@ internal sealed partial record TopologySpec
         {
             if (!names.Contains(channel.From) || !names.Contains(channel.To))
             {
-                throw new ArgumentException($"channel {channel.From} -> {channel.To} names a node that is not in the topology", nameof(Channels));
+                throw new ArgumentException(
+                    $"channel {channel.From} -> {channel.To} names a node that is not in the topology",
+                    nameof(Channels)
+                );
             }
             if (channel.From == channel.To)
             {
-                throw new ArgumentException($"channel {channel.From} -> {channel.To} connects a node to itself", nameof(Channels));
+                throw new ArgumentException(
+                    $"channel {channel.From} -> {channel.To} connects a node to itself",
+                    nameof(Channels)
+                );
             }
             if (channel.CapacitySat <= 0)
             {
-                throw new ArgumentException($"channel {channel.From} -> {channel.To} needs a positive capacity", nameof(Channels));
+                throw new ArgumentException(
+                    $"channel {channel.From} -> {channel.To} needs a positive capacity",
+                    nameof(Channels)
+                );
             }
         }
         foreach (var flow in Flows)
         {
             if (!names.Contains(flow.Payer) || !names.Contains(flow.Payee))
             {
-                throw new ArgumentException($"payment flow {flow.Payer} -> {flow.Payee} names a node that is not in the topology", nameof(Flows));
+                throw new ArgumentException(
+                    $"payment flow {flow.Payer} -> {flow.Payee} names a node that is not in the topology",
+                    nameof(Flows)
+                );
             }
         }
     }

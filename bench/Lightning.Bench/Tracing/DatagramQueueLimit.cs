@@ -24,6 +24,7 @@ internal sealed class DatagramQueueLimit
 
     private readonly string sysctlPath;
     private readonly string stateDirectory;
+
     /// <summary>The limit this instance raised and owes back; 0 when it owes nothing.</summary>
     private int original;
 
@@ -41,7 +42,8 @@ internal sealed class DatagramQueueLimit
             Environment.GetEnvironmentVariable("XDG_STATE_HOME") is { Length: > 0 } state && Path.IsPathRooted(state)
                 ? state
                 : Path.Combine(Environment.GetFolderPath(Environment.SpecialFolder.UserProfile), ".local", "state"),
-            "lnbench");
+            "lnbench"
+        );
 
     /// <summary>The limit in force now on this machine (sockets bound from now on get it), or 0 when it cannot be read.</summary>
     public static int Current => new DatagramQueueLimit().Read() ?? 0;
@@ -52,7 +54,15 @@ internal sealed class DatagramQueueLimit
     public static bool IsPlausibleOriginal(int value) => value is >= 1 and < Wanted;
 
     public int? Read() =>
-        File.Exists(sysctlPath) && int.TryParse(File.ReadAllText(sysctlPath).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var value) ? value : null;
+        File.Exists(sysctlPath)
+        && int.TryParse(
+            File.ReadAllText(sysctlPath).Trim(),
+            NumberStyles.None,
+            CultureInfo.InvariantCulture,
+            out var value
+        )
+            ? value
+            : null;
 
     /// <summary>Puts back a limit that a run whose harness is gone raised and never restored; says so.</summary>
     public void RestoreLeftover(RunProgress progress)
@@ -66,11 +76,17 @@ internal sealed class DatagramQueueLimit
             }
             var parts = File.ReadAllText(marker).Split(' ', 2, StringSplitOptions.TrimEntries);
             var owner = parts.Length == 2 ? OwnerProcess.Parse(parts[1]) : null;
-            if (parts.Length != 2 || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var value)
-                || !IsPlausibleOriginal(value) || owner is null)
+            if (
+                parts.Length != 2
+                || !int.TryParse(parts[0], NumberStyles.None, CultureInfo.InvariantCulture, out var value)
+                || !IsPlausibleOriginal(value)
+                || owner is null
+            )
             {
                 File.Delete(marker);
-                progress.Info($"ignored {marker}: it does not hold a limit to restore (expected 'VALUE HOST PID' with VALUE from 1 to {Wanted - 1})");
+                progress.Info(
+                    $"ignored {marker}: it does not hold a limit to restore (expected 'VALUE HOST PID' with VALUE from 1 to {Wanted - 1})"
+                );
                 return;
             }
             if (!owner.IsGone)
@@ -80,11 +96,11 @@ internal sealed class DatagramQueueLimit
             var current = Read();
             File.WriteAllText(sysctlPath, value.ToString(CultureInfo.InvariantCulture));
             File.Delete(marker);
-            progress.Info($"restored net.unix.max_dgram_qlen to {value} (an earlier run whose harness is gone left it at {current})");
+            progress.Info(
+                $"restored net.unix.max_dgram_qlen to {value} (an earlier run whose harness is gone left it at {current})"
+            );
         }
-        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
-        {
-        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException) { }
     }
 
     /// <summary>Raises the limit to <see cref="Wanted"/> when it is lower and this process may; otherwise warns how to.</summary>
@@ -100,13 +116,17 @@ internal sealed class DatagramQueueLimit
             WriteMarker(FormattableString.Invariant($"{current} {OwnerProcess.Current}"));
             File.WriteAllText(sysctlPath, Wanted.ToString(CultureInfo.InvariantCulture));
             original = current;
-            progress.Info($"raised net.unix.max_dgram_qlen from {current} to {Wanted} for the trace sockets (restored at the end)");
+            progress.Info(
+                $"raised net.unix.max_dgram_qlen from {current} to {Wanted} for the trace sockets (restored at the end)"
+            );
         }
         catch (Exception e) when (e is UnauthorizedAccessException or IOException)
         {
             TryDelete(MarkerPath);
-            progress.Info($"warning: net.unix.max_dgram_qlen is {current}: nodes drop spans in bursts (about 5 % at 10 concurrent payments); " +
-                $"raise it with 'sudo sysctl -w net.unix.max_dgram_qlen={Wanted}' (or run with --no-traces)");
+            progress.Info(
+                $"warning: net.unix.max_dgram_qlen is {current}: nodes drop spans in bursts (about 5 % at 10 concurrent payments); "
+                    + $"raise it with 'sudo sysctl -w net.unix.max_dgram_qlen={Wanted}' (or run with --no-traces)"
+            );
         }
         return this;
     }
@@ -124,9 +144,7 @@ internal sealed class DatagramQueueLimit
             File.WriteAllText(sysctlPath, value.ToString(CultureInfo.InvariantCulture));
             TryDelete(MarkerPath);
         }
-        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
-        {
-        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException) { }
     }
 
     /// <summary>
@@ -138,7 +156,9 @@ internal sealed class DatagramQueueLimit
         var directory = Directory.CreateDirectory(stateDirectory);
         if (directory.LinkTarget is not null)
         {
-            throw new IOException($"{stateDirectory} is a symbolic link; the harness keeps its state only in a folder of its own");
+            throw new IOException(
+                $"{stateDirectory} is a symbolic link; the harness keeps its state only in a folder of its own"
+            );
         }
         if (!OperatingSystem.IsWindows())
         {
@@ -159,8 +179,6 @@ internal sealed class DatagramQueueLimit
         {
             File.Delete(path);
         }
-        catch (Exception e) when (e is UnauthorizedAccessException or IOException)
-        {
-        }
+        catch (Exception e) when (e is UnauthorizedAccessException or IOException) { }
     }
 }

@@ -10,8 +10,10 @@ internal sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, 
 {
     /// <summary>Payment ids by payment hash, the join key of spans that name the payment they serve by its hash.</summary>
     public static IReadOnlyDictionary<string, long> ByHash(IEnumerable<OperationRecord> payments) =>
-        payments.Where(p => p.PaymentHash is not null)
-            .GroupBy(p => p.PaymentHash!).ToDictionary(g => g.Key, g => g.First().PaymentId);
+        payments
+            .Where(p => p.PaymentHash is not null)
+            .GroupBy(p => p.PaymentHash!)
+            .ToDictionary(g => g.Key, g => g.First().PaymentId);
 
     private readonly Dictionary<long, Payment> payments = new();
 
@@ -49,10 +51,15 @@ internal sealed class PaymentSteps(ITraceJoin join, IReadOnlyDictionary<string, 
 
     /// <summary>The nodes a payment has steps on.</summary>
     public IEnumerable<string> NodesOf(long paymentId) =>
-        payments.TryGetValue(paymentId, out var p) ? p.Steps.Keys.Select(k => k.Node).Distinct().Order(StringComparer.Ordinal) : [];
+        payments.TryGetValue(paymentId, out var p)
+            ? p.Steps.Keys.Select(k => k.Node).Distinct().Order(StringComparer.Ordinal)
+            : [];
 
     /// <summary>The steps of several payments added up (over all nodes), largest first.</summary>
-    public IReadOnlyList<(string Operation, int Count, double TotalMs)> Breakdown(IEnumerable<long> paymentIds, string? node = null) =>
+    public IReadOnlyList<(string Operation, int Count, double TotalMs)> Breakdown(
+        IEnumerable<long> paymentIds,
+        string? node = null
+    ) =>
         paymentIds
             .SelectMany(id => payments.TryGetValue(id, out var p) ? p.Steps : [])
             .Where(s => node is null || s.Key.Node == node)

@@ -101,7 +101,12 @@ internal static unsafe partial class RecvMmsg
     {
         if (Available)
         {
-            SetPriority(0 /* PRIO_PROCESS: on Linux a thread id names one thread */, GetThreadId(), 19);
+            SetPriority(
+                0 /* PRIO_PROCESS: on Linux a thread id names one thread */
+                ,
+                GetThreadId(),
+                19
+            );
         }
     }
 

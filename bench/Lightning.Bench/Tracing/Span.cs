@@ -9,7 +9,8 @@ internal sealed record Span(
     string Name,
     long TimestampMicros,
     long DurationMicros,
-    IReadOnlyDictionary<string, string> Tags)
+    IReadOnlyDictionary<string, string> Tags
+)
 {
     public long EndMicros => TimestampMicros + DurationMicros;
 }

@@ -79,9 +79,7 @@ internal sealed unsafe class SpanCollector : IDisposable
         {
             File.Delete(SocketPath);
         }
-        catch (IOException)
-        {
-        }
+        catch (IOException) { }
     }
 
     /// <summary>Wall clock in µs from one reading plus the monotonic clock: cheap and never goes backwards.</summary>
@@ -92,7 +90,9 @@ internal sealed unsafe class SpanCollector : IDisposable
     /// Linux: one recvmmsg into <paramref name="batch"/>, then the datagrams are copied into the spool segment.
     /// Returns how many arrived, 0 when none was waiting, or -1 when the socket is gone.
     /// </summary>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
+    [System.Runtime.CompilerServices.MethodImpl(
+        System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization
+    )]
     internal int ReceiveBatch(RecvBatch batch, int flags, SpoolCursor cursor)
     {
         var count = RecvMmsg.Receive(Descriptor, batch.Messages, RecvBatch.Size, flags, null);

@@ -15,7 +15,11 @@ internal static class SpanJsonLines
 {
     public const string FileName = "spans.jsonl";
 
-    private static readonly JsonWriterOptions Options = new() { SkipValidation = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+    private static readonly JsonWriterOptions Options = new()
+    {
+        SkipValidation = true,
+        Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping,
+    };
 
     public static long Convert(string spoolPath, IReadOnlyList<string> nodes, string jsonlPath)
     {
@@ -48,7 +52,10 @@ internal static class SpanJsonLines
         var readers = parts.Select(p => new StreamReader(p, Encoding.UTF8)).ToList();
         try
         {
-            using var output = new StreamWriter(jsonlPath, append: false, new UTF8Encoding(false), 1 << 16) { NewLine = "\n" };
+            using var output = new StreamWriter(jsonlPath, append: false, new UTF8Encoding(false), 1 << 16)
+            {
+                NewLine = "\n",
+            };
             var heads = new PriorityQueue<(int Part, string Line), (long Received, int Part)>();
             void Next(int part)
             {
@@ -98,7 +105,12 @@ internal static class SpanJsonLines
     public static Utf8JsonWriter LineWriter(IBufferWriter<byte> output) => new(output, Options);
 
     /// <summary>One line, without its newline: the only way lines are written, so a line read back and written again is the same bytes.</summary>
-    public static void WriteLine(Utf8JsonWriter json, ReadOnlySpan<byte> node, long received, ReadOnlySpan<byte> payload)
+    public static void WriteLine(
+        Utf8JsonWriter json,
+        ReadOnlySpan<byte> node,
+        long received,
+        ReadOnlySpan<byte> payload
+    )
     {
         json.Reset();
         json.WriteStartObject();
@@ -120,7 +132,12 @@ internal static class SpanJsonLines
     /// Reads a line <see cref="WriteLine"/> wrote, with a "payload" string (not "payload_b64"): the node's name and the
     /// payload unescaped, as UTF-8. False for anything else; the caller checks that writing them again gives the line.
     /// </summary>
-    public static bool TryReadLine(ReadOnlySpan<byte> line, ArrayBufferWriter<byte> node, out long received, ArrayBufferWriter<byte> payload)
+    public static bool TryReadLine(
+        ReadOnlySpan<byte> line,
+        ArrayBufferWriter<byte> node,
+        out long received,
+        ArrayBufferWriter<byte> payload
+    )
     {
         received = 0;
         node.ResetWrittenCount();
@@ -128,11 +145,25 @@ internal static class SpanJsonLines
         try
         {
             var reader = new Utf8JsonReader(line);
-            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject
-                || !Property(ref reader, "node"u8) || !reader.Read() || reader.TokenType != JsonTokenType.String || !Unescaped(ref reader, node)
-                || !Property(ref reader, "recv_us"u8) || !reader.Read() || reader.TokenType != JsonTokenType.Number || !reader.TryGetInt64(out received)
-                || !Property(ref reader, "payload"u8) || !reader.Read() || reader.TokenType != JsonTokenType.String || !Unescaped(ref reader, payload)
-                || !reader.Read() || reader.TokenType != JsonTokenType.EndObject || reader.Read())
+            if (
+                !reader.Read()
+                || reader.TokenType != JsonTokenType.StartObject
+                || !Property(ref reader, "node"u8)
+                || !reader.Read()
+                || reader.TokenType != JsonTokenType.String
+                || !Unescaped(ref reader, node)
+                || !Property(ref reader, "recv_us"u8)
+                || !reader.Read()
+                || reader.TokenType != JsonTokenType.Number
+                || !reader.TryGetInt64(out received)
+                || !Property(ref reader, "payload"u8)
+                || !reader.Read()
+                || reader.TokenType != JsonTokenType.String
+                || !Unescaped(ref reader, payload)
+                || !reader.Read()
+                || reader.TokenType != JsonTokenType.EndObject
+                || reader.Read()
+            )
             {
                 return false;
             }

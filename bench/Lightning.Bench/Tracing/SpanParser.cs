@@ -28,9 +28,15 @@ internal static partial class SpanParser
             var id = String(span, "id");
             var name = String(span, "name");
             var traceId = String(span, "traceId");
-            if (id is null || name is null || traceId is null
-                || !span.TryGetProperty("timestamp", out var ts) || !ts.TryGetInt64(out var timestamp)
-                || !span.TryGetProperty("duration", out var du) || !du.TryGetInt64(out var duration))
+            if (
+                id is null
+                || name is null
+                || traceId is null
+                || !span.TryGetProperty("timestamp", out var ts)
+                || !ts.TryGetInt64(out var timestamp)
+                || !span.TryGetProperty("duration", out var du)
+                || !du.TryGetInt64(out var duration)
+            )
             {
                 problem = "missing id, name, traceId, timestamp or duration";
                 return null;
@@ -40,7 +46,8 @@ internal static partial class SpanParser
             {
                 foreach (var tag in tagObject.EnumerateObject())
                 {
-                    tags[tag.Name] = tag.Value.ValueKind == JsonValueKind.String ? tag.Value.GetString()! : tag.Value.GetRawText();
+                    tags[tag.Name] =
+                        tag.Value.ValueKind == JsonValueKind.String ? tag.Value.GetString()! : tag.Value.GetRawText();
                 }
             }
             return new Span(node, id, String(span, "parentId"), traceId, name, timestamp, duration, tags);
@@ -64,5 +71,7 @@ internal static partial class SpanParser
     private static partial Regex Id();
 
     private static string? String(JsonElement element, string name) =>
-        element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String ? value.GetString() : null;
+        element.TryGetProperty(name, out var value) && value.ValueKind == JsonValueKind.String
+            ? value.GetString()
+            : null;
 }

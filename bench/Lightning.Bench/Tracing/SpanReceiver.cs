@@ -51,7 +51,9 @@ internal sealed class SpanReceiver : IDisposable
         {
             foreach (var collector in collectors)
             {
-                threads.Add(new Thread(() => Block(collector)) { IsBackground = true, Name = $"spans:{collector.Node}" });
+                threads.Add(
+                    new Thread(() => Block(collector)) { IsBackground = true, Name = $"spans:{collector.Node}" }
+                );
             }
         }
     }
@@ -77,13 +79,16 @@ internal sealed class SpanReceiver : IDisposable
     }
 
     /// <remarks>Compiled optimised at once: the loop runs for the whole case, and tier-0 code loses spans while it warms up.</remarks>
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
+    [System.Runtime.CompilerServices.MethodImpl(
+        System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization
+    )]
     private unsafe void Poll()
     {
         using var batch = new RecvBatch();
         var cursor = new SpoolCursor(spool);
         var open = collectors.ToArray();
-        var descriptors = open.Select(c => new RecvMmsg.PollFd { Descriptor = c.Descriptor, Events = RecvMmsg.PollIn }).ToArray();
+        var descriptors = open.Select(c => new RecvMmsg.PollFd { Descriptor = c.Descriptor, Events = RecvMmsg.PollIn })
+            .ToArray();
         var busy = false;
         var windowStart = Stopwatch.GetTimestamp();
         long windowCount = 0;
@@ -111,8 +116,7 @@ internal sealed class SpanReceiver : IDisposable
                     {
                         count = collector.ReceiveBatch(batch, RecvMmsg.MsgDontWait, cursor);
                         round += Math.Max(count, 0);
-                    }
-                    while (count == RecvBatch.Size);
+                    } while (count == RecvBatch.Size);
                 }
                 if (last)
                 {
@@ -141,7 +145,9 @@ internal sealed class SpanReceiver : IDisposable
         cursor.Flush();
     }
 
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
+    [System.Runtime.CompilerServices.MethodImpl(
+        System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization
+    )]
     private void Block(SpanCollector collector)
     {
         var cursor = new SpoolCursor(spool);
@@ -149,7 +155,9 @@ internal sealed class SpanReceiver : IDisposable
         {
             using var batch = new RecvBatch();
             // Each receive waits at most 100 ms, so the loop sees a stop; MSG_WAITFORONE waits for one and takes the rest.
-            var flags = RecvMmsg.MakeBlockingWithTimeout(collector.Descriptor, 100) ? RecvMmsg.MsgWaitForOne : RecvMmsg.MsgDontWait;
+            var flags = RecvMmsg.MakeBlockingWithTimeout(collector.Descriptor, 100)
+                ? RecvMmsg.MsgWaitForOne
+                : RecvMmsg.MsgDontWait;
             while (!stopping)
             {
                 var count = collector.ReceiveBatch(batch, flags, cursor);
@@ -163,9 +171,7 @@ internal sealed class SpanReceiver : IDisposable
                 }
             }
             // What arrived since the last receive.
-            while (collector.ReceiveBatch(batch, RecvMmsg.MsgDontWait, cursor) > 0)
-            {
-            }
+            while (collector.ReceiveBatch(batch, RecvMmsg.MsgDontWait, cursor) > 0) { }
         }
         else
         {

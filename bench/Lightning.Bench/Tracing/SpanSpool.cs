@@ -12,7 +12,9 @@ internal sealed class SpanSpool : IAsyncDisposable
     public const int SegmentBytes = 1 << 20;
 
     private readonly ConcurrentBag<SpoolSegment> free = new();
-    private readonly Channel<SpoolSegment> full = Channel.CreateUnbounded<SpoolSegment>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly Channel<SpoolSegment> full = Channel.CreateUnbounded<SpoolSegment>(
+        new UnboundedChannelOptions { SingleReader = true }
+    );
     private readonly SpoolFile file;
     private readonly Thread writing;
     private long written;

@@ -29,15 +29,29 @@ internal sealed class SpanSummary(ITraceJoin join, long windowStartMicros, long 
     }
 
     public IReadOnlyList<SpanSummaryRow> Rows() =>
-        groups.Select(g => new SpanSummaryRow(g.Key.Node, g.Key.Operation, g.Value.Count, g.Value.TotalMs,
-                g.Value.Quantile(0.5), g.Value.Quantile(0.95), g.Value.MaxMs,
-                totalPaymentMs > 0 ? 100 * g.Value.TotalMs / totalPaymentMs : double.NaN))
+        groups
+            .Select(g => new SpanSummaryRow(
+                g.Key.Node,
+                g.Key.Operation,
+                g.Value.Count,
+                g.Value.TotalMs,
+                g.Value.Quantile(0.5),
+                g.Value.Quantile(0.95),
+                g.Value.MaxMs,
+                totalPaymentMs > 0 ? 100 * g.Value.TotalMs / totalPaymentMs : double.NaN
+            ))
             .OrderBy(r => r.Node, StringComparer.Ordinal)
             .ThenByDescending(r => r.TotalMs)
             .ToList();
 
     /// <summary>Summarizes spans already at hand (tests, small sets).</summary>
-    public static IReadOnlyList<SpanSummaryRow> Summarize(ITraceJoin join, IEnumerable<Span> spans, long windowStartMicros, long windowEndMicros, double totalPaymentMs)
+    public static IReadOnlyList<SpanSummaryRow> Summarize(
+        ITraceJoin join,
+        IEnumerable<Span> spans,
+        long windowStartMicros,
+        long windowEndMicros,
+        double totalPaymentMs
+    )
     {
         var summary = new SpanSummary(join, windowStartMicros, windowEndMicros, totalPaymentMs);
         foreach (var span in spans)

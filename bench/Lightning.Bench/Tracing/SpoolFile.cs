@@ -1,5 +1,5 @@
-using Microsoft.Win32.SafeHandles;
 using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
 
 namespace Lightning.Bench.Tracing;
 
@@ -24,7 +24,9 @@ internal sealed partial class SpoolFile : IDisposable
     {
         if (OperatingSystem.IsLinux())
         {
-            var oDirect = RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm ? 0x10000 : 0x4000;
+            var oDirect = RuntimeInformation.ProcessArchitecture is Architecture.Arm64 or Architecture.Arm
+                ? 0x10000
+                : 0x4000;
             const int writeCreateTruncate = 0x1 | 0x40 | 0x200;
             var fd = Open(path, writeCreateTruncate | oDirect, Convert.ToInt32("644", 8));
             if (fd >= 0)

@@ -1,5 +1,5 @@
-using System.Text.Json;
 using System.Text;
+using System.Text.Json;
 
 namespace Lightning.Bench.Tracing;
 
@@ -15,7 +15,8 @@ internal sealed class TraceAnalysis
     private readonly List<MalformedPayload> samples = new();
     private readonly Dictionary<string, HashSet<string>>? receivedIds;
 
-    private TraceAnalysis(bool collectIds) => receivedIds = collectIds ? new Dictionary<string, HashSet<string>>() : null;
+    private TraceAnalysis(bool collectIds) =>
+        receivedIds = collectIds ? new Dictionary<string, HashSet<string>>() : null;
 
     public IReadOnlyDictionary<string, long> MalformedByNode => malformedByNode;
 
@@ -30,8 +31,9 @@ internal sealed class TraceAnalysis
     /// the scan was asked to (--trace-check compares them with the nodes' own records of what they emitted).
     /// </summary>
     public IReadOnlySet<string> ReceivedIds(string node) =>
-        receivedIds is null ? throw new InvalidOperationException("span ids were not collected in this scan")
-        : receivedIds.GetValueOrDefault(node) ?? [];
+        receivedIds is null
+            ? throw new InvalidOperationException("span ids were not collected in this scan")
+            : receivedIds.GetValueOrDefault(node) ?? [];
 
     /// <summary>One pass over <paramref name="spansFile"/>: each parsed span goes to <paramref name="onSpan"/>, then is dropped.</summary>
     public static TraceAnalysis Scan(string spansFile, Action<Span> onSpan, bool collectIds = false)

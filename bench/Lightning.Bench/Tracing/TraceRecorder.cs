@@ -46,8 +46,11 @@ internal sealed class TraceRecorder : ISpanCollection
 
     /// <param name="queueLength">The kernel's datagram queue per socket, which picks how sockets are drained
     /// (default: net.unix.max_dgram_qlen now).</param>
-    public static TraceRecorder Start(IEnumerable<(string Node, string SocketPath)> sockets, string spansFile, int? queueLength = null) =>
-        new(sockets.ToList(), spansFile, queueLength ?? DatagramQueueLimit.Current);
+    public static TraceRecorder Start(
+        IEnumerable<(string Node, string SocketPath)> sockets,
+        string spansFile,
+        int? queueLength = null
+    ) => new(sockets.ToList(), spansFile, queueLength ?? DatagramQueueLimit.Current);
 
     public long Received => collectors.Sum(c => c.Received);
 
@@ -55,7 +58,11 @@ internal sealed class TraceRecorder : ISpanCollection
     /// Waits until the sockets are quiet (late spans of the last payments), stops receiving, and writes spans.jsonl
     /// from the spool (or, with <paramref name="writeJsonLines"/> false, leaves only the count).
     /// </summary>
-    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(TimeSpan quietPeriod, bool writeJsonLines = true, CancellationToken ct = default)
+    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(
+        TimeSpan quietPeriod,
+        bool writeJsonLines = true,
+        CancellationToken ct = default
+    )
     {
         if (stats is not null)
         {
@@ -66,7 +73,9 @@ internal sealed class TraceRecorder : ISpanCollection
         receiver.Dispose();
         collectors.ForEach(c => c.Dispose());
         await spool.DisposeAsync();
-        stats = collectors.Select(c => new TraceNodeStats(c.Node, c.Received, c.Dropped, 0, c.Bytes, c.KernelBufferBytes)).ToList();
+        stats = collectors
+            .Select(c => new TraceNodeStats(c.Node, c.Received, c.Dropped, 0, c.Bytes, c.KernelBufferBytes))
+            .ToList();
         if (writeJsonLines)
         {
             SpanJsonLines.Convert(spool.Path, nodes, SpansFile);
@@ -76,7 +85,8 @@ internal sealed class TraceRecorder : ISpanCollection
     }
 
     /// <summary>Quiet for 300 ms: the last payments' late spans are in.</summary>
-    public Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default) => StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
+    public Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default) =>
+        StopAsync(TimeSpan.FromMilliseconds(300), ct: ct);
 
     /// <summary>When the sockets stopped being read (µs since the epoch): spans that ended later were not collected.</summary>
     public long? StoppedUnixMicros { get; private set; }

@@ -9,8 +9,15 @@ internal static class QuietWait
 {
     /// <param name="read">The nodes' CPU nanoseconds so far, or null when they can no longer be read (the wait ends, not quiet).</param>
     /// <returns>How long it waited, and whether the nodes fell quiet (false: the limit was reached, or the reading failed).</returns>
-    public static async Task<(TimeSpan Waited, bool Quiet)> UntilQuietAsync(Func<long?> read, double idleNsPerSecond, TimeSpan quiet, double busyShare,
-        TimeSpan limit, TimeSpan poll, CancellationToken ct = default)
+    public static async Task<(TimeSpan Waited, bool Quiet)> UntilQuietAsync(
+        Func<long?> read,
+        double idleNsPerSecond,
+        TimeSpan quiet,
+        double busyShare,
+        TimeSpan limit,
+        TimeSpan poll,
+        CancellationToken ct = default
+    )
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         // Each reading between two clock readings: on a busy machine this thread can be descheduled between reading the

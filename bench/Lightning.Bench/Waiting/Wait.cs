@@ -18,7 +18,8 @@ internal static class Wait
         Func<CancellationToken, Task<WaitState>> check,
         TimeSpan timeout,
         CancellationToken ct = default,
-        TimeSpan? interval = null)
+        TimeSpan? interval = null
+    )
     {
         var started = DateTime.UtcNow;
         var deadline = started + timeout;

@@ -10,7 +10,11 @@ namespace Lightning.Bench.Workloads;
 /// </summary>
 /// <param name="call">The call, on the flow and its operation's tag.</param>
 /// <param name="toPayee">Whether the operation goes to the flow's payee (keysend) or stays on the payer (balances).</param>
-internal sealed class OneCallWorkload(WorkloadSetup setup, Func<PaymentFlow, PaymentTag, CancellationToken, Task> call, bool toPayee) : IWorkload
+internal sealed class OneCallWorkload(
+    WorkloadSetup setup,
+    Func<PaymentFlow, PaymentTag, CancellationToken, Task> call,
+    bool toPayee
+) : IWorkload
 {
     private readonly FlowRotation flows = new(setup.Flows);
 
@@ -26,8 +30,22 @@ internal sealed class OneCallWorkload(WorkloadSetup setup, Func<PaymentFlow, Pay
         var id = setup.Log.NextId();
         var start = DateTimeOffset.UtcNow;
         void Record(OperationOutcome outcome, string? reason, bool lostConnection = false) =>
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, toPayee ? flow.Payee : flow.Payer, start, start, DateTimeOffset.UtcNow,
-                null, outcome, reason), lostConnection);
+            setup.Log.Record(
+                new OperationRecord(
+                    setup.Log.CaseKey,
+                    invocation,
+                    id,
+                    flow.Payer,
+                    toPayee ? flow.Payee : flow.Payer,
+                    start,
+                    start,
+                    DateTimeOffset.UtcNow,
+                    null,
+                    outcome,
+                    reason
+                ),
+                lostConnection
+            );
         try
         {
             await call(flow, new PaymentTag(id), ct);

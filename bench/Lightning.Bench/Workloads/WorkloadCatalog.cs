@@ -10,13 +10,26 @@ namespace Lightning.Bench.Workloads;
 /// <summary>Every workload a case can run, registered here once; the first is the default.</summary>
 internal static class WorkloadCatalog
 {
-    public static IReadOnlyList<IWorkloadKind> All { get; } = [new PayWorkloadKind(), new FailAtPayeeKind(), new KeysendKind(), new BothWaysKind(), new MultiPartKind(), new BalancesKind(), new Routes.RoutesKind(),
-        new Channels.ChannelsKind()];
+    public static IReadOnlyList<IWorkloadKind> All { get; } =
+    [
+        new PayWorkloadKind(),
+        new FailAtPayeeKind(),
+        new KeysendKind(),
+        new BothWaysKind(),
+        new MultiPartKind(),
+        new BalancesKind(),
+        new Routes.RoutesKind(),
+        new Channels.ChannelsKind(),
+    ];
 
     public static IWorkloadKind Default => All[0];
 
     public static IWorkloadKind? Find(string name) => All.FirstOrDefault(w => w.Name == name);
 
     public static IWorkloadKind Get(string name) =>
-        Find(name) ?? throw new ArgumentException($"no workload '{name}' (known: {string.Join(", ", All.Select(w => w.Name))})", nameof(name));
+        Find(name)
+        ?? throw new ArgumentException(
+            $"no workload '{name}' (known: {string.Join(", ", All.Select(w => w.Name))})",
+            nameof(name)
+        );
 }

@@ -15,7 +15,8 @@ internal sealed record WorkloadSetup(
     long AmountMsat,
     string LabelPrefix,
     OperationLog Log,
-    bool MadeAhead)
+    bool MadeAhead
+)
 {
     /// <summary>The route queries into the payer's graph (MainnetGraph's --graph), for the routes workload; null without a graph.</summary>
     public Routes.RouteQueries? Routes { get; init; }

@@ -10,15 +10,18 @@ namespace Lightning.Bench.Tests.Support.StandIn;
 /// </summary>
 internal static class StandInHarness
 {
-    public static int Main(string[] args) => args.Length == 0
-        ? 2
-        : Program.Run(args[1..], NodeKindCatalog.Default.With(new StandInKind()), args[0]);
+    public static int Main(string[] args) =>
+        args.Length == 0 ? 2 : Program.Run(args[1..], NodeKindCatalog.Default.With(new StandInKind()), args[0]);
 
     /// <summary>A fragments folder under <paramref name="directory"/> with bitcoind's and the stand-in kind's fragments, as the in-process tests make it.</summary>
     public static string Fragments(string directory)
     {
         var fragments = Directory.CreateDirectory(Path.Combine(directory, "fragments")).FullName;
-        File.Copy(Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile), Path.Combine(fragments, ComposeFragments.BitcoindFile), overwrite: true);
+        File.Copy(
+            Path.Combine(ComposeFragments.DefaultDirectory, ComposeFragments.BitcoindFile),
+            Path.Combine(fragments, ComposeFragments.BitcoindFile),
+            overwrite: true
+        );
         File.Copy(StandInKind.FragmentSource, Path.Combine(fragments, StandInKind.Fragment), overwrite: true);
         return fragments;
     }

@@ -24,18 +24,25 @@ internal sealed class StandInKind : INodeKind
 
     public PaymentCalls PaymentCalls { get; } = new("invoice", "pay");
 
-    public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["standin-node"] = "--version" };
+    public IReadOnlyDictionary<string, string> VersionProbes { get; } =
+        new Dictionary<string, string> { ["standin-node"] = "--version" };
 
     public ITraceSource? Traces => null;
 
     /// <summary>Keysend (its node implements it) and swarms (its nodes answer over HTTP through a published port or an agent).</summary>
-    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(StandInNode)).Append(KnownCapabilities.Swarm).ToHashSet();
+    public IReadOnlySet<Capability> Offers { get; } =
+        KnownCapabilities.OfNode(typeof(StandInNode)).Append(KnownCapabilities.Swarm).ToHashSet();
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {
         var service = fragment.Clone();
-        service.Command = [.. service.Command ?? [], $"--alias={settings.Name}", $"--addr={settings.Peer.Host}:{settings.Peer.Port}",
-            $"--chain={settings.BitcoindHost}:{settings.BitcoindRpcPort}"];
+        service.Command =
+        [
+            .. service.Command ?? [],
+            $"--alias={settings.Name}",
+            $"--addr={settings.Peer.Host}:{settings.Peer.Port}",
+            $"--chain={settings.BitcoindHost}:{settings.BitcoindRpcPort}",
+        ];
         service.Ports = [$"127.0.0.1::{settings.Peer.Port}"];
         return service;
     }
@@ -45,7 +52,10 @@ internal sealed class StandInKind : INodeKind
 
     public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, "node.log");
 
-    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
+    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(
+        NodeContainer container,
+        CancellationToken ct = default
+    )
     {
         if (!container.HostPorts.TryGetValue($"{container.Peer.Port}/tcp", out var port))
         {

@@ -27,17 +27,26 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
     public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
         ReadAsync("getinfo", "", info => new NodeSyncState(long.Parse(info["height"]), null), ct);
 
-    public Task<string> NewAddressAsync(CancellationToken ct = default) => ReadAsync("newaddr", "", a => a["address"], ct);
+    public Task<string> NewAddressAsync(CancellationToken ct = default) =>
+        ReadAsync("newaddr", "", a => a["address"], ct);
 
-    public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) => ReadAsync("balance", "", b => long.Parse(b["sat"]), ct);
+    public Task<long> ConfirmedBalanceSatAsync(CancellationToken ct = default) =>
+        ReadAsync("balance", "", b => long.Parse(b["sat"]), ct);
 
     public Task ConnectPeerAsync(ILightningNode peer, CancellationToken ct = default) =>
         CallAsync("connect", $"host={peer.Address.Host}&port={peer.Address.Port}", ct);
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
-        CallAsync("open", $"peer={peer.NodeId}&addr={peer.Address.Host}:{peer.Address.Port}&sat={capacitySat}", ct);
+    public Task OpenChannelAsync(
+        ILightningNode peer,
+        long capacitySat,
+        long pushMsat,
+        CancellationToken ct = default
+    ) => CallAsync("open", $"peer={peer.NodeId}&addr={peer.Address.Host}:{peer.Address.Port}&sat={capacitySat}", ct);
 
-    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
+    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(
+        ILightningNode peer,
+        CancellationToken ct = default
+    )
     {
         var state = (await CallRawAsync("channels", $"peer={peer.NodeId}", ct)).Trim();
         return state switch
@@ -51,11 +60,26 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
     public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
         ReadAsync("routes", $"payee={payee.NodeId}&amount={amountMsat}", r => int.Parse(r["routes"]), ct);
 
-    public Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default) =>
-        ReadAsync("invoice", $"amount={amountMsat}&label={label}&payment={tag.PaymentId}", i => new NodeInvoice(i["invoice"], i["hash"]), ct);
+    public Task<NodeInvoice> CreateInvoiceAsync(
+        long amountMsat,
+        string label,
+        string description,
+        PaymentTag tag,
+        CancellationToken ct = default
+    ) =>
+        ReadAsync(
+            "invoice",
+            $"amount={amountMsat}&label={label}&payment={tag.PaymentId}",
+            i => new NodeInvoice(i["invoice"], i["hash"]),
+            ct
+        );
 
     public Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default) =>
-        CallAsync("keysend", $"payee={payee.Name}&addr={payee.Address.Host}:{payee.Address.Port}&amount={amountMsat}&payment={tag.PaymentId}", ct);
+        CallAsync(
+            "keysend",
+            $"payee={payee.Name}&addr={payee.Address.Host}:{payee.Address.Port}&amount={amountMsat}&payment={tag.PaymentId}",
+            ct
+        );
 
     public Task DeleteInvoiceAsync(string label, PaymentTag tag, CancellationToken ct = default) =>
         CallAsync("delinvoice", $"label={label}", ct);
@@ -70,7 +94,10 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
         }
         catch (NodeCallException e) when (e.Message.Contains("unknown or paid invoice", StringComparison.Ordinal))
         {
-            throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, e) { PaymentFailure = PaymentFailure.UnknownPaymentDetails };
+            throw new NodeCallException(e.Node, e.Call, e.Failure, e.Message, e)
+            {
+                PaymentFailure = PaymentFailure.UnknownPaymentDetails,
+            };
         }
     }
 
@@ -90,7 +117,12 @@ internal sealed class StandInNode(string name, PeerAddress address, Uri endpoint
     }
 
     /// <summary>Reads an answer; one that lacks what the call returns is the kind's error, like any other.</summary>
-    private async Task<T> ReadAsync<T>(string call, string query, Func<Dictionary<string, string>, T> read, CancellationToken ct)
+    private async Task<T> ReadAsync<T>(
+        string call,
+        string query,
+        Func<Dictionary<string, string>, T> read,
+        CancellationToken ct
+    )
     {
         var answer = await CallAsync(call, query, ct);
         try

@@ -8,5 +8,11 @@ internal interface IRouteQueries : INodeFeature
     /// most <paramref name="maxFeeMsat"/> (Core Lightning: askrene's getroutes, as xpay asks it); none found is a
     /// <see cref="NodeCallException"/> with <see cref="NodeCallFailure.Refused"/> and the node's reason.
     /// </summary>
-    Task<RouteAnswer> GetRoutesAsync(string destinationId, long amountMsat, long maxFeeMsat, PaymentTag tag, CancellationToken ct = default);
+    Task<RouteAnswer> GetRoutesAsync(
+        string destinationId,
+        long amountMsat,
+        long maxFeeMsat,
+        PaymentTag tag,
+        CancellationToken ct = default
+    );
 }

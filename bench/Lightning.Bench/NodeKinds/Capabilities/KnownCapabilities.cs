@@ -7,21 +7,53 @@ namespace Lightning.Bench.NodeKinds.Capabilities;
 /// </summary>
 internal static class KnownCapabilities
 {
-    public static readonly Capability Keysend = new("keysend", "paying without an invoice (keysend)", typeof(IKeysendPayer));
+    public static readonly Capability Keysend = new(
+        "keysend",
+        "paying without an invoice (keysend)",
+        typeof(IKeysendPayer)
+    );
 
-    public static readonly Capability Bookkeeper = new("bookkeeper", "a bookkeeper of its balances the harness can ask", typeof(IBookkeeper));
+    public static readonly Capability Bookkeeper = new(
+        "bookkeeper",
+        "a bookkeeper of its balances the harness can ask",
+        typeof(IBookkeeper)
+    );
 
-    public static readonly Capability ChannelBalances = new("channel balances", "its channels' balances, by peer", typeof(IChannelBalances));
+    public static readonly Capability ChannelBalances = new(
+        "channel balances",
+        "its channels' balances, by peer",
+        typeof(IChannelBalances)
+    );
 
-    public static readonly Capability PathChoice = new("path choice", "a payment over a last hop the harness chooses", typeof(IPathChoice));
+    public static readonly Capability PathChoice = new(
+        "path choice",
+        "a payment over a last hop the harness chooses",
+        typeof(IPathChoice)
+    );
 
-    public static readonly Capability RouteQueries = new("route queries", "being asked for routes through its graph", typeof(IRouteQueries));
+    public static readonly Capability RouteQueries = new(
+        "route queries",
+        "being asked for routes through its graph",
+        typeof(IRouteQueries)
+    );
 
-    public static readonly Capability GraphChannels = new("graph channels", "being asked whether its graph has a channel", typeof(IGraphChannels));
+    public static readonly Capability GraphChannels = new(
+        "graph channels",
+        "being asked whether its graph has a channel",
+        typeof(IGraphChannels)
+    );
 
-    public static readonly Capability HistoryListing = new("history listing", "listing a history written into its database", typeof(IHistoryListing));
+    public static readonly Capability HistoryListing = new(
+        "history listing",
+        "listing a history written into its database",
+        typeof(IHistoryListing)
+    );
 
-    public static readonly Capability ChannelListing = new("channel listing", "listing its channels with their peers", typeof(IChannelListing));
+    public static readonly Capability ChannelListing = new(
+        "channel listing",
+        "listing its channels with their peers",
+        typeof(IChannelListing)
+    );
 
     /// <summary>The mainnet graph written into its store before it starts (--graph).</summary>
     public static readonly Capability Graph = new("graph", "a graph loaded into its gossip store");
@@ -36,15 +68,18 @@ internal static class KnownCapabilities
     public static readonly Capability Instructions = new("instructions", "counting instructions under Valgrind");
 
     /// <summary>A history of <paramref name="what"/> (<see cref="HistoryKinds"/>) written into a stopped node's database (--history).</summary>
-    public static Capability HistoryOf(string what) => new($"history of {what}", $"a history of {what} written into its database");
+    public static Capability HistoryOf(string what) =>
+        new($"history of {what}", $"a history of {what} written into its database");
 
     /// <summary>The node calls, each offered by the nodes that implement its interface.</summary>
     public static IReadOnlyList<Capability> NodeCalls { get; } =
-        [Keysend, Bookkeeper, ChannelBalances, PathChoice, RouteQueries, GraphChannels, HistoryListing, ChannelListing];
+    [Keysend, Bookkeeper, ChannelBalances, PathChoice, RouteQueries, GraphChannels, HistoryListing, ChannelListing];
 
     /// <summary>The node calls a node type offers: those whose interface it implements.</summary>
-    public static IEnumerable<Capability> OfNode(Type nodeType) => NodeCalls.Where(c => c.Interface!.IsAssignableFrom(nodeType));
+    public static IEnumerable<Capability> OfNode(Type nodeType) =>
+        NodeCalls.Where(c => c.Interface!.IsAssignableFrom(nodeType));
 
     /// <summary>The node call <typeparamref name="T"/> offers.</summary>
-    public static Capability Of<T>() where T : INodeFeature => NodeCalls.Single(c => c.Interface == typeof(T));
+    public static Capability Of<T>()
+        where T : INodeFeature => NodeCalls.Single(c => c.Interface == typeof(T));
 }

@@ -7,7 +7,13 @@ internal static class NodeFeatures
     /// The node as <typeparamref name="T"/>. A run checks its needs against its kinds' offers before any container,
     /// so a node without it here is the harness's mistake: a call that fails as unsupported, naming the capability.
     /// </summary>
-    public static T Get<T>(this ILightningNode node) where T : class, INodeFeature =>
-        node as T ?? throw new NodeCallException(node.Name, typeof(T).Name, NodeCallFailure.Unsupported,
-            $"{node.Name}: its kind does not offer {KnownCapabilities.Of<T>().Means}");
+    public static T Get<T>(this ILightningNode node)
+        where T : class, INodeFeature =>
+        node as T
+        ?? throw new NodeCallException(
+            node.Name,
+            typeof(T).Name,
+            NodeCallFailure.Unsupported,
+            $"{node.Name}: its kind does not offer {KnownCapabilities.Of<T>().Means}"
+        );
 }

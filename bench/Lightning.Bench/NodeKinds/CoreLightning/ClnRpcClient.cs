@@ -1,8 +1,8 @@
 using System.Collections.Concurrent;
 using System.Net.Sockets;
-using System.Text.Json.Nodes;
 using System.Text.Encodings.Web;
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using Lightning.Bench.Rpc;
 
 namespace Lightning.Bench.NodeKinds.CoreLightning;
@@ -41,7 +41,12 @@ internal sealed class ClnRpcClient : IAsyncDisposable
 
     public string Node { get; }
 
-    public static async Task<ClnRpcClient> ConnectAsync(string node, string socketPath, CancellationToken ct = default, int maxMessageBytes = DefaultMaxMessageBytes)
+    public static async Task<ClnRpcClient> ConnectAsync(
+        string node,
+        string socketPath,
+        CancellationToken ct = default,
+        int maxMessageBytes = DefaultMaxMessageBytes
+    )
     {
         var socket = new Socket(AddressFamily.Unix, SocketType.Stream, ProtocolType.Unspecified);
         try
@@ -57,10 +62,16 @@ internal sealed class ClnRpcClient : IAsyncDisposable
     }
 
     /// <summary>Over a stream socket already connected to a node's JSON-RPC (a pipe through an agent, see Relay/RelayRpc.cs); the client owns it.</summary>
-    public static ClnRpcClient Over(string node, Socket connected, int maxMessageBytes = DefaultMaxMessageBytes) => new(node, connected, maxMessageBytes);
+    public static ClnRpcClient Over(string node, Socket connected, int maxMessageBytes = DefaultMaxMessageBytes) =>
+        new(node, connected, maxMessageBytes);
 
     /// <summary>Sends one request and waits for its answer; a JSON-RPC error becomes a <see cref="JsonRpcException"/>.</summary>
-    public async Task<JsonElement> CallAsync(string method, JsonObject? parameters, string id, CancellationToken ct = default)
+    public async Task<JsonElement> CallAsync(
+        string method,
+        JsonObject? parameters,
+        string id,
+        CancellationToken ct = default
+    )
     {
         var request = new JsonObject
         {
@@ -69,7 +80,10 @@ internal sealed class ClnRpcClient : IAsyncDisposable
             ["method"] = method,
             ["params"] = parameters ?? new JsonObject(),
         };
-        var entry = new Pending(method, new TaskCompletionSource<JsonElement>(TaskCreationOptions.RunContinuationsAsynchronously));
+        var entry = new Pending(
+            method,
+            new TaskCompletionSource<JsonElement>(TaskCreationOptions.RunContinuationsAsynchronously)
+        );
         // Under the lock the read loop takes to fail every pending call: a call is either failed by it or sees the failure here.
         lock (gate)
         {
@@ -103,7 +117,10 @@ internal sealed class ClnRpcClient : IAsyncDisposable
         }
         catch (SocketException e)
         {
-            throw new RpcConnectionException($"{Node}: RPC connection failed while sending {method} ({e.SocketErrorCode})", e);
+            throw new RpcConnectionException(
+                $"{Node}: RPC connection failed while sending {method} ({e.SocketErrorCode})",
+                e
+            );
         }
         finally
         {
@@ -114,7 +131,12 @@ internal sealed class ClnRpcClient : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         closing.Cancel();
-        try { socket.Shutdown(SocketShutdown.Both); } catch (SocketException) { } catch (ObjectDisposedException) { }
+        try
+        {
+            socket.Shutdown(SocketShutdown.Both);
+        }
+        catch (SocketException) { }
+        catch (ObjectDisposedException) { }
         socket.Dispose();
         await readLoop;
         closing.Dispose();
@@ -133,7 +155,9 @@ internal sealed class ClnRpcClient : IAsyncDisposable
                 {
                     if (buffer.Length >= maxMessageBytes)
                     {
-                        throw new RpcConnectionException($"{Node}: an RPC answer exceeded {maxMessageBytes / 1024} KiB; the connection is closed");
+                        throw new RpcConnectionException(
+                            $"{Node}: an RPC answer exceeded {maxMessageBytes / 1024} KiB; the connection is closed"
+                        );
                     }
                     Array.Resize(ref buffer, Math.Min(buffer.Length * 2, maxMessageBytes));
                 }
@@ -158,7 +182,10 @@ internal sealed class ClnRpcClient : IAsyncDisposable
         catch (Exception e)
         {
             // Whatever ended the loop, no call may be left waiting for an answer that cannot come.
-            var reason = e is RpcConnectionException ? e : new RpcConnectionException($"{Node}: RPC connection lost ({e.Message})", e);
+            var reason =
+                e is RpcConnectionException
+                    ? e
+                    : new RpcConnectionException($"{Node}: RPC connection lost ({e.Message})", e);
             List<Pending> waiting;
             lock (gate)
             {
@@ -170,7 +197,12 @@ internal sealed class ClnRpcClient : IAsyncDisposable
                 entry.Answer.TrySetException(reason);
             }
             // Nothing more is read: the node must not block writing into a connection nobody drains.
-            try { socket.Shutdown(SocketShutdown.Both); } catch (SocketException) { } catch (ObjectDisposedException) { }
+            try
+            {
+                socket.Shutdown(SocketShutdown.Both);
+            }
+            catch (SocketException) { }
+            catch (ObjectDisposedException) { }
         }
     }
 
@@ -190,8 +222,17 @@ internal sealed class ClnRpcClient : IAsyncDisposable
         }
         if (root.TryGetProperty("error", out var error))
         {
-            var code = error.ValueKind == JsonValueKind.Object && error.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number && c.TryGetInt64(out var n) ? n : 0;
-            var message = error.ValueKind == JsonValueKind.Object && error.TryGetProperty("message", out var m) ? m.ToString() : error.GetRawText();
+            var code =
+                error.ValueKind == JsonValueKind.Object
+                && error.TryGetProperty("code", out var c)
+                && c.ValueKind == JsonValueKind.Number
+                && c.TryGetInt64(out var n)
+                    ? n
+                    : 0;
+            var message =
+                error.ValueKind == JsonValueKind.Object && error.TryGetProperty("message", out var m)
+                    ? m.ToString()
+                    : error.GetRawText();
             entry.Answer.TrySetException(new JsonRpcException(Node, entry.Method, code, message));
         }
         else if (root.TryGetProperty("result", out var result))
@@ -201,8 +242,14 @@ internal sealed class ClnRpcClient : IAsyncDisposable
         else
         {
             var raw = root.GetRawText();
-            entry.Answer.TrySetException(new JsonRpcException(Node, entry.Method, 0,
-                $"the answer has neither 'result' nor 'error': {(raw.Length > 200 ? raw[..200] + "..." : raw)}"));
+            entry.Answer.TrySetException(
+                new JsonRpcException(
+                    Node,
+                    entry.Method,
+                    0,
+                    $"the answer has neither 'result' nor 'error': {(raw.Length > 200 ? raw[..200] + "..." : raw)}"
+                )
+            );
         }
     }
 

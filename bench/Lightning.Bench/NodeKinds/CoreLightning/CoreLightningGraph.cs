@@ -9,7 +9,8 @@ internal sealed class CoreLightningGraph : INodeGraph
 
     /// <summary>Why a release cannot be asked for routes: getroutes came with xpay.</summary>
     public static string? RoutesRefusal(IReadOnlyDictionary<string, string> versions) =>
-        ReleaseVersion.Parse(versions.GetValueOrDefault("lightningd")) is { } version && version < CoreLightningKind.Xpay
+        ReleaseVersion.Parse(versions.GetValueOrDefault("lightningd")) is { } version
+        && version < CoreLightningKind.Xpay
             ? $"its Core Lightning ({versions["lightningd"]}) has no getroutes (it came in {CoreLightningKind.Xpay}): use {CoreLightningKind.Xpay} or later"
             : null;
 }

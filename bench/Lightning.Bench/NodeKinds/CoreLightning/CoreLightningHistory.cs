@@ -42,24 +42,32 @@ internal sealed class CoreLightningHistory : INodeHistory
         var moves = await LightningdTable.ReadAsync(db, "channel_moves", ct);
         if (moves.Rows.Count == 0)
         {
-            throw new InvalidOperationException("the node recorded no channel moves to copy: it made, received and forwarded no payment");
+            throw new InvalidOperationException(
+                "the node recorded no channel moves to copy: it made, received and forwarded no payment"
+            );
         }
         var (id, timestamp, hash) = (moves.Column("id"), moves.Column("timestamp"), moves.Column("payment_hash"));
         var nextId = (long)moves.Rows[^1][id]! + 1;
         var nextTimestamp = (long)moves.Rows[^1][timestamp]! + 1;
         var toWrite = Math.Max(0, rows - moves.Rows.Count);
-        await LightningdDatabase.InsertAsync(db, [moves], toWrite, (n, insert) =>
-        {
-            var move = (object?[])moves.Rows[(int)(n % moves.Rows.Count)].Clone();
-            move[id] = nextId++;
-            move[timestamp] = nextTimestamp++;
-            // Each copy of a move is another payment: its own hash.
-            if (move[hash] is not null)
+        await LightningdDatabase.InsertAsync(
+            db,
+            [moves],
+            toWrite,
+            (n, insert) =>
             {
-                move[hash] = RandomNumberGenerator.GetBytes(32);
-            }
-            insert(moves, move);
-        }, ct);
+                var move = (object?[])moves.Rows[(int)(n % moves.Rows.Count)].Clone();
+                move[id] = nextId++;
+                move[timestamp] = nextTimestamp++;
+                // Each copy of a move is another payment: its own hash.
+                if (move[hash] is not null)
+                {
+                    move[hash] = RandomNumberGenerator.GetBytes(32);
+                }
+                insert(moves, move);
+            },
+            ct
+        );
         // lightningd numbers its moves from this counter (lightningd/wait.c): moved past the copies, its next move
         // takes the next id instead of one a copy holds.
         await LightningdDatabase.SetVariableAsync(db, CreatedIndexVariable, nextId - 1, ct);

@@ -29,20 +29,26 @@ internal sealed class CoreLightningInvoices : INodeHistory
         var nextPayIndex = invoices.Max("pay_index") + 1;
         var nextUpdated = Math.Max(invoices.Max("updated_index"), nextId - 1) + 1;
         var toWrite = Math.Max(0, rows - invoices.Rows.Count);
-        await LightningdDatabase.InsertAsync(db, [invoices], toWrite, (n, insert) =>
-        {
-            var invoice = (object?[])invoices.Rows[(int)(n % invoices.Rows.Count)].Clone();
-            var id = nextId++;
-            invoice[invoices.Column("id")] = id;
-            var preimage = RandomNumberGenerator.GetBytes(32);
-            invoice[invoices.Column("payment_key")] = preimage;
-            invoice[invoices.Column("payment_hash")] = SHA256.HashData(preimage);
-            invoice[invoices.Column("label")] = $"lnbench-history-{id}";
-            invoices.Set(invoice, "pay_index", v => v is null ? null : nextPayIndex++);
-            invoices.Set(invoice, "updated_index", _ => nextUpdated++);
-            invoices.Set(invoice, "local_offer_id", _ => null);
-            insert(invoices, invoice);
-        }, ct);
+        await LightningdDatabase.InsertAsync(
+            db,
+            [invoices],
+            toWrite,
+            (n, insert) =>
+            {
+                var invoice = (object?[])invoices.Rows[(int)(n % invoices.Rows.Count)].Clone();
+                var id = nextId++;
+                invoice[invoices.Column("id")] = id;
+                var preimage = RandomNumberGenerator.GetBytes(32);
+                invoice[invoices.Column("payment_key")] = preimage;
+                invoice[invoices.Column("payment_hash")] = SHA256.HashData(preimage);
+                invoice[invoices.Column("label")] = $"lnbench-history-{id}";
+                invoices.Set(invoice, "pay_index", v => v is null ? null : nextPayIndex++);
+                invoices.Set(invoice, "updated_index", _ => nextUpdated++);
+                invoices.Set(invoice, "local_offer_id", _ => null);
+                insert(invoices, invoice);
+            },
+            ct
+        );
         // lightningd takes the next ids and pay index from these (lightningd/wait.c, wallet/invoices.c).
         await LightningdDatabase.SetVariableAsync(db, "next_pay_index", nextPayIndex, ct);
         await LightningdDatabase.SetVariableAsync(db, "last_invoices_created_index", nextId - 1, ct);

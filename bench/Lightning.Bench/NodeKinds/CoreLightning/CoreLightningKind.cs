@@ -39,40 +39,61 @@ internal sealed class CoreLightningKind : INodeKind
     /// again until R is below 2^255, which half of all R are): two attempts per signature on average, and most of
     /// what varies between topologies of one build (hsmd's secp256k1_ecdsa_sign ranged 3.40–4.37 M per payment).
     /// </summary>
-    public InstructionCounting Instructions { get; } = new(
-        ["*python*", "*bitcoin-cli*", "*elements-cli*", "*cln-grpc*", "*clnrest*", "*wss-proxy*", "*cln-bip353*", "*reckless", "*cln-currencyrate*"],
-        ["--dev-no-plugin-checksum", "--dev-no-version-checks"],
-        new Dictionary<string, string> { ["LIGHTNINGD_DEV_NO_BACKTRACE"] = "1" },
-        [new RetryLoop("sign_hash", "secp256k1_ecdsa_sign", 2)],
-        // askrene's routing child (v26.04+: plugins/askrene/child/child.c), forked per getroutes.
-        ["run_child"]);
+    public InstructionCounting Instructions { get; } =
+        new(
+            [
+                "*python*",
+                "*bitcoin-cli*",
+                "*elements-cli*",
+                "*cln-grpc*",
+                "*clnrest*",
+                "*wss-proxy*",
+                "*cln-bip353*",
+                "*reckless",
+                "*cln-currencyrate*",
+            ],
+            ["--dev-no-plugin-checksum", "--dev-no-version-checks"],
+            new Dictionary<string, string> { ["LIGHTNINGD_DEV_NO_BACKTRACE"] = "1" },
+            [new RetryLoop("sign_hash", "secp256k1_ecdsa_sign", 2)],
+            // askrene's routing child (v26.04+: plugins/askrene/child/child.c), forked per getroutes.
+            ["run_child"]
+        );
 
     InstructionCounting? INodeKind.Instructions => Instructions;
 
     private static readonly INodeHistory Moves = new CoreLightningHistory();
     private static readonly INodeHistory Invoices = new CoreLightningInvoices();
 
-    INodeHistory? INodeKind.HistoryOf(string what) => what switch
-    {
-        HistoryKinds.Moves => Moves,
-        HistoryKinds.Invoices => Invoices,
-        HistoryKinds.Payments => CoreLightningPastPayments.Payments,
-        HistoryKinds.Forwards => CoreLightningPastPayments.Forwards,
-        _ => null,
-    };
+    INodeHistory? INodeKind.HistoryOf(string what) =>
+        what switch
+        {
+            HistoryKinds.Moves => Moves,
+            HistoryKinds.Invoices => Invoices,
+            HistoryKinds.Payments => CoreLightningPastPayments.Payments,
+            HistoryKinds.Forwards => CoreLightningPastPayments.Forwards,
+            _ => null,
+        };
 
     INodeGraph? INodeKind.Graph { get; } = new CoreLightningGraph();
 
     /// <summary>Every node call (<see cref="CoreLightningNode"/> implements them all), every history, the graph, PostgreSQL, swarms and Valgrind.</summary>
-    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(CoreLightningNode))
-        .Concat([KnownCapabilities.Graph, KnownCapabilities.Postgres, KnownCapabilities.Swarm, KnownCapabilities.Instructions])
-        .Concat(HistoryKinds.All.Select(KnownCapabilities.HistoryOf))
-        .ToHashSet();
+    public IReadOnlySet<Capability> Offers { get; } =
+        KnownCapabilities
+            .OfNode(typeof(CoreLightningNode))
+            .Concat([
+                KnownCapabilities.Graph,
+                KnownCapabilities.Postgres,
+                KnownCapabilities.Swarm,
+                KnownCapabilities.Instructions,
+            ])
+            .Concat(HistoryKinds.All.Select(KnownCapabilities.HistoryOf))
+            .ToHashSet();
 
     /// <summary>Route queries came with xpay (v24.11); each history with the table it grows.</summary>
     string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
         capability == KnownCapabilities.RouteQueries ? CoreLightningGraph.RoutesRefusal(versions)
-        : HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOf(h) == capability) is { } what ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
+        : HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOf(h) == capability) is { } what
+            ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
         : null;
 
     ITraceSource? INodeKind.Traces => Traces;
@@ -81,8 +102,7 @@ internal sealed class CoreLightningKind : INodeKind
     {
         var service = fragment.Clone();
         service.Command ??= [];
-        service.Command.AddRange(
-        [
+        service.Command.AddRange([
             $"--lightning-dir={settings.ContainerDirectory}",
             $"--alias={settings.Name}",
             $"--bitcoin-rpcconnect={settings.BitcoindHost}",
@@ -100,8 +120,13 @@ internal sealed class CoreLightningKind : INodeKind
             // Its database on the topology's PostgreSQL server, which the harness creates once the server answers:
             // lightningd waits for its word (a file in its folder) rather than failing to connect at start.
             service.Command.Add($"--wallet={url}");
-            service.Entrypoint = ["/bin/sh", "-c",
-                $"until [ -e {settings.ContainerDirectory}/{NodeServiceSettings.DatabaseReadyFile} ]; do sleep 0.05; done; exec lightningd \"$$@\"", "lightningd"];
+            service.Entrypoint =
+            [
+                "/bin/sh",
+                "-c",
+                $"until [ -e {settings.ContainerDirectory}/{NodeServiceSettings.DatabaseReadyFile} ]; do sleep 0.05; done; exec lightningd \"$$@\"",
+                "lightningd",
+            ];
         }
         // The build's own options last (--node-option): what the harness owns was refused before any container.
         service.Command.AddRange(settings.Options);
@@ -121,9 +146,31 @@ internal sealed class CoreLightningKind : INodeKind
     /// <summary>Options that would take the node from the harness: its network, folders, sockets, ports, RPC file, logs and bitcoind.</summary>
     private static readonly string[] Owned =
     [
-        "--network", "--mainnet", "--testnet", "--testnet4", "--signet", "--regtest", "--lightning-dir", "--conf", "--alias",
-        "--bitcoin-rpcconnect", "--bitcoin-rpcport", "--bitcoin-rpcuser", "--bitcoin-rpcpassword", "--bitcoin-datadir", "--bitcoin-cli",
-        "--addr", "--bind-addr", "--announce-addr", "--rpc-file", "--rpc-file-mode", "--log-file", "--pid-file", "--daemon", "--developer", "--wallet",
+        "--network",
+        "--mainnet",
+        "--testnet",
+        "--testnet4",
+        "--signet",
+        "--regtest",
+        "--lightning-dir",
+        "--conf",
+        "--alias",
+        "--bitcoin-rpcconnect",
+        "--bitcoin-rpcport",
+        "--bitcoin-rpcuser",
+        "--bitcoin-rpcpassword",
+        "--bitcoin-datadir",
+        "--bitcoin-cli",
+        "--addr",
+        "--bind-addr",
+        "--announce-addr",
+        "--rpc-file",
+        "--rpc-file-mode",
+        "--log-file",
+        "--pid-file",
+        "--daemon",
+        "--developer",
+        "--wallet",
     ];
 
     public string? RefuseOption(string option)
@@ -146,8 +193,12 @@ internal sealed class CoreLightningKind : INodeKind
     /// <summary>The datagram trace socket (CLN_TRACE_SOCKET) came with v26.06.</summary>
     public static readonly ReleaseVersion TraceSocket = new(26, 6);
 
-    public async Task<ImageCheck> CheckImageAsync(IReadOnlyDictionary<string, string> versions, IReadOnlyList<string> options,
-        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct = default)
+    public async Task<ImageCheck> CheckImageAsync(
+        IReadOnlyDictionary<string, string> versions,
+        IReadOnlyList<string> options,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run,
+        CancellationToken ct = default
+    )
     {
         var text = versions.GetValueOrDefault("lightningd", "");
         var notes = new List<string>();
@@ -155,32 +206,56 @@ internal sealed class CoreLightningKind : INodeKind
         {
             if (version < Oldest)
             {
-                return new ImageCheck($"its Core Lightning is {text}, older than {Oldest}, the oldest release this harness runs: choose {Oldest} or newer", []);
+                return new ImageCheck(
+                    $"its Core Lightning is {text}, older than {Oldest}, the oldest release this harness runs: choose {Oldest} or newer",
+                    []
+                );
             }
             if (version < Xpay)
             {
-                notes.Add($"Core Lightning {text} has no xpay or getroutes (from {Xpay}): its payments use pay and routes are found with getroute (the Method column says which)");
+                notes.Add(
+                    $"Core Lightning {text} has no xpay or getroutes (from {Xpay}): its payments use pay and routes are found with getroute (the Method column says which)"
+                );
             }
             if (version < TraceSocket)
             {
-                notes.Add($"Core Lightning {text} has no trace socket (from {TraceSocket}): its nodes send no spans, so its payments have no steps; times and costs are measured as ever");
+                notes.Add(
+                    $"Core Lightning {text} has no trace socket (from {TraceSocket}): its nodes send no spans, so its payments have no steps; times and costs are measured as ever"
+                );
             }
         }
-        return new ImageCheck(await ImageCheck.UnknownOptionsAsync(options, $"its lightningd ({text})", ["lightningd", "--developer", "--help"], run, ct), notes);
+        return new ImageCheck(
+            await ImageCheck.UnknownOptionsAsync(
+                options,
+                $"its lightningd ({text})",
+                ["lightningd", "--developer", "--help"],
+                run,
+                ct
+            ),
+            notes
+        );
     }
 
     public void Configure(string nodeDirectory, RunCredentials credentials) =>
-        PrivateFiles.Write(Path.Combine(nodeDirectory, "config"),
-            $"bitcoin-rpcuser={credentials.User}\nbitcoin-rpcpassword={credentials.Password}\n");
+        PrivateFiles.Write(
+            Path.Combine(nodeDirectory, "config"),
+            $"bitcoin-rpcuser={credentials.User}\nbitcoin-rpcpassword={credentials.Password}\n"
+        );
 
     public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, LogFileName);
 
     /// <summary>The sqlite database and its journal (regtest network).</summary>
     public IReadOnlyList<string> DataFiles(string nodeDirectory) =>
-        [Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3"), Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-journal"),
-         Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-wal")];
+        [
+            Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3"),
+            Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-journal"),
+            Path.Combine(nodeDirectory, "regtest", "lightningd.sqlite3-wal"),
+        ];
 
-    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
+    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(
+        NodeContainer container,
+        CancellationToken ct = default
+    )
     {
         ClnRpcClient rpc;
         if (container.Relay is { } relay)
@@ -214,8 +289,18 @@ internal sealed class CoreLightningKind : INodeKind
         }
         try
         {
-            var (id, version) = await CoreLightningNode.CallAsync(rpc, "getinfo", null, $"lnbench:getinfo#setup-{container.Name}",
-                info => (info.GetProperty("id").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), ct);
+            var (id, version) = await CoreLightningNode.CallAsync(
+                rpc,
+                "getinfo",
+                null,
+                $"lnbench:getinfo#setup-{container.Name}",
+                info =>
+                    (
+                        info.GetProperty("id").GetString()!,
+                        info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""
+                    ),
+                ct
+            );
             return (new CoreLightningNode(container.Name, container.Peer, rpc, id, version), "answered");
         }
         catch

@@ -11,9 +11,14 @@ namespace Lightning.Bench.NodeKinds.CoreLightning;
 internal static partial class CoreLightningTraceFile
 {
     /// <summary>Counts the spans in <paramref name="traceFileLines"/> that ended by <paramref name="stoppedUnixMicros"/>, and how many of them arrived.</summary>
-    public static (long Emitted, long Arrived) Count(IEnumerable<string> traceFileLines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds)
+    public static (long Emitted, long Arrived) Count(
+        IEnumerable<string> traceFileLines,
+        long stoppedUnixMicros,
+        IReadOnlySet<string> receivedIds
+    )
     {
-        long emitted = 0, arrived = 0;
+        long emitted = 0,
+            arrived = 0;
         foreach (var line in traceFileLines)
         {
             if (!line.StartsWith("span_emit ", StringComparison.Ordinal))
@@ -21,7 +26,12 @@ internal static partial class CoreLightningTraceFile
                 continue;
             }
             var end = Times().Match(line);
-            if (end.Success && long.Parse(end.Groups[1].Value, CultureInfo.InvariantCulture) + long.Parse(end.Groups[2].Value, CultureInfo.InvariantCulture) > stoppedUnixMicros)
+            if (
+                end.Success
+                && long.Parse(end.Groups[1].Value, CultureInfo.InvariantCulture)
+                    + long.Parse(end.Groups[2].Value, CultureInfo.InvariantCulture)
+                    > stoppedUnixMicros
+            )
             {
                 continue;
             }

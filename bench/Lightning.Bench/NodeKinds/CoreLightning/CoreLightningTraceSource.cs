@@ -21,13 +21,15 @@ internal sealed class CoreLightningTraceSource : ITraceSource
     /// lightningd/jsonrpc by its method tag, a plugin's jsonrpc span by the last method of its request-id chain
     /// (lnbench:xpay#1/cln:xpay#2/cln-xpay:getroutes#3 → jsonrpc:getroutes).
     /// </summary>
-    public string OperationOf(Span span) => span.Name switch
-    {
-        "lightningd/jsonrpc" when span.Tags.TryGetValue("method", out var method) => $"lightningd/jsonrpc:{method}",
-        "plugin/bitcoind" when span.Tags.TryGetValue("method", out var method) => $"plugin/bitcoind:{method}",
-        "jsonrpc" when span.Tags.TryGetValue("id", out var id) && RpcIdChain.LastMethod(id) is { } method => $"jsonrpc:{method}",
-        _ => span.Name,
-    };
+    public string OperationOf(Span span) =>
+        span.Name switch
+        {
+            "lightningd/jsonrpc" when span.Tags.TryGetValue("method", out var method) => $"lightningd/jsonrpc:{method}",
+            "plugin/bitcoind" when span.Tags.TryGetValue("method", out var method) => $"plugin/bitcoind:{method}",
+            "jsonrpc" when span.Tags.TryGetValue("id", out var id) && RpcIdChain.LastMethod(id) is { } method =>
+                $"jsonrpc:{method}",
+            _ => span.Name,
+        };
 
     public long? PaymentOf(Span span, IReadOnlyDictionary<string, long> paymentsByHash)
     {
@@ -35,13 +37,22 @@ internal sealed class CoreLightningTraceSource : ITraceSource
         {
             return id;
         }
-        return span.Tags.TryGetValue("payment_hash", out var hash) && paymentsByHash.TryGetValue(hash, out var byHash) ? byHash : null;
+        return span.Tags.TryGetValue("payment_hash", out var hash) && paymentsByHash.TryGetValue(hash, out var byHash)
+            ? byHash
+            : null;
     }
 
     public bool IsTopLevelStep(Span span) =>
         span.Name.StartsWith("xpay/", StringComparison.Ordinal)
-        || (span.Name == "jsonrpc" && span.Tags.TryGetValue("id", out var chain) && RpcIdChain.Depth(chain) == PluginCallDepth);
+        || (
+            span.Name == "jsonrpc"
+            && span.Tags.TryGetValue("id", out var chain)
+            && RpcIdChain.Depth(chain) == PluginCallDepth
+        );
 
-    public (long Emitted, long Arrived) CountEmitted(IEnumerable<string> lines, long stoppedUnixMicros, IReadOnlySet<string> receivedIds) =>
-        CoreLightningTraceFile.Count(lines, stoppedUnixMicros, receivedIds);
+    public (long Emitted, long Arrived) CountEmitted(
+        IEnumerable<string> lines,
+        long stoppedUnixMicros,
+        IReadOnlySet<string> receivedIds
+    ) => CoreLightningTraceFile.Count(lines, stoppedUnixMicros, receivedIds);
 }

@@ -20,7 +20,9 @@ internal static class LightningdDatabase
         {
             throw new InvalidOperationException($"no database at {path}: is the node's --lightning-dir its folder?");
         }
-        var db = new SqliteConnection(new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString());
+        var db = new SqliteConnection(
+            new SqliteConnectionStringBuilder { DataSource = path, Pooling = false }.ToString()
+        );
         await db.OpenAsync(ct);
         return db;
     }
@@ -48,9 +50,15 @@ internal static class LightningdDatabase
     /// Inserts <paramref name="count"/> copies, each any number of rows into <paramref name="tables"/>: <paramref name="fill"/>
     /// writes the n-th copy's rows through the writer it is given (a table and the row's values, in its columns' order).
     /// </summary>
-    public static async Task InsertAsync(SqliteConnection db, IReadOnlyList<LightningdTable> tables, long count, Action<long, Action<LightningdTable, object?[]>> fill, CancellationToken ct)
+    public static async Task InsertAsync(
+        SqliteConnection db,
+        IReadOnlyList<LightningdTable> tables,
+        long count,
+        Action<long, Action<LightningdTable, object?[]>> fill,
+        CancellationToken ct
+    )
     {
-        for (var written = 0L; written < count;)
+        for (var written = 0L; written < count; )
         {
             await using var transaction = (SqliteTransaction)await db.BeginTransactionAsync(ct);
             var inserts = new Dictionary<LightningdTable, (SqliteCommand Command, SqliteParameter[] Parameters)>();
@@ -60,8 +68,13 @@ internal static class LightningdDatabase
                 {
                     var insert = db.CreateCommand();
                     insert.Transaction = transaction;
-                    insert.CommandText = $"INSERT INTO {table.Name} ({string.Join(", ", table.Columns)}) VALUES ({string.Join(", ", table.Columns.Select((_, i) => $"$p{i}"))})";
-                    var parameters = table.Columns.Select((_, i) => insert.Parameters.Add(new SqliteParameter { ParameterName = $"$p{i}" })).ToArray();
+                    insert.CommandText =
+                        $"INSERT INTO {table.Name} ({string.Join(", ", table.Columns)}) VALUES ({string.Join(", ", table.Columns.Select((_, i) => $"$p{i}"))})";
+                    var parameters = table
+                        .Columns.Select(
+                            (_, i) => insert.Parameters.Add(new SqliteParameter { ParameterName = $"$p{i}" })
+                        )
+                        .ToArray();
                     await insert.PrepareAsync(ct);
                     inserts[table] = (insert, parameters);
                 }
@@ -92,8 +105,17 @@ internal static class LightningdDatabase
     }
 
     /// <summary>Whether the database (<paramref name="schema"/>: main, or one attached) has the table.</summary>
-    public static async Task<bool> TableExistsAsync(SqliteConnection db, string table, CancellationToken ct, string schema = "main") =>
-        await ScalarAsync(db, $"SELECT count(*) FROM {schema}.sqlite_master WHERE type = 'table' AND name = '{table}'", ct) > 0;
+    public static async Task<bool> TableExistsAsync(
+        SqliteConnection db,
+        string table,
+        CancellationToken ct,
+        string schema = "main"
+    ) =>
+        await ScalarAsync(
+            db,
+            $"SELECT count(*) FROM {schema}.sqlite_master WHERE type = 'table' AND name = '{table}'",
+            ct
+        ) > 0;
 
     /// <summary>The integer a query returns (0 for NULL or none).</summary>
     public static async Task<long> ScalarAsync(SqliteConnection db, string sql, CancellationToken ct)
@@ -120,7 +142,12 @@ internal static class LightningdDatabase
     }
 
     /// <summary>Sets one of lightningd's counters when its release keeps it (a counter it does not know is left out).</summary>
-    public static async Task SetVariableIfPresentAsync(SqliteConnection db, string name, long value, CancellationToken ct)
+    public static async Task SetVariableIfPresentAsync(
+        SqliteConnection db,
+        string name,
+        long value,
+        CancellationToken ct
+    )
     {
         if (await VariableAsync(db, name, ct) is not null)
         {
@@ -165,15 +192,24 @@ internal sealed class LightningdTable
     /// <summary>Every column and row of <paramref name="name"/> (in id order when it has one).</summary>
     public static async Task<LightningdTable> ReadAsync(SqliteConnection db, string name, CancellationToken ct)
     {
-        var columns = (await LightningdDatabase.ReadAsync(db, $"PRAGMA table_info({name})", ct)).Select(c => (string)c[1]!).ToList();
+        var columns = (await LightningdDatabase.ReadAsync(db, $"PRAGMA table_info({name})", ct))
+            .Select(c => (string)c[1]!)
+            .ToList();
         var order = columns.Contains("id", StringComparer.OrdinalIgnoreCase) ? " ORDER BY id" : "";
-        return new LightningdTable(name, columns, await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM {name}{order}", ct));
+        return new LightningdTable(
+            name,
+            columns,
+            await LightningdDatabase.ReadAsync(db, $"SELECT {string.Join(", ", columns)} FROM {name}{order}", ct)
+        );
     }
 
     /// <summary>The position of a column the harness needs (a release without it cannot be given this history).</summary>
-    public int Column(string name) => index.TryGetValue(name, out var i)
-        ? i
-        : throw new InvalidOperationException($"lightningd's {Name} table has no column {name}: this release's database is not the one this history knows");
+    public int Column(string name) =>
+        index.TryGetValue(name, out var i)
+            ? i
+            : throw new InvalidOperationException(
+                $"lightningd's {Name} table has no column {name}: this release's database is not the one this history knows"
+            );
 
     /// <summary>Sets a column the release may lack (left out when it does) from its current value.</summary>
     public void Set(object?[] row, string column, Func<object?, object?> value)
@@ -185,5 +221,6 @@ internal sealed class LightningdTable
     }
 
     /// <summary>The largest integer in a column (0 for none, or when the release lacks it).</summary>
-    public long Max(string column) => index.TryGetValue(column, out var i) ? Rows.Select(r => r[i] as long? ?? 0).DefaultIfEmpty(0).Max() : 0;
+    public long Max(string column) =>
+        index.TryGetValue(column, out var i) ? Rows.Select(r => r[i] as long? ?? 0).DefaultIfEmpty(0).Max() : 0;
 }

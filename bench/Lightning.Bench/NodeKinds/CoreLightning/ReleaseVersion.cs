@@ -11,11 +11,15 @@ internal sealed partial record ReleaseVersion(int Year, int Month) : IComparable
     {
         var match = version is null ? null : Release().Match(version);
         return match is { Success: true }
-            ? new ReleaseVersion(int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture), int.Parse(match.Groups[2].Value, CultureInfo.InvariantCulture))
+            ? new ReleaseVersion(
+                int.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture),
+                int.Parse(match.Groups[2].Value, CultureInfo.InvariantCulture)
+            )
             : null;
     }
 
-    public int CompareTo(ReleaseVersion? other) => other is null ? 1 : (Year, Month).CompareTo((other.Year, other.Month));
+    public int CompareTo(ReleaseVersion? other) =>
+        other is null ? 1 : (Year, Month).CompareTo((other.Year, other.Month));
 
     public static bool operator <(ReleaseVersion a, ReleaseVersion b) => a.CompareTo(b) < 0;
 

@@ -19,7 +19,10 @@ internal static class RpcIdChain
         }
         var first = chain.AsSpan(0, IndexOrLength(chain, '/'));
         var hash = first.IndexOf('#');
-        return hash > 0 && long.TryParse(first[(hash + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : null;
+        return
+            hash > 0 && long.TryParse(first[(hash + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var id)
+            ? id
+            : null;
     }
 
     /// <summary>The method of the last element (…/cln-xpay:getroutes#6 → getroutes).</summary>

@@ -41,9 +41,11 @@ internal sealed class LndKind : INodeKind
     public string FragmentFile => Fragment;
 
     /// <summary>An invoice with AddInvoice on the payee, paid with routerrpc's SendPaymentV2 on the payer.</summary>
-    public PaymentCalls PaymentCalls { get; } = new("AddInvoice", "SendPaymentV2") { Keysend = "SendPaymentV2 keysend" };
+    public PaymentCalls PaymentCalls { get; } =
+        new("AddInvoice", "SendPaymentV2") { Keysend = "SendPaymentV2 keysend" };
 
-    public IReadOnlyDictionary<string, string> VersionProbes { get; } = new Dictionary<string, string> { ["lnd"] = "--version" };
+    public IReadOnlyDictionary<string, string> VersionProbes { get; } =
+        new Dictionary<string, string> { ["lnd"] = "--version" };
 
     /// <summary>lnd exits when bitcoind's ZMQ refuses it at start, as it does until bitcoind has loaded its chain.</summary>
     public bool WaitsForChain => true;
@@ -52,21 +54,21 @@ internal sealed class LndKind : INodeKind
     /// The node calls <see cref="LndNode"/> implements and PostgreSQL (its native SQL store); no swarm (its REST API is
     /// reached through a port published on this host, not through a swarm agent's pipe), Valgrind, graph or history yet.
     /// </summary>
-    public IReadOnlySet<Capability> Offers { get; } = KnownCapabilities.OfNode(typeof(LndNode)).Append(KnownCapabilities.Postgres).ToHashSet();
+    public IReadOnlySet<Capability> Offers { get; } =
+        KnownCapabilities.OfNode(typeof(LndNode)).Append(KnownCapabilities.Postgres).ToHashSet();
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;
 
     public IReadOnlyList<string> BitcoindOptions { get; } =
-        [$"-zmqpubrawblock=tcp://127.0.0.1:{ZmqBlockPort}", $"-zmqpubrawtx=tcp://127.0.0.1:{ZmqTxPort}"];
+    [$"-zmqpubrawblock=tcp://127.0.0.1:{ZmqBlockPort}", $"-zmqpubrawtx=tcp://127.0.0.1:{ZmqTxPort}"];
 
     public ComposeService DescribeService(ComposeService fragment, NodeServiceSettings settings)
     {
         var service = fragment.Clone();
         var rest = settings.Peer.Port + RestPortOffset;
         service.Command ??= [];
-        service.Command.AddRange(
-        [
+        service.Command.AddRange([
             $"--lnddir={settings.ContainerDirectory}",
             $"--configfile={settings.ConfigFile ?? $"{settings.ContainerDirectory}/{ConfigFileName}"}",
             $"--alias={settings.Name}",
@@ -83,13 +85,17 @@ internal sealed class LndKind : INodeKind
         {
             // Its database on the topology's PostgreSQL server, native SQL tables for what lnd keeps in SQL (invoices,
             // payments, the graph), at most PostgresConnections connections (the server's default allows 100 in all).
-            service.Command.AddRange(["--db.backend=postgres", $"--db.postgres.dsn={url}?sslmode=disable", "--db.use-native-sql", $"--db.postgres.maxconnections={PostgresConnections}"]);
+            service.Command.AddRange([
+                "--db.backend=postgres",
+                $"--db.postgres.dsn={url}?sslmode=disable",
+                "--db.use-native-sql",
+                $"--db.postgres.maxconnections={PostgresConnections}",
+            ]);
             ready += $" && [ -e {settings.ContainerDirectory}/{NodeServiceSettings.DatabaseReadyFile} ]";
         }
         service.Command.AddRange(settings.Options);
         // lnd gives up at once when bitcoind's ZMQ (or its database) is not up yet: its container waits for the harness's word first.
-        service.Entrypoint = ["/bin/sh", "-c",
-            $"until {ready}; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"];
+        service.Entrypoint = ["/bin/sh", "-c", $"until {ready}; do sleep 0.05; done; exec lnd \"$$@\"", "lnd"];
         service.Ports = [$"127.0.0.1::{rest}"];
         // lnd asks for a home directory even when told every path.
         service.Environment ??= new();
@@ -103,14 +109,33 @@ internal sealed class LndKind : INodeKind
     /// </summary>
     public const int PostgresConnections = 20;
 
-
     /// <summary>Options that would take the node from the harness: its network, folders, listeners, credentials and bitcoind.</summary>
     private static readonly string[] Owned =
     [
-        "--lnddir", "--configfile", "--datadir", "--logdir", "--tlscertpath", "--tlskeypath", "--adminmacaroonpath",
-        "--readonlymacaroonpath", "--invoicemacaroonpath", "--no-macaroons", "--alias", "--listen", "--nolisten",
-        "--rpclisten", "--restlisten", "--norest", "--noseedbackup", "--bitcoin.mainnet", "--bitcoin.testnet",
-        "--bitcoin.testnet4", "--bitcoin.signet", "--bitcoin.simnet", "--bitcoin.regtest", "--bitcoin.node",
+        "--lnddir",
+        "--configfile",
+        "--datadir",
+        "--logdir",
+        "--tlscertpath",
+        "--tlskeypath",
+        "--adminmacaroonpath",
+        "--readonlymacaroonpath",
+        "--invoicemacaroonpath",
+        "--no-macaroons",
+        "--alias",
+        "--listen",
+        "--nolisten",
+        "--rpclisten",
+        "--restlisten",
+        "--norest",
+        "--noseedbackup",
+        "--bitcoin.mainnet",
+        "--bitcoin.testnet",
+        "--bitcoin.testnet4",
+        "--bitcoin.signet",
+        "--bitcoin.simnet",
+        "--bitcoin.regtest",
+        "--bitcoin.node",
     ];
 
     public string? RefuseOption(string option)
@@ -121,25 +146,43 @@ internal sealed class LndKind : INodeKind
             : null;
     }
 
-    public async Task<ImageCheck> CheckImageAsync(IReadOnlyDictionary<string, string> versions, IReadOnlyList<string> options,
-        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run, CancellationToken ct = default)
+    public async Task<ImageCheck> CheckImageAsync(
+        IReadOnlyDictionary<string, string> versions,
+        IReadOnlyList<string> options,
+        Func<IReadOnlyList<string>, CancellationToken, Task<(int ExitCode, string Output)>> run,
+        CancellationToken ct = default
+    )
     {
         var text = versions.GetValueOrDefault("lnd", "");
-        List<string> notes = [$"LND ({text}) has no trace socket: its payments have no steps and no spans; times, outcomes and node costs are measured as ever"];
-        return new ImageCheck(await ImageCheck.UnknownOptionsAsync(options, $"its lnd ({text})", ["lnd", "--help"], run, ct), notes);
+        List<string> notes =
+        [
+            $"LND ({text}) has no trace socket: its payments have no steps and no spans; times, outcomes and node costs are measured as ever",
+        ];
+        return new ImageCheck(
+            await ImageCheck.UnknownOptionsAsync(options, $"its lnd ({text})", ["lnd", "--help"], run, ct),
+            notes
+        );
     }
 
     public void Configure(string nodeDirectory, RunCredentials credentials) =>
-        PrivateFiles.Write(Path.Combine(nodeDirectory, ConfigFileName),
-            $"[Bitcoind]\nbitcoind.rpcuser={credentials.User}\nbitcoind.rpcpass={credentials.Password}\n");
+        PrivateFiles.Write(
+            Path.Combine(nodeDirectory, ConfigFileName),
+            $"[Bitcoind]\nbitcoind.rpcuser={credentials.User}\nbitcoind.rpcpass={credentials.Password}\n"
+        );
 
     public string LogFile(string nodeDirectory) => Path.Combine(nodeDirectory, LogPath);
 
     /// <summary>The channel graph and channel state (bolt) and the on-chain wallet.</summary>
     public IReadOnlyList<string> DataFiles(string nodeDirectory) =>
-        [Path.Combine(nodeDirectory, "data", "graph", "regtest", "channel.db"), Path.Combine(nodeDirectory, "data", "chain", "bitcoin", "regtest", "wallet.db")];
+        [
+            Path.Combine(nodeDirectory, "data", "graph", "regtest", "channel.db"),
+            Path.Combine(nodeDirectory, "data", "chain", "bitcoin", "regtest", "wallet.db"),
+        ];
 
-    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(NodeContainer container, CancellationToken ct = default)
+    public async Task<(ILightningNode? Node, string Observed)> TryConnectAsync(
+        NodeContainer container,
+        CancellationToken ct = default
+    )
     {
         var restPort = $"{container.Peer.Port + RestPortOffset}/tcp";
         if (!container.HostPorts.TryGetValue(restPort, out var port))
@@ -152,12 +195,23 @@ internal sealed class LndKind : INodeKind
         {
             return (null, $"{(File.Exists(certificate) ? macaroon : certificate)} does not exist yet");
         }
-        var rest = new LndRestClient(container.Name, new Uri($"https://127.0.0.1:{port}/"), await File.ReadAllBytesAsync(macaroon, ct),
-            X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(certificate, ct)));
+        var rest = new LndRestClient(
+            container.Name,
+            new Uri($"https://127.0.0.1:{port}/"),
+            await File.ReadAllBytesAsync(macaroon, ct),
+            X509Certificate2.CreateFromPem(await File.ReadAllTextAsync(certificate, ct))
+        );
         try
         {
-            var (id, version) = await rest.GetAsync("v1/getinfo",
-                info => (info.GetProperty("identity_pubkey").GetString()!, info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""), ct);
+            var (id, version) = await rest.GetAsync(
+                "v1/getinfo",
+                info =>
+                    (
+                        info.GetProperty("identity_pubkey").GetString()!,
+                        info.TryGetProperty("version", out var v) ? v.GetString() ?? "" : ""
+                    ),
+                ct
+            );
             return (new LndNode(container.Name, container.Peer, rest, id, version), "answered");
         }
         catch (NodeCallException e) when (e.Failure is NodeCallFailure.Refused or NodeCallFailure.ConnectionLost)

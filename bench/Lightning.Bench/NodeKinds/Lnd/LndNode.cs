@@ -13,8 +13,12 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// keysend record; an invoice "deleted" for a failing payment is cancelled (invoicesrpc), which makes LND fail an HTLC
 /// for it as one of an unknown invoice. LND has no trace socket: its payments carry no id into spans.
 /// </summary>
-internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version) : ILightningNode,
-    IKeysendPayer, IChannelBalances, IPathChoice, IChannelListing
+internal sealed class LndNode(string name, PeerAddress address, LndRestClient rest, string nodeId, string version)
+    : ILightningNode,
+        IKeysendPayer,
+        IChannelBalances,
+        IPathChoice,
+        IChannelListing
 {
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";
@@ -34,9 +38,16 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     public PeerAddress Address { get; } = address;
 
     public Task<NodeSyncState> GetSyncStateAsync(CancellationToken ct = default) =>
-        rest.GetAsync("v1/getinfo", info => new NodeSyncState(
-            info.GetProperty("block_height").GetInt64(),
-            info.TryGetProperty("synced_to_chain", out var synced) && synced.GetBoolean() ? null : "LND is not synced to the chain yet"), ct);
+        rest.GetAsync(
+            "v1/getinfo",
+            info => new NodeSyncState(
+                info.GetProperty("block_height").GetInt64(),
+                info.TryGetProperty("synced_to_chain", out var synced) && synced.GetBoolean()
+                    ? null
+                    : "LND is not synced to the chain yet"
+            ),
+            ct
+        );
 
     public Task<string> NewAddressAsync(CancellationToken ct = default) =>
         rest.GetAsync("v1/newaddress?type=WITNESS_PUBKEY_HASH", a => a.GetProperty("address").GetString()!, ct);
@@ -48,11 +59,19 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     {
         try
         {
-            await rest.PostAsync("v1/peers", new JsonObject
-            {
-                ["addr"] = new JsonObject { ["pubkey"] = peer.NodeId, ["host"] = $"{peer.Address.Host}:{peer.Address.Port}" },
-                ["perm"] = false,
-            }, ct);
+            await rest.PostAsync(
+                "v1/peers",
+                new JsonObject
+                {
+                    ["addr"] = new JsonObject
+                    {
+                        ["pubkey"] = peer.NodeId,
+                        ["host"] = $"{peer.Address.Host}:{peer.Address.Port}",
+                    },
+                    ["perm"] = false,
+                },
+                ct
+            );
         }
         catch (NodeCallException e) when (e.Message.Contains("already connected", StringComparison.OrdinalIgnoreCase))
         {
@@ -60,73 +79,152 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         }
     }
 
-    public Task OpenChannelAsync(ILightningNode peer, long capacitySat, long pushMsat, CancellationToken ct = default) =>
-        rest.PostAsync("v1/channels", new JsonObject
-        {
-            ["node_pubkey"] = Bytes(peer.NodeId),
-            ["local_funding_amount"] = capacitySat.ToString(CultureInfo.InvariantCulture),
-            ["push_sat"] = (pushMsat / 1000).ToString(CultureInfo.InvariantCulture),
-            // Regtest has no fee estimates: a fixed rate above the relay minimum.
-            ["sat_per_vbyte"] = "2",
-            ["private"] = false,
-            // Setup funds each wallet with one output and opens its channels in one go: the second spends the first's change.
-            ["spend_unconfirmed"] = true,
-        }, ct);
+    public Task OpenChannelAsync(
+        ILightningNode peer,
+        long capacitySat,
+        long pushMsat,
+        CancellationToken ct = default
+    ) =>
+        rest.PostAsync(
+            "v1/channels",
+            new JsonObject
+            {
+                ["node_pubkey"] = Bytes(peer.NodeId),
+                ["local_funding_amount"] = capacitySat.ToString(CultureInfo.InvariantCulture),
+                ["push_sat"] = (pushMsat / 1000).ToString(CultureInfo.InvariantCulture),
+                // Regtest has no fee estimates: a fixed rate above the relay minimum.
+                ["sat_per_vbyte"] = "2",
+                ["private"] = false,
+                // Setup funds each wallet with one output and opens its channels in one go: the second spends the first's change.
+                ["spend_unconfirmed"] = true,
+            },
+            ct
+        );
 
     /// <summary>Its open channels with the peer (active: usable), then its pending ones: opening, or closing.</summary>
-    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(ILightningNode peer, CancellationToken ct = default)
+    public async Task<IReadOnlyList<ChannelState>> GetChannelStatesAsync(
+        ILightningNode peer,
+        CancellationToken ct = default
+    )
     {
-        var open = await rest.GetAsync("v1/channels", channels => Array(channels, "channels")
-            .Where(c => c.GetProperty("remote_pubkey").GetString() == peer.NodeId)
-            .Select(c => c.TryGetProperty("active", out var active) && active.GetBoolean() ? ChannelState.Normal : ChannelState.Opening).ToList(), ct);
-        var pending = await rest.GetAsync("v1/channels/pending", channels =>
-            Array(channels, "pending_open_channels").Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Opening)
-                .Concat(new[] { "waiting_close_channels", "pending_force_closing_channels" }
-                    .SelectMany(closing => Array(channels, closing).Where(c => RemoteOf(c) == peer.NodeId).Select(_ => ChannelState.Closing))).ToList(), ct);
+        var open = await rest.GetAsync(
+            "v1/channels",
+            channels =>
+                Array(channels, "channels")
+                    .Where(c => c.GetProperty("remote_pubkey").GetString() == peer.NodeId)
+                    .Select(c =>
+                        c.TryGetProperty("active", out var active) && active.GetBoolean()
+                            ? ChannelState.Normal
+                            : ChannelState.Opening
+                    )
+                    .ToList(),
+            ct
+        );
+        var pending = await rest.GetAsync(
+            "v1/channels/pending",
+            channels =>
+                Array(channels, "pending_open_channels")
+                    .Where(c => RemoteOf(c) == peer.NodeId)
+                    .Select(_ => ChannelState.Opening)
+                    .Concat(
+                        new[] { "waiting_close_channels", "pending_force_closing_channels" }.SelectMany(closing =>
+                            Array(channels, closing)
+                                .Where(c => RemoteOf(c) == peer.NodeId)
+                                .Select(_ => ChannelState.Closing)
+                        )
+                    )
+                    .ToList(),
+            ct
+        );
         return [.. open, .. pending];
     }
 
     /// <summary>Its active channels' local balances (LND reports sat) by peer.</summary>
     public Task<LocalBalances> GetLocalBalancesAsync(CancellationToken ct = default) =>
-        rest.GetAsync("v1/channels?active_only=true", channels => new LocalBalances(
-            Array(channels, "channels").GroupBy(c => c.GetProperty("remote_pubkey").GetString()!)
-                .ToDictionary(g => g.Key, g => g.Sum(c => Int64(c, "local_balance") * 1000)),
-            Array(channels, "channels").Sum(c => Array(c, "pending_htlcs").Count())), ct);
+        rest.GetAsync(
+            "v1/channels?active_only=true",
+            channels => new LocalBalances(
+                Array(channels, "channels")
+                    .GroupBy(c => c.GetProperty("remote_pubkey").GetString()!)
+                    .ToDictionary(g => g.Key, g => g.Sum(c => Int64(c, "local_balance") * 1000)),
+                Array(channels, "channels").Sum(c => Array(c, "pending_htlcs").Count())
+            ),
+            ct
+        );
 
     /// <summary>ListChannels: every open channel with its peer, balances, HTLCs and commitment.</summary>
     public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
         rest.GetAsync("v1/channels", channels => Array(channels, "channels").Count(), ct);
 
     private static string? RemoteOf(JsonElement pending) =>
-        pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote) ? remote.GetString() : null;
+        pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote)
+            ? remote.GetString()
+            : null;
 
     /// <summary>QueryRoutes finds one path at a time: routes that together carry the amount (<see cref="DisjointRoutes"/>).</summary>
     public Task<int> CountRoutesAsync(ILightningNode payee, long amountMsat, CancellationToken ct = default) =>
         DisjointRoutes.CountAsync(amountMsat, (amount, avoided) => QueryRouteAsync(payee, amount, avoided, ct));
 
     /// <summary>The intermediate nodes of a route for the amount that avoids <paramref name="ignoredNodes"/>, or null if none.</summary>
-    private async Task<IReadOnlyList<string>?> QueryRouteAsync(ILightningNode payee, long amountMsat, IReadOnlyList<string> ignoredNodes, CancellationToken ct)
+    private async Task<IReadOnlyList<string>?> QueryRouteAsync(
+        ILightningNode payee,
+        long amountMsat,
+        IReadOnlyList<string> ignoredNodes,
+        CancellationToken ct
+    )
     {
-        var path = $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}"
-            + string.Concat(ignoredNodes.Select((n, i) => $"{(i == 0 ? '?' : '&')}ignored_nodes={Uri.EscapeDataString(Bytes(n))}"));
+        var path =
+            $"v1/graph/routes/{payee.NodeId}/{(amountMsat + 999) / 1000}"
+            + string.Concat(
+                ignoredNodes.Select((n, i) => $"{(i == 0 ? '?' : '&')}ignored_nodes={Uri.EscapeDataString(Bytes(n))}")
+            );
         try
         {
-            return await rest.GetAsync<IReadOnlyList<string>?>(path, r => Array(r, "routes").Select(route => (IReadOnlyList<string>)Array(route, "hops")
-                .Select(h => h.GetProperty("pub_key").GetString()!).Where(k => k != payee.NodeId).ToList()).FirstOrDefault(), ct);
+            return await rest.GetAsync<IReadOnlyList<string>?>(
+                path,
+                r =>
+                    Array(r, "routes")
+                        .Select(route =>
+                            (IReadOnlyList<string>)
+                                Array(route, "hops")
+                                    .Select(h => h.GetProperty("pub_key").GetString()!)
+                                    .Where(k => k != payee.NodeId)
+                                    .ToList()
+                        )
+                        .FirstOrDefault(),
+                ct
+            );
         }
-        catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused && e.Message.Contains("unable to find a path", StringComparison.OrdinalIgnoreCase))
+        catch (NodeCallException e)
+            when (e.Failure == NodeCallFailure.Refused
+                && e.Message.Contains("unable to find a path", StringComparison.OrdinalIgnoreCase)
+            )
         {
             return null;
         }
     }
 
-    public async Task<NodeInvoice> CreateInvoiceAsync(long amountMsat, string label, string description, PaymentTag tag, CancellationToken ct = default)
+    public async Task<NodeInvoice> CreateInvoiceAsync(
+        long amountMsat,
+        string label,
+        string description,
+        PaymentTag tag,
+        CancellationToken ct = default
+    )
     {
-        var invoice = await rest.PostAsync("v1/invoices", new JsonObject
-        {
-            ["value_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
-            ["memo"] = description,
-        }, i => new NodeInvoice(i.GetProperty("payment_request").GetString()!, Hex(i.GetProperty("r_hash").GetString()!)), ct);
+        var invoice = await rest.PostAsync(
+            "v1/invoices",
+            new JsonObject
+            {
+                ["value_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+                ["memo"] = description,
+            },
+            i => new NodeInvoice(
+                i.GetProperty("payment_request").GetString()!,
+                Hex(i.GetProperty("r_hash").GetString()!)
+            ),
+            ct
+        );
         invoiceHashes[label] = invoice.PaymentHash;
         return invoice;
     }
@@ -136,7 +234,12 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     {
         if (!invoiceHashes.TryRemove(label, out var hash))
         {
-            throw new NodeCallException(Name, "v2/invoices/cancel", NodeCallFailure.Refused, $"{Name}: no invoice labelled {label} was made on this node");
+            throw new NodeCallException(
+                Name,
+                "v2/invoices/cancel",
+                NodeCallFailure.Refused,
+                $"{Name}: no invoice labelled {label} was made on this node"
+            );
         }
         await rest.PostAsync("v2/invoices/cancel", new JsonObject { ["payment_hash"] = Bytes(hash) }, ct);
     }
@@ -145,25 +248,42 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         await SendAsync(new JsonObject { ["payment_request"] = invoice.Encoded, ["fee_limit_msat"] = "100000000" }, ct);
 
     /// <summary>SendPaymentV2 with its last hop fixed (last_hop_pubkey): the path can end nowhere else.</summary>
-    public async Task PayThroughAsync(NodeInvoice invoice, ILightningNode lastHop, IReadOnlyList<ILightningNode> avoid, PaymentTag tag, CancellationToken ct = default) =>
-        await SendAsync(new JsonObject
-        {
-            ["payment_request"] = invoice.Encoded,
-            ["fee_limit_msat"] = "100000000",
-            ["last_hop_pubkey"] = Bytes(lastHop.NodeId),
-        }, ct);
+    public async Task PayThroughAsync(
+        NodeInvoice invoice,
+        ILightningNode lastHop,
+        IReadOnlyList<ILightningNode> avoid,
+        PaymentTag tag,
+        CancellationToken ct = default
+    ) =>
+        await SendAsync(
+            new JsonObject
+            {
+                ["payment_request"] = invoice.Encoded,
+                ["fee_limit_msat"] = "100000000",
+                ["last_hop_pubkey"] = Bytes(lastHop.NodeId),
+            },
+            ct
+        );
 
-    public async Task KeysendAsync(ILightningNode payee, long amountMsat, PaymentTag tag, CancellationToken ct = default)
+    public async Task KeysendAsync(
+        ILightningNode payee,
+        long amountMsat,
+        PaymentTag tag,
+        CancellationToken ct = default
+    )
     {
         var preimage = RandomNumberGenerator.GetBytes(32);
-        await SendAsync(new JsonObject
-        {
-            ["dest"] = Bytes(payee.NodeId),
-            ["amt_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
-            ["payment_hash"] = Convert.ToBase64String(SHA256.HashData(preimage)),
-            ["dest_custom_records"] = new JsonObject { [KeysendRecord] = Convert.ToBase64String(preimage) },
-            ["fee_limit_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
-        }, ct);
+        await SendAsync(
+            new JsonObject
+            {
+                ["dest"] = Bytes(payee.NodeId),
+                ["amt_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+                ["payment_hash"] = Convert.ToBase64String(SHA256.HashData(preimage)),
+                ["dest_custom_records"] = new JsonObject { [KeysendRecord] = Convert.ToBase64String(preimage) },
+                ["fee_limit_msat"] = amountMsat.ToString(CultureInfo.InvariantCulture),
+            },
+            ct
+        );
     }
 
     /// <summary>
@@ -176,32 +296,49 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         const string Path = "v2/router/send";
         request["timeout_seconds"] = PaymentTimeoutSeconds;
         request["no_inflight_updates"] = true;
-        var payment = await rest.StreamUntilAsync(Path, request, p => p.TryGetProperty("status", out var s) && s.GetString() is "SUCCEEDED" or "FAILED", ct);
-        var htlcs = Array(payment, "htlcs").Select(h => h.TryGetProperty("status", out var s) ? s.GetString() : null).ToList();
+        var payment = await rest.StreamUntilAsync(
+            Path,
+            request,
+            p => p.TryGetProperty("status", out var s) && s.GetString() is "SUCCEEDED" or "FAILED",
+            ct
+        );
+        var htlcs = Array(payment, "htlcs")
+            .Select(h => h.TryGetProperty("status", out var s) ? s.GetString() : null)
+            .ToList();
         var parts = new PaymentParts(htlcs.Count(s => s == "SUCCEEDED"), htlcs.Count(s => s == "FAILED"));
         if (payment.GetProperty("status").GetString() == "SUCCEEDED")
         {
             return parts;
         }
         var reason = payment.TryGetProperty("failure_reason", out var r) ? r.GetString() ?? "" : "";
-        throw new NodeCallException(Name, Path, NodeCallFailure.Refused,
-            $"{Name}: SendPaymentV2 failed: {reason} after {htlcs.Count} attempt(s)")
+        throw new NodeCallException(
+            Name,
+            Path,
+            NodeCallFailure.Refused,
+            $"{Name}: SendPaymentV2 failed: {reason} after {htlcs.Count} attempt(s)"
+        )
         {
             PaymentFailure = FailureOf(reason),
         };
     }
 
     public static PaymentFailure FailureOf(string reason) =>
-        reason == "FAILURE_REASON_INCORRECT_PAYMENT_DETAILS" ? PaymentFailure.UnknownPaymentDetails : PaymentFailure.Other;
+        reason == "FAILURE_REASON_INCORRECT_PAYMENT_DETAILS"
+            ? PaymentFailure.UnknownPaymentDetails
+            : PaymentFailure.Other;
 
     private static IEnumerable<JsonElement> Array(JsonElement parent, string name) =>
-        parent.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array ? array.EnumerateArray() : [];
+        parent.TryGetProperty(name, out var array) && array.ValueKind == JsonValueKind.Array
+            ? array.EnumerateArray()
+            : [];
 
     /// <summary>The REST gateway writes 64-bit integers as strings.</summary>
     public static long Int64(JsonElement parent, string name)
     {
         var value = parent.GetProperty(name);
-        return value.ValueKind == JsonValueKind.String ? long.Parse(value.GetString()!, CultureInfo.InvariantCulture) : value.GetInt64();
+        return value.ValueKind == JsonValueKind.String
+            ? long.Parse(value.GetString()!, CultureInfo.InvariantCulture)
+            : value.GetInt64();
     }
 
     /// <summary>A hex string (a public key, a payment hash) as the REST gateway takes bytes: base64.</summary>

@@ -44,20 +44,34 @@ internal sealed class LndRestClient : IAsyncDisposable
         NodeAnswer.Read(Node, path, await SendAsync(HttpMethod.Get, path, null, ct), read);
 
     /// <summary>A POST whose answer <paramref name="read"/> turns into what the call returns (<see cref="NodeAnswer.Read"/>).</summary>
-    public async Task<T> PostAsync<T>(string path, JsonObject body, Func<JsonElement, T> read, CancellationToken ct = default) =>
-        NodeAnswer.Read(Node, path, await SendAsync(HttpMethod.Post, path, body, ct), read);
+    public async Task<T> PostAsync<T>(
+        string path,
+        JsonObject body,
+        Func<JsonElement, T> read,
+        CancellationToken ct = default
+    ) => NodeAnswer.Read(Node, path, await SendAsync(HttpMethod.Post, path, body, ct), read);
 
     /// <summary>A POST whose answer does not matter beyond its success.</summary>
-    public Task PostAsync(string path, JsonObject body, CancellationToken ct = default) => SendAsync(HttpMethod.Post, path, body, ct);
+    public Task PostAsync(string path, JsonObject body, CancellationToken ct = default) =>
+        SendAsync(HttpMethod.Post, path, body, ct);
 
     /// <summary>
     /// A server-streaming call (SendPaymentV2): each line is {"result": …} or {"error": …}; returns the first result
     /// <paramref name="final"/> accepts (the stream is closed then).
     /// </summary>
-    public async Task<JsonElement> StreamUntilAsync(string path, JsonObject body, Func<JsonElement, bool> final, CancellationToken ct = default)
+    public async Task<JsonElement> StreamUntilAsync(
+        string path,
+        JsonObject body,
+        Func<JsonElement, bool> final,
+        CancellationToken ct = default
+    )
     {
         using var request = Request(HttpMethod.Post, path, body);
-        using var response = await Transport(path, () => http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct), ct);
+        using var response = await Transport(
+            path,
+            () => http.SendAsync(request, HttpCompletionOption.ResponseHeadersRead, ct),
+            ct
+        );
         if (!response.IsSuccessStatusCode)
         {
             throw Failure(path, response.StatusCode, await response.Content.ReadAsStringAsync(ct));
@@ -68,7 +82,12 @@ internal sealed class LndRestClient : IAsyncDisposable
             var line = await Transport(path, async () => await reader.ReadLineAsync(ct), ct);
             if (line is null)
             {
-                throw new NodeCallException(Node, path, NodeCallFailure.ConnectionLost, $"{Node}: {path} ended its stream without a final answer");
+                throw new NodeCallException(
+                    Node,
+                    path,
+                    NodeCallFailure.ConnectionLost,
+                    $"{Node}: {path} ended its stream without a final answer"
+                );
             }
             if (string.IsNullOrWhiteSpace(line))
             {
@@ -111,7 +130,8 @@ internal sealed class LndRestClient : IAsyncDisposable
         {
             return await call();
         }
-        catch (Exception e) when (e is HttpRequestException or IOException or SocketException && !ct.IsCancellationRequested)
+        catch (Exception e)
+            when (e is HttpRequestException or IOException or SocketException && !ct.IsCancellationRequested)
         {
             throw new NodeCallException(Node, path, NodeCallFailure.ConnectionLost, $"{Node}: {path}: {e.Message}", e);
         }
@@ -126,7 +146,13 @@ internal sealed class LndRestClient : IAsyncDisposable
         }
         catch (JsonException e)
         {
-            throw new NodeCallException(Node, path, NodeCallFailure.BadAnswer, $"{Node}: {path} answered with something that is not JSON ({e.Message})", e);
+            throw new NodeCallException(
+                Node,
+                path,
+                NodeCallFailure.BadAnswer,
+                $"{Node}: {path} answered with something that is not JSON ({e.Message})",
+                e
+            );
         }
     }
 
@@ -137,9 +163,15 @@ internal sealed class LndRestClient : IAsyncDisposable
     private NodeCallException Failure(string path, HttpStatusCode status, string body)
     {
         var (code, message) = ErrorOf(body);
-        var unsupported = code == 12 || status is HttpStatusCode.NotFound or HttpStatusCode.MethodNotAllowed or HttpStatusCode.NotImplemented;
-        return new NodeCallException(Node, path, unsupported ? NodeCallFailure.Unsupported : NodeCallFailure.Refused,
-            $"{Node}: {path} failed ({(int)status}{(code is null ? "" : $", code {code}")}): {message}");
+        var unsupported =
+            code == 12
+            || status is HttpStatusCode.NotFound or HttpStatusCode.MethodNotAllowed or HttpStatusCode.NotImplemented;
+        return new NodeCallException(
+            Node,
+            path,
+            unsupported ? NodeCallFailure.Unsupported : NodeCallFailure.Refused,
+            $"{Node}: {path} failed ({(int)status}{(code is null ? "" : $", code {code}")}): {message}"
+        );
     }
 
     public static (int? Code, string Message) ErrorOf(string body)
@@ -148,8 +180,10 @@ internal sealed class LndRestClient : IAsyncDisposable
         {
             using var document = JsonDocument.Parse(body);
             var root = document.RootElement;
-            return (root.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number ? c.GetInt32() : null,
-                root.TryGetProperty("message", out var m) ? m.GetString() ?? "" : body.Trim());
+            return (
+                root.TryGetProperty("code", out var c) && c.ValueKind == JsonValueKind.Number ? c.GetInt32() : null,
+                root.TryGetProperty("message", out var m) ? m.GetString() ?? "" : body.Trim()
+            );
         }
         catch (JsonException)
         {

@@ -25,9 +25,15 @@ internal sealed class AgentCosts(string procRoot)
         try
         {
             var resources = readers.GetOrAdd(target.Pid, _ => NodeResources.Of(cgroups, procRoot: procRoot).Reader);
-            return new NodeCostReading(target.Node, "", CgroupCpu.ReadNanoseconds(file), resources?.Read(countFiles: false));
+            return new NodeCostReading(
+                target.Node,
+                "",
+                CgroupCpu.ReadNanoseconds(file),
+                resources?.Read(countFiles: false)
+            );
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+        catch (Exception e)
+            when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
         {
             readers.TryRemove(target.Pid, out _);
             return new NodeCostReading(target.Node, e.Message, 0, null);
@@ -54,13 +60,22 @@ internal sealed class AgentCosts(string procRoot)
             {
                 return files.Sum(CgroupCpu.ReadNanoseconds);
             }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
+            catch (Exception e)
+                when (e is IOException or UnauthorizedAccessException or FormatException or InvalidDataException)
             {
                 failed = e.Message;
                 return null;
             }
         }
-        var (waited, quiet) = await QuietWait.UntilQuietAsync(Read, request.IdleNsPerSecond, request.Quiet, request.BusyShare, request.Limit, request.Poll, ct);
+        var (waited, quiet) = await QuietWait.UntilQuietAsync(
+            Read,
+            request.IdleNsPerSecond,
+            request.Quiet,
+            request.BusyShare,
+            request.Limit,
+            request.Poll,
+            ct
+        );
         return new QuietMessage(request.RequestId, failed ?? "", waited, quiet);
     }
 

@@ -13,7 +13,9 @@ internal sealed class AgentOutbox(int maxQueuedSpans)
     /// <summary>How long the writer waits for the harness to be back before it looks again.</summary>
     private static readonly TimeSpan WaitForHarness = TimeSpan.FromMilliseconds(20);
 
-    private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(new UnboundedChannelOptions { SingleReader = true });
+    private readonly Channel<byte[]> outbox = Channel.CreateUnbounded<byte[]>(
+        new UnboundedChannelOptions { SingleReader = true }
+    );
     private long queuedSpans;
     private long framesWritten;
 
@@ -90,9 +92,7 @@ internal sealed class AgentOutbox(int maxQueuedSpans)
                     if (IsSpan(first))
                     {
                         // No wait when an answer is in the queue behind this span; one queued during the wait ends it.
-                        while (answerQueued.Wait(0))
-                        {
-                        }
+                        while (answerQueued.Wait(0)) { }
                         if (Volatile.Read(ref answersWaiting) == 0)
                         {
                             await answerQueued.WaitAsync(SpanCoalescing, ct);
@@ -141,8 +141,6 @@ internal sealed class AgentOutbox(int maxQueuedSpans)
                 batch.Clear();
             }
         }
-        catch (OperationCanceledException)
-        {
-        }
+        catch (OperationCanceledException) { }
     }
 }

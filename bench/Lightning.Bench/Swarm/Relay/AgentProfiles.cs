@@ -10,9 +10,13 @@ namespace Lightning.Bench.Swarm.Relay;
 /// host's pid namespace, see <see cref="ContainerPerfRunner"/>). The operations of one topology run in the order they
 /// arrived, off the connection's reading loop: a fold can take a minute and must not hold up spans or costs.
 /// </summary>
-internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner runner, Action<byte[]> send) : IAsyncDisposable
+internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner runner, Action<byte[]> send)
+    : IAsyncDisposable
 {
-    private readonly System.Collections.Concurrent.ConcurrentDictionary<string, Dictionary<string, PerfRecording>> topologies = new();
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<
+        string,
+        Dictionary<string, PerfRecording>
+    > topologies = new();
     private readonly Dictionary<string, Task> tails = new();
     private readonly object gate = new();
     private readonly CancellationTokenSource stopping = new();
@@ -45,9 +49,7 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
         {
             Directory.Delete(folder, recursive: true);
         }
-        catch (DirectoryNotFoundException)
-        {
-        }
+        catch (DirectoryNotFoundException) { }
     }
 
     private void Then(string topology, Func<Task> operation)
@@ -63,17 +65,41 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
     {
         if (!RelayAgent.IsPathName(start.Topology) || start.Targets.Any(t => !RelayAgent.IsPathName(t.Node)))
         {
-            send(new ProfileStateMessage(start.RequestId, start.Targets.Select(t => (t.Node, $"'{start.Topology}/{t.Node}' is not a topology and node name")).ToList()).Encode());
+            send(
+                new ProfileStateMessage(
+                    start.RequestId,
+                    start
+                        .Targets.Select(t => (t.Node, $"'{start.Topology}/{t.Node}' is not a topology and node name"))
+                        .ToList()
+                ).Encode()
+            );
             return;
         }
         if (topologies.ContainsKey(start.Topology))
         {
-            send(new ProfileStateMessage(start.RequestId, start.Targets.Select(t => (t.Node, $"{start.Topology} is already being profiled")).ToList()).Encode());
+            send(
+                new ProfileStateMessage(
+                    start.RequestId,
+                    start.Targets.Select(t => (t.Node, $"{start.Topology} is already being profiled")).ToList()
+                ).Encode()
+            );
             return;
         }
-        if (start.CallGraph is not (ProfileSettings.Dwarf or ProfileSettings.FramePointers) || start.FrequencyHz is < 1 or > 10000)
+        if (
+            start.CallGraph is not (ProfileSettings.Dwarf or ProfileSettings.FramePointers)
+            || start.FrequencyHz is < 1 or > 10000
+        )
         {
-            send(new ProfileStateMessage(start.RequestId, start.Targets.Select(t => (t.Node, $"cannot sample at {start.FrequencyHz} Hz with '{start.CallGraph}' stacks")).ToList()).Encode());
+            send(
+                new ProfileStateMessage(
+                    start.RequestId,
+                    start
+                        .Targets.Select(t =>
+                            (t.Node, $"cannot sample at {start.FrequencyHz} Hz with '{start.CallGraph}' stacks")
+                        )
+                        .ToList()
+                ).Encode()
+            );
             return;
         }
         var settings = new ProfileSettings(start.FrequencyHz, start.CallGraph);
@@ -86,10 +112,23 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
             {
                 try
                 {
-                    recordings[target.Node] = await PerfRecording.StartAsync(settings, cgroup, Path.Combine(folder, start.Topology), target.Node,
-                        Path.Combine(folder, "buildid"), stopping.Token, runner);
+                    recordings[target.Node] = await PerfRecording.StartAsync(
+                        settings,
+                        cgroup,
+                        Path.Combine(folder, start.Topology),
+                        target.Node,
+                        Path.Combine(folder, "buildid"),
+                        stopping.Token,
+                        runner
+                    );
                 }
-                catch (Exception e) when (e is IOException or TimeoutException or UnauthorizedAccessException or System.ComponentModel.Win32Exception)
+                catch (Exception e)
+                    when (e
+                            is IOException
+                                or TimeoutException
+                                or UnauthorizedAccessException
+                                or System.ComponentModel.Win32Exception
+                    )
                 {
                     problem = e.Message;
                 }
@@ -115,22 +154,26 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
     {
         if (!topologies.TryGetValue(change.Topology, out var recordings))
         {
-            send(new ProfileStateMessage(change.RequestId, [("", $"{change.Topology} is not being profiled")]).Encode());
+            send(
+                new ProfileStateMessage(change.RequestId, [("", $"{change.Topology} is not being profiled")]).Encode()
+            );
             return;
         }
         // Every node at once, as a single-host case's profiles are switched: the window each samples is the same.
-        var answers = await Task.WhenAll(recordings.Select(async r =>
-        {
-            try
+        var answers = await Task.WhenAll(
+            recordings.Select(async r =>
             {
-                await (change.On ? r.Value.EnableAsync(stopping.Token) : r.Value.DisableAsync(stopping.Token));
-                return (r.Key, "");
-            }
-            catch (Exception e) when (e is IOException or TimeoutException)
-            {
-                return (r.Key, e.Message);
-            }
-        }));
+                try
+                {
+                    await (change.On ? r.Value.EnableAsync(stopping.Token) : r.Value.DisableAsync(stopping.Token));
+                    return (r.Key, "");
+                }
+                catch (Exception e) when (e is IOException or TimeoutException)
+                {
+                    return (r.Key, e.Message);
+                }
+            })
+        );
         send(new ProfileStateMessage(change.RequestId, answers).Encode());
     }
 
@@ -138,7 +181,17 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
     {
         if (!topologies.TryRemove(stop.Topology, out var recordings))
         {
-            send(new ProfileChunkMessage(stop.RequestId, "", true, $"{stop.Topology} is not being profiled", 0, 0, []).Encode());
+            send(
+                new ProfileChunkMessage(
+                    stop.RequestId,
+                    "",
+                    true,
+                    $"{stop.Topology} is not being profiled",
+                    0,
+                    0,
+                    []
+                ).Encode()
+            );
             return;
         }
         // One at a time: `perf script` with DWARF unwinding keeps a CPU busy.
@@ -149,7 +202,15 @@ internal sealed class AgentProfiles(string folder, string procRoot, IPerfRunner 
                 var stacks = await recording.StopAndFoldAsync(stopping.Token);
                 var text = new StringWriter();
                 stacks.Write(text);
-                foreach (var chunk in ProfileChunkMessage.Split(stop.RequestId, node, text.ToString(), recording.Enabled, recording.DataBytes))
+                foreach (
+                    var chunk in ProfileChunkMessage.Split(
+                        stop.RequestId,
+                        node,
+                        text.ToString(),
+                        recording.Enabled,
+                        recording.DataBytes
+                    )
+                )
                 {
                     send(chunk.Encode());
                 }

@@ -23,10 +23,12 @@ internal sealed record AgentSettings(
     int MaxQueuedSpans = AgentSettings.DefaultMaxQueuedSpans,
     TimeSpan? CountersInterval = null,
     string PerfPath = "perf",
-    PerfContainerSettings? PerfContainer = null)
+    PerfContainerSettings? PerfContainer = null
+)
 {
     /// <summary>At Core Lightning's 2 KiB per span at most, 128 MiB: some seconds of a busy topology's spans.</summary>
     public const int DefaultMaxQueuedSpans = 65536;
 
-    public override string ToString() => $"AgentSettings {{ Listen = {Listen}, Token = ***, WorkDirectory = {WorkDirectory} }}";
+    public override string ToString() =>
+        $"AgentSettings {{ Listen = {Listen}, Token = ***, WorkDirectory = {WorkDirectory} }}";
 }

@@ -5,4 +5,10 @@ namespace Lightning.Bench.Swarm.Relay;
 /// <param name="Refused">Connections refused (a wrong token, another version).</param>
 /// <param name="BadFrames">Bad input by kind; each reset its connection.</param>
 /// <param name="RpcPipes">RPC connections piped to a node's socket.</param>
-internal sealed record AgentStats(long Accepted, long Refused, IReadOnlyDictionary<RelayProblem, long> BadFrames, long FramesWritten, long RpcPipes);
+internal sealed record AgentStats(
+    long Accepted,
+    long Refused,
+    IReadOnlyDictionary<RelayProblem, long> BadFrames,
+    long FramesWritten,
+    long RpcPipes
+);

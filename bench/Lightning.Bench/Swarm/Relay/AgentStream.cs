@@ -43,8 +43,16 @@ internal sealed class AgentStream : IDisposable
     /// <summary>The socket's descriptor, for poll(2).</summary>
     public int Descriptor => (int)socket.Handle;
 
-    public RelayStreamCounters Counters() => new(Topology, Node, Interlocked.Read(ref received), Interlocked.Read(ref dropped),
-        Interlocked.Read(ref relayed), Interlocked.Read(ref bytes), KernelBufferBytes);
+    public RelayStreamCounters Counters() =>
+        new(
+            Topology,
+            Node,
+            Interlocked.Read(ref received),
+            Interlocked.Read(ref dropped),
+            Interlocked.Read(ref relayed),
+            Interlocked.Read(ref bytes),
+            KernelBufferBytes
+        );
 
     /// <summary>Takes every datagram waiting (none waits for one), up to 64 a system call on Linux (recvmmsg); returns how many.</summary>
     public int Drain()
@@ -65,8 +73,7 @@ internal sealed class AgentStream : IDisposable
                     {
                         got = ReceiveBatch();
                         count += got;
-                    }
-                    while (got == RecvBatch.Size);
+                    } while (got == RecvBatch.Size);
                 }
                 else
                 {
@@ -126,9 +133,7 @@ internal sealed class AgentStream : IDisposable
         {
             File.Delete(SocketPath);
         }
-        catch (IOException)
-        {
-        }
+        catch (IOException) { }
     }
 }
 
@@ -142,7 +147,8 @@ internal sealed class AgentStream : IDisposable
 internal sealed class AgentPoller : IDisposable
 {
     private readonly Thread thread;
-    private readonly bool sleeps = Tracing.DatagramQueueLimit.Current >= SpanReceiver.PollingQueueLength || !RecvMmsg.Available;
+    private readonly bool sleeps =
+        Tracing.DatagramQueueLimit.Current >= SpanReceiver.PollingQueueLength || !RecvMmsg.Available;
     private volatile AgentStream[] streams = [];
     private volatile bool stopping;
 
@@ -161,7 +167,9 @@ internal sealed class AgentPoller : IDisposable
         thread.Join(TimeSpan.FromSeconds(5));
     }
 
-    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization)]
+    [System.Runtime.CompilerServices.MethodImpl(
+        System.Runtime.CompilerServices.MethodImplOptions.AggressiveOptimization
+    )]
     private unsafe void Run()
     {
         while (!stopping)
@@ -181,7 +189,9 @@ internal sealed class AgentPoller : IDisposable
                 Thread.Sleep(SpanReceiver.PollInterval);
                 continue;
             }
-            var descriptors = current.Select(s => new RecvMmsg.PollFd { Descriptor = s.Descriptor, Events = RecvMmsg.PollIn }).ToArray();
+            var descriptors = current
+                .Select(s => new RecvMmsg.PollFd { Descriptor = s.Descriptor, Events = RecvMmsg.PollIn })
+                .ToArray();
             fixed (RecvMmsg.PollFd* pollFds = descriptors)
             {
                 // At most 100 ms, so a new stream or a stop is seen.

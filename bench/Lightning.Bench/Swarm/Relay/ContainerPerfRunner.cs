@@ -15,7 +15,8 @@ namespace Lightning.Bench.Swarm.Relay;
 /// by label removes it) and is removed when its perf is disposed; removing it kills perf too (the engine kills every
 /// process of a container that shares the host's pid namespace).
 /// </summary>
-internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSettings settings, string folder) : IPerfRunner
+internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSettings settings, string folder)
+    : IPerfRunner
 {
     /// <summary>How a helper's name starts: a swarm run's sweep on every host knows its leftovers by it.</summary>
     public const string NamePrefix = "lnbench-perf-";
@@ -25,12 +26,19 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
     public async Task<IRunningProcess> StartAsync(IReadOnlyList<string> arguments, CancellationToken ct = default) =>
         await ContainerPerf.StartAsync(engine, settings, folder, arguments, ct);
 
-    public async Task<ProcessResult> RunAsync(IReadOnlyList<string> arguments, TimeSpan timeout, Action<StreamReader> readOutput, CancellationToken ct = default)
+    public async Task<ProcessResult> RunAsync(
+        IReadOnlyList<string> arguments,
+        TimeSpan timeout,
+        Action<StreamReader> readOutput,
+        CancellationToken ct = default
+    )
     {
         await using var perf = await ContainerPerf.StartAsync(engine, settings, folder, arguments, ct);
         if (!await perf.WaitForExitAsync(timeout, ct))
         {
-            throw new TimeoutException($"perf {string.Join(' ', arguments.Take(4))} … did not finish within {timeout.TotalMinutes:0} min in its helper container");
+            throw new TimeoutException(
+                $"perf {string.Join(' ', arguments.Take(4))} … did not finish within {timeout.TotalMinutes:0} min in its helper container"
+            );
         }
         using (var output = new StreamReader(perf.OutputFile))
         {
@@ -66,7 +74,9 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
             {
                 try
                 {
-                    using var reader = new StreamReader(new FileStream(errorFile, FileMode.Open, FileAccess.Read, FileShare.ReadWrite));
+                    using var reader = new StreamReader(
+                        new FileStream(errorFile, FileMode.Open, FileAccess.Read, FileShare.ReadWrite)
+                    );
                     return reader.ReadToEnd();
                 }
                 catch (Exception e) when (e is IOException or UnauthorizedAccessException)
@@ -80,31 +90,51 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
 
         public int ExitCode => exit.IsCompletedSuccessfully ? (int)exit.Result : -1;
 
-        public static async Task<ContainerPerf> StartAsync(DockerEngine engine, PerfContainerSettings settings, string folder, IReadOnlyList<string> arguments, CancellationToken ct)
+        public static async Task<ContainerPerf> StartAsync(
+            DockerEngine engine,
+            PerfContainerSettings settings,
+            string folder,
+            IReadOnlyList<string> arguments,
+            CancellationToken ct
+        )
         {
             Directory.CreateDirectory(folder);
             var name = $"{NamePrefix}{Guid.NewGuid():N}"[..28];
             var output = Path.Combine(folder, $"{name}.out");
             var errors = Path.Combine(folder, $"{name}.err");
-            var id = await engine.CreateContainerAsync(name, new CreateContainerParameters
-            {
-                Image = settings.Image,
-                Entrypoint = [.. settings.Entrypoint],
-                Cmd = [ExecToFiles.Command, "--stdout", output, "--stderr", errors, "--", settings.PerfPath, .. arguments],
-                User = "0:0",
-                Labels = new Dictionary<string, string>(settings.Labels),
-                HostConfig = new HostConfig
+            var id = await engine.CreateContainerAsync(
+                name,
+                new CreateContainerParameters
                 {
-                    NetworkMode = "none",
-                    PidMode = "host",
-                    // Sampling the whole host (then scoped to a node's cgroup), reading the nodes' maps and binaries and the kernel's
-                    // symbols (/proc/kallsyms shows zeros without CAP_SYSLOG), as
-                    // root on the host can. Not --privileged: it asks for every capability, and an engine whose own
-                    // bounding set lacks one (a container-in-VM host such as this project's) refuses to start it.
-                    CapAdd = ["SYS_ADMIN", "SYS_PTRACE", "SYSLOG"],
-                    Binds = [$"{settings.WorkVolume}:{settings.WorkMount}", "/sys/fs/cgroup:/sys/fs/cgroup:ro"],
+                    Image = settings.Image,
+                    Entrypoint = [.. settings.Entrypoint],
+                    Cmd =
+                    [
+                        ExecToFiles.Command,
+                        "--stdout",
+                        output,
+                        "--stderr",
+                        errors,
+                        "--",
+                        settings.PerfPath,
+                        .. arguments,
+                    ],
+                    User = "0:0",
+                    Labels = new Dictionary<string, string>(settings.Labels),
+                    HostConfig = new HostConfig
+                    {
+                        NetworkMode = "none",
+                        PidMode = "host",
+                        // Sampling the whole host (then scoped to a node's cgroup), reading the nodes' maps and binaries and the kernel's
+                        // symbols (/proc/kallsyms shows zeros without CAP_SYSLOG), as
+                        // root on the host can. Not --privileged: it asks for every capability, and an engine whose own
+                        // bounding set lacks one (a container-in-VM host such as this project's) refuses to start it.
+                        CapAdd = ["SYS_ADMIN", "SYS_PTRACE", "SYSLOG"],
+                        Binds = [$"{settings.WorkVolume}:{settings.WorkMount}", "/sys/fs/cgroup:/sys/fs/cgroup:ro"],
+                    },
                 },
-            }, ct);
+                ct
+            );
             try
             {
                 await engine.StartContainerAsync(id, ct);
@@ -118,7 +148,12 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
         }
 
         public string Tail(int lines = 3) =>
-            string.Join(" | ", Errors.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).TakeLast(lines));
+            string.Join(
+                " | ",
+                Errors
+                    .Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+                    .TakeLast(lines)
+            );
 
         public async Task<bool> WaitForExitAsync(TimeSpan timeout, CancellationToken ct = default)
         {
@@ -144,7 +179,8 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
             {
                 await engine.RemoveContainerAsync(id, limit.Token);
             }
-            catch (Exception e) when (e is DockerApiException or OperationCanceledException or IOException or HttpRequestException)
+            catch (Exception e)
+                when (e is DockerApiException or OperationCanceledException or IOException or HttpRequestException)
             {
                 // The run's sweep by label removes it.
             }
@@ -157,9 +193,7 @@ internal sealed class ContainerPerfRunner(DockerEngine engine, PerfContainerSett
                 {
                     File.Delete(file);
                 }
-                catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-                {
-                }
+                catch (Exception e) when (e is IOException or UnauthorizedAccessException) { }
             }
         }
     }

@@ -48,7 +48,10 @@ internal ref struct FrameBodyReader(RelayFrame frame)
     {
         if (position != body.Length)
         {
-            throw new RelayProtocolException(RelayProblem.Malformed, $"{type} frame: {body.Length - position} bytes left over");
+            throw new RelayProtocolException(
+                RelayProblem.Malformed,
+                $"{type} frame: {body.Length - position} bytes left over"
+            );
         }
     }
 
@@ -56,7 +59,10 @@ internal ref struct FrameBodyReader(RelayFrame frame)
     {
         if (body.Length - position < count)
         {
-            throw new RelayProtocolException(RelayProblem.Malformed, $"{type} frame: a field cut short at byte {position} of {body.Length}");
+            throw new RelayProtocolException(
+                RelayProblem.Malformed,
+                $"{type} frame: a field cut short at byte {position} of {body.Length}"
+            );
         }
         var span = body.Slice(position, count);
         position += count;

@@ -6,7 +6,8 @@ internal sealed record HelloMessage(int Version, byte[] Token)
     public const int CurrentVersion = 1;
 
     /// <param name="type">Hello, or Probe: the same body on a connection that only asks who the agent is.</param>
-    public byte[] Encode(RelayFrameType type = RelayFrameType.Hello) => new FrameBodyWriter().U16(Version).U16(Token.Length).Rest(Token).Frame(type);
+    public byte[] Encode(RelayFrameType type = RelayFrameType.Hello) =>
+        new FrameBodyWriter().U16(Version).U16(Token.Length).Rest(Token).Frame(type);
 
     public static HelloMessage Decode(RelayFrame frame)
     {
@@ -16,7 +17,10 @@ internal sealed record HelloMessage(int Version, byte[] Token)
         var token = reader.Rest();
         if (token.Length != length)
         {
-            throw new RelayProtocolException(RelayProblem.Malformed, $"{frame.Type} frame: a token of {token.Length} bytes where {length} were announced");
+            throw new RelayProtocolException(
+                RelayProblem.Malformed,
+                $"{frame.Type} frame: a token of {token.Length} bytes where {length} were announced"
+            );
         }
         return new HelloMessage(version, token.ToArray());
     }

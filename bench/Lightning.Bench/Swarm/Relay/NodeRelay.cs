@@ -26,5 +26,6 @@ internal sealed record NodeRelay(EndPoint Agent, byte[] Token, string Topology, 
         }
     }
 
-    public override string ToString() => $"NodeRelay {{ Agent = {Agent}, Token = ***, Topology = {Topology}, Network = {Network} }}";
+    public override string ToString() =>
+        $"NodeRelay {{ Agent = {Agent}, Token = ***, Topology = {Topology}, Network = {Network} }}";
 }

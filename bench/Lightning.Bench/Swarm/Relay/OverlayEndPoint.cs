@@ -20,7 +20,8 @@ internal sealed class OverlayEndPoint(string gateSocket, string host, int port) 
 
     public override string ToString() => $"{Host}:{Port} (through the gate {GateSocket})";
 
-    public override bool Equals(object? obj) => obj is OverlayEndPoint o && o.GateSocket == GateSocket && o.Host == Host && o.Port == Port;
+    public override bool Equals(object? obj) =>
+        obj is OverlayEndPoint o && o.GateSocket == GateSocket && o.Host == Host && o.Port == Port;
 
     public override int GetHashCode() => HashCode.Combine(GateSocket, Host, Port);
 }

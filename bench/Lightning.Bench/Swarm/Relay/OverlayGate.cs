@@ -1,7 +1,7 @@
-using Lightning.Bench.Progress;
 using System.Net;
 using System.Net.Sockets;
 using System.Text;
+using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.Swarm.Relay;
 
@@ -28,16 +28,17 @@ internal static class OverlayGate
     {
         if (args is not ["--socket", var path])
         {
-            return HarnessExit.Fail(HarnessExit.Usage, "overlay-gate needs --socket PATH (the Unix socket it listens on)");
+            return HarnessExit.Fail(
+                HarnessExit.Usage,
+                "overlay-gate needs --socket PATH (the Unix socket it listens on)"
+            );
         }
         using var stop = new Processes.StopSignals();
         try
         {
             ServeAsync(path, stop.Token).GetAwaiter().GetResult();
         }
-        catch (OperationCanceledException)
-        {
-        }
+        catch (OperationCanceledException) { }
         return 0;
     }
 
@@ -83,7 +84,8 @@ internal static class OverlayGate
                         var addresses = await Dns.GetHostAddressesAsync(name, ct);
                         await WriteLineAsync(client, "OK" + string.Concat(addresses.Select(a => " " + a)), ct);
                         return;
-                    case ["CONNECT", var host, var portText] when int.TryParse(portText, out var port) && port is > 0 and < 65536:
+                    case ["CONNECT", var host, var portText]
+                        when int.TryParse(portText, out var port) && port is > 0 and < 65536:
                         using (var target = new Socket(SocketType.Stream, ProtocolType.Tcp) { NoDelay = true })
                         {
                             using (var limit = CancellationTokenSource.CreateLinkedTokenSource(ct))
@@ -100,13 +102,15 @@ internal static class OverlayGate
                         return;
                 }
             }
-            catch (Exception e) when (e is SocketException or IOException or OperationCanceledException && !ct.IsCancellationRequested)
+            catch (Exception e)
+                when (e is SocketException or IOException or OperationCanceledException && !ct.IsCancellationRequested)
             {
-                await TryWriteLineAsync(client, $"ERR {(e is OperationCanceledException ? "no answer within " + ConnectTimeout.TotalSeconds + " s" : e.Message)}");
+                await TryWriteLineAsync(
+                    client,
+                    $"ERR {(e is OperationCanceledException ? "no answer within " + ConnectTimeout.TotalSeconds + " s" : e.Message)}"
+                );
             }
-            catch (Exception e) when (e is SocketException or IOException or OperationCanceledException)
-            {
-            }
+            catch (Exception e) when (e is SocketException or IOException or OperationCanceledException) { }
         }
     }
 
@@ -140,7 +144,12 @@ internal static class OverlayGate
     }
 
     /// <summary>A connection to HOST:PORT on the overlay through the gate at <paramref name="gateSocket"/>.</summary>
-    public static async Task<Socket> ConnectAsync(string gateSocket, string host, int port, CancellationToken ct = default)
+    public static async Task<Socket> ConnectAsync(
+        string gateSocket,
+        string host,
+        int port,
+        CancellationToken ct = default
+    )
     {
         var socket = await OpenAsync(gateSocket, ct);
         try
@@ -149,7 +158,10 @@ internal static class OverlayGate
             var answer = await ReadLineAsync(socket, ct);
             if (answer != "OK")
             {
-                throw new SocketException((int)SocketError.ConnectionRefused, $"{host}:{port} through the run's gate: {Answer(answer)}");
+                throw new SocketException(
+                    (int)SocketError.ConnectionRefused,
+                    $"{host}:{port} through the run's gate: {Answer(answer)}"
+                );
             }
             return socket;
         }
@@ -168,12 +180,18 @@ internal static class OverlayGate
         var answer = await ReadLineAsync(socket, ct);
         if (answer is null || !answer.StartsWith("OK", StringComparison.Ordinal))
         {
-            throw new SocketException((int)SocketError.HostNotFound, $"{name} through the run's gate: {Answer(answer)}");
+            throw new SocketException(
+                (int)SocketError.HostNotFound,
+                $"{name} through the run's gate: {Answer(answer)}"
+            );
         }
         return answer[2..].Split(' ', StringSplitOptions.RemoveEmptyEntries).Select(IPAddress.Parse).ToArray();
     }
 
-    private static string Answer(string? answer) => answer is null ? "the gate closed the connection" : answer.StartsWith("ERR ", StringComparison.Ordinal) ? answer[4..] : answer;
+    private static string Answer(string? answer) =>
+        answer is null ? "the gate closed the connection"
+        : answer.StartsWith("ERR ", StringComparison.Ordinal) ? answer[4..]
+        : answer;
 
     private static async Task<Socket> OpenAsync(string gateSocket, CancellationToken ct)
     {
@@ -186,7 +204,10 @@ internal static class OverlayGate
         catch (SocketException e)
         {
             socket.Dispose();
-            throw new SocketException((int)e.SocketErrorCode, $"the run's gate {gateSocket} does not answer ({e.SocketErrorCode}): is its container running?");
+            throw new SocketException(
+                (int)e.SocketErrorCode,
+                $"the run's gate {gateSocket} does not answer ({e.SocketErrorCode}): is its container running?"
+            );
         }
     }
 
@@ -200,9 +221,7 @@ internal static class OverlayGate
             using var limit = new CancellationTokenSource(TimeSpan.FromSeconds(1));
             await WriteLineAsync(socket, line, limit.Token);
         }
-        catch (Exception e) when (e is SocketException or ObjectDisposedException or OperationCanceledException)
-        {
-        }
+        catch (Exception e) when (e is SocketException or ObjectDisposedException or OperationCanceledException) { }
     }
 
     /// <summary>One line, read a byte at a time so nothing after it is taken from the stream; null when the peer closed first.</summary>

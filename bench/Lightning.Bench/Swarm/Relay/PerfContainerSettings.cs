@@ -13,7 +13,8 @@ internal sealed record PerfContainerSettings(
     string WorkVolume,
     string WorkMount,
     IReadOnlyDictionary<string, string> Labels,
-    string PerfPath = PerfContainerSettings.ImagePerfPath)
+    string PerfPath = PerfContainerSettings.ImagePerfPath
+)
 {
     /// <summary>Where perf is in the harness image (the swarm's image carries it there).</summary>
     public const string ImagePerfPath = "/usr/bin/perf";

@@ -1,11 +1,22 @@
 namespace Lightning.Bench.Swarm.Relay;
 
 /// <summary>Harness → agent: start a switched-off `perf record` per node on its container's cgroup (as CaseProfiler does on one host).</summary>
-internal sealed record ProfileStartMessage(int RequestId, string Topology, int FrequencyHz, string CallGraph, IReadOnlyList<ProfileTarget> Targets)
+internal sealed record ProfileStartMessage(
+    int RequestId,
+    string Topology,
+    int FrequencyHz,
+    string CallGraph,
+    IReadOnlyList<ProfileTarget> Targets
+)
 {
     public byte[] Encode()
     {
-        var writer = new FrameBodyWriter().I32(RequestId).String(Topology).U16(FrequencyHz).String(CallGraph).U16(Targets.Count);
+        var writer = new FrameBodyWriter()
+            .I32(RequestId)
+            .String(Topology)
+            .U16(FrequencyHz)
+            .String(CallGraph)
+            .U16(Targets.Count);
         foreach (var target in Targets)
         {
             writer.String(target.Node).I32(target.Pid);

@@ -26,5 +26,6 @@ internal sealed record ProfileStateMessage(int RequestId, IReadOnlyList<(string 
         return new ProfileStateMessage(id, nodes);
     }
 
-    public string Problems => string.Join("; ", Nodes.Where(n => n.Problem.Length > 0).Select(n => $"{n.Node}: {n.Problem}"));
+    public string Problems =>
+        string.Join("; ", Nodes.Where(n => n.Problem.Length > 0).Select(n => $"{n.Node}: {n.Problem}"));
 }

@@ -21,7 +21,6 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// <summary>Core Lightning's JSON-RPC socket in a node's network folder.</summary>
     public const string RpcSocketName = "lightning-rpc";
 
-
     private readonly AgentSettings settings;
     private readonly TcpListener listener;
     private readonly CancellationTokenSource stopping = new();
@@ -46,15 +45,21 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         this.settings = settings;
         costs = new AgentCosts(settings.ProcRoot);
         outbox = new AgentOutbox(settings.MaxQueuedSpans);
-        Session = RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)RandomNumberGenerator.GetInt32(1, int.MaxValue);
+        Session =
+            RandomNumberGenerator.GetInt32(1, int.MaxValue) * (long)RandomNumberGenerator.GetInt32(1, int.MaxValue);
         Host = settings.Host ?? Environment.MachineName;
         listener = new TcpListener(settings.Listen);
         listener.Start();
         Endpoint = (IPEndPoint)listener.LocalEndpoint;
         var profileFolder = Path.Combine(settings.WorkDirectory, $".perf-{Session:x}");
-        profiles = new AgentProfiles(profileFolder, settings.ProcRoot, settings.PerfContainer is { } perf
-            ? new ContainerPerfRunner(new Docker.DockerEngine(), perf, Path.Combine(profileFolder, "helpers"))
-            : new Profiling.LocalPerfRunner(settings.PerfPath), outbox.Enqueue);
+        profiles = new AgentProfiles(
+            profileFolder,
+            settings.ProcRoot,
+            settings.PerfContainer is { } perf
+                ? new ContainerPerfRunner(new Docker.DockerEngine(), perf, Path.Combine(profileFolder, "helpers"))
+                : new Profiling.LocalPerfRunner(settings.PerfPath),
+            outbox.Enqueue
+        );
         accepting = Task.Run(AcceptAsync);
         writing = Task.Run(() => outbox.WriteAsync(() => active, stopping.Token));
         counting = Task.Run(CountAsync);
@@ -67,11 +72,18 @@ internal sealed partial class RelayAgent : IAsyncDisposable
 
     public string Host { get; }
 
-    public AgentStats Stats => new(Interlocked.Read(ref accepted), Interlocked.Read(ref refused),
-        badFrames.ToDictionary(b => b.Key, b => b.Value), outbox.FramesWritten, Interlocked.Read(ref rpcPipes));
+    public AgentStats Stats =>
+        new(
+            Interlocked.Read(ref accepted),
+            Interlocked.Read(ref refused),
+            badFrames.ToDictionary(b => b.Key, b => b.Value),
+            outbox.FramesWritten,
+            Interlocked.Read(ref rpcPipes)
+        );
 
     /// <summary>Every bound stream's counts now.</summary>
-    public IReadOnlyList<RelayStreamCounters> Streams => topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
+    public IReadOnlyList<RelayStreamCounters> Streams =>
+        topologies.Values.SelectMany(s => s).Select(s => s.Counters()).ToList();
 
     public static RelayAgent Start(AgentSettings settings) => new(settings);
 
@@ -82,9 +94,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         {
             await Task.Delay(Timeout.Infinite, ct);
         }
-        catch (OperationCanceledException)
-        {
-        }
+        catch (OperationCanceledException) { }
     }
 
     public async ValueTask DisposeAsync()
@@ -146,7 +156,10 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     {
                         return;
                     }
-                    await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+                    await connection.Stream.WriteAsync(
+                        new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(),
+                        hello.Token
+                    );
                     return;
                 }
                 if (frame is { Type: RelayFrameType.RpcOpen } open)
@@ -156,14 +169,20 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 }
                 if (frame is not { Type: RelayFrameType.Hello } first)
                 {
-                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the first frame must be Hello or RpcOpen, not {frame?.Type.ToString() ?? "the end"}");
+                    throw new RelayProtocolException(
+                        RelayProblem.Unexpected,
+                        $"the first frame must be Hello or RpcOpen, not {frame?.Type.ToString() ?? "the end"}"
+                    );
                 }
                 var message = HelloMessage.Decode(first);
                 if (await RefusedAsync(connection, message.Version, message.Token, hello.Token))
                 {
                     return;
                 }
-                await connection.Stream.WriteAsync(new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(), hello.Token);
+                await connection.Stream.WriteAsync(
+                    new WelcomeMessage(HelloMessage.CurrentVersion, Host, Session).Encode(),
+                    hello.Token
+                );
             }
             Interlocked.Increment(ref accepted);
             var previous = active;
@@ -175,7 +194,8 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         {
             badFrames.AddOrUpdate(e.Problem, 1, (_, n) => n + 1);
         }
-        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        catch (Exception e)
+            when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
         {
             // The connection went (or the hello took too long); the harness reconnects.
         }
@@ -199,7 +219,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                     break;
                 case RelayFrameType.CostsRequest:
                     var request = CostsRequestMessage.Decode(frame);
-                    outbox.Enqueue(new CostsMessage(request.RequestId, request.Targets.Select(costs.Read).ToList()).Encode());
+                    outbox.Enqueue(
+                        new CostsMessage(request.RequestId, request.Targets.Select(costs.Read).ToList()).Encode()
+                    );
                     break;
                 case RelayFrameType.QuietRequest:
                     var quiet = QuietRequestMessage.Decode(frame);
@@ -224,7 +246,9 @@ internal sealed partial class RelayAgent : IAsyncDisposable
     /// <summary>Refuses (counted, answered; the caller closes) a first frame with another protocol version or a wrong token.</summary>
     private async Task<bool> RefusedAsync(AgentConnection connection, int version, byte[] token, CancellationToken ct)
     {
-        var reason = version != HelloMessage.CurrentVersion ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
+        var reason =
+            version != HelloMessage.CurrentVersion
+                ? $"protocol version {version}; this agent speaks {HelloMessage.CurrentVersion}"
             : !CryptographicOperations.FixedTimeEquals(token, settings.Token) ? "wrong token"
             : null;
         if (reason is null)
@@ -251,9 +275,14 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         var name = $"{open.Topology}/{open.Node}";
         var node = (Socket?)null;
         string problem;
-        if (!PathName().IsMatch(open.Topology) || !PathName().IsMatch(open.Node) || !NetworkName().IsMatch(open.Network))
+        if (
+            !PathName().IsMatch(open.Topology)
+            || !PathName().IsMatch(open.Node)
+            || !NetworkName().IsMatch(open.Network)
+        )
         {
-            problem = $"'{name}' on '{open.Network}' is not a topology, node and network name (lowercase letters, digits, '-')";
+            problem =
+                $"'{name}' on '{open.Network}' is not a topology, node and network name (lowercase letters, digits, '-')";
         }
         else
         {
@@ -286,7 +315,11 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             await Task.WhenAny(up, down);
             done.Cancel();
             connection.Close();
-            try { node.Shutdown(SocketShutdown.Both); } catch (SocketException) { }
+            try
+            {
+                node.Shutdown(SocketShutdown.Both);
+            }
+            catch (SocketException) { }
             await Task.WhenAll(up, down);
         }
     }
@@ -297,7 +330,8 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         {
             await from.CopyToAsync(to, 64 * 1024, ct);
         }
-        catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+        catch (Exception e)
+            when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
         {
             // Either side went: the pipe closes both.
         }
@@ -309,7 +343,10 @@ internal sealed partial class RelayAgent : IAsyncDisposable
         {
             if (topologies.TryGetValue(bind.Topology, out var bound))
             {
-                return new BoundMessage(bind.Topology, bound.Select(s => new BoundSocket(s.Node, "", s.KernelBufferBytes)).ToList());
+                return new BoundMessage(
+                    bind.Topology,
+                    bound.Select(s => new BoundSocket(s.Node, "", s.KernelBufferBytes)).ToList()
+                );
             }
             retired.TryRemove(bind.Topology, out _);
             var streams = new List<AgentStream>();
@@ -318,14 +355,25 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             {
                 if (!PathName().IsMatch(bind.Topology) || !PathName().IsMatch(node))
                 {
-                    sockets.Add(new BoundSocket(node, $"'{bind.Topology}/{node}' is not a topology and node name (lowercase letters, digits, '-')", 0));
+                    sockets.Add(
+                        new BoundSocket(
+                            node,
+                            $"'{bind.Topology}/{node}' is not a topology and node name (lowercase letters, digits, '-')",
+                            0
+                        )
+                    );
                     continue;
                 }
                 try
                 {
                     var folder = Path.Combine(settings.WorkDirectory, bind.Topology, node);
                     Directory.CreateDirectory(folder);
-                    var stream = new AgentStream(bind.Topology, node, Path.Combine(folder, RunLayout.TraceSocketName), outbox.TryQueueSpan);
+                    var stream = new AgentStream(
+                        bind.Topology,
+                        node,
+                        Path.Combine(folder, RunLayout.TraceSocketName),
+                        outbox.TryQueueSpan
+                    );
                     if (settings.Owner is var (uid, gid))
                     {
                         UnixOwnership.Set(Path.Combine(settings.WorkDirectory, bind.Topology), uid, gid);
@@ -355,9 +403,18 @@ internal sealed partial class RelayAgent : IAsyncDisposable
             {
                 poller.Set(topologies.Values.SelectMany(s => s));
                 streams.ForEach(s => s.Dispose());
-                retired[topology] = new CountersMessage(true, Session, outbox.FramesWritten, streams.Select(s => s.Counters()).ToList());
+                retired[topology] = new CountersMessage(
+                    true,
+                    Session,
+                    outbox.FramesWritten,
+                    streams.Select(s => s.Counters()).ToList()
+                );
             }
-            return retired.TryGetValue(topology, out var final) ? final with { FramesWritten = outbox.FramesWritten }
+            return retired.TryGetValue(topology, out var final)
+                ? final with
+                {
+                    FramesWritten = outbox.FramesWritten,
+                }
                 : new CountersMessage(true, Session, outbox.FramesWritten, []);
         }
     }
@@ -389,9 +446,7 @@ internal sealed partial class RelayAgent : IAsyncDisposable
                 }
             }
         }
-        catch (OperationCanceledException)
-        {
-        }
+        catch (OperationCanceledException) { }
     }
 
     /// <summary>A topology or node name as a folder name: nothing that could climb out of the work directory.</summary>

@@ -44,16 +44,30 @@ internal sealed class RelayClient : IAsyncDisposable
 
     public static RelayClient Start(EndPoint agent, byte[] token) => new(agent, token);
 
-    public RelayLinkStats Stats => new(Interlocked.Read(ref connections), Interlocked.Read(ref sessions), badFrames.ToDictionary(b => b.Key, b => b.Value));
+    public RelayLinkStats Stats =>
+        new(
+            Interlocked.Read(ref connections),
+            Interlocked.Read(ref sessions),
+            badFrames.ToDictionary(b => b.Key, b => b.Value)
+        );
 
     /// <summary>The agent's welcome on the current connection (its host and session); throws <see cref="RelayRefusedException"/> if refused.</summary>
-    public Task<WelcomeMessage> ConnectedAsync(TimeSpan timeout, CancellationToken ct = default) => Volatile.Read(ref welcomed).Task.WaitAsync(timeout, ct);
+    public Task<WelcomeMessage> ConnectedAsync(TimeSpan timeout, CancellationToken ct = default) =>
+        Volatile.Read(ref welcomed).Task.WaitAsync(timeout, ct);
 
     /// <summary>Binds a topology's trace sockets on the agent's host and records what arrives from them.</summary>
-    public async Task<RelayedTraceRecorder> BindAsync(string topology, IReadOnlyList<string> nodes, string spansFile, TimeSpan timeout, CancellationToken ct = default)
+    public async Task<RelayedTraceRecorder> BindAsync(
+        string topology,
+        IReadOnlyList<string> nodes,
+        string spansFile,
+        TimeSpan timeout,
+        CancellationToken ct = default
+    )
     {
         var recorder = new RelayedTraceRecorder(this, topology, nodes, spansFile);
-        var bound = binding[topology] = new TaskCompletionSource<BoundMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var bound = binding[topology] = new TaskCompletionSource<BoundMessage>(
+            TaskCreationOptions.RunContinuationsAsynchronously
+        );
         recorders[topology] = recorder;
         await TrySendAsync(new BindMessage(topology, nodes).Encode(), ct);
         recorder.Bound = await bound.Task.WaitAsync(timeout, ct);
@@ -61,11 +75,19 @@ internal sealed class RelayClient : IAsyncDisposable
     }
 
     /// <summary>Reads the nodes' cgroups on the agent's host.</summary>
-    public async Task<IReadOnlyList<NodeCostReading>> ReadCostsAsync(IReadOnlyList<CostTarget> targets, TimeSpan timeout, CancellationToken ct = default) =>
-        (await AskAsync(costs, id => new CostsRequestMessage(id, targets).Encode(), timeout, ct)).Readings;
+    public async Task<IReadOnlyList<NodeCostReading>> ReadCostsAsync(
+        IReadOnlyList<CostTarget> targets,
+        TimeSpan timeout,
+        CancellationToken ct = default
+    ) => (await AskAsync(costs, id => new CostsRequestMessage(id, targets).Encode(), timeout, ct)).Readings;
 
     /// <summary>Sends a request under a new id and waits for the answer the reader files under that id in <paramref name="answers"/>.</summary>
-    private async Task<T> AskAsync<T>(ConcurrentDictionary<int, TaskCompletionSource<T>> answers, Func<int, byte[]> request, TimeSpan timeout, CancellationToken ct)
+    private async Task<T> AskAsync<T>(
+        ConcurrentDictionary<int, TaskCompletionSource<T>> answers,
+        Func<int, byte[]> request,
+        TimeSpan timeout,
+        CancellationToken ct
+    )
     {
         var id = Interlocked.Increment(ref nextRequest);
         var answer = answers[id] = new TaskCompletionSource<T>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -88,11 +110,32 @@ internal sealed class RelayClient : IAsyncDisposable
     /// <paramref name="poll"/>, no round trip per reading): how long it took and whether they fell quiet. A node the
     /// agent cannot read is an <see cref="IOException"/> naming it.
     /// </summary>
-    public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(IReadOnlyList<CostTarget> targets, TimeSpan quiet, double busyShare, TimeSpan limit,
-        TimeSpan poll, double idleNsPerSecond, TimeSpan patience, CancellationToken ct = default)
+    public async Task<(TimeSpan Waited, bool Quiet)> WaitQuietAsync(
+        IReadOnlyList<CostTarget> targets,
+        TimeSpan quiet,
+        double busyShare,
+        TimeSpan limit,
+        TimeSpan poll,
+        double idleNsPerSecond,
+        TimeSpan patience,
+        CancellationToken ct = default
+    )
     {
-        var message = await AskAsync(quiets, id => new QuietRequestMessage(id, quiet, busyShare, limit, poll, (long)Math.Round(idleNsPerSecond), targets).Encode(),
-            limit + patience, ct);
+        var message = await AskAsync(
+            quiets,
+            id =>
+                new QuietRequestMessage(
+                    id,
+                    quiet,
+                    busyShare,
+                    limit,
+                    poll,
+                    (long)Math.Round(idleNsPerSecond),
+                    targets
+                ).Encode(),
+            limit + patience,
+            ct
+        );
         if (message.Problem.Length > 0)
         {
             throw new IOException($"the agent at {agent} cannot wait for quiet nodes: {message.Problem}");
@@ -101,9 +144,20 @@ internal sealed class RelayClient : IAsyncDisposable
     }
 
     /// <summary>Starts a switched-off perf record per node on the agent's host (all or none: a node it cannot profile fails the start with its reason).</summary>
-    public async Task<RelayProfile> StartProfileAsync(string topology, IReadOnlyList<ProfileTarget> targets, ProfileSettings settings, TimeSpan timeout, CancellationToken ct = default)
+    public async Task<RelayProfile> StartProfileAsync(
+        string topology,
+        IReadOnlyList<ProfileTarget> targets,
+        ProfileSettings settings,
+        TimeSpan timeout,
+        CancellationToken ct = default
+    )
     {
-        await AskProfileAsync(id => new ProfileStartMessage(id, topology, settings.FrequencyHz, settings.CallGraph, targets).Encode(), $"start the profiles of {topology}", timeout, ct);
+        await AskProfileAsync(
+            id => new ProfileStartMessage(id, topology, settings.FrequencyHz, settings.CallGraph, targets).Encode(),
+            $"start the profiles of {topology}",
+            timeout,
+            ct
+        );
         return new RelayProfile(this, topology, targets.Select(t => t.Node).ToList());
     }
 
@@ -111,7 +165,9 @@ internal sealed class RelayClient : IAsyncDisposable
     internal async Task AskProfileAsync(Func<int, byte[]> request, string what, TimeSpan timeout, CancellationToken ct)
     {
         var id = Interlocked.Increment(ref nextRequest);
-        var answer = profileStates[id] = new TaskCompletionSource<ProfileStateMessage>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var answer = profileStates[id] = new TaskCompletionSource<ProfileStateMessage>(
+            TaskCreationOptions.RunContinuationsAsynchronously
+        );
         try
         {
             await SendProfileAsync(request(id), timeout, ct);
@@ -154,9 +210,11 @@ internal sealed class RelayClient : IAsyncDisposable
 
     internal void Untrack(int id) => folding.TryRemove(id, out _);
 
-    internal Task SendUnbindAsync(string topology, CancellationToken ct) => TrySendAsync(new UnbindMessage(topology).Encode(), ct);
+    internal Task SendUnbindAsync(string topology, CancellationToken ct) =>
+        TrySendAsync(new UnbindMessage(topology).Encode(), ct);
 
-    internal void Forget(RelayedTraceRecorder recorder) => recorders.TryRemove(new KeyValuePair<string, RelayedTraceRecorder>(recorder.Topology, recorder));
+    internal void Forget(RelayedTraceRecorder recorder) =>
+        recorders.TryRemove(new KeyValuePair<string, RelayedTraceRecorder>(recorder.Topology, recorder));
 
     public async ValueTask DisposeAsync()
     {
@@ -210,12 +268,19 @@ internal sealed class RelayClient : IAsyncDisposable
                 var first = await RelayWire.ReadAsync(reading, RelayWire.MaxFrameBytes, closing.Token);
                 if (first is { Type: RelayFrameType.Refused } refusal)
                 {
-                    Volatile.Read(ref welcomed).TrySetException(new RelayRefusedException(agent.ToString()!, RefusedMessage.Decode(refusal).Reason));
+                    Volatile
+                        .Read(ref welcomed)
+                        .TrySetException(
+                            new RelayRefusedException(agent.ToString()!, RefusedMessage.Decode(refusal).Reason)
+                        );
                     return;
                 }
                 if (first is not { Type: RelayFrameType.Welcome } welcome)
                 {
-                    throw new RelayProtocolException(RelayProblem.Unexpected, $"the agent answered Hello with {first?.Type.ToString() ?? "nothing"}");
+                    throw new RelayProtocolException(
+                        RelayProblem.Unexpected,
+                        $"the agent answered Hello with {first?.Type.ToString() ?? "nothing"}"
+                    );
                 }
                 var message = WelcomeMessage.Decode(welcome);
                 if (message.Session != Interlocked.Exchange(ref session, message.Session))
@@ -226,7 +291,10 @@ internal sealed class RelayClient : IAsyncDisposable
                 stream = current;
                 foreach (var recorder in recorders.Values)
                 {
-                    await TrySendAsync(new BindMessage(recorder.Topology, [.. recorder.Relay.Select(r => r.Node)]).Encode(), closing.Token);
+                    await TrySendAsync(
+                        new BindMessage(recorder.Topology, [.. recorder.Relay.Select(r => r.Node)]).Encode(),
+                        closing.Token
+                    );
                     if (recorder.Stopping)
                     {
                         await TrySendAsync(new UnbindMessage(recorder.Topology).Encode(), closing.Token);
@@ -244,7 +312,8 @@ internal sealed class RelayClient : IAsyncDisposable
             {
                 badFrames.AddOrUpdate(e.Problem, 1, (_, n) => n + 1);
             }
-            catch (Exception e) when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
+            catch (Exception e)
+                when (e is IOException or SocketException or OperationCanceledException or ObjectDisposedException)
             {
                 // The agent is away: try again.
             }
@@ -255,7 +324,10 @@ internal sealed class RelayClient : IAsyncDisposable
             }
             if (Volatile.Read(ref welcomed).Task.IsCompleted)
             {
-                Volatile.Write(ref welcomed, new TaskCompletionSource<WelcomeMessage>(TaskCreationOptions.RunContinuationsAsynchronously));
+                Volatile.Write(
+                    ref welcomed,
+                    new TaskCompletionSource<WelcomeMessage>(TaskCreationOptions.RunContinuationsAsynchronously)
+                );
             }
             await Task.Delay(retry, closing.Token).ContinueWith(_ => { }, TaskScheduler.Default);
             retry = TimeSpan.FromTicks(Math.Min(retry.Ticks * 2, LastRetry.Ticks));

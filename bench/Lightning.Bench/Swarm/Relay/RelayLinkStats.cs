@@ -4,4 +4,8 @@ namespace Lightning.Bench.Swarm.Relay;
 /// <param name="Connections">Connections the agent welcomed (1 + reconnections).</param>
 /// <param name="Sessions">Agent sessions seen (more than one: the agent restarted).</param>
 /// <param name="BadFrames">Bad input from the agent by kind; each reset the connection.</param>
-internal sealed record RelayLinkStats(long Connections, long Sessions, IReadOnlyDictionary<RelayProblem, long> BadFrames);
+internal sealed record RelayLinkStats(
+    long Connections,
+    long Sessions,
+    IReadOnlyDictionary<RelayProblem, long> BadFrames
+);

@@ -10,5 +10,14 @@ namespace Lightning.Bench.Swarm.Relay;
 /// <param name="Sessions">Agent sessions the stream lived through (more than one: the agent restarted; what it held then
 /// and received after its last counts is not countable here, only by a trace check).</param>
 /// <param name="Exact">The last session's final counts arrived, so every figure of that session is exact.</param>
-internal sealed record RelayNodeStats(string Node, long AgentReceived, long AgentDropped, long Relayed, long Arrived, long Duplicates,
-    long LostInRelay, int Sessions, bool Exact);
+internal sealed record RelayNodeStats(
+    string Node,
+    long AgentReceived,
+    long AgentDropped,
+    long Relayed,
+    long Arrived,
+    long Duplicates,
+    long LostInRelay,
+    int Sessions,
+    bool Exact
+);

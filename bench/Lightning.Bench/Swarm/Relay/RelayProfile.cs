@@ -27,7 +27,12 @@ internal sealed class RelayProfile
 
     public async Task EnableAsync(TimeSpan timeout, CancellationToken ct = default)
     {
-        await client.AskProfileAsync(id => new ProfileSwitchMessage(id, Topology, true).Encode(), $"switch on the profiles of {Topology}", timeout, ct);
+        await client.AskProfileAsync(
+            id => new ProfileSwitchMessage(id, Topology, true).Encode(),
+            $"switch on the profiles of {Topology}",
+            timeout,
+            ct
+        );
         enabled = true;
     }
 
@@ -39,11 +44,18 @@ internal sealed class RelayProfile
             return;
         }
         enabled = false;
-        await client.AskProfileAsync(id => new ProfileSwitchMessage(id, Topology, false).Encode(), $"switch off the profiles of {Topology}", timeout, ct);
+        await client.AskProfileAsync(
+            id => new ProfileSwitchMessage(id, Topology, false).Encode(),
+            $"switch off the profiles of {Topology}",
+            timeout,
+            ct
+        );
     }
 
     /// <summary>Each node's folded stacks, how long it was sampled and how big its raw recording was on the agent's host.</summary>
-    public async Task<IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>> StopAndFoldAsync(TimeSpan timeout, CancellationToken ct = default)
+    public async Task<
+        IReadOnlyDictionary<string, (FoldedStacks Stacks, TimeSpan Sampled, long RawBytes)>
+    > StopAndFoldAsync(TimeSpan timeout, CancellationToken ct = default)
     {
         folded = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         var id = client.Track(this);
@@ -54,19 +66,31 @@ internal sealed class RelayProfile
         }
         catch (TimeoutException)
         {
-            throw new TimeoutException($"the agent did not send the folded profiles of {Topology} within {timeout.TotalSeconds:0} s");
+            throw new TimeoutException(
+                $"the agent did not send the folded profiles of {Topology} within {timeout.TotalSeconds:0} s"
+            );
         }
         finally
         {
             client.Untrack(id);
         }
-        var problems = arriving.Where(a => a.Value.Last!.Problem.Length > 0).Select(a => $"{(a.Key.Length > 0 ? a.Key : Topology)}: {a.Value.Last!.Problem}").ToList();
+        var problems = arriving
+            .Where(a => a.Value.Last!.Problem.Length > 0)
+            .Select(a => $"{(a.Key.Length > 0 ? a.Key : Topology)}: {a.Value.Last!.Problem}")
+            .ToList();
         if (problems.Count > 0)
         {
             throw new IOException($"profiles of {Topology} on the agent's host: {string.Join("; ", problems)}");
         }
-        return arriving.ToDictionary(a => a.Key, a => (FoldedStacks.Parse(new StringReader(a.Value.Text.ToString())),
-            TimeSpan.FromMicroseconds(a.Value.Last!.SampledMicroseconds), a.Value.Last.RawBytes));
+        return arriving.ToDictionary(
+            a => a.Key,
+            a =>
+                (
+                    FoldedStacks.Parse(new StringReader(a.Value.Text.ToString())),
+                    TimeSpan.FromMicroseconds(a.Value.Last!.SampledMicroseconds),
+                    a.Value.Last.RawBytes
+                )
+        );
     }
 
     /// <summary>Tells the agent to stop this topology's recordings without waiting for their stacks (a case that ended early; never throws).</summary>
@@ -74,9 +98,14 @@ internal sealed class RelayProfile
     {
         try
         {
-            await client.SendProfileAsync(new ProfileStopMessage(0, Topology).Encode(), TimeSpan.FromSeconds(5), CancellationToken.None);
+            await client.SendProfileAsync(
+                new ProfileStopMessage(0, Topology).Encode(),
+                TimeSpan.FromSeconds(5),
+                CancellationToken.None
+            );
         }
-        catch (Exception e) when (e is IOException or TimeoutException or OperationCanceledException or ObjectDisposedException)
+        catch (Exception e)
+            when (e is IOException or TimeoutException or OperationCanceledException or ObjectDisposedException)
         {
             // The agent's end stops them.
         }

@@ -55,8 +55,17 @@ internal sealed class RelayStreamBooks(string node)
     {
         var relayed = Math.Max(counts?.Relayed ?? 0, arrivedInSession);
         var dropped = counts?.Dropped ?? 0;
-        return new RelayNodeStats(Node, closedReceived + relayed + dropped, closedDropped + dropped, closedRelayed + relayed,
-            Arrived, Duplicates, closedLost + (relayed - arrivedInSession), Sessions, Final);
+        return new RelayNodeStats(
+            Node,
+            closedReceived + relayed + dropped,
+            closedDropped + dropped,
+            closedRelayed + relayed,
+            Arrived,
+            Duplicates,
+            closedLost + (relayed - arrivedInSession),
+            Sessions,
+            Final
+        );
     }
 
     private void Enter(long frameSession)

@@ -30,18 +30,27 @@ internal static class RelayWire
         }
         if (got < HeaderBytes)
         {
-            throw new RelayProtocolException(RelayProblem.Truncated, $"the connection ended {got} bytes into a frame header");
+            throw new RelayProtocolException(
+                RelayProblem.Truncated,
+                $"the connection ended {got} bytes into a frame header"
+            );
         }
         var length = BinaryPrimitives.ReadUInt32BigEndian(header);
         if (length == 0 || length > maxFrameBytes)
         {
-            throw new RelayProtocolException(RelayProblem.Oversized, $"a frame of {length} bytes (the limit is {maxFrameBytes})");
+            throw new RelayProtocolException(
+                RelayProblem.Oversized,
+                $"a frame of {length} bytes (the limit is {maxFrameBytes})"
+            );
         }
         var frame = new byte[length];
         got = await ReadFullyAsync(stream, frame, ct);
         if (got < length)
         {
-            throw new RelayProtocolException(RelayProblem.Truncated, $"the connection ended {got} bytes into a frame of {length}");
+            throw new RelayProtocolException(
+                RelayProblem.Truncated,
+                $"the connection ended {got} bytes into a frame of {length}"
+            );
         }
         if (!IsDefined(frame[0]))
         {

@@ -70,7 +70,11 @@ internal sealed class RelayedTraceRecorder : ISpanCollection
     {
         lock (gate)
         {
-            if (stopped || !indexOf.TryGetValue(span.Node, out var index) || !books[index].Accept(session, span.Sequence))
+            if (
+                stopped
+                || !indexOf.TryGetValue(span.Node, out var index)
+                || !books[index].Accept(session, span.Sequence)
+            )
             {
                 return;
             }
@@ -112,7 +116,11 @@ internal sealed class RelayedTraceRecorder : ISpanCollection
     /// Asks the agent to drain and close the sockets, waits for its final counts (up to <paramref name="timeout"/>,
     /// across reconnections), and writes spans.jsonl.
     /// </summary>
-    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(TimeSpan timeout, bool writeJsonLines = true, CancellationToken ct = default)
+    public async Task<IReadOnlyList<TraceNodeStats>> StopAsync(
+        TimeSpan timeout,
+        bool writeJsonLines = true,
+        CancellationToken ct = default
+    )
     {
         if (stats is not null)
         {
@@ -129,8 +137,19 @@ internal sealed class RelayedTraceRecorder : ISpanCollection
         }
         await spool.DisposeAsync();
         var relay = Relay;
-        stats = relay.Select((r, i) => new TraceNodeStats(r.Node, r.AgentReceived, r.AgentDropped + r.LostInRelay + spoolDropped[i], 0, 0,
-            Bound?.Sockets.FirstOrDefault(s => s.Node == r.Node)?.KernelBufferBytes ?? 0)).ToList();
+        stats = relay
+            .Select(
+                (r, i) =>
+                    new TraceNodeStats(
+                        r.Node,
+                        r.AgentReceived,
+                        r.AgentDropped + r.LostInRelay + spoolDropped[i],
+                        0,
+                        0,
+                        Bound?.Sockets.FirstOrDefault(s => s.Node == r.Node)?.KernelBufferBytes ?? 0
+                    )
+            )
+            .ToList();
         if (writeJsonLines)
         {
             SpanJsonLines.Convert(spool.Path, nodes, SpansFile);

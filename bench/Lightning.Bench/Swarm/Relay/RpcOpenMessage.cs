@@ -7,8 +7,15 @@ namespace Lightning.Bench.Swarm.Relay;
 /// </summary>
 internal sealed record RpcOpenMessage(int Version, byte[] Token, string Topology, string Node, string Network)
 {
-    public byte[] Encode() => new FrameBodyWriter().U16(Version).U16(Token.Length).Bytes(Token)
-        .String(Topology).String(Node).String(Network).Frame(RelayFrameType.RpcOpen);
+    public byte[] Encode() =>
+        new FrameBodyWriter()
+            .U16(Version)
+            .U16(Token.Length)
+            .Bytes(Token)
+            .String(Topology)
+            .String(Node)
+            .String(Network)
+            .Frame(RelayFrameType.RpcOpen);
 
     public static RpcOpenMessage Decode(RelayFrame frame)
     {
@@ -20,5 +27,6 @@ internal sealed record RpcOpenMessage(int Version, byte[] Token, string Topology
         return message;
     }
 
-    public override string ToString() => $"RpcOpen {{ Version = {Version}, Token = ***, Topology = {Topology}, Node = {Node}, Network = {Network} }}";
+    public override string ToString() =>
+        $"RpcOpen {{ Version = {Version}, Token = ***, Topology = {Topology}, Node = {Node}, Network = {Network} }}";
 }

@@ -5,7 +5,14 @@ namespace Lightning.Bench.Swarm.Relay;
 /// <param name="Payload">The datagram, byte for byte.</param>
 internal sealed record SpanMessage(string Topology, string Node, long Sequence, long ReceivedUnixMicros, byte[] Payload)
 {
-    public byte[] Encode() => new FrameBodyWriter().String(Topology).String(Node).I64(Sequence).I64(ReceivedUnixMicros).Rest(Payload).Frame(RelayFrameType.Span);
+    public byte[] Encode() =>
+        new FrameBodyWriter()
+            .String(Topology)
+            .String(Node)
+            .I64(Sequence)
+            .I64(ReceivedUnixMicros)
+            .Rest(Payload)
+            .Frame(RelayFrameType.Span);
 
     public static SpanMessage Decode(RelayFrame frame)
     {

@@ -7,7 +7,11 @@ namespace Lightning.Bench.Swarm.Relay;
 /// part of its own (a <see cref="RelayedTraceRecorder"/>, with its own loss accounting), and when collection ends the
 /// parts are merged into the one spans.jsonl by receive time, with every node's counts, as one host's recorder writes them.
 /// </summary>
-internal sealed class SpreadTraceRecorder(IReadOnlyList<RelayedTraceRecorder> parts, IReadOnlyList<string> nodes, string spansFile) : ISpanCollection
+internal sealed class SpreadTraceRecorder(
+    IReadOnlyList<RelayedTraceRecorder> parts,
+    IReadOnlyList<string> nodes,
+    string spansFile
+) : ISpanCollection
 {
     public string SpansFile => spansFile;
 
@@ -15,7 +19,10 @@ internal sealed class SpreadTraceRecorder(IReadOnlyList<RelayedTraceRecorder> pa
 
     /// <summary>Where the part relayed by <paramref name="host"/>'s agent is kept until the merge: beside spans.jsonl.</summary>
     public static string PartFile(string spansFile, string host) =>
-        Path.Combine(Path.GetDirectoryName(spansFile) ?? ".", $"{Path.GetFileNameWithoutExtension(spansFile)}.{host}{Path.GetExtension(spansFile)}");
+        Path.Combine(
+            Path.GetDirectoryName(spansFile) ?? ".",
+            $"{Path.GetFileNameWithoutExtension(spansFile)}.{host}{Path.GetExtension(spansFile)}"
+        );
 
     public async Task<IReadOnlyList<TraceNodeStats>> FinishAsync(CancellationToken ct = default)
     {

@@ -10,7 +10,11 @@ internal sealed record UnsupportedMessage(RelayFrameType Type)
         var reader = new FrameBodyReader(frame);
         var type = reader.U8();
         reader.End();
-        return RelayWire.IsDefined(type) ? new UnsupportedMessage((RelayFrameType)type)
-            : throw new RelayProtocolException(RelayProblem.Malformed, $"Unsupported frame names unknown type 0x{type:x2}");
+        return RelayWire.IsDefined(type)
+            ? new UnsupportedMessage((RelayFrameType)type)
+            : throw new RelayProtocolException(
+                RelayProblem.Malformed,
+                $"Unsupported frame names unknown type 0x{type:x2}"
+            );
     }
 }

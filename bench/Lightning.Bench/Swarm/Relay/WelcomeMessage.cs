@@ -4,7 +4,8 @@ namespace Lightning.Bench.Swarm.Relay;
 /// <param name="Session">Random, new each time the agent starts: a new session means what the old one held is gone.</param>
 internal sealed record WelcomeMessage(int Version, string Host, long Session)
 {
-    public byte[] Encode() => new FrameBodyWriter().U16(Version).String(Host).I64(Session).Frame(RelayFrameType.Welcome);
+    public byte[] Encode() =>
+        new FrameBodyWriter().U16(Version).String(Host).I64(Session).Frame(RelayFrameType.Welcome);
 
     public static WelcomeMessage Decode(RelayFrame frame)
     {

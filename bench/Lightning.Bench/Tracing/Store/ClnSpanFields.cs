@@ -13,4 +13,5 @@ internal readonly record struct ClnSpanFields(
     ulong? ParentId,
     Range Tags,
     ulong TraceHigh,
-    ulong TraceLow);
+    ulong TraceLow
+);

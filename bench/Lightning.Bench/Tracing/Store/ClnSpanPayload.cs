@@ -33,7 +33,13 @@ internal static class ClnSpanPayload
         return scratch.WrittenSpan.SequenceEqual(payload);
     }
 
-    public static void Write(IBufferWriter<byte> output, in ClnSpanFields fields, ReadOnlySpan<byte> name, ReadOnlySpan<byte> service, ReadOnlySpan<byte> tags)
+    public static void Write(
+        IBufferWriter<byte> output,
+        in ClnSpanFields fields,
+        ReadOnlySpan<byte> name,
+        ReadOnlySpan<byte> service,
+        ReadOnlySpan<byte> tags
+    )
     {
         Literal(output, "[{\"id\":\""u8);
         Hex(output, fields.Id);
@@ -64,14 +70,25 @@ internal static class ClnSpanPayload
     {
         fields = default;
         var reader = new Utf8JsonReader(payload, Options);
-        if (!Token(ref reader, JsonTokenType.StartArray) || !Token(ref reader, JsonTokenType.StartObject)
-            || !Property(ref reader, "id"u8) || !Id(ref reader, out var id)
-            || !Property(ref reader, "name"u8) || !String(ref reader, out var name)
-            || !Property(ref reader, "timestamp"u8) || !Integer(ref reader, out var timestamp)
-            || !Property(ref reader, "duration"u8) || !Integer(ref reader, out var duration)
-            || !Property(ref reader, "localEndpoint"u8) || !Token(ref reader, JsonTokenType.StartObject)
-            || !Property(ref reader, "serviceName"u8) || !String(ref reader, out var service) || !Token(ref reader, JsonTokenType.EndObject)
-            || !reader.Read() || reader.TokenType != JsonTokenType.PropertyName)
+        if (
+            !Token(ref reader, JsonTokenType.StartArray)
+            || !Token(ref reader, JsonTokenType.StartObject)
+            || !Property(ref reader, "id"u8)
+            || !Id(ref reader, out var id)
+            || !Property(ref reader, "name"u8)
+            || !String(ref reader, out var name)
+            || !Property(ref reader, "timestamp"u8)
+            || !Integer(ref reader, out var timestamp)
+            || !Property(ref reader, "duration"u8)
+            || !Integer(ref reader, out var duration)
+            || !Property(ref reader, "localEndpoint"u8)
+            || !Token(ref reader, JsonTokenType.StartObject)
+            || !Property(ref reader, "serviceName"u8)
+            || !String(ref reader, out var service)
+            || !Token(ref reader, JsonTokenType.EndObject)
+            || !reader.Read()
+            || reader.TokenType != JsonTokenType.PropertyName
+        )
         {
             return false;
         }
@@ -92,9 +109,18 @@ internal static class ClnSpanPayload
         // Whatever the tags hold, as long as it is JSON: they are kept as text.
         reader.Skip();
         var tags = tagsStart..(int)reader.TokenStartIndex;
-        if (!Property(ref reader, "traceId"u8) || !reader.Read() || reader.TokenType != JsonTokenType.String || reader.ValueIsEscaped
-            || reader.ValueSpan.Length != 32 || !TryHex(reader.ValueSpan[..16], out var high) || !TryHex(reader.ValueSpan[16..], out var low)
-            || !Token(ref reader, JsonTokenType.EndObject) || !Token(ref reader, JsonTokenType.EndArray) || reader.Read())
+        if (
+            !Property(ref reader, "traceId"u8)
+            || !reader.Read()
+            || reader.TokenType != JsonTokenType.String
+            || reader.ValueIsEscaped
+            || reader.ValueSpan.Length != 32
+            || !TryHex(reader.ValueSpan[..16], out var high)
+            || !TryHex(reader.ValueSpan[16..], out var low)
+            || !Token(ref reader, JsonTokenType.EndObject)
+            || !Token(ref reader, JsonTokenType.EndArray)
+            || reader.Read()
+        )
         {
             return false;
         }
@@ -102,10 +128,14 @@ internal static class ClnSpanPayload
         return true;
     }
 
-    private static bool Token(ref Utf8JsonReader reader, JsonTokenType type) => reader.Read() && reader.TokenType == type;
+    private static bool Token(ref Utf8JsonReader reader, JsonTokenType type) =>
+        reader.Read() && reader.TokenType == type;
 
     private static bool Property(ref Utf8JsonReader reader, ReadOnlySpan<byte> name) =>
-        reader.Read() && reader.TokenType == JsonTokenType.PropertyName && !reader.ValueIsEscaped && reader.ValueSpan.SequenceEqual(name);
+        reader.Read()
+        && reader.TokenType == JsonTokenType.PropertyName
+        && !reader.ValueIsEscaped
+        && reader.ValueSpan.SequenceEqual(name);
 
     private static bool String(ref Utf8JsonReader reader, out Range value)
     {
@@ -128,7 +158,11 @@ internal static class ClnSpanPayload
     private static bool Id(ref Utf8JsonReader reader, out ulong value)
     {
         value = 0;
-        return reader.Read() && reader.TokenType == JsonTokenType.String && !reader.ValueIsEscaped && reader.ValueSpan.Length == 16 && TryHex(reader.ValueSpan, out value);
+        return reader.Read()
+            && reader.TokenType == JsonTokenType.String
+            && !reader.ValueIsEscaped
+            && reader.ValueSpan.Length == 16
+            && TryHex(reader.ValueSpan, out value);
     }
 
     /// <summary>16 lower-case hex digits (upper case would not be written back as it was).</summary>

@@ -19,7 +19,9 @@ internal static class ColumnCompression
             ColumnCodec.Deflate => Deflate(raw),
             _ => null,
         };
-        return compressed is not null && compressed.Length < raw.Length ? (codec, compressed) : (ColumnCodec.Stored, raw.ToArray());
+        return compressed is not null && compressed.Length < raw.Length
+            ? (codec, compressed)
+            : (ColumnCodec.Stored, raw.ToArray());
     }
 
     public static byte[] Decompress(ColumnCodec codec, byte[] stored, int rawLength, SpanColumn column)
@@ -31,7 +33,9 @@ internal static class ColumnCompression
             case ColumnCodec.Brotli:
             {
                 var raw = new byte[rawLength];
-                return BrotliDecoder.TryDecompress(stored, raw, out var written) && written == rawLength ? raw : throw Damaged(column);
+                return BrotliDecoder.TryDecompress(stored, raw, out var written) && written == rawLength
+                    ? raw
+                    : throw Damaged(column);
             }
             case ColumnCodec.Deflate:
             {
@@ -48,25 +52,36 @@ internal static class ColumnCompression
                 return inflate.ReadByte() < 0 ? raw : throw Damaged(column);
             }
             default:
-                throw new InvalidDataException($"the span store is damaged: its {column} column names codec {(int)codec}, which this harness does not know");
+                throw new InvalidDataException(
+                    $"the span store is damaged: its {column} column names codec {(int)codec}, which this harness does not know"
+                );
         }
     }
 
     private static byte[]? Brotli(ReadOnlySpan<byte> raw)
     {
         var target = new byte[BrotliEncoder.GetMaxCompressedLength(raw.Length)];
-        return BrotliEncoder.TryCompress(raw, target, out var written, BrotliQuality, BrotliWindow) ? target[..written] : null;
+        return BrotliEncoder.TryCompress(raw, target, out var written, BrotliQuality, BrotliWindow)
+            ? target[..written]
+            : null;
     }
 
     private static byte[] Deflate(ReadOnlySpan<byte> raw)
     {
         using var output = new MemoryStream();
-        using (var deflate = new DeflateStream(output, new ZLibCompressionOptions { CompressionLevel = 9 }, leaveOpen: true))
+        using (
+            var deflate = new DeflateStream(
+                output,
+                new ZLibCompressionOptions { CompressionLevel = 9 },
+                leaveOpen: true
+            )
+        )
         {
             deflate.Write(raw);
         }
         return output.ToArray();
     }
 
-    private static InvalidDataException Damaged(SpanColumn column) => new($"the span store is damaged: its {column} column does not decompress to its stated length");
+    private static InvalidDataException Damaged(SpanColumn column) =>
+        new($"the span store is damaged: its {column} column does not decompress to its stated length");
 }

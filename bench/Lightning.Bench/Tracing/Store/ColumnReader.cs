@@ -62,5 +62,6 @@ internal sealed class ColumnReader(SpanColumn column, byte[] data)
         return span;
     }
 
-    private InvalidDataException Damaged(string what) => new($"the span store is damaged: its {column} column has {what}");
+    private InvalidDataException Damaged(string what) =>
+        new($"the span store is damaged: its {column} column has {what}");
 }

@@ -38,7 +38,8 @@ internal sealed class ColumnWriter
         WriteBytes(bytes);
     }
 
-    public void WriteUInt64(ulong value) => System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(Reserve(8), value);
+    public void WriteUInt64(ulong value) =>
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(Reserve(8), value);
 
     private Span<byte> Reserve(int count)
     {

@@ -66,15 +66,32 @@ internal sealed class SpanBlockDecoder
                     var tagText = tags.Next();
                     payload.ResetWrittenCount();
                     var (high, low) = traceIds[span];
-                    ClnSpanPayload.Write(payload, new ClnSpanFields(spanIds[span], default, timestamp, duration, default, parentIds[span], default, high, low),
-                        name, service, tagText);
+                    ClnSpanPayload.Write(
+                        payload,
+                        new ClnSpanFields(
+                            spanIds[span],
+                            default,
+                            timestamp,
+                            duration,
+                            default,
+                            parentIds[span],
+                            default,
+                            high,
+                            low
+                        ),
+                        name,
+                        service,
+                        tagText
+                    );
                     SpanJsonLines.WriteLine(lineWriter, node, receivedMicros, payload.WrittenSpan);
                     span++;
                 }
             }
             else
             {
-                throw new InvalidDataException($"the span store is damaged: a line of kind {kind}, which this harness does not know");
+                throw new InvalidDataException(
+                    $"the span store is damaged: a line of kind {kind}, which this harness does not know"
+                );
             }
             output.Write("\n"u8);
             if (output.WrittenCount > 1 << 15)
@@ -132,9 +149,12 @@ internal sealed class SpanBlockDecoder
             var value = traces.ReadVarint();
             if (value == 0)
             {
-                result[i] = parentIndex[i] is { } j && j > i
-                    ? result[j]
-                    : throw new InvalidDataException("the span store is damaged: a span takes its parent's trace but has no parent after it");
+                result[i] =
+                    parentIndex[i] is { } j && j > i
+                        ? result[j]
+                        : throw new InvalidDataException(
+                            "the span store is damaged: a span takes its parent's trace but has no parent after it"
+                        );
             }
             else if (value == 1)
             {
@@ -145,9 +165,12 @@ internal sealed class SpanBlockDecoder
             else
             {
                 var back = value - 1;
-                result[i] = back <= (ulong)introduced.Count
-                    ? introduced[introduced.Count - (int)back]
-                    : throw new InvalidDataException("the span store is damaged: a trace reference leads before the block's first trace");
+                result[i] =
+                    back <= (ulong)introduced.Count
+                        ? introduced[introduced.Count - (int)back]
+                        : throw new InvalidDataException(
+                            "the span store is damaged: a trace reference leads before the block's first trace"
+                        );
             }
         }
         traces.CheckEnd();

@@ -101,11 +101,24 @@ internal sealed class SpanBlockEncoder
         }
         byte[][] columns =
         [
-            kinds.Written.ToArray(), verbatim.Written.ToArray(), nodes.Refs.Written.ToArray(), nodes.Texts.Written.ToArray(),
-            received.Written.ToArray(), ids.Written.ToArray(), names.Refs.Written.ToArray(), names.Texts.Written.ToArray(),
-            ends.Written.ToArray(), durations.Written.ToArray(), services.Refs.Written.ToArray(), services.Texts.Written.ToArray(),
-            parents.Written.ToArray(), parentIds.Written.ToArray(), traces.Written.ToArray(), traceIds.Written.ToArray(),
-            tags.Refs.Written.ToArray(), tags.Texts.Written.ToArray(),
+            kinds.Written.ToArray(),
+            verbatim.Written.ToArray(),
+            nodes.Refs.Written.ToArray(),
+            nodes.Texts.Written.ToArray(),
+            received.Written.ToArray(),
+            ids.Written.ToArray(),
+            names.Refs.Written.ToArray(),
+            names.Texts.Written.ToArray(),
+            ends.Written.ToArray(),
+            durations.Written.ToArray(),
+            services.Refs.Written.ToArray(),
+            services.Texts.Written.ToArray(),
+            parents.Written.ToArray(),
+            parentIds.Written.ToArray(),
+            traces.Written.ToArray(),
+            traceIds.Written.ToArray(),
+            tags.Refs.Written.ToArray(),
+            tags.Texts.Written.ToArray(),
         ];
         Clear();
         return columns;
@@ -194,7 +207,21 @@ internal sealed class SpanBlockEncoder
 
     private void Clear()
     {
-        foreach (var column in new[] { kinds, verbatim, received, ids, ends, durations, parents, parentIds, traces, traceIds })
+        foreach (
+            var column in new[]
+            {
+                kinds,
+                verbatim,
+                received,
+                ids,
+                ends,
+                durations,
+                parents,
+                parentIds,
+                traces,
+                traceIds,
+            }
+        )
         {
             column.Clear();
         }

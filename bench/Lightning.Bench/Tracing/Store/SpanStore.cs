@@ -67,7 +67,15 @@ internal static class SpanStore
         {
             // Without a readable manifest the cases go by name; the store still holds every line.
         }
-        return CasesOf(Directory.Exists(runDirectory) ? Directory.GetFiles(runDirectory, "*", SearchOption.AllDirectories).Select(f => Path.GetRelativePath(runDirectory, f).Replace('\\', '/')).ToList() : [], manifest);
+        return CasesOf(
+            Directory.Exists(runDirectory)
+                ? Directory
+                    .GetFiles(runDirectory, "*", SearchOption.AllDirectories)
+                    .Select(f => Path.GetRelativePath(runDirectory, f).Replace('\\', '/'))
+                    .ToList()
+                : [],
+            manifest
+        );
     }
 
     /// <summary>
@@ -79,13 +87,21 @@ internal static class SpanStore
     {
         var present = files.ToHashSet(StringComparer.Ordinal);
         var withSpans = files.Select(CaseOfSpansFile).OfType<string>().Order(StringComparer.Ordinal).ToList();
-        var ordered = (manifest?.Cases.Select(c => CaseFolder.Of(c.Case)) ?? []).Where(withSpans.Contains).Distinct().ToList();
-        return ordered.Concat(withSpans.Except(ordered))
-            .Select(folder => new StoredCase(folder, present.Contains($"cases/{folder}/{ZipkinViewFile}") ? StoredCaseFlags.Views : StoredCaseFlags.None))
+        var ordered = (manifest?.Cases.Select(c => CaseFolder.Of(c.Case)) ?? [])
+            .Where(withSpans.Contains)
+            .Distinct()
+            .ToList();
+        return ordered
+            .Concat(withSpans.Except(ordered))
+            .Select(folder => new StoredCase(
+                folder,
+                present.Contains($"cases/{folder}/{ZipkinViewFile}") ? StoredCaseFlags.Views : StoredCaseFlags.None
+            ))
             .ToList();
     }
 
-    public static string SpansFile(string runDirectory, string caseFolder) => Path.Combine(runDirectory, "cases", caseFolder, SpanJsonLines.FileName);
+    public static string SpansFile(string runDirectory, string caseFolder) =>
+        Path.Combine(runDirectory, "cases", caseFolder, SpanJsonLines.FileName);
 
     /// <summary>CASE of "cases/CASE/spans.jsonl", else null.</summary>
     private static string? CaseOfSpansFile(string path) =>

@@ -34,14 +34,21 @@ internal static class SpanStoreReader
     private static IReadOnlyList<StoredCase> ReadCases(Stream input, string name, Func<StoredCase, Stream?> open)
     {
         var magic = new byte[SpanStore.Magic.Length];
-        if (input.ReadAtLeast(magic, magic.Length, throwOnEndOfStream: false) < magic.Length || !magic.AsSpan().SequenceEqual(SpanStore.Magic))
+        if (
+            input.ReadAtLeast(magic, magic.Length, throwOnEndOfStream: false) < magic.Length
+            || !magic.AsSpan().SequenceEqual(SpanStore.Magic)
+        )
         {
-            throw new InvalidDataException($"{name} is not a span store (it does not start as {SpanStore.FileName} does)");
+            throw new InvalidDataException(
+                $"{name} is not a span store (it does not start as {SpanStore.FileName} does)"
+            );
         }
         var version = ReadVarint(input);
         if (version > SpanStore.Version)
         {
-            throw new InvalidDataException($"{name} is span store format {version}, newer than this harness reads ({SpanStore.Version}): use a newer harness");
+            throw new InvalidDataException(
+                $"{name} is span store format {version}, newer than this harness reads ({SpanStore.Version}): use a newer harness"
+            );
         }
         var cases = new List<StoredCase>();
         var decoder = new SpanBlockDecoder();
@@ -92,7 +99,9 @@ internal static class SpanStoreReader
                 var columnCount = (int)ReadLength(input, 64);
                 if (columnCount != Enum.GetValues<SpanColumn>().Length)
                 {
-                    throw new InvalidDataException($"the span store is damaged: a block of {columnCount} columns (format {SpanStore.Version} has {Enum.GetValues<SpanColumn>().Length})");
+                    throw new InvalidDataException(
+                        $"the span store is damaged: a block of {columnCount} columns (format {SpanStore.Version} has {Enum.GetValues<SpanColumn>().Length})"
+                    );
                 }
                 var columns = new byte[columnCount][];
                 for (var c = 0; c < columnCount; c++)
@@ -109,7 +118,9 @@ internal static class SpanStoreReader
             }
             if (record != SpanStore.CaseEndRecord)
             {
-                throw new InvalidDataException($"the span store is damaged: record {record} inside case {stored.Folder}");
+                throw new InvalidDataException(
+                    $"the span store is damaged: record {record} inside case {stored.Folder}"
+                );
             }
             var expectedLines = ReadVarint(input);
             Write(ReadText(input));
@@ -117,13 +128,16 @@ internal static class SpanStoreReader
             input.ReadExactly(expectedHash);
             if ((ulong)lines != expectedLines || !hash.GetHashAndReset().AsSpan().SequenceEqual(expectedHash))
             {
-                throw new InvalidDataException($"the span store is damaged: case {stored.Folder} does not decode to the bytes it was made from");
+                throw new InvalidDataException(
+                    $"the span store is damaged: case {stored.Folder} does not decode to the bytes it was made from"
+                );
             }
             return;
         }
     }
 
-    private static byte ReadByte(Stream input) => input.ReadByte() is >= 0 and var b ? (byte)b : throw new EndOfStreamException();
+    private static byte ReadByte(Stream input) =>
+        input.ReadByte() is >= 0 and var b ? (byte)b : throw new EndOfStreamException();
 
     private static ulong ReadVarint(Stream input)
     {
@@ -141,7 +155,11 @@ internal static class SpanStoreReader
     }
 
     private static ulong ReadLength(Stream input, int limit) =>
-        ReadVarint(input) is var value && value <= (ulong)limit ? value : throw new InvalidDataException($"the span store is damaged: a length of {value} where at most {limit} fit");
+        ReadVarint(input) is var value && value <= (ulong)limit
+            ? value
+            : throw new InvalidDataException(
+                $"the span store is damaged: a length of {value} where at most {limit} fit"
+            );
 
     private static byte[] ReadText(Stream input)
     {

@@ -16,7 +16,11 @@ internal sealed class SpanStoreWriter
     public long[] ColumnBytes { get; } = new long[Enum.GetValues<SpanColumn>().Length];
 
     /// <param name="blockLines">Lines per block (tests make blocks small to cross their edges).</param>
-    public SpanStoreWriter(Stream output, ColumnCodec codec = ColumnCodec.Brotli, int blockLines = SpanBlockEncoder.MaxLines)
+    public SpanStoreWriter(
+        Stream output,
+        ColumnCodec codec = ColumnCodec.Brotli,
+        int blockLines = SpanBlockEncoder.MaxLines
+    )
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(blockLines, 1);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(blockLines, SpanBlockEncoder.MaxLines);
@@ -83,7 +87,12 @@ internal sealed class SpanStoreWriter
         record.WriteByte(SpanStore.EndRecord);
         Flush();
         var kinds = encoder.LinesByKind;
-        return new StoreContents(cases, kinds[(int)StoredLineKind.Span], kinds[(int)StoredLineKind.Payload], kinds[(int)StoredLineKind.Verbatim]);
+        return new StoreContents(
+            cases,
+            kinds[(int)StoredLineKind.Span],
+            kinds[(int)StoredLineKind.Payload],
+            kinds[(int)StoredLineKind.Verbatim]
+        );
     }
 
     private void WriteBlock()

@@ -18,7 +18,8 @@ internal sealed class BalancesKind : IWorkloadKind
 
     public string Noun => "call";
 
-    public string Description => "the payer asks its own accounting of its balances (Core Lightning: bkpr-listbalances), which digests every coin move not yet digested (with LargeNode's --history, the first call digests the history)";
+    public string Description =>
+        "the payer asks its own accounting of its balances (Core Lightning: bkpr-listbalances), which digests every coin move not yet digested (with LargeNode's --history, the first call digests the history)";
 
     public string MethodOf(PaymentCalls calls) => calls.Balances;
 
@@ -28,5 +29,9 @@ internal sealed class BalancesKind : IWorkloadKind
 
     /// <summary>Each operation is one call on a flow's payer; nothing is made ahead.</summary>
     public IWorkload Create(WorkloadSetup setup) =>
-        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IBookkeeper>().ListBalancesAsync(tag, ct), toPayee: false);
+        new OneCallWorkload(
+            setup,
+            (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IBookkeeper>().ListBalancesAsync(tag, ct),
+            toPayee: false
+        );
 }

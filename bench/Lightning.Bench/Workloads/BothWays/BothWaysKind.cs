@@ -18,7 +18,8 @@ internal sealed class BothWaysKind : IWorkloadKind
 
     public string Noun => "payment";
 
-    public string Description => "every payer pays and is paid at once over the same channels (half of each channel given to its other side at the open), Concurrency payments from each end";
+    public string Description =>
+        "every payer pays and is paid at once over the same channels (half of each channel given to its other side at the open), Concurrency payments from each end";
 
     public string MethodOf(PaymentCalls calls) => $"{calls.Description} both ways";
 
@@ -27,11 +28,13 @@ internal sealed class BothWaysKind : IWorkloadKind
             ? $"{lone.Payee} has no channel path to {lone.Payer}: payments both ways need channels between them"
             : null;
 
-    public TopologySpec Shape(TopologySpec topology) => new(
-        topology.BitcoindImage,
-        topology.Nodes,
-        topology.Channels.Select(c => c with { PushMsat = c.CapacitySat * 1000 / 2 }).ToList(),
-        [.. topology.Flows, .. topology.Flows.Select(f => new PaymentFlow(f.Payee, f.Payer))]);
+    public TopologySpec Shape(TopologySpec topology) =>
+        new(
+            topology.BitcoindImage,
+            topology.Nodes,
+            topology.Channels.Select(c => c with { PushMsat = c.CapacitySat * 1000 / 2 }).ToList(),
+            [.. topology.Flows, .. topology.Flows.Select(f => new PaymentFlow(f.Payee, f.Payer))]
+        );
 
     public IWorkload Create(WorkloadSetup setup) => new PaymentDriver(setup);
 

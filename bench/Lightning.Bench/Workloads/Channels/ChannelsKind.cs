@@ -15,7 +15,8 @@ internal sealed class ChannelsKind : IWorkloadKind
 
     public string Noun => "call";
 
-    public string Description => "the payer lists its channels with their peers, balances and HTLCs (Core Lightning: listpeerchannels; LND: ListChannels), Concurrency calls at once; it only reads";
+    public string Description =>
+        "the payer lists its channels with their peers, balances and HTLCs (Core Lightning: listpeerchannels; LND: ListChannels), Concurrency calls at once; it only reads";
 
     public string MethodOf(PaymentCalls calls) => "list channels";
 
@@ -25,5 +26,9 @@ internal sealed class ChannelsKind : IWorkloadKind
 
     /// <summary>Each operation is one listing on a flow's payer; nothing is made ahead.</summary>
     public IWorkload Create(WorkloadSetup setup) =>
-        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IChannelListing>().ListChannelsAsync(tag, ct), toPayee: false);
+        new OneCallWorkload(
+            setup,
+            (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IChannelListing>().ListChannelsAsync(tag, ct),
+            toPayee: false
+        );
 }

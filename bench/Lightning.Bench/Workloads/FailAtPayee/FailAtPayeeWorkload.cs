@@ -22,11 +22,15 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
     {
         var wanted = operations - ready.Count;
         var next = Enumerable.Range(0, Math.Max(0, wanted)).Select(_ => flows.Next()).ToList();
-        await Parallel.ForEachAsync(next, new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct }, async (flow, c) =>
-        {
-            var id = setup.Log.NextId();
-            ready.Enqueue((flow, id, await DeletedInvoiceAsync(flow, id, c)));
-        });
+        await Parallel.ForEachAsync(
+            next,
+            new ParallelOptions { MaxDegreeOfParallelism = 8, CancellationToken = ct },
+            async (flow, c) =>
+            {
+                var id = setup.Log.NextId();
+                ready.Enqueue((flow, id, await DeletedInvoiceAsync(flow, id, c)));
+            }
+        );
     }
 
     public async Task RunAsync(int invocation, int operations, CancellationToken ct = default)
@@ -34,7 +38,9 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
         var attempts = new Task[operations];
         for (var i = 0; i < operations; i++)
         {
-            attempts[i] = ready.TryDequeue(out var prepared) ? AttemptAsync(invocation, prepared.Flow, prepared.Id, prepared.Invoice, ct) : PrepareAndAttemptAsync(invocation, ct);
+            attempts[i] = ready.TryDequeue(out var prepared)
+                ? AttemptAsync(invocation, prepared.Flow, prepared.Id, prepared.Invoice, ct)
+                : PrepareAndAttemptAsync(invocation, ct);
         }
         await Task.WhenAll(attempts);
     }
@@ -52,29 +58,78 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
         }
         catch (NodeCallException e)
         {
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, flow.Payee, start, start, DateTimeOffset.UtcNow,
-                null, OperationOutcome.Failed, e.Message) { AsExpected = false }, e.Failure == NodeCallFailure.ConnectionLost);
+            setup.Log.Record(
+                new OperationRecord(
+                    setup.Log.CaseKey,
+                    invocation,
+                    id,
+                    flow.Payer,
+                    flow.Payee,
+                    start,
+                    start,
+                    DateTimeOffset.UtcNow,
+                    null,
+                    OperationOutcome.Failed,
+                    e.Message
+                )
+                {
+                    AsExpected = false,
+                },
+                e.Failure == NodeCallFailure.ConnectionLost
+            );
             return;
         }
         await AttemptAsync(invocation, flow, id, invoice, ct, start);
     }
 
-    private async Task AttemptAsync(int invocation, PaymentFlow flow, long id, NodeInvoice invoice, CancellationToken ct, DateTimeOffset? started = null)
+    private async Task AttemptAsync(
+        int invocation,
+        PaymentFlow flow,
+        long id,
+        NodeInvoice invoice,
+        CancellationToken ct,
+        DateTimeOffset? started = null
+    )
     {
         var start = started ?? DateTimeOffset.UtcNow;
         var payStart = started is null ? start : DateTimeOffset.UtcNow;
         void Record(OperationOutcome outcome, string? reason, bool expected, bool lostConnection = false) =>
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, flow.Payee, start, payStart, DateTimeOffset.UtcNow,
-                invoice.PaymentHash, outcome, reason) { AsExpected = expected }, lostConnection);
+            setup.Log.Record(
+                new OperationRecord(
+                    setup.Log.CaseKey,
+                    invocation,
+                    id,
+                    flow.Payer,
+                    flow.Payee,
+                    start,
+                    payStart,
+                    DateTimeOffset.UtcNow,
+                    invoice.PaymentHash,
+                    outcome,
+                    reason
+                )
+                {
+                    AsExpected = expected,
+                },
+                lostConnection
+            );
         try
         {
             await setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), ct);
-            Record(OperationOutcome.Succeeded, $"the payee accepted a payment of its deleted invoice (expected {FailAtPayeeKind.ExpectedReason})", expected: false);
+            Record(
+                OperationOutcome.Succeeded,
+                $"the payee accepted a payment of its deleted invoice (expected {FailAtPayeeKind.ExpectedReason})",
+                expected: false
+            );
         }
         catch (NodeCallException e)
         {
-            Record(OperationOutcome.Failed, e.Message, expected: e.PaymentFailure == PaymentFailure.UnknownPaymentDetails,
-                lostConnection: e.Failure == NodeCallFailure.ConnectionLost);
+            Record(
+                OperationOutcome.Failed,
+                e.Message,
+                expected: e.PaymentFailure == PaymentFailure.UnknownPaymentDetails,
+                lostConnection: e.Failure == NodeCallFailure.ConnectionLost
+            );
         }
         catch (OperationCanceledException)
         {
@@ -88,7 +143,13 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
         var payee = setup.Nodes[flow.Payee];
         var tag = new PaymentTag(id, InSetup: true);
         var label = $"{setup.LabelPrefix}-{id}";
-        var invoice = await payee.CreateInvoiceAsync(setup.AmountMsat, label, $"lnbench attempt {id} from {flow.Payer} (deleted)", tag, ct);
+        var invoice = await payee.CreateInvoiceAsync(
+            setup.AmountMsat,
+            label,
+            $"lnbench attempt {id} from {flow.Payer} (deleted)",
+            tag,
+            ct
+        );
         await payee.DeleteInvoiceAsync(label, tag, ct);
         return invoice;
     }

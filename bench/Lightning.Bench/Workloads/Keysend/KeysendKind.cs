@@ -16,7 +16,8 @@ internal sealed class KeysendKind : IWorkloadKind
 
     public string Noun => "payment";
 
-    public string Description => "the payer pays the payee without an invoice (keysend), each payment expected to succeed";
+    public string Description =>
+        "the payer pays the payee without an invoice (keysend), each payment expected to succeed";
 
     public string MethodOf(PaymentCalls calls) => calls.Keysend;
 
@@ -26,5 +27,13 @@ internal sealed class KeysendKind : IWorkloadKind
 
     /// <summary>Each operation is one keysend along a flow; nothing is made ahead.</summary>
     public IWorkload Create(WorkloadSetup setup) =>
-        new OneCallWorkload(setup, (flow, tag, ct) => setup.Nodes[flow.Payer].Get<IKeysendPayer>().KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, tag, ct), toPayee: true);
+        new OneCallWorkload(
+            setup,
+            (flow, tag, ct) =>
+                setup
+                    .Nodes[flow.Payer]
+                    .Get<IKeysendPayer>()
+                    .KeysendAsync(setup.Nodes[flow.Payee], setup.AmountMsat, tag, ct),
+            toPayee: true
+        );
 }

@@ -17,7 +17,8 @@ internal sealed class MultiPartKind : IWorkloadKind
 
     public string Noun => "payment";
 
-    public string Description => "an invoice larger than any one of the payer's channels can carry, paid in parts over several paths (--amount-msat above a channel's capacity; a scenario with several paths)";
+    public string Description =>
+        "an invoice larger than any one of the payer's channels can carry, paid in parts over several paths (--amount-msat above a channel's capacity; a scenario with several paths)";
 
     public string MethodOf(PaymentCalls calls) => $"{calls.Description} in parts";
 
@@ -26,10 +27,12 @@ internal sealed class MultiPartKind : IWorkloadKind
     /// <summary>Between invocations the payer's channels are paid back each over itself (setup's liquidity reset).</summary>
     public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.ChannelBalances, KnownCapabilities.PathChoice];
 
-    public string? SplitRefusal(TopologySpec topology, long amountMsat, int concurrency) => AmountRefusal(topology, amountMsat, concurrency);
+    public string? SplitRefusal(TopologySpec topology, long amountMsat, int concurrency) =>
+        AmountRefusal(topology, amountMsat, concurrency);
 
     public string? Refusal(TopologySpec topology) =>
-        topology.Flows.FirstOrDefault(f => topology.Channels.Count(c => c.From == f.Payer || c.To == f.Payer) < 2) is { } flow
+        topology.Flows.FirstOrDefault(f => topology.Channels.Count(c => c.From == f.Payer || c.To == f.Payer) < 2)
+            is { } flow
             ? $"{flow.Payer} has one channel: a payment cannot split over paths it does not have (AlicePaysBobOverTwoPaths has two)"
             : null;
 
@@ -43,8 +46,10 @@ internal sealed class MultiPartKind : IWorkloadKind
         foreach (var flow in topology.Flows)
         {
             // What the payer can send on each of its channels: its side (the capacity, less what it pushed and its 1 % reserve; or what was pushed to it).
-            var channels = topology.Channels.Where(c => c.From == flow.Payer || c.To == flow.Payer)
-                .Select(c => c.From == flow.Payer ? c.CapacitySat * 1000 * 99 / 100 - c.PushMsat : c.PushMsat).ToList();
+            var channels = topology
+                .Channels.Where(c => c.From == flow.Payer || c.To == flow.Payer)
+                .Select(c => c.From == flow.Payer ? c.CapacitySat * 1000 * 99 / 100 - c.PushMsat : c.PushMsat)
+                .ToList();
             if (channels.Count > 0 && amountMsat <= channels.Max())
             {
                 return $"one channel of {flow.Payer} carries {amountMsat} msat: give --amount-msat above {channels.Max()} (and at most {channels.Sum()}) so it must split";

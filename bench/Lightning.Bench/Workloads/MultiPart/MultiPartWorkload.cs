@@ -1,7 +1,7 @@
 using Lightning.Bench.NodeKinds;
+using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.Waiting;
 using Lightning.Bench.Workloads.Payments;
-using Lightning.Bench.NodeKinds.Capabilities;
 
 namespace Lightning.Bench.Workloads.MultiPart;
 
@@ -54,17 +54,30 @@ internal sealed class MultiPartWorkload(WorkloadSetup setup) : IWorkload
                 }
                 // Made and paid as setup, under ids of their own: no operation of the workload.
                 var tag = new PaymentTag(-Interlocked.Increment(ref backId), InSetup: true);
-                var invoice = await payer.CreateInvoiceAsync(lostMsat, $"{setup.LabelPrefix}-back-{-tag.PaymentId}", $"lnbench: {peer.Name}'s liquidity back", tag, ct);
-                await payee.Get<IPathChoice>().PayThroughAsync(invoice, peer, [.. peers.Where(p => p != peer && p != payee)], tag, ct);
+                var invoice = await payer.CreateInvoiceAsync(
+                    lostMsat,
+                    $"{setup.LabelPrefix}-back-{-tag.PaymentId}",
+                    $"lnbench: {peer.Name}'s liquidity back",
+                    tag,
+                    ct
+                );
+                await payee
+                    .Get<IPathChoice>()
+                    .PayThroughAsync(invoice, peer, [.. peers.Where(p => p != peer && p != payee)], tag, ct);
             }
             // The next payment starts from channels the payments back have left.
             await SettledBalancesAsync(payer, ct);
         }
     }
 
-    public Task RunAsync(int invocation, int operations, CancellationToken ct = default) => payments.RunAsync(invocation, operations, ct);
+    public Task RunAsync(int invocation, int operations, CancellationToken ct = default) =>
+        payments.RunAsync(invocation, operations, ct);
 
     /// <summary>Its balances once no HTLC is left on its channels (a payment reported settled may still be on them).</summary>
     private static Task<LocalBalances> SettledBalancesAsync(ILightningNode node, CancellationToken ct) =>
-        LocalBalances.SettledAsync(node, (condition, check, c) => Wait.UntilAsync(condition, check, SettleTimeout, c), ct);
+        LocalBalances.SettledAsync(
+            node,
+            (condition, check, c) => Wait.UntilAsync(condition, check, SettleTimeout, c),
+            ct
+        );
 }

@@ -15,7 +15,8 @@ internal sealed record PaymentAttempt(
     OperationOutcome Outcome,
     string? Error,
     bool ConnectionLost,
-    bool Cancelled)
+    bool Cancelled
+)
 {
     /// <summary>Its parts, where the payer reported them.</summary>
     public NodeKinds.PaymentParts? Parts { get; init; }

@@ -41,19 +41,40 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
                 var id = setup.Log.NextId();
                 var invoice = await CreateInvoiceAsync(flow, new PaymentTag(id, InSetup: true), setup.AmountMsat, c);
                 pregenerated.GetOrAdd(flow, _ => new ConcurrentQueue<NodeInvoice>()).Enqueue(invoice);
-            });
+            }
+        );
     }
 
     private Task PayAsync(int invocation, PaymentFlow flow, CancellationToken ct)
     {
         var id = setup.Log.NextId();
-        return PayAsync(flow, new PaymentTag(id), setup.AmountMsat, attempt =>
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, flow.Payer, flow.Payee,
-                attempt.Start, attempt.InvoiceDone, attempt.End, attempt.PaymentHash, attempt.Outcome, attempt.Error)
-            {
-                Parts = attempt.Parts?.Succeeded,
-                FailedParts = attempt.Parts?.Failed,
-            }, attempt.ConnectionLost), ct);
+        return PayAsync(
+            flow,
+            new PaymentTag(id),
+            setup.AmountMsat,
+            attempt =>
+                setup.Log.Record(
+                    new OperationRecord(
+                        setup.Log.CaseKey,
+                        invocation,
+                        id,
+                        flow.Payer,
+                        flow.Payee,
+                        attempt.Start,
+                        attempt.InvoiceDone,
+                        attempt.End,
+                        attempt.PaymentHash,
+                        attempt.Outcome,
+                        attempt.Error
+                    )
+                    {
+                        Parts = attempt.Parts?.Succeeded,
+                        FailedParts = attempt.Parts?.Failed,
+                    },
+                    attempt.ConnectionLost
+                ),
+            ct
+        );
     }
 
     /// <summary>
@@ -61,7 +82,13 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
     /// was made ahead for the flow), paid by the payer, both calls tagged <paramref name="tag"/>. <paramref name="record"/>
     /// is told what became of it: a failure the nodes report is recorded, not thrown; a cancellation is recorded, then thrown.
     /// </summary>
-    public async Task PayAsync(PaymentFlow flow, PaymentTag tag, long amountMsat, Action<PaymentAttempt> record, CancellationToken ct = default)
+    public async Task PayAsync(
+        PaymentFlow flow,
+        PaymentTag tag,
+        long amountMsat,
+        Action<PaymentAttempt> record,
+        CancellationToken ct = default
+    )
     {
         var start = DateTimeOffset.UtcNow;
         var invoiceDone = start;
@@ -70,7 +97,11 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         try
         {
             // Invoices made ahead are for the workload's own amount.
-            if (amountMsat != setup.AmountMsat || !pregenerated.TryGetValue(flow, out var queue) || !queue.TryDequeue(out var invoice))
+            if (
+                amountMsat != setup.AmountMsat
+                || !pregenerated.TryGetValue(flow, out var queue)
+                || !queue.TryDequeue(out var invoice)
+            )
             {
                 invoice = await CreateInvoiceAsync(flow, tag, amountMsat, ct);
                 invoiceDone = DateTimeOffset.UtcNow;
@@ -91,9 +122,36 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         }
 
         void Record(OperationOutcome outcome, string? error, bool lostConnection = false, bool cancelled = false) =>
-            record(new PaymentAttempt(start, invoiceDone, DateTimeOffset.UtcNow, paymentHash, outcome, error, lostConnection, cancelled) { Parts = parts });
+            record(
+                new PaymentAttempt(
+                    start,
+                    invoiceDone,
+                    DateTimeOffset.UtcNow,
+                    paymentHash,
+                    outcome,
+                    error,
+                    lostConnection,
+                    cancelled
+                )
+                {
+                    Parts = parts,
+                }
+            );
     }
 
-    private Task<NodeInvoice> CreateInvoiceAsync(PaymentFlow flow, PaymentTag tag, long amountMsat, CancellationToken ct) =>
-        setup.Nodes[flow.Payee].CreateInvoiceAsync(amountMsat, $"{setup.LabelPrefix}-{tag.PaymentId}", $"lnbench payment {tag.PaymentId} from {flow.Payer}", tag, ct);
+    private Task<NodeInvoice> CreateInvoiceAsync(
+        PaymentFlow flow,
+        PaymentTag tag,
+        long amountMsat,
+        CancellationToken ct
+    ) =>
+        setup
+            .Nodes[flow.Payee]
+            .CreateInvoiceAsync(
+                amountMsat,
+                $"{setup.LabelPrefix}-{tag.PaymentId}",
+                $"lnbench payment {tag.PaymentId} from {flow.Payer}",
+                tag,
+                ct
+            );
 }

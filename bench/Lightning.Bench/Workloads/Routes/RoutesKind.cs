@@ -21,7 +21,8 @@ internal sealed class RoutesKind : IWorkloadKind
 
     public string Noun => "query";
 
-    public string Description => "the payer, given the mainnet graph (MainnetGraph --graph), is asked routes to the graph's top nodes and a seeded sample of the others at 1,000 to 1,000,000 sat (Core Lightning: getroutes); routes found and a reason none fits are both answers";
+    public string Description =>
+        "the payer, given the mainnet graph (MainnetGraph --graph), is asked routes to the graph's top nodes and a seeded sample of the others at 1,000 to 1,000,000 sat (Core Lightning: getroutes); routes found and a reason none fits are both answers";
 
     public string MethodOf(PaymentCalls calls) => "getroutes";
 
@@ -33,6 +34,9 @@ internal sealed class RoutesKind : IWorkloadKind
     /// <summary>Routes asked of a node given the graph (the graph itself is --graph's need).</summary>
     public IReadOnlyList<Capability> Needs { get; } = [KnownCapabilities.RouteQueries];
 
-    public IWorkload Create(WorkloadSetup setup) => new RoutesWorkload(setup,
-        setup.Routes ?? throw new InvalidOperationException("the routes workload runs on a topology with a graph"));
+    public IWorkload Create(WorkloadSetup setup) =>
+        new RoutesWorkload(
+            setup,
+            setup.Routes ?? throw new InvalidOperationException("the routes workload runs on a topology with a graph")
+        );
 }

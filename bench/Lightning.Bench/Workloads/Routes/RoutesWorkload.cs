@@ -1,14 +1,18 @@
 using Lightning.Bench.Graph;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.Results;
 using Lightning.Bench.NodeKinds.Capabilities;
+using Lightning.Bench.Results;
 
 namespace Lightning.Bench.Workloads.Routes;
 
 /// <summary>What the routes workload asks: the seeded queries of the payer's share of the graph, and how to name a destination.</summary>
 /// <param name="DestinationId">A destination's node id in the payer's store (hex).</param>
 /// <param name="Name">A destination as results name it (payments.csv's payee).</param>
-internal sealed record RouteQueries(IReadOnlyList<GraphQuery> Queries, Func<int, string> DestinationId, Func<int, string> Name)
+internal sealed record RouteQueries(
+    IReadOnlyList<GraphQuery> Queries,
+    Func<int, string> DestinationId,
+    Func<int, string> Name
+)
 {
     /// <summary>The first query this case asks (the list wraps around): topology k starts where topology k − 1 ended.</summary>
     public int First { get; init; }
@@ -28,28 +32,60 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
     public Task BeforeInvocationAsync(int operations, CancellationToken ct = default) => Task.CompletedTask;
 
     public Task RunAsync(int invocation, int operations, CancellationToken ct = default) =>
-        Task.WhenAll(Enumerable.Range(0, operations)
-            .Select(_ => routes.Queries[Interlocked.Increment(ref next) % routes.Queries.Count])
-            .ToList()
-            .Select(query => QueryAsync(invocation, query, ct)));
+        Task.WhenAll(
+            Enumerable
+                .Range(0, operations)
+                .Select(_ => routes.Queries[Interlocked.Increment(ref next) % routes.Queries.Count])
+                .ToList()
+                .Select(query => QueryAsync(invocation, query, ct))
+        );
 
     private async Task QueryAsync(int invocation, GraphQuery query, CancellationToken ct)
     {
         var id = setup.Log.NextId();
         var amountMsat = query.AmountSat * 1000;
         var start = DateTimeOffset.UtcNow;
-        void Record(OperationOutcome outcome, string? reason, RouteAnswer? answer, bool expected, bool lostConnection = false) =>
-            setup.Log.Record(new OperationRecord(setup.Log.CaseKey, invocation, id, payer, routes.Name(query.Destination), start, start, DateTimeOffset.UtcNow,
-                null, outcome, reason)
-            {
-                AsExpected = expected,
-                Parts = answer?.Parts,
-                AmountMsat = amountMsat,
-                FeeMsat = answer?.FeeMsat,
-            }, lostConnection);
+        void Record(
+            OperationOutcome outcome,
+            string? reason,
+            RouteAnswer? answer,
+            bool expected,
+            bool lostConnection = false
+        ) =>
+            setup.Log.Record(
+                new OperationRecord(
+                    setup.Log.CaseKey,
+                    invocation,
+                    id,
+                    payer,
+                    routes.Name(query.Destination),
+                    start,
+                    start,
+                    DateTimeOffset.UtcNow,
+                    null,
+                    outcome,
+                    reason
+                )
+                {
+                    AsExpected = expected,
+                    Parts = answer?.Parts,
+                    AmountMsat = amountMsat,
+                    FeeMsat = answer?.FeeMsat,
+                },
+                lostConnection
+            );
         try
         {
-            var answer = await setup.Nodes[payer].Get<IRouteQueries>().GetRoutesAsync(routes.DestinationId(query.Destination), amountMsat, amountMsat / RoutesKind.MaxFeeDivisor, new PaymentTag(id), ct);
+            var answer = await setup
+                .Nodes[payer]
+                .Get<IRouteQueries>()
+                .GetRoutesAsync(
+                    routes.DestinationId(query.Destination),
+                    amountMsat,
+                    amountMsat / RoutesKind.MaxFeeDivisor,
+                    new PaymentTag(id),
+                    ct
+                );
             Record(OperationOutcome.Succeeded, null, answer, expected: true);
         }
         catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused)
@@ -59,7 +95,13 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
         }
         catch (NodeCallException e)
         {
-            Record(OperationOutcome.Failed, e.Message, null, expected: false, e.Failure == NodeCallFailure.ConnectionLost);
+            Record(
+                OperationOutcome.Failed,
+                e.Message,
+                null,
+                expected: false,
+                e.Failure == NodeCallFailure.ConnectionLost
+            );
         }
         catch (OperationCanceledException)
         {
