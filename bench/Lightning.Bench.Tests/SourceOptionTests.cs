@@ -80,6 +80,26 @@ public class SourceOptionTests
         "true"
     )]
     [InlineData("--source is the checkout that git:REF builds are made from", "--source", "/src", "--build", "a=img:1")]
+    [InlineData("--fail-on judges the builds' verdicts: give two builds or more", "--fail-on", "slower")]
+    [InlineData(
+        "'sloower' is not a verdict to fail on",
+        "--build",
+        "a=img:1",
+        "--build",
+        "b=img:2",
+        "--fail-on",
+        "sloower"
+    )]
+    [InlineData(
+        "--fail-on does not go with --swarm yet",
+        "--build",
+        "a=img:1",
+        "--build",
+        "b=img:2",
+        "--fail-on",
+        "slower",
+        "--swarm"
+    )]
     public void What_a_build_from_source_lacks_is_said_in_one_line(string said, params string[] args)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", .. args]));

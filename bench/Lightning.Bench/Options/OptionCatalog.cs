@@ -346,7 +346,7 @@ internal static class OptionCatalog
             "a git checkout of the implementation: a build given as git:REF (a tag, branch or\ncommit: --build mine=git:HEAD) is made into an image from its commit by\n--image-command before the run, once (the image is kept: --built-images)",
             new(
                 "",
-                "a git checkout of the implementation: a build given as `git:REF` (`--build mine=git:v26.06.6`; a tag, branch or commit, `git:` always meaning a ref) is resolved in it to its commit and made into the image `lnbench-built/<repo>:<commit12>` by `--image-command` before any topology, unless that image is there already (see [Builds from source](comparing-builds.md#builds-from-source))"
+                "a git checkout of the implementation: a build given as `git:REF` (`--build mine=git:v26.06.6`; a tag, branch or commit, `git:` always meaning a ref) is resolved in it to its commit and made into the image `lnbench-built/<checkout>:<commit12>` (`<checkout>`: its folder's name) by `--image-command` before any topology, unless that image is there already (see [Builds from source](comparing-builds.md#builds-from-source))"
             )
         ),
         Valued(
