@@ -53,6 +53,13 @@ internal static class HarnessRun
             // Bad input found once the images could be read (an option a build's node does not know, a release too old).
             exitCode = Failed(started, HarnessExit.Usage, e.Message);
         }
+        catch (IOException e) when (shutdown.Run?.Cancellation.IsCancellationRequested == true)
+        {
+            // Stopped by a signal: a terminal that closed under the run (SIGHUP) fails the writes that bypass the
+            // console's writer (BenchmarkDotNet sets the terminal's title); the stop itself is what happened.
+            log.WriteLine($"// the run stopped; the console's last write failed ({e.Message})");
+            exitCode = HarnessExit.Interrupted;
+        }
         catch (Exception e) when (IsRunFailure(e))
         {
             exitCode = Failed(started, HarnessExit.Failure, e.Message);
