@@ -28,19 +28,21 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     /// <summary>What one operation of the case's workload is called ("payment", "attempt").</summary>
     public string Noun { get; init; } = OperationNoun.Payment.Singular;
 
-    /// <summary>The case's parameters (Build, Concurrency, Traces and the scenario's own) as text; setting them sets <see cref="Id"/>.</summary>
+    /// <summary>The case's parameters (Build, Concurrency, Traces and the scenario's own) as text; <see cref="Id"/> is read from them.</summary>
     public IReadOnlyDictionary<string, string> Parameters
     {
         get;
         init
         {
             field = value;
-            Id = CaseId.Of(value);
+            id = null;
         }
     } = new Dictionary<string, string>();
 
-    /// <summary>The case's identity, read once from its parameters.</summary>
-    public CaseId Id { get; private init; } = CaseId.Of(new Dictionary<string, string>());
+    private CaseId? id;
+
+    /// <summary>The case's identity, read from its parameters once, when first asked.</summary>
+    public CaseId Id => id ??= CaseId.Of(Parameters);
 
     /// <summary>The topology the case ran on (null until it started).</summary>
     public CaseRecord? Topology { get; set; }

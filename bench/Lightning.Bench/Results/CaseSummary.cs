@@ -52,7 +52,10 @@ internal sealed record CaseSummary(
     string? StoppedBy = null
 )
 {
-    /// <summary>The case's identity, read once from its parameters (not written: the parameters are).</summary>
+    /// <summary>
+    /// The case's identity, read from its parameters when first asked (not written: the parameters are; a soak's
+    /// profile windows carry parameters that are no case's, such as StartSeconds=12.0).
+    /// </summary>
     [System.Text.Json.Serialization.JsonIgnore]
-    public CaseId Id { get; } = CaseId.Of(Parameters);
+    public CaseId Id => field ??= CaseId.Of(Parameters);
 }

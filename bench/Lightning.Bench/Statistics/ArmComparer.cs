@@ -67,7 +67,7 @@ internal static class ArmComparer
         CaseResults? Results
     )
     {
-        public CaseId Id { get; } = CaseId.Of(Parameters);
+        public CaseId Id => field ??= CaseId.Of(Parameters);
     }
 
     private static RunComparisons Of(
