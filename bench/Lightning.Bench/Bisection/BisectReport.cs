@@ -251,7 +251,9 @@ internal static class BisectReport
 
     private static string Outcome(BisectStep step) => step.Outcome.ToString().ToLowerInvariant();
 
-    private static string Capital(string text) => text.Length == 0 ? text : char.ToUpperInvariant(text[0]) + text[1..];
+    /// <summary>The sentence's first letter up, unless it starts with a commit's hash (whose case is its own).</summary>
+    private static string Capital(string text) =>
+        text.Length == 0 || text.Split(' ')[0].All(Uri.IsHexDigit) ? text : char.ToUpperInvariant(text[0]) + text[1..];
 
     private static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
 
