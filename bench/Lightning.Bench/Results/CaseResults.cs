@@ -29,20 +29,10 @@ internal sealed class CaseResults(string caseKey, int paymentsPerInvocation)
     public string Noun { get; init; } = OperationNoun.Payment.Singular;
 
     /// <summary>The case's parameters (Build, Concurrency, Traces and the scenario's own) as text; <see cref="Id"/> is read from them.</summary>
-    public IReadOnlyDictionary<string, string> Parameters
-    {
-        get;
-        init
-        {
-            field = value;
-            id = null;
-        }
-    } = new Dictionary<string, string>();
-
-    private CaseId? id;
+    public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
 
     /// <summary>The case's identity, read from its parameters once, when first asked.</summary>
-    public CaseId Id => id ??= CaseId.Of(Parameters);
+    public CaseId Id => field ??= CaseId.Of(Parameters);
 
     /// <summary>The topology the case ran on (null until it started).</summary>
     public CaseRecord? Topology { get; set; }
