@@ -15,10 +15,11 @@ public class BisectSearchTests
     /// <summary>GOOD (0), then commits 1..n; each commit's verdict from the script (missing: same).</summary>
     private static async Task<(BisectSearch Search, BisectEnd End)> RunAsync(
         int commits,
-        IReadOnlyDictionary<int, string> script
+        IReadOnlyDictionary<int, string> script,
+        bool mergeBase = false
     )
     {
-        var search = new BisectSearch(Enumerable.Range(0, commits + 1).Select(i => $"c{i}").ToList());
+        var search = new BisectSearch(Enumerable.Range(0, commits + 1).Select(i => $"c{i}").ToList(), mergeBase);
         var end = await search.RunAsync(
             (index, _) =>
                 Task.FromResult(
@@ -61,6 +62,43 @@ public class BisectSearchTests
         Assert.Equal(at, end.Culprit);
         Assert.Equal([at], end.Candidates);
         Assert.True(search.Steps.Count <= 1 + (int)Math.Ceiling(Math.Log2(37)), $"{search.Steps.Count} steps");
+    }
+
+    [Fact]
+    public async Task A_merge_base_is_measured_right_after_BAD_and_when_good_the_search_goes_on_from_it()
+    {
+        // GOOD (0) is off BAD's line; 1 is their merge base, 2..16 BAD's line after it.
+        var (search, end) = await RunAsync(16, StepAt(11, 16), mergeBase: true);
+
+        Assert.Equal(11, end.Culprit);
+        Assert.False(end.MergeBaseMoved);
+        Assert.Equal([16, 1, 8, 12, 10, 11], search.Steps.Select(s => s.Index));
+        Assert.Equal(StepOutcome.Good, search.Steps[1].Outcome);
+    }
+
+    [Theory]
+    [InlineData("skip")]
+    [InlineData("unknown")]
+    public async Task A_merge_base_that_cannot_be_judged_is_passed_over_like_any_commit(string verdict)
+    {
+        var script = StepAt(5, 9);
+        script[1] = verdict;
+        var (search, end) = await RunAsync(9, script, mergeBase: true);
+
+        Assert.Equal(5, end.Culprit);
+        Assert.Equal([9, 1], search.Steps.Take(2).Select(s => s.Index));
+    }
+
+    [Fact]
+    public async Task A_merge_base_already_in_BADs_direction_ends_the_search_on_GOODs_own_line()
+    {
+        var (search, end) = await RunAsync(16, StepAt(1, 16), mergeBase: true);
+
+        Assert.True(end.MergeBaseMoved);
+        Assert.Null(end.Culprit);
+        Assert.Contains("already slower than GOOD", end.NoStep);
+        Assert.Contains("GOOD's own line", end.NoStep);
+        Assert.Equal([16, 1], search.Steps.Select(s => s.Index));
     }
 
     [Fact]

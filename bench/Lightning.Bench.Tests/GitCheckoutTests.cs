@@ -94,6 +94,23 @@ public class GitCheckoutTests
     }
 
     [Fact]
+    public async Task The_merge_base_of_two_lines_is_where_they_parted_and_none_for_commits_without_shared_history()
+    {
+        using var repository = new ThrowawayRepository();
+        var parted = repository.Commit("parted", new Dictionary<string, string?> { ["a.txt"] = "1\n" });
+        var mainline = repository.Commit("mainline", new Dictionary<string, string?> { ["b.txt"] = "1\n" });
+        repository.Git("checkout", "-q", "-b", "release", parted);
+        var point = repository.Commit("point release", new Dictionary<string, string?> { ["c.txt"] = "1\n" });
+        repository.Git("checkout", "-q", "--orphan", "alone");
+        var alone = repository.Commit("alone", new Dictionary<string, string?> { ["d.txt"] = "1\n" });
+        var checkout = await GitCheckout.OpenAsync(repository.Path);
+
+        Assert.Equal(parted, await checkout.MergeBaseAsync(point, mainline));
+        Assert.Equal(parted, await checkout.MergeBaseAsync(parted, mainline));
+        Assert.Null(await checkout.MergeBaseAsync(alone, mainline));
+    }
+
+    [Fact]
     public async Task A_worktree_is_a_clean_tree_of_the_commit_and_leaves_nothing_once_removed()
     {
         using var repository = new ThrowawayRepository();

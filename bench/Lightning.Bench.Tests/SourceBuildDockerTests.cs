@@ -279,6 +279,43 @@ public sealed class SourceBuildDockerTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task A_GOOD_off_BADs_line_is_bisected_from_their_merge_base_measured_right_after_BAD_and_BAD_before_GOOD_is_refused()
+    {
+        await ReadyAsync();
+        // A point release made on a branch from commit 1: GOOD is not an ancestor of BAD, as v25.02.2 is not of v25.05.
+        repository.Git("checkout", "-q", "-b", "release", commits[1]);
+        var point = repository.Commit(
+            "release: a point release",
+            new Dictionary<string, string?> { ["NEWS"] = "a point release\n" }
+        );
+        repository.Git("checkout", "-q", "main");
+
+        var backwards = await RunAsync(["bisect", "main", commits[2], .. Measure(), "--metric", "mean time"]);
+        Assert.Equal(2, backwards);
+        Assert.Contains($"bisect BAD {commits[2][..12]} is older than GOOD", Errors);
+        Assert.Empty(Directory.GetDirectories(results, "bisect-*"));
+
+        var exit = await RunAsync(["bisect", "release", "main", .. Measure(), "--metric", "mean time"]);
+
+        Assert.True(exit == 0, $"exit {exit}: {Errors}");
+        var folder = Assert.Single(Directory.GetDirectories(results, "bisect-*"));
+        var record = BisectRecord.Read(Path.Combine(folder, BisectRecord.FileName));
+        Assert.Equal(commits[1], record.MergeBase);
+        Assert.Equal([point, .. commits.Skip(1)], record.Commits.Select(c => c.Hash));
+        Assert.Equal((BisectRecord.Found, commits[Culprit]), (record.Status, record.Culprit!.Commit.Hash));
+        // BAD, then the merge base (good: the point release pays as it does), then 4 (good) and 5 (bad).
+        Assert.Equal([7, 1, 4, 5], record.Steps.Select(s => s.Index));
+        Assert.Equal(
+            [StepOutcome.Bad, StepOutcome.Good, StepOutcome.Good, StepOutcome.Bad],
+            record.Steps.Select(s => s.Outcome)
+        );
+        Assert.Contains(
+            $"from their merge base {commits[1][..12]} on",
+            File.ReadAllText(Path.Combine(folder, BisectReport.MarkdownFile))
+        );
+    }
+
+    [SkippableFact]
     public async Task Ctrl_C_during_a_build_stops_the_command_and_leaves_nothing_but_its_log()
     {
         await ReadyAsync();

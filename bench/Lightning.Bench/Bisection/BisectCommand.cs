@@ -95,10 +95,16 @@ internal static class BisectCommand
         // The checkout as the bisection found it (a full path): a resumed one may run from another folder.
         var checkout = await GitCheckout.OpenAsync(record.Source, ct);
         var commits = record.Commits;
-        var search = new BisectSearch(commits.Select(c => c.Hash).ToList());
+        var search = new BisectSearch(commits.Select(c => c.Hash).ToList(), record.MergeBase is not null);
         foreach (var done in record.Steps)
         {
             search.Record(done.Index, done.Measurement);
+        }
+        if (record.MergeBase is not null)
+        {
+            progress.Info(
+                $"bisect: GOOD {commits[0].Short} is not an ancestor of BAD {commits[^1].Short}; the range starts at their merge base {commits[1].Short} \"{commits[1].Subject}\", measured against GOOD right after BAD (as git bisect tests a merge base first)"
+            );
         }
         progress.Info(
             $"bisect {options.BisectMetric}: {commits.Count - 1} commit(s) after GOOD {commits[0].Short} up to BAD {commits[^1].Short} on BAD's first-parent line; "
@@ -166,17 +172,27 @@ internal static class BisectCommand
                 $"bisect GOOD and BAD are the same commit ({good.Short}): give BAD a later commit"
             );
         }
+        CommitInfo? mergeBase = null;
         if (!await checkout.IsAncestorAsync(good.Hash, bad.Hash, ct))
         {
-            throw new UsageException(
-                $"bisect GOOD {good.Short} is not an ancestor of BAD {bad.Short}: give GOOD an older commit of BAD's history (git merge-base --is-ancestor GOOD BAD)"
-            );
+            if (await checkout.IsAncestorAsync(bad.Hash, good.Hash, ct))
+            {
+                throw new UsageException(
+                    $"bisect BAD {bad.Short} is older than GOOD {good.Short} (an ancestor of it): give GOOD first, the older commit, then BAD"
+                );
+            }
+            mergeBase = await checkout.MergeBaseAsync(good.Hash, bad.Hash, ct) is { } hash
+                ? await checkout.CommitAsync(hash, ct)
+                : throw new UsageException(
+                    $"bisect GOOD {good.Short} and BAD {bad.Short} share no history in {checkout.Path}: give two commits of one project"
+                );
         }
-        var range = await checkout.FirstParentRangeAsync(good.Hash, bad.Hash, ct);
+        var from = mergeBase ?? good;
+        var range = await checkout.FirstParentRangeAsync(from.Hash, bad.Hash, ct);
         if (range.Count == 0 || range[^1].Hash != bad.Hash)
         {
             throw new SourceUnavailableException(
-                $"git log --ancestry-path --first-parent {good.Short}..{bad.Short} did not end at BAD in {checkout.Path}"
+                $"git log --ancestry-path --first-parent {from.Short}..{bad.Short} did not end at BAD in {checkout.Path}"
             );
         }
         var started = DateTimeOffset.Now;
@@ -192,7 +208,13 @@ internal static class BisectCommand
             Bad = refs.Bad,
             Metric = options.BisectMetric!,
             Case = options.BisectCase,
-            Commits = [BisectCommit.Of(good), .. range.Select(BisectCommit.Of)],
+            Commits =
+            [
+                BisectCommit.Of(good),
+                .. mergeBase is null ? [] : new[] { BisectCommit.Of(mergeBase) },
+                .. range.Select(BisectCommit.Of),
+            ],
+            MergeBase = mergeBase?.Hash,
             Started = started,
         };
         record.Write(folder);
@@ -390,6 +412,10 @@ internal static class BisectCommand
     {
         var end = search.End!;
         record = record with { Steps = search.Steps, Direction = search.Direction };
+        if (end is { MergeBaseMoved: true, NoStep: { } onGoods })
+        {
+            return record with { Status = BisectRecord.OnGoodsLine, Conclusion = onGoods };
+        }
         if (end.NoStep is { } why)
         {
             return record with { Status = BisectRecord.NoStep, Conclusion = why };

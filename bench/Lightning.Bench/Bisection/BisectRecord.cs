@@ -18,6 +18,7 @@ internal sealed record BisectRecord
     public const string Found = "found";
     public const string Candidates = "candidates";
     public const string NoStep = "no step";
+    public const string OnGoodsLine = "on GOOD's line";
 
     public static readonly JsonSerializerOptions Json = new(Results.RunSummary.Json)
     {
@@ -40,15 +41,21 @@ internal sealed record BisectRecord
 
     public string? Case { get; init; }
 
-    /// <summary>GOOD, then every commit after it on BAD's first-parent line up to BAD, oldest first.</summary>
+    /// <summary>
+    /// GOOD, then every commit after it on BAD's first-parent line up to BAD, oldest first; when GOOD is not an
+    /// ancestor of BAD, GOOD, their merge base, then BAD's first-parent line after the merge base.
+    /// </summary>
     public required IReadOnlyList<BisectCommit> Commits { get; init; }
+
+    /// <summary>GOOD's and BAD's merge base when GOOD is not an ancestor of BAD (it is Commits[1]); null otherwise.</summary>
+    public string? MergeBase { get; init; }
 
     /// <summary>BAD's verdict against GOOD (slower, faster) once measured.</summary>
     public string? Direction { get; init; }
 
     public IReadOnlyList<BisectStep> Steps { get; init; } = [];
 
-    /// <summary><see cref="Measuring"/>, <see cref="Found"/>, <see cref="Candidates"/> or <see cref="NoStep"/>.</summary>
+    /// <summary><see cref="Measuring"/>, <see cref="Found"/>, <see cref="Candidates"/>, <see cref="NoStep"/> or <see cref="OnGoodsLine"/>.</summary>
     public string Status { get; init; } = Measuring;
 
     /// <summary>How it ended, in words.</summary>

@@ -59,7 +59,12 @@ internal static class BisectReport
         text.AppendLine();
         text.AppendLine(
             $"GOOD `{record.Good}` ({commits[0].Short}), BAD `{record.Bad}` ({commits[^1].Short}) in `{record.Source}`: {commits.Count - 1} commit(s) after GOOD on BAD's "
-                + "first-parent line (`git log --ancestry-path --first-parent GOOD..BAD`; a merge is one commit). Every step ran GOOD against one commit, both built from source, "
+                + (
+                    record.MergeBase is null
+                        ? "first-parent line (`git log --ancestry-path --first-parent GOOD..BAD`; a merge is one commit). "
+                        : $"first-parent line from their merge base {commits[1].Short} on (GOOD is not an ancestor of BAD: `git log --ancestry-path --first-parent $(git merge-base GOOD BAD)..BAD`, the merge base measured first after BAD; a merge is one commit). "
+                )
+                + "Every step ran GOOD against one commit, both built from source, "
                 + $"and read the verdict of {record.Metric}{(record.Direction is null ? "" : $"; BAD is {record.Direction}, the step's direction")}."
         );
         text.AppendLine();

@@ -8,22 +8,34 @@ namespace Lightning.Bench.Bisection;
 /// that could not be measured (skip) or whose verdict stayed unknown is passed over for the next nearest the middle,
 /// never guessed. It ends at the first bad commit once nothing is open before it, or with the skipped and unknown
 /// commits it may be. Pure: the measuring is the caller's (<see cref="RunAsync"/>'s function), so a history of
-/// verdicts can be scripted.
+/// verdicts can be scripted. When GOOD is not an ancestor of BAD, the commit after GOOD is their merge base, measured
+/// right after BAD as git bisect tests a merge base first: in BAD's direction already, the step is on GOOD's own line
+/// (between the merge base and GOOD), not on BAD's, and the search ends saying so.
 /// </summary>
 internal sealed class BisectSearch
 {
     private readonly Dictionary<int, BisectStep> byIndex = [];
     private readonly List<BisectStep> steps = [];
 
-    public BisectSearch(IReadOnlyList<string> commits)
+    /// <param name="commits">GOOD, then every commit to measure, oldest first, BAD last.</param>
+    /// <param name="mergeBase">Whether commits[1] is GOOD's and BAD's merge base (GOOD not an ancestor of BAD).</param>
+    public BisectSearch(IReadOnlyList<string> commits, bool mergeBase = false)
     {
         if (commits.Count < 2)
         {
             throw new ArgumentException("a bisection needs GOOD and BAD, two commits at least", nameof(commits));
         }
+        if (mergeBase && commits.Count < 3)
+        {
+            throw new ArgumentException("a merge base lies between GOOD and BAD", nameof(commits));
+        }
         Commits = commits;
         BadIndex = commits.Count - 1;
+        MergeBase = mergeBase;
     }
+
+    /// <summary>Whether the commit after GOOD (index 1) is GOOD's and BAD's merge base.</summary>
+    public bool MergeBase { get; }
 
     /// <summary>GOOD, then every commit after it up to BAD, oldest first.</summary>
     public IReadOnlyList<string> Commits { get; }
@@ -63,6 +75,10 @@ internal sealed class BisectSearch
         if (!byIndex.ContainsKey(bad))
         {
             return bad;
+        }
+        if (MergeBase && Direction is not null && !byIndex.ContainsKey(1))
+        {
+            return 1;
         }
         var open = Open;
         if (open.Count == 0)
@@ -108,7 +124,13 @@ internal sealed class BisectSearch
             }
             return step;
         }
-        if (outcome == StepOutcome.Bad)
+        if (outcome == StepOutcome.Bad && MergeBase && index == 1)
+        {
+            End = BisectEnd.OnGoodsLine(
+                $"the merge base of GOOD and BAD is already {Direction} than GOOD: the step lies on GOOD's own line, between the merge base and GOOD, not on BAD's (bisect with the merge base as GOOD and GOOD as BAD to find it)"
+            );
+        }
+        else if (outcome == StepOutcome.Bad)
         {
             BadIndex = index;
         }

@@ -135,6 +135,20 @@ internal sealed partial class GitCheckout
             .ToList();
     }
 
+    /// <summary>The best common ancestor of two commits (git merge-base), or null when they share no history.</summary>
+    public async Task<string?> MergeBaseAsync(string one, string other, CancellationToken ct = default)
+    {
+        var result = await GitAsync(["merge-base", one, other], ct);
+        return result.ExitCode switch
+        {
+            0 => result.StandardOutput.Trim(),
+            1 => null,
+            _ => throw new SourceUnavailableException(
+                $"git merge-base {one} {other} in {Path} failed: {result.Tail()}"
+            ),
+        };
+    }
+
     /// <summary>Whether <paramref name="ancestor"/> is <paramref name="commit"/> or one of its ancestors.</summary>
     public async Task<bool> IsAncestorAsync(string ancestor, string commit, CancellationToken ct = default)
     {
