@@ -33,6 +33,7 @@ public class CapabilityTests
                 KnownCapabilities.ChannelBalances,
                 KnownCapabilities.PathChoice,
                 KnownCapabilities.ChannelListing,
+                KnownCapabilities.HistoryPages,
             },
             KnownCapabilities.OfNode(typeof(LndNode)).ToHashSet()
         );

@@ -27,6 +27,28 @@ public class IterationPlanTests
         };
 
     [Fact]
+    public void A_budgeted_run_waits_for_mean_time_and_rates_unless_told_the_metrics_and_says_when_a_told_one_is_missing()
+    {
+        var decided = Compared("Concurrency=1", "mean time", null) with { Verdict = Verdict.Same };
+        var storage = Compared("Concurrency=1", "storage/attempt", null);
+        var rate = Compared("Concurrency=1", "attempts/s", null) with { Verdict = Verdict.Faster };
+        var run = new RunComparisons([decided, storage, rate, storage with { Kind = "traces" }], [], 2);
+
+        Assert.Empty(BudgetedVerdicts.Open(run));
+        Assert.Equal([storage], BudgetedVerdicts.Open(run, ["storage/attempt"]));
+        Assert.Empty(BudgetedVerdicts.Open(run, ["mean time"]));
+        Assert.Empty(BudgetedVerdicts.Missing(run, ["storage/attempt", "attempts/s"]));
+        Assert.Equal(["storage/payment"], BudgetedVerdicts.Missing(run, ["storage/payment", "mean time"]));
+        Assert.Equal(BudgetedVerdicts.AllDecided, BudgetedVerdicts.Settled(run, []));
+        Assert.Null(BudgetedVerdicts.Settled(run, ["storage/attempt"]));
+        Assert.Equal(BudgetedVerdicts.AllAskedDecided, BudgetedVerdicts.Settled(run, ["attempts/s"]));
+        Assert.StartsWith(
+            "--decide-on storage/payment: no build verdict",
+            BudgetedVerdicts.Settled(run, ["storage/payment"])
+        );
+    }
+
+    [Fact]
     public void Each_concurrency_takes_the_median_suggestion_for_mean_time_rounded_and_bounded()
     {
         var next = IterationPlan.Next(

@@ -100,10 +100,52 @@ public class SourceOptionTests
         "slower",
         "--swarm"
     )]
+    [InlineData(
+        "--decide-on names the verdicts a budgeted run waits for: add --max-time",
+        "--build",
+        "a=img:1",
+        "--build",
+        "b=img:2",
+        "--decide-on",
+        "storage/payment"
+    )]
+    [InlineData(
+        "--decide-on 'storage per payment' is no metric: give them as comparison.md names them",
+        "--build",
+        "a=img:1",
+        "--build",
+        "b=img:2",
+        "--max-time",
+        "5m",
+        "--decide-on",
+        "storage per payment"
+    )]
     public void What_a_build_from_source_lacks_is_said_in_one_line(string said, params string[] args)
     {
         var error = Assert.Throws<UsageException>(() => OptionParser.Parse(["AlicePaysBob", .. args]));
         Assert.Contains(said, error.Message);
+    }
+
+    [Fact]
+    public void A_budgeted_run_may_wait_for_other_metrics_and_a_bisections_steps_wait_for_its_metric()
+    {
+        var options = OptionParser.Parse([
+            "AlicePaysBob",
+            "--build",
+            "a=img:1",
+            "--build",
+            "b=img:2",
+            "--max-time",
+            "5m",
+            "--decide-on",
+            "storage/attempt,mean time",
+        ]);
+        Assert.Equal(["storage/attempt", "mean time"], options.DecideOn);
+        var step = Bisection.BisectCommand.WithOptions(
+            Bisection.BisectCommand.StepArguments(["bisect", "v1", "v2", "AlicePaysBob", "--metric", "CPU/payment"]),
+            ["--decide-on", "CPU/payment"]
+        );
+        Assert.Equal(["AlicePaysBob", "--decide-on", "CPU/payment"], step);
     }
 
     [Fact]

@@ -126,7 +126,17 @@ internal static class BisectCommand
                 $"GOOD ({commits[0].Short} \"{commits[0].Subject}\") must build, as every step's baseline: {goodFailed!.Describe(images.Command.From)}"
             );
         }
-        var arguments = WithOptions(StepArguments(options.CommandLine), ["--source", record.Source]);
+        var arguments = WithOptions(
+            StepArguments(options.CommandLine),
+            [
+                "--source",
+                record.Source,
+                // A step's rounds wait for the bisected metric's verdict, not only mean time's and operations/s'.
+                .. options.MaxTime is not null && options.DecideOn.Count == 0
+                    ? ["--decide-on", record.Metric]
+                    : Array.Empty<string>(),
+            ]
+        );
         await search.RunAsync(
             (index, t) => MeasureAsync(index, search, record, folder, arguments, images, runStep, progress, t),
             step =>

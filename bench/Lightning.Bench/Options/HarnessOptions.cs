@@ -309,6 +309,9 @@ internal sealed record HarnessOptions
     /// <summary>--fail-on: verdict words (<see cref="Results.FailOn"/>) that make a run that ended as asked exit 3 when a primary verdict has one.</summary>
     public IReadOnlyList<string> FailOn { get; init; } = [];
 
+    /// <summary>--decide-on: the metrics whose build verdicts a budgeted run waits for; empty: mean time and operations/s.</summary>
+    public IReadOnlyList<string> DecideOn { get; init; } = [];
+
     /// <summary>bisect GOOD BAD …: the refs the step lies between; null: not a bisection.</summary>
     public BisectRefs? Bisect { get; init; }
 

@@ -280,6 +280,16 @@ internal static class OptionCatalog
             )
         ),
         Valued(
+            "--decide-on",
+            "LIST",
+            (o, a) => o with { DecideOn = MetricList(a.Name, a.Value()) },
+            "with --max-time: the metrics whose build verdicts the rounds wait for, as\ncomparison.md names them (default: mean time and operations/s; e.g. storage/payment)",
+            new(
+                "mean time, operations/s",
+                "with `--max-time`: the metrics whose verdicts (each build's against the baseline) the rounds add pairs for until decided, as `comparison.md` names them (e.g. `storage/payment`, `CPU/attempt`); a bisection's steps wait for its `--metric`"
+            )
+        ),
+        Valued(
             "--amount-msat",
             "N",
             (o, a) => o with { AmountMsat = Long(a.Name, a.Value(), 1, 10_000_000_000) },

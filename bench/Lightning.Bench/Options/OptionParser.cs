@@ -460,6 +460,12 @@ internal static class OptionParser
     {
         if (options.MaxTime is not { } budget)
         {
+            if (options.DecideOn.Count > 0)
+            {
+                throw new UsageException(
+                    "--decide-on names the verdicts a budgeted run waits for: add --max-time (e.g. --max-time 10m)"
+                );
+            }
             return;
         }
         if (options.BuildList.Count < 2)

@@ -151,6 +151,31 @@ internal static partial class OptionValues
         return values;
     }
 
+    /// <summary>--decide-on's metric names, as comparison.md names them, each once.</summary>
+    public static IReadOnlyList<string> MetricList(string option, string text)
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (
+            values.FirstOrDefault(v =>
+                !System.Text.RegularExpressions.Regex.IsMatch(
+                    v,
+                    "^(mean time|RPC wait|restart|[a-z]+/s|(CPU|storage|instructions)/[a-z]+)$"
+                )
+            ) is
+            { } unknown
+        )
+        {
+            throw new UsageException(
+                $"{option} '{unknown}' is no metric: give them as comparison.md names them, e.g. {option} 'storage/payment' or 'mean time,CPU/payment'"
+            );
+        }
+        if (values.Distinct().Count() != values.Count)
+        {
+            throw new UsageException($"{option} '{text}' lists a metric twice: give each once");
+        }
+        return values;
+    }
+
     public static IReadOnlyList<string> TraceModeList(string option, string text)
     {
         var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();

@@ -94,7 +94,7 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         spent = BudgetedVerdicts.Spend(run.Results.Cases, allCells, DateTimeOffset.UtcNow);
         foreach (
             var decided in comparisons.Comparisons.Where(c =>
-                BudgetedVerdicts.IsPrimary(c) && c.Verdict != Verdict.Unknown
+                BudgetedVerdicts.Decides(c, run.Options.DecideOn) && c.Verdict != Verdict.Unknown
             )
         )
         {
@@ -105,7 +105,7 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
                 rounds.Count + 1,
                 spent.Select(c => c.Pairs).DefaultIfEmpty(0).Max(),
                 Elapsed(),
-                BudgetedVerdicts.Open(comparisons).Count,
+                BudgetedVerdicts.Open(comparisons, run.Options.DecideOn).Count,
                 iterations
             )
             {
@@ -155,7 +155,8 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
     /// <summary>Why the rounds stop after this one, or null with the next round chosen.</summary>
     private string? StopReason(double overhead)
     {
-        var open = BudgetedVerdicts.Open(comparisons!);
+        var decideOn = run.Options.DecideOn;
+        var open = BudgetedVerdicts.Open(comparisons!, decideOn);
         if (outcome.Failed + run.EndsFailed > 0 || outcome.Critical)
         {
             return "a case failed";
@@ -164,9 +165,9 @@ internal sealed class BudgetedRun(RunContext run, BenchmarkOutput output, RunShu
         {
             return "interrupted";
         }
-        if (open.Count == 0)
+        if (BudgetedVerdicts.Settled(comparisons!, decideOn) is { } settled)
         {
-            return BudgetedVerdicts.AllDecided;
+            return settled;
         }
         var openCells = open.Select(c => c.Cell).ToHashSet(StringComparer.Ordinal);
         var openSpend = spent.Where(c => openCells.Contains(c.Cell) && c.Pairs > 0).ToList();

@@ -10,11 +10,33 @@ internal static class BudgetedVerdicts
 {
     public const string AllDecided = "every primary verdict decided";
 
+    /// <summary>What a run given --decide-on stops for once every such verdict is decided.</summary>
+    public const string AllAskedDecided = "every verdict of --decide-on decided";
+
     public static bool IsPrimary(ArmComparison c) =>
         c.Kind == "build" && (c.Metric == ComparisonMetric.MeanTime.Name || ComparisonMetric.NamesThroughput(c.Metric));
 
-    public static IReadOnlyList<ArmComparison> Open(RunComparisons run) =>
-        run.Comparisons.Where(IsPrimary).Where(c => c.Verdict == Verdict.Unknown).ToList();
+    /// <summary>Whether a budgeted run waits for this verdict: a primary one, or with --decide-on a build's verdict on one of its metrics.</summary>
+    public static bool Decides(ArmComparison c, IReadOnlyList<string> decideOn) =>
+        decideOn.Count == 0 ? IsPrimary(c) : c.Kind == "build" && decideOn.Contains(c.Metric);
+
+    public static IReadOnlyList<ArmComparison> Open(RunComparisons run, IReadOnlyList<string>? decideOn = null) =>
+        run.Comparisons.Where(c => Decides(c, decideOn ?? [])).Where(c => c.Verdict == Verdict.Unknown).ToList();
+
+    /// <summary>--decide-on's metrics that no build verdict of the run has (a metric of another workload, say), or none.</summary>
+    public static IReadOnlyList<string> Missing(RunComparisons run, IReadOnlyList<string> decideOn) =>
+        decideOn.Where(m => !run.Comparisons.Any(c => c.Kind == "build" && c.Metric == m)).ToList();
+
+    /// <summary>
+    /// Why the rounds stop with nothing left to wait for: every verdict they wait for decided, or a metric --decide-on
+    /// names that no build verdict has (one of another workload, say); null while some are open.
+    /// </summary>
+    public static string? Settled(RunComparisons run, IReadOnlyList<string> decideOn) =>
+        Missing(run, decideOn) is { Count: > 0 } missing
+            ? $"--decide-on {string.Join(", ", missing)}: no build verdict of this run has it (its metrics: {string.Join(", ", run.Comparisons.Where(c => c.Kind == "build").Select(c => c.Metric).Distinct())})"
+        : Open(run, decideOn).Count > 0 ? null
+        : decideOn.Count == 0 ? AllDecided
+        : AllAskedDecided;
 
     /// <summary>
     /// The open cells that get a pair next round, sharing the time (not the pairs) evenly: each whose topologies took at

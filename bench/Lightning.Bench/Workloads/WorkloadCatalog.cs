@@ -20,6 +20,8 @@ internal static class WorkloadCatalog
         new BalancesKind(),
         new Routes.RoutesKind(),
         new Channels.ChannelsKind(),
+        new Pages.PagesKind(NodeKinds.Capabilities.HistoryTable.Invoices),
+        new Pages.PagesKind(NodeKinds.Capabilities.HistoryTable.Payments),
     ];
 
     public static IWorkloadKind Default => All[0];

@@ -55,6 +55,12 @@ internal static class KnownCapabilities
         typeof(IChannelListing)
     );
 
+    public static readonly Capability HistoryPages = new(
+        "history pages",
+        "listing its invoices and payments a page at a time from an index",
+        typeof(IHistoryPages)
+    );
+
     /// <summary>The mainnet graph written into its store before it starts (--graph).</summary>
     public static readonly Capability Graph = new("graph", "a graph loaded into its gossip store");
 
@@ -73,7 +79,17 @@ internal static class KnownCapabilities
 
     /// <summary>The node calls, each offered by the nodes that implement its interface.</summary>
     public static IReadOnlyList<Capability> NodeCalls { get; } =
-    [Keysend, Bookkeeper, ChannelBalances, PathChoice, RouteQueries, GraphChannels, HistoryListing, ChannelListing];
+    [
+        Keysend,
+        Bookkeeper,
+        ChannelBalances,
+        PathChoice,
+        RouteQueries,
+        GraphChannels,
+        HistoryListing,
+        ChannelListing,
+        HistoryPages,
+    ];
 
     /// <summary>The node calls a node type offers: those whose interface it implements.</summary>
     public static IEnumerable<Capability> OfNode(Type nodeType) =>

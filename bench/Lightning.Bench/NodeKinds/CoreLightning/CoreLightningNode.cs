@@ -26,7 +26,8 @@ internal sealed class CoreLightningNode(
         IRouteQueries,
         IGraphChannels,
         IHistoryListing,
-        IChannelListing
+        IChannelListing,
+        IHistoryPages
 {
     private long nextSetupId;
 
@@ -197,6 +198,50 @@ internal sealed class CoreLightningNode(
             result => result.GetProperty("channels").GetArrayLength(),
             ct
         );
+
+    /// <summary>The table's created index as lightningd counts it: <c>wait</c> for index 0 answers at once with where it is.</summary>
+    public Task<long> LastIndexAsync(HistoryTable table, CancellationToken ct = default) =>
+        SetupCallAsync(
+            "wait",
+            new JsonObject
+            {
+                ["subsystem"] = PagedListing(table).Subsystem,
+                ["indexname"] = "created",
+                ["nextvalue"] = 0,
+            },
+            result => result.TryGetProperty("created", out var created) ? created.GetInt64() : 0,
+            ct
+        );
+
+    /// <summary>listinvoices or listsendpays by created index (from v23.08 and v23.11): the rows from <paramref name="after"/>'s next on.</summary>
+    public Task<int> ListPageAsync(
+        HistoryTable table,
+        long after,
+        int limit,
+        PaymentTag tag,
+        CancellationToken ct = default
+    )
+    {
+        var (method, array, _) = PagedListing(table);
+        return CallAsync(
+            rpc,
+            method,
+            new JsonObject
+            {
+                ["index"] = "created",
+                ["start"] = after + 1,
+                ["limit"] = limit,
+            },
+            $"lnbench:{method}#{tag.PaymentId}",
+            result => result.GetProperty(array).GetArrayLength(),
+            ct
+        );
+    }
+
+    private static (string Method, string Array, string Subsystem) PagedListing(HistoryTable table) =>
+        table == HistoryTable.Invoices
+            ? ("listinvoices", "invoices", "invoices")
+            : ("listsendpays", "payments", "sendpays");
 
     public Task CompleteExternalChannelAsync(ILightningNode peer, string psbt, CancellationToken ct = default) =>
         SetupCallAsync("fundchannel_complete", new JsonObject { ["id"] = peer.NodeId, ["psbt"] = psbt }, Ignore, ct);

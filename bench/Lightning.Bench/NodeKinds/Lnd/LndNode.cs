@@ -18,7 +18,8 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         IKeysendPayer,
         IChannelBalances,
         IPathChoice,
-        IChannelListing
+        IChannelListing,
+        IHistoryPages
 {
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";
@@ -155,6 +156,38 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     /// <summary>ListChannels: every open channel with its peer, balances, HTLCs and commitment.</summary>
     public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
         rest.GetAsync("v1/channels", channels => Array(channels, "channels").Count(), ct);
+
+    /// <summary>ListInvoices or ListPayments asked for the newest row: its index is the answer's last index offset.</summary>
+    public Task<long> LastIndexAsync(HistoryTable table, CancellationToken ct = default) =>
+        rest.GetAsync(
+            PagePath(table, 0, 1, reversed: true),
+            answer => answer.TryGetProperty("last_index_offset", out _) ? Int64(answer, "last_index_offset") : 0,
+            ct
+        );
+
+    /// <summary>ListInvoices (index_offset, num_max_invoices) or ListPayments (index_offset, max_payments, incomplete ones too): the rows after the offset.</summary>
+    public Task<int> ListPageAsync(
+        HistoryTable table,
+        long after,
+        int limit,
+        PaymentTag tag,
+        CancellationToken ct = default
+    ) =>
+        rest.GetAsync(
+            PagePath(table, after, limit, reversed: false),
+            answer => Array(answer, table == HistoryTable.Invoices ? "invoices" : "payments").Count(),
+            ct
+        );
+
+    private static string PagePath(HistoryTable table, long after, int limit, bool reversed)
+    {
+        var order = reversed ? "true" : "false";
+        return table == HistoryTable.Invoices
+            ? FormattableString.Invariant($"v1/invoices?index_offset={after}&num_max_invoices={limit}&reversed={order}")
+            : FormattableString.Invariant(
+                $"v1/payments?index_offset={after}&max_payments={limit}&include_incomplete=true&reversed={order}"
+            );
+    }
 
     private static string? RemoteOf(JsonElement pending) =>
         pending.TryGetProperty("channel", out var channel) && channel.TryGetProperty("remote_node_pub", out var remote)
