@@ -34,6 +34,7 @@ public class CapabilityTests
                 KnownCapabilities.PathChoice,
                 KnownCapabilities.ChannelListing,
                 KnownCapabilities.HistoryPages,
+                KnownCapabilities.HistoryListing,
             },
             KnownCapabilities.OfNode(typeof(LndNode)).ToHashSet()
         );
@@ -52,9 +53,11 @@ public class CapabilityTests
             Assert.Equal(kind.Graph is not null, kind.Offers.Contains(KnownCapabilities.Graph));
             foreach (var history in HistoryKinds.All)
             {
+                // A history is written into the node's own files or into its database on PostgreSQL (LND's SQL store).
                 Assert.Equal(
                     kind.HistoryOf(history) is not null,
                     kind.Offers.Contains(KnownCapabilities.HistoryOf(history))
+                        || kind.Offers.Contains(KnownCapabilities.HistoryOnPostgres(history))
                 );
             }
             // Every node call a kind offers is one its node implements (the kind reads them from its node type).
@@ -92,6 +95,56 @@ public class CapabilityTests
             "a=standin=lnbench-test/standin:1",
         ]);
         Assert.Null(CapabilityCheck.Refusal(keysend, Kinds, CapabilityCheck.Of(keysend, keysend.Workloads)));
+    }
+
+    [Theory]
+    [InlineData("invoices", "lnd", true, null)]
+    [InlineData(
+        "invoices",
+        "lnd",
+        false,
+        "--history needs a history of invoices written into its database (history of invoices): build x (img:1) is lnd"
+    )]
+    [InlineData(
+        "payments",
+        "lnd",
+        true,
+        "--history with --db x:postgres needs a history of payments written into its database on PostgreSQL (history of payments on postgres): build x (img:1) is lnd"
+    )]
+    [InlineData(
+        "moves",
+        "cln",
+        true,
+        "--history with --db x:postgres needs a history of moves written into its database on PostgreSQL (history of moves on postgres): build x (img:1) is cln"
+    )]
+    [InlineData("invoices", "cln", false, null)]
+    public void A_history_is_written_where_a_builds_kind_can_write_it_its_own_files_or_its_database_on_postgres(
+        string historyOf,
+        string kind,
+        bool postgres,
+        string? refused
+    )
+    {
+        string[] db = postgres ? ["--db", "x:postgres"] : [];
+        var options = OptionParser.Parse([
+            "LargeNode",
+            "--history",
+            "1000",
+            "--history-of",
+            historyOf,
+            "--build",
+            $"x={kind}=img:1",
+            .. db,
+        ]);
+        var refusal = CapabilityCheck.Refusal(options, Kinds, CapabilityCheck.Of(options, options.Workloads));
+        if (refused is null)
+        {
+            Assert.Null(refusal);
+        }
+        else
+        {
+            Assert.StartsWith(refused, refusal);
+        }
     }
 
     [Fact]

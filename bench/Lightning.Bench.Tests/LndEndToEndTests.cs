@@ -119,6 +119,59 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_payee_on_postgres_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
+        Skip.If(
+            string.IsNullOrEmpty(postgres),
+            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
+        );
+        var (runDir, run) = await RunAsync(
+            "lnd-history",
+            [
+                "LargeNode",
+                "--history",
+                "3000",
+                "--history-of",
+                "invoices",
+                "--workload",
+                "pay,list-invoices",
+                "--build",
+                $"lnd=lnd={lnd}",
+                "--db",
+                "lnd:postgres",
+                "--postgres-image",
+                postgres!,
+                "--concurrency",
+                "1",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--snapshots",
+                "off",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
+
+        // Written into bob's SQL tables while he was stopped, seen by his own ListInvoices, then paid again.
+        Assert.Contains(
+            "bob: a history of 3,000 invoices (2,999 written, the rest its own), restarted",
+            run.StandardOutput
+        );
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(operations, p => Assert.Equal(("bob", "succeeded"), (p["payee"], p["outcome"])));
+        // Each page is 100 of bob's invoices after add index 1,500: all there (fewer is a failed call).
+        Assert.Equal(4, operations.Count(p => p["case"].Contains("list-invoices", StringComparison.Ordinal)));
+        Assert.Equal(4, operations.Count(p => !p["case"].Contains("list-invoices", StringComparison.Ordinal)));
+        await AssertNothingLeftAsync(runDir, "LargeNode");
+    }
+
+    [SkippableFact]
     public async Task Core_lightning_pays_lnd_and_lnd_pays_core_lightning_on_one_channel_and_through_a_carol_of_the_other_kind()
     {
         var (lnd, cln, bitcoind) = Requirements.LndImages();

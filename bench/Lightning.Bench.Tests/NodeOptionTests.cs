@@ -141,17 +141,6 @@ public class NodeOptionTests
     }
 
     [Fact]
-    public void A_history_on_postgres_is_refused() =>
-        Assert.Contains(
-            "--history writes its rows into a node's sqlite3 database",
-            Assert
-                .Throws<UsageException>(() =>
-                    OptionParser.Parse(["LargeNode", "--history", "1000", "--db", "postgres"])
-                )
-                .Message
-        );
-
-    [Fact]
     public void A_hub_takes_a_history_of_its_own_but_not_a_payees()
     {
         // HubRoutes has no history unless asked (its default is 0); asked, the hub is given it, as LargeNode's carol.

@@ -47,6 +47,9 @@ internal interface ITopologyHost
         CancellationToken ct = default
     );
 
+    /// <summary>The node's database on the topology's PostgreSQL server, once up; null when it keeps its database in its folder (or this host cannot reach it).</summary>
+    INodeDatabase? DatabaseOf(string node) => null;
+
     /// <summary>How each Lightning node is reached by its kind.</summary>
     Task<Func<string, NodeContainer>> NodeContainersAsync(CancellationToken ct = default);
 

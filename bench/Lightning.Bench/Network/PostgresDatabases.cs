@@ -1,4 +1,5 @@
 using Lightning.Bench.Docker;
+using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Topology;
 using Lightning.Bench.Waiting;
 
@@ -53,7 +54,9 @@ internal static class PostgresDatabases
         DockerEngine engine,
         string container,
         string sql,
-        CancellationToken ct
+        CancellationToken ct,
+        string database = Databases.User,
+        TimeSpan? timeout = null
     ) =>
         engine.ExecAsync(
             container,
@@ -61,12 +64,35 @@ internal static class PostgresDatabases
                 "psql",
                 "-v",
                 "ON_ERROR_STOP=1",
+                "-X",
+                "-q",
+                "-A",
+                "-t",
                 "-c",
                 sql,
-                $"postgresql://{Databases.User}:{Databases.Password}@{ComposeGenerator.PodHost}:{Databases.Port}/{Databases.User}",
+                $"postgresql://{Databases.User}:{Databases.Password}@{ComposeGenerator.PodHost}:{Databases.Port}/{database}",
             ],
             null,
-            CallTimeout,
+            timeout ?? CallTimeout,
             ct
         );
+
+    /// <summary>A node's database on the server, for what is written into it while the node is stopped (a history).</summary>
+    public sealed class NodeDatabase(DockerEngine engine, string container, string name) : INodeDatabase
+    {
+        /// <summary>How long one statement may take: a history of a million rows is written in one.</summary>
+        private static readonly TimeSpan StatementTimeout = TimeSpan.FromMinutes(30);
+
+        public string Name => name;
+
+        public async Task<string> QueryAsync(string sql, CancellationToken ct = default)
+        {
+            var (exit, output) = await PsqlAsync(engine, container, sql, ct, name, StatementTimeout);
+            return exit == 0
+                ? output
+                : throw new InvalidOperationException(
+                    $"the PostgreSQL server refused a statement on {name}: {output.Trim().Split('\n')[^1]}"
+                );
+        }
+    }
 }

@@ -37,6 +37,12 @@ internal sealed class SingleHostTopology(
 
     public string Describe(int containers) => $"starting {containers} containers";
 
+    public INodeDatabase? DatabaseOf(string node) =>
+        topology.Node(node).Database == Databases.Postgres
+        && launcher.Containers.TryGetValue(Databases.ServerName, out var server)
+            ? new PostgresDatabases.NodeDatabase(engine, server, ComposeGenerator.DatabaseName(node))
+            : null;
+
     public async Task<HostedTopology> UpAsync(
         ComposeFragments fragments,
         RunCredentials credentials,

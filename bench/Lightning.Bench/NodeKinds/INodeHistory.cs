@@ -1,3 +1,5 @@
+using Lightning.Bench.Progress;
+
 namespace Lightning.Bench.NodeKinds;
 
 /// <summary>
@@ -12,6 +14,12 @@ internal interface INodeHistory
     /// <summary>What the node does in setup for its rows to copy: forwards, pays and receives a payment (channel moves), or only receives (invoices: the history is then the payee's).</summary>
     HistorySeed Seed => HistorySeed.Forward | HistorySeed.Pay | HistorySeed.Receive;
 
+    /// <summary>
+    /// What each setup payment the history copies is worth (msat): 1, as in Core Lightning's own benchmark, so that
+    /// millions of copies of its moves stay within the channels' balances (the bookkeeper refuses an account below zero).
+    /// </summary>
+    long SeedMsat => 1;
+
     /// <summary>Why a build whose programs report <paramref name="versions"/> cannot be given a history (one line), or null.</summary>
     string? Refusal(IReadOnlyDictionary<string, string> versions) => null;
 
@@ -21,6 +29,14 @@ internal interface INodeHistory
     /// <see cref="Progress.UsageException"/>.
     /// </summary>
     Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
+
+    /// <summary>As <see cref="WriteAsync(string, long, CancellationToken)"/>, given where the node keeps its database (its folder, or the topology's server).</summary>
+    Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default) =>
+        store.Database is null
+            ? WriteAsync(store.NodeDirectory, rows, ct)
+            : throw new UsageException(
+                $"this history is written into a node's own database file, and the node keeps its database on PostgreSQL ({store.Database.Name}): give the history to a build on its own files (drop --db postgres)"
+            );
 
     /// <summary>How the node is asked for its history's last row, by that row's created index.</summary>
     HistoryCheck Listing(long lastIndex);

@@ -98,12 +98,6 @@ internal static class OptionParser
                 "--history-of invoices is a payee's history and the hub pays nobody: give the hub moves, payments or forwards (or the invoices to LargeNode)"
             );
         }
-        if (options.UsesPostgres && options.GivesHistory)
-        {
-            throw new UsageException(
-                "--history writes its rows into a node's sqlite3 database: give the history to a build on sqlite3 (drop --db postgres)"
-            );
-        }
         if (options.BuildList.Count > 0 && Given(args, "--cln-image"))
         {
             throw new UsageException(

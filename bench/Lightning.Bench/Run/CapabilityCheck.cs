@@ -39,7 +39,16 @@ internal static class CapabilityCheck
         }
         if (options.GivesHistory)
         {
-            needs.Add(new(KnownCapabilities.HistoryOf(options.HistoryOf), "--history"));
+            // Written into each build's database where it keeps it: its own files, or the topology's PostgreSQL server.
+            needs.AddRange(
+                options.Builds.Select(b => new Need(
+                    b.Database == Databases.Postgres
+                        ? KnownCapabilities.HistoryOnPostgres(options.HistoryOf)
+                        : KnownCapabilities.HistoryOf(options.HistoryOf),
+                    b.Database == Databases.Postgres ? $"--history with --db {b.Name}:postgres" : "--history",
+                    b.Name
+                ))
+            );
             needs.Add(new(KnownCapabilities.HistoryListing, "--history"));
         }
         needs.AddRange(

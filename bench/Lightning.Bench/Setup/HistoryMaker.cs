@@ -22,12 +22,6 @@ internal sealed class HistoryMaker(
     HistorySnapshotStore? snapshots = null
 )
 {
-    /// <summary>
-    /// What the setup's payments are worth: 1 msat, as in Core Lightning's own benchmark, so that millions of copies of
-    /// their moves stay within the channels' balances (the bookkeeper refuses an account that goes below zero).
-    /// </summary>
-    public const long SeedPaymentMsat = 1;
-
     private long setupId;
 
     /// <param name="historyOf">What the history is (<see cref="HistoryKinds"/>): a history the node only receives (invoices) goes to the payee of its flow.</param>
@@ -68,16 +62,16 @@ internal sealed class HistoryMaker(
                     // A forward needs the payer to know the hop beyond this node (the flows' own routes are all setup waited for).
                     await new ChannelOpener(network, progress).WaitRoutesAsync(
                         [new PaymentFlow(into, outOf)],
-                        SeedPaymentMsat,
+                        history.SeedMsat,
                         ct
                     );
-                    await PayAsync(into, outOf, ct);
+                    await PayAsync(into, outOf, history.SeedMsat, ct);
                 }
                 if (history.Seed.HasFlag(HistorySeed.Pay))
                 {
-                    await PayAsync(name, outOf, ct);
+                    await PayAsync(name, outOf, history.SeedMsat, ct);
                 }
-                await PayAsync(payer ?? into, name, ct);
+                await PayAsync(payer ?? into, name, history.SeedMsat, ct);
                 await SettledAsync(name, ct);
             }
             HistoryWritten? written = null;
@@ -113,7 +107,7 @@ internal sealed class HistoryMaker(
                     $"{from} to pay {to} after {name}'s restart",
                     async c =>
                     {
-                        await PayAsync(from, to, c);
+                        await PayAsync(from, to, history.SeedMsat, c);
                         return WaitState.Met();
                     },
                     ct
@@ -142,7 +136,7 @@ internal sealed class HistoryMaker(
         var directory = network.Layout.NodeDirectory(node);
         if (snapshots is null || history.Snapshots is not { } kept)
         {
-            return await history.WriteAsync(directory, rows, ct);
+            return await history.WriteAsync(new HistoryStore(directory, network.Host.DatabaseOf(node)), rows, ct);
         }
         var (key, file) = await snapshots.ForAsync(image, historyOf, rows, ct);
         var names = network.Nodes.ToDictionary(n => n.Value.NodeId.ToLowerInvariant(), n => n.Key);
@@ -178,13 +172,13 @@ internal sealed class HistoryMaker(
     }
 
     /// <summary>One setup payment: an invoice on the payee, paid by the payer (a failure throws: the setup cannot go on).</summary>
-    private async Task PayAsync(string payer, string payee, CancellationToken ct)
+    private async Task PayAsync(string payer, string payee, long amountMsat, CancellationToken ct)
     {
         var tag = new PaymentTag(-Interlocked.Increment(ref setupId), InSetup: true);
         var invoice = await network
             .Nodes[payee]
             .CreateInvoiceAsync(
-                SeedPaymentMsat,
+                amountMsat,
                 $"lnbench-history-{-tag.PaymentId}-{Guid.NewGuid():N}",
                 "lnbench: a payment for the history",
                 tag,

@@ -77,6 +77,10 @@ internal static class KnownCapabilities
     public static Capability HistoryOf(string what) =>
         new($"history of {what}", $"a history of {what} written into its database");
 
+    /// <summary>A history of <paramref name="what"/> written into the node's database on the topology's PostgreSQL server (--history with --db postgres).</summary>
+    public static Capability HistoryOnPostgres(string what) =>
+        new($"history of {what} on postgres", $"a history of {what} written into its database on PostgreSQL");
+
     /// <summary>The node calls, each offered by the nodes that implement its interface.</summary>
     public static IReadOnlyList<Capability> NodeCalls { get; } =
     [

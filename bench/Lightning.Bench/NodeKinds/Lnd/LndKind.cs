@@ -55,7 +55,15 @@ internal sealed class LndKind : INodeKind
     /// reached through a port published on this host, not through a swarm agent's pipe), Valgrind, graph or history yet.
     /// </summary>
     public IReadOnlySet<Capability> Offers { get; } =
-        KnownCapabilities.OfNode(typeof(LndNode)).Append(KnownCapabilities.Postgres).ToHashSet();
+        KnownCapabilities
+            .OfNode(typeof(LndNode))
+            .Concat([KnownCapabilities.Postgres, KnownCapabilities.HistoryOnPostgres(HistoryKinds.Invoices)])
+            .ToHashSet();
+
+    /// <summary>Paid invoices, in its native SQL store on PostgreSQL.</summary>
+    INodeHistory? INodeKind.HistoryOf(string what) => what == HistoryKinds.Invoices ? Invoices : null;
+
+    private static readonly LndInvoicesHistory Invoices = new();
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;

@@ -19,7 +19,8 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
         IChannelBalances,
         IPathChoice,
         IChannelListing,
-        IHistoryPages
+        IHistoryPages,
+        IHistoryListing
 {
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";
@@ -156,6 +157,22 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     /// <summary>ListChannels: every open channel with its peer, balances, HTLCs and commitment.</summary>
     public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
         rest.GetAsync("v1/channels", channels => Array(channels, "channels").Count(), ct);
+
+    /// <summary>ListInvoices from the add index before the history's last: the last row written must be listed.</summary>
+    public async Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default)
+    {
+        var listed = await rest.GetAsync(
+            PagePath(HistoryTable.Invoices, check.LastIndex - 1, 1, reversed: false),
+            answer => Array(answer, check.Array).Select(i => Int64(i, "add_index")).ToList(),
+            ct
+        );
+        if (listed is not [var index] || index != check.LastIndex)
+        {
+            throw new InvalidOperationException(
+                $"{Name} does not see its history: {check.Method} after add index {check.LastIndex - 1:N0} listed [{string.Join(", ", listed)}], not {check.LastIndex:N0} (the last row written); the history is not measured"
+            );
+        }
+    }
 
     /// <summary>ListInvoices or ListPayments asked for the newest row: its index is the answer's last index offset.</summary>
     public Task<long> LastIndexAsync(HistoryTable table, CancellationToken ct = default) =>

@@ -1,0 +1,109 @@
+using System.Globalization;
+using Lightning.Bench.Progress;
+
+namespace Lightning.Bench.NodeKinds.Lnd;
+
+/// <summary>
+/// An LND payee's history of paid invoices in its native SQL store on the topology's PostgreSQL server
+/// (<c>--db.use-native-sql</c>, invoices in SQL tables from v0.18): its newest settled invoice copied, with its HTLCs and
+/// features, again and again with fresh preimages, hashes and payment addresses, later add and settle indexes and
+/// timestamps, in one statement while the node is stopped; the table's id (LND's add index) and the settle index moved
+/// past the copies. LND's bbolt store is a B+tree of serialized records the harness does not write: a history there is
+/// refused in one line.
+/// </summary>
+internal sealed class LndInvoicesHistory : INodeHistory
+{
+    /// <summary>LND's ContractSettled in the invoices table's state column.</summary>
+    public const int Settled = 1;
+
+    /// <summary>Where a copy's HTLC ids start on its channel, far above any id the live channel reaches in a run, so a copy never takes a live HTLC's (chan_id, htlc_id).</summary>
+    public const long CopiedHtlcIds = 1L << 40;
+
+    public string What =>
+        "invoices: the payee's newest paid invoice in LND's native SQL store (its row, HTLCs and features), copied with fresh preimages, hashes and payment addresses, later add and settle indexes and timestamps, into its database on PostgreSQL while it is stopped";
+
+    public HistorySeed Seed => HistorySeed.Receive;
+
+    /// <summary>LND's channels take no HTLC under 1 sat by default (--bitcoin.minhtlc): a 1-msat payment finds no route.</summary>
+    public long SeedMsat => 1000;
+
+    public Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
+        throw new UsageException(NoSqlStore);
+
+    /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
+    public const string NoSqlStore =
+        "an LND history is written into its native SQL store on PostgreSQL, and this node keeps its invoices in bbolt: give the build --db BUILD:postgres";
+
+    public async Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default)
+    {
+        var db = store.Database ?? throw new UsageException(NoSqlStore);
+        var counts = (
+            await db.QueryAsync(
+                $"SELECT count(*), coalesce(max(id), 0) FROM invoices; SELECT count(*) FROM invoices WHERE state = {Settled}",
+                ct
+            )
+        ).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var (existing, last) = Pair(counts[0]);
+        if (long.Parse(counts[1], CultureInfo.InvariantCulture) == 0)
+        {
+            throw new InvalidOperationException(
+                $"{db.Name} has no paid invoice to copy: the node was paid nothing before its history was written"
+            );
+        }
+        var toWrite = Math.Max(0, rows - existing);
+        if (toWrite > 0)
+        {
+            await db.QueryAsync(CopySql(toWrite), ct);
+        }
+        return new HistoryWritten(toWrite, Listing(last + toWrite));
+    }
+
+    /// <summary>
+    /// One transaction: the template (newest settled invoice), its copies numbered 1…n after the table's last id and the
+    /// settle sequence's value; each copy's preimage is sha256 of a per-run seed and its number, its hash sha256 of that.
+    /// </summary>
+    public static string CopySql(long copies) =>
+        FormattableString.Invariant(
+            $"""
+            BEGIN;
+            CREATE TEMP TABLE lnb_template ON COMMIT DROP AS
+              SELECT * FROM invoices WHERE state = {Settled} ORDER BY id DESC LIMIT 1;
+            CREATE TEMP TABLE lnb_base ON COMMIT DROP AS
+              SELECT (SELECT max(id) FROM invoices) AS id,
+                     (SELECT current_value FROM invoice_sequences WHERE name = 'settle_index') AS settle,
+                     (SELECT coalesce(max(id), 0) FROM invoice_htlcs) AS htlc,
+                     (SELECT count(*) FROM invoice_htlcs h JOIN lnb_template t ON h.invoice_id = t.id) AS per,
+                     gen_random_uuid()::text AS seed;
+            CREATE TEMP TABLE lnb_copies ON COMMIT DROP AS
+              SELECT g AS n, sha256(convert_to(b.seed || ':' || g, 'UTF8')) AS preimage FROM lnb_base b, generate_series(1, {copies}) g;
+            INSERT INTO invoices (id, hash, preimage, settle_index, settled_at, memo, amount_msat, cltv_delta, expiry,
+                payment_addr, payment_request, payment_request_hash, state, amount_paid_msat, is_amp, is_hodl, is_keysend,
+                created_at)
+              SELECT b.id + c.n, sha256(c.preimage), c.preimage, b.settle + c.n, t.settled_at + c.n * interval '1 millisecond',
+                t.memo, t.amount_msat, t.cltv_delta, t.expiry, sha256(c.preimage || '\x01'::bytea), t.payment_request,
+                sha256(c.preimage || '\x02'::bytea), t.state, t.amount_paid_msat, t.is_amp, t.is_hodl, t.is_keysend,
+                t.created_at + c.n * interval '1 millisecond'
+              FROM lnb_copies c, lnb_base b, lnb_template t;
+            INSERT INTO invoice_features (feature, invoice_id)
+              SELECT f.feature, b.id + c.n FROM lnb_copies c, lnb_base b, lnb_template t JOIN invoice_features f ON f.invoice_id = t.id;
+            INSERT INTO invoice_htlcs (id, chan_id, htlc_id, amount_msat, total_mpp_msat, accept_height, accept_time,
+                expiry_height, state, resolve_time, invoice_id)
+              SELECT b.htlc + (c.n - 1) * b.per + row_number() OVER (PARTITION BY c.n ORDER BY h.id), h.chan_id,
+                {CopiedHtlcIds} + (c.n - 1) * b.per + row_number() OVER (PARTITION BY c.n ORDER BY h.id), h.amount_msat,
+                h.total_mpp_msat, h.accept_height, h.accept_time, h.expiry_height, h.state, h.resolve_time, b.id + c.n
+              FROM lnb_copies c, lnb_base b, lnb_template t JOIN invoice_htlcs h ON h.invoice_id = t.id;
+            UPDATE invoice_sequences SET current_value = current_value + {copies} WHERE name = 'settle_index';
+            SELECT setval(pg_get_serial_sequence('invoices', 'id'), (SELECT max(id) FROM invoices));
+            SELECT setval(pg_get_serial_sequence('invoice_htlcs', 'id'), greatest((SELECT max(id) FROM invoice_htlcs), 1));
+            COMMIT;
+            """
+        );
+
+    public HistoryCheck Listing(long lastIndex) => new("ListInvoices", "invoices", lastIndex);
+
+    private static (long, long) Pair(string line)
+    {
+        var parts = line.Split('|');
+        return (long.Parse(parts[0], CultureInfo.InvariantCulture), long.Parse(parts[1], CultureInfo.InvariantCulture));
+    }
+}
