@@ -13,6 +13,54 @@ public class LndKindTests
 {
     private const string Image = "lnbench-local/lnd:v0.21.1-beta";
 
+    [Theory]
+    [InlineData("lnd version 0.18.5-beta commit=v0.18.5-beta", "timeout_seconds (before v0.19)", "payment address")]
+    [InlineData(
+        "lnd version 0.18.3-beta commit=v0.18.3-beta",
+        "cannot read Bitcoin Core 28's warnings",
+        "payment address"
+    )]
+    [InlineData("lnd version 0.19.3-beta commit=v0.19.3-beta", "does not look for peers on regtest", "timeout_seconds")]
+    [InlineData(
+        "lnd version 0.20.3-beta commit=v0.20.3-beta",
+        "only invoices with a payment address",
+        "timeout_seconds"
+    )]
+    [InlineData("lnd version 0.21.1-beta commit=v0.21.1-beta", "at least 24 and HTLCs refused within 19", "18.4")]
+    public async Task Each_lnd_release_s_differences_are_said_in_the_runs_notes(
+        string version,
+        string said,
+        string notSaid
+    )
+    {
+        var check = await new LndKind().CheckImageAsync(
+            new Dictionary<string, string> { ["lnd"] = version },
+            [],
+            (_, _) => Task.FromResult((0, ""))
+        );
+
+        Assert.Null(check.Refusal);
+        Assert.Contains(check.Notes, n => n.Contains(said, StringComparison.Ordinal));
+        Assert.DoesNotContain(check.Notes, n => n.Contains(notSaid, StringComparison.Ordinal));
+        Assert.Contains(check.Notes, n => n.Contains("--nobootstrap", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("lnd version 0.17.4-beta commit=v0.17.4-beta", "LND v0.17.4 is not a release the harness knows")]
+    [InlineData("lnd version 0.22.0-beta commit=v0.22.0-beta", "LND v0.22.0 is not a release the harness knows")]
+    [InlineData("lnd version unknown", "not a release the harness can read")]
+    public async Task An_lnd_release_the_kind_does_not_know_is_refused_in_one_line(string version, string said)
+    {
+        var check = await new LndKind().CheckImageAsync(
+            new Dictionary<string, string> { ["lnd"] = version },
+            [],
+            (_, _) => Task.FromResult((0, ""))
+        );
+
+        Assert.Contains(said, check.Refusal);
+        Assert.DoesNotContain('\n', check.Refusal!);
+    }
+
     [Fact]
     public void An_lnd_node_listens_on_its_own_ports_in_the_topologys_namespace_and_bitcoind_publishes_zmq_for_it()
     {
@@ -46,6 +94,8 @@ public class LndKindTests
         Assert.Contains($"--rpclisten=127.0.0.1:{peer + LndKind.GrpcPortOffset}", bob.Command!);
         Assert.Contains("--bitcoind.zmqpubrawblock=tcp://127.0.0.1:28332", bob.Command!);
         Assert.Contains("--configfile=/lnb/lnd.conf", bob.Command!);
+        // From v0.20 lnd looks for peers on regtest unless told not to; every release takes the flag.
+        Assert.Contains("--nobootstrap", bob.Command!);
         // No trace socket for a kind without spans, even with traces on; Core Lightning's node keeps its own.
         Assert.Null(bob.Environment?.GetValueOrDefault("CLN_TRACE_SOCKET"));
         Assert.NotNull(file.Services["alice"].Environment?.GetValueOrDefault("CLN_TRACE_SOCKET"));

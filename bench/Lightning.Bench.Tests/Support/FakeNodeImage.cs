@@ -72,7 +72,7 @@ internal static class FakeNodeImage
     }
 
     /// <summary>An image with a stand-in lnd and a bitcoind built without ZMQ, both answering only their version and help flags.</summary>
-    public const string FakeLnd = "lnbench-test/fakelnd:1";
+    public const string FakeLnd = "lnbench-test/fakelnd:2";
 
     public static Task EnsureFakeLndAsync() =>
         ImportAsync(
@@ -80,7 +80,7 @@ internal static class FakeNodeImage
             BasicApplets,
             new Dictionary<string, string>
             {
-                ["usr/local/bin/lnd"] = "#!/bin/sh\necho 'lnd version 0.0.0-fake commit=fake'\n",
+                ["usr/local/bin/lnd"] = "#!/bin/sh\necho 'lnd version 0.21.1-beta commit=fake'\n",
                 ["usr/local/bin/bitcoind"] =
                     "#!/bin/sh\ncase \"$1\" in -version) echo 'Bitcoin Core daemon version v0.0.0-fake';; *) echo 'Options:'; echo '  -server'; echo '  -rpcauth=<userpw>';; esac\n",
             }

@@ -26,7 +26,7 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     public const string KeysendRecord = "5482373484";
 
     /// <summary>How long LND itself may try a payment before it gives up (the harness's own timeout is shorter).</summary>
-    private const int PaymentTimeoutSeconds = 120;
+    public const int PaymentTimeoutSeconds = 120;
 
     /// <summary>Invoice labels (the harness's) → payment hashes (LND has no labels; cancelling takes the hash).</summary>
     private readonly ConcurrentDictionary<string, string> invoiceHashes = new();
