@@ -119,6 +119,54 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_older_lnd_release_pays_a_current_one_and_pages_their_invoices_with_its_differences_said()
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        Skip.If(
+            string.IsNullOrEmpty(old),
+            "set LNBENCH_E2E_OLD_LND_IMAGE to an LND release before v0.19 (e.g. lightninglabs/lnd:v0.18.5-beta)"
+        );
+        var (runDir, run) = await RunAsync(
+            "lnd-old",
+            [
+                "AlicePaysBob",
+                "--workload",
+                "pay,fail-at-payee,list-invoices,list-payments",
+                "--build",
+                $"mixed=lnd={old},bob=lnd={lnd}",
+                "--concurrency",
+                "2",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
+
+        // What the older release does differently is said before anything starts, and it pays as any other.
+        Assert.Contains("SendPaymentV2 refuses a payment without timeout_seconds (before v0.19)", run.StandardOutput);
+        Assert.Contains("the harness passes --nobootstrap", run.StandardOutput);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.Equal(4 * 4 * 2, operations.Count);
+        Assert.All(
+            operations,
+            r =>
+                Assert.Equal(
+                    r["case"].Contains("fail-at-payee", StringComparison.Ordinal) ? "failed" : "succeeded",
+                    r["outcome"]
+                )
+        );
+        var manifest = await File.ReadAllTextAsync(Path.Combine(runDir, "manifest.json"));
+        Assert.Contains("timeout_seconds (before v0.19)", manifest);
+        await AssertNothingLeftAsync(runDir, "AlicePaysBob");
+    }
+
+    [SkippableFact]
     public async Task An_lnd_payee_on_postgres_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
