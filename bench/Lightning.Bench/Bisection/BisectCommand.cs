@@ -92,6 +92,8 @@ internal static class BisectCommand
             (record, folder) = await StartAsync(options, ct);
         }
         folderOut.Value = folder;
+        // A step stopped by a signal ends this process from its run's shutdown: the way on is said there.
+        HarnessExit.InterruptedNote = "the bisection was stopped during a step" + Resume(folder);
         // The checkout as the bisection found it (a full path): a resumed one may run from another folder.
         var checkout = await GitCheckout.OpenAsync(record.Source, ct);
         var commits = record.Commits;

@@ -13,6 +13,12 @@ internal static class HarnessExit
 
     public const int Interrupted = 130;
 
+    /// <summary>
+    /// What a command that runs the harness in its own process (a bisection's steps) says when a run it started ends the
+    /// process on a signal (the run's shutdown exits with 130 itself, so the command never gets to say it); null: nothing.
+    /// </summary>
+    public static string? InterruptedNote { get; set; }
+
     /// <summary>Writes "lnbench: error: MESSAGE" to standard error and returns <paramref name="exitCode"/>.</summary>
     public static int Fail(int exitCode, string message)
     {

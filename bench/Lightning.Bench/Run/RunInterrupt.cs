@@ -144,6 +144,10 @@ internal sealed class RunInterrupt : IDisposable
         }
         // What the left-behind thread had under way is not whole and never will be.
         AtomicFile.RemoveUnfinished();
+        if (HarnessExit.InterruptedNote is { } note)
+        {
+            Console.Error.WriteLine($"lnbench: error: {note}");
+        }
         Environment.Exit(HarnessExit.Interrupted);
     }
 
