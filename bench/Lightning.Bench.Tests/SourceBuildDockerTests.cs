@@ -315,48 +315,6 @@ public sealed class SourceBuildDockerTests : IDisposable
         );
     }
 
-    /// <summary>On real nodes (each commit's image is the E2E Core Lightning image, tagged by the image command).</summary>
-    [SkippableFact]
-    [Trait("Category", "E2E")]
-    public async Task Ctrl_C_during_a_bisections_step_ends_it_with_the_way_to_resume_and_leaves_nothing_running()
-    {
-        var (cln, bitcoind) = Requirements.NodeImages();
-        var first = repository.Commit("first", new Dictionary<string, string?> { ["a.txt"] = "1\n" });
-        repository.Commit("second", new Dictionary<string, string?> { ["a.txt"] = "2\n" });
-        using var harness = HarnessProcess.Start(
-            "bisect",
-            first,
-            "main",
-            "AlicePaysBob",
-            "--source",
-            repository.Path,
-            "--image-command",
-            $"docker tag {cln} {{image}}",
-            "--metric",
-            "mean time",
-            "--max-time",
-            "5m",
-            "--bitcoind-image",
-            bitcoind,
-            "--no-pull",
-            "--results",
-            results
-        );
-        await harness.WaitForOutputAsync("topology ready, benchmarking", TimeSpan.FromMinutes(5));
-
-        await harness.SignalAsync("INT");
-
-        Assert.Equal(HarnessExit.Interrupted, await harness.WaitForExitAsync(TimeSpan.FromMinutes(2)));
-        var folder = Assert.Single(Directory.GetDirectories(results, "bisect-*"));
-        Assert.Contains(
-            $"the bisection was stopped during a step; ./run.sh bisect --resume {folder} goes on from the steps done",
-            harness.Output
-        );
-        Assert.Equal(BisectRecord.Measuring, BisectRecord.Read(Path.Combine(folder, BisectRecord.FileName)).Status);
-        using var engine = new DockerEngine();
-        await RunResources.Of(engine, harness.RunId!).AssertNoneLeftAsync();
-    }
-
     [SkippableFact]
     public async Task Ctrl_C_during_a_build_stops_the_command_and_leaves_nothing_but_its_log()
     {
