@@ -236,6 +236,18 @@ internal sealed class LndKind : INodeKind
                     ),
                 ct
             );
+            // GetInfo answers before lnd's peer server is up (v0.19: ConnectPeer then says "server is still in the
+            // process of starting"): ready once its state is SERVER_ACTIVE.
+            var state = await rest.GetAsync(
+                "v1/state",
+                answer => answer.TryGetProperty("state", out var s) ? s.GetString() ?? "" : "",
+                ct
+            );
+            if (state != "SERVER_ACTIVE")
+            {
+                await rest.DisposeAsync();
+                return (null, $"its state is {state}, not SERVER_ACTIVE yet");
+            }
             return (new LndNode(container.Name, container.Peer, rest, id, version), "answered");
         }
         catch (NodeCallException e) when (e.Failure is NodeCallFailure.Refused or NodeCallFailure.ConnectionLost)
