@@ -72,11 +72,7 @@ public class LndEndToEndTests
     public async Task Lnd_on_postgres_is_compared_with_the_same_image_on_its_own_files_and_keeps_nothing_of_its_database_itself()
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
-        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
-        Skip.If(
-            string.IsNullOrEmpty(postgres),
-            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
-        );
+        var postgres = Requirements.PostgresImage();
         var (runDir, _) = await RunAsync(
             "lnd-postgres",
             [
@@ -88,7 +84,7 @@ public class LndEndToEndTests
                 "--db",
                 "pg:postgres",
                 "--postgres-image",
-                postgres!,
+                postgres,
                 "--concurrency",
                 "2",
                 "--iterations",
@@ -170,11 +166,7 @@ public class LndEndToEndTests
     public async Task An_lnd_payee_on_postgres_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
-        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
-        Skip.If(
-            string.IsNullOrEmpty(postgres),
-            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
-        );
+        var postgres = Requirements.PostgresImage();
         var (runDir, run) = await RunAsync(
             "lnd-history",
             [
@@ -190,7 +182,7 @@ public class LndEndToEndTests
                 "--db",
                 "lnd:postgres",
                 "--postgres-image",
-                postgres!,
+                postgres,
                 "--concurrency",
                 "1",
                 "--iterations",

@@ -397,11 +397,7 @@ public class WorkloadEndToEndTests
     public async Task A_build_on_postgres_is_compared_with_the_same_image_on_sqlite3_and_its_servers_costs_are_counted()
     {
         var (cln, bitcoind) = Requirements.NodeImages();
-        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
-        Skip.If(
-            string.IsNullOrEmpty(postgres),
-            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
-        );
+        var postgres = Requirements.PostgresImage();
         var (runDir, _) = await HarnessProcess.RunToResultsAsync(
             "postgres",
             [
@@ -413,7 +409,7 @@ public class WorkloadEndToEndTests
                 "--db",
                 "pg:postgres",
                 "--postgres-image",
-                postgres!,
+                postgres,
                 "--concurrency",
                 "2",
                 "--iterations",

@@ -132,6 +132,17 @@ internal static class Requirements
         Skip.If(true, problem);
     }
 
+    /// <summary>A PostgreSQL image for end-to-end runs on a database server (LNBENCH_E2E_POSTGRES_IMAGE).</summary>
+    public static string PostgresImage()
+    {
+        var postgres = Environment.GetEnvironmentVariable("LNBENCH_E2E_POSTGRES_IMAGE");
+        Skip.If(
+            string.IsNullOrEmpty(postgres),
+            "set LNBENCH_E2E_POSTGRES_IMAGE to a PostgreSQL image with the official image's interface (e.g. postgres:17)"
+        );
+        return postgres!;
+    }
+
     /// <summary>An LND image for end-to-end runs (LNBENCH_E2E_LND_IMAGE), with the Core Lightning and bitcoind images.</summary>
     public static (string Lnd, string Cln, string Bitcoind) LndImages()
     {
