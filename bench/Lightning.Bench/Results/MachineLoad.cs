@@ -55,10 +55,10 @@ internal sealed record MachineLoad(
 )
 {
     /// <summary>
-    /// Other work's share of the machine's CPU above which a run is called busy, in %. Chosen from measurements on this
-    /// project's 2-core machine (docs/outputs.md#the-machine-while-a-run-measured): a quiet run's other work took 3–9 % (the
-    /// engine, containerd's shims and the kernel's share of the run's networking count as other work), a run beside a
-    /// two-thread CPU hog 55–70 %.
+    /// Other work's share of the machine's CPU above which a run is called busy, in %. From measurements on this
+    /// project's shared 2-core machine (docs/outputs.md#the-machine-while-a-run-measured): a run beside a two-thread CPU
+    /// hog had 91 % other work, one beside the machine's other tenants 84 %; a quiet run's would be what the run causes
+    /// outside its cgroups (the engine, 2.6 % in a sample, containerd's shims, the kernel's networking): a few %.
     /// </summary>
     public const double DefaultBusyThresholdPercent = 25;
 
