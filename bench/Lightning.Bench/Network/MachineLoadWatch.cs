@@ -16,6 +16,8 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
 {
     private readonly RunContainersCpu containers;
     private readonly TimeSpan every;
+
+    // Not disposed: a sample the engine holds past the stop's limit may still be running.
     private readonly CancellationTokenSource stop = new();
     private readonly List<MachineLoadSample> samples = [];
     private readonly Lock gate = new();
@@ -72,7 +74,10 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
             }
             : null;
 
-    /// <summary>Stops sampling, after one last sample; again, it returns at once.</summary>
+    /// <summary>
+    /// Stops sampling, after one last sample; again, it returns at once. It never holds up the run's end: a sample
+    /// the engine does not answer within <see cref="StopLimit"/> is left out.
+    /// </summary>
     public async Task StopAsync()
     {
         if (!stop.IsCancellationRequested)
@@ -80,11 +85,14 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
             await stop.CancelAsync();
             if (loop is not null)
             {
-                await loop;
+                await Task.WhenAny(loop, Task.Delay(StopLimit));
             }
-            await TakeAsync(CancellationToken.None);
+            using var last = new CancellationTokenSource(StopLimit);
+            await TakeAsync(last.Token);
         }
     }
+
+    private static readonly TimeSpan StopLimit = TimeSpan.FromSeconds(5);
 
     private async Task SampleAsync(CancellationToken ct)
     {
@@ -103,7 +111,14 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
 
     private async Task TakeAsync(CancellationToken ct)
     {
-        await taking.WaitAsync(CancellationToken.None);
+        try
+        {
+            await taking.WaitAsync(ct);
+        }
+        catch (OperationCanceledException)
+        {
+            return;
+        }
         try
         {
             var runSeconds = await containers.ReadSecondsAsync(ct);
@@ -129,7 +144,14 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
                 samples.Add(sample);
             }
         }
-        catch (OperationCanceledException) when (ct.IsCancellationRequested) { }
+        catch (Exception e)
+        {
+            // A sample is never worth a run (the engine gone, a cgroup unreadable): the record says why it has fewer.
+            if (!(e is OperationCanceledException && ct.IsCancellationRequested))
+            {
+                containers.NoteProblem($"a sample failed ({e.GetType().Name}: {e.Message})");
+            }
+        }
         finally
         {
             taking.Release();
@@ -139,8 +161,6 @@ internal sealed class MachineLoadWatch : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await StopAsync();
-        stop.Dispose();
-        taking.Dispose();
     }
 }
 
@@ -156,6 +176,9 @@ internal sealed class RunContainersCpu(DockerEngine engine, string labelFilter)
     /// <summary>Why a container's CPU could not be read (then it counts as other work), or null.</summary>
     public string? Problem { get; private set; }
 
+    /// <summary>Keeps the first problem met.</summary>
+    public void NoteProblem(string problem) => Problem ??= problem;
+
     /// <summary>The seconds of CPU the run's containers used since the last call (all a new container used so far).</summary>
     public async Task<double> ReadSecondsAsync(CancellationToken ct)
     {
@@ -164,7 +187,7 @@ internal sealed class RunContainersCpu(DockerEngine engine, string labelFilter)
         {
             listed = await engine.ListContainersAsync(labelFilter, ct);
         }
-        catch (DockerApiException e)
+        catch (Exception e) when (e is DockerApiException or IOException or HttpRequestException or TimeoutException)
         {
             Problem ??= $"the run's containers could not be listed ({e.Message})";
             return 0;
