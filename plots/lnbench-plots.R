@@ -143,6 +143,38 @@ if (nrow(payments) > 0) {
   }
 }
 
+# The routes workload: each query's latency against its amount, per build (colour) and case without its build (panel);
+# points are the pathfinder's answers (found or not), lines join each build's median and, dashed, its p95 per amount.
+if (nrow(payments) > 0 && all(c("amount_msat", "destinations") %in% names(payments))) {
+  routes <- subset(payments, phase == "measured" & as_expected & !is.na(amount_msat) & destinations %in% c("top", "sample"))
+  if (nrow(routes) > 0) {
+    routes$key <- names(case_labels)[as.integer(routes$case)]
+    routes$build <- ifelse(grepl("Build=", routes$key), sub(".*Build=([^,]+).*", "\\1", routes$key), "run")
+    routes$panel <- gsub("^, |, $", "", gsub("(, )?(Topology|Build)=[^,]+", "", routes$key))
+    routes$panel[routes$panel == ""] <- "all queries"
+    routes$amount_sat <- routes$amount_msat / 1000
+    routes$found <- ifelse(routes$outcome == "succeeded", "route found", "no route")
+    cells <- aggregate(latency_ms ~ build + panel + amount_sat, data = routes,
+                       FUN = function(x) c(p50 = unname(quantile(x, 0.5)), p95 = unname(quantile(x, 0.95))))
+    cells <- data.frame(build = cells$build, panel = cells$panel, amount_sat = cells$amount_sat,
+                        p50 = cells$latency_ms[, "p50"], p95 = cells$latency_ms[, "p95"])
+    plot <- ggplot(routes, aes(amount_sat, latency_ms, colour = build)) +
+      geom_point(aes(shape = found), alpha = 0.35, size = 1.2,
+                 position = position_jitterdodge(jitter.width = 0.15, dodge.width = 0.35, seed = 1)) +
+      geom_line(data = cells, aes(y = p50), linewidth = 0.8) +
+      geom_line(data = cells, aes(y = p95), linewidth = 0.5, linetype = "dashed") +
+      facet_wrap(~panel) +
+      scale_x_log10(breaks = sort(unique(routes$amount_sat)), labels = function(x) format(x, big.mark = ",", scientific = FALSE)) +
+      scale_y_log10() +
+      scale_shape_manual(values = c("route found" = 16, "no route" = 4)) +
+      labs(title = "Route queries: latency against amount",
+           subtitle = "measured answers, all topologies of a build (x: no route fits); solid: median per amount, dashed: p95",
+           x = "amount (sat, log scale)", y = "latency (ms, log scale)", colour = "build", shape = NULL) +
+      theme_bw()
+    suppressWarnings(save(plot, "route-amounts.png"))
+  }
+}
+
 # With --probe: every node's answers to the cheap RPC over each case's time line (log scale, so a freeze stands out).
 probes_path <- file.path(dir, "probes.csv")
 if (file.exists(probes_path)) {

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using System.Diagnostics;
 using Lightning.Bench.Graph;
 
@@ -157,7 +158,7 @@ public class GossipStoreWriterTests : IDisposable
 
     [SkippableFact]
     [Trait("Category", "E2E")]
-    public async Task The_whole_store_is_byte_for_byte_what_the_builds_gossmap_compress_writes()
+    public async Task The_upstream_form_is_byte_for_byte_what_the_builds_gossmap_compress_writes_and_the_harness_form_differs_only_in_htlc_maxima_and_flags()
     {
         var (cln, _) = Requirements.NodeImages();
         var (snapshotPath, _) = Requirements.GraphData();
@@ -178,26 +179,72 @@ public class GossipStoreWriterTests : IDisposable
         Skip.If(exit == 42, $"{cln} has no devtools/gossmap-compress to compare with");
         Assert.True(exit == 0, output);
         var tool = await File.ReadAllBytesAsync(Path.Combine(directory, "tool.store"));
-        var snapshot = GossmapSnapshot.Read(snapshotPath);
-        var ids = new GraphNodeIds(
-            snapshot.NodeCount,
-            new Dictionary<int, byte[]> { [2134] = Convert.FromHexString(UpstreamMapped) }
-        );
-        using var ours = new MemoryStream();
+        // The writers a run makes: --graph-store upstream's, and the default's.
+        var graph = Lightning.Bench.Graph.RunGraph.Load(snapshotPath, 2134, seed: 1);
+        var ids = graph.Ids.Mapping(2134, Convert.FromHexString(UpstreamMapped));
+        byte[] Store(string form)
+        {
+            graph.Form = GossipStoreForms.Parse("--graph-store", form);
+            using var store = new MemoryStream();
+            graph.Writer(ids).WriteStore(store, tool[0], Enumerable.Range(0, graph.Snapshot.Channels.Count));
+            return store.ToArray();
+        }
 
-        new GossipStoreWriter(snapshot, ids) { AsDecompressWrites = true }.WriteStore(
-            ours,
-            tool[0],
-            Enumerable.Range(0, snapshot.Channels.Count)
-        );
+        var upstream = Store("upstream");
+        var harness = Store("harness");
 
-        Assert.Equal(tool.Length, ours.Length);
+        Assert.Equal(tool.Length, upstream.Length);
         Assert.True(
-            tool.AsSpan().SequenceEqual(ours.ToArray()),
-            $"first difference at byte {tool.AsSpan().CommonPrefixLength(ours.ToArray())}"
+            tool.AsSpan().SequenceEqual(upstream),
+            $"first difference at byte {tool.AsSpan().CommonPrefixLength(upstream)}"
         );
         var printed = await File.ReadAllLinesAsync(Path.Combine(directory, "ids.txt"));
-        Assert.Equal(Enumerable.Range(0, snapshot.NodeCount).Select(ids.Hex), printed);
+        Assert.Equal(Enumerable.Range(0, graph.Snapshot.NodeCount).Select(ids.Hex), printed);
+        // The default form: the same records, each with the dying flag, and the same messages but for the HTLC maximum
+        // of the directions whose maximum the snapshot gives as "the capacity" or "99 % of it": the tool writes the
+        // capacity's sat figure as msat (1/1000 of the capacity), the harness the capacity in msat.
+        Assert.Equal(tool.Length, harness.Length);
+        var (toolRecords, harnessRecords) = (Messages(tool), Messages(harness));
+        Assert.Equal(toolRecords.Count, harnessRecords.Count);
+        var raised = 0;
+        for (var i = 0; i < toolRecords.Count; i++)
+        {
+            var (toolFlags, toolMsg) = toolRecords[i];
+            var (harnessFlags, harnessMsg) = harnessRecords[i];
+            Assert.Equal(toolFlags | (i == 0 ? 0 : GossipStoreWriter.DyingBit), harnessFlags);
+            if (BinaryPrimitives.ReadUInt16BigEndian(toolMsg) != GossipStoreWriter.ChannelUpdate)
+            {
+                Assert.True(toolMsg.AsSpan().SequenceEqual(harnessMsg), $"record {i}");
+                continue;
+            }
+            // channel_update: type, signature, chain hash, scid, timestamp, flags, cltv, htlc_minimum, fees, htlc_maximum.
+            const int HtlcMax = 2 + 64 + 32 + 8 + 4 + 1 + 1 + 2 + 8 + 4 + 4;
+            Assert.True(toolMsg.AsSpan(0, HtlcMax).SequenceEqual(harnessMsg.AsSpan(0, HtlcMax)), $"record {i}");
+            var (toolMax, harnessMax) = (
+                BinaryPrimitives.ReadUInt64BigEndian(toolMsg.AsSpan(HtlcMax)),
+                BinaryPrimitives.ReadUInt64BigEndian(harnessMsg.AsSpan(HtlcMax))
+            );
+            if (toolMax != harnessMax)
+            {
+                raised++;
+                Assert.InRange(harnessMax, toolMax * 990, toolMax * 1000 + 1000);
+            }
+        }
+        Assert.Equal(82_642, raised);
+    }
+
+    /// <summary>A store's records after its version byte: each one's flags and message.</summary>
+    private static List<(int Flags, byte[] Message)> Messages(byte[] store)
+    {
+        var records = new List<(int, byte[])>();
+        for (var offset = 1; offset < store.Length; )
+        {
+            var flags = BinaryPrimitives.ReadUInt16BigEndian(store.AsSpan(offset));
+            var length = BinaryPrimitives.ReadUInt16BigEndian(store.AsSpan(offset + 2));
+            records.Add((flags, store.AsSpan(offset + 12, length).ToArray()));
+            offset += 12 + length;
+        }
+        return records;
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);

@@ -179,6 +179,36 @@ public class MainnetGraphTests : IDisposable
         Assert.All(payments, p => Assert.Equal(("bob", "succeeded"), (p["payee"], p["outcome"])));
         var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
         Assert.Contains("restart graph", comparison);
+        // The queries split by amount and destination group, in comparison.md and summary.json, from payments.csv's rows;
+        // the page plots them and says which store form the payer was given (the default, the harness's).
+        Assert.Contains("## Route queries by amount", comparison);
+        using var summary = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(runDir, "summary.json")));
+        var byAmount = summary
+            .RootElement.GetProperty("cases")
+            .EnumerateArray()
+            .Single(c => c.GetProperty("case").GetString()!.Contains("Workload=routes", StringComparison.Ordinal))
+            .GetProperty("routes_by_amount")
+            .EnumerateArray()
+            .Where(r => r.GetProperty("destinations").GetString() == "all")
+            .ToList();
+        var measured = queries.Where(q => q["phase"] == "measured").ToList();
+        Assert.Equal(
+            measured
+                .GroupBy(q => long.Parse(q["amount_msat"]) / 1000)
+                .OrderBy(g => g.Key)
+                .Select(g => (g.Key, g.Count())),
+            byAmount.Select(r => (r.GetProperty("amount_sat").GetInt64(), r.GetProperty("queries").GetInt32()))
+        );
+        Assert.All(measured, q => Assert.Contains(q["destinations"], new[] { "top", "sample" }));
+        Assert.True(
+            File.Exists(Path.Combine(runDir, "route-amounts.png"))
+                || !File.Exists(Path.Combine(runDir, "payments-timeline.png"))
+        );
+        Assert.StartsWith("harness:", manifest.RootElement.GetProperty("graph").GetProperty("store").GetString());
+        Assert.Contains(
+            "<dt>graph store</dt><dd>harness:",
+            await File.ReadAllTextAsync(Path.Combine(runDir, "report.html"))
+        );
     }
 
     public void Dispose() => Directory.Delete(directory, recursive: true);

@@ -80,6 +80,6 @@ public class PaymentReportingTests
         Assert.Equal(5, lines.Length);
         Assert.StartsWith("case,invocation,phase,payment_id", lines[0]);
         Assert.Contains(",warmup,1,alice,bob,", lines[1]);
-        Assert.EndsWith(",failed,\"bob: xpay failed with 203: \"\"no\"\", sorry\",0,,false,,,,", lines[2]);
+        Assert.EndsWith(",failed,\"bob: xpay failed with 203: \"\"no\"\", sorry\",0,,false,,,,,", lines[2]);
     }
 }

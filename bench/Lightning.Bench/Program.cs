@@ -106,7 +106,7 @@ internal static class Program
                 );
             }
             Console.WriteLine(
-                $"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder)}"
+                $"the site: {Reports.HistorySite.Publish(options.Publish[0], options.Publish.Skip(1).ToList(), options.PublishOrder, options.IncludeBusy)}"
             );
             return 0;
         }

@@ -214,6 +214,52 @@ public class HistorySiteTests : IDisposable
         );
     }
 
+    [Fact]
+    [Trait("Category", "Unit")]
+    public void Runs_on_a_busy_machine_are_drawn_apart_and_left_out_of_change_points_unless_asked()
+    {
+        var random = new Random(7);
+        // Six runs on a quiet machine, then four 10 % slower while other work took 60 % of the CPU: the step is the
+        // machine's, not the build's.
+        var runs = Enumerable
+            .Range(0, 10)
+            .Select(i =>
+                i >= 6
+                    ? WriteRun(i, 55, "AMD EPYC", random, otherCpuPercent: 60)
+                    : WriteRun(i, 50, "AMD EPYC", random, otherCpuPercent: 4)
+            )
+            .ToList();
+
+        string MeanTime(string html)
+        {
+            var chart = html[
+                html.IndexOf("Concurrency=1, build base, traces on: mean time (ms)", StringComparison.Ordinal)..
+            ];
+            return chart[..chart.IndexOf("</div>", StringComparison.Ordinal)];
+        }
+        var apart = MeanTime(File.ReadAllText(HistorySite.Publish(Site, runs)));
+        var counted = MeanTime(
+            File.ReadAllText(HistorySite.Publish(Path.Combine(root, "site-all"), runs, includeBusy: true))
+        );
+
+        foreach (var chart in new[] { apart, counted })
+        {
+            // Drawn apart either way: hollow, off the line (the polyline joins the six quiet runs only).
+            Assert.Equal(4, Regex.Matches(chart, "<circle class=\"run busy-run\"").Count);
+            Assert.Equal(6, Regex.Matches(chart, "<circle class=\"run\"").Count);
+            Assert.Equal(
+                5,
+                Regex.Match(chart, "<polyline[^>]*points=\"([^\"]*)\"").Groups[1].Value.Count(c => c == ' ')
+            );
+            Assert.Contains("run-7 (v26.06-7) (other work took 60 % of its CPU, more than 25 %)", chart);
+        }
+        Assert.DoesNotContain("class=\"change-point\"", apart);
+        Assert.Contains("left out of the change points", apart);
+        // Counted (--include-busy), the machine's step is a change point where the busy runs begin.
+        Assert.Single(Regex.Matches(counted, "class=\"change-point\""));
+        Assert.Matches("<tr><td>run-5 \\(v26.06-5\\)</td><td>run-6 \\(v26.06-6\\)</td>", counted);
+    }
+
     private string WriteRun(
         int i,
         double meanMs,
@@ -222,7 +268,8 @@ public class HistorySiteTests : IDisposable
         MeasurementConditions? conditions = null,
         string? version = null,
         string noun = "payment",
-        string? commit = null
+        string? commit = null,
+        double? otherCpuPercent = null
     )
     {
         var image = commit is null ? "cln:main" : $"lnbench-built/lightning:{commit[..12]}";
@@ -281,6 +328,14 @@ public class HistorySiteTests : IDisposable
                         ["memory_bytes"] = 24L << 30,
                         ["os"] = "Debian",
                     },
+                    ["machine_load"] = otherCpuPercent is { } other
+                        ? new Dictionary<string, object>
+                        {
+                            ["other_cpu_percent"] = other,
+                            ["busy_threshold_percent"] = MachineLoad.DefaultBusyThresholdPercent,
+                            ["busy"] = MachineLoad.IsBusy(other, MachineLoad.DefaultBusyThresholdPercent),
+                        }
+                        : null!,
                 }
             )
         );

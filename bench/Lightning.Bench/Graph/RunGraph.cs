@@ -52,6 +52,13 @@ internal sealed class RunGraph
 
     public string Sha256 { get; }
 
+    /// <summary>--graph-store: how the records are written into the payer's store.</summary>
+    public GossipStoreForm Form { get; set; }
+
+    /// <summary>A writer of the graph's records in the run's form, with <paramref name="ids"/>.</summary>
+    public GossipStoreWriter Writer(GraphNodeIds ids) =>
+        new(Snapshot, ids) { AsDecompressWrites = Form == GossipStoreForm.Upstream };
+
     /// <summary>The ids the store gives the snapshot's nodes, none mapped (derived once for the run).</summary>
     public GraphNodeIds Ids { get; }
 

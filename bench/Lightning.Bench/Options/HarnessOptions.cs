@@ -31,6 +31,9 @@ internal sealed record HarnessOptions
     /// <summary>--graph-node: the snapshot's index mapped onto the payer's peer; null: <see cref="Graph.RunGraph.DefaultMappedIndex"/>.</summary>
     public int? GraphNode { get; init; }
 
+    /// <summary>--graph-store: how the graph's records are written into the payer's store (the harness's form unless asked for upstream's).</summary>
+    public Graph.GossipStoreForm GraphStore { get; init; }
+
     /// <summary>--history-of: what LargeNode's history is (<see cref="NodeKinds.HistoryKinds"/>).</summary>
     public string HistoryOf { get; init; } = NodeKinds.HistoryKinds.Moves;
 
@@ -121,6 +124,9 @@ internal sealed record HarnessOptions
 
     /// <summary>--order: how --publish orders each chart's runs (by date unless asked for versions).</summary>
     public HistoryOrder PublishOrder { get; init; } = HistoryOrder.Date;
+
+    /// <summary>--include-busy: with --publish, runs measured on a busy machine count in the change points too.</summary>
+    public bool IncludeBusy { get; init; }
 
     /// <summary>--report: write report.html for this earlier run's folder, nothing else.</summary>
     public string? Report { get; init; }

@@ -120,6 +120,19 @@ internal static class OptionCatalog
                 "with `--graph`: the snapshot's node index that becomes the payer's real peer (carol), so routes into the graph leave through a real channel (Core Lightning's `tests/test_askrene.py::test_real_data` maps 2134, BLUEIRON)"
             )
         ),
+        Valued(
+            "--graph-store",
+            "harness|upstream",
+            (o, a) => o with { GraphStore = Graph.GossipStoreForms.Parse(a.Name, a.Value()) },
+            "with --graph: how the graph is written into the payer's gossip store: harness (HTLC\nmaxima as the capacity in msat) or upstream (as gossmap-compress decompress writes it)",
+            new(
+                "harness",
+                "with `--graph`: how the graph's records are written into the payer's gossip store: `harness` (each HTLC maximum the snapshot calls \"the capacity\" written as the capacity in msat, every record dying) or `upstream`, byte for byte what Core Lightning's `gossmap-compress decompress` writes (the capacity's satoshi figure as msat, 1/1000 of it, so most channels carry at most about a thousandth of their capacity; the data its tests and its maintainers' figures use); the manifest and the page say which (see [The mainnet graph](mainnet-graph.md#the-graph-as-upstream-writes-it))"
+            )
+            {
+                Syntax = "`--graph-store harness\\|upstream`",
+            }
+        ),
         Sweep(
             "--graph-percent",
             $"MainnetGraph: the share (%) of the graph's channels the payer is given (default {Joined(ScenarioCatalog.GraphPercent.Default)})",
@@ -642,6 +655,15 @@ internal static class OptionCatalog
             {
                 Syntax = "`--order date\\|version`",
             }
+        ),
+        Switch(
+            "--include-busy",
+            o => o with { IncludeBusy = true },
+            "with --publish: count runs measured on a busy machine in the change points too\n(they are drawn apart either way)",
+            new(
+                "off",
+                "with `--publish`: count runs measured on a busy machine (other work took more than the threshold of the CPU while they measured) in the change points; they are drawn apart, hollow and off the line, either way (see [What a run produces](outputs.md#the-machine-while-a-run-measured))"
+            )
         ),
         Valued(
             "--report",

@@ -126,6 +126,18 @@ internal static class OptionParser
                 "--order says how --publish orders a site's runs: add --publish SITE RUN… (or drop --order)"
             );
         }
+        if (options.IncludeBusy && options.Publish.Count == 0)
+        {
+            throw new UsageException(
+                "--include-busy says whether --publish counts busy runs in change points: add --publish SITE RUN… (or drop --include-busy)"
+            );
+        }
+        if (Given(args, "--graph-store") && options.GraphPath is null)
+        {
+            throw new UsageException(
+                "--graph-store says how --graph's snapshot is written into the payer's gossip store: add --graph PATH (or drop --graph-store)"
+            );
+        }
         var chosen = ScenarioCatalog.Get(options.Scenario);
         CheckGraph(options, chosen);
         if (Given(args, "--history-of") && chosen.Parameters.All(p => p.Name != nameof(LargeNode.HistoryRows)))

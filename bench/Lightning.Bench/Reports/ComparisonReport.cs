@@ -23,10 +23,23 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
     {
         if (context.Completed && context.Results.Comparisons is { } comparisons)
         {
-            Write(context.ResultsDirectory, comparisons, context.Results.Cases, context.Options.Builds);
+            Write(
+                context.ResultsDirectory,
+                comparisons,
+                context.Results.Cases,
+                context.Options.Builds,
+                context.MachineLoad
+            );
         }
         return Task.CompletedTask;
     }
+
+    /// <summary>The machine while the run measured, in two lines: what comparison.md and the page start with (a busy run's verdicts stand: its pairs shared the load).</summary>
+    public static string MachineMarkdown(MachineLoad? machine) =>
+        machine is null
+            ? ""
+            : $"## The machine while the run measured\n\n{machine.Description}.\n\n"
+                + (machine.BusyNote is { } busy ? $"**Busy machine**: {busy}.\n\n" : "");
 
     /// <summary>What each build is (its image per node and the options it starts its nodes with): a build's identity, before its verdicts.</summary>
     public static string BuildsMarkdown(IReadOnlyList<Topology.BuildSpec> builds)
@@ -66,6 +79,7 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         console.WriteLine(NodeCostReport.Markdown(results.Cases));
         console.WriteLine(NodeCostReport.ProbeMarkdown(results.Cases));
         console.WriteLine(ScalingReport.Markdown(results.Cases));
+        console.WriteLine(RouteAmountReport.Markdown(results.Cases));
         console.WriteLine(SetupReport.Markdown(results.Cases));
     }
 
@@ -73,16 +87,19 @@ internal sealed class ComparisonReport : IRunEndOutput, IConsoleOutput
         string directory,
         RunComparisons comparisons,
         IReadOnlyList<CaseResults> cases,
-        IReadOnlyList<Topology.BuildSpec>? builds = null
+        IReadOnlyList<Topology.BuildSpec>? builds = null,
+        MachineLoad? machine = null
     )
     {
         AtomicFile.WriteAllText(
             Path.Combine(directory, MarkdownFile),
-            BuildsMarkdown(builds ?? [])
+            MachineMarkdown(machine)
+                + BuildsMarkdown(builds ?? [])
                 + Markdown(comparisons)
                 + NodeCostReport.Markdown(cases)
                 + NodeCostReport.ProbeMarkdown(cases)
                 + ScalingReport.Markdown(cases)
+                + RouteAmountReport.Markdown(cases)
                 + SetupReport.Markdown(cases)
         );
         AtomicFile.WriteAllLines(Path.Combine(directory, ComparisonsCsv), ComparisonRows(comparisons));

@@ -43,7 +43,13 @@ internal static class HistorySite
     ];
 
     /// <summary>Adds <paramref name="runs"/> (folders or zips) to the site and rewrites its index; returns the index's path.</summary>
-    public static string Publish(string site, IReadOnlyList<string> runs, HistoryOrder order = HistoryOrder.Date)
+    /// <param name="includeBusy">--include-busy: runs measured on a busy machine count in the change points too (they are always drawn apart).</param>
+    public static string Publish(
+        string site,
+        IReadOnlyList<string> runs,
+        HistoryOrder order = HistoryOrder.Date,
+        bool includeBusy = false
+    )
     {
         var runsRoot = Path.Combine(site, RunsFolder);
         Directory.CreateDirectory(runsRoot);
@@ -72,7 +78,7 @@ internal static class HistorySite
             }
         }
         var index = Path.Combine(site, Index);
-        AtomicFile.WriteAllText(index, Render(runsRoot, order));
+        AtomicFile.WriteAllText(index, Render(runsRoot, order, includeBusy));
         return index;
     }
 
@@ -126,6 +132,7 @@ internal static class HistorySite
     /// <param name="Conditions">What its figures mean beyond its cases (<see cref="MeasurementConditions.Describe"/>): runs measured differently are never one series.</param>
     /// <param name="BuildOptions">Each build's node options (--node-option), part of what the build is: a build with others is another series.</param>
     /// <param name="BuildCommits">Each build made from a source ref: its commit, as "COMMIT12 subject".</param>
+    /// <param name="Busy">Why the run's machine was busy while it measured (its machine-load record's note), or null: a busy run's points are drawn apart and left out of change points.</param>
     private sealed record Run(
         string Id,
         DateTimeOffset Started,
@@ -138,14 +145,15 @@ internal static class HistorySite
         string Conditions,
         IReadOnlyDictionary<string, string> BuildOptions,
         IReadOnlyDictionary<string, string> BuildVersions,
-        IReadOnlyDictionary<string, string> BuildCommits
+        IReadOnlyDictionary<string, string> BuildCommits,
+        string? Busy
     );
 
     /// <param name="Version">The version the build's node reported in this run ("" when unknown).</param>
     /// <param name="Commit">The commit the build's image was made from, "COMMIT12 subject" ("" for an image given by name): the point's label.</param>
     private sealed record Point(Run Run, string Version, double Mean, double Low, double High, string Commit = "");
 
-    public static string Render(string runsRoot, HistoryOrder order = HistoryOrder.Date)
+    public static string Render(string runsRoot, HistoryOrder order = HistoryOrder.Date, bool includeBusy = false)
     {
         var runs = new List<Run>();
         var documents = new List<JsonDocument>();
@@ -225,7 +233,8 @@ internal static class HistorySite
                             )
                         : new Dictionary<string, string>(),
                     BuildVersions(m),
-                    commits
+                    commits,
+                    BusyNote(m)
                 )
             );
         }
@@ -260,7 +269,7 @@ internal static class HistorySite
                     );
                     foreach (var (series, points) in Series(scenario.ToList(), order))
                     {
-                        html.Append(Chart(series, points, order));
+                        html.Append(Chart(series, points, order, includeBusy));
                     }
                 }
                 html.Append("</section>\n");
@@ -270,7 +279,8 @@ internal static class HistorySite
                 $"<p>{runs.Count} run(s). Each chart is one case, build and metric on one machine, runs in "
                     + $"{(order == HistoryOrder.Version ? "the order of the version their build's node reported (then as they started)" : "the order they started")}, each with its 95 % interval "
                     + $"over its topologies; dashed red lines are change points (E-divisive means, each split kept at Welch p &lt; "
-                    + $"{ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}).</p>\n{html}"
+                    + $"{ChangePoints.DefaultPValue.ToString(CultureInfo.InvariantCulture)}). Runs measured on a busy machine (other work took more than its threshold of the CPU) are hollow orange points, "
+                    + $"off the line{(includeBusy ? ", and counted in the change points (--include-busy)" : " and left out of the change points (--include-busy counts them)")}.</p>\n{html}"
             );
         }
         finally
@@ -429,7 +439,7 @@ internal static class HistorySite
             : [];
     }
 
-    private static string Chart(string title, List<Point> points, HistoryOrder order)
+    private static string Chart(string title, List<Point> points, HistoryOrder order, bool includeBusy)
     {
         const double Width = 900,
             Height = 220,
@@ -437,8 +447,16 @@ internal static class HistorySite
             Right = 45,
             Top = 10,
             Bottom = 40;
-        var changes =
-            points.Count >= 2 * ChangePoints.MinSegment ? ChangePoints.Find(points.Select(p => p.Mean).ToList()) : [];
+        // A busy run's point is drawn apart and, unless asked, takes no part in the change points: each change's
+        // index is into the points that do (counted), mapped back to the chart's.
+        var counted = Enumerable.Range(0, points.Count).Where(i => includeBusy || points[i].Run.Busy is null).ToList();
+        var changes = (
+            counted.Count >= 2 * ChangePoints.MinSegment
+                ? ChangePoints.Find(counted.Select(i => points[i].Mean).ToList())
+                : []
+        )
+            .Select(c => (Before: counted[c.Index - 1], After: counted[c.Index], Change: c))
+            .ToList();
         var low = points.Min(p => Math.Min(p.Low, p.Mean));
         var high = points.Max(p => Math.Max(p.High, p.Mean));
         if (high - low < 1e-9 * Math.Max(1, Math.Abs(high)))
@@ -464,13 +482,21 @@ internal static class HistorySite
         }
         foreach (var change in changes)
         {
-            var x = (X(change.Index - 1) + X(change.Index)) / 2;
+            var x = (X(change.After - 1) + X(change.After)) / 2;
             svg.Append(
                 $"<line class=\"change-point\" x1=\"{R(x)}\" y1=\"{R(Top)}\" x2=\"{R(x)}\" y2=\"{R(Height - Bottom)}\" stroke=\"#d22\" stroke-dasharray=\"5,4\"/>"
             );
         }
         svg.Append("<polyline fill=\"none\" stroke=\"#88a\" points=\"")
-            .Append(string.Join(' ', points.Select((p, i) => $"{R(X(i))},{R(Y(p.Mean))}")))
+            .Append(
+                string.Join(
+                    ' ',
+                    points
+                        .Select((p, i) => (p, i))
+                        .Where(x => x.p.Run.Busy is null)
+                        .Select(x => $"{R(X(x.i))},{R(Y(x.p.Mean))}")
+                )
+            )
             .Append("\"/>");
         for (var i = 0; i < points.Count; i++)
         {
@@ -478,8 +504,9 @@ internal static class HistorySite
             svg.Append(
                 $"<line x1=\"{R(X(i))}\" y1=\"{R(Y(p.Low))}\" x2=\"{R(X(i))}\" y2=\"{R(Y(p.High))}\" stroke=\"#557\"/>"
             );
+            var busy = p.Run.Busy is not null;
             svg.Append(
-                $"<circle class=\"run\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"3.5\" fill=\"#335\"><title>{E(p.Run.Id)}{(p.Version.Length > 0 ? $" ({E(p.Version)})" : "")}{(p.Commit.Length > 0 ? $" {E(p.Commit)}" : "")}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>"
+                $"<circle class=\"{(busy ? "run busy-run" : "run")}\" cx=\"{R(X(i))}\" cy=\"{R(Y(p.Mean))}\" r=\"{(busy ? "4.5" : "3.5")}\" {(busy ? "fill=\"none\" stroke=\"#e07000\" stroke-width=\"2\"" : "fill=\"#335\"")}><title>{(busy ? "busy machine: " : "")}{E(p.Run.Id)}{(p.Version.Length > 0 ? $" ({E(p.Version)})" : "")}{(p.Commit.Length > 0 ? $" {E(p.Commit)}" : "")}: {E(p.Mean.ToString("G5", CultureInfo.InvariantCulture))} ({E(p.Low.ToString("G5", CultureInfo.InvariantCulture))}–{E(p.High.ToString("G5", CultureInfo.InvariantCulture))})</title></circle>"
             );
             if (points.Count <= 16 || i % (points.Count / 8 + 1) == 0)
             {
@@ -500,17 +527,37 @@ internal static class HistorySite
             html.Append(
                 "<table class=\"change-points\">\n<thead><tr><th>run before</th><th>run after</th><th>before</th><th>after</th><th>step</th><th>p</th></tr></thead>\n<tbody>\n"
             );
-            foreach (var change in changes)
+            foreach (var (before, after, change) in changes)
             {
                 html.Append(
-                    $"<tr><td>{E(Named(points[change.Index - 1]))}</td><td>{E(Named(points[change.Index]))}</td><td>{E(change.Before.ToString("G4", CultureInfo.InvariantCulture))}</td>"
+                    $"<tr><td>{E(Named(points[before]))}</td><td>{E(Named(points[after]))}</td><td>{E(change.Before.ToString("G4", CultureInfo.InvariantCulture))}</td>"
                         + $"<td>{E(change.After.ToString("G4", CultureInfo.InvariantCulture))}</td><td>{E(change.RelativeChange.ToString("+0.0 %;-0.0 %", CultureInfo.InvariantCulture))}</td><td>{E(change.PValue.ToString("G2", CultureInfo.InvariantCulture))}</td></tr>\n"
                 );
             }
             html.Append("</tbody>\n</table>\n");
         }
+        var busyRuns = points.Where(p => p.Run.Busy is not null).ToList();
+        if (busyRuns.Count > 0)
+        {
+            html.Append(
+                $"<p class=\"busy-runs\">Measured on a busy machine ({(includeBusy ? "counted in the change points" : "left out of the change points")}): "
+                    + string.Join("; ", busyRuns.Select(p => $"{E(Named(p))} ({E(p.Run.Busy)})"))
+                    + "</p>\n"
+            );
+        }
         return html.Append("</div>\n").ToString();
     }
+
+    /// <summary>A run's busy-machine note ("other work took 63 % of its CPU …"), from its manifest's machine-load record; null for a quiet run or one from before it was recorded.</summary>
+    private static string? BusyNote(JsonElement manifest) =>
+        manifest.TryGetProperty("machine_load", out var load)
+        && load.ValueKind == JsonValueKind.Object
+        && load.TryGetProperty("busy", out var busy)
+        && busy.ValueKind == JsonValueKind.True
+            ? FormattableString.Invariant(
+                $"other work took {Number(load, "other_cpu_percent") ?? 0:0} % of its CPU, more than {Number(load, "busy_threshold_percent") ?? 0:0} %"
+            )
+            : null;
 
     /// <summary>A point in a change-point row: its run, and its version where it has one.</summary>
     private static string Named(Point point) =>

@@ -76,6 +76,7 @@ internal sealed class ManifestJson : IRunEndOutput
             Budget = run.Results.Comparisons?.Budget,
             Swarm = options.Swarm ? SwarmRecord.Of(run.Results.Cases, run.Started, DateTimeOffset.UtcNow) : null,
             Conditions = run.Conditions,
+            MachineLoad = run.MachineLoad,
             Pairing =
                 options.BuildList.Count > 1 || options.Traces.Count > 1
                     ? (
@@ -112,6 +113,7 @@ internal sealed class ManifestJson : IRunEndOutput
             graph.MappedIndex,
             graph.MapPath,
             graph.Seed,
+            Graph.GossipStoreForms.Describe(graph.Form),
             percents
                 .Select(p =>
                 {

@@ -41,6 +41,7 @@ internal sealed class PaymentCsv : ICaseOutput
         "failed_parts",
         "amount_msat",
         "fee_msat",
+        "destinations",
     ];
 
     public static void Append(string path, IEnumerable<OperationRecord> records)
@@ -77,7 +78,8 @@ internal sealed class PaymentCsv : ICaseOutput
                     r.Parts?.ToString(CultureInfo.InvariantCulture) ?? "",
                     r.FailedParts?.ToString(CultureInfo.InvariantCulture) ?? "",
                     r.AmountMsat?.ToString(CultureInfo.InvariantCulture) ?? "",
-                    r.FeeMsat?.ToString(CultureInfo.InvariantCulture) ?? ""
+                    r.FeeMsat?.ToString(CultureInfo.InvariantCulture) ?? "",
+                    r.Destinations ?? ""
                 )
             );
         }

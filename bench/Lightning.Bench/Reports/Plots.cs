@@ -10,6 +10,7 @@ internal sealed class Plots : IRunEndOutput
             "span-breakdown.png",
             "probes-timeline.png",
             "scaling-SIZE.png",
+            "route-amounts.png",
             "comparison-topologies.png",
             "comparison-ratios.png",
             "soak-latency.png",

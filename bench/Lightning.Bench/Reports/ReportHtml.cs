@@ -238,6 +238,19 @@ internal sealed class ReportHtml : IRunEndOutput
                 )
             );
         }
+        if (manifest.TryGetProperty("graph", out var graph) && graph.ValueKind == JsonValueKind.Object)
+        {
+            Row(
+                "graph",
+                $"{Path.GetFileName(Text(graph, "path"))}: {Text(graph, "nodes")} nodes, {Text(graph, "channels")} channels, node {Text(graph, "mapped_index")} mapped"
+            );
+            Row("graph store", Text(graph, "store") ?? "harness (written before the form was recorded)");
+        }
+        if (manifest.TryGetProperty("machine_load", out var load) && load.ValueKind == JsonValueKind.Object)
+        {
+            Row("while it measured", Text(load, "description"));
+            Row("busy machine", Text(load, "busy_note"));
+        }
         html.Append("</dl>\n");
         if (manifest.TryGetProperty("builds", out var builds) && builds.ValueKind == JsonValueKind.Array)
         {

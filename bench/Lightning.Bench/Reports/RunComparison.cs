@@ -55,6 +55,15 @@ internal static class RunComparison
                 $"note: invoices were {a.Invoices} in A and {b.Invoices} in B, so latencies measure different work"
             );
         }
+        // Two runs are not interleaved: a busy machine under one of them is in its figures, not in both.
+        foreach (var (name, run) in new[] { ("A", a), ("B", b) }.Where(r => r.Item2.MachineLoad is not null))
+        {
+            text.AppendLine(
+                run.MachineLoad!.BusyNote is { } busy
+                    ? $"note: {name}'s machine was busy: {busy}"
+                    : $"{name}'s machine: {run.MachineLoad.Description}"
+            );
+        }
         foreach (var (name, run) in new[] { ("A", a), ("B", b) }.Where(r => r.Item2.Interrupted is not null))
         {
             text.AppendLine(

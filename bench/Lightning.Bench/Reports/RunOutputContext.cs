@@ -52,6 +52,12 @@ internal sealed class RunOutputContext
     /// <summary>With --instructions: every topology's function counts.</summary>
     public Instructions.RunInstructionProfiles? InstructionProfiles { get; init; }
 
+    /// <summary>The machine while the run measured (null when it did not get to measure).</summary>
+    public MachineLoad? MachineLoad { get; init; }
+
+    /// <summary>The machine's samples, one a second, for machine-load.csv.</summary>
+    public IReadOnlyList<MachineLoadSample> MachineLoadSamples { get; init; } = [];
+
     /// <summary>Why the run has no profiles though --profile-if-available asked for them, or null.</summary>
     public string? ProfileSkipped { get; init; }
 

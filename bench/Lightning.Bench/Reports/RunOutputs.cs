@@ -41,6 +41,7 @@ internal static class RunOutputs
     public static IReadOnlyList<IRunEndOutput> RunEnd { get; } =
     [
         new SummaryJson(),
+        new MachineLoadFile(),
         Comparison,
         new VerdictsReport(),
         new ManifestJson(),

@@ -31,6 +31,7 @@ internal sealed class SummaryJson : IRunEndOutput
         )
         {
             Conditions = run.Conditions,
+            MachineLoad = run.MachineLoad,
         };
 
     /// <summary>One case's figures as summary.json has them.</summary>
@@ -72,6 +73,7 @@ internal sealed class SummaryJson : IRunEndOutput
             c.Figures?.Probe?.WorstIterationsMs,
             c.Figures?.Probe?.ByNode,
             c.Figures?.Cpu?.WithinIdleNoise is { Count: > 0 } idle ? idle : null,
-            c.StoppedBy
+            c.StoppedBy,
+            c.Figures?.RoutesByAmount
         );
 }

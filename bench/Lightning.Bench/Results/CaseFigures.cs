@@ -43,6 +43,9 @@ internal sealed record CaseFigures(
     /// <summary>With --instructions: the nodes' instructions per successful payment of the measured window.</summary>
     public InstructionsPerPayment? Instructions { get; init; }
 
+    /// <summary>A routes case's queries split by amount and destination group (null for other workloads).</summary>
+    public IReadOnlyList<RouteAmountFigures>? RoutesByAmount { get; init; }
+
     /// <summary>With --probe: how fast the nodes answered a cheap RPC while the case ran.</summary>
     public ProbeFigures? Probe { get; init; }
 
@@ -76,6 +79,7 @@ internal sealed record CaseFigures(
             Costs = results.NodeCosts(),
             Instructions = InstructionsPerPayment.Of(results.Instructions, succeeded.Count),
             Probe = ProbeFigures.Of(results.Probes),
+            RoutesByAmount = RouteAmounts.Of(measured),
             PartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.Parts)),
             FailedPartsPerOperation = MeanOf(measured.Where(r => r.AsExpected).Select(r => r.FailedParts)),
         };

@@ -14,6 +14,7 @@ namespace Lightning.Bench.Results;
 /// <param name="ProbeWorstMsIterations">With --probe: per measured invocation, the slowest answer of any node to the probe.</param>
 /// <param name="ProbeByNode">With --probe: each node's answers to the probe (percentiles, slowest, longest stall).</param>
 /// <param name="StoppedBy">Why the case ended before its iterations did (a node's death, a signal: "interrupted by SIGHUP"); absent for a complete case.</param>
+/// <param name="RoutesByAmount">A routes case's queries by amount and destination group: answered, found share, mean, p50, p95, max (absent for other workloads).</param>
 /// <param name="Setup">How long the case's topology took to get ready, step by step (absent in runs before it was kept).</param>
 internal sealed record CaseSummary(
     string Case,
@@ -49,7 +50,8 @@ internal sealed record CaseSummary(
     IReadOnlyList<double>? ProbeWorstMsIterations = null,
     IReadOnlyDictionary<string, ProbeNodeFigures>? ProbeByNode = null,
     IReadOnlyList<string>? CpuWithinIdleNoise = null,
-    string? StoppedBy = null
+    string? StoppedBy = null,
+    IReadOnlyList<RouteAmountFigures>? RoutesByAmount = null
 )
 {
     /// <summary>

@@ -99,6 +99,9 @@ internal sealed record Manifest
     /// <summary>What the run's figures mean beyond its cases (platform, Valgrind, perf, back to back); absent before it was recorded.</summary>
     public MeasurementConditions? Conditions { get; init; }
 
+    /// <summary>The machine while the run measured (see <see cref="Results.MachineLoad"/>); absent before it was recorded.</summary>
+    public MachineLoad? MachineLoad { get; init; }
+
     public void Write(string directory) =>
         AtomicFile.WriteAllText(Path.Combine(directory, FileName), JsonSerializer.Serialize(this, RunSummary.Json));
 
@@ -149,6 +152,7 @@ internal sealed record GraphRecord(
     int MappedIndex,
     string? NodeMap,
     int Seed,
+    string? Store,
     IReadOnlyList<GraphShareRecord> Shares
 );
 

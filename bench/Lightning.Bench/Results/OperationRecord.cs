@@ -57,6 +57,9 @@ internal sealed record OperationRecord(
     /// <summary>The operation's amount where it varies between operations (a route query's), msat; null: the run's --amount-msat.</summary>
     public long? AmountMsat { get; init; }
 
+    /// <summary>A route query's destination group: "top" (the graph's nodes with the most channels) or "sample" (the seeded others); null for other operations.</summary>
+    public string? Destinations { get; init; }
+
     /// <summary>The fees of the routes a route query found, msat.</summary>
     public long? FeeMsat { get; init; }
 

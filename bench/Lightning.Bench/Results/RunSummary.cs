@@ -24,6 +24,9 @@ internal sealed record RunSummary(
     public MeasurementConditions ConditionsOr(Manifest? manifest) =>
         Conditions ?? manifest?.Conditions ?? MeasurementConditions.Inferred(this, manifest);
 
+    /// <summary>The machine while the run measured: load, other work's share of the CPU and whether that made it busy (absent before it was recorded).</summary>
+    public MachineLoad? MachineLoad { get; init; }
+
     /// <summary>The signal that stopped the run before its end ("SIGHUP", "SIGINT"): its cases are those it had, a case cut off with the figures of what it measured; absent for a run that ended.</summary>
     public string? Interrupted { get; init; }
 

@@ -9,10 +9,24 @@ namespace Lightning.Bench.Run;
 internal static class MeasuredRun
 {
     /// <summary>Non-zero when a case failed, BenchmarkDotNet refused the run or a soak's budget was broken.</summary>
-    public static async Task<int> RunAsync(RunContext run, BenchmarkOutput output, RunShutdown shutdown) =>
-        run.Options.Soak is not null ? await RunSoakAsync(run, shutdown)
-        : run.Options.MaxTime is { } budget ? new BudgetedRun(run, output, shutdown, budget).Run()
-        : RunOnce(run, output, shutdown);
+    public static async Task<int> RunAsync(RunContext run, BenchmarkOutput output, RunShutdown shutdown)
+    {
+        // The machine is sampled while the run measures: its load, and what other work took of its CPU.
+        var watch = shutdown.MachineLoad = await Network.MachineLoadWatch.StartAsync(
+            run.Engine,
+            $"{Cleanup.RunLabels.Run}={run.RunId}"
+        );
+        try
+        {
+            return run.Options.Soak is not null ? await RunSoakAsync(run, shutdown)
+                : run.Options.MaxTime is { } budget ? new BudgetedRun(run, output, shutdown, budget).Run()
+                : RunOnce(run, output, shutdown);
+        }
+        finally
+        {
+            await watch.StopAsync();
+        }
+    }
 
     /// <summary>BenchmarkDotNet over the scenario's cases, then the comparisons and their tables.</summary>
     private static int RunOnce(RunContext run, BenchmarkOutput output, RunShutdown shutdown)

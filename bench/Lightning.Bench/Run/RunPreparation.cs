@@ -71,11 +71,13 @@ internal static class RunPreparation
                 options.Seed.Value
             );
             graph.Ids.DeriveAll(Enumerable.Range(0, graph.Snapshot.NodeCount));
+            graph.Form = options.GraphStore;
         }
         progress.Info(
             $"graph {Path.GetFileName(graph.Path)}: {graph.Snapshot.NodeCount:N0} nodes, {graph.Snapshot.Channels.Count:N0} channels; "
                 + $"node {graph.MappedIndex} ({graph.Name(graph.MappedIndex)}) is {Scenarios.MainnetGraph.Mapped}; seed {graph.Seed}"
                 + (graph.Map is null ? "; no node map beside it (destinations are named by index)" : "")
+                + $"; store written in {Graph.GossipStoreForms.Describe(graph.Form)}"
         );
         return (graph, options);
     }

@@ -23,6 +23,9 @@ internal sealed class RunShutdown(RunProgress progress)
     /// <summary>The raised datagram queue limit to put back, if the run raised it.</summary>
     public DatagramQueueLimit? QueueLimit { get; set; }
 
+    /// <summary>The machine's samples while the run measures, once it measures: stopped before the run's outputs are written.</summary>
+    public Network.MachineLoadWatch? MachineLoad { get; set; }
+
     /// <summary>The soak, if the run is one: a signal ends it like its limit would, reported before the teardown.</summary>
     public Lightning.Bench.Soak.SoakRun? Soak { get; set; }
 
@@ -88,6 +91,10 @@ internal sealed class RunShutdown(RunProgress progress)
         finally
         {
             QueueLimit?.Restore();
+            if (MachineLoad is { } watch)
+            {
+                await watch.StopAsync();
+            }
             if (recorded is { } record && run is not null)
             {
                 OutputsFailed = await RunOutputs.WriteRunEndAsync(OutputsOf(run, record, partial, interruptedBy));
@@ -137,6 +144,8 @@ internal sealed class RunShutdown(RunProgress progress)
                 }
                 : null,
             InstructionProfiles = run.InstructionProfiles,
+            MachineLoad = MachineLoad?.Record(),
+            MachineLoadSamples = MachineLoad?.Samples ?? [],
             Progress = progress,
             Completed = interruptedBy is null && Completed,
             Partial = partial,
@@ -157,6 +166,14 @@ internal sealed class RunShutdown(RunProgress progress)
                     $"swarm: {swarm.Hosts.Count} host(s) ({string.Join(", ", swarm.Hosts)}): {swarm.Pairs} topology pairs in {swarm.Minutes:0.#} min, {swarm.PairsPerMinute:0.##} pairs per minute"
                 )
             );
+        }
+        if (MachineLoad?.Record() is { } load)
+        {
+            progress.Info($"machine: {load.Description}");
+            if (load.BusyNote is { } busy)
+            {
+                progress.Info($"the machine was busy: {busy}");
+            }
         }
         progress.Info($"results: {run.ResultsDirectory}");
         if (File.Exists(Path.Combine(run.ResultsDirectory, Reports.ReportHtml.FileName)))

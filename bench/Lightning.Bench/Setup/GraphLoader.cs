@@ -31,7 +31,7 @@ internal sealed class GraphLoader(LightningNetwork network, NodeKindCatalog kind
             var peer = topology.PeersOf(spec.Name)[0];
             var ids = graph.Ids.Mapping(graph.MappedIndex, Convert.FromHexString(network.Nodes[peer].NodeId));
             var channels = graph.Channels(spec.GraphPercent);
-            var writer = new GossipStoreWriter(graph.Snapshot, ids);
+            var writer = graph.Writer(ids);
             var last = GossipStoreWriter.Format(writer.ShortChannelId(channels[^1]));
             var written = 0L;
             byte version = 0;

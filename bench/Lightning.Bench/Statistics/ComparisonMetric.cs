@@ -52,6 +52,23 @@ internal sealed record ComparisonMetric(
     /// <summary>With a history: a node's restart, from its container started again to its first payment that succeeded (one value per topology).</summary>
     public static readonly ComparisonMetric Restart = new("restart", "s", HigherIsWorse: true, s => s.RestartSeconds);
 
+    /// <summary>
+    /// A routes case: the mean latency of the pathfinder's answers at one amount, one value per topology (the pair's
+    /// builds ask the same queries, so a pair's ratio compares like with like). Secondary: a budgeted run does not wait
+    /// for it and --fail-on does not judge it.
+    /// </summary>
+    public static ComparisonMetric QueryTimeAt(long amountSat) =>
+        new(
+            AmountMetricName(amountSat),
+            "ms",
+            HigherIsWorse: true,
+            s => s.RouteMeanMsByAmount.TryGetValue(amountSat, out var ms) ? [ms] : []
+        );
+
+    /// <summary>"query time at 1,000,000 sat".</summary>
+    public static string AmountMetricName(long amountSat) =>
+        string.Create(System.Globalization.CultureInfo.InvariantCulture, $"query time at {amountSat:N0} sat");
+
     /// <summary>The timed metrics of operations called <paramref name="noun"/>.</summary>
     public static IReadOnlyList<ComparisonMetric> Timed(OperationNoun noun) =>
         [MeanTime, Throughput(noun), CpuPer(noun), StoragePer(noun)];
@@ -124,6 +141,12 @@ internal sealed record ComparisonMetric(
                 .. samples.Count > 0 && samples.All(s => s.RestartSeconds.Count > 0)
                     ? [Restart]
                     : Array.Empty<ComparisonMetric>(),
+                .. samples
+                    .SelectMany(s => s.RouteMeanMsByAmount.Keys)
+                    .Distinct()
+                    .Order()
+                    .Where(a => samples.All(s => s.RouteMeanMsByAmount.ContainsKey(a)))
+                    .Select(QueryTimeAt),
             ];
     }
 

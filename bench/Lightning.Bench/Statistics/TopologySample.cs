@@ -33,6 +33,9 @@ internal sealed record TopologySample(
     /// <summary>With --probe: per measured invocation, the slowest answer of any node to the probe's cheap RPC (empty without).</summary>
     public IReadOnlyList<double> ProbeWorstMs { get; init; } = [];
 
+    /// <summary>A routes case: the mean latency of the pathfinder's answers at each amount (sat), all destinations; empty for other workloads.</summary>
+    public IReadOnlyDictionary<long, double> RouteMeanMsByAmount { get; init; } = new Dictionary<long, double>();
+
     public static TopologySample Of(Results.CaseResults c) =>
         new(
             c.Figures!.IterationsMs,
@@ -45,6 +48,7 @@ internal sealed record TopologySample(
             Instructions = c.Figures.Instructions,
             Noun = c.Noun,
             ProbeWorstMs = c.Figures.Probe?.WorstIterationsMs ?? [],
+            RouteMeanMsByAmount = RouteAmounts.MeansByAmount(c.Figures.RoutesByAmount),
             RestartSeconds = RestartOf(c.Topology?.Setup),
         };
 
@@ -60,6 +64,7 @@ internal sealed record TopologySample(
             Instructions = c.Instructions,
             Noun = c.Noun ?? OperationNoun.Payment.Singular,
             ProbeWorstMs = c.ProbeWorstMsIterations ?? [],
+            RouteMeanMsByAmount = RouteAmounts.MeansByAmount(c.RoutesByAmount),
             RestartSeconds = RestartOf(c.Setup),
         };
 }

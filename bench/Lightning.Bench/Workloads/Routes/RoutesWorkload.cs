@@ -70,6 +70,7 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                     AsExpected = expected,
                     Parts = answer?.Parts,
                     AmountMsat = amountMsat,
+                    Destinations = query.Top ? RouteAmounts.Top : RouteAmounts.Sample,
                     FeeMsat = answer?.FeeMsat,
                 },
                 lostConnection
