@@ -119,59 +119,61 @@ internal static partial class OptionValues
 
     public static IReadOnlyList<string> WorkloadList(string option, string text)
     {
-        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
         var known = Workloads.WorkloadCatalog.All.Select(w => w.Name).ToList();
-        if (values.FirstOrDefault(v => !known.Contains(v)) is { } unknown)
-        {
-            throw new UsageException(
-                $"{option} '{unknown}' is not a workload: give one or more of {string.Join(", ", known)} (see --list)"
-            );
-        }
-        if (values.Distinct().Count() != values.Count)
-        {
-            throw new UsageException($"{option} '{text}' lists a workload twice: give each once");
-        }
-        return values;
+        return DistinctList(
+            option,
+            text,
+            known.Contains,
+            unknown =>
+                $"{option} '{unknown}' is not a workload: give one or more of {string.Join(", ", known)} (see --list)",
+            "a workload"
+        );
     }
 
     /// <summary>--fail-on's verdict words, each once.</summary>
-    public static IReadOnlyList<string> FailOnList(string option, string text)
-    {
-        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
-        if (values.FirstOrDefault(v => !Results.FailOn.All.Contains(v)) is { } unknown)
-        {
-            throw new UsageException(
-                $"{option} '{unknown}' is not a verdict to fail on: give one or more of {string.Join(", ", Results.FailOn.All)} (e.g. {option} slower)"
-            );
-        }
-        if (values.Distinct().Count() != values.Count)
-        {
-            throw new UsageException($"{option} '{text}' lists a verdict twice: give each once");
-        }
-        return values;
-    }
+    public static IReadOnlyList<string> FailOnList(string option, string text) =>
+        DistinctList(
+            option,
+            text,
+            Results.FailOn.All.Contains,
+            unknown =>
+                $"{option} '{unknown}' is not a verdict to fail on: give one or more of {string.Join(", ", Results.FailOn.All)} (e.g. {option} slower)",
+            "a verdict"
+        );
 
     /// <summary>--decide-on's metric names, as comparison.md names them, each once.</summary>
-    public static IReadOnlyList<string> MetricList(string option, string text)
-    {
-        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
-        if (
-            values.FirstOrDefault(v =>
-                !System.Text.RegularExpressions.Regex.IsMatch(
+    public static IReadOnlyList<string> MetricList(string option, string text) =>
+        DistinctList(
+            option,
+            text,
+            v =>
+                System.Text.RegularExpressions.Regex.IsMatch(
                     v,
                     "^(mean time|RPC wait|restart|[a-z]+/s|(CPU|storage|instructions)/[a-z]+)$"
-                )
-            ) is
-            { } unknown
-        )
+                ),
+            unknown =>
+                $"{option} '{unknown}' is no metric: give them as comparison.md names them, e.g. {option} 'storage/payment' or 'mean time,CPU/payment'",
+            "a metric"
+        );
+
+    /// <summary>A comma-separated list whose values must each be known and given once: the first unknown or a repeat refused in one line.</summary>
+    /// <param name="what">One value, as the repeat's line names it ("a workload").</param>
+    private static IReadOnlyList<string> DistinctList(
+        string option,
+        string text,
+        Func<string, bool> isKnown,
+        Func<string, string> unknownLine,
+        string what
+    )
+    {
+        var values = text.Split(',', StringSplitOptions.TrimEntries).ToList();
+        if (values.FirstOrDefault(v => !isKnown(v)) is { } unknown)
         {
-            throw new UsageException(
-                $"{option} '{unknown}' is no metric: give them as comparison.md names them, e.g. {option} 'storage/payment' or 'mean time,CPU/payment'"
-            );
+            throw new UsageException(unknownLine(unknown));
         }
         if (values.Distinct().Count() != values.Count)
         {
-            throw new UsageException($"{option} '{text}' lists a metric twice: give each once");
+            throw new UsageException($"{option} '{text}' lists {what} twice: give each once");
         }
         return values;
     }

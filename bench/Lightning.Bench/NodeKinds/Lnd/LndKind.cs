@@ -166,22 +166,20 @@ internal sealed class LndKind : INodeKind
         [
             $"LND ({text}) has no trace socket: its payments have no steps and no spans; times, outcomes and node costs are measured as ever",
         ];
+        var release = LndRelease.Parse(text);
         // Versions read for another use of the image (as bitcoind's, say) have no lnd to judge.
-        if (text.Length > 0 && LndRelease.Parse(text) is null)
+        if (text.Length > 0 && release is null)
         {
             return new ImageCheck(
                 $"its lnd answers --version with '{text}', not a release the harness can read: give an image of an LND release (v{LndRelease.Oldest} to v{LndRelease.Newest}.x)",
                 notes
             );
         }
-        if (LndRelease.Parse(text) is { } known)
+        if (release?.Refusal() is { } refusal)
         {
-            if (known.Refusal() is { } refusal)
-            {
-                return new ImageCheck(refusal, notes);
-            }
-            notes.AddRange(known.Differences());
+            return new ImageCheck(refusal, notes);
         }
+        notes.AddRange(release?.Differences() ?? []);
         return new ImageCheck(
             await ImageCheck.UnknownOptionsAsync(options, $"its lnd ({text})", ["lnd", "--help"], run, ct),
             notes
