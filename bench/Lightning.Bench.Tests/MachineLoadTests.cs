@@ -6,7 +6,8 @@ namespace Lightning.Bench.Tests;
 /// <summary>
 /// The machine's load while a run measures: /proc's files as this machine writes them, and the busy decision on the
 /// samples of real runs (bench/Lightning.Bench.Tests/MachineLoad/: machine-load.csv of a run beside a two-thread CPU
-/// hog, and of one beside the other tenants of this project's shared 2-core machine, which never fell quiet that day).
+/// hog, of one beside the other tenants of this project's shared 2-core machine, and of the same run on the machine
+/// when it was quiet).
 /// </summary>
 [Trait("Category", "Unit")]
 public class MachineLoadTests
@@ -39,6 +40,23 @@ public class MachineLoadTests
             Assert.Null(quiet.BusyNote);
             Assert.Equal(0, quiet.OtherCpuPercent, 9);
         }
+    }
+
+    [Fact]
+    public void A_run_on_the_quiet_machine_is_not_busy_and_the_threshold_stands_well_apart_from_quiet_and_busy()
+    {
+        // The same run as the busy ones (v26.06.6, Concurrency=1, 2 topologies of 40 payments) with nothing else on
+        // the machine: what is left outside the run's containers and the harness is the engine, the shims and the
+        // kernel's share of the run's networking.
+        var quiet = MachineLoad.Of(Recorded("quiet.csv"), cpus: 2)!;
+        var busy = new[] { "hog.csv", "neighbours.csv" }.Select(f => MachineLoad.Of(Recorded(f), cpus: 2)!).ToList();
+
+        Assert.False(quiet.Busy, quiet.Description);
+        Assert.Null(quiet.BusyNote);
+        Assert.InRange(quiet.OtherCpuPercent, 0.5, 10);
+        // The threshold is several times the quiet run's other work and a fraction of the busy runs' least.
+        Assert.True(MachineLoad.DefaultBusyThresholdPercent >= 5 * quiet.OtherCpuPercent, quiet.Description);
+        Assert.True(MachineLoad.DefaultBusyThresholdPercent * 3 <= busy.Min(b => b.OtherCpuPercent));
     }
 
     [Fact]

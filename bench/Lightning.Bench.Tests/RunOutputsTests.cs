@@ -43,4 +43,12 @@ public sealed class RunOutputsTests : IDisposable
             line.TrimEnd('\r')
         );
     }
+
+    [Theory]
+    [InlineData(14, 12, 12)]
+    [InlineData(3, 12, 3)]
+    [InlineData(0, 12, 0)]
+    [InlineData(2, 0, 2)]
+    public void The_failed_cases_said_are_never_more_than_the_run_declared(int failed, int declared, int said) =>
+        Assert.Equal(said, Lightning.Bench.Run.RunTables.FailedCount(failed, declared));
 }

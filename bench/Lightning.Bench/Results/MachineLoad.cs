@@ -57,8 +57,8 @@ internal sealed record MachineLoad(
     /// <summary>
     /// Other work's share of the machine's CPU above which a run is called busy, in %. From measurements on this
     /// project's shared 2-core machine (docs/outputs.md#the-machine-while-a-run-measured): a run beside a two-thread CPU
-    /// hog had 91 % other work, one beside the machine's other tenants 84 %; a quiet run's would be what the run causes
-    /// outside its cgroups (the engine, 2.6 % in a sample, containerd's shims, the kernel's networking): a few %.
+    /// hog had 91 % other work, one beside the machine's other tenants 84 %, the same run on the quiet machine 3.3 % (what
+    /// the run causes outside its cgroups: the engine, containerd's shims, the kernel's networking).
     /// </summary>
     public const double DefaultBusyThresholdPercent = 25;
 

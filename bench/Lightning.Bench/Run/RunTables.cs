@@ -23,10 +23,19 @@ internal static class RunTables
         {
             // With a live display the log was never above: it is in the run folder.
             var log = run.Progress.IsLive && run.Progress.Log?.Path is { } path ? $"the log ({path})" : "the log above";
-            return Fail(run, $"{failed} of {declared} benchmark case(s) failed; see {log} and {run.ResultsDirectory}");
+            return Fail(
+                run,
+                $"{FailedCount(failed, declared)} of {declared} benchmark case(s) failed; see {log} and {run.ResultsDirectory}"
+            );
         }
         return 0;
     }
+
+    /// <summary>
+    /// The failed cases to say: a case that BenchmarkDotNet failed and whose end failed too (an interrupted run's, as
+    /// its signal cut both) is counted by both, and a run cannot fail more cases than it declared.
+    /// </summary>
+    internal static int FailedCount(int failed, int declared) => declared > 0 ? Math.Min(failed, declared) : failed;
 
     /// <summary>
     /// BenchmarkDotNet is done: a live display ends, and BenchmarkDotNet's summary table, which only its log had while
