@@ -61,6 +61,36 @@ public class LndKindTests
         Assert.DoesNotContain('\n', check.Refusal!);
     }
 
+    [Theory]
+    [InlineData("0.20.3", "Bitcoin Core daemon version v31.0.0", "LND v0.20.3 stops at start against Bitcoin Core 31")]
+    [InlineData("0.18.5", "Bitcoin Core daemon version v32.1.0", "LND v0.18.5 stops at start against Bitcoin Core 32")]
+    [InlineData("0.21.1", "Bitcoin Core daemon version v31.0.0", null)]
+    [InlineData("0.20.3", "Bitcoin Core daemon version v30.0", null)]
+    [InlineData("0.18.3", "Bitcoin Core version v28.1.0", "LND v0.18.3 cannot read Bitcoin Core 28's warnings")]
+    [InlineData("0.18.3", "Bitcoin Core version v27.2.0", null)]
+    [InlineData("0.20.3", "Bitcoin Core daemon version unknown", null)]
+    public void A_bitcoind_an_lnd_release_stops_against_is_refused_in_one_line(
+        string release,
+        string bitcoind,
+        string? said
+    )
+    {
+        var why = new LndKind().RefuseBitcoind(
+            new Dictionary<string, string> { ["lnd"] = $"lnd version {release}-beta commit=v{release}-beta" },
+            bitcoind
+        );
+
+        if (said is null)
+        {
+            Assert.Null(why);
+        }
+        else
+        {
+            Assert.StartsWith(said, why);
+            Assert.DoesNotContain('\n', why!);
+        }
+    }
+
     [Fact]
     public void An_lnd_node_listens_on_its_own_ports_in_the_topologys_namespace_and_bitcoind_publishes_zmq_for_it()
     {

@@ -66,6 +66,36 @@ public class NodeKindRecognitionTests
     }
 
     [SkippableFact]
+    public async Task A_bitcoind_an_lnd_release_stops_against_is_refused_in_one_line_before_any_container()
+    {
+        Requirements.Docker();
+        var core31 = await FakeNodeImage.EnsureFakeOldLndAsync(31);
+        var core30 = await FakeNodeImage.EnsureFakeOldLndAsync(30);
+        var results = Directory.CreateTempSubdirectory("lnbench-kind-").FullName;
+        string[] Run(string image) =>
+            ["AlicePaysBob", "--build", $"old={image}", "--bitcoind-image", image, "--no-pull", "--results", results];
+
+        var refused = await HarnessProcess.RunAsync(Run(core31), TimeSpan.FromMinutes(3));
+
+        Assert.Equal(2, refused.ExitCode);
+        var line = Assert.Single(refused.StandardError.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(
+            $"build old ({core31}) beside --bitcoind-image {core31} (Bitcoin Core daemon version v31.0.0): LND v0.20.3 stops at start against Bitcoin Core 31",
+            line
+        );
+        Assert.Contains("give it a Bitcoin Core 30 image", line);
+        Assert.Empty(Directory.GetDirectories(results));
+        using var engine = new DockerEngine();
+        Assert.Empty(await engine.ListContainersAsync($"{Lightning.Bench.Cleanup.RunLabels.Run}=recognise"));
+
+        // The same release beside Core 30 passes that check (and stops at the next: this bitcoind has no ZMQ).
+        var core30Run = await HarnessProcess.RunAsync(Run(core30), TimeSpan.FromMinutes(3));
+        Assert.Equal(2, core30Run.ExitCode);
+        Assert.DoesNotContain("stops at start", core30Run.StandardError);
+        Assert.Contains("its bitcoind has no -zmqpubrawblock", core30Run.StandardError);
+    }
+
+    [SkippableFact]
     public async Task An_image_whose_lightningd_answers_is_core_lightning_and_lnd_is_refused_instructions_before_any_container()
     {
         Requirements.Docker();

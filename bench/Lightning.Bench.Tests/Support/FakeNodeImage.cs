@@ -86,6 +86,26 @@ internal static class FakeNodeImage
             }
         );
 
+    /// <summary>
+    /// An image with a stand-in lnd of an older release and a bitcoind of the Bitcoin Core release given (both without
+    /// ZMQ, answering only their version and help flags): <c>lnbench-test/fakelnd-old:CORE</c>.
+    /// </summary>
+    public static async Task<string> EnsureFakeOldLndAsync(int core)
+    {
+        var tag = $"lnbench-test/fakelnd-old:{core}";
+        await ImportAsync(
+            tag,
+            BasicApplets,
+            new Dictionary<string, string>
+            {
+                ["usr/local/bin/lnd"] = "#!/bin/sh\necho 'lnd version 0.20.3-beta commit=fake'\n",
+                ["usr/local/bin/bitcoind"] =
+                    $"#!/bin/sh\ncase \"$1\" in -version) echo 'Bitcoin Core daemon version v{core}.0.0';; *) echo 'Options:'; echo '  -server';; esac\n",
+            }
+        );
+        return tag;
+    }
+
     private static IEnumerable<string> ParentsOf(string path)
     {
         var parts = path.Split('/')[..^1];

@@ -60,6 +60,12 @@ internal interface INodeKind
         CancellationToken ct = default
     ) => Task.FromResult(ImageCheck.Fine);
 
+    /// <summary>
+    /// Why this kind's release (its image's <paramref name="versions"/>) cannot run beside the run's bitcoind, whose
+    /// <c>bitcoind -version</c> said <paramref name="bitcoindVersion"/>, in one line; null when it can.
+    /// </summary>
+    string? RefuseBitcoind(IReadOnlyDictionary<string, string> versions, string bitcoindVersion) => null;
+
     /// <summary>Programs whose versions the image check records (program → version flag); each must be in the image.</summary>
     IReadOnlyDictionary<string, string> VersionProbes { get; }
 

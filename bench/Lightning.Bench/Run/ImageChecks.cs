@@ -43,8 +43,39 @@ internal sealed class ImageChecks(
                 new ImageRecord(image, details.Id, details.RepoDigests, versions) { Kind = kindOfImage, Notes = notes }
             );
         }
+        RefuseBitcoindRelease(records);
         await CheckBitcoindOptionsAsync();
         return records;
+    }
+
+    /// <summary>A build whose node release stops at start against the run's bitcoind (its kind says why), in one line.</summary>
+    private void RefuseBitcoindRelease(IReadOnlyList<ImageRecord> records)
+    {
+        // An image checked twice (a build's and bitcoind's, as small test images are) has a record for each use.
+        var versions = records
+            .GroupBy(r => r.Name)
+            .ToDictionary(
+                g => g.Key,
+                g =>
+                    (IReadOnlyDictionary<string, string>)
+                        g.SelectMany(r => r.Versions).DistinctBy(v => v.Key).ToDictionary()
+            );
+        if (versions.GetValueOrDefault(options.BitcoindImage)?.GetValueOrDefault("bitcoind") is not { } bitcoind)
+        {
+            return;
+        }
+        var refusal = (
+            from build in options.Builds
+            from image in build.Images.Distinct()
+            where versions.ContainsKey(image.Image)
+            let why = kinds.Get(image.Kind).RefuseBitcoind(versions[image.Image], bitcoind)
+            where why is not null
+            select $"build {build.Name} ({image.Image}) beside --bitcoind-image {options.BitcoindImage} ({bitcoind}): {why}"
+        ).FirstOrDefault();
+        if (refusal is not null)
+        {
+            throw new UsageException(refusal);
+        }
     }
 
     /// <summary>Bad input refused before any image is looked at: a need a build's kind does not offer, options the harness owns.</summary>

@@ -186,6 +186,11 @@ internal sealed class LndKind : INodeKind
         );
     }
 
+    public string? RefuseBitcoind(IReadOnlyDictionary<string, string> versions, string bitcoindVersion) =>
+        LndRelease.Parse(versions.GetValueOrDefault("lnd", "")) is { } release
+            ? release.RefuseBitcoind(bitcoindVersion)
+            : null;
+
     public void Configure(string nodeDirectory, RunCredentials credentials) =>
         PrivateFiles.Write(
             Path.Combine(nodeDirectory, ConfigFileName),

@@ -25,6 +25,29 @@ internal sealed partial record LndRelease(int Major, int Minor, int Patch) : ICo
             ? $"LND v{this} is not a release the harness knows (v{Oldest} to v{Newest.Major}.{Newest.Minor}.x, whose API differences it handles): give an image of one of those"
             : null;
 
+    /// <summary>
+    /// Why this release stops at start against the Bitcoin Core that answered <c>bitcoind -version</c> with
+    /// <paramref name="bitcoindVersion"/> ("Bitcoin Core daemon version v31.0.0"), in one line; null when it runs, or
+    /// when the version cannot be read (the node's own start then says why).
+    /// </summary>
+    public string? RefuseBitcoind(string bitcoindVersion)
+    {
+        if (CoreVersionPattern().Match(bitcoindVersion) is not { Success: true } m)
+        {
+            return null;
+        }
+        var core = Int(m.Groups[1]);
+        if (core >= 31 && this < new LndRelease(0, 21, 0))
+        {
+            return $"LND v{this} stops at start against Bitcoin Core {core} (it reads taproot's activation where Core 31 no longer lists it: \"node backend does not support taproot\"; fixed in v0.21): give it a Bitcoin Core 30 image (--bitcoind-image bitcoin/bitcoin:30.2)";
+        }
+        if (core >= 28 && this < new LndRelease(0, 18, 4))
+        {
+            return $"LND v{this} cannot read Bitcoin Core {core}'s warnings (fixed in v0.18.4): its wallet does not unlock against Bitcoin Core 28 or later; give it a Bitcoin Core 27 image with --bitcoind-image";
+        }
+        return null;
+    }
+
     /// <summary>What differs for this release from the harness's point of view, one line each.</summary>
     public IEnumerable<string> Differences()
     {
@@ -65,4 +88,7 @@ internal sealed partial record LndRelease(int Major, int Minor, int Patch) : ICo
 
     [GeneratedRegex(@"(\d+)\.(\d+)\.(\d+)")]
     private static partial Regex VersionPattern();
+
+    [GeneratedRegex(@"\bv(\d+)\.(\d+)")]
+    private static partial Regex CoreVersionPattern();
 }
