@@ -74,9 +74,18 @@ internal sealed class LndPaymentsHistory : INodeHistory
         if (toWrite > 0)
         {
             await db.QueryAsync(CopySql(toWrite), ct);
+            await db.QueryAsync(VacuumSql, ct);
         }
         return new HistoryWritten(toWrite, Listing(last + toWrite));
     }
+
+    /// <summary>
+    /// The copied tables vacuumed and analysed once written, as the server's autovacuum has long done on a node that made
+    /// its payments over months: without it, autovacuum would do it in the measured window, on the server's CPU. Apart
+    /// from the copy: VACUUM runs in no transaction.
+    /// </summary>
+    public const string VacuumSql =
+        "VACUUM (ANALYZE) payments, payment_intents, payment_first_hop_custom_records, payment_htlc_attempts, payment_htlc_attempt_resolutions, payment_attempt_first_hop_custom_records, payment_route_hops, payment_route_hop_mpp, payment_route_hop_amp, payment_route_hop_blinded, payment_hop_custom_records";
 
     public HistoryCheck Listing(long lastIndex) => new("ListPayments", "payments", lastIndex);
 
