@@ -105,11 +105,18 @@ public class CapabilityTests
         false,
         "--history needs a history of invoices written into its database (history of invoices): build x (img:1) is lnd"
     )]
+    [InlineData("payments", "lnd", true, null)]
     [InlineData(
         "payments",
         "lnd",
+        false,
+        "--history needs a history of payments written into its database (history of payments): build x (img:1) is lnd"
+    )]
+    [InlineData(
+        "forwards",
+        "lnd",
         true,
-        "--history with --db x:postgres needs a history of payments written into its database on PostgreSQL (history of payments on postgres): build x (img:1) is lnd"
+        "--history with --db x:postgres needs a history of forwards written into its database on PostgreSQL (history of forwards on postgres): build x (img:1) is lnd"
     )]
     [InlineData(
         "moves",

@@ -212,6 +212,102 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_payer_on_postgres_given_a_history_of_payments_lists_it_whole_pays_after_its_restart_and_pages_from_its_middle()
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var postgres = Requirements.PostgresImage();
+        var (runDir, run) = await RunAsync(
+            "lnd-payments",
+            [
+                "LargeNode",
+                "--history",
+                "3000",
+                "--history-of",
+                "payments",
+                "--workload",
+                "pay,list-payments",
+                "--build",
+                $"lnd=lnd={lnd}",
+                "--db",
+                "lnd:postgres",
+                "--postgres-image",
+                postgres,
+                "--concurrency",
+                "1",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+            ]
+        );
+
+        // Copied in carol's SQL tables while she was stopped; her own ListPayments listed the last copy succeeded,
+        // with its settled attempt's route and a preimage of its own hash, before she paid bob again.
+        var made = Regex.Match(
+            run.StandardOutput,
+            @"carol: a history of 3,000 payments \(([0-9,]+) written, the rest its own\), restarted"
+        );
+        Assert.True(made.Success, run.StandardOutput);
+        Assert.InRange(int.Parse(made.Groups[1].Value.Replace(",", "")), 2_990, 2_999);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(operations, p => Assert.Equal(("carol", "succeeded"), (p["payer"], p["outcome"])));
+        var pages = operations.Where(p => p["case"].Contains("list-payments", StringComparison.Ordinal)).ToList();
+        // Each page is 100 of carol's payments after index 1,500, copies all: every one there (fewer is a failed call).
+        Assert.Equal(4, pages.Count);
+        var payments = operations.Except(pages).ToList();
+        Assert.Equal(4, payments.Count);
+        Assert.All(payments, p => Assert.Equal("bob", p["payee"]));
+        // Her restart over the copies was timed, and she paid after it.
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("restart rpc", comparison);
+        Assert.Contains("restart pay", comparison);
+        await AssertNothingLeftAsync(runDir, "LargeNode");
+    }
+
+    [SkippableFact]
+    public async Task An_lnd_release_before_v0_21_is_refused_a_history_of_payments_in_one_line_before_anything_starts()
+    {
+        var (_, _, bitcoind) = Requirements.LndImages();
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        Skip.If(string.IsNullOrEmpty(old), "set LNBENCH_E2E_OLD_LND_IMAGE to an LND release before v0.21");
+        var postgres = Requirements.PostgresImage();
+        var results = Directory.CreateTempSubdirectory("lnbench-e2e-lndpayments-").FullName;
+
+        var refused = await HarnessProcess.RunAsync(
+            [
+                "LargeNode",
+                "--history",
+                "1000",
+                "--history-of",
+                "payments",
+                "--build",
+                $"old=lnd={old}",
+                "--db",
+                "old:postgres",
+                "--postgres-image",
+                postgres,
+                "--bitcoind-image",
+                bitcoind,
+                "--no-pull",
+                "--results",
+                results,
+            ],
+            TimeSpan.FromMinutes(5)
+        );
+
+        Assert.Equal(2, refused.ExitCode);
+        Assert.Contains(
+            "keeps payments in a key-value store inside its database, not in SQL tables (native SQL payments came in v0.21)",
+            refused.StandardError
+        );
+        Assert.Empty(Directory.GetDirectories(results));
+    }
+
+    [SkippableFact]
     public async Task Core_lightning_pays_lnd_and_lnd_pays_core_lightning_on_one_channel_and_through_a_carol_of_the_other_kind()
     {
         var (lnd, cln, bitcoind) = Requirements.LndImages();

@@ -188,6 +188,22 @@ internal sealed class LightningNetwork : IAsyncDisposable
         return started.Elapsed;
     }
 
+    /// <summary>
+    /// Dials a restarted node's channel peers from it when its kind does not get them back by itself
+    /// (<see cref="INodeKind.RedialsPeersAfterRestart"/>); a peer already connected again is left as it is.
+    /// </summary>
+    public async Task RedialPeersAsync(string name, CancellationToken ct = default)
+    {
+        if (kinds.Get(Topology.Node(name).Kind).RedialsPeersAfterRestart)
+        {
+            return;
+        }
+        foreach (var peer in Topology.PeersOf(name))
+        {
+            await nodes[name].ConnectPeerAsync(nodes[peer], ct);
+        }
+    }
+
     /// <summary>Writes the run folder and starts the containers on the host (no waiting on the nodes).</summary>
     public async Task UpAsync(ComposeFragments fragments, RunCredentials credentials, CancellationToken ct = default)
     {

@@ -71,6 +71,15 @@ internal sealed class HistoryMaker(
                 {
                     await PayAsync(name, outOf, history.SeedMsat, ct);
                 }
+                if (payer is null)
+                {
+                    // The channel it is paid over is not one of the flows' (LND's may not carry a payment yet).
+                    await new ChannelOpener(network, progress).WaitRoutesAsync(
+                        [new PaymentFlow(into, name)],
+                        history.SeedMsat,
+                        ct
+                    );
+                }
                 await PayAsync(payer ?? into, name, history.SeedMsat, ct);
                 await SettledAsync(name, ct);
             }

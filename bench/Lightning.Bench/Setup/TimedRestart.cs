@@ -7,7 +7,8 @@ namespace Lightning.Bench.Setup;
 
 /// <summary>
 /// A node stopped, changed while it is stopped (a history written, a graph appended), started again and timed as setup
-/// steps: "restart rpc" (until its RPC answers) and "restart channels" (until every channel of it is usable again).
+/// steps: "restart rpc" (until its RPC answers) and "restart channels" (until every channel of it is usable again; a
+/// kind that does not get its peers back by itself has them dialled from it first).
 /// </summary>
 internal static class TimedRestart
 {
@@ -36,6 +37,7 @@ internal static class TimedRestart
             )
         )
         {
+            await network.RedialPeersAsync(node, ct);
             await new ChannelOpener(network, progress).WaitUsableAsync(topology, node, ct);
         }
         clock.Lap($"{SetupStep.RestartPrefix} channels");

@@ -44,6 +44,13 @@ internal sealed class LndKind : INodeKind
     public PaymentCalls PaymentCalls { get; } =
         new("AddInvoice", "SendPaymentV2") { Keysend = "SendPaymentV2 keysend" };
 
+    /// <summary>
+    /// A restarted lnd dials only the peers it dialled (it has no listening address for one that dialled it, which
+    /// announces none on regtest), and such a peer need not dial it again soon: alice did not, for 120 s, after carol's
+    /// restart (v0.21.1).
+    /// </summary>
+    public bool RedialsPeersAfterRestart => false;
+
     public IReadOnlyDictionary<string, string> VersionProbes { get; } =
         new Dictionary<string, string> { ["lnd"] = "--version" };
 
@@ -51,19 +58,37 @@ internal sealed class LndKind : INodeKind
     public bool WaitsForChain => true;
 
     /// <summary>
-    /// The node calls <see cref="LndNode"/> implements and PostgreSQL (its native SQL store); no swarm (its REST API is
-    /// reached through a port published on this host, not through a swarm agent's pipe), Valgrind, graph or history yet.
+    /// The node calls <see cref="LndNode"/> implements, PostgreSQL (its native SQL store) and the histories written
+    /// there; no swarm (its REST API is reached through a port published on this host, not through a swarm agent's
+    /// pipe), Valgrind, graph, or history on its own bbolt files.
     /// </summary>
     public IReadOnlySet<Capability> Offers { get; } =
         KnownCapabilities
             .OfNode(typeof(LndNode))
-            .Concat([KnownCapabilities.Postgres, KnownCapabilities.HistoryOnPostgres(HistoryKinds.Invoices)])
+            .Concat([
+                KnownCapabilities.Postgres,
+                KnownCapabilities.HistoryOnPostgres(HistoryKinds.Invoices),
+                KnownCapabilities.HistoryOnPostgres(HistoryKinds.Payments),
+            ])
             .ToHashSet();
 
-    /// <summary>Paid invoices, in its native SQL store on PostgreSQL.</summary>
-    INodeHistory? INodeKind.HistoryOf(string what) => what == HistoryKinds.Invoices ? Invoices : null;
+    /// <summary>Paid invoices (the payee's) and succeeded payments (the payer's), in its native SQL store on PostgreSQL.</summary>
+    INodeHistory? INodeKind.HistoryOf(string what) =>
+        what switch
+        {
+            HistoryKinds.Invoices => Invoices,
+            HistoryKinds.Payments => Payments,
+            _ => null,
+        };
 
     private static readonly LndInvoicesHistory Invoices = new();
+    private static readonly LndPaymentsHistory Payments = new();
+
+    /// <summary>Each history with the release its SQL tables came in (payments: v0.21).</summary>
+    string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
+        HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOnPostgres(h) == capability) is { } what
+            ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
+            : null;
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;

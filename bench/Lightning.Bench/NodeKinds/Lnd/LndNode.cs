@@ -158,18 +158,36 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     public Task<int> ListChannelsAsync(PaymentTag tag, CancellationToken ct = default) =>
         rest.GetAsync("v1/channels", channels => Array(channels, "channels").Count(), ct);
 
-    /// <summary>ListInvoices from the add index before the history's last: the last row written must be listed.</summary>
+    /// <summary>
+    /// ListInvoices or ListPayments from the index before the history's last: the last row written must be listed, a
+    /// payment whole (<see cref="LndListedPayment"/>).
+    /// </summary>
     public async Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default)
     {
+        var payments = check.Array == "payments";
         var listed = await rest.GetAsync(
-            PagePath(HistoryTable.Invoices, check.LastIndex - 1, 1, reversed: false),
-            answer => Array(answer, check.Array).Select(i => Int64(i, "add_index")).ToList(),
+            PagePath(payments ? HistoryTable.Payments : HistoryTable.Invoices, check.LastIndex - 1, 1, reversed: false),
+            answer =>
+                Array(answer, check.Array)
+                    .Select(row =>
+                        (
+                            Index: Int64(row, payments ? "payment_index" : "add_index"),
+                            Problem: payments ? LndListedPayment.Problem(row) : null
+                        )
+                    )
+                    .ToList(),
             ct
         );
-        if (listed is not [var index] || index != check.LastIndex)
+        if (listed is not [var (index, problem)] || index != check.LastIndex)
         {
             throw new InvalidOperationException(
-                $"{Name} does not see its history: {check.Method} after add index {check.LastIndex - 1:N0} listed [{string.Join(", ", listed)}], not {check.LastIndex:N0} (the last row written); the history is not measured"
+                $"{Name} does not see its history: {check.Method} after index {check.LastIndex - 1:N0} listed [{string.Join(", ", listed.Select(l => l.Index))}], not {check.LastIndex:N0} (the last row written); the history is not measured"
+            );
+        }
+        if (problem is not null)
+        {
+            throw new InvalidOperationException(
+                $"{Name} lists its history's last payment (index {index:N0}) but not as it was written: {problem}; the history is not measured"
             );
         }
     }
