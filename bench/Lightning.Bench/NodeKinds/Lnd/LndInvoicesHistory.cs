@@ -54,9 +54,17 @@ internal sealed class LndInvoicesHistory : INodeHistory
         if (toWrite > 0)
         {
             await db.QueryAsync(CopySql(toWrite), ct);
+            await db.QueryAsync(VacuumSql, ct);
         }
         return new HistoryWritten(toWrite, Listing(last + toWrite));
     }
+
+    /// <summary>
+    /// The copied tables vacuumed and analysed once written, as the server's autovacuum has long done on a node that was
+    /// paid over months: without it, autovacuum does it in the measured window, on the server's CPU (as it did for LND's
+    /// payments: the server's CPU per payment 27 → 64 ms). Apart from the copy: VACUUM runs in no transaction.
+    /// </summary>
+    public const string VacuumSql = "VACUUM (ANALYZE) invoices, invoice_htlcs, invoice_features";
 
     /// <summary>
     /// One transaction: the template (newest settled invoice), its copies numbered 1…n after the table's last id and the
