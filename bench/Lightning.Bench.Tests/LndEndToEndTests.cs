@@ -165,37 +165,12 @@ public class LndEndToEndTests
     [SkippableFact]
     public async Task An_lnd_payee_on_postgres_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
     {
-        var (lnd, _, bitcoind) = Requirements.LndImages();
-        var postgres = Requirements.PostgresImage();
-        var (runDir, run) = await RunAsync(
+        var (runDir, run) = await LndHistoryRunAsync(
             "lnd-history",
-            [
-                "LargeNode",
-                "--history",
-                "3000",
-                "--history-of",
-                "invoices",
-                "--workload",
-                "pay,list-invoices",
-                "--build",
-                $"lnd=lnd={lnd}",
-                "--db",
-                "lnd:postgres",
-                "--postgres-image",
-                postgres,
-                "--concurrency",
-                "1",
-                "--iterations",
-                "3",
-                "--warmups",
-                "1",
-                "--topologies",
-                "1",
-                "--snapshots",
-                "off",
-                "--bitcoind-image",
-                bitcoind,
-            ]
+            "invoices",
+            "pay,list-invoices",
+            "--snapshots",
+            "off"
         );
 
         // Written into bob's SQL tables while he was stopped, seen by his own ListInvoices, then paid again.
@@ -214,36 +189,7 @@ public class LndEndToEndTests
     [SkippableFact]
     public async Task An_lnd_payer_on_postgres_given_a_history_of_payments_lists_it_whole_pays_after_its_restart_and_pages_from_its_middle()
     {
-        var (lnd, _, bitcoind) = Requirements.LndImages();
-        var postgres = Requirements.PostgresImage();
-        var (runDir, run) = await RunAsync(
-            "lnd-payments",
-            [
-                "LargeNode",
-                "--history",
-                "3000",
-                "--history-of",
-                "payments",
-                "--workload",
-                "pay,list-payments",
-                "--build",
-                $"lnd=lnd={lnd}",
-                "--db",
-                "lnd:postgres",
-                "--postgres-image",
-                postgres,
-                "--concurrency",
-                "1",
-                "--iterations",
-                "3",
-                "--warmups",
-                "1",
-                "--topologies",
-                "1",
-                "--bitcoind-image",
-                bitcoind,
-            ]
-        );
+        var (runDir, run) = await LndHistoryRunAsync("lnd-payments", "payments", "pay,list-payments");
 
         // Copied in carol's SQL tables while she was stopped; her own ListPayments listed the last copy succeeded,
         // with its settled attempt's route and a preimage of its own hash, before she paid bob again.
@@ -471,5 +417,46 @@ public class LndEndToEndTests
     {
         using var engine = new DockerEngine();
         await RunResources.Of(engine, Path.GetFileName(runDir)[..^($"-{scenario}".Length)]).AssertNoneLeftAsync();
+    }
+
+    /// <summary>LargeNode on one LND build on PostgreSQL given a history of 3,000 rows of <paramref name="of"/>: 1 topology, a warmup and 3 invocations.</summary>
+    private static async Task<(string RunDir, ProcessResult Run)> LndHistoryRunAsync(
+        string label,
+        string of,
+        string workload,
+        params string[] extra
+    )
+    {
+        var (lnd, _, bitcoind) = Requirements.LndImages();
+        var postgres = Requirements.PostgresImage();
+        return await RunAsync(
+            label,
+            [
+                "LargeNode",
+                "--history",
+                "3000",
+                "--history-of",
+                of,
+                "--workload",
+                workload,
+                "--build",
+                $"lnd=lnd={lnd}",
+                "--db",
+                "lnd:postgres",
+                "--postgres-image",
+                postgres,
+                "--concurrency",
+                "1",
+                "--iterations",
+                "3",
+                "--warmups",
+                "1",
+                "--topologies",
+                "1",
+                "--bitcoind-image",
+                bitcoind,
+                .. extra,
+            ]
+        );
     }
 }
