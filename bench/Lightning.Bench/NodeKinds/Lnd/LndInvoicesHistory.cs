@@ -1,6 +1,3 @@
-using System.Globalization;
-using Lightning.Bench.Progress;
-
 namespace Lightning.Bench.NodeKinds.Lnd;
 
 /// <summary>
@@ -11,7 +8,7 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// past the copies. LND's bbolt store is a B+tree of serialized records the harness does not write: a history there is
 /// refused in one line.
 /// </summary>
-internal sealed class LndInvoicesHistory : INodeHistory
+internal sealed class LndInvoicesHistory : LndSqlHistory
 {
     /// <summary>LND's ContractSettled in the invoices table's state column.</summary>
     public const int Settled = 1;
@@ -19,52 +16,26 @@ internal sealed class LndInvoicesHistory : INodeHistory
     /// <summary>Where a copy's HTLC ids start on its channel, far above any id the live channel reaches in a run, so a copy never takes a live HTLC's (chan_id, htlc_id).</summary>
     public const long CopiedHtlcIds = 1L << 40;
 
-    public string What =>
+    public override string What =>
         "invoices: the payee's newest paid invoice in LND's native SQL store (its row, HTLCs and features), copied with fresh preimages, hashes and payment addresses, later add and settle indexes and timestamps, into its database on PostgreSQL while it is stopped";
 
-    public HistorySeed Seed => HistorySeed.Receive;
-
-    /// <summary>LND's channels take no HTLC under 1 sat by default (--bitcoin.minhtlc): a 1-msat payment finds no route.</summary>
-    public long SeedMsat => 1000;
-
-    public Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
-        throw new UsageException(NoSqlStore);
+    public override HistorySeed Seed => HistorySeed.Receive;
 
     /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
     public const string NoSqlStore =
         "an LND history is written into its native SQL store on PostgreSQL, and this node keeps its invoices in bbolt: give the build --db BUILD:postgres";
 
-    public async Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default)
-    {
-        var db = store.Database ?? throw new UsageException(NoSqlStore);
-        var counts = (
-            await db.QueryAsync(
-                $"SELECT count(*), coalesce(max(id), 0) FROM invoices; SELECT count(*) FROM invoices WHERE state = {Settled}",
-                ct
-            )
-        ).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        var (existing, last) = Pair(counts[0]);
-        if (long.Parse(counts[1], CultureInfo.InvariantCulture) == 0)
-        {
-            throw new InvalidOperationException(
-                $"{db.Name} has no paid invoice to copy: the node was paid nothing before its history was written"
-            );
-        }
-        var toWrite = Math.Max(0, rows - existing);
-        if (toWrite > 0)
-        {
-            await db.QueryAsync(CopySql(toWrite), ct);
-            await db.QueryAsync(VacuumSql, ct);
-        }
-        return new HistoryWritten(toWrite, Listing(last + toWrite));
-    }
+    protected override string NoSqlStoreLine => NoSqlStore;
 
-    /// <summary>
-    /// The copied tables vacuumed and analysed once written, as the server's autovacuum has long done on a node that was
-    /// paid over months: without it, autovacuum does it in the measured window, on the server's CPU (as it did for LND's
-    /// payments: the server's CPU per payment 27 → 64 ms). Apart from the copy: VACUUM runs in no transaction.
-    /// </summary>
-    public const string VacuumSql = "VACUUM (ANALYZE) invoices, invoice_htlcs, invoice_features";
+    protected override string Table => "invoices";
+
+    protected override string Templatable => $"t.state = {Settled}";
+
+    protected override string NothingToCopy => "no paid invoice to copy: the node was paid nothing";
+
+    protected override string CopySqlFor(long copies) => CopySql(copies);
+
+    protected override string VacuumSql => "VACUUM (ANALYZE) invoices, invoice_htlcs, invoice_features";
 
     /// <summary>
     /// One transaction: the template (newest settled invoice), its copies numbered 1…n after the table's last id and the
@@ -107,11 +78,5 @@ internal sealed class LndInvoicesHistory : INodeHistory
             """
         );
 
-    public HistoryCheck Listing(long lastIndex) => new("ListInvoices", "invoices", lastIndex);
-
-    private static (long, long) Pair(string line)
-    {
-        var parts = line.Split('|');
-        return (long.Parse(parts[0], CultureInfo.InvariantCulture), long.Parse(parts[1], CultureInfo.InvariantCulture));
-    }
+    public override HistoryCheck Listing(long lastIndex) => new("ListInvoices", "invoices", lastIndex);
 }

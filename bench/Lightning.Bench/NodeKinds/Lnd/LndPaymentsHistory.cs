@@ -1,6 +1,3 @@
-using System.Globalization;
-using Lightning.Bench.Progress;
-
 namespace Lightning.Bench.NodeKinds.Lnd;
 
 /// <summary>
@@ -21,7 +18,7 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// its query for those it should walks the copies: what LND issue 9729 saw). payment_duplicates (records of old KV
 /// duplicates) is not copied: no listing reads it.
 /// </remarks>
-internal sealed class LndPaymentsHistory : INodeHistory
+internal sealed class LndPaymentsHistory : LndSqlHistory
 {
     /// <summary>Where the copies' attempt indexes start, far above any index LND's sequencer hands out in a run.</summary>
     public const long CopiedAttemptIndexes = 1L << 40;
@@ -29,65 +26,35 @@ internal sealed class LndPaymentsHistory : INodeHistory
     /// <summary>The first release whose <c>--db.use-native-sql</c> keeps payments in SQL tables.</summary>
     public static readonly LndRelease NativeSqlPayments = new(0, 21, 0);
 
-    public string What =>
+    public override string What =>
         "payments: the payer's newest succeeded payment in LND's native SQL store (its row, intent, HTLC attempts with their resolutions, route hops and custom records), copied with fresh preimages, hashes and session keys, later ids, attempt indexes and timestamps, into its database on PostgreSQL while it is stopped";
 
-    public HistorySeed Seed => HistorySeed.Pay;
-
-    /// <summary>LND's channels take no HTLC under 1 sat by default (--bitcoin.minhtlc): a 1-msat payment finds no route.</summary>
-    public long SeedMsat => 1000;
+    public override HistorySeed Seed => HistorySeed.Pay;
 
     /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
     public const string NoSqlStore =
         "an LND history is written into its native SQL store on PostgreSQL, and this node keeps its payments in bbolt: give the build --db BUILD:postgres";
 
     /// <summary>A release before v0.21 keeps its payments in a key-value store, even on PostgreSQL with native SQL.</summary>
-    public string? Refusal(IReadOnlyDictionary<string, string> versions) =>
+    public override string? Refusal(IReadOnlyDictionary<string, string> versions) =>
         LndRelease.Parse(versions.GetValueOrDefault("lnd", "")) is { } release && release < NativeSqlPayments
             ? $"its LND (v{release}) keeps payments in a key-value store inside its database, not in SQL tables (native SQL payments came in v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor}): give a history of payments to v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor} or later"
             : null;
 
-    public Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
-        throw new UsageException(NoSqlStore);
+    protected override string NoSqlStoreLine => NoSqlStore;
 
-    public async Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default)
-    {
-        var db = store.Database ?? throw new UsageException(NoSqlStore);
-        var counts = (
-            await db.QueryAsync(
-                $"SELECT count(*), coalesce(max(id), 0), count(*) FILTER (WHERE {Succeeded("p")}) FROM payments p",
-                ct
-            )
-        )
-            .Trim()
-            .Split('|')
-            .Select(c => long.Parse(c, CultureInfo.InvariantCulture))
-            .ToArray();
-        var (existing, last, succeeded) = (counts[0], counts[1], counts[2]);
-        if (succeeded == 0)
-        {
-            throw new InvalidOperationException(
-                $"{db.Name} has no succeeded payment to copy: the node paid nothing before its history was written"
-            );
-        }
-        var toWrite = Math.Max(0, rows - existing);
-        if (toWrite > 0)
-        {
-            await db.QueryAsync(CopySql(toWrite), ct);
-            await db.QueryAsync(VacuumSql, ct);
-        }
-        return new HistoryWritten(toWrite, Listing(last + toWrite));
-    }
+    protected override string Table => "payments";
 
-    /// <summary>
-    /// The copied tables vacuumed and analysed once written, as the server's autovacuum has long done on a node that made
-    /// its payments over months: without it, autovacuum would do it in the measured window, on the server's CPU. Apart
-    /// from the copy: VACUUM runs in no transaction.
-    /// </summary>
-    public const string VacuumSql =
+    protected override string Templatable => Succeeded("t");
+
+    protected override string NothingToCopy => "no succeeded payment to copy: the node paid nothing";
+
+    protected override string CopySqlFor(long copies) => CopySql(copies);
+
+    protected override string VacuumSql =>
         "VACUUM (ANALYZE) payments, payment_intents, payment_first_hop_custom_records, payment_htlc_attempts, payment_htlc_attempt_resolutions, payment_attempt_first_hop_custom_records, payment_route_hops, payment_route_hop_mpp, payment_route_hop_amp, payment_route_hop_blinded, payment_hop_custom_records";
 
-    public HistoryCheck Listing(long lastIndex) => new("ListPayments", "payments", lastIndex);
+    public override HistoryCheck Listing(long lastIndex) => new("ListPayments", "payments", lastIndex);
 
     /// <summary>
     /// A payment LND calls succeeded (a settled attempt, none unresolved, no failure reason), paid with one hash (not
