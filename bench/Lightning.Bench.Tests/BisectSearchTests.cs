@@ -183,7 +183,8 @@ public class BisectSearchTests
     public void A_step_runs_the_bisections_command_line_without_its_own_words_and_reads_its_metric_from_verdicts_json()
     {
         Assert.Equal(
-            ["AlicePaysBob", "--source", "/src", "--max-time", "5m", "--concurrency=1", "--", "--memory"],
+            // --source is the step's own (the checkout's full path), given once: not the user's words again.
+            ["AlicePaysBob", "--max-time", "5m", "--concurrency=1", "--", "--memory"],
             BisectCommand.StepArguments([
                 "bisect",
                 "v1",

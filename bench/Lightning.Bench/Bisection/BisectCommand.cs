@@ -396,7 +396,8 @@ internal static class BisectCommand
                 break;
             }
             var name = rest[i].Split('=', 2)[0];
-            if (BisectRefs.OwnOptions.Contains(name))
+            // --source too: every step is given the checkout's full path (a resumed bisection may run elsewhere).
+            if (BisectRefs.OwnOptions.Contains(name) || name == "--source")
             {
                 i += rest[i].Contains('=') ? 0 : 1;
                 continue;
