@@ -129,5 +129,12 @@ public class MachineLoadTests
             )
         );
         Assert.NotNull(HostReading.Read());
+        // The manifest's machine reads the same "name : value" lines (the model, the memory) from the real files.
+        Assert.Equal(
+            ["a b", "c"],
+            ProcFields.Values("model name\t: a b\nflags\t: x\nmodel name : c\nmodel\n", "model name")
+        );
+        Assert.False(string.IsNullOrEmpty(ProcFields.First("/proc/meminfo", "MemTotal")));
+        Assert.Null(ProcFields.First("/proc/meminfo", "NoSuchField"));
     }
 }

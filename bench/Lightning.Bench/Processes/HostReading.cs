@@ -127,12 +127,9 @@ internal sealed record HostReading(
 
     public static double? ParseCpuinfoMhz(string? text)
     {
-        var mhz = (text ?? "")
-            .Split('\n')
-            .Where(l => l.StartsWith("cpu MHz", StringComparison.Ordinal))
-            .Select(l =>
-                double.TryParse(l[(l.IndexOf(':') + 1)..].Trim(), CultureInfo.InvariantCulture, out var m) ? m : 0
-            )
+        var mhz = ProcFields
+            .Values(text, "cpu MHz")
+            .Select(v => double.TryParse(v, CultureInfo.InvariantCulture, out var m) ? m : 0)
             .Where(m => m > 0)
             .ToList();
         return mhz.Count > 0 ? mhz.Average() : null;

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using Lightning.Bench.Processes;
 
 namespace Lightning.Bench.Results;
 
@@ -21,9 +22,9 @@ internal sealed record MachineRecord(
         new(
             ReadOsRelease() ?? RuntimeInformation.OSDescription,
             Environment.OSVersion.VersionString,
-            ReadField("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
+            ProcFields.First("/proc/cpuinfo", "model name") ?? RuntimeInformation.ProcessArchitecture.ToString(),
             Environment.ProcessorCount,
-            (long.TryParse(ReadField("/proc/meminfo", "MemTotal")?.Split(' ')[0], out var kb) ? kb : 0) * 1024,
+            (long.TryParse(ProcFields.First("/proc/meminfo", "MemTotal")?.Split(' ')[0], out var kb) ? kb : 0) * 1024,
             dockerEngine,
             dockerApi,
             compose,
@@ -36,13 +37,5 @@ internal sealed record MachineRecord(
             ? File.ReadLines("/etc/os-release")
                 .FirstOrDefault(l => l.StartsWith("PRETTY_NAME=", StringComparison.Ordinal))
                 ?["PRETTY_NAME=".Length..].Trim('"')
-            : null;
-
-    private static string? ReadField(string path, string name) =>
-        File.Exists(path)
-            ? File.ReadLines(path)
-                .Where(l => l.StartsWith(name, StringComparison.Ordinal))
-                .Select(l => l[(l.IndexOf(':') + 1)..].Trim())
-                .FirstOrDefault()
             : null;
 }
