@@ -88,6 +88,15 @@ public class ComposeEngineRunnerTests
     public void Stop_grace_periods_are_compose_durations(string text, double seconds) =>
         Assert.Equal(TimeSpan.FromSeconds(seconds), EngineComposeRunner.Duration("x", text));
 
+    [Theory]
+    [InlineData("1g", 1L << 30)]
+    [InlineData("256m", 256L << 20)]
+    [InlineData("512MB", 512L << 20)]
+    [InlineData("64k", 64L << 10)]
+    [InlineData("65536", 65536)]
+    public void Shm_sizes_are_compose_byte_sizes(string text, long bytes) =>
+        Assert.Equal(bytes, EngineComposeRunner.Bytes("x", text));
+
     [Fact]
     public void The_create_body_carries_every_key_a_fragment_can_set()
     {
@@ -112,6 +121,7 @@ public class ComposeEngineRunnerTests
                 Privileged = true,
                 CapAdd = ["SYS_ADMIN"],
                 SecurityOpt = ["seccomp=unconfined"],
+                ShmSize = "1g",
             }
         );
         Assert.Equal("img:1", body.Image);
@@ -127,6 +137,7 @@ public class ComposeEngineRunnerTests
         Assert.Equal(["/w/p/alice:/lnb:rw"], host.Binds);
         Assert.True(host.Init);
         Assert.True(host.Privileged);
+        Assert.Equal(1L << 30, host.ShmSize);
         var bindings = host.PortBindings;
         Assert.Equal("127.0.0.1", bindings["18443/tcp"][0].HostIP);
         Assert.Equal("", bindings["18443/tcp"][0].HostPort);

@@ -52,6 +52,9 @@ internal sealed class ComposeService
 
     public List<string>? SecurityOpt { get; set; }
 
+    /// <summary>The size of the container's /dev/shm, as compose writes it ("1g", "256m"; the engine's default is 64 MB).</summary>
+    public string? ShmSize { get; set; }
+
     public ComposeService Clone() =>
         new()
         {
@@ -104,5 +107,6 @@ internal sealed class ComposeService
             CapAdd = CapAdd?.ToList(),
             Sysctls = Sysctls is null ? null : new Dictionary<string, string>(Sysctls),
             SecurityOpt = SecurityOpt?.ToList(),
+            ShmSize = ShmSize,
         };
 }

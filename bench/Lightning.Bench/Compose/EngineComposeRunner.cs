@@ -297,6 +297,10 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
         {
             host.SecurityOpt = security.Select(Text).ToList();
         }
+        if (service.ShmSize is { } shm)
+        {
+            host.ShmSize = Bytes(name, Text(shm));
+        }
         // Compose v2 lists (and so takes down) only containers with a config hash; compose hashes the service's
         // configuration, this the container's, which changes whenever the service does.
         labels["com.docker.compose.config-hash"] = Convert.ToHexStringLower(
@@ -378,6 +382,29 @@ internal sealed partial class EngineComposeRunner(DockerEngine engine, Func<stri
             }
         );
     }
+
+    /// <summary>Compose byte sizes: "1g", "256m", "512mb", "1024k", "65536" (powers of 1024, any case).</summary>
+    public static long Bytes(string service, string text)
+    {
+        var match = BytesPattern().Match(text);
+        if (!match.Success)
+        {
+            throw new InvalidOperationException(
+                $"service {service}: shm_size \"{text}\" is not a size such as 256m or 1g"
+            );
+        }
+        var shift = match.Groups["unit"].Value.ToLowerInvariant() switch
+        {
+            "k" => 10,
+            "m" => 20,
+            "g" => 30,
+            _ => 0,
+        };
+        return long.Parse(match.Groups["n"].Value, CultureInfo.InvariantCulture) << shift;
+    }
+
+    [GeneratedRegex(@"^(?<n>[0-9]+)\s*(?:(?<unit>[bkmgBKMG])[bB]?)?$")]
+    private static partial Regex BytesPattern();
 
     [GeneratedRegex(
         @"^(?:(?:(?<ip>[0-9.]+|\[[0-9a-fA-F:]+\]):)?(?<host>[0-9]*):)?(?<container>[0-9]+)(?:/(?<proto>tcp|udp|sctp))?$"

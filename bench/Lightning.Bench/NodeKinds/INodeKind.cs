@@ -23,12 +23,6 @@ internal interface INodeKind
     /// </summary>
     bool WaitsForChain => false;
 
-    /// <summary>
-    /// Whether a restarted node of the kind gets its channel peers back by itself (it dials them, or they dial it); when
-    /// not, the harness dials them from it once it answers, as an operator would.
-    /// </summary>
-    bool RedialsPeersAfterRestart => true;
-
     /// <summary>The file a <see cref="WaitsForChain"/> kind's container waits for in its folder.</summary>
     const string ChainReadyFile = "lnbench-chain-ready";
 

@@ -7,8 +7,8 @@ namespace Lightning.Bench.Setup;
 
 /// <summary>
 /// A node stopped, changed while it is stopped (a history written, a graph appended), started again and timed as setup
-/// steps: "restart rpc" (until its RPC answers) and "restart channels" (until every channel of it is usable again; a
-/// kind that does not get its peers back by itself has them dialled from it first).
+/// steps: "restart rpc" (until its RPC answers) and "restart channels" (until every channel of it is usable again; its
+/// peers dialled from it first, so a peer's reconnect backoff is not timed).
 /// </summary>
 internal static class TimedRestart
 {

@@ -44,13 +44,6 @@ internal sealed class LndKind : INodeKind
     public PaymentCalls PaymentCalls { get; } =
         new("AddInvoice", "SendPaymentV2") { Keysend = "SendPaymentV2 keysend" };
 
-    /// <summary>
-    /// A restarted lnd dials only the peers it dialled (it has no listening address for one that dialled it, which
-    /// announces none on regtest), and such a peer need not dial it again soon: alice did not, for 120 s, after carol's
-    /// restart (v0.21.1).
-    /// </summary>
-    public bool RedialsPeersAfterRestart => false;
-
     public IReadOnlyDictionary<string, string> VersionProbes { get; } =
         new Dictionary<string, string> { ["lnd"] = "--version" };
 
