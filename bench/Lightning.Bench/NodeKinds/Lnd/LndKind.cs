@@ -85,11 +85,12 @@ internal sealed class LndKind : INodeKind
     private static readonly LndInvoicesHistory Invoices = new();
     private static readonly LndPaymentsHistory Payments = new();
 
-    /// <summary>Each history with the release its SQL tables came in (payments: v0.21); its key-value invoices are the same in every release the harness runs.</summary>
+    /// <summary>Each history with the release its SQL tables came in (payments: v0.21); invoices on bbolt with the releases whose key-value invoices the harness writes.</summary>
     string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
         HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOnPostgres(h) == capability) is { } what
             ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
-            : null;
+        : capability == KnownCapabilities.HistoryOf(HistoryKinds.Invoices) ? LndKvInvoices.Refusal(versions)
+        : null;
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;

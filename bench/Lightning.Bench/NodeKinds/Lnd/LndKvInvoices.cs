@@ -45,6 +45,16 @@ internal static class LndKvInvoices
         return (written, last);
     }
 
+    /// <summary>The releases whose key-value invoices were read for this layout (<c>channeldb/invoices.go</c>: the same in each).</summary>
+    public static readonly (LndRelease From, LndRelease Through) Known = (new(0, 18, 0), new(0, 21, 2));
+
+    /// <summary>Why a release's key-value invoices cannot be written, in one line (one outside <see cref="Known"/>'s minors); or null.</summary>
+    public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
+        LndRelease.Parse(versions.GetValueOrDefault("lnd", "")) is { } release
+        && (release < Known.From || release.Major != 0 || release.Minor > Known.Through.Minor)
+            ? $"its LND (v{release}) keeps invoices in a key-value layout the harness has not read (it writes that of v{Known.From.Major}.{Known.From.Minor} to v{Known.Through.Major}.{Known.Through.Minor}): give it --db BUILD:postgres, or a history of invoices to one of those releases"
+            : null;
+
     /// <summary>The invoices a root bucket of channel.db holds, counted as <see cref="AddCopies"/> counts them.</summary>
     public static long Count(BoltBucket root) =>
         root.Bucket("invoices")?.Entries.Count(e => e.Value is not null && e.Key.Length == 4) ?? 0;
