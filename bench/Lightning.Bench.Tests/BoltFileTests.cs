@@ -72,6 +72,23 @@ public class BoltFileTests : IDisposable
     }
 
     [Fact]
+    public void A_page_cut_short_or_pointing_outside_the_file_is_refused_naming_the_file()
+    {
+        var path = Path.Combine(directory, "cut.db");
+        BoltWriter.Write(new BoltDatabase(4096, 1, false, Tree()), path);
+        var file = File.ReadAllBytes(path);
+        File.WriteAllBytes(path, file[..(file.Length / 2)]);
+        Assert.StartsWith(path, Assert.Throws<InvalidDataException>(() => BoltReader.Read(path)).Message);
+        // The last page's first element pointing far beyond the page.
+        var lastPage = file.Length - 4096;
+        file[lastPage + 16 + 4] = 0xff;
+        file[lastPage + 16 + 5] = 0xff;
+        file[lastPage + 16 + 6] = 0xff;
+        File.WriteAllBytes(path, file);
+        Assert.StartsWith(path, Assert.Throws<InvalidDataException>(() => BoltReader.Read(path)).Message);
+    }
+
+    [Fact]
     public void A_key_added_twice_is_refused_and_set_replaces_a_value()
     {
         var bucket = new BoltBucket();

@@ -46,7 +46,14 @@ internal sealed class BoltReader
             );
         var reader = new BoltReader(file, path, meta.PageSize, meta.HighWater);
         var root = new BoltBucket(meta.RootSequence);
-        reader.ReadPage(meta.Root, root, 0);
+        try
+        {
+            reader.ReadPage(meta.Root, root, 0);
+        }
+        catch (ArgumentOutOfRangeException)
+        {
+            throw new InvalidDataException($"{path} is damaged: an element of one of its pages points outside it");
+        }
         return new BoltDatabase(meta.PageSize, meta.TxId, meta.Freelist != NoFreelist, root);
     }
 

@@ -27,9 +27,15 @@ internal sealed class BoltWriter
     }
 
     /// <summary>Writes <paramref name="database"/> to <paramref name="path"/> (any file there is replaced).</summary>
+    /// <remarks>
+    /// One write a page, unbuffered, as bbolt writes its pages: Linux (6.18 here) keeps what one large write put in the
+    /// page cache as large folios, and a folio is dirtied and written back whole, so every 4 kB page bbolt changed later
+    /// in the node wrote its whole folio (11 MB a payment on 100,000 invoices written in 1 MB writes, against 0.6 MB on
+    /// none).
+    /// </remarks>
     public static void Write(BoltDatabase database, string path)
     {
-        using var output = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.None, 1 << 20);
+        using var output = new FileStream(path, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0);
         Write(database, output);
         output.Flush(flushToDisk: true);
     }
@@ -66,7 +72,10 @@ internal sealed class BoltWriter
             highWater
         );
         WriteHeader(pages.AsSpan(2 * size), 2, FreelistPage, 0, 0);
-        output.Write(pages);
+        for (var page = 0; page < 3; page++)
+        {
+            output.Write(pages.AsSpan(page * size, size));
+        }
     }
 
     private static void WriteMeta(
