@@ -28,13 +28,4 @@ internal static class GoTime
         BinaryPrimitives.WriteInt64BigEndian(encoded[1..], seconds);
         BinaryPrimitives.WriteInt32BigEndian(encoded[9..], (int)(nanoseconds % 1_000_000_000));
     }
-
-    /// <summary>The Unix time (UTC) in <paramref name="encoded"/>.</summary>
-    public static DateTimeOffset Read(ReadOnlySpan<byte> encoded) =>
-        DateTimeOffset
-            .FromUnixTimeSeconds(BinaryPrimitives.ReadInt64BigEndian(encoded[1..]) - UnixEpochSeconds)
-            .AddTicks(BinaryPrimitives.ReadInt32BigEndian(encoded[9..]) / 100);
-
-    /// <summary>Seconds from 1 January of year 1 to the Unix epoch, as Go counts them.</summary>
-    private const long UnixEpochSeconds = 62135596800;
 }
