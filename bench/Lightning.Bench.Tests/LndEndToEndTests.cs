@@ -169,6 +169,7 @@ public class LndEndToEndTests
             "lnd-history",
             "invoices",
             "pay,list-invoices",
+            Postgres,
             "--snapshots",
             "off"
         );
@@ -187,9 +188,36 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_payee_on_its_own_bbolt_files_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
+    {
+        // The current release, and the old one beside it when there is one (their key-value invoices are the same).
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var (runDir, run) = await LndHistoryRunAsync("lnd-bbolt", "invoices", "pay,list-invoices", [], oldBuild);
+
+        // Written into bob's channel.db while he was stopped (the file read whole and written afresh), seen by his own
+        // ListInvoices, then paid again: in each case's topology (a build's pay and list-invoices), on each build.
+        var builds = 1 + oldBuild.Length / 2;
+        var made = Regex.Matches(
+            run.StandardOutput,
+            @"bob: a history of 3,000 invoices \(2,999 written, the rest its own\), restarted"
+        );
+        Assert.True(made.Count == 2 * builds, run.StandardOutput);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(operations, p => Assert.Equal(("bob", "succeeded"), (p["payee"], p["outcome"])));
+        // Each page is 100 of bob's invoices after add index 1,500, copies all: every one there (fewer is a failed call).
+        var pages = operations.Count(p => p["case"].Contains("list-invoices", StringComparison.Ordinal));
+        Assert.InRange(pages, 4 * builds, 5 * builds);
+        Assert.Equal(pages, operations.Count - pages);
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("restart pay", comparison);
+        await AssertNothingLeftAsync(runDir, "LargeNode");
+    }
+
+    [SkippableFact]
     public async Task An_lnd_payer_on_postgres_given_a_history_of_payments_lists_it_whole_pays_after_its_restart_and_pages_from_its_middle()
     {
-        var (runDir, run) = await LndHistoryRunAsync("lnd-payments", "payments", "pay,list-payments");
+        var (runDir, run) = await LndHistoryRunAsync("lnd-payments", "payments", "pay,list-payments", Postgres);
 
         // Copied in carol's SQL tables while she was stopped; her own ListPayments listed the last copy succeeded,
         // with its settled attempt's route and a preimage of its own hash, before she paid bob again.
@@ -419,16 +447,19 @@ public class LndEndToEndTests
         await RunResources.Of(engine, Path.GetFileName(runDir)[..^($"-{scenario}".Length)]).AssertNoneLeftAsync();
     }
 
-    /// <summary>LargeNode on one LND build on PostgreSQL given a history of 3,000 rows of <paramref name="of"/>: 1 topology, a warmup and 3 invocations.</summary>
+    /// <summary>The options that put the build named lnd on the topology's PostgreSQL server.</summary>
+    private static string[] Postgres => ["--db", "lnd:postgres", "--postgres-image", Requirements.PostgresImage()];
+
+    /// <summary>LargeNode on one LND build (on PostgreSQL with <paramref name="database"/> = <see cref="Postgres"/>, else on its own bbolt files) given a history of 3,000 rows of <paramref name="of"/>: 1 topology, a warmup and 3 invocations.</summary>
     private static async Task<(string RunDir, ProcessResult Run)> LndHistoryRunAsync(
         string label,
         string of,
         string workload,
+        string[] database,
         params string[] extra
     )
     {
         var (lnd, _, bitcoind) = Requirements.LndImages();
-        var postgres = Requirements.PostgresImage();
         return await RunAsync(
             label,
             [
@@ -441,10 +472,7 @@ public class LndEndToEndTests
                 workload,
                 "--build",
                 $"lnd=lnd={lnd}",
-                "--db",
-                "lnd:postgres",
-                "--postgres-image",
-                postgres,
+                .. database,
                 "--concurrency",
                 "1",
                 "--iterations",

@@ -5,8 +5,9 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// (<c>--db.use-native-sql</c>, invoices in SQL tables from v0.18): its newest settled invoice copied, with its HTLCs and
 /// features, again and again with fresh preimages, hashes and payment addresses, later add and settle indexes and
 /// timestamps, in one statement while the node is stopped; the table's id (LND's add index) and the settle index moved
-/// past the copies. LND's bbolt store is a B+tree of serialized records the harness does not write: a history there is
-/// refused in one line.
+/// past the copies. On its own bbolt files (its default) the same copies go into its key-value store instead
+/// (<see cref="LndKvInvoices"/>): its channel.db read whole, the copies added to the invoices and every index bucket,
+/// and the file written afresh, compact, in its place.
 /// </summary>
 internal sealed class LndInvoicesHistory : LndSqlHistory
 {
@@ -17,15 +18,20 @@ internal sealed class LndInvoicesHistory : LndSqlHistory
     public const long CopiedHtlcIds = 1L << 40;
 
     public override string What =>
-        "invoices: the payee's newest paid invoice in LND's native SQL store (its row, HTLCs and features), copied with fresh preimages, hashes and payment addresses, later add and settle indexes and timestamps, into its database on PostgreSQL while it is stopped";
+        "invoices: the payee's newest paid invoice (with its HTLCs), copied with fresh preimages, hashes and payment addresses, later add and settle indexes and timestamps while it is stopped: into LND's native SQL store on PostgreSQL (its row, HTLCs and features), or into its bbolt channel.db (the invoice and its hash, payment address, add and settle index entries; the file written afresh)";
 
     public override HistorySeed Seed => HistorySeed.Receive;
 
-    /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
-    public const string NoSqlStore =
-        "an LND history is written into its native SQL store on PostgreSQL, and this node keeps its invoices in bbolt: give the build --db BUILD:postgres";
-
-    protected override string NoSqlStoreLine => NoSqlStore;
+    /// <summary>Into the stopped node's bbolt channel.db, read and written afresh off the caller's thread.</summary>
+    public override async Task<HistoryWritten> WriteAsync(
+        string nodeDirectory,
+        long rows,
+        CancellationToken ct = default
+    )
+    {
+        var (written, last) = await Task.Run(() => LndKvInvoices.Write(nodeDirectory, rows), ct);
+        return new HistoryWritten(written, Listing(last));
+    }
 
     protected override string Table => "invoices";
 

@@ -52,8 +52,8 @@ internal sealed class LndKind : INodeKind
 
     /// <summary>
     /// The node calls <see cref="LndNode"/> implements, PostgreSQL (its native SQL store) and the histories written
-    /// there; no swarm (its REST API is reached through a port published on this host, not through a swarm agent's
-    /// pipe), Valgrind, graph, or history on its own bbolt files.
+    /// there, and a history of invoices on its own bbolt files; no swarm (its REST API is reached through a port
+    /// published on this host, not through a swarm agent's pipe), Valgrind, graph, or payments on bbolt.
     /// </summary>
     public IReadOnlySet<Capability> Offers { get; } =
         KnownCapabilities
@@ -62,10 +62,11 @@ internal sealed class LndKind : INodeKind
                 KnownCapabilities.Postgres,
                 KnownCapabilities.HistoryOnPostgres(HistoryKinds.Invoices),
                 KnownCapabilities.HistoryOnPostgres(HistoryKinds.Payments),
+                KnownCapabilities.HistoryOf(HistoryKinds.Invoices),
             ])
             .ToHashSet();
 
-    /// <summary>Paid invoices (the payee's) and succeeded payments (the payer's), in its native SQL store on PostgreSQL.</summary>
+    /// <summary>Paid invoices (the payee's: on PostgreSQL or its bbolt files) and succeeded payments (the payer's: on PostgreSQL).</summary>
     INodeHistory? INodeKind.HistoryOf(string what) =>
         what switch
         {
@@ -77,11 +78,12 @@ internal sealed class LndKind : INodeKind
     private static readonly LndInvoicesHistory Invoices = new();
     private static readonly LndPaymentsHistory Payments = new();
 
-    /// <summary>Each history with the release its SQL tables came in (payments: v0.21).</summary>
+    /// <summary>Each history with the release its SQL tables came in (payments: v0.21); invoices on bbolt with the releases whose key-value invoices the harness writes.</summary>
     string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
         HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOnPostgres(h) == capability) is { } what
             ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
-            : null;
+        : capability == KnownCapabilities.HistoryOf(HistoryKinds.Invoices) ? LndKvInvoices.Refusal(versions)
+        : null;
 
     /// <summary>LND has no trace socket.</summary>
     public ITraceSource? Traces => null;
@@ -220,7 +222,7 @@ internal sealed class LndKind : INodeKind
     /// <summary>The channel graph and channel state (bolt) and the on-chain wallet.</summary>
     public IReadOnlyList<string> DataFiles(string nodeDirectory) =>
         [
-            Path.Combine(nodeDirectory, "data", "graph", "regtest", "channel.db"),
+            Path.Combine(nodeDirectory, LndKvInvoices.ChannelDbPath),
             Path.Combine(nodeDirectory, "data", "chain", "bitcoin", "regtest", "wallet.db"),
         ];
 

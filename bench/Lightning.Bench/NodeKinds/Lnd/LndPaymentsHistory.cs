@@ -1,3 +1,5 @@
+using Lightning.Bench.Progress;
+
 namespace Lightning.Bench.NodeKinds.Lnd;
 
 /// <summary>
@@ -41,7 +43,8 @@ internal sealed class LndPaymentsHistory : LndSqlHistory
             ? $"its LND (v{release}) keeps payments in a key-value store inside its database, not in SQL tables (native SQL payments came in v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor}): give a history of payments to v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor} or later"
             : null;
 
-    protected override string NoSqlStoreLine => NoSqlStore;
+    public override Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
+        throw new UsageException(NoSqlStore);
 
     protected override string Table => "payments";
 

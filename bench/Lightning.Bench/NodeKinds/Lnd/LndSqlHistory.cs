@@ -9,7 +9,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// the rows asked for (<see cref="CopySqlFor"/>, one transaction), then the copied tables vacuumed and analysed
 /// (<see cref="VacuumSql"/>), as the server's autovacuum has long done on a node that made its rows over months: without
 /// it, autovacuum works in the measured window, on the server's CPU (for LND's payments, the server's CPU per payment
-/// 27 → 64 ms). LND's bbolt store is a B+tree of serialized records the harness does not write: refused in one line.
+/// 27 → 64 ms). A node on its own bbolt files is refused in one line, unless the history writes bbolt too (invoices:
+/// <see cref="LndInvoicesHistory"/>).
 /// </summary>
 internal abstract class LndSqlHistory : INodeHistory
 {
@@ -31,9 +32,6 @@ internal abstract class LndSqlHistory : INodeHistory
     /// <summary>What the table had none of to copy, and why ("no paid invoice to copy: the node was paid nothing…").</summary>
     protected abstract string NothingToCopy { get; }
 
-    /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
-    protected abstract string NoSqlStoreLine { get; }
-
     /// <summary>The copies, one transaction.</summary>
     protected abstract string CopySqlFor(long copies);
 
@@ -42,12 +40,15 @@ internal abstract class LndSqlHistory : INodeHistory
 
     public abstract HistoryCheck Listing(long lastIndex);
 
-    public Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
-        throw new UsageException(NoSqlStoreLine);
+    /// <summary>A node on its own bbolt files: written there, or refused in one line (<see cref="UsageException"/>).</summary>
+    public abstract Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
 
     public async Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default)
     {
-        var db = store.Database ?? throw new UsageException(NoSqlStoreLine);
+        if (store.Database is not { } db)
+        {
+            return await WriteAsync(store.NodeDirectory, rows, ct);
+        }
         var counts = (
             await db.QueryAsync(
                 $"SELECT count(*), coalesce(max(id), 0), count(*) FILTER (WHERE {Templatable}) FROM {Table} t",
