@@ -217,19 +217,9 @@ public class LndKvInvoicesTests : IDisposable
 
     private static byte[] Filled(byte b) => Enumerable.Repeat(b, 32).ToArray();
 
-    private static byte[] BigEndian32(uint value)
-    {
-        var bytes = new byte[4];
-        BinaryPrimitives.WriteUInt32BigEndian(bytes, value);
-        return bytes;
-    }
+    private static byte[] BigEndian32(uint value) => LndKvInvoices.BigEndian32(value);
 
-    private static byte[] BigEndian64(ulong value)
-    {
-        var bytes = new byte[8];
-        BinaryPrimitives.WriteUInt64BigEndian(bytes, value);
-        return bytes;
-    }
+    private static byte[] BigEndian64(ulong value) => LndKvInvoices.BigEndian64(value);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

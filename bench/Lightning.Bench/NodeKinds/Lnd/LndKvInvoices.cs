@@ -133,14 +133,15 @@ internal static class LndKvInvoices
         throw NothingToCopy("no settled invoice");
     }
 
-    private static byte[] BigEndian32(uint value)
+    /// <summary>LND's key-value keys: invoice numbers (4 bytes) and indexes (8 bytes), big-endian.</summary>
+    internal static byte[] BigEndian32(uint value)
     {
         var bytes = new byte[4];
         BinaryPrimitives.WriteUInt32BigEndian(bytes, value);
         return bytes;
     }
 
-    private static byte[] BigEndian64(ulong value)
+    internal static byte[] BigEndian64(ulong value)
     {
         var bytes = new byte[8];
         BinaryPrimitives.WriteUInt64BigEndian(bytes, value);
