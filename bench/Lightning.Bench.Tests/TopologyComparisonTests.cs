@@ -1,5 +1,6 @@
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
+using Lightning.Bench.Topology;
 using Perfolizer.Mathematics.SignificanceTesting;
 using Perfolizer.Mathematics.SignificanceTesting.Base;
 using Perfolizer.Metrology;
@@ -151,6 +152,57 @@ public class TopologyComparisonTests
 
     private static double Normal(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
+
+    [Fact]
+    public void A_topology_where_no_operation_ended_as_expected_has_no_mean_time_and_leaves_its_pair_out()
+    {
+        // Four pairs, the candidate 10 % slower in each; in pair 3 every candidate payment failed fast (18.9 ms, as an
+        // LND topology's INSUFFICIENT_BALANCE did): its time is not the workload's, and it must not pull the ratio down.
+        static CaseSummary Case(string build, int topology, double ms, int succeeded, int failed) =>
+            new(
+                $"Build={build}, Concurrency=1, Topology={topology}",
+                new Dictionary<string, string>
+                {
+                    ["Build"] = build,
+                    ["Concurrency"] = "1",
+                    ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                    ["Traces"] = TraceModes.On,
+                },
+                ms,
+                1,
+                [ms * 0.99, ms, ms * 1.01],
+                1,
+                1000 / ms,
+                ms,
+                ms,
+                succeeded,
+                failed,
+                true
+            );
+        var cases = Enumerable
+            .Range(1, 4)
+            .SelectMany(t =>
+                new[]
+                {
+                    Case("a", t, 100 + (10 * t), 3, 0),
+                    t == 3
+                        ? Case("b", t, 18.9, 0, 3)
+                        : Case("b", t, (100 + (10 * t)) * (t % 2 == 0 ? 1.11 : 1.09), 3, 0),
+                }
+            )
+            .ToList();
+
+        var comparisons = ArmComparer.Of(cases, ["a", "b"], [TraceModes.On], 2, seed: 5).Comparisons;
+
+        var mean = Assert.Single(comparisons, c => c.Metric == "mean time");
+        Assert.True(mean.Interval.Paired);
+        Assert.Equal((3, 3), (mean.Interval.BaselineTopologies, mean.Interval.CandidateTopologies));
+        Assert.InRange(mean.Interval.Ratio, 1.09, 1.11);
+        Assert.Equal(Verdict.Slower, mean.Verdict);
+        // Its payments/s was 0 there: no ratio, which says a topology measured 0 rather than hiding it.
+        Assert.Equal(Verdict.NoRatio, Assert.Single(comparisons, c => c.Metric == "payments/s").Verdict);
+        Assert.Empty(ComparisonMetric.MeanTime.IterationValues(TopologySample.Of(cases.Single(c => c.Succeeded == 0))));
+    }
 
     private static IReadOnlyList<IReadOnlyList<double>> AsTopologies(double[] means) =>
         means.Select(m => (IReadOnlyList<double>)[m]).ToList();

@@ -92,7 +92,13 @@ internal static class ArmComparer
                 .ToDictionary(g => g.Key, g => g.OrderBy(c => c.Id.Topology).ToList());
             var metrics = ComparisonMetric.For(cell.Select(c => c.Sample).ToList());
             var liveArms = cell.Any(c => c.Results is { TimedByHarness: true }) ? arms.Count : 1;
-            foreach (var metric in metrics.Where(m => cell.All(c => m.IterationValues(c.Sample).Count > 0)))
+            // A metric every arm has in some topology: a topology without it (mean time where no operation ended as
+            // expected, CPU per operation with none) is left out of that metric's comparisons, with its pair.
+            foreach (
+                var metric in metrics.Where(m =>
+                    arms.Values.All(topologies => topologies.Any(c => m.IterationValues(c.Sample).Count > 0))
+                )
+            )
             {
                 var threshold = metric.IsInstructions
                     ? instructionsThresholdPercent
@@ -163,6 +169,8 @@ internal static class ArmComparer
     )
     {
         // Pairs: the same Topology index of both arms, started next to each other in the interleaved order.
+        baseline = baseline.Where(c => Values(metric, c).Count > 0).ToList();
+        candidate = candidate.Where(c => Values(metric, c).Count > 0).ToList();
         var paired = baseline
             .Select(b => (Replicate: b.Id.Topology, Case: b))
             .Join(candidate, b => b.Replicate, c => c.Id.Topology, (b, c) => (Baseline: b.Case, Candidate: c))
@@ -256,7 +264,7 @@ internal static class ArmComparer
 
     private static ArmSpread Spread(string cell, string arm, ComparisonMetric metric, List<Topology> topologies)
     {
-        var values = topologies.Select(c => Values(metric, c)).ToList();
+        var values = topologies.Select(c => Values(metric, c)).Where(v => v.Count > 0).ToList();
         var means = values.Select(v => v.Average()).ToList();
         var mean = means.Average();
         var between = SampleVariance.StandardDeviation(means) / mean * 100;
@@ -265,7 +273,7 @@ internal static class ArmComparer
             .Select(v => SampleVariance.StandardDeviation(v) / v.Average() * 100)
             .DefaultIfEmpty(double.NaN)
             .Average();
-        return new ArmSpread(cell, arm, metric.Name, topologies.Count, mean, between, within);
+        return new ArmSpread(cell, arm, metric.Name, values.Count, mean, between, within);
     }
 
     /// <summary>The position of <paramref name="value"/> in <paramref name="values"/>, or past the end when absent.</summary>
