@@ -101,11 +101,12 @@ public class CapabilityTests
     [InlineData("invoices", "lnd", true, null)]
     [InlineData("invoices", "lnd", false, null)]
     [InlineData("payments", "lnd", true, null)]
+    [InlineData("payments", "lnd", false, null)]
     [InlineData(
-        "payments",
+        "forwards",
         "lnd",
         false,
-        "--history needs a history of payments written into its database (history of payments): build x (img:1) is lnd"
+        "--history needs a history of forwards written into its database (history of forwards): build x (img:1) is lnd"
     )]
     [InlineData(
         "forwards",

@@ -243,6 +243,44 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_payer_on_its_own_bbolt_files_given_a_history_of_payments_lists_it_resumes_none_and_pays_after_its_restart()
+    {
+        // The current release, and the old one beside it when there is one (their key-value payments are the same).
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var (runDir, run) = await LndHistoryRunAsync(
+            "lnd-bbolt-payments",
+            "payments",
+            "pay,list-payments",
+            [],
+            oldBuild
+        );
+
+        // Written into carol's channel.db while she was stopped (the file read whole and written afresh), the last copy
+        // listed succeeded by her own ListPayments (a settled attempt, its route, a preimage of its own hash), then she
+        // paid bob again: in each case's topology, on each build.
+        var builds = 1 + oldBuild.Length / 2;
+        var made = Regex.Matches(
+            run.StandardOutput,
+            @"carol: a history of 3,000 payments \(2,999 written, the rest its own\), restarted"
+        );
+        Assert.True(made.Count == 2 * builds, run.StandardOutput);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(operations, p => Assert.Equal(("carol", "succeeded"), (p["payer"], p["outcome"])));
+        // Each page is 100 of carol's payments after index 1,500, copies all: every one there (fewer is a failed call).
+        var pages = operations.Count(p => p["case"].Contains("list-payments", StringComparison.Ordinal));
+        Assert.InRange(pages, 4 * builds, 5 * builds);
+        Assert.Equal(pages, operations.Count - pages);
+        // Every copy is settled: her start resumed none of them.
+        var logs = Directory.GetFiles(Path.Combine(runDir, "cases"), "carol.log", SearchOption.AllDirectories);
+        Assert.Equal(2 * builds, logs.Length);
+        Assert.All(logs, l => Assert.DoesNotContain("Resuming payment", File.ReadAllText(l)));
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("restart pay", comparison);
+        await AssertNothingLeftAsync(runDir, "LargeNode");
+    }
+
+    [SkippableFact]
     public async Task An_lnd_release_before_v0_21_is_refused_a_history_of_payments_in_one_line_before_anything_starts()
     {
         var (_, _, bitcoind) = Requirements.LndImages();

@@ -2,15 +2,15 @@ using Lightning.Bench.NodeKinds;
 using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.NodeKinds.Lnd;
 using Lightning.Bench.Options;
-using Lightning.Bench.Progress;
 using Lightning.Bench.Run;
 
 namespace Lightning.Bench.Tests;
 
 /// <summary>
 /// LND's history of payments is written into its native SQL store on PostgreSQL, which keeps payments in SQL tables from
-/// v0.21 only: a release before it, and a build on its own bbolt files, are refused in one line before anything starts,
-/// build by build (the copies themselves, on a real node: LndEndToEndTests).
+/// v0.21 only: a release before it on PostgreSQL is refused in one line before anything starts, build by build; a build
+/// on its own bbolt files is given it in its key-value store (LndKvPaymentsTests; the copies themselves, on a real node:
+/// LndEndToEndTests).
 /// </summary>
 [Trait("Category", "Unit")]
 public class LndPaymentsHistoryTests
@@ -64,7 +64,7 @@ public class LndPaymentsHistoryTests
     }
 
     [Fact]
-    public void A_build_of_lnd_on_its_own_bbolt_files_is_refused_a_history_of_payments_and_the_one_on_postgres_beside_it_is_not()
+    public void A_build_of_lnd_on_its_own_bbolt_files_is_given_a_history_of_payments_beside_one_on_postgres()
     {
         var options = Parse("payments", "--build", "pg=lnd=img:1", "--build", "bolt=lnd=img:1", "--db", "pg:postgres");
         var needs = CapabilityCheck.Of(options, options.Workloads);
@@ -72,9 +72,16 @@ public class LndPaymentsHistoryTests
             needs,
             n => n.Build == "pg" && n.Capability == KnownCapabilities.HistoryOnPostgres(HistoryKinds.Payments)
         );
-        Assert.Equal(
-            "--history needs a history of payments written into its database (history of payments): build bolt (img:1) is lnd, whose nodes do not offer it; drop --history or the build",
-            CapabilityCheck.Refusal(options, NodeKindCatalog.Default, needs)
+        Assert.Contains(
+            needs,
+            n => n.Build == "bolt" && n.Capability == KnownCapabilities.HistoryOf(HistoryKinds.Payments)
+        );
+        Assert.Null(CapabilityCheck.Refusal(options, NodeKindCatalog.Default, needs));
+        // On bbolt every release the harness runs is given it, v0.20 too; on PostgreSQL v0.20 is refused.
+        Assert.Null(RefuseRelease(options, "bolt", "0.20.3"));
+        Assert.StartsWith(
+            "--history with --db pg:postgres: build pg (img:1): its LND (v0.20.3)",
+            RefuseRelease(options, "pg", "0.20.3")
         );
         // Forwards LND has no history of, wherever it keeps its database.
         var forwards = Parse("forwards", "--build", "pg=lnd=img:1", "--db", "pg:postgres");
@@ -85,14 +92,22 @@ public class LndPaymentsHistoryTests
     }
 
     [Fact]
-    public async Task A_node_on_bbolt_that_reaches_the_writer_is_refused_in_one_line()
+    public async Task A_node_on_bbolt_with_no_channel_db_stops_the_run_in_one_line()
     {
         var history = Lnd.HistoryOf(HistoryKinds.Payments)!;
-        var refused = await Assert.ThrowsAsync<UsageException>(() =>
-            history.WriteAsync(new HistoryStore(Path.GetTempPath()), 100)
-        );
-        Assert.Equal(LndPaymentsHistory.NoSqlStore, refused.Message);
-        Assert.DoesNotContain('\n', refused.Message);
+        var empty = Directory.CreateTempSubdirectory("lnbench-nochanneldb-").FullName;
+        try
+        {
+            var refused = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+                history.WriteAsync(new HistoryStore(empty), 100)
+            );
+            Assert.EndsWith("does not exist: the node keeps no bbolt channel.db there", refused.Message);
+            Assert.DoesNotContain('\n', refused.Message);
+        }
+        finally
+        {
+            Directory.Delete(empty, recursive: true);
+        }
         Assert.Equal(HistorySeed.Pay, history.Seed);
         Assert.Equal(new HistoryCheck("ListPayments", "payments", 7), history.Listing(7));
     }

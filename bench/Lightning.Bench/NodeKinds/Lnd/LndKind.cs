@@ -52,8 +52,8 @@ internal sealed class LndKind : INodeKind
 
     /// <summary>
     /// The node calls <see cref="LndNode"/> implements, PostgreSQL (its native SQL store) and the histories written
-    /// there, and a history of invoices on its own bbolt files; no swarm (its REST API is reached through a port
-    /// published on this host, not through a swarm agent's pipe), Valgrind, graph, or payments on bbolt.
+    /// there, and histories of invoices and payments on its own bbolt files; no swarm (its REST API is reached through a
+    /// port published on this host, not through a swarm agent's pipe), Valgrind, or graph.
     /// </summary>
     public IReadOnlySet<Capability> Offers { get; } =
         KnownCapabilities
@@ -63,10 +63,11 @@ internal sealed class LndKind : INodeKind
                 KnownCapabilities.HistoryOnPostgres(HistoryKinds.Invoices),
                 KnownCapabilities.HistoryOnPostgres(HistoryKinds.Payments),
                 KnownCapabilities.HistoryOf(HistoryKinds.Invoices),
+                KnownCapabilities.HistoryOf(HistoryKinds.Payments),
             ])
             .ToHashSet();
 
-    /// <summary>Paid invoices (the payee's: on PostgreSQL or its bbolt files) and succeeded payments (the payer's: on PostgreSQL).</summary>
+    /// <summary>Paid invoices (the payee's) and succeeded payments (the payer's), each on PostgreSQL or its bbolt files.</summary>
     INodeHistory? INodeKind.HistoryOf(string what) =>
         what switch
         {
@@ -78,11 +79,12 @@ internal sealed class LndKind : INodeKind
     private static readonly LndInvoicesHistory Invoices = new();
     private static readonly LndPaymentsHistory Payments = new();
 
-    /// <summary>Each history with the release its SQL tables came in (payments: v0.21); invoices on bbolt with the releases whose key-value invoices the harness writes.</summary>
+    /// <summary>Each history with the release its SQL tables came in (payments: v0.21); on bbolt, with the releases whose key-value invoices or payments the harness writes.</summary>
     string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
         HistoryKinds.All.FirstOrDefault(h => KnownCapabilities.HistoryOnPostgres(h) == capability) is { } what
             ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
         : capability == KnownCapabilities.HistoryOf(HistoryKinds.Invoices) ? LndKvInvoices.Refusal(versions)
+        : capability == KnownCapabilities.HistoryOf(HistoryKinds.Payments) ? LndKvPayments.Refusal(versions)
         : null;
 
     /// <summary>LND has no trace socket.</summary>

@@ -23,7 +23,14 @@ internal static class LndKvInvoices
     /// Grows the stopped node's channel.db to <paramref name="rows"/> invoices: read whole, copies added, written afresh
     /// beside it and moved over it. Returns the copies written and the add index of the last.
     /// </summary>
-    public static (long Written, long LastAddIndex) Write(string nodeDirectory, long rows)
+    public static (long Written, long LastAddIndex) Write(string nodeDirectory, long rows) =>
+        Rewrite(nodeDirectory, root => AddCopies(root, rows));
+
+    /// <summary>
+    /// The stopped node's channel.db read whole, changed by <paramref name="add"/> (copies written and the last index),
+    /// and, if it wrote any, written afresh beside the old file and moved over it.
+    /// </summary>
+    internal static (long Written, long Last) Rewrite(string nodeDirectory, Func<BoltBucket, (long, long)> add)
     {
         var path = Path.Combine(nodeDirectory, ChannelDbPath);
         if (!File.Exists(path))
@@ -31,7 +38,7 @@ internal static class LndKvInvoices
             throw new InvalidOperationException($"{path} does not exist: the node keeps no bbolt channel.db there");
         }
         var database = BoltReader.Read(path);
-        var (written, last) = AddCopies(database.Root, rows);
+        var (written, last) = add(database.Root);
         if (written > 0)
         {
             var fresh = path + ".lnbench-new";

@@ -1,5 +1,3 @@
-using Lightning.Bench.Progress;
-
 namespace Lightning.Bench.NodeKinds.Lnd;
 
 /// <summary>
@@ -10,7 +8,9 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// route hops with their MPP, AMP, blinded and custom records), each copy with a fresh preimage and its hash (the
 /// payment identifier and every attempt's hash), fresh session keys, the next ids and later timestamps. The table's id
 /// is the payment's index in ListPayments. Releases v0.18 to v0.20 keep payments in a key-value store inside
-/// PostgreSQL, and bbolt is a B+tree of serialized records: both are refused in one line.
+/// PostgreSQL, and are refused in one line. On its own bbolt files (its default, any release v0.18 to v0.21) the same
+/// copies go into its key-value store instead (<see cref="LndKvPayments"/>): its channel.db read whole, the copies added
+/// to the payments bucket and the payments index, and the file written afresh, compact, in its place.
 /// </summary>
 /// <remarks>
 /// Attempt indexes: LND numbers a payment's HTLC attempts from its switch's sequencer, kept in its key-value store,
@@ -29,13 +29,9 @@ internal sealed class LndPaymentsHistory : LndSqlHistory
     public static readonly LndRelease NativeSqlPayments = new(0, 21, 0);
 
     public override string What =>
-        "payments: the payer's newest succeeded payment in LND's native SQL store (its row, intent, HTLC attempts with their resolutions, route hops and custom records), copied with fresh preimages, hashes and session keys, later ids, attempt indexes and timestamps, into its database on PostgreSQL while it is stopped";
+        "payments: the payer's newest succeeded payment, copied with fresh preimages, hashes and session keys, later ids, attempt indexes and timestamps while it is stopped: into LND's native SQL store on PostgreSQL (its row, intent, HTLC attempts with their resolutions, route hops and custom records), or into its bbolt channel.db (its bucket with creation info, sequence number and attempts with their settle info, and its payments index entry; the file written afresh)";
 
     public override HistorySeed Seed => HistorySeed.Pay;
-
-    /// <summary>Why a node on its own bbolt files cannot be given it, in one line.</summary>
-    public const string NoSqlStore =
-        "an LND history is written into its native SQL store on PostgreSQL, and this node keeps its payments in bbolt: give the build --db BUILD:postgres";
 
     /// <summary>A release before v0.21 keeps its payments in a key-value store, even on PostgreSQL with native SQL.</summary>
     public override string? Refusal(IReadOnlyDictionary<string, string> versions) =>
@@ -43,8 +39,16 @@ internal sealed class LndPaymentsHistory : LndSqlHistory
             ? $"its LND (v{release}) keeps payments in a key-value store inside its database, not in SQL tables (native SQL payments came in v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor}): give a history of payments to v{NativeSqlPayments.Major}.{NativeSqlPayments.Minor} or later"
             : null;
 
-    public override Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default) =>
-        throw new UsageException(NoSqlStore);
+    /// <summary>Into the stopped node's bbolt channel.db (<see cref="LndKvPayments"/>), read and written afresh off the caller's thread.</summary>
+    public override async Task<HistoryWritten> WriteAsync(
+        string nodeDirectory,
+        long rows,
+        CancellationToken ct = default
+    )
+    {
+        var (written, last) = await Task.Run(() => LndKvPayments.Write(nodeDirectory, rows), ct);
+        return new HistoryWritten(written, Listing(last));
+    }
 
     protected override string Table => "payments";
 

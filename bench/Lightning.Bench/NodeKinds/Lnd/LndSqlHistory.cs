@@ -1,5 +1,4 @@
 using System.Globalization;
-using Lightning.Bench.Progress;
 
 namespace Lightning.Bench.NodeKinds.Lnd;
 
@@ -9,8 +8,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// the rows asked for (<see cref="CopySqlFor"/>, one transaction), then the copied tables vacuumed and analysed
 /// (<see cref="VacuumSql"/>), as the server's autovacuum has long done on a node that made its rows over months: without
 /// it, autovacuum works in the measured window, on the server's CPU (for LND's payments, the server's CPU per payment
-/// 27 → 64 ms). A node on its own bbolt files is refused in one line, unless the history writes bbolt too (invoices:
-/// <see cref="LndInvoicesHistory"/>).
+/// 27 → 64 ms). A node on its own bbolt files is given the same copies in its key-value store instead
+/// (<see cref="LndKvInvoices"/>, <see cref="LndKvPayments"/>).
 /// </summary>
 internal abstract class LndSqlHistory : INodeHistory
 {
@@ -40,7 +39,7 @@ internal abstract class LndSqlHistory : INodeHistory
 
     public abstract HistoryCheck Listing(long lastIndex);
 
-    /// <summary>A node on its own bbolt files: written there, or refused in one line (<see cref="UsageException"/>).</summary>
+    /// <summary>A node on its own bbolt files: written into its channel.db.</summary>
     public abstract Task<HistoryWritten> WriteAsync(string nodeDirectory, long rows, CancellationToken ct = default);
 
     public async Task<HistoryWritten> WriteAsync(HistoryStore store, long rows, CancellationToken ct = default)

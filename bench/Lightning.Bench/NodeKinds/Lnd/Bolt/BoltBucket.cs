@@ -26,6 +26,9 @@ internal sealed class BoltBucket(ulong sequence = 0)
     public BoltBucket? Bucket(string name) =>
         Find(System.Text.Encoding.ASCII.GetBytes(name)) is { Bucket: { } b } ? b : null;
 
+    /// <summary>The nested bucket under the binary key <paramref name="key"/>, or null.</summary>
+    public BoltBucket? Bucket(ReadOnlySpan<byte> key) => Find(key) is { Bucket: { } b } ? b : null;
+
     /// <summary>The value under <paramref name="key"/>, or null (none, or a bucket).</summary>
     public byte[]? Get(ReadOnlySpan<byte> key) => Find(key)?.Value;
 
