@@ -1,7 +1,6 @@
 using System.Buffers.Binary;
 using System.Security.Cryptography;
 using Lightning.Bench.NodeKinds;
-using Lightning.Bench.NodeKinds.Capabilities;
 using Lightning.Bench.NodeKinds.Lnd;
 using Lightning.Bench.NodeKinds.Lnd.Bolt;
 
@@ -79,35 +78,6 @@ public class LndKvInvoicesTests : IDisposable
             Assert.Throws<InvalidOperationException>(() => LndKvInvoices.AddCopies(closed, 10)).Message
         );
         Assert.Equal((0, 2), LndKvInvoices.AddCopies(Store(), 2));
-    }
-
-    [Theory]
-    [InlineData("0.18.5", true)]
-    [InlineData("0.19.3", true)]
-    [InlineData("0.20.3", true)]
-    [InlineData("0.21.1", true)]
-    [InlineData("0.22.0", false)]
-    [InlineData("0.17.5", false)]
-    public void Every_release_the_harness_runs_is_given_invoices_on_bbolt_and_one_whose_layout_was_not_read_is_refused(
-        string release,
-        bool given
-    )
-    {
-        INodeKind lnd = NodeKindCatalog.Default.Get(LndKind.KindName);
-        var versions = new Dictionary<string, string>
-        {
-            ["lnd"] = $"lnd version {release}-beta commit=v{release}-beta",
-        };
-
-        var refusal = lnd.Lacks(KnownCapabilities.HistoryOf(HistoryKinds.Invoices), versions);
-
-        Assert.True(lnd.Offers.Contains(KnownCapabilities.HistoryOf(HistoryKinds.Invoices)));
-        Assert.Equal(
-            given
-                ? null
-                : $"its LND (v{release}) keeps invoices in a key-value layout the harness has not read (it writes that of v0.18 to v0.21): give it --db BUILD:postgres, or a history of invoices to one of those releases",
-            refusal
-        );
     }
 
     /// <summary>A channel.db's root: invoice 0 open (no payment address), invoice 1 settled (add index 2, settle index 1) with one HTLC.</summary>

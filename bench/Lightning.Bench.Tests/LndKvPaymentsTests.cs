@@ -125,7 +125,7 @@ public class LndKvPaymentsTests : IDisposable
     [InlineData("0.21.1", true)]
     [InlineData("0.22.0", false)]
     [InlineData("0.17.5", false)]
-    public void Every_release_the_harness_runs_is_given_payments_on_bbolt_and_one_whose_layout_was_not_read_is_refused(
+    public void Every_release_the_harness_runs_is_given_invoices_and_payments_on_bbolt_and_one_whose_layout_was_not_read_is_refused(
         string release,
         bool given
     )
@@ -135,16 +135,26 @@ public class LndKvPaymentsTests : IDisposable
         {
             ["lnd"] = $"lnd version {release}-beta commit=v{release}-beta",
         };
+        var what =
+            $"its LND (v{release}) keeps {{0}} in a key-value layout the harness has not read (it writes that of v0.18 to v0.21)";
 
-        var refusal = lnd.Lacks(KnownCapabilities.HistoryOf(HistoryKinds.Payments), versions);
-
-        Assert.True(lnd.Offers.Contains(KnownCapabilities.HistoryOf(HistoryKinds.Payments)));
-        Assert.Equal(
-            given
-                ? null
-                : $"its LND (v{release}) keeps payments in a key-value layout the harness has not read (it writes that of v0.18 to v0.21): give a history of payments to one of those releases",
-            refusal
-        );
+        foreach (
+            var (history, give) in new[]
+            {
+                (
+                    HistoryKinds.Invoices,
+                    ": give it --db BUILD:postgres, or a history of invoices to one of those releases"
+                ),
+                (HistoryKinds.Payments, ": give a history of payments to one of those releases"),
+            }
+        )
+        {
+            Assert.True(lnd.Offers.Contains(KnownCapabilities.HistoryOf(history)));
+            Assert.Equal(
+                given ? null : string.Format(System.Globalization.CultureInfo.InvariantCulture, what, history) + give,
+                lnd.Lacks(KnownCapabilities.HistoryOf(history), versions)
+            );
+        }
     }
 
     /// <summary>
