@@ -169,13 +169,13 @@ public class NodeKindRecognitionTests
             history.StandardError
         );
 
-        var invoices = await HarnessProcess.RunAsync(
+        var forwards = await HarnessProcess.RunAsync(
             [
                 "LargeNode",
                 "--history",
                 "1000",
                 "--history-of",
-                "invoices",
+                "forwards",
                 "--build",
                 "x=lnd=lnbench-test/no-such-lnd:1",
                 "--bitcoind-image",
@@ -186,10 +186,11 @@ public class NodeKindRecognitionTests
             ],
             TimeSpan.FromMinutes(3)
         );
-        Assert.Equal(2, invoices.ExitCode);
+        Assert.Equal(2, forwards.ExitCode);
         Assert.Contains(
-            "--history needs a history of invoices written into its database (history of invoices): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
-            invoices.StandardError
+            // LND is given invoices and payments (bbolt or PostgreSQL), not forwards.
+            "--history needs a history of forwards written into its database (history of forwards): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
+            forwards.StandardError
         );
 
         var balances = await HarnessProcess.RunAsync(
