@@ -24,7 +24,7 @@ public class LndKvInvoicesTests : IDisposable
     [Fact]
     public async Task The_newest_settled_invoice_is_copied_into_every_index_with_fresh_hashes_addresses_and_indexes()
     {
-        var path = Path.Combine(directory, LndKvInvoices.ChannelDbPath);
+        var path = Path.Combine(directory, LndKvStore.ChannelDbPath);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         BoltWriter.Write(new BoltDatabase(4096, 20, false, Store()), path);
 
@@ -187,9 +187,9 @@ public class LndKvInvoicesTests : IDisposable
 
     private static byte[] Filled(byte b) => Enumerable.Repeat(b, 32).ToArray();
 
-    private static byte[] BigEndian32(uint value) => LndKvInvoices.BigEndian32(value);
+    private static byte[] BigEndian32(uint value) => LndKvStore.BigEndian32(value);
 
-    private static byte[] BigEndian64(ulong value) => LndKvInvoices.BigEndian64(value);
+    private static byte[] BigEndian64(ulong value) => LndKvStore.BigEndian64(value);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

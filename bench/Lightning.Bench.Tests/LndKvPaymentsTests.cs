@@ -25,7 +25,7 @@ public class LndKvPaymentsTests : IDisposable
     [Fact]
     public async Task The_newest_succeeded_payment_is_copied_into_every_bucket_with_fresh_hashes_sequences_and_attempt_ids()
     {
-        var path = Path.Combine(directory, LndKvInvoices.ChannelDbPath);
+        var path = Path.Combine(directory, LndKvStore.ChannelDbPath);
         Directory.CreateDirectory(Path.GetDirectoryName(path)!);
         BoltWriter.Write(new BoltDatabase(4096, 20, false, Store()), path);
 
@@ -204,7 +204,7 @@ public class LndKvPaymentsTests : IDisposable
             .. SHA256.HashData(preimage),
             .. BigEndian64(1_000_000),
             .. BigEndian64((ulong)Created),
-            .. LndKvInvoices.BigEndian32(6),
+            .. LndKvStore.BigEndian32(6),
             .. "lnbcrt"u8,
             0x01,
             0x01,
@@ -215,10 +215,10 @@ public class LndKvPaymentsTests : IDisposable
     private static byte[] Attempt(byte[] preimage) =>
         [
             .. Filled(0x11),
-            .. LndKvInvoices.BigEndian32(200),
+            .. LndKvStore.BigEndian32(200),
             .. BigEndian64(1_000_000),
             .. Enumerable.Repeat((byte)0x02, 33),
-            .. LndKvInvoices.BigEndian32(1),
+            .. LndKvStore.BigEndian32(1),
             .. Enumerable.Repeat((byte)0x22, HopLength),
             .. BigEndian64((ulong)Created),
             .. SHA256.HashData(preimage),
@@ -233,7 +233,7 @@ public class LndKvPaymentsTests : IDisposable
 
     private static byte[] Filled(byte b) => Enumerable.Repeat(b, 32).ToArray();
 
-    private static byte[] BigEndian64(ulong value) => LndKvInvoices.BigEndian64(value);
+    private static byte[] BigEndian64(ulong value) => LndKvStore.BigEndian64(value);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

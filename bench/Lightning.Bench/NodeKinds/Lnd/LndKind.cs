@@ -224,7 +224,7 @@ internal sealed class LndKind : INodeKind
     /// <summary>The channel graph and channel state (bolt) and the on-chain wallet.</summary>
     public IReadOnlyList<string> DataFiles(string nodeDirectory) =>
         [
-            Path.Combine(nodeDirectory, LndKvInvoices.ChannelDbPath),
+            Path.Combine(nodeDirectory, LndKvStore.ChannelDbPath),
             Path.Combine(nodeDirectory, "data", "chain", "bitcoin", "regtest", "wallet.db"),
         ];
 

@@ -16,50 +16,17 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// </summary>
 internal static class LndKvInvoices
 {
-    /// <summary>Where lnd keeps its channel state and invoices in bbolt, under its --lnddir (regtest).</summary>
-    public const string ChannelDbPath = "data/graph/regtest/channel.db";
-
     /// <summary>
     /// Grows the stopped node's channel.db to <paramref name="rows"/> invoices: read whole, copies added, written afresh
     /// beside it and moved over it. Returns the copies written and the add index of the last.
     /// </summary>
     public static (long Written, long LastAddIndex) Write(string nodeDirectory, long rows) =>
-        Rewrite(nodeDirectory, root => AddCopies(root, rows));
+        LndKvStore.Rewrite(nodeDirectory, root => AddCopies(root, rows));
 
-    /// <summary>
-    /// The stopped node's channel.db read whole, changed by <paramref name="add"/> (copies written and the last index),
-    /// and, if it wrote any, written afresh beside the old file and moved over it.
-    /// </summary>
-    internal static (long Written, long Last) Rewrite(string nodeDirectory, Func<BoltBucket, (long, long)> add)
-    {
-        var path = Path.Combine(nodeDirectory, ChannelDbPath);
-        if (!File.Exists(path))
-        {
-            throw new InvalidOperationException($"{path} does not exist: the node keeps no bbolt channel.db there");
-        }
-        var database = BoltReader.Read(path);
-        var (written, last) = add(database.Root);
-        if (written > 0)
-        {
-            var fresh = path + ".lnbench-new";
-            BoltWriter.Write(database, fresh);
-            if (!OperatingSystem.IsWindows())
-            {
-                File.SetUnixFileMode(fresh, File.GetUnixFileMode(path));
-            }
-            File.Move(fresh, path, overwrite: true);
-        }
-        return (written, last);
-    }
-
-    /// <summary>The releases whose key-value invoices were read for this layout (<c>channeldb/invoices.go</c>: the same in each).</summary>
-    public static readonly (LndRelease From, LndRelease Through) Known = (new(0, 18, 0), new(0, 21, 2));
-
-    /// <summary>Why a release's key-value invoices cannot be written, in one line (one outside <see cref="Known"/>'s minors); or null.</summary>
+    /// <summary>Why a release's key-value invoices cannot be written, in one line (one outside <see cref="LndKvStore.Known"/>'s minors); or null.</summary>
     public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
-        LndRelease.Parse(versions.GetValueOrDefault("lnd", "")) is { } release
-        && (release < Known.From || release.Major != 0 || release.Minor > Known.Through.Minor)
-            ? $"its LND (v{release}) keeps invoices in a key-value layout the harness has not read (it writes that of v{Known.From.Major}.{Known.From.Minor} to v{Known.Through.Major}.{Known.Through.Minor}): give it --db BUILD:postgres, or a history of invoices to one of those releases"
+        LndKvStore.Unread(versions) is { } release
+            ? $"its LND (v{release}) keeps invoices in a key-value layout the harness has not read (it writes that of {LndKvStore.KnownText}): give it --db BUILD:postgres, or a history of invoices to one of those releases"
             : null;
 
     /// <summary>The invoices a root bucket of channel.db holds, counted as <see cref="AddCopies"/> counts them.</summary>
@@ -96,7 +63,7 @@ internal static class LndKvInvoices
         var buffer = new byte[64];
         for (var i = 1L; i <= toWrite; i++)
         {
-            var key = BigEndian32((uint)(nik + i - 1));
+            var key = LndKvStore.BigEndian32((uint)(nik + i - 1));
             RandomNumberGenerator.Fill(buffer);
             var copy = template.Copy(
                 i,
@@ -111,10 +78,10 @@ internal static class LndKvInvoices
             {
                 addresses.Put(address, key);
             }
-            adds.Put(BigEndian64(addBase + (ulong)i), key);
-            settles.Put(BigEndian64(settleBase + (ulong)i), key);
+            adds.Put(LndKvStore.BigEndian64(addBase + (ulong)i), key);
+            settles.Put(LndKvStore.BigEndian64(settleBase + (ulong)i), key);
         }
-        hashes.Set("nik"u8.ToArray(), BigEndian32((uint)(nik + toWrite)));
+        hashes.Set("nik"u8.ToArray(), LndKvStore.BigEndian32((uint)(nik + toWrite)));
         adds.Sequence = addBase + (ulong)toWrite;
         settles.Sequence = settleBase + (ulong)toWrite;
         return (toWrite, (long)adds.Sequence);
@@ -138,20 +105,5 @@ internal static class LndKvInvoices
             }
         }
         throw NothingToCopy("no settled invoice");
-    }
-
-    /// <summary>LND's key-value keys: invoice numbers (4 bytes) and indexes (8 bytes), big-endian.</summary>
-    internal static byte[] BigEndian32(uint value)
-    {
-        var bytes = new byte[4];
-        BinaryPrimitives.WriteUInt32BigEndian(bytes, value);
-        return bytes;
-    }
-
-    internal static byte[] BigEndian64(ulong value)
-    {
-        var bytes = new byte[8];
-        BinaryPrimitives.WriteUInt64BigEndian(bytes, value);
-        return bytes;
     }
 }

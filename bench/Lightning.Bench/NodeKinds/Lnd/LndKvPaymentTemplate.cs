@@ -96,12 +96,12 @@ internal sealed class LndKvPaymentTemplate
         hash.CopyTo(info, 0);
         Later(info.AsSpan(40, 8), laterNs);
         bucket.Put(LndKvPayments.CreationKey, info);
-        bucket.Put(LndKvPayments.SequenceKey, LndKvInvoices.BigEndian64(sequence));
+        bucket.Put(LndKvPayments.SequenceKey, LndKvStore.BigEndian64(sequence));
         var htlcs = new BoltBucket();
         for (var k = 0; k < Attempts.Count; k++)
         {
             var attempt = Attempts[k];
-            var id = LndKvInvoices.BigEndian64(firstId + (ulong)k);
+            var id = LndKvStore.BigEndian64(firstId + (ulong)k);
             var copy = (byte[])attempt.Info.Clone();
             RandomNumberGenerator.Fill(copy.AsSpan(0, 32));
             Later(copy.AsSpan(attempt.HashAt - 8, 8), laterNs);

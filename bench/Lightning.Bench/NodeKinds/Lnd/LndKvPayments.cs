@@ -19,20 +19,16 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// </summary>
 internal static class LndKvPayments
 {
-    /// <summary>The releases whose key-value payments were read for this layout.</summary>
-    public static readonly (LndRelease From, LndRelease Through) Known = (new(0, 18, 0), new(0, 21, 2));
-
     private const string RootName = "payments-root-bucket";
     private const string IndexName = "payments-index-bucket";
     internal static readonly byte[] SequenceKey = Encoding.ASCII.GetBytes("payment-sequence-key");
     internal static readonly byte[] CreationKey = Encoding.ASCII.GetBytes("payment-creation-info");
     internal static readonly byte[] HtlcsKey = Encoding.ASCII.GetBytes("payment-htlcs-bucket");
 
-    /// <summary>Why a release's key-value payments cannot be written, in one line (one outside <see cref="Known"/>'s minors); or null.</summary>
+    /// <summary>Why a release's key-value payments cannot be written, in one line (one outside <see cref="LndKvStore.Known"/>'s minors); or null.</summary>
     public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
-        LndRelease.Parse(versions.GetValueOrDefault("lnd", "")) is { } release
-        && (release < Known.From || release.Major != 0 || release.Minor > Known.Through.Minor)
-            ? $"its LND (v{release}) keeps payments in a key-value layout the harness has not read (it writes that of v{Known.From.Major}.{Known.From.Minor} to v{Known.Through.Major}.{Known.Through.Minor}): give a history of payments to one of those releases"
+        LndKvStore.Unread(versions) is { } release
+            ? $"its LND (v{release}) keeps payments in a key-value layout the harness has not read (it writes that of {LndKvStore.KnownText}): give a history of payments to one of those releases"
             : null;
 
     /// <summary>
@@ -40,7 +36,7 @@ internal static class LndKvPayments
     /// beside it and moved over it. Returns the copies written and the sequence number of the last payment.
     /// </summary>
     public static (long Written, long LastSequence) Write(string nodeDirectory, long rows) =>
-        LndKvInvoices.Rewrite(nodeDirectory, root => AddCopies(root, rows));
+        LndKvStore.Rewrite(nodeDirectory, root => AddCopies(root, rows));
 
     /// <summary>The payments a root bucket of channel.db holds (a sub-bucket per payment hash).</summary>
     public static long Count(BoltBucket root) =>
@@ -72,7 +68,7 @@ internal static class LndKvPayments
             var sequence = last + (ulong)i;
             var firstId = (ulong)LndPaymentsHistory.CopiedAttemptIndexes + (ulong)((i - 1) * template.Attempts.Count);
             payments.PutBucket(hash, template.Copy(hash, preimage, sequence, firstId, i * 1_000_000));
-            index.Put(LndKvInvoices.BigEndian64(sequence), IndexEntry(hash));
+            index.Put(LndKvStore.BigEndian64(sequence), IndexEntry(hash));
         }
         payments.Sequence = Math.Max(payments.Sequence, last + (ulong)toWrite);
         return (toWrite, (long)(last + (ulong)toWrite));
