@@ -1,3 +1,5 @@
+using Lightning.Bench.Progress;
+using Lightning.Bench.Reports;
 using Lightning.Bench.Results;
 using Lightning.Bench.Statistics;
 using Lightning.Bench.Topology;
@@ -158,27 +160,6 @@ public class TopologyComparisonTests
     {
         // Four pairs, the candidate 10 % slower in each; in pair 3 every candidate payment failed fast (18.9 ms, as an
         // LND topology's INSUFFICIENT_BALANCE did): its time is not the workload's, and it must not pull the ratio down.
-        static CaseSummary Case(string build, int topology, double ms, int succeeded, int failed) =>
-            new(
-                $"Build={build}, Concurrency=1, Topology={topology}",
-                new Dictionary<string, string>
-                {
-                    ["Build"] = build,
-                    ["Concurrency"] = "1",
-                    ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                    ["Traces"] = TraceModes.On,
-                },
-                ms,
-                1,
-                [ms * 0.99, ms, ms * 1.01],
-                1,
-                1000 / ms,
-                ms,
-                ms,
-                succeeded,
-                failed,
-                true
-            );
         var cases = Enumerable
             .Range(1, 4)
             .SelectMany(t =>
@@ -203,6 +184,92 @@ public class TopologyComparisonTests
         Assert.Equal(Verdict.NoRatio, Assert.Single(comparisons, c => c.Metric == "payments/s").Verdict);
         Assert.Empty(ComparisonMetric.MeanTime.IterationValues(TopologySample.Of(cases.Single(c => c.Succeeded == 0))));
     }
+
+    [Theory]
+    [InlineData(1, false)]
+    [InlineData(2, true)]
+    [InlineData(4, true)]
+    public void A_candidate_whose_operations_all_failed_in_every_pair_is_slower_from_the_second_pair(
+        int pairs,
+        bool decided
+    )
+    {
+        // The build under test fails every payment (fast, 2 ms) in each of its topologies; the baseline's all succeed.
+        var cases = Enumerable
+            .Range(1, pairs)
+            .SelectMany(t => new[] { Case("a", t, 100 + t, 3, 0), Case("b", t, 2, 0, 3) })
+            .ToList();
+
+        var run = ArmComparer.Of(cases, ["a", "b"], [TraceModes.On], 2, seed: 5);
+
+        // It has no mean time to compare; its payments/s is 0 in every pair: a ratio of exactly 0.
+        Assert.DoesNotContain(run.Comparisons, c => c.Metric == "mean time");
+        var rate = Assert.Single(run.Comparisons, c => c.Metric == "payments/s");
+        Assert.Equal(0, rate.Interval.Ratio);
+        Assert.Equal(decided ? Verdict.Slower : Verdict.Unknown, rate.Verdict);
+        Assert.Equal(decided, rate.Interval.HasInterval);
+        Assert.Null(rate.Precision);
+        // And the gate trips on it (one pair is not enough: a budgeted run waits for the second).
+        Assert.Equal(decided ? HarnessExit.Gate : 0, VerdictsReport.GateExit(0, ["slower"], run, null));
+        Assert.Equal(decided ? 0 : HarnessExit.Gate, VerdictsReport.GateExit(0, ["unknown"], run, null));
+    }
+
+    [Fact]
+    public void Zeros_on_one_side_in_every_pair_decide_and_any_other_mix_has_no_ratio()
+    {
+        IReadOnlyList<IReadOnlyList<double>> Zeros(int n) => [.. Enumerable.Repeat<IReadOnlyList<double>>([0, 0], n)];
+        IReadOnlyList<IReadOnlyList<double>> Rates(params double[] r) =>
+            [.. r.Select(x => (IReadOnlyList<double>)[x, x])];
+
+        var candidateFailed = TopologyComparison.Compare(Rates(10, 11, 12), Zeros(3), paired: true, seed: 1);
+        Assert.Equal((0.0, 0.0, 0.0), (candidateFailed.Ratio, candidateFailed.Low, candidateFailed.High));
+        Assert.Equal(Verdict.Slower, Verdict.Of(candidateFailed, 2, higherIsWorse: false));
+
+        // The baseline failed where the candidate did not: a build that mends a broken one is faster.
+        var baselineFailed = TopologyComparison.Compare(Zeros(3), Rates(10, 11, 12), paired: true, seed: 1);
+        Assert.True(double.IsPositiveInfinity(baselineFailed.Low));
+        Assert.Equal(Verdict.Faster, Verdict.Of(baselineFailed, 2, higherIsWorse: false));
+
+        // One failed topology among working ones, or both arms measuring 0 (storage of a call that writes nothing): no ratio.
+        IReadOnlyList<IReadOnlyList<double>> mixed =
+        [
+            [10, 10],
+            [0, 0],
+            [12, 12],
+        ];
+        Assert.Equal(
+            Verdict.NoRatio,
+            Verdict.Of(TopologyComparison.Compare(Rates(10, 11, 12), mixed, true, 1), 2, false)
+        );
+        Assert.Equal(Verdict.NoRatio, Verdict.Of(TopologyComparison.Compare(Zeros(3), Zeros(3), true, 1), 2, true));
+        // Unpaired (across runs) the same holds only with pairs: without them the zeros say nothing about which pair.
+        Assert.Equal(
+            Verdict.Unknown,
+            Verdict.Of(TopologyComparison.Compare(Rates(10, 11, 12), Zeros(3), paired: false, seed: 1), 2, false)
+        );
+    }
+
+    private static CaseSummary Case(string build, int topology, double ms, int succeeded, int failed) =>
+        new(
+            $"Build={build}, Concurrency=1, Topology={topology}",
+            new Dictionary<string, string>
+            {
+                ["Build"] = build,
+                ["Concurrency"] = "1",
+                ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                ["Traces"] = TraceModes.On,
+            },
+            ms,
+            1,
+            [ms * 0.99, ms, ms * 1.01],
+            1,
+            1000 / ms,
+            ms,
+            ms,
+            succeeded,
+            failed,
+            true
+        );
 
     private static IReadOnlyList<IReadOnlyList<double>> AsTopologies(double[] means) =>
         means.Select(m => (IReadOnlyList<double>)[m]).ToList();

@@ -115,6 +115,18 @@ public class VerdictsReportTests
         );
     }
 
+    [Theory]
+    [InlineData("unknown", "no ratio", true)]
+    [InlineData("unknown", "unknown", true)]
+    [InlineData("slower", "no ratio", false)]
+    [InlineData("changed", "no ratio", false)]
+    [InlineData("changed", "faster", true)]
+    public void Unknown_trips_on_a_verdict_with_no_ratio_as_on_one_still_open(
+        string failOn,
+        string verdict,
+        bool trips
+    ) => Assert.Equal(trips, FailOn.Trips([failOn], verdict));
+
     [Fact]
     public void The_gate_turns_a_run_that_ended_as_asked_into_exit_3_and_leaves_every_other_exit_as_it_is()
     {

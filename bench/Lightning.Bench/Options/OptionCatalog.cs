@@ -289,7 +289,7 @@ internal static class OptionCatalog
             "with --build: exit 3 (not 1, the harness failing) when a primary verdict (a build's\nmean time or operations/s) is one of LIST: slower, faster, changed (either),\nunknown; every run writes its verdicts to verdicts.json and verdicts.md",
             new(
                 "",
-                "with `--build`: exit 3 (1 is the harness failing) when a primary verdict (each build's mean time and operations/s against the baseline, the ones `--max-time` waits for) is one of `LIST`: `slower`, `faster`, `changed` (either) or `unknown`; a gate for CI (see [CI](ci.md))"
+                "with `--build`: exit 3 (1 is the harness failing) when a primary verdict (each build's mean time and operations/s against the baseline, the ones `--max-time` waits for) is one of `LIST`: `slower`, `faster`, `changed` (either) or `unknown` (still open, or `no ratio`); a candidate whose operations all fail is `slower`; a gate for CI (see [CI](ci.md))"
             )
         ),
         Valued(

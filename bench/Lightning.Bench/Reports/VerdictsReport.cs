@@ -99,7 +99,7 @@ internal sealed class VerdictsReport : IRunEndOutput
         verdict switch
         {
             Verdict.Unknown => FailOn.Unknown,
-            Verdict.NoRatio => "no ratio",
+            Verdict.NoRatio => FailOn.NoRatio,
             _ => verdict,
         };
 
@@ -220,12 +220,14 @@ internal sealed class VerdictsReport : IRunEndOutput
     private static string Counts(IReadOnlyList<VerdictRow> rows) =>
         string.Join(
             ", ",
-            new[] { FailOn.Slower, FailOn.Faster, Verdict.Same, FailOn.Unknown }.Select(w =>
-                $"{rows.Count(r => r.Verdict == w)} {w}"
-            )
+            new[] { FailOn.Slower, FailOn.Faster, Verdict.Same, FailOn.Unknown, FailOn.NoRatio }
+                .Where(w => w != FailOn.NoRatio || rows.Any(r => r.Verdict == w))
+                .Select(w => $"{rows.Count(r => r.Verdict == w)} {w}")
         );
 
-    private static string Describe(VerdictRow v) => $"{v.Case} {v.Metric} of {v.Candidate} {v.Verdict} {Interval(v)}";
+    private static string Describe(VerdictRow v) =>
+        $"{v.Case} {v.Metric} of {v.Candidate} {v.Verdict} {Interval(v)}"
+        + (v.Ratio == 0 ? " (no operation of it ended as expected, in every pair)" : "");
 
     private static string Interval(VerdictRow v) =>
         v.Ratio is not { } ratio ? "-"

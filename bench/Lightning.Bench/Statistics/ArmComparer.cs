@@ -221,6 +221,11 @@ internal static class ArmComparer
     )
     {
         var all = baseValues.Concat(candValues).ToList();
+        if (all.Any(v => v.Count == 0 || v.Average() <= 0))
+        {
+            // An arm that measured 0 (its operations all failed): no log ratios, so no spread to estimate.
+            return null;
+        }
         var logRatios = candValues.Zip(baseValues, (c, b) => Math.Log(c.Average() / b.Average())).ToList();
         if (all.All(v => v.Count == 1))
         {

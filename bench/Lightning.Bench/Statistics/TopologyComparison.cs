@@ -36,27 +36,18 @@ internal static class TopologyComparison
         var baseMeans = baseline.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var candMeans = candidate.Where(t => t.Count > 0).Select(t => t.Average()).ToList();
         var (bootLow, bootHigh) = Bootstrap(baseline, candidate, seed);
-        // A ratio of means needs them above zero: a metric a topology did not move (storage of a call that writes nothing) has none.
-        if (baseMeans.Count == 0 || candMeans.Count == 0 || baseMeans.Concat(candMeans).Any(m => m <= 0))
-        {
-            return new RatioInterval(
-                double.NaN,
-                double.NaN,
-                double.NaN,
-                baseMeans.Count,
-                candMeans.Count,
-                paired,
-                double.NaN,
-                bootLow,
-                bootHigh
-            );
-        }
-        if (
+        var pairs =
             paired
             && baseline.Count == candidate.Count
             && baseline.All(t => t.Count > 0)
-            && candidate.All(t => t.Count > 0)
-        )
+            && candidate.All(t => t.Count > 0);
+        // A ratio of means needs them above zero: a metric a topology did not move (storage of a call that writes nothing) has none.
+        if (baseMeans.Count == 0 || candMeans.Count == 0 || baseMeans.Concat(candMeans).Any(m => m <= 0))
+        {
+            return Zeros(baseMeans, candMeans, pairs, sequential, bootLow, bootHigh)
+                ?? NoRatio(baseMeans.Count, candMeans.Count, paired, bootLow, bootHigh);
+        }
+        if (pairs)
         {
             var logRatios = candMeans.Zip(baseMeans, (c, b) => Math.Log(c / b)).ToList();
             var (low, high, p) = OneSampleT(logRatios);
@@ -89,6 +80,53 @@ internal static class TopologyComparison
         );
         return new RatioInterval(ratio, wLow, wHigh, baseMeans.Count, candMeans.Count, false, wp, bootLow, bootHigh);
     }
+
+    /// <summary>
+    /// The pairs in which one arm measured 0 and the other did not, when every pair is one (a build whose operations all
+    /// failed, against one whose did not: its operations/s is 0 in each): the ratio is then exactly 0 (or, the other way
+    /// round, infinite) in every pair, so with two pairs or more the interval is that point; with fewer it has none yet
+    /// (a budgeted run waits for the second pair). Null for any other mix of zeros. Under A/A, where a harness fault
+    /// fails a topology's operations with some chance f, it takes both arms' first two pairs to go that way: f²(1 − f)²,
+    /// 0.25 % at f = 5 %; once a pair has the candidate measure something, it can no longer happen.
+    /// </summary>
+    private static RatioInterval? Zeros(
+        List<double> baseMeans,
+        List<double> candMeans,
+        bool pairs,
+        bool sequential,
+        double bootLow,
+        double bootHigh
+    )
+    {
+        var candidateFailed = candMeans.All(m => m <= 0) && baseMeans.All(m => m > 0);
+        var baselineFailed = baseMeans.All(m => m <= 0) && candMeans.All(m => m > 0);
+        if (!candidateFailed && !baselineFailed)
+        {
+            return null;
+        }
+        var ratio = candidateFailed ? 0 : double.PositiveInfinity;
+        var decided = pairs && baseMeans.Count >= 2;
+        return new RatioInterval(
+            ratio,
+            decided ? ratio : double.NaN,
+            decided ? ratio : double.NaN,
+            baseMeans.Count,
+            candMeans.Count,
+            pairs,
+            double.NaN,
+            bootLow,
+            bootHigh,
+            decided && sequential
+        );
+    }
+
+    private static RatioInterval NoRatio(
+        int baseTopologies,
+        int candTopologies,
+        bool paired,
+        double bootLow,
+        double bootHigh
+    ) => new(double.NaN, double.NaN, double.NaN, baseTopologies, candTopologies, paired, double.NaN, bootLow, bootHigh);
 
     /// <summary>exp of the t-interval of the mean of <paramref name="d"/>, and the two-sided p-value of mean 0.</summary>
     private static (double Low, double High, double P) OneSampleT(IReadOnlyList<double> d)
