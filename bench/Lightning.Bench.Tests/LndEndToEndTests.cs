@@ -190,27 +190,7 @@ public class LndEndToEndTests
     [SkippableFact]
     public async Task An_lnd_payee_on_its_own_bbolt_files_given_a_history_of_invoices_lists_it_is_paid_after_its_restart_and_pages_from_its_middle()
     {
-        // The current release, and the old one beside it when there is one (their key-value invoices are the same).
-        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
-        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
-        var (runDir, run) = await LndHistoryRunAsync("lnd-bbolt", "invoices", "pay,list-invoices", [], oldBuild);
-
-        // Written into bob's channel.db while he was stopped (the file read whole and written afresh), seen by his own
-        // ListInvoices, then paid again: in each case's topology (a build's pay and list-invoices), on each build.
-        var builds = 1 + oldBuild.Length / 2;
-        var made = Regex.Matches(
-            run.StandardOutput,
-            @"bob: a history of 3,000 invoices \(2,999 written, the rest its own\), restarted"
-        );
-        Assert.True(made.Count == 2 * builds, run.StandardOutput);
-        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.All(operations, p => Assert.Equal(("bob", "succeeded"), (p["payee"], p["outcome"])));
-        // Each page is 100 of bob's invoices after add index 1,500, copies all: every one there (fewer is a failed call).
-        var pages = operations.Count(p => p["case"].Contains("list-invoices", StringComparison.Ordinal));
-        Assert.InRange(pages, 4 * builds, 5 * builds);
-        Assert.Equal(pages, operations.Count - pages);
-        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
-        Assert.Contains("restart pay", comparison);
+        var (runDir, _) = await LndBboltHistoryRunAsync("lnd-bbolt", "invoices", "bob", "payee");
         await AssertNothingLeftAsync(runDir, "LargeNode");
     }
 
@@ -245,38 +225,12 @@ public class LndEndToEndTests
     [SkippableFact]
     public async Task An_lnd_payer_on_its_own_bbolt_files_given_a_history_of_payments_lists_it_resumes_none_and_pays_after_its_restart()
     {
-        // The current release, and the old one beside it when there is one (their key-value payments are the same).
-        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
-        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
-        var (runDir, run) = await LndHistoryRunAsync(
-            "lnd-bbolt-payments",
-            "payments",
-            "pay,list-payments",
-            [],
-            oldBuild
-        );
+        var (runDir, builds) = await LndBboltHistoryRunAsync("lnd-bbolt-payments", "payments", "carol", "payer");
 
-        // Written into carol's channel.db while she was stopped (the file read whole and written afresh), the last copy
-        // listed succeeded by her own ListPayments (a settled attempt, its route, a preimage of its own hash), then she
-        // paid bob again: in each case's topology, on each build.
-        var builds = 1 + oldBuild.Length / 2;
-        var made = Regex.Matches(
-            run.StandardOutput,
-            @"carol: a history of 3,000 payments \(2,999 written, the rest its own\), restarted"
-        );
-        Assert.True(made.Count == 2 * builds, run.StandardOutput);
-        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
-        Assert.All(operations, p => Assert.Equal(("carol", "succeeded"), (p["payer"], p["outcome"])));
-        // Each page is 100 of carol's payments after index 1,500, copies all: every one there (fewer is a failed call).
-        var pages = operations.Count(p => p["case"].Contains("list-payments", StringComparison.Ordinal));
-        Assert.InRange(pages, 4 * builds, 5 * builds);
-        Assert.Equal(pages, operations.Count - pages);
         // Every copy is settled: her start resumed none of them.
         var logs = Directory.GetFiles(Path.Combine(runDir, "cases"), "carol.log", SearchOption.AllDirectories);
         Assert.Equal(2 * builds, logs.Length);
         Assert.All(logs, l => Assert.DoesNotContain("Resuming payment", File.ReadAllText(l)));
-        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
-        Assert.Contains("restart pay", comparison);
         await AssertNothingLeftAsync(runDir, "LargeNode");
     }
 
@@ -487,6 +441,41 @@ public class LndEndToEndTests
 
     /// <summary>The options that put the build named lnd on the topology's PostgreSQL server.</summary>
     private static string[] Postgres => ["--db", "lnd:postgres", "--postgres-image", Requirements.PostgresImage()];
+
+    /// <summary>
+    /// LargeNode on LND's own bbolt files, the current release and the old one beside it when there is one (their
+    /// key-value stores are the same), <paramref name="node"/> given a history of 3,000 <paramref name="of"/>. Checks
+    /// what both histories must show: in each case's topology (a build's pay and list-…), on each build, the file was
+    /// read whole and written afresh while the node was stopped and its own listing found the last copy; every operation
+    /// of the node (as <paramref name="role"/>) ended as expected, each page (100 rows after index 1,500, copies all)
+    /// whole, since fewer is a failed call; and its restart was timed to a payment. Returns the run's folder and builds.
+    /// </summary>
+    private static async Task<(string RunDir, int Builds)> LndBboltHistoryRunAsync(
+        string label,
+        string of,
+        string node,
+        string role
+    )
+    {
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var (runDir, run) = await LndHistoryRunAsync(label, of, $"pay,list-{of}", [], oldBuild);
+
+        var builds = 1 + oldBuild.Length / 2;
+        var made = Regex.Matches(
+            run.StandardOutput,
+            $@"{node}: a history of 3,000 {of} \(2,999 written, the rest its own\), restarted"
+        );
+        Assert.True(made.Count == 2 * builds, run.StandardOutput);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.All(operations, p => Assert.Equal((node, "succeeded"), (p[role], p["outcome"])));
+        var pages = operations.Count(p => p["case"].Contains($"list-{of}", StringComparison.Ordinal));
+        Assert.InRange(pages, 4 * builds, 5 * builds);
+        Assert.Equal(pages, operations.Count - pages);
+        var comparison = await File.ReadAllTextAsync(Path.Combine(runDir, "comparison.md"));
+        Assert.Contains("restart pay", comparison);
+        return (runDir, builds);
+    }
 
     /// <summary>LargeNode on one LND build (on PostgreSQL with <paramref name="database"/> = <see cref="Postgres"/>, else on its own bbolt files) given a history of 3,000 rows of <paramref name="of"/>: 1 topology, a warmup and 3 invocations.</summary>
     private static async Task<(string RunDir, ProcessResult Run)> LndHistoryRunAsync(

@@ -60,26 +60,7 @@ public class ProbeTests
     {
         // Four pairs whose candidate answers 15 % faster at worst, every pair alike: clear of 2 %, not of RPC wait's 25 %.
         static CaseSummary Case(string build, int topology, double worst) =>
-            new(
-                $"Build={build}, Concurrency=1, Topology={topology}",
-                new Dictionary<string, string>
-                {
-                    ["Build"] = build,
-                    ["Concurrency"] = "1",
-                    ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                    ["Traces"] = TraceModes.On,
-                },
-                50,
-                0,
-                [50, 50.5, 49.5],
-                1,
-                20,
-                50,
-                50.5,
-                3,
-                0,
-                true
-            )
+            CaseSummaries.Of(build, topology, [50, 50.5, 49.5]) with
             {
                 ProbeWorstMsIterations = [worst, worst * 1.01, worst * 0.99],
             };

@@ -120,31 +120,14 @@ public class RouteAmountsTests
         // Four pairs: the candidate's 1,000,000 sat queries take twice as long, its 1,000 sat ones the same (±1 %).
         var spread = new[] { 1.00, 1.01, 0.99, 1.005 };
         CaseSummary Case(string build, int t, double small, double large) =>
-            new(
-                $"Build={build}, Concurrency=1, Topology={t}, Traces=on",
-                new Dictionary<string, string>
-                {
-                    ["Build"] = build,
-                    ["Concurrency"] = "1",
-                    ["Topology"] = $"{t}",
-                    ["Traces"] = "on",
-                },
-                50,
-                1,
-                [50, 51, 49],
-                1,
-                20,
-                40,
-                90,
-                10,
-                0,
-                true,
-                RoutesByAmount:
+            CaseSummaries.Of(build, t, [50, 51, 49], succeeded: 10) with
+            {
+                RoutesByAmount =
                 [
                     new RouteAmountFigures(1_000, "all", 5, 1, small, small, small, small, 0),
                     new RouteAmountFigures(1_000_000, "all", 5, 1, large, large, large, large, 0),
-                ]
-            );
+                ],
+            };
         var cases = Enumerable
             .Range(1, 4)
             .SelectMany(t =>

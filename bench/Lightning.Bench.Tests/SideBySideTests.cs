@@ -204,24 +204,5 @@ public sealed class SideBySideTests
     }
 
     private static CaseSummary Case(string build, int topology, double[] iterations) =>
-        new(
-            $"Build={build}, Concurrency=1, Topology={topology}",
-            new Dictionary<string, string>
-            {
-                ["Build"] = build,
-                ["Concurrency"] = "1",
-                ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                ["Traces"] = TraceModes.On,
-            },
-            iterations.Average(),
-            0,
-            iterations,
-            1,
-            1000 / iterations.Average(),
-            iterations.Average(),
-            iterations.Max(),
-            iterations.Length,
-            0,
-            true
-        );
+        CaseSummaries.Of(build, topology, iterations);
 }

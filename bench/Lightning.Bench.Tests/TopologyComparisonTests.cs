@@ -250,26 +250,7 @@ public class TopologyComparisonTests
     }
 
     private static CaseSummary Case(string build, int topology, double ms, int succeeded, int failed) =>
-        new(
-            $"Build={build}, Concurrency=1, Topology={topology}",
-            new Dictionary<string, string>
-            {
-                ["Build"] = build,
-                ["Concurrency"] = "1",
-                ["Topology"] = topology.ToString(System.Globalization.CultureInfo.InvariantCulture),
-                ["Traces"] = TraceModes.On,
-            },
-            ms,
-            1,
-            [ms * 0.99, ms, ms * 1.01],
-            1,
-            1000 / ms,
-            ms,
-            ms,
-            succeeded,
-            failed,
-            true
-        );
+        CaseSummaries.Of(build, topology, [ms * 0.99, ms, ms * 1.01], succeeded, failed);
 
     private static IReadOnlyList<IReadOnlyList<double>> AsTopologies(double[] means) =>
         means.Select(m => (IReadOnlyList<double>)[m]).ToList();
