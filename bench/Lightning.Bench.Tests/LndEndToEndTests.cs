@@ -467,6 +467,13 @@ public class LndEndToEndTests
             $@"{node}: a history of 3,000 {of} \(2,999 written, the rest its own\), restarted"
         );
         Assert.True(made.Count == 2 * builds, run.StandardOutput);
+        // LND keeps no snapshots of its histories, and the run says so once, not per topology.
+        Assert.Single(
+            Regex.Matches(
+                run.StandardOutput,
+                $"its history of {of} is written afresh in every topology: its kind keeps no snapshots"
+            )
+        );
         var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
         Assert.All(operations, p => Assert.Equal((node, "succeeded"), (p[role], p["outcome"])));
         var pages = operations.Count(p => p["case"].Contains($"list-{of}", StringComparison.Ordinal));

@@ -145,6 +145,12 @@ internal sealed class HistoryMaker(
         var directory = network.Layout.NodeDirectory(node);
         if (snapshots is null || history.Snapshots is not { } kept)
         {
+            if (snapshots is not null && snapshots.SaidUnkept.TryAdd($"{history.GetType().Name} {historyOf}", true))
+            {
+                progress.Info(
+                    $"{node}: its history of {historyOf} is written afresh in every topology: its kind keeps no snapshots of it (a copy would still pay most of the writing: see docs/large-nodes.md#lnds-histories)"
+                );
+            }
             return await history.WriteAsync(new HistoryStore(directory, network.Host.DatabaseOf(node)), rows, ct);
         }
         var (key, file) = await snapshots.ForAsync(image, historyOf, rows, ct);

@@ -19,6 +19,9 @@ internal sealed class HistorySnapshotStore(string directory, DockerEngine engine
     /// <summary>What each topology did with a snapshot, in order.</summary>
     public ConcurrentQueue<SnapshotUse> Uses { get; } = new();
 
+    /// <summary>The kinds and histories this run already said it keeps no snapshots of (said once a run, not per topology).</summary>
+    public ConcurrentDictionary<string, bool> SaidUnkept { get; } = new();
+
     /// <summary>The key and file of the snapshot of <paramref name="rows"/> rows of <paramref name="history"/> made by <paramref name="image"/>.</summary>
     public async Task<(string Key, string File)> ForAsync(string image, string history, long rows, CancellationToken ct)
     {
