@@ -102,12 +102,7 @@ public class CapabilityTests
     [InlineData("invoices", "lnd", false, null)]
     [InlineData("payments", "lnd", true, null)]
     [InlineData("payments", "lnd", false, null)]
-    [InlineData(
-        "forwards",
-        "lnd",
-        false,
-        "--history needs a history of forwards written into its database (history of forwards): build x (img:1) is lnd"
-    )]
+    [InlineData("forwards", "lnd", false, null)]
     [InlineData(
         "forwards",
         "lnd",

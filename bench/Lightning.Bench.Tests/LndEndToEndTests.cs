@@ -235,6 +235,31 @@ public class LndEndToEndTests
     }
 
     [SkippableFact]
+    public async Task An_lnd_router_on_its_own_bbolt_files_given_a_history_of_forwards_lists_it_and_forwards_after_its_restart()
+    {
+        // The current release (events with HTLC ids), and the old one beside it when there is one (events without).
+        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
+        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var (runDir, run) = await LndHistoryRunAsync("lnd-bbolt-forwards", "forwards", "pay", [], oldBuild);
+
+        // Copied into carol's forwarding log while she was stopped (her switch flushed her one forward as she stopped),
+        // the last copy listed by her own ForwardingHistory, then alice paid bob through her again, on each build.
+        var builds = 1 + oldBuild.Length / 2;
+        var made = Regex.Matches(
+            run.StandardOutput,
+            @"carol: a history of 3,000 forwards \(2,999 written, the rest its own\), restarted"
+        );
+        Assert.True(made.Count == builds, run.StandardOutput);
+        var operations = CsvReader.Read(Path.Combine(runDir, PaymentCsv.FileName));
+        Assert.NotEmpty(operations);
+        Assert.All(
+            operations,
+            p => Assert.Equal(("alice", "bob", "succeeded"), (p["payer"], p["payee"], p["outcome"]))
+        );
+        await AssertNothingLeftAsync(runDir, "LargeNode");
+    }
+
+    [SkippableFact]
     public async Task An_lnd_release_before_v0_21_is_refused_a_history_of_payments_in_one_line_before_anything_starts()
     {
         var (_, _, bitcoind) = Requirements.LndImages();

@@ -125,7 +125,7 @@ public class LndKvPaymentsTests : IDisposable
     [InlineData("0.21.1", true)]
     [InlineData("0.22.0", false)]
     [InlineData("0.17.5", false)]
-    public void Every_release_the_harness_runs_is_given_invoices_and_payments_on_bbolt_and_one_whose_layout_was_not_read_is_refused(
+    public void Every_release_the_harness_runs_is_given_invoices_payments_and_forwards_on_bbolt_and_one_whose_layout_was_not_read_is_refused(
         string release,
         bool given
     )
@@ -146,6 +146,7 @@ public class LndKvPaymentsTests : IDisposable
                     ": give it --db BUILD:postgres, or a history of invoices to one of those releases"
                 ),
                 (HistoryKinds.Payments, ": give a history of payments to one of those releases"),
+                (HistoryKinds.Forwards, ": give a history of forwards to one of those releases"),
             }
         )
         {

@@ -178,6 +178,8 @@ public class NodeKindRecognitionTests
                 "forwards",
                 "--build",
                 "x=lnd=lnbench-test/no-such-lnd:1",
+                "--db",
+                "postgres",
                 "--bitcoind-image",
                 "lnbench-test/no-such-bitcoind:1",
                 "--no-pull",
@@ -188,8 +190,8 @@ public class NodeKindRecognitionTests
         );
         Assert.Equal(2, forwards.ExitCode);
         Assert.Contains(
-            // LND is given invoices and payments (bbolt or PostgreSQL), not forwards.
-            "--history needs a history of forwards written into its database (history of forwards): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
+            // LND is given invoices and payments on bbolt or PostgreSQL, forwards only on bbolt.
+            "--history with --db x:postgres needs a history of forwards written into its database on PostgreSQL (history of forwards on postgres): build x (lnbench-test/no-such-lnd:1) is lnd, whose nodes do not offer it",
             forwards.StandardError
         );
 

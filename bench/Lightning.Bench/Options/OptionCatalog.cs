@@ -74,7 +74,7 @@ internal static class OptionCatalog
             "LargeNode: what the history is: moves (carol's channel moves, default), invoices\n(bob's paid invoices: the payee's), payments (carol's past payments) or forwards\n(carol's past forwards; alice then pays bob through carol)",
             new(
                 Code(NodeKinds.HistoryKinds.Moves),
-                "LargeNode: what `--history` rows are: `moves` (carol's channel moves, Core Lightning v25.09 on, which its bookkeeper digests: PR 8677's), `invoices` (paid invoices of bob, carol's payee: issue 1506's), `payments` (carol's past payments, each with its HTLC and channel moves; on LND, each with its HTLC attempts and route hops: on its own bbolt files from v0.18, on PostgreSQL from v0.21) or `forwards` (carol's past forwards, each with its two HTLCs and channel moves; the workload's payments are then alice's to bob through carol); see [Large nodes](large-nodes.md#payments-and-forwards)"
+                "LargeNode: what `--history` rows are: `moves` (carol's channel moves, Core Lightning v25.09 on, which its bookkeeper digests: PR 8677's), `invoices` (paid invoices of bob, carol's payee: issue 1506's), `payments` (carol's past payments, each with its HTLC and channel moves; on LND, each with its HTLC attempts and route hops: on its own bbolt files from v0.18, on PostgreSQL from v0.21) or `forwards` (carol's past forwards, each with its two HTLCs and channel moves; on LND, its forwarding log's events, on its own bbolt files from v0.18; the workload's payments are then alice's to bob through carol); see [Large nodes](large-nodes.md#payments-and-forwards)"
             )
         ),
         Valued(

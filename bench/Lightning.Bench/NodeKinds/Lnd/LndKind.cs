@@ -52,7 +52,7 @@ internal sealed class LndKind : INodeKind
 
     /// <summary>
     /// The node calls <see cref="LndNode"/> implements, PostgreSQL (its native SQL store) and the histories written
-    /// there, and histories of invoices and payments on its own bbolt files; no swarm (its REST API is reached through a
+    /// there, and histories of invoices, payments and forwards on its own bbolt files; no swarm (its REST API is reached through a
     /// port published on this host, not through a swarm agent's pipe), Valgrind, or graph.
     /// </summary>
     public IReadOnlySet<Capability> Offers { get; } =
@@ -64,20 +64,23 @@ internal sealed class LndKind : INodeKind
                 KnownCapabilities.HistoryOnPostgres(HistoryKinds.Payments),
                 KnownCapabilities.HistoryOf(HistoryKinds.Invoices),
                 KnownCapabilities.HistoryOf(HistoryKinds.Payments),
+                KnownCapabilities.HistoryOf(HistoryKinds.Forwards),
             ])
             .ToHashSet();
 
-    /// <summary>Paid invoices (the payee's) and succeeded payments (the payer's), each on PostgreSQL or its bbolt files.</summary>
+    /// <summary>Paid invoices (the payee's) and succeeded payments (the payer's), each on PostgreSQL or its bbolt files; forwards (the router's) on its bbolt files.</summary>
     INodeHistory? INodeKind.HistoryOf(string what) =>
         what switch
         {
             HistoryKinds.Invoices => Invoices,
             HistoryKinds.Payments => Payments,
+            HistoryKinds.Forwards => Forwards,
             _ => null,
         };
 
     private static readonly LndInvoicesHistory Invoices = new();
     private static readonly LndPaymentsHistory Payments = new();
+    private static readonly LndForwardsHistory Forwards = new();
 
     /// <summary>Each history with the release its SQL tables came in (payments: v0.21); on bbolt, with the releases whose key-value invoices or payments the harness writes.</summary>
     string? INodeKind.Lacks(Capability capability, IReadOnlyDictionary<string, string> versions) =>
@@ -85,6 +88,7 @@ internal sealed class LndKind : INodeKind
             ? ((INodeKind)this).HistoryOf(what)?.Refusal(versions)
         : capability == KnownCapabilities.HistoryOf(HistoryKinds.Invoices) ? LndKvInvoices.Refusal(versions)
         : capability == KnownCapabilities.HistoryOf(HistoryKinds.Payments) ? LndKvPayments.Refusal(versions)
+        : capability == KnownCapabilities.HistoryOf(HistoryKinds.Forwards) ? LndKvForwards.Refusal(versions)
         : null;
 
     /// <summary>LND has no trace socket.</summary>

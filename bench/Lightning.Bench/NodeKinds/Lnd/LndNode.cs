@@ -164,6 +164,11 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     /// </summary>
     public async Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default)
     {
+        if (check.Array == "forwarding_events")
+        {
+            await ConfirmForwardsAsync(check, ct);
+            return;
+        }
         var payments = check.Array == "payments";
         var listed = await rest.GetAsync(
             PagePath(payments ? HistoryTable.Payments : HistoryTable.Invoices, check.LastIndex - 1, 1, reversed: false),
@@ -191,6 +196,40 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
             );
         }
     }
+
+    /// <summary>
+    /// ForwardingHistory over all time from the offset before the last forward written: exactly one event, that last one
+    /// (the answer's offset index is the log's count). Its end time is far ahead: copies a history spaced after a
+    /// forward can lie beyond "now", which is the call's default end.
+    /// </summary>
+    private async Task ConfirmForwardsAsync(HistoryCheck check, CancellationToken ct)
+    {
+        var (events, offset) = await rest.PostAsync(
+            "v1/switch",
+            new JsonObject
+            {
+                ["start_time"] = "0",
+                ["end_time"] = FarEndSeconds.ToString(CultureInfo.InvariantCulture),
+                ["index_offset"] = check.LastIndex - 1,
+                ["num_max_events"] = 1,
+            },
+            answer =>
+                (
+                    Array(answer, check.Array).Count(),
+                    answer.TryGetProperty("last_offset_index", out _) ? Int64(answer, "last_offset_index") : 0
+                ),
+            ct
+        );
+        if (events != 1 || offset != check.LastIndex)
+        {
+            throw new InvalidOperationException(
+                $"{Name} does not see its history: {check.Method} after offset {check.LastIndex - 1:N0} listed {events} event(s) up to offset {offset:N0}, not the last written, {check.LastIndex:N0}; the history is not measured"
+            );
+        }
+    }
+
+    /// <summary>2100-01-01 in Unix seconds: ForwardingHistory's end time when all of a history is asked for.</summary>
+    private const long FarEndSeconds = 4_102_444_800;
 
     /// <summary>ListInvoices or ListPayments asked for the newest row: its index is the answer's last index offset.</summary>
     public Task<long> LastIndexAsync(HistoryTable table, CancellationToken ct = default) =>
