@@ -89,13 +89,7 @@ public class LndKvForwardsTests : IDisposable
         );
     }
 
-    private string Write(BoltBucket root)
-    {
-        var path = Path.Combine(directory, LndKvStore.ChannelDbPath);
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        BoltWriter.Write(new BoltDatabase(4096, 20, false, root), path);
-        return path;
-    }
+    private string Write(BoltBucket root) => ChannelDbs.Write(directory, root);
 
     /// <summary>A channel.db's root: two forwards 5 ms apart (the newest at <see cref="Settled"/>) and another bucket.</summary>
     private static BoltBucket Store(int eventBytes)
@@ -126,12 +120,7 @@ public class LndKvForwardsTests : IDisposable
         return value;
     }
 
-    private static byte[] Key(ulong nanoseconds)
-    {
-        var key = new byte[8];
-        BinaryPrimitives.WriteUInt64BigEndian(key, nanoseconds);
-        return key;
-    }
+    private static byte[] Key(ulong nanoseconds) => LndKvStore.BigEndian64(nanoseconds);
 
     public void Dispose() => Directory.Delete(directory, recursive: true);
 }

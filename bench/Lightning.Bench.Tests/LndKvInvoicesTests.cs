@@ -24,9 +24,7 @@ public class LndKvInvoicesTests : IDisposable
     [Fact]
     public async Task The_newest_settled_invoice_is_copied_into_every_index_with_fresh_hashes_addresses_and_indexes()
     {
-        var path = Path.Combine(directory, LndKvStore.ChannelDbPath);
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        BoltWriter.Write(new BoltDatabase(4096, 20, false, Store()), path);
+        var path = ChannelDbs.Write(directory, Store());
 
         var (written, check) = await new LndInvoicesHistory().WriteAsync(new HistoryStore(directory), 5_000);
 

@@ -25,9 +25,7 @@ public class LndKvPaymentsTests : IDisposable
     [Fact]
     public async Task The_newest_succeeded_payment_is_copied_into_every_bucket_with_fresh_hashes_sequences_and_attempt_ids()
     {
-        var path = Path.Combine(directory, LndKvStore.ChannelDbPath);
-        Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-        BoltWriter.Write(new BoltDatabase(4096, 20, false, Store()), path);
+        var path = ChannelDbs.Write(directory, Store());
 
         var (written, check) = await NodeKindCatalog
             .Default.Get(LndKind.KindName)

@@ -279,6 +279,40 @@ public sealed class SourceBuildDockerTests : IDisposable
     }
 
     [SkippableFact]
+    public async Task The_gate_fails_a_comparison_whose_commit_fails_every_payment_on_its_payments_per_second()
+    {
+        await ReadyAsync();
+        // A commit off main that breaks paying: the payer refuses every payment, fast.
+        repository.Git("checkout", "-q", "-b", "broken", commits[4]);
+        repository.Commit(
+            "pay: refuse every payment",
+            new Dictionary<string, string?> { ["etc/standin/refuse"] = "a bug\n" }
+        );
+        repository.Git("checkout", "-q", "main");
+
+        var exit = await RunAsync([
+            .. Measure(),
+            "--build",
+            $"base=git:{commits[4][..12]}",
+            "--build",
+            "broken=git:broken",
+            "--fail-on",
+            "slower",
+        ]);
+
+        Assert.True(exit == HarnessExit.Gate, $"exit {exit}: {Errors}");
+        var run = Assert.Single(Directory.GetDirectories(results, "*-AlicePaysBob"));
+        var verdicts = VerdictsFile.Read(File.ReadAllText(Path.Combine(run, VerdictsFile.FileName)));
+        // No mean time to compare (none of its payments ended as expected); its payments/s is 0 in every pair.
+        Assert.DoesNotContain(verdicts.Verdicts, v => v.Metric == "mean time");
+        var rate = Assert.Single(verdicts.Verdicts, v => v.Primary);
+        Assert.Equal(("payments/s", "slower", 0.0), (rate.Metric, rate.Verdict, rate.Ratio));
+        Assert.True(rate.Pairs >= 2, $"{rate.Pairs} pairs");
+        Assert.Equal((1, true), (verdicts.Gate!.Tripped, verdicts.Gate.Failed));
+        Assert.Contains("no operation of it ended as expected, in every pair", Errors);
+    }
+
+    [SkippableFact]
     public async Task A_GOOD_off_BADs_line_is_bisected_from_their_merge_base_measured_right_after_BAD_and_BAD_before_GOOD_is_refused()
     {
         await ReadyAsync();

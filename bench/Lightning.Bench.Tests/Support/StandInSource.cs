@@ -6,7 +6,8 @@ namespace Lightning.Bench.Tests.Support;
 /// A throwaway repository of a stand-in node's "source": its tree is the stand-in image's file system (busybox, the
 /// applets, the scripts of <see cref="StandInScripts"/>), and its commits change what the node does. The payer's pay
 /// script first waits the seconds in etc/standin/delay, so a commit that writes 1 there makes every payment a second
-/// slower; a commit with a file BROKEN does not build. <see cref="ImageCommand"/> is the tiny image command a test gives:
+/// slower, and one that writes a reason in etc/standin/refuse makes every payment fail; a commit with a file BROKEN does
+/// not build. <see cref="ImageCommand"/> is the tiny image command a test gives:
 /// the tree as a tar imported into the engine (no recipe of any real implementation).
 /// </summary>
 internal static class StandInSource
@@ -18,6 +19,10 @@ internal static class StandInSource
 
     private const string Wait =
         "d=$(cat /etc/standin/delay 2>/dev/null); [ -z \"$d\" ] || [ \"$d\" = 0 ] || sleep \"$d\"\n";
+
+    /// <summary>A payer with a reason in etc/standin/refuse fails every payment with it (a commit that breaks paying).</summary>
+    private const string Refuse =
+        "r=$(cat /etc/standin/refuse 2>/dev/null); [ -z \"$r\" ] || { reply \"error refused: $r\"; exit 0; }\n";
 
     /// <summary>The first commit: a stand-in node that pays at once.</summary>
     public static string CommitNode(ThrowawayRepository repository)
@@ -36,7 +41,7 @@ internal static class StandInSource
         var files = StandInScripts.Files.ToDictionary(f => f.Key, f => (string?)(f.Value.Replace("\r", "") + "\n"));
         files["www/node/cgi-bin/pay"] = files["www/node/cgi-bin/pay"]!.Replace(
             ". /www/lib.sh; log pay\n",
-            ". /www/lib.sh; log pay\n" + Wait,
+            ". /www/lib.sh; log pay\n" + Wait + Refuse,
             StringComparison.Ordinal
         );
         files["etc/standin/delay"] = "0\n";

@@ -21,9 +21,7 @@ internal static class LndKvForwards
 
     /// <summary>Why a release's forwarding log cannot be written, in one line (one outside <see cref="LndKvStore.Known"/>'s minors); or null.</summary>
     public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
-        LndKvStore.Unread(versions) is { } release
-            ? $"its LND (v{release}) keeps forwards in a key-value layout the harness has not read (it writes that of {LndKvStore.KnownText}): give a history of forwards to one of those releases"
-            : null;
+        LndKvStore.Refusal(versions, "forwards");
 
     /// <summary>
     /// Grows the stopped node's channel.db to <paramref name="rows"/> forwards: read whole, copies added, written afresh

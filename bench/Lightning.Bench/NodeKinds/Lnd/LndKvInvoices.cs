@@ -25,9 +25,11 @@ internal static class LndKvInvoices
 
     /// <summary>Why a release's key-value invoices cannot be written, in one line (one outside <see cref="LndKvStore.Known"/>'s minors); or null.</summary>
     public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
-        LndKvStore.Unread(versions) is { } release
-            ? $"its LND (v{release}) keeps invoices in a key-value layout the harness has not read (it writes that of {LndKvStore.KnownText}): give it --db BUILD:postgres, or a history of invoices to one of those releases"
-            : null;
+        LndKvStore.Refusal(
+            versions,
+            "invoices",
+            "give it --db BUILD:postgres, or a history of invoices to one of those releases"
+        );
 
     /// <summary>The invoices a root bucket of channel.db holds, counted as <see cref="AddCopies"/> counts them.</summary>
     public static long Count(BoltBucket root) =>

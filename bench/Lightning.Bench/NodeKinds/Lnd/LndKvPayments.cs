@@ -27,9 +27,7 @@ internal static class LndKvPayments
 
     /// <summary>Why a release's key-value payments cannot be written, in one line (one outside <see cref="LndKvStore.Known"/>'s minors); or null.</summary>
     public static string? Refusal(IReadOnlyDictionary<string, string> versions) =>
-        LndKvStore.Unread(versions) is { } release
-            ? $"its LND (v{release}) keeps payments in a key-value layout the harness has not read (it writes that of {LndKvStore.KnownText}): give a history of payments to one of those releases"
-            : null;
+        LndKvStore.Refusal(versions, "payments");
 
     /// <summary>
     /// Grows the stopped node's channel.db to <paramref name="rows"/> payments: read whole, copies added, written afresh

@@ -27,6 +27,16 @@ internal static class LndKvStore
             : null;
 
     /// <summary>
+    /// Why a release's key-value <paramref name="history"/> cannot be written, in one line (one outside
+    /// <see cref="Known"/>'s minors), ending in what to do (<paramref name="give"/>: by default, the history to one of
+    /// those releases); or null.
+    /// </summary>
+    public static string? Refusal(IReadOnlyDictionary<string, string> versions, string history, string? give = null) =>
+        Unread(versions) is { } release
+            ? $"its LND (v{release}) keeps {history} in a key-value layout the harness has not read (it writes that of {KnownText}): {give ?? $"give a history of {history} to one of those releases"}"
+            : null;
+
+    /// <summary>
     /// The stopped node's channel.db read whole, changed by <paramref name="add"/> (copies written and the last index),
     /// and, if it wrote any, written afresh beside the old file and moved over it.
     /// </summary>
