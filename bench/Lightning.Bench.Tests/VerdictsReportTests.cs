@@ -195,6 +195,17 @@ public class VerdictsReportTests
             Assert.NotEmpty(VerdictsSchema.Errors(Changed(n => n["verdicts"]![0]!.AsObject().Remove("primary"))));
             Assert.NotEmpty(VerdictsSchema.Errors(Changed(n => n["extra"] = 1)));
             Assert.NotEmpty(VerdictsSchema.Errors(Changed(n => n["verdicts"]![0]!["interval"]!["low"] = -1)));
+            // A candidate whose operations all failed in every pair: a ratio and bounds of exactly 0 are valid.
+            Assert.Empty(
+                VerdictsSchema.Errors(
+                    Changed(n =>
+                    {
+                        n["verdicts"]![1]!["ratio"] = 0;
+                        n["verdicts"]![1]!["interval"]!["low"] = 0;
+                        n["verdicts"]![1]!["interval"]!["high"] = 0;
+                    })
+                )
+            );
         }
         finally
         {
