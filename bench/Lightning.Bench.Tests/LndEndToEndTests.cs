@@ -238,8 +238,7 @@ public class LndEndToEndTests
     public async Task An_lnd_router_on_its_own_bbolt_files_given_a_history_of_forwards_lists_it_and_forwards_after_its_restart()
     {
         // The current release (events with HTLC ids), and the old one beside it when there is one (events without).
-        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
-        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var oldBuild = OldBuild();
         var (runDir, run) = await LndHistoryRunAsync("lnd-bbolt-forwards", "forwards", "pay", [], oldBuild);
 
         // Copied into carol's forwarding log while she was stopped (her switch flushed her one forward as she stopped),
@@ -482,8 +481,7 @@ public class LndEndToEndTests
         string role
     )
     {
-        var old = Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE");
-        string[] oldBuild = string.IsNullOrEmpty(old) ? [] : ["--build", $"old=lnd={old}"];
+        var oldBuild = OldBuild();
         var (runDir, run) = await LndHistoryRunAsync(label, of, $"pay,list-{of}", [], oldBuild);
 
         var builds = 1 + oldBuild.Length / 2;
@@ -508,6 +506,12 @@ public class LndEndToEndTests
         Assert.Contains("restart pay", comparison);
         return (runDir, builds);
     }
+
+    /// <summary>The build named old on LNBENCH_E2E_OLD_LND_IMAGE (<c>--build old=lnd=IMAGE</c>), or none when it is not set.</summary>
+    private static string[] OldBuild() =>
+        Environment.GetEnvironmentVariable("LNBENCH_E2E_OLD_LND_IMAGE") is { Length: > 0 } old
+            ? ["--build", $"old=lnd={old}"]
+            : [];
 
     /// <summary>LargeNode on one LND build (on PostgreSQL with <paramref name="database"/> = <see cref="Postgres"/>, else on its own bbolt files) given a history of 3,000 rows of <paramref name="of"/>: 1 topology, a warmup and 3 invocations.</summary>
     private static async Task<(string RunDir, ProcessResult Run)> LndHistoryRunAsync(

@@ -242,6 +242,8 @@ public class TopologyComparisonTests
             Verdict.Of(TopologyComparison.Compare(Rates(10, 11, 12), mixed, true, 1), 2, false)
         );
         Assert.Equal(Verdict.NoRatio, Verdict.Of(TopologyComparison.Compare(Zeros(3), Zeros(3), true, 1), 2, true));
+        // A candidate with no values at all has no ratio either, not a ratio of 0.
+        Assert.True(double.IsNaN(TopologyComparison.Compare(Rates(10, 11, 12), [], paired: true, seed: 1).Ratio));
         // Unpaired (across runs) the same holds only with pairs: without them the zeros say nothing about which pair.
         Assert.Equal(
             Verdict.Unknown,

@@ -42,7 +42,11 @@ internal static class TopologyComparison
             && baseline.All(t => t.Count > 0)
             && candidate.All(t => t.Count > 0);
         // A ratio of means needs them above zero: a metric a topology did not move (storage of a call that writes nothing) has none.
-        if (baseMeans.Count == 0 || candMeans.Count == 0 || baseMeans.Concat(candMeans).Any(m => m <= 0))
+        if (baseMeans.Count == 0 || candMeans.Count == 0)
+        {
+            return NoRatio(baseMeans.Count, candMeans.Count, paired, bootLow, bootHigh);
+        }
+        if (baseMeans.Concat(candMeans).Any(m => m <= 0))
         {
             return Zeros(baseMeans, candMeans, pairs, sequential, bootLow, bootHigh)
                 ?? NoRatio(baseMeans.Count, candMeans.Count, paired, bootLow, bootHigh);

@@ -12,8 +12,7 @@ internal sealed class LndForwardsHistory : INodeHistory
 
     public HistorySeed Seed => HistorySeed.Forward;
 
-    /// <summary>LND's channels take no HTLC under 1 sat by default (--bitcoin.minhtlc): a 1-msat payment finds no route.</summary>
-    public long SeedMsat => 1000;
+    public long SeedMsat => LndSqlHistory.SmallestPaymentMsat;
 
     public string? Refusal(IReadOnlyDictionary<string, string> versions) => LndKvForwards.Refusal(versions);
 
@@ -23,6 +22,9 @@ internal sealed class LndForwardsHistory : INodeHistory
         return new HistoryWritten(written, Listing(last));
     }
 
+    /// <summary>The array of ForwardingHistory's answer: the check <see cref="LndNode"/> asks of a history of forwards.</summary>
+    public const string Events = "forwarding_events";
+
     /// <summary>ForwardingHistory from the offset before the last forward: the last one written must be listed.</summary>
-    public HistoryCheck Listing(long lastIndex) => new("ForwardingHistory", "forwarding_events", lastIndex);
+    public HistoryCheck Listing(long lastIndex) => new("ForwardingHistory", Events, lastIndex);
 }

@@ -5,14 +5,14 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 
 /// <summary>
 /// LND's key-value store on bbolt as its histories write it: where channel.db is, which releases' layouts were read
-/// (invoices and payments alike), the file read whole, changed and written afresh, and its big-endian keys.
+/// (invoices, payments and forwards alike), the file read whole, changed and written afresh, and its big-endian keys.
 /// </summary>
 internal static class LndKvStore
 {
     /// <summary>Where lnd keeps its channel state and invoices in bbolt, under its --lnddir (regtest).</summary>
     public const string ChannelDbPath = "data/graph/regtest/channel.db";
 
-    /// <summary>The releases whose key-value invoices and payments were read (the same layout in each).</summary>
+    /// <summary>The releases whose key-value invoices, payments and forwards were read (the same layout in each).</summary>
     public static readonly (LndRelease From, LndRelease Through) Known = (new(0, 18, 0), new(0, 21, 2));
 
     /// <summary>"v0.18 to v0.21": the minors of <see cref="Known"/>.</summary>

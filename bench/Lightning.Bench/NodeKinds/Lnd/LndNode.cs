@@ -164,7 +164,7 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     /// </summary>
     public async Task ConfirmHistoryAsync(HistoryCheck check, CancellationToken ct = default)
     {
-        if (check.Array == "forwarding_events")
+        if (check.Array == LndForwardsHistory.Events)
         {
             await ConfirmForwardsAsync(check, ct);
             return;

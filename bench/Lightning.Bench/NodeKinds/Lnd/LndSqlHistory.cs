@@ -17,8 +17,13 @@ internal abstract class LndSqlHistory : INodeHistory
 
     public abstract HistorySeed Seed { get; }
 
-    /// <summary>LND's channels take no HTLC under 1 sat by default (--bitcoin.minhtlc): a 1-msat payment finds no route.</summary>
-    public long SeedMsat => 1000;
+    /// <summary>
+    /// What each setup payment a history copies is worth: LND's channels take no HTLC under 1 sat by default
+    /// (--bitcoin.minhtlc), so a 1-msat payment finds no route.
+    /// </summary>
+    public const long SmallestPaymentMsat = 1000;
+
+    public long SeedMsat => SmallestPaymentMsat;
 
     public virtual string? Refusal(IReadOnlyDictionary<string, string> versions) => null;
 
