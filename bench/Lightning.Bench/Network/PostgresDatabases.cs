@@ -77,6 +77,13 @@ internal static class PostgresDatabases
             ct
         );
 
+    /// <summary>What psql said of a statement it refused: its error line (the lines after it give context: where), else its last line.</summary>
+    internal static string Refusal(string output)
+    {
+        var lines = output.Trim().Split('\n', StringSplitOptions.TrimEntries);
+        return lines.FirstOrDefault(l => l.Contains("ERROR:", StringComparison.Ordinal)) ?? lines[^1];
+    }
+
     /// <summary>A node's database on the server, for what is written into it while the node is stopped (a history).</summary>
     public sealed class NodeDatabase(DockerEngine engine, string container, string name) : INodeDatabase
     {
@@ -91,7 +98,7 @@ internal static class PostgresDatabases
             return exit == 0
                 ? output
                 : throw new InvalidOperationException(
-                    $"the PostgreSQL server refused a statement on {name}: {output.Trim().Split('\n')[^1]}"
+                    $"the PostgreSQL server refused a statement on {name}: {Refusal(output)}"
                 );
         }
     }

@@ -39,18 +39,15 @@ internal sealed class LndInvoicesHistory : LndSqlHistory
 
     protected override string NothingToCopy => "no paid invoice to copy: the node was paid nothing";
 
-    protected override string CopySqlFor(long copies) => CopySql(copies);
-
-    protected override string VacuumSql => "VACUUM (ANALYZE) invoices, invoice_htlcs, invoice_features";
+    protected override IReadOnlyList<string> CopiedTables { get; } = ["invoices", "invoice_htlcs", "invoice_features"];
 
     /// <summary>
-    /// One transaction: the template (newest settled invoice), its copies numbered 1…n after the table's last id and the
-    /// settle sequence's value; each copy's preimage is sha256 of a per-run seed and its number, its hash sha256 of that.
+    /// The template (newest settled invoice), its copies numbered 1…n after the table's last id and the settle
+    /// sequence's value; each copy's preimage is sha256 of a per-run seed and its number, its hash sha256 of that.
     /// </summary>
-    public static string CopySql(long copies) =>
+    protected override string CopyRowsSql(long copies) =>
         FormattableString.Invariant(
             $"""
-            BEGIN;
             CREATE TEMP TABLE lnb_template ON COMMIT DROP AS
               SELECT * FROM invoices WHERE state = {Settled} ORDER BY id DESC LIMIT 1;
             CREATE TEMP TABLE lnb_base ON COMMIT DROP AS
@@ -80,7 +77,6 @@ internal sealed class LndInvoicesHistory : LndSqlHistory
             UPDATE invoice_sequences SET current_value = current_value + {copies} WHERE name = 'settle_index';
             SELECT setval(pg_get_serial_sequence('invoices', 'id'), (SELECT max(id) FROM invoices));
             SELECT setval(pg_get_serial_sequence('invoice_htlcs', 'id'), greatest((SELECT max(id) FROM invoice_htlcs), 1));
-            COMMIT;
             """
         );
 

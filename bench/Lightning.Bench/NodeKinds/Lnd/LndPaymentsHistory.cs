@@ -56,10 +56,20 @@ internal sealed class LndPaymentsHistory : LndSqlHistory
 
     protected override string NothingToCopy => "no succeeded payment to copy: the node paid nothing";
 
-    protected override string CopySqlFor(long copies) => CopySql(copies);
-
-    protected override string VacuumSql =>
-        "VACUUM (ANALYZE) payments, payment_intents, payment_first_hop_custom_records, payment_htlc_attempts, payment_htlc_attempt_resolutions, payment_attempt_first_hop_custom_records, payment_route_hops, payment_route_hop_mpp, payment_route_hop_amp, payment_route_hop_blinded, payment_hop_custom_records";
+    protected override IReadOnlyList<string> CopiedTables { get; } =
+    [
+        "payments",
+        "payment_intents",
+        "payment_first_hop_custom_records",
+        "payment_htlc_attempts",
+        "payment_htlc_attempt_resolutions",
+        "payment_attempt_first_hop_custom_records",
+        "payment_route_hops",
+        "payment_route_hop_mpp",
+        "payment_route_hop_amp",
+        "payment_route_hop_blinded",
+        "payment_hop_custom_records",
+    ];
 
     public override HistoryCheck Listing(long lastIndex) => new("ListPayments", "payments", lastIndex);
 
@@ -78,20 +88,11 @@ internal sealed class LndPaymentsHistory : LndSqlHistory
             """;
 
     /// <summary>
-    /// One transaction: the template (the newest succeeded payment), its attempts and hops numbered, copies 1…n after
-    /// the table's last id; each copy's preimage is sha256 of a per-run seed and its number, its hash sha256 of that.
+    /// The template (the newest succeeded payment), its attempts and hops numbered, copies 1…n after the table's last
+    /// id; each copy's preimage is sha256 of a per-run seed and its number, its hash sha256 of that.
     /// </summary>
-    public static string CopySql(long copies) =>
-        string.Join(
-            '\n',
-            "BEGIN;",
-            TemplateSql(copies),
-            PaymentRowsSql,
-            AttemptRowsSql,
-            HopRowsSql,
-            SequencesSql,
-            "COMMIT;"
-        );
+    protected override string CopyRowsSql(long copies) =>
+        string.Join('\n', TemplateSql(copies), PaymentRowsSql, AttemptRowsSql, HopRowsSql, SequencesSql);
 
     /// <summary>The template's rows in temporary tables, with the numbers its copies' rows start after.</summary>
     private static string TemplateSql(long copies) =>

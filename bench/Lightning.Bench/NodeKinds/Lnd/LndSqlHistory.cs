@@ -5,8 +5,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// <summary>
 /// A history written into LND's native SQL store on the topology's PostgreSQL server while the node is stopped: the
 /// table's rows counted, its newest row a copy can be made of (<see cref="Templatable"/>) copied until the table holds
-/// the rows asked for (<see cref="CopySqlFor"/>, one transaction), then the copied tables vacuumed and analysed
-/// (<see cref="VacuumSql"/>), as the server's autovacuum has long done on a node that made its rows over months: without
+/// the rows asked for (<see cref="CopyRowsSql"/>, in one transaction as a bulk load: <see cref="PostgresBulkCopy"/>),
+/// then the copied tables (<see cref="CopiedTables"/>) vacuumed and analysed, as the server's autovacuum has long done on a node that made its rows over months: without
 /// it, autovacuum works in the measured window, on the server's CPU (for LND's payments, the server's CPU per payment
 /// 27 → 64 ms). A node on its own bbolt files is given the same copies in its key-value store instead
 /// (<see cref="LndKvInvoices"/>, <see cref="LndKvPayments"/>).
@@ -36,11 +36,14 @@ internal abstract class LndSqlHistory : INodeHistory
     /// <summary>What the table had none of to copy, and why ("no paid invoice to copy: the node was paid nothing…").</summary>
     protected abstract string NothingToCopy { get; }
 
-    /// <summary>The copies, one transaction.</summary>
-    protected abstract string CopySqlFor(long copies);
+    /// <summary>The copies' statements (the bulk load's transaction is around them).</summary>
+    protected abstract string CopyRowsSql(long copies);
 
-    /// <summary>The copied tables vacuumed and analysed, apart from the copy: VACUUM runs in no transaction.</summary>
-    protected abstract string VacuumSql { get; }
+    /// <summary>Every table the copies are written into.</summary>
+    protected abstract IReadOnlyList<string> CopiedTables { get; }
+
+    /// <summary>The whole copy: one transaction, a bulk load of <see cref="CopiedTables"/>.</summary>
+    public string CopySql(long copies) => PostgresBulkCopy.Sql(CopiedTables, CopyRowsSql(copies));
 
     public abstract HistoryCheck Listing(long lastIndex);
 
@@ -71,8 +74,8 @@ internal abstract class LndSqlHistory : INodeHistory
         var toWrite = Math.Max(0, rows - existing);
         if (toWrite > 0)
         {
-            await db.QueryAsync(CopySqlFor(toWrite), ct);
-            await db.QueryAsync(VacuumSql, ct);
+            await db.QueryAsync(CopySql(toWrite), ct);
+            await db.QueryAsync(PostgresBulkCopy.VacuumSql(CopiedTables), ct);
         }
         return new HistoryWritten(toWrite, Listing(last + toWrite));
     }
