@@ -148,7 +148,7 @@ internal sealed class HistoryMaker(
             if (snapshots is not null && snapshots.SaidUnkept.TryAdd($"{history.GetType().Name} {historyOf}", true))
             {
                 progress.Info(
-                    $"{node}: its history of {historyOf} is written afresh in every topology: its kind keeps no snapshots of it (a copy would still pay most of the writing: see docs/large-nodes.md#lnds-histories)"
+                    $"{node}: its history of {historyOf} is written afresh in every topology: its kind keeps no snapshots of it (a copy would save a third of the writing at most: see docs/large-nodes.md#lnds-histories)"
                 );
             }
             return await history.WriteAsync(new HistoryStore(directory, network.Host.DatabaseOf(node)), rows, ct);

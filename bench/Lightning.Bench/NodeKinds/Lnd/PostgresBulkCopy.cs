@@ -5,8 +5,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// indexes and the UNIQUE constraints no foreign key hangs on are dropped, the rows written with the foreign keys'
 /// checks off (<c>session_replication_role = replica</c>: the copies are whole by construction, and the node's own
 /// listing checks them after), and each index and constraint made again from its own definition, as it was, by one
-/// sort. Primary keys stay (the copies take the next ids: appended). A million invoices took 53 s as one statement with
-/// every index kept, and 16 s so, on this machine's PostgreSQL 15 with LND's invoice tables.
+/// sort. Primary keys stay (the copies take the next ids: appended). A million invoices took 51–53 s as one statement
+/// with every index kept, and 16–17 s so, on PostgreSQL 15 with LND's invoice tables (docs/large-nodes.md#lnds-histories).
 /// </summary>
 /// <remarks>
 /// An index built by one sort is compact (its pages filled to the fill factor), where one grown by a node's inserts
