@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Lightning.Bench.Bisection;
 using Lightning.Bench.Compose;
+using Lightning.Bench.Csv;
 using Lightning.Bench.Docker;
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Progress;
@@ -86,7 +87,7 @@ public sealed class SourceBuildDockerTests : IDisposable
     /// Commit 4 (the base) against <paramref name="candidate"/> (<c>NAME=git:REF</c>) under <c>--fail-on slower</c>, which
     /// must fail the run with exit 3: its folder and its verdicts.json.
     /// </summary>
-    private async Task<(string Run, string Json)> GateRunAsync(string candidate)
+    private async Task<(string Run, string Json)> GateRunAsync(string candidate, params string[] extra)
     {
         var exit = await RunAsync([
             .. Measure(),
@@ -96,6 +97,7 @@ public sealed class SourceBuildDockerTests : IDisposable
             candidate,
             "--fail-on",
             "slower",
+            .. extra,
         ]);
         Assert.True(exit == HarnessExit.Gate, $"exit {exit}: {Errors}");
         var run = Assert.Single(Directory.GetDirectories(results, "*-AlicePaysBob"));
@@ -321,6 +323,37 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.True(rate.Pairs >= 2, $"{rate.Pairs} pairs");
         Assert.Equal((1, true), (verdicts.Gate!.Tripped, verdicts.Gate.Failed));
         Assert.Contains("no operation of it ended as expected, in every pair", Errors);
+    }
+
+    [SkippableFact]
+    public async Task A_payment_no_node_answers_is_given_up_at_the_operation_timeout_counted_failed_once_and_the_gate_trips()
+    {
+        await ReadyAsync();
+        // A commit off main whose payer holds every payment for an hour: no answer, as LND's when its link failed.
+        repository.Git("checkout", "-q", "-b", "held", commits[4]);
+        repository.Commit(
+            "pay: hold every payment",
+            new Dictionary<string, string?> { ["etc/standin/delay"] = "3600\n" }
+        );
+        repository.Git("checkout", "-q", "main");
+
+        var (run, _) = await GateRunAsync("held=git:held", "--operation-timeout", "2");
+
+        // The run went on past every held payment: each one failed with its reason, once, and none of base's did.
+        var rows = CsvReader.Read(Path.Combine(run, PaymentCsv.FileName)).Where(r => r["phase"] == "measured").ToList();
+        var held = rows.Where(r => r["case"].Contains("Build=held", StringComparison.Ordinal)).ToList();
+        Assert.True(held.Count >= 8, $"{held.Count} measured payments of held");
+        Assert.All(
+            held,
+            r =>
+                Assert.Equal(
+                    ("failed", "no answer in 2 s (--operation-timeout): given up; the node may still hold it"),
+                    (r["outcome"], r["error"])
+                )
+        );
+        Assert.Equal(held.Count, held.Select(r => r["payment_id"]).Distinct().Count());
+        Assert.All(rows.Except(held), r => Assert.Equal("succeeded", r["outcome"]));
+        Assert.Contains("payments/s of held slower 0.000", Errors);
     }
 
     [SkippableFact]

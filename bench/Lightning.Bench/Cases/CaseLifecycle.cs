@@ -211,6 +211,7 @@ internal sealed class CaseLifecycle : IRunningCase
                 run.Options.PregenerateInvoices
             )
             {
+                OperationTimeout = run.Options.OperationTimeout,
                 // Each topology asks the next queries of the seeded list (both builds of a pair the same ones), so more
                 // topologies sample more of the graph's destinations and amounts.
                 Routes =

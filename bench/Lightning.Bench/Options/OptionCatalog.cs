@@ -480,6 +480,16 @@ internal static class OptionCatalog
             $"limit for each setup wait (default {Defaults.StepTimeout.TotalSeconds:0})",
             new(Code($"{Defaults.StepTimeout.TotalSeconds:0}"), "limit of each setup wait")
         ),
+        Valued(
+            "--operation-timeout",
+            "SECONDS",
+            (o, a) => o with { OperationTimeout = TimeSpan.FromSeconds(Int(a.Name, a.Value(), 1, 86400)) },
+            $"give up a measured operation no node answers in this long, counted failed with that reason (default {Defaults.OperationTimeout.TotalSeconds:0})",
+            new(
+                Code($"{Defaults.OperationTimeout.TotalSeconds:0}"),
+                "limit of each measured operation: a payment never answered is a failed one, and the run goes on"
+            )
+        ),
         Switch(
             "--no-zip",
             o => o with { Zip = false },

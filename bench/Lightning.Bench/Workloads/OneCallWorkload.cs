@@ -46,14 +46,19 @@ internal sealed class OneCallWorkload(
                 ),
                 lostConnection
             );
+        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
         try
         {
-            await call(flow, new PaymentTag(id), ct);
+            await call(flow, new PaymentTag(id), deadline.Token);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
         {
             Record(OperationOutcome.Failed, e.Message, e.Failure == NodeCallFailure.ConnectionLost);
+        }
+        catch (OperationCanceledException) when (deadline.Passed)
+        {
+            Record(OperationOutcome.Failed, deadline.Reason);
         }
         catch (OperationCanceledException)
         {

@@ -20,4 +20,7 @@ internal sealed record WorkloadSetup(
 {
     /// <summary>The route queries into the payer's graph (MainnetGraph's --graph), for the routes workload; null without a graph.</summary>
     public Routes.RouteQueries? Routes { get; init; }
+
+    /// <summary>How long an operation may go unanswered before it is given up (--operation-timeout).</summary>
+    public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(600);
 }

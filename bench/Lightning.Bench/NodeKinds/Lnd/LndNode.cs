@@ -25,7 +25,7 @@ internal sealed class LndNode(string name, PeerAddress address, LndRestClient re
     /// <summary>BOLT's keysend record: the preimage travels to the payee in this TLV type.</summary>
     public const string KeysendRecord = "5482373484";
 
-    /// <summary>How long LND itself may try a payment before it gives up (the harness's own timeout is shorter).</summary>
+    /// <summary>How long LND itself may try a payment before it gives up (the harness gives up a payment still unanswered at --operation-timeout).</summary>
     public const int PaymentTimeoutSeconds = 120;
 
     /// <summary>Invoice labels (the harness's) → payment hashes (LND has no labels; cancelling takes the hash).</summary>

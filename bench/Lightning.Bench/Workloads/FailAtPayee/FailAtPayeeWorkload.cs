@@ -113,9 +113,10 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
                 },
                 lostConnection
             );
+        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
         try
         {
-            await setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), ct);
+            await setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), deadline.Token);
             Record(
                 OperationOutcome.Succeeded,
                 $"the payee accepted a payment of its deleted invoice (expected {FailAtPayeeKind.ExpectedReason})",
@@ -130,6 +131,10 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
                 expected: e.PaymentFailure == PaymentFailure.UnknownPaymentDetails,
                 lostConnection: e.Failure == NodeCallFailure.ConnectionLost
             );
+        }
+        catch (OperationCanceledException) when (deadline.Passed)
+        {
+            Record(OperationOutcome.Failed, deadline.Reason, expected: false);
         }
         catch (OperationCanceledException)
         {

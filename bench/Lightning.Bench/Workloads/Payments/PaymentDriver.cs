@@ -94,6 +94,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         var invoiceDone = start;
         string? paymentHash = null;
         PaymentParts? parts = null;
+        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
         try
         {
             // Invoices made ahead are for the workload's own amount.
@@ -103,17 +104,21 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
                 || !queue.TryDequeue(out var invoice)
             )
             {
-                invoice = await CreateInvoiceAsync(flow, tag, amountMsat, ct);
+                invoice = await CreateInvoiceAsync(flow, tag, amountMsat, deadline.Token);
                 invoiceDone = DateTimeOffset.UtcNow;
             }
             paymentHash = invoice.PaymentHash;
-            parts = await setup.Nodes[flow.Payer].PayAsync(invoice, tag, ct);
+            parts = await setup.Nodes[flow.Payer].PayAsync(invoice, tag, deadline.Token);
             Interlocked.Add(ref paidMsat, amountMsat);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
         {
             Record(OperationOutcome.Failed, e.Message, lostConnection: e.Failure == NodeCallFailure.ConnectionLost);
+        }
+        catch (OperationCanceledException) when (deadline.Passed)
+        {
+            Record(OperationOutcome.Failed, deadline.Reason);
         }
         catch (OperationCanceledException)
         {

@@ -75,6 +75,7 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                 },
                 lostConnection
             );
+        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
         try
         {
             var answer = await setup
@@ -85,7 +86,7 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                     amountMsat,
                     amountMsat / RoutesKind.MaxFeeDivisor,
                     new PaymentTag(id),
-                    ct
+                    deadline.Token
                 );
             Record(OperationOutcome.Succeeded, null, answer, expected: true);
         }
@@ -103,6 +104,10 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                 expected: false,
                 e.Failure == NodeCallFailure.ConnectionLost
             );
+        }
+        catch (OperationCanceledException) when (deadline.Passed)
+        {
+            Record(OperationOutcome.Failed, deadline.Reason, null, expected: false);
         }
         catch (OperationCanceledException)
         {
