@@ -1,6 +1,5 @@
 using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
-using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads;
 using Lightning.Bench.Workloads.FailAtPayee;
 
@@ -10,38 +9,22 @@ namespace Lightning.Bench.Tests;
 [Trait("Category", "Unit")]
 public class FailAtPayeeTests
 {
-    private readonly ScriptedNode alice = new("alice");
-    private readonly ScriptedNode bob = new("bob");
-    private readonly RunResults run = new();
-    private readonly CaseResults results;
+    private readonly ScriptedPair pair = new();
     private readonly IWorkload workload;
 
-    public FailAtPayeeTests()
-    {
-        results = run.StartCase("case", new Dictionary<string, string>(), 3);
-        workload = new FailAtPayeeKind().Create(
-            new WorkloadSetup(
-                new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
-                [new PaymentFlow("alice", "bob")],
-                1_000,
-                "lnbench-test",
-                new OperationLog(run, results),
-                MadeAhead: false
-            )
-        );
-    }
+    public FailAtPayeeTests() => workload = new FailAtPayeeKind().Create(pair.Setup);
 
     [Fact]
     public async Task Invoices_are_made_and_deleted_outside_the_invocation_and_the_payees_unknown_payment_is_the_expected_outcome()
     {
         await workload.BeforeInvocationAsync(3);
-        Assert.Equal(3, bob.Invoices.Count);
-        Assert.Equal(bob.Invoices.Select(i => i.Label).Order(), bob.Deleted.Order());
-        Assert.All(bob.Invoices, i => Assert.True(i.Tag.InSetup));
-        Assert.Empty(alice.Paid);
+        Assert.Equal(3, pair.Bob.Invoices.Count);
+        Assert.Equal(pair.Bob.Invoices.Select(i => i.Label).Order(), pair.Bob.Deleted.Order());
+        Assert.All(pair.Bob.Invoices, i => Assert.True(i.Tag.InSetup));
+        Assert.Empty(pair.Alice.Paid);
 
         var calls = 0;
-        alice.Pay = (_, _) =>
+        pair.Alice.Pay = (_, _) =>
             Interlocked.Increment(ref calls) switch
             {
                 1 => throw new NodeCallException(
@@ -64,10 +47,10 @@ public class FailAtPayeeTests
         await workload.RunAsync(1, 3);
 
         // No invoice call in the invocation: the three made ahead were used.
-        Assert.Equal(3, bob.Invoices.Count);
-        var records = results.Records.OrderBy(r => r.PaymentId).ToList();
+        Assert.Equal(3, pair.Bob.Invoices.Count);
+        var records = pair.Results.Records.OrderBy(r => r.PaymentId).ToList();
         Assert.Equal(3, records.Count);
-        Assert.Equal(bob.Invoices.Select(i => i.Tag.PaymentId).Order(), records.Select(r => r.PaymentId));
+        Assert.Equal(pair.Bob.Invoices.Select(i => i.Tag.PaymentId).Order(), records.Select(r => r.PaymentId));
         Assert.Single(
             records,
             r =>
@@ -92,17 +75,17 @@ public class FailAtPayeeTests
     [Fact]
     public async Task Figures_count_expected_failures_as_operations_and_errors_apart()
     {
-        alice.Pay = (_, _) =>
+        pair.Alice.Pay = (_, _) =>
             throw new NodeCallException("alice", "xpay", NodeCallFailure.Refused, "unknown")
             {
                 PaymentFailure = PaymentFailure.UnknownPaymentDetails,
             };
         await workload.BeforeInvocationAsync(3);
         await workload.RunAsync(1, 3);
-        results.CompleteInvocation(1, TimeSpan.FromMilliseconds(30));
-        results.Complete(0, 1);
+        pair.Results.CompleteInvocation(1, TimeSpan.FromMilliseconds(30));
+        pair.Results.Complete(0, 1);
 
-        var figures = CaseFigures.Compute(results, 30e6);
+        var figures = CaseFigures.Compute(pair.Results, 30e6);
         Assert.Equal(3, figures.AsExpected);
         Assert.Equal(0, figures.Errors);
         Assert.Equal(100, figures.PaymentsPerSecond, 6);

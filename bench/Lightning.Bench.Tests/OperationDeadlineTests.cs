@@ -1,6 +1,4 @@
-using Lightning.Bench.NodeKinds;
 using Lightning.Bench.Results;
-using Lightning.Bench.Topology;
 using Lightning.Bench.Workloads;
 using Lightning.Bench.Workloads.FailAtPayee;
 using Lightning.Bench.Workloads.Payments;
@@ -17,33 +15,16 @@ public class OperationDeadlineTests
 {
     private static readonly TimeSpan Limit = TimeSpan.FromSeconds(2);
 
-    private readonly ScriptedNode alice = new("alice");
-    private readonly ScriptedNode bob = new("bob");
-    private readonly RunResults run = new();
-    private readonly CaseResults results;
+    private readonly ScriptedPair pair = new();
     private readonly WorkloadSetup setup;
 
-    public OperationDeadlineTests()
-    {
-        results = run.StartCase("case", new Dictionary<string, string>(), 3);
-        setup = new WorkloadSetup(
-            new Dictionary<string, ILightningNode> { ["alice"] = alice, ["bob"] = bob },
-            [new PaymentFlow("alice", "bob")],
-            1_000,
-            "lnbench-test",
-            new OperationLog(run, results),
-            MadeAhead: false
-        )
-        {
-            OperationTimeout = Limit,
-        };
-    }
+    public OperationDeadlineTests() => setup = pair.Setup with { OperationTimeout = Limit };
 
     // The second payment of an invocation is never answered (until the call is given up).
     private void SecondNeverAnswered()
     {
         var calls = 0;
-        alice.Pay = (_, ct) =>
+        pair.Alice.Pay = (_, ct) =>
             Interlocked.Increment(ref calls) == 2 ? Task.Delay(Timeout.Infinite, ct) : Task.CompletedTask;
     }
 
@@ -62,7 +43,7 @@ public class OperationDeadlineTests
         // Without the limit the invocation would never end: the test fails instead of hanging.
         await workload.RunAsync(1, 3).WaitAsync(TimeSpan.FromMinutes(1));
 
-        var records = results.Records.ToList();
+        var records = pair.Results.Records.ToList();
         Assert.Equal(3, records.Count);
         var given = Assert.Single(records, r => r.Error?.Contains("--operation-timeout") == true);
         Assert.Equal(OperationOutcome.Failed, given.Outcome);
@@ -76,7 +57,7 @@ public class OperationDeadlineTests
     [Fact]
     public async Task The_runs_own_cancellation_is_still_a_cancellation_recorded_once_and_thrown()
     {
-        alice.Pay = (_, ct) => Task.Delay(Timeout.Infinite, ct);
+        pair.Alice.Pay = (_, ct) => Task.Delay(Timeout.Infinite, ct);
         var workload = new PayWorkloadKind().Create(setup with { OperationTimeout = TimeSpan.FromHours(1) });
         using var stop = new CancellationTokenSource();
         var running = workload.RunAsync(1, 2, stop.Token);
@@ -84,16 +65,16 @@ public class OperationDeadlineTests
             "both payments to be under way",
             _ =>
                 Task.FromResult(
-                    alice.Paid.Count == 2
+                    pair.Alice.Paid.Count == 2
                         ? Lightning.Bench.Waiting.WaitState.Met()
-                        : Lightning.Bench.Waiting.WaitState.NotYet($"{alice.Paid.Count}")
+                        : Lightning.Bench.Waiting.WaitState.NotYet($"{pair.Alice.Paid.Count}")
                 ),
             TimeSpan.FromSeconds(30)
         );
         stop.Cancel();
 
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => running);
-        Assert.Equal(2, results.Records.Count);
-        Assert.All(results.Records, r => Assert.Equal(PaymentAttempt.CancelledReason, r.Error));
+        Assert.Equal(2, pair.Results.Records.Count);
+        Assert.All(pair.Results.Records, r => Assert.Equal(PaymentAttempt.CancelledReason, r.Error));
     }
 }
