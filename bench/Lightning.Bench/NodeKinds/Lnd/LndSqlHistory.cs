@@ -6,9 +6,9 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// A history written into LND's native SQL store on the topology's PostgreSQL server while the node is stopped: the
 /// table's rows counted, its newest row a copy can be made of (<see cref="Templatable"/>) copied until the table holds
 /// the rows asked for (<see cref="CopyRowsSql"/>, in one transaction as a bulk load: <see cref="PostgresBulkCopy"/>),
-/// then the copied tables (<see cref="CopiedTables"/>) vacuumed and analysed, as the server's autovacuum has long done on a node that made its rows over months: without
-/// it, autovacuum works in the measured window, on the server's CPU (for LND's payments, the server's CPU per payment
-/// 27 → 64 ms). A node on its own bbolt files is given the same copies in its key-value store instead
+/// then the copied tables (<see cref="CopiedTables"/>) vacuumed and analysed, as the server's autovacuum has long done
+/// on a node that made its rows over months: without it, autovacuum works in the measured window, on the server's CPU
+/// (for LND's payments, the server's CPU per payment 27 → 64 ms). A node on its own bbolt files is given the same copies in its key-value store instead
 /// (<see cref="LndKvInvoices"/>, <see cref="LndKvPayments"/>).
 /// </summary>
 internal abstract class LndSqlHistory : INodeHistory
