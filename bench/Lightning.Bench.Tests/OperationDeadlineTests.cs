@@ -77,4 +77,36 @@ public class OperationDeadlineTests
         Assert.Equal(2, pair.Results.Records.Count);
         Assert.All(pair.Results.Records, r => Assert.Equal(PaymentAttempt.CancelledReason, r.Error));
     }
+
+    [Fact]
+    public async Task An_operation_long_unanswered_is_said_once_with_when_it_will_be_given_up()
+    {
+        var said = new System.Collections.Concurrent.ConcurrentQueue<string>();
+        using (
+            var deadline = new OperationDeadline(
+                TimeSpan.FromHours(1),
+                CancellationToken.None,
+                "alice: payment 7 to bob",
+                said.Enqueue,
+                noticeAt: TimeSpan.FromMilliseconds(100)
+            )
+        )
+        {
+            await Lightning.Bench.Waiting.Wait.UntilAsync(
+                "the operation to be said",
+                _ =>
+                    Task.FromResult(
+                        said.IsEmpty
+                            ? Lightning.Bench.Waiting.WaitState.NotYet("nothing said")
+                            : Lightning.Bench.Waiting.WaitState.Met()
+                    ),
+                TimeSpan.FromSeconds(30)
+            );
+            Assert.False(deadline.Passed);
+        }
+        Assert.Equal(
+            "alice: payment 7 to bob: no answer yet after 0.1 s; given up at 3600 s (--operation-timeout)",
+            Assert.Single(said)
+        );
+    }
 }

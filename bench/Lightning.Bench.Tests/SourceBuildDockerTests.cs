@@ -354,6 +354,11 @@ public sealed class SourceBuildDockerTests : IDisposable
         Assert.Equal(held.Count, held.Select(r => r["payment_id"]).Distinct().Count());
         Assert.All(rows.Except(held), r => Assert.Equal("succeeded", r["outcome"]));
         Assert.Contains("payments/s of held slower 0.000", Errors);
+        // A payment long unanswered is said while the run waits on it (at half the limit here).
+        Assert.Contains(
+            "no answer yet after 1 s; given up at 2 s (--operation-timeout)",
+            File.ReadAllText(Path.Combine(run, "console.log"))
+        );
     }
 
     [SkippableFact]

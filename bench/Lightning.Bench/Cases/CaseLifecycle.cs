@@ -212,6 +212,7 @@ internal sealed class CaseLifecycle : IRunningCase
             )
             {
                 OperationTimeout = run.Options.OperationTimeout,
+                Say = run.Progress.Info,
                 // Each topology asks the next queries of the seeded list (both builds of a pair the same ones), so more
                 // topologies sample more of the graph's destinations and amounts.
                 Routes =

@@ -46,7 +46,7 @@ internal sealed class OneCallWorkload(
                 ),
                 lostConnection
             );
-        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
+        using var deadline = setup.Deadline($"{flow.Payer}: operation {id}", ct);
         try
         {
             await call(flow, new PaymentTag(id), deadline.Token);

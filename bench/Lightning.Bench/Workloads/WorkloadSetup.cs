@@ -23,4 +23,10 @@ internal sealed record WorkloadSetup(
 
     /// <summary>How long an operation may go unanswered before it is given up (--operation-timeout).</summary>
     public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(600);
+
+    /// <summary>Where a line of progress goes (an operation long unanswered); null: nowhere.</summary>
+    public Action<string>? Say { get; init; }
+
+    /// <summary>The time limit of one operation (<paramref name="what"/> names it in the line said when it is long unanswered).</summary>
+    public OperationDeadline Deadline(string what, CancellationToken ct) => new(OperationTimeout, ct, what, Say);
 }

@@ -113,7 +113,7 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
                 },
                 lostConnection
             );
-        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
+        using var deadline = setup.Deadline($"{flow.Payer}: attempt {id} to {flow.Payee}", ct);
         try
         {
             await setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), deadline.Token);

@@ -94,7 +94,7 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
         var invoiceDone = start;
         string? paymentHash = null;
         PaymentParts? parts = null;
-        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
+        using var deadline = setup.Deadline($"{flow.Payer}: payment {tag.PaymentId} to {flow.Payee}", ct);
         try
         {
             // Invoices made ahead are for the workload's own amount.

@@ -75,7 +75,7 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                 },
                 lostConnection
             );
-        using var deadline = new OperationDeadline(setup.OperationTimeout, ct);
+        using var deadline = setup.Deadline($"{payer}: route query {id}", ct);
         try
         {
             var answer = await setup
