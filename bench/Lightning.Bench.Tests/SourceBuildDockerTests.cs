@@ -104,6 +104,14 @@ public sealed class SourceBuildDockerTests : IDisposable
         return (run, File.ReadAllText(Path.Combine(run, VerdictsFile.FileName)));
     }
 
+    /// <summary>A branch off commit 4 (the gate's base) with one commit that writes <paramref name="file"/>; main stays checked out.</summary>
+    private void BranchOffBase(string branch, string message, string file, string content)
+    {
+        repository.Git("checkout", "-q", "-b", branch, commits[4]);
+        repository.Commit(message, new Dictionary<string, string?> { [file] = content });
+        repository.Git("checkout", "-q", "main");
+    }
+
     /// <summary>
     /// What every run here measures: one payment at a time, times only, topology pairs added until the verdicts are
     /// decided (a second more per payment is `slower` at once; two builds that pay alike come out `same` against a 90 %
@@ -305,12 +313,7 @@ public sealed class SourceBuildDockerTests : IDisposable
     {
         await ReadyAsync();
         // A commit off main that breaks paying: the payer refuses every payment, fast.
-        repository.Git("checkout", "-q", "-b", "broken", commits[4]);
-        repository.Commit(
-            "pay: refuse every payment",
-            new Dictionary<string, string?> { ["etc/standin/refuse"] = "a bug\n" }
-        );
-        repository.Git("checkout", "-q", "main");
+        BranchOffBase("broken", "pay: refuse every payment", "etc/standin/refuse", "a bug\n");
 
         var (_, json) = await GateRunAsync("broken=git:broken");
 
@@ -330,12 +333,7 @@ public sealed class SourceBuildDockerTests : IDisposable
     {
         await ReadyAsync();
         // A commit off main whose payer holds every payment for an hour: no answer, as LND's when its link failed.
-        repository.Git("checkout", "-q", "-b", "held", commits[4]);
-        repository.Commit(
-            "pay: hold every payment",
-            new Dictionary<string, string?> { ["etc/standin/delay"] = "3600\n" }
-        );
-        repository.Git("checkout", "-q", "main");
+        BranchOffBase("held", "pay: hold every payment", "etc/standin/delay", "3600\n");
 
         var (run, _) = await GateRunAsync("held=git:held", "--operation-timeout", "2");
 
