@@ -14,4 +14,7 @@ internal enum NodeCallFailure
 
     /// <summary>The connection to the node was lost or refused: the node may have died.</summary>
     ConnectionLost,
+
+    /// <summary>The node did not answer within the operation's limit (--operation-timeout): the call was given up.</summary>
+    NoAnswer,
 }

@@ -219,10 +219,9 @@ internal sealed record HarnessOptions
 
     /// <summary>
     /// --operation-timeout: how long one measured operation may go unanswered before it is given up and counted failed
-    /// with that reason (a payment a node never answers, its HTLC held by a link that failed). Longer than any call the
-    /// workloads time: the bookkeeper's digest of a million moves took 196 s on v25.09.3.
+    /// with that reason (a payment a node never answers, its HTLC held by a link that failed).
     /// </summary>
-    public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(600);
+    public TimeSpan OperationTimeout { get; init; } = Lightning.Bench.Workloads.OperationDeadline.DefaultLimit;
 
     public bool Pull { get; init; } = true;
 

@@ -49,16 +49,12 @@ internal sealed class OneCallWorkload(
         using var deadline = setup.Deadline($"{flow.Payer}: operation {id}", ct);
         try
         {
-            await call(flow, new PaymentTag(id), deadline.Token);
+            await deadline.AnswerAsync(flow.Payer, "call", t => call(flow, new PaymentTag(id), t));
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
         {
             Record(OperationOutcome.Failed, e.Message, e.Failure == NodeCallFailure.ConnectionLost);
-        }
-        catch (OperationCanceledException) when (deadline.Passed)
-        {
-            Record(OperationOutcome.Failed, deadline.Reason);
         }
         catch (OperationCanceledException)
         {

@@ -22,7 +22,7 @@ internal sealed record WorkloadSetup(
     public Routes.RouteQueries? Routes { get; init; }
 
     /// <summary>How long an operation may go unanswered before it is given up (--operation-timeout).</summary>
-    public TimeSpan OperationTimeout { get; init; } = TimeSpan.FromSeconds(600);
+    public TimeSpan OperationTimeout { get; init; } = OperationDeadline.DefaultLimit;
 
     /// <summary>Where a line of progress goes (an operation long unanswered); null: nowhere.</summary>
     public Action<string>? Say { get; init; }

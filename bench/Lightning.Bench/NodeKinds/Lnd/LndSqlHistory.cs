@@ -8,8 +8,8 @@ namespace Lightning.Bench.NodeKinds.Lnd;
 /// the rows asked for (<see cref="CopyRowsSql"/>, in one transaction as a bulk load: <see cref="PostgresBulkCopy"/>),
 /// then the copied tables (<see cref="CopiedTables"/>) vacuumed and analysed, as the server's autovacuum has long done
 /// on a node that made its rows over months: without it, autovacuum works in the measured window, on the server's CPU
-/// (for LND's payments, the server's CPU per payment 27 → 64 ms). A node on its own bbolt files is given the same copies in its key-value store instead
-/// (<see cref="LndKvInvoices"/>, <see cref="LndKvPayments"/>).
+/// (for LND's payments, the server's CPU per payment 27 → 64 ms). A node on its own bbolt files is given the same copies
+/// in its key-value store instead (<see cref="LndKvInvoices"/>, <see cref="LndKvPayments"/>).
 /// </summary>
 internal abstract class LndSqlHistory : INodeHistory
 {
@@ -43,7 +43,7 @@ internal abstract class LndSqlHistory : INodeHistory
     protected abstract IReadOnlyList<string> CopiedTables { get; }
 
     /// <summary>The whole copy: one transaction, a bulk load of <see cref="CopiedTables"/>.</summary>
-    public string CopySql(long copies) => PostgresBulkCopy.Sql(CopiedTables, CopyRowsSql(copies));
+    private string CopySql(long copies) => PostgresBulkCopy.Sql(CopiedTables, CopyRowsSql(copies));
 
     public abstract HistoryCheck Listing(long lastIndex);
 

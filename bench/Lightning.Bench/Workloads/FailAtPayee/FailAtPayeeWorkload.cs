@@ -116,7 +116,11 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
         using var deadline = setup.Deadline($"{flow.Payer}: attempt {id} to {flow.Payee}", ct);
         try
         {
-            await setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), deadline.Token);
+            await deadline.AnswerAsync(
+                flow.Payer,
+                "pay",
+                t => setup.Nodes[flow.Payer].PayAsync(invoice, new PaymentTag(id), t)
+            );
             Record(
                 OperationOutcome.Succeeded,
                 $"the payee accepted a payment of its deleted invoice (expected {FailAtPayeeKind.ExpectedReason})",
@@ -131,10 +135,6 @@ internal sealed class FailAtPayeeWorkload(WorkloadSetup setup) : IWorkload
                 expected: e.PaymentFailure == PaymentFailure.UnknownPaymentDetails,
                 lostConnection: e.Failure == NodeCallFailure.ConnectionLost
             );
-        }
-        catch (OperationCanceledException) when (deadline.Passed)
-        {
-            Record(OperationOutcome.Failed, deadline.Reason, expected: false);
         }
         catch (OperationCanceledException)
         {

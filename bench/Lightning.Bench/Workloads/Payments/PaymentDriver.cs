@@ -104,21 +104,25 @@ internal sealed class PaymentDriver(WorkloadSetup setup) : IWorkload
                 || !queue.TryDequeue(out var invoice)
             )
             {
-                invoice = await CreateInvoiceAsync(flow, tag, amountMsat, deadline.Token);
+                invoice = await deadline.AnswerAsync(
+                    flow.Payee,
+                    "invoice",
+                    t => CreateInvoiceAsync(flow, tag, amountMsat, t)
+                );
                 invoiceDone = DateTimeOffset.UtcNow;
             }
             paymentHash = invoice.PaymentHash;
-            parts = await setup.Nodes[flow.Payer].PayAsync(invoice, tag, deadline.Token);
+            parts = await deadline.AnswerAsync(
+                flow.Payer,
+                "pay",
+                t => setup.Nodes[flow.Payer].PayAsync(invoice, tag, t)
+            );
             Interlocked.Add(ref paidMsat, amountMsat);
             Record(OperationOutcome.Succeeded, null);
         }
         catch (NodeCallException e)
         {
             Record(OperationOutcome.Failed, e.Message, lostConnection: e.Failure == NodeCallFailure.ConnectionLost);
-        }
-        catch (OperationCanceledException) when (deadline.Passed)
-        {
-            Record(OperationOutcome.Failed, deadline.Reason);
         }
         catch (OperationCanceledException)
         {

@@ -78,16 +78,21 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
         using var deadline = setup.Deadline($"{payer}: route query {id}", ct);
         try
         {
-            var answer = await setup
-                .Nodes[payer]
-                .Get<IRouteQueries>()
-                .GetRoutesAsync(
-                    routes.DestinationId(query.Destination),
-                    amountMsat,
-                    amountMsat / RoutesKind.MaxFeeDivisor,
-                    new PaymentTag(id),
-                    deadline.Token
-                );
+            var answer = await deadline.AnswerAsync(
+                payer,
+                "getroutes",
+                t =>
+                    setup
+                        .Nodes[payer]
+                        .Get<IRouteQueries>()
+                        .GetRoutesAsync(
+                            routes.DestinationId(query.Destination),
+                            amountMsat,
+                            amountMsat / RoutesKind.MaxFeeDivisor,
+                            new PaymentTag(id),
+                            t
+                        )
+            );
             Record(OperationOutcome.Succeeded, null, answer, expected: true);
         }
         catch (NodeCallException e) when (e.Failure == NodeCallFailure.Refused)
@@ -104,10 +109,6 @@ internal sealed class RoutesWorkload(WorkloadSetup setup, RouteQueries routes) :
                 expected: false,
                 e.Failure == NodeCallFailure.ConnectionLost
             );
-        }
-        catch (OperationCanceledException) when (deadline.Passed)
-        {
-            Record(OperationOutcome.Failed, deadline.Reason, null, expected: false);
         }
         catch (OperationCanceledException)
         {
